@@ -1,0 +1,81 @@
+/**
+ * The one place the console talks to the server: the legacy envelope, the token in `Authorization`,
+ * a fresh token taken from the `authorization` response header, and the HTTP 700 / 401 / 500 rules.
+ */
+export interface Envelope<T = unknown> {
+  code: number;
+  success: boolean;
+  message: string;
+  data: T;
+}
+
+export const TOKEN_KEY = 'token';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status (700 expired login, 401 no permission, 500 server fault) or 200 for a refused request. */
+    readonly status: number,
+    readonly body?: Envelope,
+  ) {
+    super(message);
+  }
+}
+
+type Listener = (error: ApiError) => void;
+const listeners = new Set<Listener>();
+/** The shell subscribes here to show the global messages (expired login, no permission, server error). */
+export function onApiError(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token: string | null): void {
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST';
+  /** Return the body of an HTTP 200 answer even when `success` is false (callers that show the message themselves). */
+  raw?: boolean;
+  /** Do not tell the global listeners (logging out with a token that may already have expired). */
+  quiet?: boolean;
+}
+
+/** POST (or GET) a legacy call. Resolves with the envelope; rejects with ApiError unless `raw` is set. */
+export async function call<T = unknown>(path: string, body?: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
+  const method = options.method ?? 'POST';
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token && !path.startsWith('/login')) headers.Authorization = token;
+  if (method === 'POST') headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
+  } catch {
+    throw emit(new ApiError('network', 0), options.quiet);
+  }
+  const fresh = response.headers.get('authorization');
+  if (fresh) setToken(fresh);
+  let envelope: Envelope<T>;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    throw emit(new ApiError(response.statusText || 'error', response.status), options.quiet);
+  }
+  if (response.status !== 200) throw emit(new ApiError(envelope?.message ?? response.statusText, response.status, envelope), options.quiet);
+  if (!options.raw && (envelope.success === false || envelope.code !== 200)) {
+    throw new ApiError(envelope.message, 200, envelope);
+  }
+  return envelope;
+}
+
+function emit(error: ApiError, quiet = false): ApiError {
+  if (!quiet) for (const listener of listeners) listener(error);
+  return error;
+}

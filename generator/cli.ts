@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/** The generator CLI: validate | generate [--check] | new <entity>. Run from the repository root. */
+import { Command } from 'commander';
+import { loadModel, InvalidInputs, formatProblem } from './model';
+import { stale, write } from './generate';
+import { scaffold } from './scaffold';
+
+const program = new Command('gen').description('Turns schemas/ and resources/ into typed, committed code.').option('--root <dir>', 'repository root', process.cwd());
+
+function fail(error: unknown): never {
+  if (error instanceof InvalidInputs) {
+    console.error(`${error.problems.length} problem(s) in the inputs:\n`);
+    for (const p of error.problems) console.error(formatProblem(p) + '\n');
+  } else console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+
+program
+  .command('validate')
+  .description('check every schema and resource file against the meta-schemas and each other')
+  .action(() => {
+    try {
+      const model = loadModel(program.opts().root);
+      console.log(`ok: ${model.entities.length} entities (${model.entities.map((e) => e.name).join(', ')})`);
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
+  .command('generate')
+  .description('write the generated folders; with --check, only report stale files')
+  .option('--check', 'exit 1 naming the stale files when anything generated differs from what the inputs produce')
+  .action(async (opts: { check?: boolean }) => {
+    const root = program.opts().root;
+    try {
+      if (opts.check) {
+        const files = await stale(root);
+        if (files.length) {
+          console.error(`generated code is stale; run \`npm run gen\`:\n${files.map((f) => '  ' + f).join('\n')}`);
+          process.exit(1);
+        }
+        console.log('generated code is up to date');
+        return;
+      }
+      const changed = await write(root);
+      console.log(changed.length ? `wrote:\n${changed.map((f) => '  ' + f).join('\n')}` : 'nothing to change');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
+  .command('new <entity>')
+  .description('scaffold schemas/<entity>.schema.json and resources/<entity>.resource.json')
+  .action((entity: string) => {
+    try {
+      for (const f of scaffold(program.opts().root, entity)) console.log(`created ${f}`);
+      console.log('edit both files, then run `npm run gen`');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+await program.parseAsync();

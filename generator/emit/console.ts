@@ -1,0 +1,106 @@
+/**
+ * app/generated/resources.tsx (one declarative config per resource, composed with its list component)
+ * and app/generated/messages.ts (every label, option and message of the inputs in the three languages).
+ */
+import type { Model, Entity, Lang } from '../model';
+import { LANGS, primaryKey } from '../model';
+import { tsHeader, literal } from './common';
+
+function fieldConfig(entity: Entity, source: string) {
+  const p = entity.schema.properties[source];
+  const r = entity.resource;
+  const key = `resources.${entity.name}`;
+  const messages = Object.fromEntries(Object.keys(p['x-messages'] ?? {}).map((rule) => [rule, `${key}.messages.${source}.${rule}`]));
+  return {
+    source,
+    type: p.format === 'date-time' ? 'date-time' : p.type,
+    label: `${key}.fields.${source}`,
+    ...((entity.schema.required ?? []).includes(source) ? { required: true } : {}),
+    ...(p.maxLength ? { maxLength: p.maxLength } : {}),
+    ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
+    ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
+    ...(p.pattern ? { pattern: p.pattern } : {}),
+    ...(p.default !== undefined ? { default: p.default } : {}),
+    ...(p['x-enum'] ? { enum: p['x-enum'] } : {}),
+    ...(p.enum ? { values: p.enum } : {}),
+    ...(p['x-dictionary'] ? { dictionary: p['x-dictionary'] } : {}),
+    ...(p['x-ref'] ? { ref: p['x-ref'] } : {}),
+    ...(p['x-multi'] ? { multi: p['x-multi'] } : {}),
+    ...(p.readOnly ? { readOnly: true } : {}),
+    ...(r.form.readOnlyOnEdit?.includes(source) ? { readOnlyOnEdit: true } : {}),
+    ...(r.form.adminOnly?.includes(source) ? { adminOnly: true } : {}),
+    messages,
+  };
+}
+
+function resourceConfig(entity: Entity) {
+  const { name, resource: r, schema } = entity;
+  return {
+    name,
+    label: `resources.${name}.name`,
+    endpoints: Object.fromEntries(Object.entries(r.endpoints).map(([a, ep]) => [a, ep.path])),
+    notifications: Object.fromEntries(Object.entries(r.endpoints).filter(([, ep]) => ep.message).map(([a]) => [a, `resources.${name}.notifications.${a}`])),
+    permissions: Object.fromEntries(Object.entries(r.endpoints).map(([a, ep]) => [a, ep.permission])),
+    fields: Object.fromEntries(Object.keys(schema.properties).map((f) => [f, fieldConfig(entity, f)])),
+    list: {
+      view: r.list.view,
+      pageSize: r.list.pageSize,
+      pageSizes: r.list.pageSizes ?? [r.list.pageSize],
+      ...(r.list.cardPageSize ? { cardPageSize: r.list.cardPageSize } : {}),
+      columns: r.list.columns,
+      filters: r.list.filters ?? [],
+      sort: r.list.sort?.default ?? [{ column: primaryKey(schema), asc: false }],
+    },
+    form: { layout: r.form.layout ?? 'modal', fields: r.form.fields },
+    menu: { key: r.menu.key, path: r.menu.path, icon: r.menu.icon },
+  };
+}
+
+function componentName(entity: Entity): { name: string; from: string } {
+  const c = entity.resource.list.component;
+  if (!c) return { name: 'SchemaList', from: '../components/SchemaList' };
+  return { name: c.split('/')[1], from: `../${c}` };
+}
+
+export function emitConsole(model: Model): Record<string, string> {
+  const imports = new Map<string, string>();
+  for (const e of model.entities) {
+    const c = componentName(e);
+    imports.set(c.name, c.from);
+  }
+  const body = model.entities
+    .map((e) => `  {\n    config: ${literal(resourceConfig(e), 4)},\n    list: ${componentName(e).name},\n  },`)
+    .join('\n');
+  const resources =
+    tsHeader +
+    `import type { ResourceDefinition } from '../resources/types';\n` +
+    [...imports].map(([n, f]) => `import ${n} from '${f}';\n`).join('') +
+    `\nexport const resources: ResourceDefinition[] = [\n${body}\n];\n`;
+
+  const messages: Record<Lang, object> = {} as Record<Lang, object>;
+  for (const lang of LANGS) {
+    const res: Record<string, object> = {};
+    for (const { name, schema, resource } of model.entities) {
+      const fieldMessages: Record<string, Record<string, string>> = {};
+      for (const [f, p] of Object.entries(schema.properties)) {
+        if (p['x-messages']) fieldMessages[f] = Object.fromEntries(Object.entries(p['x-messages']).map(([rule, t]) => [rule, t[lang]]));
+      }
+      res[name] = {
+        name: schema['x-label'][lang],
+        fields: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => [f, p['x-label'][lang]])),
+        messages: fieldMessages,
+        notifications: Object.fromEntries(Object.entries(resource.endpoints).filter(([, ep]) => ep.message).map(([a, ep]) => [a, ep.message![lang]])),
+      };
+    }
+    const menus: Record<string, string> = {};
+    for (const s of model.menus.sections) menus[s.key] = s.title[lang];
+    for (const p of model.menus.pages) menus[p.key] = p.title[lang];
+    for (const { resource } of model.entities) menus[resource.menu.key] = resource.menu.title[lang];
+    const permissions: Record<string, string> = {};
+    for (const { resource } of model.entities) for (const [code, t] of Object.entries(resource.permissions)) permissions[code] = t[lang];
+    const enums = Object.fromEntries(Object.entries(model.enums).map(([n, values]) => [n, Object.fromEntries(Object.entries(values).map(([v, t]) => [v, t[lang]]))]));
+    messages[lang] = { resources: res, enums, menus, permissions };
+  }
+  const messagesFile = `${tsHeader}\nexport default ${literal(messages)};\n`;
+  return { 'app/generated/resources.tsx': resources, 'app/generated/messages.ts': messagesFile };
+}

@@ -1,0 +1,294 @@
+/**
+ * Reads schemas/ and resources/, checks them against the meta-schemas and against each other, and
+ * gives the emitters one model. Every problem is reported with its file, a JSON pointer and a hint.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+
+export type Lang = 'zh-CN' | 'zh-TW' | 'en-US';
+export const LANGS: Lang[] = ['zh-CN', 'zh-TW', 'en-US'];
+export type I18n = Record<Lang, string>;
+
+export interface Property {
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  format?: 'date-time' | 'date';
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  enum?: (string | number)[];
+  default?: unknown;
+  readOnly?: boolean;
+  'x-label': I18n;
+  'x-enum'?: string;
+  'x-dictionary'?: string;
+  'x-ref'?: string;
+  'x-multi'?: string[];
+  'x-messages'?: Record<string, I18n>;
+  'x-db'?: { primaryKey?: boolean; unique?: boolean; virtual?: boolean; default?: 'now' };
+}
+
+export interface EntitySchema {
+  $id: string;
+  title?: string;
+  'x-label': I18n;
+  'x-db': { table: string; indexes?: string[][]; relations?: Record<string, { entity: string; from: string }> };
+  properties: Record<string, Property>;
+  required?: string[];
+}
+
+export interface Endpoint {
+  path: string;
+  method?: 'GET' | 'POST';
+  permission: string | { create: string; update: string };
+  handler?: string;
+  field?: string;
+  set?: Record<string, unknown>;
+  message?: I18n;
+}
+
+export interface Filter {
+  key: string;
+  op: 'eq' | 'like' | 'in' | 'gte' | 'lte';
+  field?: string;
+  fields?: string[];
+  selectBy?: { key: string; fields: Record<string, string> };
+}
+
+export interface Resource {
+  entity: string;
+  server?: { module: string };
+  endpoints: Record<string, Endpoint>;
+  permissions: Record<string, I18n>;
+  list: {
+    view: 'table' | 'cards' | 'both';
+    component?: string;
+    pageSize: number;
+    pageSizes?: number[];
+    cardPageSize?: number;
+    columns: string[];
+    filters?: Filter[];
+    sort?: { default?: { column: string; asc: boolean }[]; allowed?: string[] };
+  };
+  form: { layout?: 'modal' | 'page'; fields: string[]; readOnlyOnEdit?: string[]; adminOnly?: string[] };
+  menu: { key: string; path: string; component: string; icon: string; parent?: string; sort?: number; title: I18n };
+}
+
+export interface Menus {
+  sections: { key: string; path: string; icon: string; sort: number; title: I18n }[];
+  pages: { key: string; path: string; component: string; icon: string; parent?: string; sort?: number; title: I18n; permission?: string }[];
+}
+
+export interface Entity {
+  name: string;
+  schemaFile: string;
+  resourceFile: string;
+  schema: EntitySchema;
+  resource: Resource;
+}
+
+export interface Model {
+  entities: Entity[];
+  enums: Record<string, Record<string, I18n>>;
+  menus: Menus;
+}
+
+export interface Problem {
+  file: string;
+  pointer: string;
+  message: string;
+  hint: string;
+}
+
+/** The standard actions the CRUD engine serves; any other endpoint needs a handler (or `set`). */
+export const STANDARD_ACTIONS = ['list', 'get', 'save', 'delete', 'status', 'all'] as const;
+
+export class InvalidInputs extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(problems.map(formatProblem).join('\n'));
+  }
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}${p.pointer ? ' at ' + p.pointer : ''}: ${p.message}${p.hint ? `\n    hint: ${p.hint}` : ''}`;
+}
+
+const META = join(import.meta.dirname, 'meta');
+
+function makeAjv() {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  for (const file of ['i18n.meta.json', 'schema.meta.json', 'resource.meta.json']) {
+    ajv.addSchema(JSON.parse(readFileSync(join(META, file), 'utf8')));
+  }
+  return ajv;
+}
+
+function hintFor(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return `add "${(error.params as { missingProperty: string }).missingProperty}"`;
+    case 'additionalProperties':
+      return `"${(error.params as { additionalProperty: string }).additionalProperty}" is not a known key here; check its spelling`;
+    case 'enum':
+      return `use one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+    case 'const':
+      return `use ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+    case 'pattern':
+      return `the value must match ${(error.params as { pattern: string }).pattern}`;
+    case 'type':
+      return `give a ${(error.params as { type: string }).type}`;
+    case 'oneOf':
+      return 'give exactly one of the allowed forms';
+    default:
+      return 'see the format in docs/generator.md';
+  }
+}
+
+function readJson(file: string, problems: Problem[]): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    problems.push({ file, pointer: '', message: `not valid JSON: ${(e as Error).message}`, hint: 'fix the JSON syntax' });
+    return undefined;
+  }
+}
+
+/** Loads and checks every input under `root`. Throws InvalidInputs listing every problem found. */
+export function loadModel(root: string): Model {
+  const problems: Problem[] = [];
+  const ajv = makeAjv();
+  const check = (metaId: string, data: unknown, file: string) => {
+    const validate = ajv.getSchema(metaId)!;
+    if (validate(data)) return true;
+    for (const error of validate.errors ?? []) {
+      if (error.keyword === 'if') continue;
+      problems.push({ file, pointer: error.instancePath || '/', message: error.message ?? 'invalid', hint: hintFor(error) });
+    }
+    return false;
+  };
+
+  const schemaDir = join(root, 'schemas');
+  const resourceDir = join(root, 'resources');
+  const rel = (dir: string, f: string) => `${dir === schemaDir ? 'schemas' : 'resources'}/${f}`;
+
+  const schemas = new Map<string, { file: string; schema: EntitySchema }>();
+  for (const f of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+    const file = rel(schemaDir, f);
+    const data = readJson(join(schemaDir, f), problems);
+    if (data === undefined || !check('schema.meta.json', data, file)) continue;
+    const schema = data as EntitySchema;
+    const expected = f.replace(/\.schema\.json$/, '');
+    if (schema.$id !== expected) {
+      problems.push({ file, pointer: '/$id', message: `$id "${schema.$id}" differs from the file name`, hint: `use "${expected}"` });
+      continue;
+    }
+    schemas.set(schema.$id, { file, schema });
+  }
+
+  const enumsFile = join(schemaDir, 'enums.json');
+  const enums = (existsSync(enumsFile) ? readJson(enumsFile, problems) : {}) as Record<string, Record<string, I18n>>;
+  delete (enums as Record<string, unknown>).$comment;
+  const menusFile = join(resourceDir, 'menus.json');
+  const menus = (existsSync(menusFile) ? readJson(menusFile, problems) : { sections: [], pages: [] }) as Menus;
+
+  const entities: Entity[] = [];
+  for (const f of readdirSync(resourceDir).filter((f) => f.endsWith('.resource.json')).sort()) {
+    const file = rel(resourceDir, f);
+    const data = readJson(join(resourceDir, f), problems);
+    if (data === undefined || !check('resource.meta.json', data, file)) continue;
+    const resource = data as Resource;
+    const found = schemas.get(resource.entity);
+    if (!found) {
+      problems.push({ file, pointer: '/entity', message: `no schema for entity "${resource.entity}"`, hint: `create schemas/${resource.entity}.schema.json (npm run gen:new -- ${resource.entity})` });
+      continue;
+    }
+    entities.push({ name: resource.entity, schemaFile: found.file, resourceFile: file, schema: found.schema, resource });
+  }
+  for (const [name, { file }] of schemas) {
+    if (!entities.some((e) => e.name === name) && !problems.some((p) => p.file.startsWith(`resources/${name}.`))) {
+      problems.push({ file, pointer: '', message: `no resource file for entity "${name}"`, hint: `create resources/${name}.resource.json` });
+    }
+  }
+
+  crossCheck(entities, enums, menus, problems);
+  if (problems.length) throw new InvalidInputs(problems);
+  return { entities, enums, menus };
+}
+
+/** What the meta-schemas cannot see: names that must refer to something declared elsewhere. */
+function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, problems: Problem[]) {
+  const paths = new Map<string, string>();
+  const entityNames = new Set(entities.map((e) => e.name));
+  const sections = new Set(menus.sections.map((s) => s.key));
+  for (const { schema, resource, schemaFile: sf, resourceFile: rf } of entities) {
+    const props = schema.properties;
+    const has = (field: string) => field in props;
+    const pk = Object.entries(props).filter(([, p]) => p['x-db']?.primaryKey);
+    if (pk.length !== 1) problems.push({ file: sf, pointer: '/properties', message: 'exactly one property must be the primary key', hint: 'mark fId with "x-db": { "primaryKey": true }' });
+    for (const field of schema.required ?? []) {
+      if (!has(field)) problems.push({ file: sf, pointer: '/required', message: `required field "${field}" is not a property`, hint: 'add the property or remove it from required' });
+      else if (!props[field]['x-messages']?.required) problems.push({ file: sf, pointer: `/properties/${field}/x-messages`, message: `required field "${field}" has no message`, hint: 'add "x-messages": { "required": { "zh-CN": …, "zh-TW": …, "en-US": … } }' });
+    }
+    for (const [name, p] of Object.entries(props)) {
+      if (p['x-enum'] && !enums[p['x-enum']]) problems.push({ file: sf, pointer: `/properties/${name}/x-enum`, message: `unknown option list "${p['x-enum']}"`, hint: `declare it in schemas/enums.json (known: ${Object.keys(enums).join(', ')})` });
+      if (p['x-db']?.unique && !p['x-messages']?.unique) problems.push({ file: sf, pointer: `/properties/${name}/x-messages`, message: `unique field "${name}" has no message`, hint: 'add "x-messages": { "unique": {…} }' });
+    }
+    for (const [rel, r] of Object.entries(schema['x-db'].relations ?? {})) {
+      if (!entityNames.has(r.entity)) problems.push({ file: sf, pointer: `/x-db/relations/${rel}/entity`, message: `unknown entity "${r.entity}"`, hint: `known: ${[...entityNames].join(', ')}` });
+      if (!has(r.from)) problems.push({ file: sf, pointer: `/x-db/relations/${rel}/from`, message: `"${r.from}" is not a property`, hint: 'name the foreign-key property' });
+    }
+    for (const index of schema['x-db'].indexes ?? []) {
+      for (const f of index) if (!has(f)) problems.push({ file: sf, pointer: '/x-db/indexes', message: `index field "${f}" is not a property`, hint: 'use property names' });
+    }
+
+    const fieldList = (list: string[] | undefined, pointer: string) =>
+      (list ?? []).forEach((f, i) => {
+        if (!has(f)) problems.push({ file: rf, pointer: `${pointer}/${i}`, message: `"${f}" is not a property of ${resource.entity}`, hint: `known: ${Object.keys(props).join(', ')}` });
+      });
+    fieldList(resource.list.columns, '/list/columns');
+    fieldList(resource.form.fields, '/form/fields');
+    fieldList(resource.form.readOnlyOnEdit, '/form/readOnlyOnEdit');
+    fieldList(resource.form.adminOnly, '/form/adminOnly');
+    fieldList(resource.list.sort?.allowed, '/list/sort/allowed');
+    (resource.list.sort?.default ?? []).forEach((o, i) => {
+      if (!has(o.column)) problems.push({ file: rf, pointer: `/list/sort/default/${i}/column`, message: `"${o.column}" is not a property`, hint: 'sort by a stored property' });
+    });
+    (resource.list.filters ?? []).forEach((filter, i) => {
+      for (const f of [filter.field, ...(filter.fields ?? []), ...Object.values(filter.selectBy?.fields ?? {})]) {
+        if (f && !has(f)) problems.push({ file: rf, pointer: `/list/filters/${i}`, message: `"${f}" is not a property`, hint: 'filter on stored properties' });
+      }
+    });
+    for (const f of resource.form.fields) {
+      if (props[f]?.readOnly) problems.push({ file: rf, pointer: '/form/fields', message: `"${f}" is readOnly in the schema and cannot be a form field`, hint: 'remove it from form.fields' });
+    }
+
+    for (const [action, ep] of Object.entries(resource.endpoints)) {
+      const at = `/endpoints/${action}`;
+      const prior = paths.get(ep.path);
+      if (prior) problems.push({ file: rf, pointer: `${at}/path`, message: `path ${ep.path} is already served by ${prior}`, hint: 'each path is served once' });
+      paths.set(ep.path, `${rf}${at}`);
+      const codes = typeof ep.permission === 'string' ? [ep.permission] : [ep.permission.create, ep.permission.update];
+      for (const code of codes) {
+        if (!resource.permissions[code]) problems.push({ file: rf, pointer: `${at}/permission`, message: `permission "${code}" is not declared`, hint: 'declare it under "permissions" with its labels' });
+      }
+      const standard = (STANDARD_ACTIONS as readonly string[]).includes(action);
+      if (!standard && !ep.handler && !ep.set) problems.push({ file: rf, pointer: at, message: `"${action}" is not a standard action (${STANDARD_ACTIONS.join(', ')})`, hint: 'name a "handler" of the server module, or give "set"' });
+      if (ep.handler && !resource.server) problems.push({ file: rf, pointer: `${at}/handler`, message: 'a handler needs a server module', hint: 'add "server": { "module": "<name>" }' });
+      if (action === 'status' && (!ep.field || !has(ep.field))) problems.push({ file: rf, pointer: `${at}/field`, message: 'status needs the field it sets', hint: 'e.g. "field": "fStatus"' });
+      for (const f of Object.keys(ep.set ?? {})) if (!has(f)) problems.push({ file: rf, pointer: `${at}/set`, message: `"${f}" is not a property`, hint: 'set stored properties' });
+    }
+    if (resource.menu.parent && !sections.has(resource.menu.parent)) problems.push({ file: rf, pointer: '/menu/parent', message: `unknown menu section "${resource.menu.parent}"`, hint: `declare it in resources/menus.json (known: ${[...sections].join(', ')})` });
+  }
+}
+
+/** Property name -> column name, the same mapping Kysely's CamelCasePlugin applies at run time. */
+export function columnName(property: string): string {
+  return property.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+}
+
+export function primaryKey(schema: EntitySchema): string {
+  return Object.entries(schema.properties).find(([, p]) => p['x-db']?.primaryKey)![0];
+}

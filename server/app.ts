@@ -1,0 +1,96 @@
+/** The HTTP application: the legacy calls, the OpenAPI document, health, and the built console. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { sql } from 'kysely';
+import type { Config } from './config';
+import type { Database } from './db';
+import type { Tokens } from './auth/tokens';
+import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import type { RouteContext } from './http/route';
+import { registerSessionRoutes } from './auth/routes';
+import { registerResourceRoutes } from './crud/routes';
+import { registerSystemRoutes } from './domain/system';
+
+const ROOT = join(import.meta.dirname, '..');
+export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
+const API_PREFIXES = ['/biz/', '/system/', '/app/', '/api/', '/login', '/logout', '/get_info', '/check-password', '/register', '/healthz', '/openapi.json'];
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  tokens: Tokens;
+}
+
+const fail = (code: number, message: string) => ({ code, success: false, message, data: null });
+
+export async function buildApp({ config, database, tokens }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // MUI (emotion) writes its styles into <style> tags at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        connectSrc: ["'self'"],
+      },
+    },
+    strictTransportSecurity: false,
+  });
+  await app.register(rateLimit, { global: false });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof Refusal) return reply.code(200).send(fail(error.code, error.message));
+    if (error instanceof Forbidden) return reply.code(401).send(fail(401, error.message));
+    if (error instanceof LoginExpired) {
+      // Fastify accepts only 1xx–5xx in code(); the legacy contract's 700 is set on the raw response.
+      reply.raw.statusCode = 700;
+      return reply.send(fail(700, error.message));
+    }
+    if (error instanceof NotFound) return reply.code(404).send(fail(404, error.message || '资源不存在'));
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 429) return reply.code(200).send(fail(429, '操作过于频繁，请稍后再试'));
+    if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));
+    request.log.error(error);
+    return reply.code(500).send(fail(500, '服务器错误'));
+  });
+
+  // Logins are limited per address and account, so guessing passwords is slow.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/login') {
+      route.config = { ...(route.config as object), rateLimit: { max: Number(process.env.LOGIN_RATE_LIMIT ?? 20), timeWindow: '1 minute', keyGenerator: (req: { ip: string; body?: unknown }) => `${req.ip}:${(req.body as { userName?: string })?.userName ?? ''}` } } as never;
+    }
+  });
+
+  app.get('/healthz', async (_req, reply) => {
+    await sql`select 1`.execute(database.db);
+    return reply.send({ status: 'ok', database: database.kind });
+  });
+  const openapi = readFileSync(join(ROOT, 'server', 'generated', 'openapi.json'), 'utf8');
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));
+
+  registerSessionRoutes(app, ctx);
+  registerSystemRoutes(app, ctx);
+  registerResourceRoutes(app, ctx);
+
+  const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
+  if (hasConsole) await app.register(fastifyStatic, { root: CONSOLE_DIR, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
+    // Console routes (/device, /product/…) are the single-page app's own: give it its page.
+    if (!isApi && request.method === 'GET' && hasConsole) return reply.type('text/html').sendFile('index.html');
+    return reply.code(404).send(fail(404, '资源不存在'));
+  });
+  return app;
+}

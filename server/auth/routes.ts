@@ -1,0 +1,111 @@
+/** Login and session calls: /login, /get_info, /logout, /check-password, /register, password change. */
+import type { FastifyInstance } from 'fastify';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Refusal } from '../http/envelope';
+import { checkPassword, hashPassword } from './passwords';
+import { loadUser, menusFor, publicUser } from './users';
+import type { User } from '../crud/types';
+
+const PHONE = /^1[345789]\d{9}$/;
+/** Self-registered users get this one fixed role. */
+export const DEFAULT_ROLE_ALIAS = 'user';
+
+function text(body: Record<string, unknown>, key: string): string {
+  const v = body[key];
+  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
+}
+
+/** The password rules shared by registration and password change (spec 002 §5). */
+function checkNewPassword(password: string, confirm: string | undefined) {
+  if (!password) throw new Refusal('密码不能为空');
+  if (password.length < 6) throw new Refusal('密码长度必须大于6位');
+  if (confirm !== undefined) {
+    if (!confirm) throw new Refusal('密码确认不能为空');
+    if (confirm !== password) throw new Refusal('密码不一致!');
+  }
+}
+
+export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const session = async (user: User) => ({ user: publicUser(user), menus: await menusFor(ctx.db, user), permissions: [...user.permissions].sort() });
+
+  registerCall(app, ctx, {
+    path: '/login',
+    permission: null,
+    public: true,
+    write: true,
+    logname: '登录',
+    handler: async ({ body }) => {
+      const userName = text(body, 'userName');
+      const password = typeof body.password === 'string' ? body.password : '';
+      if (!userName) throw new Refusal('账号不能为空');
+      if (!password) throw new Refusal('密码不能为空');
+      const row = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fPassword', 'fStatus']).where('fPhone', '=', userName).executeTakeFirst();
+      // One message for an unknown account and a wrong password, so accounts cannot be probed.
+      if (!row || !(await checkPassword(row.fPassword, password))) throw new Refusal('账号或密码错误');
+      if (row.fStatus !== 1) throw new Refusal('账号已停用');
+      const user = await loadUser(ctx.db, row.fId);
+      if (!user) throw new Refusal('账号已过期');
+      await ctx.db.updateTable('t_sys_user').set({ fLastloginDate: new Date() }).where('fId', '=', user.fId).execute();
+      return new Answer({ token: await ctx.tokens.issue(user.fId), ...(await session(user)) }, '登录成功');
+    },
+  });
+
+  registerCall(app, ctx, { path: '/get_info', permission: null, handler: async ({ user }) => session(user!) });
+
+  registerCall(app, ctx, { path: '/logout', permission: null, write: true, logname: '退出登录', handler: async () => null });
+
+  registerCall(app, ctx, {
+    path: '/check-password',
+    permission: null,
+    handler: async ({ user, body }) => {
+      const password = typeof body.password === 'string' ? body.password : '';
+      if (!password) throw new Refusal('登录密码不能为空');
+      const row = await ctx.db.selectFrom('t_sys_user').select('fPassword').where('fId', '=', user!.fId).executeTakeFirstOrThrow();
+      if (!(await checkPassword(row.fPassword, password))) throw new Refusal('密码校验失败');
+      return new Answer(true, '密码校验成功');
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/register',
+    permission: null,
+    public: true,
+    write: true,
+    logname: '用户注册',
+    handler: async ({ body }) => {
+      const name = text(body, 'fChineseName');
+      const phone = text(body, 'fPhone');
+      const password = typeof body.fPassword === 'string' ? body.fPassword : '';
+      if (!name) throw new Refusal('姓名不能为空');
+      if (name.length > 50) throw new Refusal('姓名长度超出限制');
+      if (!phone) throw new Refusal('手机号码不能为空');
+      if (!PHONE.test(phone)) throw new Refusal('手机号码格式错误');
+      checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : '');
+      if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst()) throw new Refusal('该手机号码已注册', 409);
+      const created = await ctx.db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('t_sys_user')
+          .values({ fChineseName: name, fPhone: phone, fPassword: await hashPassword(password), fAdmin: 0, fUserType: 1, fStatus: 1 })
+          .returning(['fId', 'fChineseName', 'fPhone'])
+          .executeTakeFirstOrThrow();
+        const role = await trx.selectFrom('t_sys_role').select('id').where('alias', '=', DEFAULT_ROLE_ALIAS).executeTakeFirst();
+        if (role) await trx.insertInto('t_sys_user_role').values({ userId: user.fId, roleId: role.id }).execute();
+        return user;
+      });
+      return new Answer(created, '用户注册成功');
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/system/t-sys-user/updateUserPwd',
+    permission: null,
+    write: true,
+    logname: '修改密码',
+    handler: async ({ user, body }) => {
+      const password = typeof body.fPassword === 'string' ? body.fPassword : '';
+      checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : undefined);
+      await ctx.db.updateTable('t_sys_user').set({ fPassword: await hashPassword(password) }).where('fId', '=', user!.fId).execute();
+      return new Answer(null, '密码修改成功');
+    },
+  });
+}

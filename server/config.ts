@@ -1,0 +1,44 @@
+/** Configuration from the environment; every value has a default that runs on a bare machine. */
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; without it the embedded PGlite in dataDir is used. */
+  databaseUrl?: string;
+  /** External MQTT broker; without it the embedded broker listens on mqttPort. */
+  mqttUrl?: string;
+  mqttPort: number;
+  /** Token lifetime in seconds (default one day). */
+  tokenTtl: number;
+  timeZone: string;
+  /** Seed demo data and accounts into an empty database. */
+  seed: boolean;
+  /** Serve the built console from dist/app. */
+  serveConsole: boolean;
+  logLevel: string;
+}
+
+function duration(value: string | undefined, fallback: number): number {
+  if (!value) return fallback;
+  const m = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
+  if (!m) throw new Error(`TOKEN_TTL "${value}" is not a duration like 86400, 12h or 1d`);
+  return Number(m[1]) * ({ '': 1, s: 1, m: 60, h: 3600, d: 86400 } as Record<string, number>)[m[2]];
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    mqttUrl: env.MQTT_URL || undefined,
+    mqttPort: Number(env.MQTT_PORT ?? 1884),
+    tokenTtl: duration(env.TOKEN_TTL, 86400),
+    timeZone: env.TZ || 'Asia/Shanghai',
+    seed: env.SEED !== '0' && env.SEED !== 'false',
+    serveConsole: env.SERVE_CONSOLE !== '0',
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

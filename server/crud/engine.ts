@@ -1,0 +1,158 @@
+/**
+ * The CRUD engine: serves the standard actions (list, get, save, delete, status, set, all) of every
+ * entity from its generated model, with the entity's server module adding scope, hooks and computed
+ * fields. Custom actions are handlers of that module.
+ */
+import { Refusal, NotFound } from '../http/envelope';
+import { entities } from '../generated/entities';
+import { modules } from '../generated/routes';
+import { formatRow } from './format';
+import { applyFilters, pageRequest } from './query';
+import { validateBody, messageFor } from './validate';
+import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
+
+type Row = Record<string, unknown>;
+
+export function hooksOf(entity: EntityModel): EntityHooks {
+  return ((modules as Record<string, EntityHooks>)[entity.name] ?? {}) as EntityHooks;
+}
+
+export function entity(name: string): EntityModel {
+  const e = entities[name];
+  if (!e) throw new Error(`unknown entity ${name}`);
+  return e;
+}
+
+/** Every read and write of an entity starts here, so the row scope always applies. */
+export function scoped(ctx: Services, model: EntityModel, user: User): Query {
+  const query = ctx.db.selectFrom(model.table).selectAll(model.table);
+  const scope = hooksOf(model).scope;
+  return scope ? scope(query, user) : query;
+}
+
+/** Formats rows and attaches their relations (a device's tProduct) and computed fields. */
+export async function present(ctx: Services, model: EntityModel, rows: Row[]): Promise<Row[]> {
+  const out = rows.map((r) => formatRow(r, ctx.timeZone));
+  for (const [name, rel] of Object.entries(model.relations)) {
+    const target = entity(rel.entity);
+    const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
+    const related = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where(target.primaryKey, 'in', ids).execute() : [];
+    const byId = new Map(related.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
+    for (const r of out) r[name] = byId.get(r[rel.from]) ?? null;
+  }
+  await hooksOf(model).afterRead?.(out, ctx);
+  return out;
+}
+
+function idOf(model: EntityModel, body: Row): number {
+  const id = Number(body[model.primaryKey]);
+  if (!Number.isInteger(id) || id <= 0) throw new Refusal(`${messageFor(model, model.primaryKey, 'required')}`);
+  return id;
+}
+
+async function findScoped(ctx: CallContext, id: number): Promise<Row> {
+  const { entity: model } = ctx;
+  const row = await scoped(ctx, model, ctx.user).where(`${model.table}.${model.primaryKey}`, '=', id).executeTakeFirst();
+  if (!row) throw new Refusal('数据不存在或无权操作', 404);
+  return row;
+}
+
+export async function list(ctx: CallContext) {
+  const { entity: model } = ctx;
+  const page = pageRequest(model, ctx.body);
+  const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
+  const { total } = (await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+  let q = filtered;
+  for (const o of page.orders) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
+  const rows = await q.limit(page.size).offset((page.current - 1) * page.size).execute();
+  return {
+    records: await present(ctx, model, rows),
+    total: Number(total),
+    current: page.current,
+    size: page.size,
+    pages: Math.ceil(Number(total) / page.size),
+  };
+}
+
+export async function all(ctx: CallContext) {
+  const { entity: model } = ctx;
+  let q = applyFilters(scoped(ctx, model, ctx.user), model, (ctx.body.condition as Row) ?? {});
+  for (const o of model.sort.default) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
+  return present(ctx, model, await q.limit(10000).execute());
+}
+
+export async function get(ctx: CallContext) {
+  const row = await findScoped(ctx, idOf(ctx.entity, ctx.body));
+  return (await present(ctx, ctx.entity, [row]))[0];
+}
+
+/** A duplicate is refused with the field's message before the database's unique index would be hit. */
+async function checkUnique(ctx: CallContext, values: Row, id?: number) {
+  const { entity: model } = ctx;
+  for (const field of model.unique) {
+    if (values[field] === undefined || values[field] === null) continue;
+    let q = ctx.db.selectFrom(model.table).select(model.primaryKey).where(field, '=', values[field]);
+    if (id) q = q.where(model.primaryKey, '!=', id);
+    if (await q.executeTakeFirst()) throw new Refusal(messageFor(model, field, 'unique'), 409);
+  }
+}
+
+export async function save(ctx: CallContext) {
+  const { entity: model } = ctx;
+  const hooks = hooksOf(model);
+  const rawId = ctx.body[model.primaryKey];
+  const creating = rawId === undefined || rawId === null || rawId === '';
+  const values = validateBody(model, ctx.body, creating ? 'create' : 'update', ctx.user);
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    let row: Row;
+    if (creating) {
+      await hooks.beforeSave?.(values, tctx);
+      await checkUnique(tctx, values);
+      row = await trx.insertInto(model.table).values(values).returningAll().executeTakeFirstOrThrow();
+    } else {
+      const id = idOf(model, ctx.body);
+      const existing = await findScoped(tctx, id);
+      await hooks.beforeSave?.(values, tctx, existing);
+      await checkUnique(tctx, values, id);
+      row = Object.keys(values).length
+        ? await trx.updateTable(model.table).set(values).where(model.primaryKey, '=', id).returningAll().executeTakeFirstOrThrow()
+        : existing;
+    }
+    await hooks.afterSave?.(row, tctx, creating);
+    return (await present(tctx, model, [row]))[0];
+  });
+}
+
+export async function remove(ctx: CallContext) {
+  const { entity: model } = ctx;
+  const row = await findScoped(ctx, idOf(model, ctx.body));
+  await ctx.db.transaction().execute(async (trx) => {
+    await hooksOf(model).beforeDelete?.(row, { ...ctx, db: trx });
+    await trx.deleteFrom(model.table).where(model.primaryKey, '=', row[model.primaryKey]).execute();
+  });
+  return null;
+}
+
+/** `status`: sets the route's field to the value the body gives, checked against the field's options. */
+export async function status(ctx: CallContext) {
+  const field = ctx.route.field!;
+  const values = validateBody({ ...ctx.entity, required: [field] }, { [field]: ctx.body[field] }, 'update', ctx.user);
+  return setFields(ctx, { [field]: values[field] });
+}
+
+/** `set`: sets the fields to the constants the resource file gives (e.g. able-device sets fStatus 1). */
+export async function set(ctx: CallContext) {
+  return setFields(ctx, ctx.route.set!);
+}
+
+async function setFields(ctx: CallContext, values: Row) {
+  const { entity: model } = ctx;
+  const row = await findScoped(ctx, idOf(model, ctx.body));
+  await ctx.db.updateTable(model.table).set(values).where(model.primaryKey, '=', row[model.primaryKey]).execute();
+  return null;
+}
+
+export const standardActions: Record<string, (ctx: CallContext) => Promise<unknown>> = { list, all, get, save, delete: remove, status };
+
+export { NotFound };

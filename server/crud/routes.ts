@@ -1,0 +1,35 @@
+/** Serves every path of the generated route table through the CRUD engine or the module's handler. */
+import type { FastifyInstance } from 'fastify';
+import { routes } from '../generated/routes';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { entity, set, standardActions } from './engine';
+import type { RouteSpec } from './types';
+
+const READS = new Set(['list', 'get', 'all']);
+
+function permissionOf(route: RouteSpec) {
+  const p = route.permission;
+  if (typeof p === 'string') return p;
+  return (body: Record<string, unknown>) => {
+    const id = body.fId;
+    return id === undefined || id === null || id === '' ? p.create : p.update;
+  };
+}
+
+export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) {
+  for (const route of routes) {
+    const action = route.handler ?? (route.set ? set : standardActions[route.action]);
+    if (!action) throw new Error(`${route.path}: no handler for action "${route.action}" of ${route.entity}`);
+    const model = entity(route.entity);
+    registerCall(app, ctx, {
+      path: route.path,
+      permission: permissionOf(route),
+      // A handler that only reads is named so in the resource file by having no message.
+      write: !READS.has(route.action) && !(route.handler && !route.message),
+      handler: async ({ user, body }) => {
+        const data = await action({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body, entity: model, route });
+        return data instanceof Answer || !route.message ? data : new Answer(data, route.message);
+      },
+    });
+  }
+}

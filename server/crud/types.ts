@@ -1,0 +1,94 @@
+/** The shapes shared by the generated route table, the CRUD engine and the domain modules. */
+import type { SelectQueryBuilder } from 'kysely';
+import type { DB } from '../db';
+
+export interface FieldModel {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
+  label: string;
+  readOnly?: boolean;
+  virtual?: boolean;
+  default?: unknown;
+  /** The spec's messages by rule (required, unique, pattern…). */
+  messages: Record<string, string>;
+}
+
+export interface FilterModel {
+  key: string;
+  op: 'eq' | 'like' | 'in' | 'gte' | 'lte';
+  field?: string;
+  fields?: string[];
+  selectBy?: { key: string; fields: Record<string, string> };
+}
+
+export interface EntityModel {
+  name: string;
+  table: string;
+  label: string;
+  primaryKey: string;
+  fields: Record<string, FieldModel>;
+  required: string[];
+  unique: string[];
+  relations: Record<string, { entity: string; from: string }>;
+  readOnlyOnEdit: string[];
+  adminOnly: string[];
+  filters: FilterModel[];
+  sort: { default: { column: string; asc: boolean }[]; allowed: string[] };
+  pageSize: number;
+  /** JSON Schema of a request body's writable fields. */
+  body: object;
+}
+
+export interface User {
+  fId: number;
+  fChineseName: string;
+  fPhone: string;
+  /** 0 ordinary user, 1 administrator, 2 agent. */
+  fAdmin: number;
+  fUserType: number;
+  permissions: Set<string>;
+}
+
+export const isAdmin = (user: User) => user.fAdmin === 1;
+
+export interface Services {
+  db: DB;
+  timeZone: string;
+}
+
+export interface CallContext extends Services {
+  user: User;
+  body: Record<string, unknown>;
+  entity: EntityModel;
+  route: RouteSpec;
+}
+
+/** What a handler answers: the envelope's data, or an object saying both data and message. */
+export type HandlerResult = unknown;
+export type Handler = (ctx: CallContext) => Promise<HandlerResult>;
+
+export interface RouteSpec {
+  path: string;
+  entity: string;
+  action: string;
+  permission: string | { create: string; update: string };
+  method?: 'GET' | 'POST';
+  field?: string;
+  set?: Record<string, unknown>;
+  message?: string;
+  handler?: Handler;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Query = SelectQueryBuilder<any, any, any>;
+
+/** What a server module (server/domain/<module>.ts) may give the engine for its entity. */
+export interface EntityHooks {
+  /** Narrows every read and write to the rows the user may see. */
+  scope?: (query: Query, user: User) => Query;
+  /** Adjusts values before they are stored (defaults, derived columns); may refuse with Refusal. */
+  beforeSave?: (values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) => Promise<void>;
+  afterSave?: (row: Record<string, unknown>, ctx: CallContext, created: boolean) => Promise<void>;
+  beforeDelete?: (row: Record<string, unknown>, ctx: CallContext) => Promise<void>;
+  /** Adds computed fields (virtual properties) to rows about to be sent. */
+  afterRead?: (rows: Record<string, unknown>[], ctx: Services) => Promise<void>;
+}

@@ -1,0 +1,55 @@
+/**
+ * The database: embedded PGlite in DATA_DIR by default, PostgreSQL when DATABASE_URL is set. One SQL
+ * dialect everywhere. Property names (fDeviceId) map to columns (f_device_id) through CamelCasePlugin.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import type { Config } from '../config';
+
+// The tables are declared by the schemas and hand-written migrations; queries are built from the
+// generated entity models at run time, so the query builder is not typed per table.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DB = Kysely<any>;
+
+export interface Database {
+  db: DB;
+  /** Runs a script of several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+  kind: 'pglite' | 'postgres';
+}
+
+const plugins = [new CamelCasePlugin()];
+
+export async function openDatabase(config: Config): Promise<Database> {
+  if (config.databaseUrl) {
+    const pg = await import('pg');
+    // Dates come back as Date objects; bigint counts (count(*)) as numbers rather than strings.
+    pg.default.types.setTypeParser(20, (v: string) => Number(v));
+    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10, options: `-c TimeZone=${config.timeZone}` });
+    await pool.query('select 1');
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins });
+    return {
+      db,
+      kind: 'postgres',
+      exec: async (sql) => void (await pool.query(sql)),
+      close: () => db.destroy(),
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDialect } = await import('./pglite');
+  const dir = join(config.dataDir, 'pg');
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir, {
+    parsers: { 20: (v: string) => Number(v) },
+  });
+  await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
+  const db = new Kysely({ dialect: new PGliteDialect(client), plugins });
+  return {
+    db,
+    kind: 'pglite',
+    exec: async (sql) => void (await client.exec(sql)),
+    close: () => db.destroy(),
+  };
+}

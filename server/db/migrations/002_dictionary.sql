@@ -1,0 +1,23 @@
+-- Dictionary entries the screens look up by key (/system/t-sys-dic/getdic).
+INSERT INTO t_sys_dic (f_key, f_value, f_content, f_sort) VALUES
+  ('Product_Category', '1', '智能开关', 1),
+  ('Product_Category', '2', '智能断路器', 2),
+  ('Product_Category', '3', '智能网关', 3),
+  ('Product_Category', '4', '环境监测', 4),
+  ('Product_Category', '5', '安防设备', 5),
+  ('Product_Property', 'brand', '品牌', 1),
+  ('Product_Property', 'model', '型号', 2),
+  ('Product_Property', 'voltage', '额定电压', 3),
+  ('Room_Type', '1', '卧室', 1),
+  ('Room_Type', '2', '客厅', 2),
+  ('Room_Type', '3', '厨房', 3),
+  ('Room_Type', '4', '卫生间', 4),
+  ('messagetype', '1', '短信', 1),
+  ('messagetype', '2', '站内信', 2),
+  ('file_status', '1', '启用', 1),
+  ('file_status', '2', '停用', 2),
+  ('work_type', '1', '民警', 1),
+  ('work_type', '2', '社区工作人员', 2),
+  ('user_audit_status', '0', '待审核', 1),
+  ('user_audit_status', '1', '已通过', 2),
+  ('user_audit_status', '2', '未通过', 3);

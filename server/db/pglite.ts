@@ -1,0 +1,76 @@
+/**
+ * A Kysely dialect for embedded PGlite. PGlite is one connection, so connections are handed out one
+ * at a time: without this lock a transaction of one request would swallow the queries of another.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
+  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
+} from 'kysely';
+
+class Lock {
+  #tail: Promise<void> = Promise.resolve();
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((r) => (release = r));
+    const ready = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return ready;
+  }
+}
+
+class Connection implements DatabaseConnection {
+  constructor(private readonly client: PGlite) {}
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.client.query<R>(query.sql, [...query.parameters]);
+    return { rows: result.rows, numAffectedRows: result.affectedRows !== undefined ? BigInt(result.affectedRows) : undefined };
+  }
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('PGlite does not stream');
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #lock = new Lock();
+  readonly #releases = new WeakMap<DatabaseConnection, () => void>();
+  constructor(private readonly client: PGlite) {}
+  async init() {}
+  async acquireConnection() {
+    const release = await this.#lock.acquire();
+    const connection = new Connection(this.client);
+    this.#releases.set(connection, release);
+    return connection;
+  }
+  async releaseConnection(connection: DatabaseConnection) {
+    this.#releases.get(connection)?.();
+  }
+  async beginTransaction(c: DatabaseConnection) {
+    await c.executeQuery(CompiledQuery.raw('BEGIN'));
+  }
+  async commitTransaction(c: DatabaseConnection) {
+    await c.executeQuery(CompiledQuery.raw('COMMIT'));
+  }
+  async rollbackTransaction(c: DatabaseConnection) {
+    await c.executeQuery(CompiledQuery.raw('ROLLBACK'));
+  }
+  async destroy() {
+    await this.client.close();
+  }
+}
+
+export class PGliteDialect implements Dialect {
+  constructor(private readonly client: PGlite) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver() {
+    return new PGliteDriver(this.client);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}

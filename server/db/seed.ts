@@ -1,0 +1,70 @@
+/** Demo data for an empty database: the three demo accounts, products and devices to look at. */
+import type { DB } from './index';
+import { hashPassword } from '../auth/passwords';
+import { grant } from './menus';
+
+export const DEMO_ACCOUNTS = [
+  { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },
+  { role: 'agent', fAdmin: 2, fChineseName: '演示代理商', fPhone: '13800000001', password: 'Agent@123', label: 'agent' },
+  { role: 'user', fAdmin: 0, fChineseName: '演示用户', fPhone: '13800000002', password: 'User@123', label: 'ordinary user' },
+];
+
+const AGENT_CODES = ['device-manage', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use'];
+const USER_CODES = ['device-manage', 'product:list', 'device:list', 'device:use'];
+
+const PRODUCTS = [
+  { fNumber: 'P-SW-485', fName: '485智能开关', fCategoryId: 1, fProtocol: 1, fDeviceType: 1, fCommunicationType: 'WiFi', fStatKeys: 'A,L', fStatus: 1 },
+  { fNumber: 'P-GW-WIFI', fName: 'WiFi智能网关', fCategoryId: 3, fProtocol: 1, fDeviceType: 2, fCommunicationType: 'WiFi', fStatus: 1 },
+  { fNumber: 'P-4G-SW', fName: '4G智能空开', fCategoryId: 2, fProtocol: 1, fDeviceType: 3, fStatKeys: 'A,B,C,N', fStatus: 1 },
+  { fNumber: 'P-GW-4G', fName: '4G智能网关', fCategoryId: 3, fProtocol: 1, fDeviceType: 4, fStatus: 0 },
+  { fNumber: 'P-WIFI-PLUG', fName: 'WiFi智能插座', fCategoryId: 1, fProtocol: 1, fDeviceType: 5, fCommunicationType: 'WiFi,蓝牙', fStatus: 1 },
+  { fNumber: 'P-RG-MCCB', fName: '塑壳断路器', fCategoryId: 2, fProtocol: 1, fDeviceType: 6, fStatKeys: 'A,B,C', fStatus: 1 },
+];
+
+/** Seeds only when there is no user at all, so a real installation is never touched. */
+export async function seedDemo(db: DB): Promise<boolean> {
+  const anyUser = await db.selectFrom('t_sys_user').select('fId').limit(1).executeTakeFirst();
+  if (anyUser) return false;
+  const ids: Record<string, number> = {};
+  for (const a of DEMO_ACCOUNTS) {
+    const { fId } = await db
+      .insertInto('t_sys_user')
+      .values({ fChineseName: a.fChineseName, fPhone: a.fPhone, fPassword: await hashPassword(a.password), fAdmin: a.fAdmin, fUserType: 1, fStatus: 1 })
+      .returning('fId')
+      .executeTakeFirstOrThrow();
+    const role = await db.selectFrom('t_sys_role').select('id').where('alias', '=', a.role).executeTakeFirstOrThrow();
+    await db.insertInto('t_sys_user_role').values({ userId: fId, roleId: role.id }).execute();
+    ids[a.role] = fId;
+  }
+  await grant(db, 'agent', AGENT_CODES);
+  await grant(db, 'user', USER_CODES);
+
+  const products = await db.insertInto('t_product').values(PRODUCTS).returning(['fId', 'fNumber', 'fDeviceType']).execute();
+  const devices = [];
+  let n = 0;
+  for (const p of products) {
+    const count = p.fDeviceType === 6 ? 2 : 4;
+    for (let i = 1; i <= count; i++) {
+      n++;
+      const prefix = p.fDeviceType === 6 ? 'RG' : 'DEV';
+      devices.push({
+        fNumber: `${prefix}${String(n).padStart(6, '0')}`,
+        fName: `演示设备${n}`,
+        fProductId: p.fId,
+        fTypeId: p.fDeviceType,
+        fUserId: ids.agent,
+        fStatus: i === count ? 0 : 1,
+        fVerify: i === count ? 0 : 1,
+        tOnline: 0,
+        fRegisteredDate: i === count ? null : new Date(),
+      });
+    }
+  }
+  const inserted = await db.insertInto('t_device').values(devices).returning('fId').execute();
+  // The ordinary user sees a few devices shared with it.
+  await db
+    .insertInto('t_user_device')
+    .values(inserted.slice(0, 5).map((d, i) => ({ fUserId: ids.user, fDeviceId: d.fId, fOwner: i === 0 ? 1 : 0 })))
+    .execute();
+  return true;
+}

@@ -1,0 +1,77 @@
+/**
+ * Devices: who sees which (scope), what is derived on save (type from the product, the owner), and the
+ * calls beyond CRUD (counters, activation).
+ */
+import { sql } from 'kysely';
+import { Answer } from '../http/route';
+import { Refusal } from '../http/envelope';
+import { isAdmin } from '../crud/types';
+import type { CallContext, Query, User } from '../crud/types';
+import { scoped } from '../crud/engine';
+
+/** Administrators see every device, agents the ones they own, ordinary users their own and shared ones. */
+export function scope(query: Query, user: User): Query {
+  if (isAdmin(user)) return query;
+  if (user.fAdmin === 2) return query.where('t_device.fUserId', '=', user.fId);
+  return query.where((eb) =>
+    eb.or([
+      eb('t_device.fUserId', '=', user.fId),
+      eb('t_device.fId', 'in', eb.selectFrom('t_user_device').select('t_user_device.fDeviceId').where('t_user_device.fUserId', '=', user.fId)),
+    ]),
+  );
+}
+
+export async function beforeSave(values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) {
+  if (!existing) {
+    const product = await ctx.db.selectFrom('t_product').select(['fId', 'fDeviceType']).where('fId', '=', values.fProductId as number).executeTakeFirst();
+    if (!product) throw new Refusal('所属产品不存在');
+    values.fTypeId = product.fDeviceType;
+    // A device added by an agent is the agent's; an administrator may name the agent.
+    if (ctx.user.fAdmin === 2) values.fUserId = ctx.user.fId;
+    if (!isAdmin(ctx.user) && ctx.user.fAdmin !== 2) values.fUserId = null;
+  }
+  if (values.fUserId !== undefined && values.fUserId !== null) {
+    const agent = await ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', values.fUserId as number).where('fAdmin', '=', 2).executeTakeFirst();
+    if (!agent) throw new Refusal('所属代理商不存在');
+  }
+}
+
+/** An ordinary user who adds a device owns it through the share table, so its scope includes it. */
+export async function afterSave(row: Record<string, unknown>, ctx: CallContext, created: boolean) {
+  if (created && ctx.user.fAdmin === 0) {
+    await ctx.db.insertInto('t_user_device').values({ fUserId: ctx.user.fId, fDeviceId: row.fId, fOwner: 1 }).execute();
+  }
+}
+
+export async function beforeDelete(row: Record<string, unknown>, ctx: CallContext) {
+  await ctx.db.deleteFrom('t_user_device').where('fDeviceId', '=', row.fId as number).execute();
+}
+
+/** Counters of the device list: all, online, offline, not activated; optionally for one product. */
+export async function total(ctx: CallContext) {
+  const productId = Number(ctx.body.productId ?? ctx.body.product_id);
+  let q = scoped(ctx, ctx.entity, ctx.user).clearSelect();
+  if (Number.isInteger(productId) && productId > 0) q = q.where('t_device.fProductId', '=', productId);
+  const row = (await q
+    .select([
+      (eb) => eb.fn.countAll<number>().as('allCount'),
+      sql<number>`count(*) filter (where t_device.t_online = 1)`.as('onlineCount'),
+      sql<number>`count(*) filter (where coalesce(t_device.t_online, 0) = 0)`.as('onlineNotCount'),
+      sql<number>`count(*) filter (where coalesce(t_device.f_status, 0) = 0)`.as('noCount'),
+    ])
+    .executeTakeFirstOrThrow()) as Record<string, number>;
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+}
+
+/** Activation: the device becomes enabled and verified, and its registration date is set once. */
+export async function activation(ctx: CallContext) {
+  const id = Number(ctx.body.fId);
+  const device = await scoped(ctx, ctx.entity, ctx.user).where('t_device.fId', '=', id).executeTakeFirst();
+  if (!device) throw new Refusal('设备操作失败:设备不存在');
+  await ctx.db
+    .updateTable('t_device')
+    .set({ fStatus: 1, fVerify: 1, fRegisteredDate: device.fRegisteredDate ?? new Date() })
+    .where('fId', '=', id)
+    .execute();
+  return new Answer(null, ctx.route.message ?? '设备激活成功');
+}

@@ -1,0 +1,21 @@
+/** Products: their device counts, and no deleting a product that still has devices. */
+import { Refusal } from '../http/envelope';
+import type { CallContext, Services } from '../crud/types';
+
+export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
+  const ids = rows.map((r) => r.fId as number);
+  if (!ids.length) return;
+  const counts = await ctx.db
+    .selectFrom('t_device')
+    .select(['fProductId', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('fProductId', 'in', ids)
+    .groupBy('fProductId')
+    .execute();
+  const byProduct = new Map(counts.map((c) => [c.fProductId, Number(c.n)]));
+  for (const r of rows) r.deviceCount = byProduct.get(r.fId) ?? 0;
+}
+
+export async function beforeDelete(row: Record<string, unknown>, ctx: CallContext) {
+  const device = await ctx.db.selectFrom('t_device').select('fId').where('fProductId', '=', row.fId as number).executeTakeFirst();
+  if (device) throw new Refusal('该产品下存在设备，无法删除');
+}

@@ -1,0 +1,73 @@
+/**
+ * One way to declare a call of the legacy contract, used by the generated route table and by the
+ * hand-written modules alike: it authenticates, checks the permission code, wraps the answer in the
+ * envelope and records every write in the operation log.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { User, Services } from '../crud/types';
+import { ok, Forbidden, LoginExpired } from './envelope';
+import type { Tokens } from '../auth/tokens';
+import { loadUser } from '../auth/users';
+import { record } from '../oplog';
+
+export interface RouteContext extends Services {
+  tokens: Tokens;
+}
+
+/** A handler's answer with a message other than the default one. */
+export class Answer<T = unknown> {
+  constructor(readonly data: T, readonly message: string) {}
+}
+
+export interface CallDef {
+  path: string;
+  /** Permission code(s); a function picks one from the body (save: create or update). null: any logged-in user. */
+  permission: string | null | ((body: Record<string, unknown>) => string);
+  /** Reachable without a token (login, register). */
+  public?: boolean;
+  /** Recorded in the operation log (every call that changes something). */
+  write?: boolean;
+  /** The log's name for the call; defaults to the path. */
+  logname?: string;
+  handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: User | null;
+  }
+}
+
+export async function authenticate(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply): Promise<User> {
+  const header = request.headers.authorization;
+  const verified = header ? await ctx.tokens.verify(header) : null;
+  const user = verified ? await loadUser(ctx.db, verified.userId) : null;
+  if (!verified || !user) throw new LoginExpired();
+  if (verified.renew) reply.header('authorization', await ctx.tokens.issue(user.fId));
+  return user;
+}
+
+export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallDef) {
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const body = {
+      ...(request.query as Record<string, unknown>),
+      ...(request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {}),
+      ...(Array.isArray(request.body) ? { items: request.body } : {}),
+    };
+    request.user = def.public ? null : await authenticate(ctx, request, reply);
+    const user = request.user;
+    if (user && def.permission) {
+      const code = typeof def.permission === 'function' ? def.permission(body) : def.permission;
+      if (!user.permissions.has(code)) throw new Forbidden();
+    }
+    try {
+      const result = await def.handler({ user, body, request, reply });
+      if (def.write) await record(ctx.db, { request, user, logname: def.logname ?? def.path, body, succeed: true });
+      return result instanceof Answer ? ok(result.data, result.message) : ok(result ?? null);
+    } catch (error) {
+      if (def.write) await record(ctx.db, { request, user, logname: def.logname ?? def.path, body, succeed: false, error }).catch(() => undefined);
+      throw error;
+    }
+  };
+  app.route({ method: ['GET', 'POST'], url: def.path, handler: handle });
+}

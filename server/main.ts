@@ -1,0 +1,72 @@
+/** `npm start`: the database, migrations, demo data, the console build if needed, then the server. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from './config';
+import { openDatabase } from './db';
+import { migrate } from './db/migrate';
+import { syncMenus } from './db/menus';
+import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
+import { createTokens, loadSecret } from './auth/tokens';
+import { buildApp, CONSOLE_DIR } from './app';
+
+const ROOT = join(import.meta.dirname, '..');
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
+  }
+  return t;
+}
+
+/** The console is built when dist/app is missing or older than its sources. */
+function buildConsoleIfNeeded() {
+  const index = join(CONSOLE_DIR, 'index.html');
+  const sources = Math.max(newest(join(ROOT, 'app')), newest(join(ROOT, 'adapters')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  console.log('building the console (dist/app)…');
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the console build failed');
+}
+
+export async function start() {
+  const config = loadConfig();
+  if (config.serveConsole && process.env.SKIP_CONSOLE_BUILD !== '1') buildConsoleIfNeeded();
+  const database = await openDatabase(config);
+  const ran = await migrate(database);
+  if (ran.length) console.log(`migrations applied: ${ran.join(', ')}`);
+  await syncMenus(database.db);
+  const seeded = config.seed ? await seedDemo(database.db) : false;
+  const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
+  const app = await buildApp({ config, database, tokens });
+  await app.listen({ port: config.port, host: config.host });
+
+  console.log(`\nconsole and API: http://localhost:${config.port}  (database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`);
+  if (seeded) {
+    console.log('demo accounts:');
+    for (const a of DEMO_ACCOUNTS) console.log(`  ${a.label.padEnd(14)} ${a.fPhone} / ${a.password}`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  return { app, database, config };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  start().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,405 @@
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { resolveProtocolVersion, type ProtocolChoice, type ProtocolVersion } from './connect.js';
+import { allDevices, deviceTopic, parseTopic, shared, type Channel } from './topics.js';
+import type {
+  Ack,
+  AlarmMessage,
+  Command,
+  CommandMessage,
+  Readings,
+  StatusMessage,
+  TelemetryMessage,
+  UpgradeProgressMessage,
+} from './protocol.js';
+
+export type TransportState = 'connected' | 'reconnecting' | 'offline';
+
+export interface DeviceTransportOptions {
+  /** mqtt://host:port; the embedded broker is mqtt://127.0.0.1:1884. */
+  url: string;
+  /** 4 for aedes, 5 for Mosquitto/EMQX; 'auto' (default) asks the broker once at connect time. */
+  protocolVersion?: ProtocolChoice;
+  username?: string;
+  password?: string;
+  clientId?: string;
+  /**
+   * Shared-subscription group for the `up` channel on MQTT 5 brokers, so each replica handles a
+   * device message once. false subscribes plainly (every replica sees everything).
+   */
+  shareGroup?: string | false;
+  reconnectPeriodMs?: number;
+  connectTimeoutMs?: number;
+  /** Default for sendCommand when the caller gives none. */
+  commandTimeoutMs?: number;
+}
+
+export interface SendOptions {
+  timeoutMs?: number;
+  /** Use the caller's id (e.g. the command row id) instead of a generated one. */
+  mid?: string;
+}
+
+export type CommandErrorCode = 'timeout' | 'not-connected' | 'disconnected' | 'closed' | 'publish-failed';
+
+export class CommandError extends Error {
+  constructor(
+    readonly code: CommandErrorCode,
+    message: string,
+    readonly mid?: string,
+  ) {
+    super(message);
+    this.name = 'CommandError';
+  }
+}
+
+interface DeviceRef {
+  productNumber: string;
+  deviceNumber: string;
+  /** Set when a gateway reported for this child device; then productNumber is the gateway's. */
+  gateway?: string;
+}
+
+export interface TelemetryEvent extends DeviceRef {
+  readings: Readings;
+  ts: number;
+}
+export interface StatusEvent extends DeviceRef {
+  online: boolean;
+  type?: number;
+  version?: string;
+}
+export interface AlarmEvent extends DeviceRef {
+  alarm: AlarmMessage;
+}
+export interface AckEvent extends DeviceRef {
+  ack: Ack;
+  /** The command had already been settled (timed out or failed) when this arrived. */
+  late: boolean;
+}
+export interface ProgressEvent extends DeviceRef {
+  progress: UpgradeProgressMessage;
+}
+export interface MessageEvent {
+  direction: 'up' | 'down';
+  topic: string;
+  channel: Channel;
+  productNumber: string;
+  deviceNumber: string;
+  payload: string;
+}
+
+export interface TransportEvents {
+  state: [TransportState];
+  telemetry: [TelemetryEvent];
+  status: [StatusEvent];
+  alarm: [AlarmEvent];
+  ack: [AckEvent];
+  progress: [ProgressEvent];
+  /** Every device message in and every command out, raw, for the message log. */
+  message: [MessageEvent];
+  /** Malformed payloads and client errors; never thrown, since a bad device must not stop the server. */
+  warning: [Error];
+}
+
+interface Pending {
+  resolve(ack: Ack): void;
+  reject(err: CommandError): void;
+  timer: NodeJS.Timeout;
+}
+
+const RECENT_MIDS = 10_000;
+
+export class DeviceTransport extends EventEmitter<TransportEvents> {
+  readonly options: Required<Omit<DeviceTransportOptions, 'username' | 'password'>> &
+    Pick<DeviceTransportOptions, 'username' | 'password'>;
+  private client?: MqttClient;
+  private current: TransportState = 'offline';
+  private version?: ProtocolVersion;
+  private starting?: Promise<void>;
+  private closed = false;
+  private readonly pending = new Map<string, Pending>();
+  /** Mids this instance sent, so acks for other replicas' commands are ignored. */
+  private readonly sent = new Set<string>();
+  private readonly midPrefix = randomBytes(4).toString('hex');
+  private seq = 0;
+
+  constructor(options: DeviceTransportOptions) {
+    super();
+    this.options = {
+      protocolVersion: 'auto',
+      clientId: `console-${randomBytes(6).toString('hex')}`,
+      shareGroup: 'iot-console',
+      reconnectPeriodMs: 1000,
+      connectTimeoutMs: 5000,
+      commandTimeoutMs: 10_000,
+      ...options,
+    };
+  }
+
+  get state(): TransportState {
+    return this.current;
+  }
+
+  /** The MQTT protocol level in use, known once connected. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.version;
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Starts connecting and resolves once connected. If the broker is not reachable within `waitMs`
+   * the promise rejects but the transport keeps trying in the background (state 'reconnecting'),
+   * so a server can start before its broker.
+   */
+  connect({ waitMs = 15_000 }: { waitMs?: number } = {}): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('transport closed'));
+    this.starting ??= this.start();
+    if (this.current === 'connected') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('state', onState);
+        reject(new Error(`MQTT broker ${this.options.url} not reachable within ${waitMs} ms`));
+      }, waitMs);
+      const onState = (s: TransportState) => {
+        if (s === 'connected') {
+          clearTimeout(timer);
+          this.off('state', onState);
+          resolve();
+        } else if (this.closed) {
+          clearTimeout(timer);
+          this.off('state', onState);
+          reject(new Error('transport closed'));
+        }
+      };
+      this.on('state', onState);
+    });
+  }
+
+  private async start(): Promise<void> {
+    const { url, username, password, connectTimeoutMs, reconnectPeriodMs } = this.options;
+    // Protocol detection needs a live broker; keep asking until one answers.
+    while (!this.closed && this.version === undefined) {
+      try {
+        this.version = await resolveProtocolVersion(url, this.options.protocolVersion, {
+          username,
+          password,
+          connectTimeoutMs,
+        });
+      } catch (err) {
+        this.setState('reconnecting');
+        this.emit('warning', err as Error);
+        await new Promise((r) => setTimeout(r, reconnectPeriodMs));
+      }
+    }
+    if (this.closed) return;
+
+    const client = mqtt.connect(url, {
+      clientId: this.options.clientId,
+      username,
+      password,
+      protocolVersion: this.version,
+      clean: true,
+      reconnectPeriod: reconnectPeriodMs,
+      connectTimeout: connectTimeoutMs,
+      // Commands are never queued while offline: the caller gets an immediate failure instead.
+      queueQoSZero: false,
+      resubscribe: true,
+    });
+    this.client = client;
+
+    client.on('connect', () => {
+      this.subscribe(client);
+      this.setState('connected');
+    });
+    client.on('close', () => {
+      this.failAll('disconnected', 'connection to the MQTT broker was lost before the acknowledgement');
+      if (!this.closed) this.setState('reconnecting');
+    });
+    client.on('error', (err) => this.emit('warning', err));
+    client.on('message', (topic, payload) => this.onMessage(topic, payload));
+  }
+
+  private subscribe(client: MqttClient): void {
+    const { shareGroup } = this.options;
+    const up =
+      this.version === 5 && shareGroup ? shared(shareGroup, allDevices('up')) : allDevices('up');
+    // Acks go to every replica (only the sender holds the pending command); status too, because
+    // shared subscriptions do not receive retained messages and status updates are idempotent.
+    client.subscribe([up, allDevices('ack'), allDevices('status')], { qos: 1 }, (err) => {
+      if (err) this.emit('warning', err);
+    });
+  }
+
+  private setState(state: TransportState): void {
+    if (state === this.current) return;
+    this.current = state;
+    this.emit('state', state);
+  }
+
+  private nextMid(): string {
+    this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER;
+    return `${this.midPrefix}-${this.seq}`;
+  }
+
+  private remember(mid: string): void {
+    this.sent.add(mid);
+    if (this.sent.size > RECENT_MIDS) {
+      const oldest = this.sent.values().next().value;
+      if (oldest !== undefined) this.sent.delete(oldest);
+    }
+  }
+
+  /**
+   * Publishes a command and resolves with the device's acknowledgement (which may say ack: false).
+   * Rejects with CommandError: 'not-connected' at once when the broker connection is down,
+   * 'disconnected' when it drops before the ack, 'timeout' when no ack arrives in time.
+   */
+  sendCommand(
+    productNumber: string,
+    deviceNumber: string,
+    command: Command,
+    { timeoutMs = this.options.commandTimeoutMs, mid = this.nextMid() }: SendOptions = {},
+  ): Promise<Ack> {
+    const client = this.client;
+    if (this.closed) return Promise.reject(new CommandError('closed', 'transport closed', mid));
+    if (!client || this.current !== 'connected' || !client.connected) {
+      return Promise.reject(new CommandError('not-connected', 'not connected to the MQTT broker', mid));
+    }
+    if (this.pending.has(mid)) {
+      return Promise.reject(new CommandError('publish-failed', `message id ${mid} already in flight`, mid));
+    }
+    let topic: string;
+    try {
+      topic = deviceTopic(productNumber, deviceNumber, 'down');
+    } catch (err) {
+      return Promise.reject(new CommandError('publish-failed', (err as Error).message, mid));
+    }
+    const message: CommandMessage = { ...command, mid, ClientID: deviceNumber, ts: Date.now() };
+    const payload = JSON.stringify(message);
+
+    return new Promise<Ack>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending.delete(mid)) {
+          reject(new CommandError('timeout', `no acknowledgement from ${deviceNumber} within ${timeoutMs} ms`, mid));
+        }
+      }, timeoutMs);
+      this.pending.set(mid, { resolve, reject, timer });
+      this.remember(mid);
+      // QoS 0: the acknowledgement is the delivery guarantee. A QoS 1 publish would be replayed by
+      // the client after a reconnect, executing a command the caller was already told had failed.
+      client.publish(topic, payload, { qos: 0 }, (err) => {
+        if (err) this.settle(mid, new CommandError('publish-failed', err.message, mid));
+      });
+      this.emit('message', { direction: 'down', topic, channel: 'down', productNumber, deviceNumber, payload });
+    });
+  }
+
+  private settle(mid: string, outcome: Ack | CommandError): boolean {
+    const p = this.pending.get(mid);
+    if (!p) return false;
+    this.pending.delete(mid);
+    clearTimeout(p.timer);
+    if (outcome instanceof CommandError) p.reject(outcome);
+    else p.resolve(outcome);
+    return true;
+  }
+
+  private failAll(code: CommandErrorCode, message: string): void {
+    for (const mid of [...this.pending.keys()]) this.settle(mid, new CommandError(code, message, mid));
+  }
+
+  private onMessage(topic: string, buffer: Buffer): void {
+    const parsed = parseTopic(topic);
+    if (!parsed || parsed.channel === 'down') return;
+    const { productNumber, deviceNumber, channel } = parsed;
+    const payload = buffer.toString('utf8');
+
+    let data: Record<string, unknown>;
+    try {
+      data = payload === '' ? {} : JSON.parse(payload);
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('not an object');
+    } catch {
+      this.emit('warning', new Error(`malformed payload on ${topic}: ${payload.slice(0, 100)}`));
+      return;
+    }
+    // Acks of other replicas' commands are not ours to log or handle.
+    if (channel === 'ack' && !this.sent.has(String(data.mid))) return;
+    this.emit('message', { direction: 'up', topic, channel, productNumber, deviceNumber, payload });
+
+    if (channel === 'status') {
+      // An empty retained payload clears the status (a deleted device); nothing to report.
+      if (payload === '') return;
+      const status = data as unknown as StatusMessage;
+      const online = status.online === true;
+      this.emit('status', { productNumber, deviceNumber, online, type: status.type, version: status.version });
+      for (const child of status.Children ?? []) {
+        this.emit('status', {
+          productNumber,
+          deviceNumber: child.ClientID,
+          gateway: deviceNumber,
+          // A gateway that went away takes its children with it.
+          online: online && child.online === true,
+        });
+      }
+      return;
+    }
+
+    if (channel === 'ack') {
+      const ack = data as unknown as Ack;
+      const late = !this.settle(String(ack.mid), ack);
+      this.emit('ack', { productNumber, deviceNumber, ack, late });
+      return;
+    }
+
+    switch (data.bid) {
+      case 'telemetry': {
+        const t = data as unknown as TelemetryMessage;
+        const { bid: _bid, ClientID: _id, ts, Children, ...readings } = t;
+        this.emit('telemetry', { productNumber, deviceNumber, readings, ts: ts ?? Date.now() });
+        for (const child of Children ?? []) {
+          const { ClientID, ...childReadings } = child;
+          this.emit('telemetry', {
+            productNumber,
+            deviceNumber: ClientID,
+            gateway: deviceNumber,
+            readings: childReadings,
+            ts: ts ?? Date.now(),
+          });
+        }
+        return;
+      }
+      case 'alarm': {
+        const alarm = data as unknown as AlarmMessage;
+        const child = alarm.ClientID && alarm.ClientID !== deviceNumber;
+        this.emit('alarm', {
+          productNumber,
+          deviceNumber: child ? alarm.ClientID : deviceNumber,
+          gateway: child ? deviceNumber : undefined,
+          alarm,
+        });
+        return;
+      }
+      case 'upgrade':
+        this.emit('progress', { productNumber, deviceNumber, progress: data as unknown as UpgradeProgressMessage });
+        return;
+      default:
+        this.emit('warning', new Error(`unknown bid ${String(data.bid)} on ${topic}`));
+    }
+  }
+
+  /** Ends the connection; commands still waiting are rejected with 'closed'. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failAll('closed', 'transport closed');
+    await this.starting;
+    if (this.client) await this.client.endAsync(true);
+    this.setState('offline');
+    this.removeAllListeners();
+  }
+}
