@@ -147,9 +147,9 @@ function hintFor(error: ErrorObject): string {
   }
 }
 
-function readJson(file: string, problems: Problem[]): unknown {
+function readJson(root: string, file: string, problems: Problem[]): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(join(root, file), 'utf8'));
   } catch (e) {
     problems.push({ file, pointer: '', message: `not valid JSON: ${(e as Error).message}`, hint: 'fix the JSON syntax' });
     return undefined;
@@ -177,7 +177,7 @@ export function loadModel(root: string): Model {
   const schemas = new Map<string, { file: string; schema: EntitySchema }>();
   for (const f of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
     const file = rel(schemaDir, f);
-    const data = readJson(join(schemaDir, f), problems);
+    const data = readJson(root, file, problems);
     if (data === undefined || !check('schema.meta.json', data, file)) continue;
     const schema = data as EntitySchema;
     const expected = f.replace(/\.schema\.json$/, '');
@@ -189,15 +189,15 @@ export function loadModel(root: string): Model {
   }
 
   const enumsFile = join(schemaDir, 'enums.json');
-  const enums = (existsSync(enumsFile) ? readJson(enumsFile, problems) : {}) as Record<string, Record<string, I18n>>;
+  const enums = (existsSync(enumsFile) ? readJson(root, 'schemas/enums.json', problems) : {}) as Record<string, Record<string, I18n>>;
   delete (enums as Record<string, unknown>).$comment;
   const menusFile = join(resourceDir, 'menus.json');
-  const menus = (existsSync(menusFile) ? readJson(menusFile, problems) : { sections: [], pages: [] }) as Menus;
+  const menus = (existsSync(menusFile) ? readJson(root, 'resources/menus.json', problems) : { sections: [], pages: [] }) as Menus;
 
   const entities: Entity[] = [];
   for (const f of readdirSync(resourceDir).filter((f) => f.endsWith('.resource.json')).sort()) {
     const file = rel(resourceDir, f);
-    const data = readJson(join(resourceDir, f), problems);
+    const data = readJson(root, file, problems);
     if (data === undefined || !check('resource.meta.json', data, file)) continue;
     const resource = data as Resource;
     const found = schemas.get(resource.entity);

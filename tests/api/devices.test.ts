@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+
+describe.each(backends)('devices on %s', (backend) => {
+  let s: TestServer;
+  let admin: string;
+  let agent: string;
+  let user: string;
+  let productId: number;
+  beforeAll(async () => {
+    s = await startServer(backend);
+    [admin, agent, user] = [await s.login(ADMIN), await s.login(AGENT), await s.login(USER)];
+    [{ fId: productId }] = await s.sql(`select f_id from t_product where f_number = 'P-4G-SW'`);
+  });
+  afterAll(() => s?.close());
+
+  it('lists with paging, product filter and keyword by number or name', async () => {
+    const page = await s.call('/biz/t-device/devices', { current: 1, size: 5 }, admin);
+    expect(page.body.data.records).toHaveLength(5);
+    expect(page.body.data.total).toBe(22);
+    expect(page.body.data.records[0].tProduct.fName).toBeTruthy();
+    const byProduct = await s.call('/biz/t-device/devices', { condition: { product_id: productId } }, admin);
+    expect(byProduct.body.data.total).toBe(4);
+    const byNumber = await s.call('/biz/t-device/devices', { condition: { keyword: '000003', select_type: 1 } }, admin);
+    expect(byNumber.body.data.records.map((d: any) => d.fNumber)).toEqual(['DEV000003']);
+    const byNameOnly = await s.call('/biz/t-device/devices', { condition: { keyword: '000003', select_type: 2 } }, admin);
+    expect(byNameOnly.body.data.total).toBe(0);
+    const either = await s.call('/biz/t-device/devices', { condition: { keyword: '演示设备1' } }, admin);
+    expect(either.body.data.total).toBeGreaterThan(1);
+  });
+
+  it('counts all, online, offline and not activated, per product too', async () => {
+    await s.sql(`update t_device set t_online = 1 where f_number in ('DEV000001', 'DEV000002')`);
+    const all = await s.call('/biz/t-device/total?productId=', {}, admin);
+    expect(all.body.data).toEqual({ allCount: 22, onlineCount: 2, onlineNotCount: 20, noCount: 6 });
+    const one = await s.call(`/biz/t-device/total?productId=${productId}`, {}, admin);
+    expect(one.body.data.allCount).toBe(4);
+  });
+
+  it('scopes rows: administrator all, agent its own, ordinary user its own and shared ones', async () => {
+    await s.call('/biz/t-device/addorupdate', { fNumber: 'ADMIN-ONLY', fProductId: productId }, admin);
+    const count = async (token: string) => (await s.call('/biz/t-device/devices', { size: 100 }, token)).body.data.total;
+    expect(await count(admin)).toBe(23);
+    expect(await count(agent)).toBe(22);
+    expect(await count(user)).toBe(5);
+    const [hidden] = await s.sql(`select f_id from t_device where f_number = 'ADMIN-ONLY'`);
+    expect((await s.call('/biz/t-device/device', { fId: hidden.fId }, agent)).body.success).toBe(false);
+    expect((await s.call('/biz/t-device/total', {}, user)).body.data.allCount).toBe(5);
+  });
+
+  it('validates with the spec messages', async () => {
+    expect((await s.call('/biz/t-device/addorupdate', { fProductId: productId }, admin)).body.message).toBe('设备编号不能为空');
+    expect((await s.call('/biz/t-device/addorupdate', { fNumber: 'X1' }, admin)).body.message).toBe('所属产品不能为空');
+    expect((await s.call('/biz/t-device/addorupdate', { fNumber: 'DEV000001', fProductId: productId }, admin)).body.message).toBe('设备编号已存在');
+    expect((await s.call('/biz/t-device/addorupdate', { fNumber: 'X2', fProductId: 99999 }, admin)).body.message).toBe('所属产品不存在');
+  });
+
+  it('keeps product, number, IMEI and ICCID on edit and takes the type from the product', async () => {
+    const created = await s.call('/biz/t-device/addorupdate', { fNumber: 'EDIT-1', fProductId: productId, fImei: '860000000000001', fIccid: '8986000000000000001' }, agent);
+    expect(created.body).toMatchObject({ success: true, message: '设备保存成功' });
+    expect(created.body.data.fTypeId).toBe(3);
+    expect(created.body.data.fUserId).toBeGreaterThan(0);
+    const [other] = await s.sql(`select f_id from t_product where f_number = 'P-GW-WIFI'`);
+    const edited = await s.call('/biz/t-device/addorupdate', { fId: created.body.data.fId, fNumber: 'CHANGED', fProductId: other.fId, fImei: 'x', fIccid: 'y', fName: '新名字' }, agent);
+    expect(edited.body.data).toMatchObject({ fNumber: 'EDIT-1', fProductId: productId, fImei: '860000000000001', fIccid: '8986000000000000001', fName: '新名字' });
+  });
+
+  it('activates and deregisters, then deletes', async () => {
+    const created = await s.call('/biz/t-device/addorupdate', { fNumber: 'LIFE-1', fProductId: productId }, admin);
+    const fId = created.body.data.fId;
+    expect(created.body.data.fStatus).toBe(0);
+    expect((await s.call('/biz/t-device/able-device', { fId }, admin)).body.message).toBe('设备激活成功');
+    expect((await s.call('/biz/t-device/device', { fId }, admin)).body.data.fStatus).toBe(1);
+    expect((await s.call('/biz/t-device/disable-device', { fId }, admin)).body.message).toBe('设备注销成功');
+    expect((await s.call('/biz/t-device/device', { fId }, admin)).body.data.fStatus).toBe(0);
+    const activated = await s.call('/biz/t-device/activation', { fId }, admin);
+    expect(activated.body.success).toBe(true);
+    const row = (await s.call('/biz/t-device/device', { fId }, admin)).body.data;
+    expect(row).toMatchObject({ fStatus: 1, fVerify: 1 });
+    expect(row.fRegisteredDate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect((await s.call('/biz/t-device/del', { fId }, admin)).body.message).toBe('设备删除成功');
+    expect((await s.call('/biz/t-device/device', { fId }, admin)).body.success).toBe(false);
+  });
+
+  it('refuses the ordinary user what its role lacks', async () => {
+    const [mine] = await s.sql(`select d.f_id from t_device d join t_user_device u on u.f_device_id = d.f_id limit 1`);
+    const del = await s.call('/biz/t-device/del', { fId: mine.fId }, user);
+    expect(del.status).toBe(401);
+    expect((await s.call('/biz/t-device/able-device', { fId: mine.fId }, user)).status).toBe(401);
+  });
+
+  it('answers dictionary lookups', async () => {
+    const { body } = await s.call('/system/t-sys-dic/getdic', { key: 'Product_Category' }, user);
+    expect(body.data.map((d: any) => d.fContent)).toContain('智能开关');
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * A live server for the API tests: the real application on a free port, with a fresh embedded PGlite in
+ * a temporary folder, or a fresh database on the PostgreSQL server that DATABASE_URL names.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { loadConfig } from '../../server/config';
+import { openDatabase } from '../../server/db';
+import { migrate } from '../../server/db/migrate';
+import { syncMenus } from '../../server/db/menus';
+import { seedDemo } from '../../server/db/seed';
+import { createTokens } from '../../server/auth/tokens';
+import { buildApp } from '../../server/app';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** Every backend the run can reach: always PGlite, PostgreSQL too when DATABASE_URL is set. */
+export const backends: Backend[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
+
+export const ADMIN = { phone: '13800000000', password: 'Admin@123' };
+export const AGENT = { phone: '13800000001', password: 'Agent@123' };
+export const USER = { phone: '13800000002', password: 'User@123' };
+
+export interface Envelope<T = any> {
+  code: number;
+  success: boolean;
+  message: string;
+  data: T;
+}
+
+export interface TestServer {
+  url: string;
+  /** POST a call; answers the HTTP status and the envelope. */
+  call<T = any>(path: string, body?: unknown, token?: string): Promise<{ status: number; body: Envelope<T>; headers: Headers }>;
+  login(account: { phone: string; password: string }): Promise<string>;
+  /** Reads the database directly (rows come back with camelCase keys). */
+  sql<T = any>(text: string): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(process.env.DATABASE_URL!);
+  const name = `iot_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startServer(backend: Backend): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'iot-api-'));
+  const pgdb = backend === 'postgres' ? await freshPostgres() : undefined;
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1' };
+  const database = await openDatabase(config);
+  await migrate(database);
+  await syncMenus(database.db);
+  await seedDemo(database.db);
+  const tokens = createTokens(new TextEncoder().encode('test-secret-test-secret-test-secret'), config.tokenTtl);
+  const app = await buildApp({ config, database, tokens });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  const call: TestServer['call'] = async (path, body = {}, token) => {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json(), headers: res.headers };
+  };
+  return {
+    url,
+    call,
+    async login({ phone, password }) {
+      const { body } = await call('/login', { userName: phone, password });
+      if (!body.success) throw new Error(`login ${phone}: ${body.message}`);
+      return body.data.token;
+    },
+    async sql(text) {
+      return (await sql.raw(text).execute(database.db)).rows as never[];
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await pgdb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

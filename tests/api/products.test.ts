@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+
+const valid = { fNumber: 'P-TEST-1', fName: '测试产品', fCategoryId: 1, fProtocol: 1, fDeviceType: 3 };
+
+describe.each(backends)('products on %s', (backend) => {
+  let s: TestServer;
+  let admin: string;
+  beforeAll(async () => {
+    s = await startServer(backend);
+    admin = await s.login(ADMIN);
+  });
+  afterAll(() => s?.close());
+
+  it('pages 12 by default with device counts', async () => {
+    for (let i = 0; i < 10; i++) await s.call('/biz/t-product/addorupdate', { ...valid, fNumber: `P-PAGE-${i}` }, admin);
+    const { body } = await s.call('/biz/t-product/products', { current: 1 }, admin);
+    expect(body.data.size).toBe(12);
+    expect(body.data.records).toHaveLength(12);
+    expect(body.data.total).toBe(16);
+    const second = await s.call('/biz/t-product/products', { current: 2 }, admin);
+    expect(second.body.data.records).toHaveLength(4);
+    const seeded = second.body.data.records.find((p: any) => p.fNumber === 'P-SW-485') ?? body.data.records.find((p: any) => p.fNumber === 'P-SW-485');
+    expect(seeded.deviceCount).toBe(4);
+  });
+
+  it('filters by the declared conditions and ignores unknown ones', async () => {
+    const byName = await s.call('/biz/t-product/products', { condition: { name: '网关' } }, admin);
+    expect(byName.body.data.records.map((p: any) => p.fNumber).sort()).toEqual(['P-GW-4G', 'P-GW-WIFI']);
+    const byType = await s.call('/biz/t-product/products', { condition: { deviceType: 6 } }, admin);
+    expect(byType.body.data.records.map((p: any) => p.fNumber)).toEqual(['P-RG-MCCB']);
+    const injected = await s.call('/biz/t-product/products', { condition: { "fName' or 1=1 --": 'x' }, orders: [{ column: 'f_password', asc: true }] }, admin);
+    expect(injected.body.data.total).toBe(16);
+  });
+
+  it('refuses missing fields with the spec messages and saves nothing', async () => {
+    const cases: [string, string][] = [
+      ['fNumber', '设备编号不能为空'],
+      ['fName', '设备名称不能为空'],
+      ['fCategoryId', '品类不能为空'],
+      ['fProtocol', '传输协议不能为空'],
+      ['fDeviceType', '产品类型不能为空'],
+    ];
+    for (const [field, message] of cases) {
+      const { status, body } = await s.call('/biz/t-product/addorupdate', { ...valid, fNumber: 'P-NEW', [field]: '' }, admin);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ success: false, message });
+    }
+    expect((await s.call('/biz/t-product/addorupdate', { ...valid, fDeviceType: 9 }, admin)).body.success).toBe(false);
+    const [{ n }] = await s.sql(`select count(*)::int as n from t_product where f_number = 'P-NEW'`);
+    expect(n).toBe(0);
+  });
+
+  it('creates, refuses a duplicate number, updates and changes the publish status', async () => {
+    const created = await s.call('/biz/t-product/addorupdate', valid, admin);
+    expect(created.body).toMatchObject({ success: true, message: '产品保存成功' });
+    const id = created.body.data.fId;
+    expect(created.body.data.fStatus).toBe(0);
+    expect((await s.call('/biz/t-product/addorupdate', valid, admin)).body).toMatchObject({ success: false, message: '产品编号已存在' });
+    const updated = await s.call('/biz/t-product/addorupdate', { ...created.body.data, fName: '改名产品' }, admin);
+    expect(updated.body.data.fName).toBe('改名产品');
+    expect((await s.call('/biz/t-product/status', { fId: id, fStatus: 1 }, admin)).body.message).toBe('产品状态修改成功');
+    expect((await s.call('/biz/t-product/status', { fId: id, fStatus: 7 }, admin)).body.success).toBe(false);
+    const all = await s.call('/biz/t-product/allproducts', {}, admin);
+    expect(all.body.data.find((p: any) => p.fId === id).fStatus).toBe(1);
+  });
+
+  it('refuses to delete a product with devices, deletes one without', async () => {
+    const [withDevices] = await s.sql(`select f_id from t_product where f_number = 'P-SW-485'`);
+    expect((await s.call('/biz/t-product/del', { fId: withDevices.fId }, admin)).body).toMatchObject({ success: false, message: '该产品下存在设备，无法删除' });
+    const created = await s.call('/biz/t-product/addorupdate', { ...valid, fNumber: 'P-DEL' }, admin);
+    expect((await s.call('/biz/t-product/del', { fId: created.body.data.fId }, admin)).body).toMatchObject({ success: true, message: '产品删除成功' });
+  });
+
+  it('lets the ordinary user and the agent read but not change products (HTTP 401)', async () => {
+    for (const account of [USER, AGENT]) {
+      const token = await s.login(account);
+      expect((await s.call('/biz/t-product/products', {}, token)).body.success).toBe(true);
+      const del = await s.call('/biz/t-product/del', { fId: 1 }, token);
+      expect(del.status).toBe(401);
+      expect(del.body.code).toBe(401);
+      expect((await s.call('/biz/t-product/addorupdate', valid, token)).status).toBe(401);
+    }
+  });
+
+  it('records every write in the operation log', async () => {
+    const rows = await s.sql(`select logname, succeed from t_sys_log where logname like '/biz/t-product/%'`);
+    expect(rows.some((r) => r.logname === '/biz/t-product/addorupdate' && r.succeed === 1)).toBe(true);
+    expect(rows.some((r) => r.logname === '/biz/t-product/del' && r.succeed === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,126 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadModel, InvalidInputs } from '../../generator/model';
+import { stale, write, GENERATED_DIRS } from '../../generator/generate';
+import { scaffold } from '../../generator/scaffold';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const temps: string[] = [];
+
+/** A copy of the inputs and the generated folders, to break and regenerate freely. */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'iot-gen-'));
+  temps.push(dir);
+  for (const d of ['schemas', 'resources', ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+  return dir;
+}
+
+function edit(dir: string, file: string, change: (json: any) => void) {
+  const path = join(dir, file);
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  change(json);
+  writeFileSync(path, JSON.stringify(json, null, 2));
+}
+
+function problemsOf(dir: string) {
+  try {
+    loadModel(dir);
+    return [];
+  } catch (e) {
+    if (e instanceof InvalidInputs) return e.problems;
+    throw e;
+  }
+}
+
+afterEach(() => {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('generator', () => {
+  it('finds the committed generated code up to date', async () => {
+    expect(await stale(ROOT)).toEqual([]);
+  });
+
+  it('reports every broken input with file, JSON pointer and hint', () => {
+    const dir = workspace();
+    edit(dir, 'schemas/device.schema.json', (s) => {
+      s.properties.fNumber.type = 'text';
+      delete s.properties.fProductId['x-messages'];
+    });
+    edit(dir, 'resources/product.resource.json', (r) => {
+      r.list.columns.push('fNope');
+      r.endpoints.save.permission = { create: 'product:make', update: 'product:edit' };
+      r.list.pageSizee = 3;
+    });
+    const problems = problemsOf(dir);
+    const find = (file: string, pointer: string) => problems.find((p) => p.file === file && p.pointer === pointer);
+    expect(find('schemas/device.schema.json', '/properties/fNumber/type')?.hint).toMatch(/one of/);
+    expect(find('resources/product.resource.json', '/list')?.hint).toMatch(/pageSizee/);
+    // Semantic problems show once the file is well-formed.
+    edit(dir, 'resources/product.resource.json', (r) => delete r.list.pageSizee);
+    edit(dir, 'schemas/device.schema.json', (s) => (s.properties.fNumber.type = 'string'));
+    const second = problemsOf(dir);
+    expect(second.find((p) => p.pointer === '/list/columns/5')?.message).toMatch(/fNope/);
+    expect(second.find((p) => p.pointer === '/endpoints/save/permission')?.message).toMatch(/product:make/);
+    expect(second.find((p) => p.pointer === '/properties/fProductId/x-messages')?.hint).toMatch(/required/);
+  });
+
+  it('reports invalid JSON and a resource without a schema', () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'schemas/product.schema.json'), '{ "broken": ');
+    const problems = problemsOf(dir);
+    expect(problems.some((p) => p.file === 'schemas/product.schema.json' && /not valid JSON/.test(p.message))).toBe(true);
+    expect(problems.some((p) => p.file === 'resources/product.resource.json' && p.pointer === '/entity')).toBe(true);
+  });
+
+  it('check names the stale files after an input changes, and generate makes them current', async () => {
+    const dir = workspace();
+    expect(await stale(dir)).toEqual([]);
+    edit(dir, 'schemas/product.schema.json', (s) => {
+      s.properties.fColour = { type: 'string', maxLength: 20, 'x-label': { 'zh-CN': '颜色', 'zh-TW': '顏色', 'en-US': 'Colour' } };
+    });
+    const files = await stale(dir);
+    expect(files).toContain('server/generated/migrations/product.sql');
+    expect(files).toContain('adapters/generated/types.ts');
+    expect(files).toContain('app/generated/messages.ts');
+    await write(dir);
+    expect(await stale(dir)).toEqual([]);
+    expect(readFileSync(join(dir, 'server/generated/migrations/product.sql'), 'utf8')).toContain('ADD COLUMN IF NOT EXISTS f_colour varchar(20);');
+  });
+
+  it('check flags a hand edit of a generated file and an extra file', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'server/generated/routes.ts'), readFileSync(join(dir, 'server/generated/routes.ts'), 'utf8') + '\n// edited\n');
+    writeFileSync(join(dir, 'app/generated/extra.ts'), 'export {};\n');
+    expect(await stale(dir)).toEqual(['app/generated/extra.ts', 'server/generated/routes.ts']);
+  });
+
+  it('the CLI exits 1 naming stale files, 0 when current', () => {
+    const dir = workspace();
+    const run = () => execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'generator/cli.ts'), '--root', dir, 'generate', '--check'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    expect(run()).toMatch(/up to date/);
+    writeFileSync(join(dir, 'adapters/generated/endpoints.ts'), '// stale\n');
+    let failure: any;
+    try {
+      run();
+    } catch (e) {
+      failure = e;
+    }
+    expect(failure?.status).toBe(1);
+    expect(String(failure?.stderr)).toContain('adapters/generated/endpoints.ts');
+  });
+
+  it('new scaffolds two files that validate and generate', async () => {
+    const dir = workspace();
+    const files = scaffold(dir, 'firmwareNote');
+    expect(files.every((f) => existsSync(f))).toBe(true);
+    const model = loadModel(dir);
+    expect(model.entities.map((e) => e.name)).toContain('firmwareNote');
+    await write(dir);
+    expect(readFileSync(join(dir, 'server/generated/routes.ts'), 'utf8')).toContain("'/biz/t-firmware-note/pagelist'");
+    expect(() => scaffold(dir, 'firmwareNote')).toThrow(/already exists/);
+  });
+});
