@@ -1,0 +1,45 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// The end-to-end run starts the product as `npm start` does, on the embedded defaults (PGlite in a
+// fresh data folder, the embedded MQTT broker), and clicks through the real console in Chromium.
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'iot-e2e-'));
+
+export default defineConfig({
+  testDir: '.',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json']],
+  outputDir: join(import.meta.dirname, '..', '..', 'test-results'),
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    locale: 'zh-CN',
+    viewport: { width: 1440, height: 900 },
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx server/main.ts',
+    cwd: join(import.meta.dirname, '..', '..'),
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      DATABASE_URL: '',
+      MQTT_URL: '',
+      MQTT_PORT: String(PORT + 10000),
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
