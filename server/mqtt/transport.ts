@@ -124,6 +124,8 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   private readonly sent = new Set<string>();
   private readonly midPrefix = randomBytes(4).toString('hex');
   private seq = 0;
+  /** Last known children per gateway, so a gateway's last will (which lists none) takes them offline too. */
+  private readonly childrenOf = new Map<string, string[]>();
 
   constructor(options: DeviceTransportOptions) {
     super();
@@ -337,7 +339,10 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       const status = data as unknown as StatusMessage;
       const online = status.online === true;
       this.emit('status', { productNumber, deviceNumber, online, type: status.type, version: status.version });
-      for (const child of status.Children ?? []) {
+      const key = `${productNumber}/${deviceNumber}`;
+      if (status.Children) this.childrenOf.set(key, status.Children.map((c) => c.ClientID));
+      const children = status.Children ?? (online ? [] : (this.childrenOf.get(key) ?? []).map((ClientID) => ({ ClientID, online: false })));
+      for (const child of children) {
         this.emit('status', {
           productNumber,
           deviceNumber: child.ClientID,

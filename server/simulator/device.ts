@@ -108,6 +108,8 @@ export class SimDevice {
   /** Device clock minus host clock, set by time sync. */
   clockOffsetMs = 0;
   reboots = 0;
+  /** Delay before acknowledging, to imitate a slow device or link. */
+  ackDelayMs = 0;
   /** Fixed values that replace the generated ones, for demos and tests. */
   overrides: Partial<Readings> = {};
   readonly activeAlarms = new Map<AlarmKind, Omit<AlarmEvent, 'active'>>();

@@ -208,6 +208,7 @@ class DeviceLink {
       ...(result.state ? { state: result.state } : {}),
       ...(result.Children ? { Children: result.Children } : {}),
     };
+    if (this.device.ackDelayMs > 0) await sleep(this.device.ackDelayMs);
     await this.publish('ack', ack, 1);
     if (result.followUp === 'telemetry') await this.publishTelemetry();
     else if (result.followUp === 'reboot') await this.reboot();

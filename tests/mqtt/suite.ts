@@ -171,21 +171,26 @@ export function deviceSuite(name: string, broker: BrokerUnderTest): void {
     });
 
     it('reports firmware upgrade progress through to the new version', async () => {
+      // Collected from before the send: the ack and the first steps can arrive in one read.
       const steps: ProgressEvent[] = [];
       const onProgress = (p: ProgressEvent) => steps.push(p);
       transport.on('progress', onProgress);
-      const ack = await send(LTE, { bid: 'upgrade', version: '2.0.0', md5: 'd41d8cd98f00b204e9800998ecf8427e' });
-      expect(ack).toMatchObject({ ack: true, state: { step: 'accepted', progress: 0 } });
-      const done = await nextEvent<ProgressEvent>(transport, 'progress', (p) => p.progress.mid === ack.mid && p.progress.step === 'done');
-      expect(done.progress).toMatchObject({ progress: 100, version: '2.0.0' });
-      expect(steps.filter((s) => s.progress.mid === ack.mid).map((s) => s.progress.progress)).toEqual([30, 60, 90, 100]);
-      await eventually(() => statuses.some((s) => s.deviceNumber === LTE.deviceNumber && s.version === '2.0.0'), 2000, 'new version in status');
+      const of = (mid: string) => steps.filter((s) => s.progress.mid === mid).map((s) => s.progress);
+      try {
+        const ack = await send(LTE, { bid: 'upgrade', version: '2.0.0', md5: 'd41d8cd98f00b204e9800998ecf8427e' });
+        expect(ack).toMatchObject({ ack: true, state: { step: 'accepted', progress: 0 } });
+        await eventually(() => of(ack.mid).some((p) => p.step === 'done'), 3000, 'upgrade done');
+        expect(of(ack.mid).map((p) => [p.step, p.progress])).toEqual([['download', 30], ['verify', 60], ['flash', 90], ['done', 100]]);
+        expect(of(ack.mid).at(-1)).toMatchObject({ version: '2.0.0', ClientID: LTE.deviceNumber });
+        await eventually(() => statuses.some((s) => s.deviceNumber === LTE.deviceNumber && s.version === '2.0.0'), 2000, 'new version in status');
 
-      const bad = await send(RS, { bid: 'upgrade', version: '2.0.0', md5: 'not-a-signature' });
-      const failed = await nextEvent<ProgressEvent>(transport, 'progress', (p) => p.progress.mid === bad.mid && p.progress.step === 'failed');
-      expect(failed.progress.message).toBeTruthy();
-      expect(sim.device(RS.deviceNumber)!.version).toBe('1.0.0');
-      transport.off('progress', onProgress);
+        const bad = await send(RS, { bid: 'upgrade', version: '2.0.0', md5: 'not-a-signature' });
+        await eventually(() => of(bad.mid).some((p) => p.step === 'failed'), 3000, 'upgrade failed');
+        expect(of(bad.mid).at(-1)!.message).toBeTruthy();
+        expect(sim.device(RS.deviceNumber)!.version).toBe('1.0.0');
+      } finally {
+        transport.off('progress', onProgress);
+      }
     });
 
     it('answers a refresh with the current state and a fresh sample', async () => {
@@ -217,6 +222,15 @@ export function deviceSuite(name: string, broker: BrokerUnderTest): void {
       expect(await child).toMatchObject({ gateway: GW.deviceNumber, alarm: { kind: 'leakage', level: 'trip', limit: 30 } });
       sim.setReadings(n('CHB'), undefined);
       expect(sim.device(n('CHB'))!.switch).toBe(0);
+    });
+
+    it('takes gateway children offline with their gateway', async () => {
+      const childOff = nextEvent<StatusEvent>(transport, 'status', (st) => st.deviceNumber === n('CHC') && !st.online);
+      sim.kill(G4.deviceNumber);
+      expect(await childOff).toMatchObject({ gateway: G4.deviceNumber });
+      const childOn = nextEvent<StatusEvent>(transport, 'status', (st) => st.deviceNumber === n('CHC') && st.online);
+      await sim.setOnline(G4.deviceNumber, true);
+      await childOn;
     });
 
     it('reports a killed device offline through its last will, and its return', async () => {
