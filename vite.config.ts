@@ -10,5 +10,17 @@ export default defineConfig({
   root: 'app',
   plugins: [react()],
   build: { outDir: '../dist/app', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
-  server: { proxy: Object.fromEntries(proxied.map((p) => [p, api])) },
+  server: {
+    proxy: Object.fromEntries(
+      proxied.map((p) => [
+        p,
+        {
+          target: api,
+          // A page load of /login is the console's own route; only API calls go to the server.
+          bypass: (req: { method?: string; headers: { accept?: string } }) =>
+            req.method === 'GET' && req.headers.accept?.includes('text/html') ? '/index.html' : undefined,
+        },
+      ]),
+    ),
+  },
 });

@@ -1,0 +1,92 @@
+/**
+ * The console: react-admin with the legacy data and auth providers, the shell layout, and one resource
+ * per generated entity that the user's menus open.
+ */
+import { Admin, CustomRoutes, Resource, ResourceContextProvider } from 'react-admin';
+import type { I18nProvider } from 'react-admin';
+import { BrowserRouter, Navigate, Route } from 'react-router-dom';
+import { authProvider, getStoredMenus } from '../adapters/authProvider';
+import { dataProvider } from '../adapters/dataProvider';
+import type { ResourceDefinition } from './resources/types';
+import { ShellLayout } from './shell/Layout';
+import { allowedResources, sortMenus } from './shell/menus';
+import { customPages } from './shell/pages';
+import { theme } from './shell/theme';
+import { HOME_PATH } from './shell/tabs';
+import { LoginPage } from './pages/LoginPage';
+import { HomePage } from './pages/HomePage';
+import { Error401, Error404, Error500, NotFoundInShell } from './pages/ErrorPage';
+
+const RedirectHome = () => <Navigate to={HOME_PATH} replace />;
+
+/** The device list also answers /device/<number>, which searches that device. */
+const DEVICE_RESOURCE = 'device';
+
+function ResourceList({ definition }: { definition: ResourceDefinition }) {
+  const List = definition.list;
+  return <List config={definition.config} />;
+}
+
+function routesFor(definitions: ResourceDefinition[]) {
+  const device = definitions.find((d) => d.config.name === DEVICE_RESOURCE);
+  return (
+    <>
+      <CustomRoutes>
+        <Route path={HOME_PATH} element={<HomePage />} />
+        {device && (
+          <Route
+            path={`/${DEVICE_RESOURCE}/:deviceNumber`}
+            element={
+              <ResourceContextProvider value={DEVICE_RESOURCE}>
+                <ResourceList definition={device} />
+              </ResourceContextProvider>
+            }
+          />
+        )}
+        {Object.entries(customPages).map(([name, page]) => (
+          <Route key={name} path={page.path} element={page.element} />
+        ))}
+      </CustomRoutes>
+      {definitions.map((definition) => (
+        <Resource
+          key={definition.config.name}
+          name={definition.config.name}
+          list={<ResourceList definition={definition} />}
+          options={{ label: definition.config.label }}
+        />
+      ))}
+    </>
+  );
+}
+
+export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
+  // History-mode addresses (/device/ABC, not #/device/ABC): the server answers every console path with the app.
+  return (
+    <BrowserRouter>
+      <Admin
+        title="app.title"
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        layout={ShellLayout}
+        loginPage={LoginPage}
+        dashboard={RedirectHome}
+        catchAll={NotFoundInShell}
+        theme={theme}
+        requireAuth
+        disableTelemetry
+      >
+        {/* Outside the function below: they must answer before, and without, a login. */}
+        <CustomRoutes noLayout>
+          <Route path="/401" element={<Error401 />} />
+          <Route path="/404" element={<Error404 />} />
+          <Route path="/500" element={<Error500 />} />
+        </CustomRoutes>
+        {/* Re-evaluated after login: the menus stored with the session decide the resources. */}
+        {() => routesFor(allowedResources(sortMenus(getStoredMenus())))}
+      </Admin>
+    </BrowserRouter>
+  );
+}
+
+export default App;

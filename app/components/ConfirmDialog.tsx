@@ -1,0 +1,67 @@
+import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { useState } from 'react';
+import { useTranslate } from 'react-admin';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  /** Already translated question, e.g. 确定要删除该产品？ */
+  message: string;
+  title?: string;
+  onClose: () => void;
+  /** The action; the dialog shows a spinner until it settles, then closes. */
+  onConfirm: () => Promise<unknown> | void;
+}
+
+/** A yes/no question before a destructive or state-changing action. */
+export function ConfirmDialog({ open, message, title, onClose, onConfirm }: ConfirmDialogProps) {
+  const translate = useTranslate();
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+    } finally {
+      setBusy(false);
+      onClose();
+    }
+  };
+  return (
+    <Dialog open={open} onClose={() => !busy && onClose()} maxWidth="xs" fullWidth data-testid="confirm-dialog">
+      <DialogTitle>{title ?? translate('common.tip')}</DialogTitle>
+      <DialogContent>
+        <DialogContentText data-testid="confirm-message">{message}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy} data-testid="confirm-cancel">
+          {translate('common.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={() => void confirm()}
+          disabled={busy}
+          autoFocus
+          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          data-testid="confirm-ok"
+        >
+          {translate('common.confirm')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** State for one confirm dialog shared by many rows: ask(message, action) opens it. */
+export function useConfirm() {
+  const [pending, setPending] = useState<{ message: string; action: () => Promise<unknown> | void } | null>(null);
+  const dialog = (
+    <ConfirmDialog
+      open={pending !== null}
+      message={pending?.message ?? ''}
+      onClose={() => setPending(null)}
+      onConfirm={() => pending?.action()}
+    />
+  );
+  return { ask: (message: string, action: () => Promise<unknown> | void) => setPending({ message, action }), dialog };
+}
+
+export default ConfirmDialog;

@@ -1,0 +1,19 @@
+import { Box, Typography } from '@mui/material';
+import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import { useTranslate } from 'react-admin';
+
+/** What a list, grid or tab shows when it has nothing: 暂无数据 unless told otherwise. */
+export function EmptyState({ message, minHeight = 160 }: { message?: string; minHeight?: number }) {
+  const translate = useTranslate();
+  return (
+    <Box
+      data-testid="empty-state"
+      sx={{ minHeight, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', color: 'text.disabled', gap: 1, width: '100%' }}
+    >
+      <InboxOutlined sx={{ fontSize: 48 }} />
+      <Typography variant="body2">{message ?? translate('common.noData')}</Typography>
+    </Box>
+  );
+}
+
+export default EmptyState;

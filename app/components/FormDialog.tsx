@@ -1,0 +1,177 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ApiError, call } from '../../adapters/http';
+import type { FieldConfig, ResourceConfig } from '../resources/types';
+import { FieldInput } from './FieldInput';
+import { useIsAdmin } from './lookups';
+import { toBody, validateForm, type FieldError, type FormValues } from './validate';
+
+/** The legacy screens keep a failed validation's spinner for this long so the click visibly registers. */
+const VALIDATION_RESET_MS = 300;
+
+export type Row = Record<string, unknown>;
+
+export interface FormDialogProps {
+  config: ResourceConfig;
+  open: boolean;
+  /** The row being edited; null or undefined opens an empty form that creates. */
+  record?: Row | null;
+  onClose: () => void;
+  /** Called with the saved row after the success message, before the list refreshes. */
+  onSaved?: (row: unknown) => void;
+  /** Page-specific rule for showing a field given the current values (e.g. a field only for some product types). */
+  isVisible?: (source: string, values: FormValues) => boolean;
+  /** i18n key of the failure message; receives the server's text as %{message}. Without it the server's text is shown as is. */
+  failureKey?: string;
+  /** Dialog width. */
+  maxWidth?: 'sm' | 'md' | 'lg';
+}
+
+function initialValues(fields: FieldConfig[], record: Row | null | undefined): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    const stored = record?.[field.source];
+    if (stored !== undefined && stored !== null) values[field.source] = field.type === 'integer' && !field.enum && !field.dictionary && !field.ref ? String(stored) : stored;
+    else if (!record && field.default !== undefined) values[field.source] = field.default;
+    else values[field.source] = '';
+  }
+  return values;
+}
+
+/**
+ * Add/edit dialog rendered from the resource's form declaration: the form's fields in order, each control
+ * chosen from the schema (enum, dictionary, reference, multi choice, text), the schema's rules checked
+ * before the save call, and the server's refusal shown without losing what was typed.
+ */
+export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md' }: FormDialogProps) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const isAdmin = useIsAdmin();
+  const editing = Boolean(record && record.fId !== undefined && record.fId !== null);
+
+  const formFields = useMemo(
+    () => config.form.fields.map((source) => config.fields[source]).filter((f): f is FieldConfig => Boolean(f) && !f.readOnly),
+    [config],
+  );
+  const [values, setValues] = useState<FormValues>(() => initialValues(formFields, record));
+  const [errors, setErrors] = useState<Record<string, FieldError>>({});
+  const [saving, setSaving] = useState(false);
+  const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    if (!open) return;
+    setValues(initialValues(formFields, record));
+    setErrors({});
+    setSaving(false);
+  }, [open, record, formFields]);
+  useEffect(() => () => clearTimeout(resetTimer.current), []);
+
+  const visible = formFields.filter((f) => (!f.adminOnly || isAdmin) && (!isVisible || isVisible(f.source, values)));
+
+  const setValue = (source: string, value: unknown) => {
+    setValues((v) => ({ ...v, [source]: value }));
+    setErrors((e) => {
+      if (!e[source]) return e;
+      const { [source]: _dropped, ...rest } = e;
+      return rest;
+    });
+  };
+
+  const message = (error: FieldError | undefined) =>
+    error ? translate(error.key, { ...error.args, label: error.args?.labelKey ? translate(String(error.args.labelKey)) : '' }) : undefined;
+
+  const submit = async () => {
+    if (saving) return;
+    setSaving(true);
+    const found = validateForm(visible, values);
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      clearTimeout(resetTimer.current);
+      resetTimer.current = setTimeout(() => setSaving(false), VALIDATION_RESET_MS);
+      return;
+    }
+    setErrors({});
+    // An update carries the stored row's own writable fields too, so columns outside the form keep their values.
+    const body: Row = {};
+    if (editing && record) {
+      for (const [key, value] of Object.entries(record)) {
+        const declared = config.fields[key];
+        if (declared && !declared.readOnly && value !== null && value !== undefined && typeof value !== 'object') body[key] = value;
+      }
+      body.fId = record.fId;
+    }
+    Object.assign(body, toBody(visible, values, editing));
+    try {
+      const envelope = await call(config.endpoints.save, body);
+      notify(translate(config.notifications?.save ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
+      setSaving(false);
+      onClose();
+      onSaved?.(envelope.data);
+      refresh();
+    } catch (error) {
+      setSaving(false);
+      // Expired logins, missing permissions and server faults are announced by the shell.
+      if (error instanceof ApiError && error.status !== 200) return;
+      const text = error instanceof Error ? error.message : String(error);
+      notify(failureKey ? translate(failureKey, { message: text }) : text, { type: 'error' });
+    }
+  };
+
+  const name = translate(config.label);
+  return (
+    <Dialog
+      open={open}
+      onClose={() => !saving && onClose()}
+      fullWidth
+      maxWidth={maxWidth}
+      data-testid="form-dialog"
+      data-resource={config.name}
+    >
+      <DialogTitle>{translate(editing ? 'common.editTitle' : 'common.addTitle', { name })}</DialogTitle>
+      <DialogContent dividers>
+        <Box
+          component="form"
+          noValidate
+          autoComplete="off"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+          sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, rowGap: 0.5, pt: 1 }}
+        >
+          {visible.map((field) => (
+            <Box key={field.source} sx={{ gridColumn: (field.maxLength ?? 0) >= 500 || field.multi ? '1 / -1' : undefined }}>
+              <FieldInput
+                field={field}
+                value={values[field.source]}
+                onChange={(v) => setValue(field.source, v)}
+                disabled={saving || (editing && field.readOnlyOnEdit)}
+                error={message(errors[field.source])}
+              />
+            </Box>
+          ))}
+          {/* Lets Enter in a text box submit the form. */}
+          <button type="submit" hidden />
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={saving} data-testid="form-cancel">
+          {translate('common.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={() => void submit()}
+          disabled={saving}
+          startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
+          data-testid="form-save"
+        >
+          {translate('common.save')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export default FormDialog;

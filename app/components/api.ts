@@ -1,0 +1,41 @@
+import type { ResourceConfig } from '../resources/types';
+
+/**
+ * Shared lookups that belong to no single resource of these pages; their paths are fixed by the legacy
+ * contract (docs/api.md), so they are not taken from a resource file.
+ */
+export const DICTIONARY_PATH = '/system/t-sys-dic/getdic';
+export const ALL_PRODUCTS_PATH = '/biz/t-product/allproducts';
+export const USER_LIST_PATH = '/system/t-sys-user/pageList';
+/** Agents are users of type 2; the agent list is capped at 999 like the legacy screens. */
+export const AGENT_QUERY = { current: 1, size: 999, condition: { userType: 2 } };
+
+/** The permission code of an action, falling back to a known code when the resource file omits it. */
+export function permissionOf(config: ResourceConfig, action: string, fallback: string, mode?: 'create' | 'update'): string {
+  const value = config.permissions?.[action];
+  if (typeof value === 'string') return value;
+  if (value && mode) return value[mode];
+  return fallback;
+}
+
+/** The condition key a list filter on `field` sends, so the resource file stays the single source of truth. */
+export function conditionKey(config: ResourceConfig, field: string, fallback: string): string {
+  const filter = config.list?.filters?.find((f) => f.field === field || f.fields?.includes(field));
+  return filter?.key ?? fallback;
+}
+
+/** The default sort of a list as react-admin expects it. */
+export function defaultSort(config: ResourceConfig): { field: string; order: 'ASC' | 'DESC' } {
+  const first = config.list?.sort?.[0];
+  return first ? { field: first.column, order: first.asc ? 'ASC' : 'DESC' } : { field: 'fId', order: 'DESC' };
+}
+
+/**
+ * Product pictures are stored by name; a full address or an absolute path is used as is, a bare name is
+ * looked up under the upload folder the server exposes.
+ */
+export function imageUrl(name?: string | null): string | null {
+  if (!name) return null;
+  if (/^(https?:)?\/\//.test(name) || name.startsWith('/') || name.startsWith('data:')) return name;
+  return '/api/upload/' + encodeURIComponent(name);
+}

@@ -1,0 +1,10 @@
+export { FormDialog, type FormDialogProps, type Row } from './FormDialog';
+export { FieldInput, OptionSelect, useEnumOptions } from './FieldInput';
+export { ConfirmDialog, useConfirm } from './ConfirmDialog';
+export { CardGrid } from './CardGrid';
+export { EmptyState } from './EmptyState';
+export { useRemote } from './useRemote';
+export { useDictionary, useAllProducts, useAgents, useIsAdmin, invalidateLookups, type Option, type ProductOption } from './lookups';
+export { validateField, validateForm, toBody } from './validate';
+export { permissionOf, conditionKey, defaultSort, imageUrl } from './api';
+export { FieldValue, DetailFields } from './FieldValue';

@@ -1,0 +1,136 @@
+import { useEffect, useState } from 'react';
+import { useGetIdentity } from 'react-admin';
+import { call } from '../../adapters/http';
+import { AGENT_QUERY, ALL_PRODUCTS_PATH, DICTIONARY_PATH, USER_LIST_PATH } from './api';
+
+export interface Option {
+  value: string | number;
+  label: string;
+}
+
+export interface DictionaryEntry {
+  fId: number;
+  fValue?: string;
+  fContent: string;
+}
+
+export interface ProductOption {
+  fId: number;
+  fName: string;
+  fNumber?: string;
+  fDeviceType?: number;
+}
+
+interface AgentRow {
+  fId: number;
+  fChineseName?: string;
+  fPhone?: string;
+}
+
+/*
+ * Lookups are shared by every select on a page and change rarely, so one request serves all of them;
+ * `invalidateLookups` drops the copies after a write that changes them (a product saved or deleted).
+ */
+const cache = new Map<string, Promise<unknown>>();
+
+export function invalidateLookups(prefix = ''): void {
+  for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+}
+
+function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let promise = cache.get(key) as Promise<T> | undefined;
+  if (!promise) {
+    promise = load().catch((error: unknown) => {
+      cache.delete(key);
+      throw error;
+    });
+    cache.set(key, promise);
+  }
+  return promise;
+}
+
+function useLookup<T>(key: string | null, load: () => Promise<T>, empty: T): { data: T; loading: boolean } {
+  const [state, setState] = useState<{ key: string | null; data: T; loading: boolean }>({ key: null, data: empty, loading: false });
+  useEffect(() => {
+    if (!key) return;
+    let alive = true;
+    setState((s) => ({ ...s, loading: true }));
+    cached(key, load)
+      .then((data) => alive && setState({ key, data, loading: false }))
+      .catch(() => alive && setState({ key, data: empty, loading: false }));
+    return () => {
+      alive = false;
+    };
+    // `load` is derived from `key`; re-running on its identity would refetch on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return { data: state.key === key ? state.data : empty, loading: state.loading };
+}
+
+const NO_ENTRIES: DictionaryEntry[] = [];
+const NO_PRODUCTS: ProductOption[] = [];
+const NO_AGENTS: AgentRow[] = [];
+
+/** Options of a dictionary (`/system/t-sys-dic/getdic {key}`): value fId, label fContent. */
+export function useDictionary(dictionaryKey: string | undefined): { options: Option[]; entries: DictionaryEntry[]; loading: boolean } {
+  const { data, loading } = useLookup(
+    dictionaryKey ? 'dic:' + dictionaryKey : null,
+    async () => {
+      const envelope = await call<DictionaryEntry[]>(DICTIONARY_PATH, { key: dictionaryKey });
+      return Array.isArray(envelope.data) ? envelope.data : [];
+    },
+    NO_ENTRIES,
+  );
+  return { entries: data, options: data.map((d) => ({ value: d.fId, label: d.fContent })), loading };
+}
+
+/** Every product (no paging), for product selects; rows carry fDeviceType. */
+export function useAllProducts(enabled = true): { products: ProductOption[]; options: Option[]; loading: boolean } {
+  const { data, loading } = useLookup(
+    enabled ? 'products' : null,
+    async () => {
+      const envelope = await call<ProductOption[] | { records: ProductOption[] }>(ALL_PRODUCTS_PATH, {});
+      const rows = envelope.data;
+      return Array.isArray(rows) ? rows : (rows?.records ?? []);
+    },
+    NO_PRODUCTS,
+  );
+  return { products: data, options: data.map((p) => ({ value: p.fId, label: p.fName })), loading };
+}
+
+/** Agents (users of type 2) for the owner selector; only administrators may list them. */
+export function useAgents(enabled: boolean): { options: Option[]; loading: boolean } {
+  const { data, loading } = useLookup(
+    enabled ? 'agents' : null,
+    async () => {
+      const envelope = await call<{ records?: AgentRow[]; data?: { records?: AgentRow[] } }>(USER_LIST_PATH, AGENT_QUERY);
+      return envelope.data?.records ?? envelope.data?.data?.records ?? [];
+    },
+    NO_AGENTS,
+  );
+  return { options: data.map((u) => ({ value: u.fId, label: u.fChineseName || u.fPhone || String(u.fId) })), loading };
+}
+
+/** The logged-in user as the login answer stored it. */
+export function storedUser(): Record<string, unknown> | null {
+  for (const key of ['user', 'userInfo']) {
+    try {
+      const raw = localStorage.getItem(key);
+      if (raw) {
+        const parsed = JSON.parse(raw) as unknown;
+        if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
+      }
+    } catch {
+      /* not JSON: look further */
+    }
+  }
+  return null;
+}
+
+/** Administrators are users with fAdmin 1 (agents have 2, ordinary users 0). */
+export function useIsAdmin(): boolean {
+  const { identity } = useGetIdentity();
+  const fromIdentity = identity as Record<string, unknown> | undefined;
+  const admin = fromIdentity?.fAdmin ?? (fromIdentity?.user as Record<string, unknown> | undefined)?.fAdmin ?? storedUser()?.fAdmin;
+  return Number(admin) === 1;
+}

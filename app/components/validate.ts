@@ -1,0 +1,51 @@
+import type { FieldConfig } from '../resources/types';
+
+export type FormValues = Record<string, unknown>;
+/** A failed rule: the i18n key of its message and the values it interpolates. */
+export interface FieldError {
+  key: string;
+  args?: Record<string, unknown>;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Client-side check of the schema's rules (required, maxLength, pattern, integer/number). The schema's own
+ * message is used when it declares one for the rule, otherwise a generic message naming the field.
+ */
+export function validateField(field: FieldConfig, value: unknown): FieldError | null {
+  const fallback = (rule: string, extra: Record<string, unknown> = {}): FieldError =>
+    field.messages?.[rule] ? { key: field.messages[rule] } : { key: 'common.validation.' + rule, args: { labelKey: field.label, ...extra } };
+  if (isEmpty(value)) return field.required ? fallback('required') : null;
+  const text = String(value);
+  if (field.type === 'integer' && !/^-?\d+$/.test(text.trim())) return fallback('integer');
+  if (field.type === 'number' && Number.isNaN(Number(text))) return fallback('number');
+  if (field.maxLength !== undefined && text.length > field.maxLength) return fallback('maxLength', { max: field.maxLength });
+  if (field.pattern && !new RegExp(field.pattern).test(text)) return fallback('pattern');
+  return null;
+}
+
+export function validateForm(fields: FieldConfig[], values: FormValues): Record<string, FieldError> {
+  const errors: Record<string, FieldError> = {};
+  for (const field of fields) {
+    const error = validateField(field, values[field.source]);
+    if (error) errors[field.source] = error;
+  }
+  return errors;
+}
+
+/** Form text back to the types the schema declares; an emptied field is sent as null so an edit clears it. */
+export function toBody(fields: FieldConfig[], values: FormValues, editing: boolean): FormValues {
+  const body: FormValues = {};
+  for (const field of fields) {
+    const value = values[field.source];
+    if (isEmpty(value)) {
+      if (editing) body[field.source] = field.type === 'string' ? '' : null;
+      continue;
+    }
+    body[field.source] = field.type === 'integer' || field.type === 'number' ? Number(value) : typeof value === 'string' ? value.trim() : value;
+  }
+  return body;
+}

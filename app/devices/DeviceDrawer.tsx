@@ -1,0 +1,102 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { Box, Drawer, IconButton, LinearProgress, Tab, Tabs, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import { useTranslate } from 'react-admin';
+import { DetailFields } from '../components/FieldValue';
+import { useRemote } from '../components/useRemote';
+import type { ResourceConfig } from '../resources/types';
+import { ActivationChip, OnlineChip, type DeviceRow } from './cells';
+
+/** What every tab receives: the device (fresh from the server once loaded) and the resource config. */
+export interface DeviceTabProps {
+  device: DeviceRow;
+  config: ResourceConfig;
+  /** Ask the drawer to load the device again after a tab changed it. */
+  reload: () => void;
+}
+
+export interface DeviceTab {
+  key: string;
+  /** i18n key of the tab label. */
+  label: string;
+  component: ComponentType<DeviceTabProps>;
+  /** Whether the tab applies to this device (e.g. gateway types 2 and 4 hide timers and statistics). */
+  when?: (device: DeviceRow) => boolean;
+}
+
+/** Product type of a device: its own fTypeId, else its product's fDeviceType. */
+export function deviceType(device: DeviceRow): number | undefined {
+  const own = device.fTypeId ?? (device.tProduct as Record<string, unknown> | undefined)?.fDeviceType;
+  return own === undefined || own === null ? undefined : Number(own);
+}
+
+const INFO_FIELDS = ['fNumber', 'fName', 'fProductId', 'fTypeId', 'fImei', 'fIccid', 'tOnline', 'fStatus', 'fUserId', 'fRemindTime', 'fRegisteredDate', 'fLastOnlineTime', 'fIntime', 'fRemork'];
+
+function InstanceInfoTab({ device, config }: DeviceTabProps) {
+  const translate = useTranslate();
+  const sources = INFO_FIELDS.filter((s) => s !== 'tOnline' && s !== 'fStatus' && (s !== 'fUserId' || device.proxyUserName || device.fUserId));
+  return (
+    <DetailFields
+      config={config}
+      row={device}
+      sources={sources}
+      extra={[
+        { label: translate(config.fields.tOnline?.label ?? 'enums.online.1'), value: <OnlineChip value={device.tOnline} /> },
+        { label: translate(config.fields.fStatus?.label ?? 'enums.deviceStatus.1'), value: <ActivationChip value={device.fStatus} /> },
+      ]}
+    />
+  );
+}
+
+/*
+ * The drawer's tabs in display order. Further tabs of the specification plug in here, each a component
+ * taking DeviceTabProps, in this order: running status, data display, share management, timers (not for
+ * gateway types 2 and 4), statistics (not for 2 and 4), parameter configuration (gateway parameters for
+ * 2 and 4), logs, then one command tab per product command group. Type 6 breakers get their own drawer.
+ */
+export const deviceTabs: DeviceTab[] = [{ key: 'info', label: 'device.tabs.info', component: InstanceInfoTab }];
+
+export const DEVICE_DRAWER_WIDTH = 1024;
+
+/** Detail drawer of an ordinary device, 1024 wide, with the tabs above. */
+export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig; row: DeviceRow | null; onClose: () => void }) {
+  const translate = useTranslate();
+  const [tab, setTab] = useState(deviceTabs[0].key);
+  const path = row && config.endpoints.get ? config.endpoints.get : null;
+  const { data, loading, reload } = useRemote<DeviceRow>(path, { fId: row?.fId }, [row?.fId]);
+  useEffect(() => {
+    if (row) setTab(deviceTabs[0].key);
+  }, [row]);
+
+  // The list row is shown at once; the server's copy (fresh online state) replaces it when it arrives.
+  const device: DeviceRow | null = row ? { ...row, ...(data && data.fId === row.fId ? data : {}) } : null;
+  const tabs = device ? deviceTabs.filter((t) => !t.when || t.when(device)) : [];
+  const current = tabs.find((t) => t.key === tab) ?? tabs[0];
+
+  return (
+    <Drawer anchor="right" open={row !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: DEVICE_DRAWER_WIDTH } } } }}>
+      {device && (
+        <Box data-testid="device-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider', gap: 1 }}>
+            <Typography variant="h6" sx={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {translate('device.detail')} · {String(device.fName || device.fNumber || '')}
+            </Typography>
+            <OnlineChip value={device.tOnline} />
+            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
+              <CloseIcon />
+            </IconButton>
+          </Box>
+          <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
+          <Tabs value={current?.key ?? false} onChange={(_e, v: string) => setTab(v)} variant="scrollable" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+            {tabs.map((t) => (
+              <Tab key={t.key} value={t.key} label={translate(t.label)} data-testid={'device-tab-' + t.key} />
+            ))}
+          </Tabs>
+          <Box sx={{ p: 2, overflow: 'auto', flex: 1 }}>{current && <current.component device={device} config={config} reload={reload} />}</Box>
+        </Box>
+      )}
+    </Drawer>
+  );
+}
+
+export default DeviceDrawer;

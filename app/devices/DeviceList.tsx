@@ -1,0 +1,301 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Box, Button, MenuItem, Paper, TextField, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import ViewListIcon from '@mui/icons-material/ViewList';
+import ViewModuleIcon from '@mui/icons-material/ViewModule';
+import { useGetList, useLocation, useNotify, useParams, useRefresh, useTranslate } from 'react-admin';
+import { ApiError, call } from '../../adapters/http';
+import { useCan } from '../auth/useCan';
+import { conditionKey, defaultSort, permissionOf } from '../components/api';
+import { CardGrid } from '../components/CardGrid';
+import { useConfirm } from '../components/ConfirmDialog';
+import { FormDialog } from '../components/FormDialog';
+import { useAllProducts } from '../components/lookups';
+import { useRemote } from '../components/useRemote';
+import type { FormValues } from '../components/validate';
+import type { ResourceConfig } from '../resources/types';
+import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey, type DeviceTotals } from './DeviceCounters';
+import { DeviceDrawer } from './DeviceDrawer';
+import { DeviceCard, DeviceTable, type DeviceActions } from './DeviceRows';
+import type { DeviceRow } from './cells';
+
+/** Product types whose devices report a switch left on, so they take a "not closed" reminder time. */
+const REMINDER_TYPES = [1, 3, 5, 6];
+const SELECT_NUMBER = 1;
+const SELECT_NAME = 2;
+const TOTAL_PATH = '/biz/t-device/total';
+
+type View = 'table' | 'cards';
+
+/**
+ * Device list: counters that filter, product and keyword search, a table or card view, row actions gated
+ * by permission codes, the add/edit dialog and the detail drawer.
+ */
+export function DeviceList({ config }: { config: ResourceConfig }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const confirm = useConfirm();
+  const location = useLocation();
+  const params = useParams<{ deviceNumber?: string }>();
+
+  const canAdd = useCan(permissionOf(config, 'save', 'device:add', 'create'));
+  const canEdit = useCan(permissionOf(config, 'save', 'device:edit', 'update'));
+  const canStatus = useCan(permissionOf(config, 'able', 'device:status'));
+  const canDelete = useCan(permissionOf(config, 'delete', 'device:del'));
+
+  const queryProduct = new URLSearchParams(location.search).get('product_id') ?? '';
+  const routeNumber = params.deviceNumber ?? '';
+
+  const [productId, setProductId] = useState<string>(queryProduct);
+  const [selectType, setSelectType] = useState<number>(SELECT_NUMBER);
+  const [keyword, setKeyword] = useState(routeNumber);
+  const [applied, setApplied] = useState({ keyword: routeNumber, selectType: SELECT_NUMBER });
+  const [counter, setCounter] = useState<CounterKey>('all');
+  const [view, setView] = useState<View>(config.list.view === 'cards' ? 'cards' : 'table');
+  const [page, setPage] = useState(1);
+  const [tablePerPage, setTablePerPage] = useState(config.list.pageSize || 10);
+  const [editing, setEditing] = useState<DeviceRow | null | undefined>(undefined);
+  const [viewing, setViewing] = useState<DeviceRow | null>(null);
+
+  // Following a product's device-count link or a device link while the page is open re-targets the list.
+  useEffect(() => {
+    setProductId(queryProduct);
+    setPage(1);
+  }, [queryProduct]);
+  useEffect(() => {
+    if (!routeNumber) return;
+    setKeyword(routeNumber);
+    setSelectType(SELECT_NUMBER);
+    setApplied({ keyword: routeNumber, selectType: SELECT_NUMBER });
+    setPage(1);
+  }, [routeNumber]);
+
+  const perPage = view === 'cards' ? (config.list.cardPageSize ?? 12) : tablePerPage;
+  const keywordKey = conditionKey(config, 'fNumber', 'keyword');
+  const selectKey = config.list.filters.find((f) => f.key === keywordKey)?.selectBy?.key ?? 'select_type';
+  const productKey = conditionKey(config, 'fProductId', 'product_id');
+
+  const filter = useMemo(() => {
+    const condition: Record<string, unknown> = { ...COUNTER_CONDITIONS[counter] };
+    if (productId) condition[productKey] = Number(productId);
+    if (applied.keyword.trim()) {
+      condition[keywordKey] = applied.keyword.trim();
+      condition[selectKey] = applied.selectType;
+    }
+    return condition;
+  }, [counter, productId, applied, keywordKey, selectKey, productKey]);
+
+  const { data, total, isFetching } = useGetList<DeviceRow & { id: number }>(
+    config.name,
+    { pagination: { page, perPage }, sort: defaultSort(config), filter },
+    { placeholderData: (previous) => previous },
+  );
+  const rows = data ?? [];
+
+  const totalPath = (config.endpoints.total ?? TOTAL_PATH) + '?productId=' + encodeURIComponent(productId);
+  const totals = useRemote<DeviceTotals>(totalPath, { productId: productId ? Number(productId) : '' }, []);
+
+  const { products } = useAllProducts();
+
+  const reloadAll = () => {
+    refresh();
+    totals.reload();
+  };
+  const query = () => {
+    setApplied({ keyword, selectType });
+    setPage(1);
+    reloadAll();
+  };
+  const reset = () => {
+    setKeyword('');
+    setSelectType(SELECT_NUMBER);
+    setApplied({ keyword: '', selectType: SELECT_NUMBER });
+    setProductId('');
+    setCounter('all');
+    setPage(1);
+  };
+
+  const failed = (error: unknown) => {
+    if (error instanceof ApiError && error.status !== 200) return;
+    notify(translate('device.operationFailed', { message: error instanceof Error ? error.message : String(error) }), { type: 'error' });
+  };
+  const toggle = (row: DeviceRow) => {
+    const activate = Number(row.fStatus) !== 1;
+    confirm.ask(translate(activate ? 'device.confirmActivate' : 'device.confirmDeregister'), async () => {
+      try {
+        await call(activate ? config.endpoints.able : config.endpoints.disable, { fId: row.fId });
+        const key = activate ? 'able' : 'disable';
+        const own = activate ? 'device.activateSuccess' : 'device.deregisterSuccess';
+        notify(translate(config.notifications?.[key] ?? own, { _: translate(own) }), { type: 'success' });
+        reloadAll();
+      } catch (error) {
+        failed(error);
+      }
+    });
+  };
+  const remove = (row: DeviceRow) => {
+    confirm.ask(translate('device.confirmDelete'), async () => {
+      try {
+        await call(config.endpoints.delete, { fId: row.fId });
+        notify(translate(config.notifications?.delete ?? 'device.deleteSuccess', { _: translate('device.deleteSuccess') }), { type: 'success' });
+        if (rows.length === 1 && page > 1) setPage(page - 1);
+        reloadAll();
+      } catch (error) {
+        failed(error);
+      }
+    });
+  };
+
+  const actions: DeviceActions = {
+    onView: canEdit ? undefined : setViewing,
+    onEdit: canEdit ? setEditing : undefined,
+    onToggle: canStatus ? toggle : undefined,
+    onDelete: canDelete ? remove : undefined,
+  };
+
+  // The reminder time applies only to products of some types; the chosen product decides.
+  const isVisible = (source: string, values: FormValues) => {
+    if (source !== 'fRemindTime') return true;
+    const chosen = products.find((p) => String(p.fId) === String(values.fProductId));
+    const type = chosen?.fDeviceType ?? (editing?.tProduct as Record<string, unknown> | undefined)?.fDeviceType;
+    return REMINDER_TYPES.includes(Number(type));
+  };
+
+  const changeView = (next: View | null) => {
+    if (!next || next === view) return;
+    setView(next);
+    setPage(1);
+  };
+
+  return (
+    <Box sx={{ p: { xs: 1, md: 2 } }} data-testid="device-list">
+      <DeviceCounters
+        totals={totals.data}
+        active={counter}
+        onSelect={(key) => {
+          setCounter(key);
+          setPage(1);
+        }}
+      />
+
+      <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+        <TextField
+          select
+          size="small"
+          label={translate('device.filter.product')}
+          value={products.some((p) => String(p.fId) === productId) || productId === '' ? productId : ''}
+          onChange={(e) => {
+            setProductId(e.target.value);
+            setPage(1);
+          }}
+          sx={{ minWidth: 200 }}
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+          data-testid="device-filter-product"
+        >
+          <MenuItem value="">{translate('device.filter.allProducts')}</MenuItem>
+          {products.map((p) => (
+            <MenuItem key={p.fId} value={String(p.fId)}>
+              {p.fName}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Box sx={{ display: 'flex' }}>
+          <TextField
+            select
+            size="small"
+            label={translate('device.filter.searchBy')}
+            value={selectType}
+            onChange={(e) => setSelectType(Number(e.target.value))}
+            sx={{ width: 130, '& .MuiOutlinedInput-root': { borderTopRightRadius: 0, borderBottomRightRadius: 0 } }}
+            data-testid="device-search-type"
+          >
+            <MenuItem value={SELECT_NUMBER}>{translate('device.searchType.number')}</MenuItem>
+            <MenuItem value={SELECT_NAME}>{translate('device.searchType.name')}</MenuItem>
+          </TextField>
+          <TextField
+            size="small"
+            placeholder={translate('device.filter.keyword')}
+            value={keyword}
+            onChange={(e) => setKeyword(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') query();
+            }}
+            sx={{ width: 220, '& .MuiOutlinedInput-root': { borderTopLeftRadius: 0, borderBottomLeftRadius: 0 } }}
+            slotProps={{ htmlInput: { 'data-testid': 'device-search' } }}
+          />
+        </Box>
+        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="device-query">
+          {translate('common.query')}
+        </Button>
+        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="device-reset">
+          {translate('common.reset')}
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: View | null) => changeView(v)} data-testid="device-view-toggle">
+          <Tooltip title={translate('device.view.table')}>
+            <ToggleButton value="table" aria-label={translate('device.view.table')} data-testid="device-view-table">
+              <ViewListIcon fontSize="small" />
+            </ToggleButton>
+          </Tooltip>
+          <Tooltip title={translate('device.view.cards')}>
+            <ToggleButton value="cards" aria-label={translate('device.view.cards')} data-testid="device-view-cards">
+              <ViewModuleIcon fontSize="small" />
+            </ToggleButton>
+          </Tooltip>
+        </ToggleButtonGroup>
+        {canAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="device-add">
+            {translate('device.add')}
+          </Button>
+        )}
+      </Paper>
+
+      {view === 'table' ? (
+        <DeviceTable
+          config={config}
+          rows={rows}
+          total={total ?? 0}
+          page={page}
+          perPage={perPage}
+          loading={isFetching}
+          actions={actions}
+          onPageChange={setPage}
+          onPerPageChange={(size) => {
+            setTablePerPage(size);
+            setPage(1);
+          }}
+          onOpen={setViewing}
+        />
+      ) : (
+        <CardGrid
+          rows={rows}
+          total={total ?? 0}
+          page={page}
+          perPage={perPage}
+          onPageChange={setPage}
+          loading={isFetching}
+          rowKey={(row) => row.fId}
+          testId="device-grid"
+          renderCard={(row) => <DeviceCard config={config} row={row} actions={actions} onOpen={setViewing} />}
+        />
+      )}
+
+      <FormDialog
+        config={config}
+        open={editing !== undefined}
+        record={editing}
+        onClose={() => setEditing(undefined)}
+        onSaved={() => totals.reload()}
+        isVisible={isVisible}
+        failureKey="device.saveFailed"
+      />
+      <DeviceDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
+      {confirm.dialog}
+    </Box>
+  );
+}
+
+export default DeviceList;

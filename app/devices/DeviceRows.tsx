@@ -1,0 +1,161 @@
+import { Box, Button, Card, CardActions, CardContent, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { EmptyState } from '../components/EmptyState';
+import type { ResourceConfig } from '../resources/types';
+import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } from './cells';
+
+export interface DeviceActions {
+  /** Opens the detail drawer; offered only to users who cannot edit. */
+  onView?: (row: DeviceRow) => void;
+  onEdit?: (row: DeviceRow) => void;
+  onToggle?: (row: DeviceRow) => void;
+  onDelete?: (row: DeviceRow) => void;
+}
+
+function ActionButtons({ row, actions }: { row: DeviceRow; actions: DeviceActions }) {
+  const translate = useTranslate();
+  const active = Number(row.fStatus) === 1;
+  return (
+    <>
+      {actions.onView && (
+        <Button size="small" onClick={() => actions.onView?.(row)} data-testid="device-view">
+          {translate('common.view')}
+        </Button>
+      )}
+      {actions.onEdit && (
+        <Button size="small" onClick={() => actions.onEdit?.(row)} data-testid="device-edit">
+          {translate('common.edit')}
+        </Button>
+      )}
+      {actions.onToggle && (
+        <Button
+          size="small"
+          color={active ? 'warning' : 'success'}
+          onClick={() => actions.onToggle?.(row)}
+          data-testid={active ? 'device-deregister' : 'device-activate'}
+        >
+          {translate(active ? 'device.deregister' : 'device.activate')}
+        </Button>
+      )}
+      {actions.onDelete && (
+        <Button size="small" color="error" onClick={() => actions.onDelete?.(row)} data-testid="device-delete">
+          {translate('common.delete')}
+        </Button>
+      )}
+    </>
+  );
+}
+
+export interface DeviceTableProps {
+  config: ResourceConfig;
+  rows: DeviceRow[];
+  total: number;
+  page: number;
+  perPage: number;
+  loading: boolean;
+  actions: DeviceActions;
+  onPageChange: (page: number) => void;
+  onPerPageChange: (perPage: number) => void;
+  /** Opens the detail drawer from the number link, whatever the user's permissions. */
+  onOpen: (row: DeviceRow) => void;
+}
+
+export function DeviceTable({ config, rows, total, page, perPage, loading, actions, onPageChange, onPerPageChange, onOpen }: DeviceTableProps) {
+  const translate = useTranslate();
+  const columns = config.list.columns;
+  const hasActions = Boolean(actions.onView || actions.onEdit || actions.onToggle || actions.onDelete);
+  return (
+    <Box data-testid="device-table">
+      <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
+      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        <Table size="small" stickyHeader>
+          <TableHead>
+            <TableRow>
+              {columns.map((c) => (
+                <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                  {columnLabel(config, c, translate)}
+                </TableCell>
+              ))}
+              {hasActions && <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={row.fId} hover data-testid="device-row" data-id={row.fId}>
+                {columns.map((c) => (
+                  <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
+                    {c === 'fNumber' ? (
+                      <Box component="span" onClick={() => onOpen(row)} sx={{ color: 'primary.main', cursor: 'pointer' }}>
+                        {String(row.fNumber ?? '-')}
+                      </Box>
+                    ) : (
+                      <DeviceCell config={config} row={row} source={c} />
+                    )}
+                  </TableCell>
+                ))}
+                {hasActions && (
+                  <TableCell sx={{ whiteSpace: 'nowrap', py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } }}>
+                    <ActionButtons row={row} actions={actions} />
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        {rows.length === 0 && !loading && <EmptyState />}
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={total}
+        page={Math.max(0, page - 1)}
+        rowsPerPage={perPage}
+        rowsPerPageOptions={config.list.pageSizes?.length ? config.list.pageSizes : [10, 20, 50, 100]}
+        onPageChange={(_e, p) => onPageChange(p + 1)}
+        onRowsPerPageChange={(e) => onPerPageChange(Number(e.target.value))}
+        labelRowsPerPage={translate('common.pagination.rowsPerPage')}
+        labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
+        data-testid="device-pager"
+      />
+    </Box>
+  );
+}
+
+/** A device in the card view. */
+export function DeviceCard({ config, row, actions, onOpen }: { config: ResourceConfig; row: DeviceRow; actions: DeviceActions; onOpen: (row: DeviceRow) => void }) {
+  const translate = useTranslate();
+  const line = (source: string) => (
+    <Box sx={{ display: 'flex', gap: 1, fontSize: 14, lineHeight: '26px', minWidth: 0 }}>
+      <Box component="span" sx={{ color: 'text.secondary', flexShrink: 0 }}>
+        {columnLabel(config, source, translate)}:
+      </Box>
+      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        <DeviceCell config={config} row={row} source={source} />
+      </Box>
+    </Box>
+  );
+  return (
+    <Card variant="outlined" data-testid="device-card" data-id={row.fId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+      <CardContent sx={{ flex: 1, pb: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 0.5 }}>
+          <Typography
+            variant="subtitle1"
+            onClick={() => onOpen(row)}
+            sx={{ flex: 1, fontWeight: 600, cursor: 'pointer', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+            title={String(row.fName ?? '')}
+          >
+            {String(row.fName || row.fNumber || '')}
+          </Typography>
+          <OnlineChip value={row.tOnline} />
+          <ActivationChip value={row.fStatus} />
+        </Box>
+        {line('fNumber')}
+        {line('fProductId')}
+        {line('fTypeId')}
+        {line('fLastOnlineTime')}
+      </CardContent>
+      <CardActions sx={{ borderTop: 1, borderColor: 'divider', justifyContent: 'space-around', px: 0.5, flexWrap: 'wrap', '& .MuiButton-root': { minWidth: 0, px: 1 }, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
+        <ActionButtons row={row} actions={actions} />
+      </CardActions>
+    </Card>
+  );
+}

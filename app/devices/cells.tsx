@@ -1,0 +1,59 @@
+import { Chip } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { FieldValue } from '../components/FieldValue';
+import type { ResourceConfig } from '../resources/types';
+
+export type DeviceRow = Record<string, unknown> & { fId: number };
+
+export function OnlineChip({ value }: { value: unknown }) {
+  const translate = useTranslate();
+  const online = Number(value) === 1;
+  return (
+    <Chip
+      size="small"
+      label={translate(`enums.online.${online ? 1 : 0}`)}
+      color={online ? 'success' : 'default'}
+      variant={online ? 'filled' : 'outlined'}
+      data-testid="device-online"
+    />
+  );
+}
+
+export function ActivationChip({ value }: { value: unknown }) {
+  const translate = useTranslate();
+  const active = Number(value) === 1;
+  return (
+    <Chip
+      size="small"
+      label={translate(`enums.deviceStatus.${active ? 1 : 0}`)}
+      color={active ? 'primary' : 'warning'}
+      variant="outlined"
+      data-testid="device-activation"
+    />
+  );
+}
+
+/** One column of the device list: the product by its embedded name, states as chips, the rest as stored. */
+export function DeviceCell({ config, row, source }: { config: ResourceConfig; row: DeviceRow; source: string }) {
+  if (source === 'tOnline') return <OnlineChip value={row.tOnline} />;
+  if (source === 'fStatus') return <ActivationChip value={row.fStatus} />;
+  if (source === 'fProductId') {
+    const name = (row.tProduct as Record<string, unknown> | undefined)?.fName;
+    return <>{name ? String(name) : '-'}</>;
+  }
+  if (source === 'fTypeId' && (row.fTypeId === null || row.fTypeId === undefined)) {
+    // Older rows carry the type only on their product.
+    const type = (row.tProduct as Record<string, unknown> | undefined)?.fDeviceType;
+    if (type !== undefined && type !== null) row = { ...row, fTypeId: type };
+  }
+  const field = config.fields[source];
+  if (!field) return <>{row[source] === undefined || row[source] === null ? '-' : String(row[source])}</>;
+  return <FieldValue field={field} row={row} />;
+}
+
+/** Column header: the product column reads as the product's name. */
+export function columnLabel(config: ResourceConfig, source: string, translate: (key: string) => string): string {
+  if (source === 'fProductId') return translate('device.productName');
+  const field = config.fields[source];
+  return field ? translate(field.label) : source;
+}

@@ -1,0 +1,157 @@
+/**
+ * Login by mobile number and password, with "remember password" (30 days) and self-registration.
+ */
+import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLogin, useNotify, useTranslate } from 'react-admin';
+import { Box, Button, Checkbox, FormControlLabel, InputAdornment, Paper, Stack, TextField, Typography } from '@mui/material';
+import PhoneIphone from '@mui/icons-material/PhoneIphone';
+import Lock from '@mui/icons-material/Lock';
+import Hub from '@mui/icons-material/Hub';
+import { getRememberedLogin, getStoredMenus } from '../../adapters/authProvider';
+import { LanguageSwitch } from '../shell/LanguageSwitch';
+import { useApiErrors } from '../shell/useApiErrors';
+import { PHONE_MAX_LENGTH } from '../shell/rules';
+import { RegisterDialog } from './RegisterDialog';
+
+export function LoginPage() {
+  const translate = useTranslate();
+  const login = useLogin();
+  const notify = useNotify();
+  const remembered = getRememberedLogin();
+  const [account, setAccount] = useState(remembered?.account ?? '');
+  const [password, setPassword] = useState(remembered?.password ?? '');
+  const [remember, setRemember] = useState(!!remembered);
+  const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const [registering, setRegistering] = useState(false);
+  useApiErrors();
+
+  const appTitle = translate('app.title');
+  useEffect(() => {
+    document.title = appTitle;
+  }, [appTitle]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = {
+      account: account.trim() ? undefined : 'login.accountRequired',
+      password: password ? undefined : 'login.passwordRequired',
+    };
+    setErrors(found);
+    if (found.account || found.password) return;
+    setBusy(true);
+    try {
+      await login({ username: account.trim(), password, remember });
+      if (getStoredMenus().length === 0) notify('shell.noPermission', { type: 'warning' });
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      // 401 and 500 are announced by the global handler.
+      if (status !== 401 && status !== 500) notify((error as Error)?.message || 'login.failed', { type: 'error' });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        position: 'relative',
+        p: 2,
+        background: 'linear-gradient(135deg, #001529 0%, #0b3a6e 55%, #1677ff 100%)',
+      }}
+    >
+      <Box sx={{ position: 'absolute', top: 16, right: 16 }}>
+        <LanguageSwitch color="#fff" />
+      </Box>
+      <Paper
+        component="form"
+        onSubmit={submit}
+        noValidate
+        elevation={8}
+        aria-labelledby="login-title"
+        sx={{ width: '100%', maxWidth: 400, p: { xs: 3, sm: 4 }, borderRadius: 2 }}
+      >
+        <Stack spacing={1} sx={{ alignItems: 'center', mb: 3 }}>
+          <Hub color="primary" sx={{ fontSize: 44 }} />
+          <Typography id="login-title" component="h1" variant="h5" sx={{ textAlign: 'center', fontSize: 20 }}>
+            {appTitle}
+          </Typography>
+          <Typography color="text.secondary" sx={{ fontSize: 13, textAlign: 'center' }}>
+            {translate('app.subtitle')}
+          </Typography>
+        </Stack>
+        <Stack spacing={1}>
+          <TextField
+            label={translate('login.phone')}
+            placeholder={translate('login.phonePlaceholder')}
+            value={account}
+            onChange={(e) => setAccount(e.target.value)}
+            error={!!errors.account}
+            helperText={errors.account ? translate(errors.account) : ' '}
+            autoComplete="username"
+            autoFocus
+            fullWidth
+            slotProps={{
+              htmlInput: { 'data-testid': 'login-phone', maxLength: PHONE_MAX_LENGTH, inputMode: 'tel' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <PhoneIphone fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <TextField
+            label={translate('login.password')}
+            placeholder={translate('login.passwordPlaceholder')}
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={!!errors.password}
+            helperText={errors.password ? translate(errors.password) : ' '}
+            autoComplete="current-password"
+            fullWidth
+            slotProps={{
+              htmlInput: { 'data-testid': 'login-password' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Lock fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+        </Stack>
+        <FormControlLabel
+          sx={{ mt: -0.5, mb: 1.5 }}
+          control={
+            <Checkbox
+              size="small"
+              checked={remember}
+              onChange={(e) => setRemember(e.target.checked)}
+              slotProps={{ input: { 'data-testid': 'login-remember' } as object }}
+            />
+          }
+          label={<Typography sx={{ fontSize: 14 }}>{translate('login.remember')}</Typography>}
+        />
+        <Stack spacing={1.5}>
+          <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-submit">
+            {translate('login.submit')}
+          </Button>
+          <Button variant="outlined" size="large" fullWidth onClick={() => setRegistering(true)} data-testid="login-register">
+            {translate('login.register')}
+          </Button>
+        </Stack>
+      </Paper>
+      <RegisterDialog open={registering} onClose={() => setRegistering(false)} />
+    </Box>
+  );
+}
+
+export default LoginPage;

@@ -1,0 +1,109 @@
+/** Changing one's own password; the session ends about 600 ms after the server accepts it. */
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLogout, useNotify, useTranslate } from 'react-admin';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { call } from '../../adapters/http';
+import { confirmError, passwordError } from './rules';
+
+export const UPDATE_PASSWORD_PATH = '/system/t-sys-user/updateUserPwd';
+const LOGOUT_DELAY_MS = 600;
+/** A refused dialog keeps its busy state a moment, like the legacy modals, against double submits. */
+const LOADING_RESET_MS = 300;
+
+export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const logout = useLogout();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [busy, setBusy] = useState(false);
+
+  const reset = () => {
+    setPassword('');
+    setConfirm('');
+    setErrors({});
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = { password: passwordError(password), confirm: confirmError(password, confirm) };
+    setErrors(found);
+    if (found.password || found.confirm) return;
+    setBusy(true);
+    try {
+      const answer = await call(UPDATE_PASSWORD_PATH, { fPassword: password }, { raw: true });
+      if (answer.code === 200 && answer.success !== false) {
+        notify('password.success', { type: 'success' });
+        reset();
+        onClose();
+        setTimeout(() => logout(), LOGOUT_DELAY_MS);
+      } else {
+        notify(answer.message || 'ra.notification.http_error', { type: 'error' });
+      }
+    } catch (error) {
+      // 700, 401 and 500 are announced by the shell; anything else is shown here.
+      const status = (error as { status?: number }).status;
+      if (status !== 700 && status !== 401 && status !== 500)
+        notify((error as Error).message || 'ra.notification.http_error', { type: 'error' });
+    } finally {
+      setTimeout(() => setBusy(false), LOADING_RESET_MS);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={() => {
+        reset();
+        onClose();
+      }}
+      fullWidth
+      maxWidth="xs"
+      slotProps={{ paper: { component: 'form', onSubmit: submit, noValidate: true, 'data-testid': 'password-dialog' } as object }}
+    >
+      <DialogTitle>{translate('password.title')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <TextField
+            type="password"
+            label={translate('password.newPassword')}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={!!errors.password}
+            helperText={errors.password ? translate(errors.password) : ' '}
+            autoComplete="new-password"
+            autoFocus
+            required
+            slotProps={{ htmlInput: { 'data-testid': 'password-new' } }}
+          />
+          <TextField
+            type="password"
+            label={translate('password.confirmPassword')}
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={!!errors.confirm}
+            helperText={errors.confirm ? translate(errors.confirm) : ' '}
+            autoComplete="new-password"
+            required
+            slotProps={{ htmlInput: { 'data-testid': 'password-confirm' } }}
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button
+          onClick={() => {
+            reset();
+            onClose();
+          }}
+        >
+          {translate('password.cancel')}
+        </Button>
+        <Button type="submit" variant="contained" disabled={busy} data-testid="password-submit">
+          {translate('password.submit')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

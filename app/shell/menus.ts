@@ -1,0 +1,174 @@
+/**
+ * The server's menu tree decides what the console offers. A node whose component is `Main` is a section;
+ * any other component names a generated resource (by entity name or menu key) or a hand-written page.
+ */
+import { useLocaleState, useTranslate } from 'react-admin';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import type { MenuNode } from '../../adapters/authProvider';
+import { getStoredMenus, MENUS_KEY } from '../../adapters/authProvider';
+import { resources } from '../generated/resources';
+import type { ResourceDefinition } from '../resources/types';
+import { customPages } from './pages';
+
+export const SECTION_COMPONENT = 'Main';
+/** The legacy router's nested-layout marker: a section too. */
+const PARENT_VIEW = 'parentView';
+
+export function isSection(node: MenuNode): boolean {
+  return node.component === SECTION_COMPONENT || node.component === PARENT_VIEW || (node.children?.length ?? 0) > 0;
+}
+
+const same = (a?: string | null, b?: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
+const withSlash = (uri?: string | null) => (uri ? (uri.startsWith('/') ? uri : '/' + uri) : '');
+
+export function resourceOf(node: MenuNode): ResourceDefinition | undefined {
+  if (isSection(node)) return undefined;
+  return resources.find(
+    ({ config }) =>
+      same(config.name, node.component) ||
+      same(config.menu?.key, node.component) ||
+      (!!node.menuUri && same(config.menu?.path, withSlash(node.menuUri))),
+  );
+}
+
+/** Where a menu leads: a resource at /<entity>, a known page at its path, anything else at its menuUri. */
+export function pathOf(node: MenuNode): string {
+  const resource = resourceOf(node);
+  if (resource) return '/' + resource.config.name;
+  const page = node.component ? customPages[node.component] : undefined;
+  if (page) return page.path;
+  return withSlash(node.menuUri) || '/' + (node.component ?? node.id);
+}
+
+export function sortMenus(nodes: MenuNode[]): MenuNode[] {
+  return [...nodes]
+    .filter((n) => !n.hidden)
+    .sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0))
+    .map((n) => (n.children?.length ? { ...n, children: sortMenus(n.children) } : n));
+}
+
+export function leaves(nodes: MenuNode[]): MenuNode[] {
+  return nodes.flatMap((n) => (n.children?.length ? leaves(n.children) : isSection(n) ? [] : [n]));
+}
+
+/** The entity names the user's menus open, in menu order. */
+export function allowedResources(nodes: MenuNode[]): ResourceDefinition[] {
+  const seen = new Set<string>();
+  const out: ResourceDefinition[] = [];
+  for (const leaf of leaves(nodes)) {
+    const resource = resourceOf(leaf);
+    if (resource && !seen.has(resource.config.name)) {
+      seen.add(resource.config.name);
+      out.push(resource);
+    }
+  }
+  return out;
+}
+
+export interface Trail {
+  section?: MenuNode;
+  page: MenuNode;
+}
+
+/** The menu a path belongs to, with its section: `/device/ABC` belongs to the `/device` menu. */
+export function findTrail(nodes: MenuNode[], pathname: string): Trail | undefined {
+  let best: (Trail & { length: number }) | undefined;
+  const visit = (list: MenuNode[], section?: MenuNode) => {
+    for (const node of list) {
+      if (node.children?.length) {
+        visit(node.children, node);
+        continue;
+      }
+      if (isSection(node)) continue;
+      const path = pathOf(node);
+      if ((pathname === path || pathname.startsWith(path + '/')) && (!best || path.length > best.length)) {
+        best = { section, page: node, length: path.length };
+      }
+    }
+  };
+  visit(nodes);
+  return best && { section: best.section, page: best.page };
+}
+
+// Menus change only at login, logout and session refresh; other tabs of the browser change them too.
+const listeners = new Set<() => void>();
+let snapshot: MenuNode[] = sortMenus(getStoredMenus());
+let snapshotText = localStorage.getItem(MENUS_KEY);
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === MENUS_KEY) menusChanged();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+function getSnapshot(): MenuNode[] {
+  const text = localStorage.getItem(MENUS_KEY);
+  if (text !== snapshotText) {
+    snapshotText = text;
+    snapshot = sortMenus(getStoredMenus());
+  }
+  return snapshot;
+}
+
+/** Tells the shell that the stored menus were replaced. */
+export function menusChanged(): void {
+  for (const listener of listeners) listener();
+}
+
+export function useMenus(): MenuNode[] {
+  return useSyncExternalStore(subscribe, getSnapshot);
+}
+
+/** Menu titles: the catalogue key `menus.<component>` (or `menus.<section key>`), else the server's own title. */
+export function useMenuTitle(): (node: MenuNode) => string {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  return useCallback(
+    (node: MenuNode) => {
+      const fallback = node.title?.[locale] || node.menuName || String(node.component ?? '');
+      const resource = resourceOf(node);
+      const keys = isSection(node) ? [withSlash(node.menuUri).slice(1)] : [node.component ?? '', resource?.config.menu?.key ?? ''];
+      for (const key of keys) {
+        if (!key) continue;
+        const text = translate(`menus.${key}`, { _: '' });
+        if (text) return text;
+      }
+      return fallback;
+    },
+    [translate, locale],
+  );
+}
+
+/** The title of any console path: fixed pages first, then the menu the path belongs to. */
+export function usePageTitle(): (pathname: string) => string {
+  const menus = useMenus();
+  const menuTitle = useMenuTitle();
+  const translate = useTranslate();
+  return useMemo(
+    () => (pathname: string) => {
+      const fixed: Record<string, string> = {
+        '/home': 'shell.home',
+        '/401': 'pages.e401.title',
+        '/404': 'pages.e404.title',
+        '/500': 'pages.e500.title',
+      };
+      if (fixed[pathname]) return translate(fixed[pathname]);
+      const trail = findTrail(menus, pathname);
+      if (trail) {
+        const base = menuTitle(trail.page);
+        const rest = decodeURIComponent(pathname.slice(pathOf(trail.page).length + 1));
+        return rest ? `${base} · ${rest}` : base;
+      }
+      const page = Object.values(customPages).find((p) => p.path === pathname);
+      if (page) return translate(page.title);
+      return translate('pages.e404.title');
+    },
+    [menus, menuTitle, translate],
+  );
+}

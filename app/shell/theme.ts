@@ -1,0 +1,70 @@
+/** A calm back-office theme: 14 px text, dense tables and inputs, a dark sidebar next to a light page. */
+import { defaultTheme } from 'react-admin';
+import type { RaThemeOptions } from 'react-admin';
+
+export const SIDEBAR_WIDTH = 256;
+export const SIDEBAR_COLLAPSED_WIDTH = 64;
+export const TOPBAR_HEIGHT = 56;
+export const TABBAR_HEIGHT = 40;
+
+export const sidebarColors = {
+  background: '#001529',
+  backgroundNested: '#000c17',
+  text: 'rgba(255,255,255,0.72)',
+  textActive: '#ffffff',
+  active: '#1677ff',
+  hover: 'rgba(255,255,255,0.08)',
+};
+
+const fontFamily = [
+  '-apple-system',
+  'BlinkMacSystemFont',
+  '"Segoe UI"',
+  '"PingFang SC"',
+  '"Hiragino Sans GB"',
+  '"Microsoft YaHei"',
+  '"WenQuanYi Micro Hei"',
+  '"Helvetica Neue"',
+  'Arial',
+  'sans-serif',
+].join(',');
+
+export const theme: RaThemeOptions = {
+  ...defaultTheme,
+  palette: {
+    mode: 'light',
+    primary: { main: '#1677ff' },
+    secondary: { main: '#001529' },
+    background: { default: '#f0f2f5', paper: '#ffffff' },
+    text: { primary: 'rgba(0,0,0,0.85)', secondary: 'rgba(0,0,0,0.55)' },
+  },
+  shape: { borderRadius: 6 },
+  typography: {
+    fontFamily,
+    fontSize: 14,
+    htmlFontSize: 16,
+    button: { textTransform: 'none', fontWeight: 500 },
+    h5: { fontWeight: 600 },
+    h6: { fontWeight: 600, fontSize: '1rem' },
+  },
+  sidebar: { width: SIDEBAR_WIDTH, closedWidth: SIDEBAR_COLLAPSED_WIDTH },
+  components: {
+    ...defaultTheme.components,
+    MuiButton: { defaultProps: { disableElevation: true, size: 'small' } },
+    MuiIconButton: { defaultProps: { size: 'small' } },
+    MuiTextField: { defaultProps: { size: 'small', variant: 'outlined' } },
+    MuiFormControl: { defaultProps: { size: 'small', variant: 'outlined' } },
+    MuiTable: { defaultProps: { size: 'small' } },
+    MuiTableCell: {
+      styleOverrides: {
+        head: { fontWeight: 600, backgroundColor: '#fafafa', whiteSpace: 'nowrap' },
+        root: { padding: '8px 12px' },
+      },
+    },
+    MuiPaper: { defaultProps: { elevation: 0 }, styleOverrides: { root: { backgroundImage: 'none' } } },
+    MuiCard: { defaultProps: { variant: 'outlined' } },
+    MuiDialog: { defaultProps: { maxWidth: 'sm' } },
+    MuiTooltip: { defaultProps: { arrow: true } },
+    RaList: { styleOverrides: { root: { '& .RaList-main': { marginTop: 0 } } } },
+  } as RaThemeOptions['components'],
+};
