@@ -17,7 +17,6 @@ import { registerSystemRoutes } from './domain/system';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
-const API_PREFIXES = ['/biz/', '/system/', '/app/', '/api/', '/login', '/logout', '/get_info', '/check-password', '/register', '/healthz', '/openapi.json'];
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +29,7 @@ const fail = (code: number, message: string) => ({ code, success: false, message
 export async function buildApp({ config, database, tokens }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
+    disableRequestLogging: true,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
@@ -87,9 +87,9 @@ export async function buildApp({ config, database, tokens }: AppDeps): Promise<F
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   if (hasConsole) await app.register(fastifyStatic, { root: CONSOLE_DIR, wildcard: false, index: false });
   app.setNotFoundHandler((request, reply) => {
-    const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
-    // Console routes (/device, /product/…) are the single-page app's own: give it its page.
-    if (!isApi && request.method === 'GET' && hasConsole) return reply.type('text/html').sendFile('index.html');
+    // A browser opening a console route (/login, /device/…) gets the single-page app; API calls are POSTs.
+    const page = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    if (page && hasConsole) return reply.type('text/html').sendFile('index.html');
     return reply.code(404).send(fail(404, '资源不存在'));
   });
   return app;

@@ -50,7 +50,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     },
   });
 
-  registerCall(app, ctx, { path: '/get_info', permission: null, handler: async ({ user }) => session(user!) });
+  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, handler: async ({ user }) => session(user!) });
 
   registerCall(app, ctx, { path: '/logout', permission: null, write: true, logname: '退出登录', handler: async () => null });
 

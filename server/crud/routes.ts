@@ -24,6 +24,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) 
     registerCall(app, ctx, {
       path: route.path,
       permission: permissionOf(route),
+      methods: route.method === 'GET' ? ['GET', 'POST'] : ['POST'],
       // A handler that only reads is named so in the resource file by having no message.
       write: !READS.has(route.action) && !(route.handler && !route.message),
       handler: async ({ user, body }) => {

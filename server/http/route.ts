@@ -27,6 +27,8 @@ export interface CallDef {
   public?: boolean;
   /** Recorded in the operation log (every call that changes something). */
   write?: boolean;
+  /** HTTP methods; POST unless the contract says GET (a GET of a console route such as /login is the page). */
+  methods?: ('GET' | 'POST')[];
   /** The log's name for the call; defaults to the path. */
   logname?: string;
   handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
@@ -69,5 +71,5 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
       throw error;
     }
   };
-  app.route({ method: ['GET', 'POST'], url: def.path, handler: handle });
+  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle });
 }

@@ -1,0 +1,162 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const ADMIN = { phone: '13800000000', password: 'Admin@123' };
+const USER = { phone: '13800000002', password: 'User@123' };
+
+async function login(page: Page, account: { phone: string; password: string }) {
+  await page.goto('/login');
+  await page.getByTestId('login-phone').fill(account.phone);
+  await page.getByTestId('login-password').fill(account.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+/** Opens a page from the sidebar, unfolding its section when it is folded. */
+async function openMenu(page: Page, component: string) {
+  const item = page.getByTestId(`menu-item-${component}`);
+  if (!(await item.isVisible())) await page.getByTestId('menu-section-device-manage').click();
+  await item.click();
+}
+
+async function pick(page: Page, field: string, option: string) {
+  await page.getByTestId(`form-field-${field}`).getByRole('combobox').click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('the login form asks for the account and the password', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('账号不能为空')).toBeVisible();
+  await page.getByTestId('login-phone').fill(ADMIN.phone);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('密码不能为空')).toBeVisible();
+  await page.getByTestId('login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('账号或密码错误')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('an administrator creates a product and a device, finds it, switches language and logs out', async ({ page }) => {
+  await login(page, ADMIN);
+  await openMenu(page, 'product');
+  await expect(page).toHaveURL(/\/product$/);
+
+  // A product: the dialog refuses an empty form with the spec's messages, then saves.
+  await page.getByTestId('product-add').click();
+  const dialog = page.getByTestId('form-dialog');
+  await page.getByTestId('form-save').click();
+  await expect(dialog.getByText('设备编号不能为空')).toBeVisible();
+  await expect(dialog.getByText('产品类型不能为空')).toBeVisible();
+  await page.getByTestId('form-input-fNumber').fill('E2E-PRODUCT');
+  await page.getByTestId('form-input-fName').fill('端到端产品');
+  await pick(page, 'fCategoryId', '智能开关');
+  await pick(page, 'fProtocol', 'MQTT');
+  await pick(page, 'fDeviceType', '4G设备');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('产品保存成功')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const card = page.getByTestId('product-card').filter({ hasText: 'E2E-PRODUCT' });
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('product-status')).toHaveText('未发布');
+
+  // Its device count leads to the device list filtered to it.
+  await card.getByTestId('product-device-count').click();
+  await expect(page).toHaveURL(/\/device\?product_id=\d+/);
+  await expect(page.getByTestId('device-counter-all-value')).toHaveText('0');
+
+  // A device under it.
+  await page.getByTestId('device-add').click();
+  await page.getByTestId('form-save').click();
+  await expect(dialog.getByText('所属产品不能为空')).toBeVisible();
+  await expect(dialog.getByText('设备编号不能为空')).toBeVisible();
+  await pick(page, 'fProductId', '端到端产品');
+  await page.getByTestId('form-input-fNumber').fill('E2E-DEVICE-1');
+  await page.getByTestId('form-input-fName').fill('端到端设备');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('设备保存成功')).toBeVisible();
+  await expect(page.getByTestId('device-counter-all-value')).toHaveText('1');
+
+  // Found by keyword from the whole list.
+  await page.getByTestId('device-reset').click();
+  await page.getByTestId('device-search').fill('E2E-DEVICE');
+  await page.getByTestId('device-search').press('Enter');
+  const rows = page.getByTestId('device-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('端到端设备');
+  await expect(rows.first()).toContainText('端到端产品');
+
+  // Editing keeps the device number read-only.
+  await rows.first().getByTestId('device-edit').click();
+  await expect(page.getByTestId('form-input-fNumber')).toBeDisabled();
+  await page.getByTestId('form-cancel').click();
+
+  // English, then Traditional Chinese, at run time.
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-en-US').click();
+  await expect(page.getByTestId('menu-item-device')).toContainText('Devices');
+  await expect(page.getByTestId('device-add')).toContainText(/add/i);
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-zh-TW').click();
+  await expect(page.getByTestId('menu-item-device')).toContainText('設備管理');
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-zh-CN').click();
+  await expect(page.getByTestId('menu-item-device')).toContainText('设备管理');
+
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/device');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the tab bar keeps home first and closes others and all', async ({ page }) => {
+  await login(page, ADMIN);
+  await openMenu(page, 'product');
+  await openMenu(page, 'device');
+  const tabs = page.getByTestId('tab');
+  await expect(tabs).toHaveCount(3);
+  await expect(tabs.first()).toHaveAttribute('data-path', '/home');
+  await expect(tabs.first().getByTestId('tab-close')).toHaveCount(0);
+  await page.getByTestId('tab-actions').click();
+  await page.getByTestId('tab-close-others').click();
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(1)).toHaveAttribute('data-path', '/device');
+  await page.getByTestId('tab-actions').click();
+  await page.getByTestId('tab-close-all').click();
+  await expect(tabs).toHaveCount(1);
+  await expect(page).toHaveURL(/\/home$/);
+});
+
+test('an ordinary user sees no product changes and the server refuses them', async ({ page }) => {
+  await login(page, USER);
+  await openMenu(page, 'product');
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  await expect(page.getByTestId('product-delete')).toHaveCount(0);
+  await expect(page.getByTestId('product-add')).toHaveCount(0);
+  await expect(page.getByTestId('product-view').first()).toBeVisible();
+
+  // Hiding the button is not the protection: the server answers 401 to the user's own token.
+  const refused = await page.evaluate(async () => {
+    const r = await fetch('/biz/t-product/del', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: localStorage.getItem('token') ?? '' },
+      body: JSON.stringify({ fId: 1 }),
+    });
+    return { status: r.status, body: await r.json() };
+  });
+  expect(refused.status).toBe(401);
+  expect(refused.body.message).toBe('没有操作权限');
+
+  // Only the devices shared with the user, and a view button instead of edit.
+  await openMenu(page, 'device');
+  await expect(page.getByTestId('device-counter-all-value')).toHaveText('5');
+  await expect(page.getByTestId('device-edit')).toHaveCount(0);
+  await expect(page.getByTestId('device-view').first()).toBeVisible();
+});
+
+test('an expired session returns to the login page', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.evaluate(() => localStorage.setItem('token', 'expired.token.value'));
+  await page.goto('/device');
+  await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
+});
