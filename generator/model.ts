@@ -74,7 +74,8 @@ export interface Resource {
     sort?: { default?: { column: string; asc: boolean }[]; allowed?: string[] };
   };
   form: { layout?: 'modal' | 'page'; fields: string[]; readOnlyOnEdit?: string[]; adminOnly?: string[] };
-  menu: { key: string; path: string; component: string; icon: string; parent?: string; sort?: number; title: I18n };
+  /** Absent for entities shown only inside another screen (a device's timers). */
+  menu?: { key: string; path: string; component: string; icon: string; parent?: string; sort?: number; title: I18n };
 }
 
 export interface Menus {
@@ -280,7 +281,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       if (action === 'status' && (!ep.field || !has(ep.field))) problems.push({ file: rf, pointer: `${at}/field`, message: 'status needs the field it sets', hint: 'e.g. "field": "fStatus"' });
       for (const f of Object.keys(ep.set ?? {})) if (!has(f)) problems.push({ file: rf, pointer: `${at}/set`, message: `"${f}" is not a property`, hint: 'set stored properties' });
     }
-    if (resource.menu.parent && !sections.has(resource.menu.parent)) problems.push({ file: rf, pointer: '/menu/parent', message: `unknown menu section "${resource.menu.parent}"`, hint: `declare it in resources/menus.json (known: ${[...sections].join(', ')})` });
+    if (resource.menu?.parent && !sections.has(resource.menu.parent)) problems.push({ file: rf, pointer: '/menu/parent', message: `unknown menu section "${resource.menu.parent}"`, hint: `declare it in resources/menus.json (known: ${[...sections].join(', ')})` });
   }
 }
 

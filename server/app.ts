@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Config } from './config';
 import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
+import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
 import type { RouteContext } from './http/route';
 import { registerSessionRoutes } from './auth/routes';
@@ -22,11 +23,12 @@ export interface AppDeps {
   config: Config;
   database: Database;
   tokens: Tokens;
+  live: LiveDevices;
 }
 
 const fail = (code: number, message: string) => ({ code, success: false, message, data: null });
 
-export async function buildApp({ config, database, tokens }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, tokens, live }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     disableRequestLogging: true,
@@ -34,7 +36,7 @@ export async function buildApp({ config, database, tokens }: AppDeps): Promise<F
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens };
+  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, live };
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -9,6 +9,7 @@ import { syncMenus } from './db/menus';
 import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
 import { createTokens, loadSecret } from './auth/tokens';
 import { buildApp, CONSOLE_DIR } from './app';
+import { startDevices } from './devices';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -41,10 +42,12 @@ export async function start() {
   await syncMenus(database.db);
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
-  const app = await buildApp({ config, database, tokens });
+  const devices = await startDevices(config, database.db, { simulate: process.env.SIMULATOR ?? 'demo' });
+  const app = await buildApp({ config, database, tokens, live: devices.live });
   await app.listen({ port: config.port, host: config.host });
 
   console.log(`\nconsole and API: http://localhost:${config.port}  (database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`);
+  console.log(`MQTT broker: ${devices.url}${config.mqttUrl ? '' : ' (embedded)'}; simulated devices: ${devices.simulator?.devices.length ?? 0}`);
   if (seeded) {
     console.log('demo accounts:');
     for (const a of DEMO_ACCOUNTS) console.log(`  ${a.label.padEnd(14)} ${a.fPhone} / ${a.password}`);
@@ -56,6 +59,7 @@ export async function start() {
     closing = true;
     console.log(`${signal}: shutting down`);
     await app.close();
+    await devices.stop();
     await database.close();
     process.exit(0);
   };

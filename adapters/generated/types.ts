@@ -42,6 +42,14 @@ export interface Device {
    */
   fRemork?: string;
   /**
+   * Longitude (经度)
+   */
+  fGpsLongitude?: number;
+  /**
+   * Latitude (纬度)
+   */
+  fGpsLatitude?: number;
+  /**
    * Activation (激活状态)
    */
   fStatus?: 0 | 1;
@@ -57,6 +65,22 @@ export interface Device {
    * Switch (开关状态)
    */
   switchStatus?: 0 | 1;
+  /**
+   * Lock (设备锁)
+   */
+  fLock?: 0 | 1;
+  /**
+   * Requested switch (下发开关状态)
+   */
+  fSendSwitchStatus?: 0 | 1;
+  /**
+   * Switch requested at (下发开关时间)
+   */
+  fSendSwitchTime?: string;
+  /**
+   * Firmware version (固件版本)
+   */
+  fVersion?: string;
   /**
    * Created (创建时间)
    */

@@ -16,10 +16,16 @@ export default {
           "fUserId": "所属代理商",
           "fRemindTime": "未关提醒时间",
           "fRemork": "备注",
+          "fGpsLongitude": "经度",
+          "fGpsLatitude": "纬度",
           "fStatus": "激活状态",
           "fVerify": "验证状态",
           "tOnline": "在线状态",
           "switchStatus": "开关状态",
+          "fLock": "设备锁",
+          "fSendSwitchStatus": "下发开关状态",
+          "fSendSwitchTime": "下发开关时间",
+          "fVersion": "固件版本",
           "fIntime": "创建时间",
           "fRegisteredDate": "激活时间",
           "fLastOnlineTime": "最后在线时间"
@@ -34,6 +40,14 @@ export default {
           },
           "fRemindTime": {
             "pattern": "时间格式应为 HH:mm"
+          },
+          "fGpsLongitude": {
+            "minimum": "经度范围为-180到180",
+            "maximum": "经度范围为-180到180"
+          },
+          "fGpsLatitude": {
+            "minimum": "纬度范围为-90到90",
+            "maximum": "纬度范围为-90到90"
           }
         },
         "notifications": {
@@ -154,10 +168,16 @@ export default {
           "fUserId": "所屬代理商",
           "fRemindTime": "未關提醒時間",
           "fRemork": "備註",
+          "fGpsLongitude": "經度",
+          "fGpsLatitude": "緯度",
           "fStatus": "啟用狀態",
           "fVerify": "驗證狀態",
           "tOnline": "在線狀態",
           "switchStatus": "開關狀態",
+          "fLock": "設備鎖",
+          "fSendSwitchStatus": "下發開關狀態",
+          "fSendSwitchTime": "下發開關時間",
+          "fVersion": "韌體版本",
           "fIntime": "建立時間",
           "fRegisteredDate": "啟用時間",
           "fLastOnlineTime": "最後在線時間"
@@ -172,6 +192,14 @@ export default {
           },
           "fRemindTime": {
             "pattern": "時間格式應為 HH:mm"
+          },
+          "fGpsLongitude": {
+            "minimum": "經度範圍為-180到180",
+            "maximum": "經度範圍為-180到180"
+          },
+          "fGpsLatitude": {
+            "minimum": "緯度範圍為-90到90",
+            "maximum": "緯度範圍為-90到90"
           }
         },
         "notifications": {
@@ -292,10 +320,16 @@ export default {
           "fUserId": "Agent",
           "fRemindTime": "Not-closed reminder",
           "fRemork": "Remark",
+          "fGpsLongitude": "Longitude",
+          "fGpsLatitude": "Latitude",
           "fStatus": "Activation",
           "fVerify": "Verified",
           "tOnline": "Online",
           "switchStatus": "Switch",
+          "fLock": "Lock",
+          "fSendSwitchStatus": "Requested switch",
+          "fSendSwitchTime": "Switch requested at",
+          "fVersion": "Firmware version",
           "fIntime": "Created",
           "fRegisteredDate": "Activated",
           "fLastOnlineTime": "Last online"
@@ -310,6 +344,14 @@ export default {
           },
           "fRemindTime": {
             "pattern": "Time must be HH:mm"
+          },
+          "fGpsLongitude": {
+            "minimum": "Longitude must be between -180 and 180",
+            "maximum": "Longitude must be between -180 and 180"
+          },
+          "fGpsLatitude": {
+            "minimum": "Latitude must be between -90 and 90",
+            "maximum": "Latitude must be between -90 and 90"
           }
         },
         "notifications": {

@@ -124,6 +124,28 @@ export const resources: ResourceDefinition[] = [
           "maxLength": 500,
           "messages": {}
         },
+        "fGpsLongitude": {
+          "source": "fGpsLongitude",
+          "type": "number",
+          "label": "resources.device.fields.fGpsLongitude",
+          "minimum": -180,
+          "maximum": 180,
+          "messages": {
+            "minimum": "resources.device.messages.fGpsLongitude.minimum",
+            "maximum": "resources.device.messages.fGpsLongitude.maximum"
+          }
+        },
+        "fGpsLatitude": {
+          "source": "fGpsLatitude",
+          "type": "number",
+          "label": "resources.device.fields.fGpsLatitude",
+          "minimum": -90,
+          "maximum": 90,
+          "messages": {
+            "minimum": "resources.device.messages.fGpsLatitude.minimum",
+            "maximum": "resources.device.messages.fGpsLatitude.maximum"
+          }
+        },
         "fStatus": {
           "source": "fStatus",
           "type": "integer",
@@ -171,6 +193,44 @@ export const resources: ResourceDefinition[] = [
             0,
             1
           ],
+          "readOnly": true,
+          "messages": {}
+        },
+        "fLock": {
+          "source": "fLock",
+          "type": "integer",
+          "label": "resources.device.fields.fLock",
+          "default": 0,
+          "values": [
+            0,
+            1
+          ],
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSendSwitchStatus": {
+          "source": "fSendSwitchStatus",
+          "type": "integer",
+          "label": "resources.device.fields.fSendSwitchStatus",
+          "values": [
+            0,
+            1
+          ],
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSendSwitchTime": {
+          "source": "fSendSwitchTime",
+          "type": "date-time",
+          "label": "resources.device.fields.fSendSwitchTime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fVersion": {
+          "source": "fVersion",
+          "type": "string",
+          "label": "resources.device.fields.fVersion",
+          "maxLength": 50,
           "readOnly": true,
           "messages": {}
         },
@@ -265,6 +325,8 @@ export const resources: ResourceDefinition[] = [
           "fIccid",
           "fUserId",
           "fRemindTime",
+          "fGpsLongitude",
+          "fGpsLatitude",
           "fRemork"
         ]
       },

@@ -67,7 +67,8 @@ export interface ResourceConfig {
     layout: 'modal' | 'page';
     fields: string[];
   };
-  menu: { key: string; path: string; icon: string };
+  /** Absent for entities shown only inside another screen. */
+  menu?: { key: string; path: string; icon: string };
 }
 
 export interface ResourceDefinition {

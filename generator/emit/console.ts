@@ -52,7 +52,7 @@ function resourceConfig(entity: Entity) {
       sort: r.list.sort?.default ?? [{ column: primaryKey(schema), asc: false }],
     },
     form: { layout: r.form.layout ?? 'modal', fields: r.form.fields },
-    menu: { key: r.menu.key, path: r.menu.path, icon: r.menu.icon },
+    ...(r.menu ? { menu: { key: r.menu.key, path: r.menu.path, icon: r.menu.icon } } : {}),
   };
 }
 
@@ -95,7 +95,7 @@ export function emitConsole(model: Model): Record<string, string> {
     const menus: Record<string, string> = {};
     for (const s of model.menus.sections) menus[s.key] = s.title[lang];
     for (const p of model.menus.pages) menus[p.key] = p.title[lang];
-    for (const { resource } of model.entities) menus[resource.menu.key] = resource.menu.title[lang];
+    for (const { resource } of model.entities) if (resource.menu) menus[resource.menu.key] = resource.menu.title[lang];
     const permissions: Record<string, string> = {};
     for (const { resource } of model.entities) for (const [code, t] of Object.entries(resource.permissions)) permissions[code] = t[lang];
     const enums = Object.fromEntries(Object.entries(model.enums).map(([n, values]) => [n, Object.fromEntries(Object.entries(values).map(([v, t]) => [v, t[lang]]))]));

@@ -151,11 +151,11 @@ function routeTable(model: Model) {
 function menuSeeds(model: Model) {
   const sections = model.menus.sections.map((s) => ({ key: s.key, parent: null, path: s.path, component: 'Main', icon: s.icon, sort: s.sort, title: s.title['zh-CN'], permission: s.key }));
   const pages = [
-    ...model.entities.map(({ resource: r }) => ({ key: r.menu.key, parent: r.menu.parent ?? null, path: r.menu.path, component: r.menu.component, icon: r.menu.icon, sort: r.menu.sort ?? 0, title: r.menu.title['zh-CN'], permission: Object.values(r.endpoints).find((e) => typeof e.permission === 'string')?.permission as string })),
+    ...model.entities.filter((e) => e.resource.menu).map(({ resource: r }) => ({ key: r.menu!.key, parent: r.menu!.parent ?? null, path: r.menu!.path, component: r.menu!.component, icon: r.menu!.icon, sort: r.menu!.sort ?? 0, title: r.menu!.title['zh-CN'], permission: Object.values(r.endpoints).find((e) => typeof e.permission === 'string')?.permission as string })),
     ...model.menus.pages.map((p) => ({ key: p.key, parent: p.parent ?? null, path: p.path, component: p.component, icon: p.icon, sort: p.sort ?? 0, title: p.title['zh-CN'], permission: p.permission ?? p.key })),
   ];
   const buttons = model.entities.flatMap(({ resource: r }) =>
-    Object.entries(r.permissions).map(([code, t]) => ({ code, menu: r.menu.key, title: t['zh-CN'] })),
+    Object.entries(r.permissions).map(([code, t]) => ({ code, menu: r.menu?.key ?? null, title: t['zh-CN'] })),
   );
   return `${tsHeader}
 /** Menu sections and pages (type 1) to seed; \`permission\` is the code that opens the page. */

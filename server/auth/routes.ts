@@ -62,6 +62,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
       if (!password) throw new Refusal('登录密码不能为空');
       const row = await ctx.db.selectFrom('t_sys_user').select('fPassword').where('fId', '=', user!.fId).executeTakeFirstOrThrow();
       if (!(await checkPassword(row.fPassword, password))) throw new Refusal('密码校验失败');
+      // Opens sensitive device commands for a few minutes (server/devices/commands.ts).
+      await ctx.db.updateTable('t_sys_user').set({ fPasswordCheckedAt: new Date() }).where('fId', '=', user!.fId).execute();
       return new Answer(true, '密码校验成功');
     },
   });

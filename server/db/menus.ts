@@ -34,7 +34,7 @@ export async function syncMenus(db: DB): Promise<void> {
     }
     for (const b of buttons) {
       if (menus.some((m) => m.permission === b.code)) continue;
-      await upsert({ parentId: idByKey.get(b.menu) ?? 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
+      await upsert({ parentId: (b.menu && idByKey.get(b.menu)) || 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }
     for (const b of SYSTEM_BUTTONS) {
       await upsert({ parentId: 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });

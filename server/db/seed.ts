@@ -57,10 +57,17 @@ export async function seedDemo(db: DB): Promise<boolean> {
         fVerify: i === count ? 0 : 1,
         tOnline: 0,
         fRegisteredDate: i === count ? null : new Date(),
+        // Spread around central Beijing, so the maps have something to show.
+        fGpsLongitude: Math.round((116.3 + ((n * 37) % 100) / 400) * 1e6) / 1e6,
+        fGpsLatitude: Math.round((39.85 + ((n * 53) % 100) / 500) * 1e6) / 1e6,
       });
     }
   }
-  const inserted = await db.insertInto('t_device').values(devices).returning('fId').execute();
+  const inserted = await db.insertInto('t_device').values(devices).returning(['fId', 'fTypeId']).execute();
+  // The 485 devices hang off the first WiFi gateway's bus.
+  const gateway = inserted.find((d) => d.fTypeId === 2);
+  const bus = inserted.filter((d) => d.fTypeId === 1);
+  if (gateway && bus.length) await db.insertInto('t_gateway_device').values(bus.map((d) => ({ fGatewayId: gateway.fId, fDeviceId: d.fId }))).execute();
   // The ordinary user sees a few devices shared with it.
   await db
     .insertInto('t_user_device')

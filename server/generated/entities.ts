@@ -67,6 +67,22 @@ export const entities: Record<string, EntityModel> = {
         "label": "备注",
         "messages": {}
       },
+      "fGpsLongitude": {
+        "type": "number",
+        "label": "经度",
+        "messages": {
+          "minimum": "经度范围为-180到180",
+          "maximum": "经度范围为-180到180"
+        }
+      },
+      "fGpsLatitude": {
+        "type": "number",
+        "label": "纬度",
+        "messages": {
+          "minimum": "纬度范围为-90到90",
+          "maximum": "纬度范围为-90到90"
+        }
+      },
       "fStatus": {
         "type": "integer",
         "label": "激活状态",
@@ -93,6 +109,31 @@ export const entities: Record<string, EntityModel> = {
         "label": "开关状态",
         "readOnly": true,
         "default": 0,
+        "messages": {}
+      },
+      "fLock": {
+        "type": "integer",
+        "label": "设备锁",
+        "readOnly": true,
+        "default": 0,
+        "messages": {}
+      },
+      "fSendSwitchStatus": {
+        "type": "integer",
+        "label": "下发开关状态",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fSendSwitchTime": {
+        "type": "date-time",
+        "label": "下发开关时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fVersion": {
+        "type": "string",
+        "label": "固件版本",
+        "readOnly": true,
         "messages": {}
       },
       "fIntime": {
@@ -246,6 +287,22 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "maxLength": 500
+        },
+        "fGpsLongitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -180,
+          "maximum": 180
+        },
+        "fGpsLatitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -90,
+          "maximum": 90
         }
       }
     }

@@ -9,9 +9,11 @@ import { ok, Forbidden, LoginExpired } from './envelope';
 import type { Tokens } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { record } from '../oplog';
+import type { LiveDevices } from '../devices/live';
 
 export interface RouteContext extends Services {
   tokens: Tokens;
+  live: LiveDevices;
 }
 
 /** A handler's answer with a message other than the default one. */

@@ -15,6 +15,7 @@ import { syncMenus } from '../../server/db/menus';
 import { seedDemo } from '../../server/db/seed';
 import { createTokens } from '../../server/auth/tokens';
 import { buildApp } from '../../server/app';
+import { startDevices, type DeviceSide } from '../../server/devices';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -39,6 +40,7 @@ export interface TestServer {
   login(account: { phone: string; password: string }): Promise<string>;
   /** Reads the database directly (rows come back with camelCase keys). */
   sql<T = any>(text: string): Promise<T[]>;
+  devices: DeviceSide;
   close(): Promise<void>;
 }
 
@@ -62,16 +64,23 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-export async function startServer(backend: Backend): Promise<TestServer> {
+export interface ServerOptions {
+  /** Simulate the demo devices on the embedded broker (telemetry every telemetryMs). */
+  simulate?: boolean;
+  telemetryMs?: number;
+}
+
+export async function startServer(backend: Backend, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-api-'));
   const pgdb = backend === 'postgres' ? await freshPostgres() : undefined;
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1' };
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0 };
   const database = await openDatabase(config);
   await migrate(database);
   await syncMenus(database.db);
   await seedDemo(database.db);
   const tokens = createTokens(new TextEncoder().encode('test-secret-test-secret-test-secret'), config.tokenTtl);
-  const app = await buildApp({ config, database, tokens });
+  const devices = await startDevices(config, database.db, { simulate: options.simulate ? 'demo' : 'off', telemetryMs: options.telemetryMs ?? 1000 });
+  const app = await buildApp({ config, database, tokens, live: devices.live });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -94,8 +103,10 @@ export async function startServer(backend: Backend): Promise<TestServer> {
     async sql(text) {
       return (await sql.raw(text).execute(database.db)).rows as never[];
     },
+    devices,
     async close() {
       await app.close();
+      await devices.stop();
       await database.close();
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });

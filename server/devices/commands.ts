@@ -1,0 +1,170 @@
+/**
+ * Sending a command to a device, with the platform's rules held by the server (spec 000 §4): an
+ * offline device is refused, one command per device is in flight at a time, a user's commands to a
+ * device are at least 3 s apart, and sensitive ones need a fresh login-password check. Every command
+ * is a row that ends acknowledged, failed or timed out.
+ */
+import { sql } from 'kysely';
+import { Refusal } from '../http/envelope';
+import { CommandError } from '../mqtt/transport';
+import type { Ack, Command } from '../mqtt/protocol';
+import type { DB } from '../db';
+import type { User } from '../crud/types';
+import type { LiveDevices } from './live';
+
+export const THROTTLE_MS = 3000;
+export const COMMAND_TIMEOUT_MS = Number(process.env.COMMAND_TIMEOUT_MS ?? 10_000);
+/** How long a successful /check-password opens sensitive commands. */
+export const PASSWORD_CHECK_MS = 5 * 60_000;
+
+export const MESSAGES = {
+  offline: '设备离线',
+  inFlight: '信息发送中,请勿重复发送...',
+  throttled: '点击太频繁，休息一下',
+  passwordRequired: '登录密码不能为空',
+  passwordFailed: '密码校验失败',
+  timeout: '设备响应超时',
+  brokerDown: '消息服务器未连接',
+};
+
+export type CommandSource = 'console' | 'timer' | 'batch' | 'refresh';
+
+export interface CommandRequest {
+  deviceId: number;
+  command: Command;
+  /** Who asked; null for the scheduler. */
+  user: User | null;
+  source: CommandSource;
+  /** The command's name for messages: "<name>命令发送成功". */
+  name: string;
+  /** Sensitive commands need the user's login password checked within PASSWORD_CHECK_MS. */
+  sensitive?: boolean;
+}
+
+export interface CommandOutcome {
+  commandId: number;
+  ok: boolean;
+  state: 'acknowledged' | 'failed' | 'timed_out';
+  message: string;
+  ack?: Ack;
+}
+
+export interface CommandContext {
+  db: DB;
+  live: LiveDevices;
+  /** Overridable in tests. */
+  now?: () => Date;
+}
+
+async function requireFreshPasswordCheck(db: DB, user: User, now: Date) {
+  const row = await db.selectFrom('t_sys_user').select('fPasswordCheckedAt').where('fId', '=', user.fId).executeTakeFirst();
+  const at = row?.fPasswordCheckedAt as Date | null | undefined;
+  if (!at) throw new Refusal(MESSAGES.passwordRequired);
+  if (now.getTime() - new Date(at).getTime() > PASSWORD_CHECK_MS) throw new Refusal(MESSAGES.passwordFailed);
+}
+
+/**
+ * Claims the device for one command: under a row lock on the device, so two replicas or two clicks
+ * cannot both pass the in-flight and throttle checks. An offline device's command is recorded as failed.
+ */
+async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promise<{ id: number; offline: boolean }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const device = await trx.selectFrom('t_device').select(['fId', 'tOnline']).where('fId', '=', req.deviceId).forUpdate().executeTakeFirst();
+    if (!device) throw new Refusal('设备不存在');
+    const busy = await trx
+      .selectFrom('t_device_command')
+      .select('fId')
+      .where('fDeviceId', '=', req.deviceId)
+      .where('fState', 'in', ['pending', 'sent'])
+      .where('fIntime', '>', new Date(now.getTime() - COMMAND_TIMEOUT_MS - 5000))
+      .executeTakeFirst();
+    if (busy) throw new Refusal(MESSAGES.inFlight);
+    if (req.user && req.source === 'console') {
+      const recent = await trx
+        .selectFrom('t_device_command')
+        .select('fId')
+        .where('fDeviceId', '=', req.deviceId)
+        .where('fUserId', '=', req.user.fId)
+        .where('fIntime', '>', new Date(now.getTime() - THROTTLE_MS))
+        .executeTakeFirst();
+      if (recent) throw new Refusal(MESSAGES.throttled);
+    }
+    const offline = device.tOnline !== 1;
+    const row = await trx
+      .insertInto('t_device_command')
+      .values({
+        fDeviceId: req.deviceId,
+        fUserId: req.user?.fId ?? null,
+        fSource: req.source,
+        fName: req.name,
+        fBid: String(req.command.bid),
+        fPayload: JSON.stringify(req.command),
+        fState: offline ? 'failed' : 'pending',
+        fMessage: offline ? MESSAGES.offline : null,
+        fIntime: now,
+        fDoneTime: offline ? now : null,
+      })
+      .returning('fId')
+      .executeTakeFirstOrThrow();
+    return { id: row.fId, offline };
+  });
+}
+
+/** Writes what the acknowledgement says the device now is, so lists show it without waiting for telemetry. */
+async function applyState(db: DB, deviceId: number, state: Record<string, unknown> | undefined) {
+  if (!state) return;
+  const set: Record<string, unknown> = {};
+  if (state.switch === 0 || state.switch === 1) set.switchStatus = state.switch;
+  if (state.lock === 0 || state.lock === 1) set.fLock = state.lock;
+  if (Object.keys(set).length) await db.updateTable('t_device').set(set).where('fId', '=', deviceId).execute();
+}
+
+async function finish(db: DB, id: number, outcome: Omit<CommandOutcome, 'commandId'>, now: Date) {
+  await db
+    .updateTable('t_device_command')
+    .set({ fState: outcome.state, fMessage: outcome.message, fResult: outcome.ack ? JSON.stringify(outcome.ack) : null, fDoneTime: now })
+    .where('fId', '=', id)
+    .execute();
+}
+
+/**
+ * Sends one command and waits for its acknowledgement. Refusals of the rules throw Refusal (nothing
+ * is sent); a device that refuses or does not answer gives ok false with the reason.
+ */
+export async function sendCommand(ctx: CommandContext, req: CommandRequest): Promise<CommandOutcome> {
+  const now = ctx.now?.() ?? new Date();
+  if (req.sensitive && req.user) await requireFreshPasswordCheck(ctx.db, req.user, now);
+  const { id, offline } = await claim(ctx, req, now);
+  if (offline) {
+    if (req.source === 'console') throw new Refusal(MESSAGES.offline);
+    return { commandId: id, ok: false, state: 'failed', message: MESSAGES.offline };
+  }
+  const device = await ctx.live.find(req.deviceId);
+  let outcome: Omit<CommandOutcome, 'commandId'>;
+  try {
+    await ctx.db.updateTable('t_device_command').set({ fState: 'sent' }).where('fId', '=', id).execute();
+    const ack = await ctx.live.send(device!, req.command, { mid: `cmd-${id}`, timeoutMs: COMMAND_TIMEOUT_MS });
+    await applyState(ctx.db, req.deviceId, ack.state);
+    outcome = ack.ack
+      ? { ok: true, state: 'acknowledged', message: `${req.name}命令发送成功`, ack }
+      : { ok: false, state: 'failed', message: ack.message ?? '设备操作失败', ack };
+  } catch (error) {
+    const code = error instanceof CommandError ? error.code : undefined;
+    outcome =
+      code === 'timeout'
+        ? { ok: false, state: 'timed_out', message: MESSAGES.timeout }
+        : { ok: false, state: 'failed', message: code === 'not-connected' ? MESSAGES.brokerDown : `设备操作失败:${(error as Error).message}` };
+  }
+  await finish(ctx.db, id, outcome, ctx.now?.() ?? new Date());
+  return { commandId: id, ...outcome };
+}
+
+/** Commands left pending or sent by a server that stopped: nobody waits for them any more. */
+export async function failAbandoned(db: DB) {
+  await db
+    .updateTable('t_device_command')
+    .set({ fState: 'failed', fMessage: '服务重启，命令已中止', fDoneTime: new Date() })
+    .where('fState', 'in', ['pending', 'sent'])
+    .where('fIntime', '<', sql<Date>`now() - interval '1 minute'`)
+    .execute();
+}

@@ -1,0 +1,73 @@
+/**
+ * Starts the device side of the server: the embedded broker (unless MQTT_URL names one), the
+ * transport, the live-device service, and the simulator for the demo devices.
+ */
+import type { Config } from '../config';
+import type { DB } from '../db';
+import { startBroker, type EmbeddedBroker } from '../mqtt/broker';
+import { DeviceTransport } from '../mqtt/transport';
+import { startSimulator, type SimulatorHandle } from '../simulator/simulator';
+import type { DeviceSpec } from '../simulator/device';
+import { LiveDevices } from './live';
+import { failAbandoned } from './commands';
+
+export interface DeviceSide {
+  live: LiveDevices;
+  url: string;
+  simulator?: SimulatorHandle;
+  stop(): Promise<void>;
+}
+
+/**
+ * The devices the simulator plays: `demo` (default) those the demo seed created, `all` every device
+ * in the database, `off` none. Gateways carry the children bound to them.
+ */
+export async function simulatedDevices(db: DB, which: string): Promise<DeviceSpec[]> {
+  if (which === 'off') return [];
+  let q = db
+    .selectFrom('t_device as d')
+    .innerJoin('t_product as p', 'p.fId', 'd.fProductId')
+    .leftJoin('t_gateway_device as gd', 'gd.fDeviceId', 'd.fId')
+    .select(['d.fId', 'd.fNumber', 'd.fTypeId', 'p.fNumber as productNumber', 'gd.fGatewayId']);
+  if (which !== 'all') q = q.where((eb) => eb.or([eb('d.fNumber', 'like', 'DEV0%'), eb('d.fNumber', 'like', 'RG0%')]));
+  const rows = await q.orderBy('d.fId').execute();
+  const byId = new Map(rows.map((r) => [r.fId, r]));
+  const specs = new Map<number, DeviceSpec>();
+  for (const r of rows) {
+    if (r.fGatewayId && byId.has(r.fGatewayId)) continue;
+    specs.set(r.fId, { productNumber: r.productNumber, deviceNumber: r.fNumber, type: (r.fTypeId ?? 1) as DeviceSpec['type'] });
+  }
+  for (const r of rows) {
+    const gateway = r.fGatewayId ? specs.get(r.fGatewayId) : undefined;
+    if (gateway) (gateway.children ??= []).push({ deviceNumber: r.fNumber, type: (r.fTypeId ?? 1) as 1 });
+  }
+  return [...specs.values()];
+}
+
+export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number } = {}): Promise<DeviceSide> {
+  let broker: EmbeddedBroker | undefined;
+  if (!config.mqttUrl) broker = await startBroker({ port: config.mqttPort });
+  const url = config.mqttUrl ?? broker!.url;
+  await failAbandoned(db);
+  const transport = new DeviceTransport({ url, protocolVersion: config.mqttUrl ? 'auto' : 4, shareGroup: 'iot-console' });
+  const live = new LiveDevices(db, transport);
+  // Without a broker the server still serves everything else; the transport keeps trying.
+  await transport.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt: ${url} not reachable yet (${(e as Error).message}); retrying`));
+  const specs = await simulatedDevices(db, options.simulate ?? 'demo');
+  const simulator = specs.length
+    ? await startSimulator({ url, devices: specs, telemetryMs: options.telemetryMs ?? 30_000 }).catch((e) => {
+        console.warn(`simulator: ${(e as Error).message}`);
+        return undefined;
+      })
+    : undefined;
+  return {
+    live,
+    url,
+    simulator,
+    async stop() {
+      await simulator?.stop();
+      await transport.close();
+      await broker?.close();
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Live devices: connects the server to the MQTT broker (the embedded one unless MQTT_URL is set),
+ * writes what devices say into the database (online state, switch and lock, telemetry, alarms, the
+ * message log), and routes commands to a device or, for a gateway's child, through its gateway.
+ */
+import { EventEmitter } from 'node:events';
+import type { DB } from '../db';
+import { DeviceTransport, type TransportState } from '../mqtt/transport';
+import type { Ack, Command } from '../mqtt/protocol';
+
+export interface LiveDevice {
+  fId: number;
+  fNumber: string;
+  fTypeId: number | null;
+  tOnline: number | null;
+  productNumber: string;
+  /** Set when the device hangs off a gateway: commands go through it. */
+  gateway?: { fNumber: string; productNumber: string };
+}
+
+/** What the console hears about without reloading: online state and switch changes. */
+export interface LiveEvents {
+  device: [{ fId: number; fNumber: string; tOnline?: number; switchStatus?: number; fLock?: number }];
+  state: [TransportState];
+}
+
+export class LiveDevices extends EventEmitter<LiveEvents> {
+  /** Device numbers -> ids, so each message costs no lookup once seen. */
+  readonly #ids = new Map<string, number>();
+
+  constructor(
+    readonly db: DB,
+    readonly transport: DeviceTransport,
+  ) {
+    super();
+    transport.on('state', (s) => this.emit('state', s));
+    transport.on('status', (e) => void this.#status(e.deviceNumber, e.online, e.version).catch((err) => this.#warn(err)));
+    transport.on('telemetry', (e) => void this.#telemetry(e.deviceNumber, e.readings, e.ts).catch((err) => this.#warn(err)));
+    transport.on('alarm', (e) => void this.#alarm(e.deviceNumber, e.alarm).catch((err) => this.#warn(err)));
+    transport.on('message', (e) => void this.#log(e).catch((err) => this.#warn(err)));
+    transport.on('warning', (err) => this.#warn(err));
+  }
+
+  get state(): TransportState {
+    return this.transport.state;
+  }
+
+  #warn(error: Error) {
+    console.warn(`mqtt: ${error.message}`);
+  }
+
+  async #id(deviceNumber: string): Promise<number | undefined> {
+    const known = this.#ids.get(deviceNumber);
+    if (known) return known;
+    const row = await this.db.selectFrom('t_device').select('fId').where('fNumber', '=', deviceNumber).executeTakeFirst();
+    if (row) this.#ids.set(deviceNumber, row.fId);
+    return row?.fId;
+  }
+
+  async #status(deviceNumber: string, online: boolean, version?: string) {
+    const id = await this.#id(deviceNumber);
+    if (!id) return;
+    await this.db
+      .updateTable('t_device')
+      .set({ tOnline: online ? 1 : 0, ...(online ? { fLastOnlineTime: new Date() } : {}), ...(version ? { fVersion: version } : {}) })
+      .where('fId', '=', id)
+      .execute();
+    this.emit('device', { fId: id, fNumber: deviceNumber, tOnline: online ? 1 : 0 });
+  }
+
+  async #telemetry(deviceNumber: string, r: { voltage: number; current: number; power: number; energy: number; temperature: number; leakage: number; switch: 0 | 1; lock: 0 | 1 }, ts: number) {
+    const id = await this.#id(deviceNumber);
+    if (!id) return;
+    const time = new Date(ts);
+    await this.db
+      .insertInto('t_device_telemetry')
+      .values({ fDeviceId: id, fTime: time, voltage: r.voltage, current: r.current, power: r.power, energy: r.energy, temperature: r.temperature, leakage: r.leakage, switch: r.switch })
+      .execute();
+    const before = await this.db.selectFrom('t_device').select(['switchStatus', 'fLock', 'tOnline']).where('fId', '=', id).executeTakeFirst();
+    // A device that reports is online, even when its status message was missed.
+    await this.db.updateTable('t_device').set({ switchStatus: r.switch, fLock: r.lock, tOnline: 1, fLastOnlineTime: time }).where('fId', '=', id).execute();
+    if (before && (before.switchStatus !== r.switch || before.fLock !== r.lock || before.tOnline !== 1)) {
+      this.emit('device', { fId: id, fNumber: deviceNumber, tOnline: 1, switchStatus: r.switch, fLock: r.lock });
+    }
+  }
+
+  async #alarm(deviceNumber: string, a: { kind: string; field: string; value: number; limit: number; level: string; active: boolean }) {
+    const id = await this.#id(deviceNumber);
+    if (!id) return;
+    await this.db
+      .insertInto('t_device_alarm')
+      .values({ fDeviceId: id, fKind: a.kind, fField: a.field, fValue: a.value, fLimit: a.limit, fLevel: a.level, fActive: a.active ? 1 : 0 })
+      .execute();
+  }
+
+  async #log(e: { direction: 'up' | 'down'; topic: string; productNumber: string; deviceNumber: string; payload: string }) {
+    let bid: string | null = null;
+    try {
+      const parsed = JSON.parse(e.payload);
+      if (parsed && parsed.bid !== undefined) bid = String(parsed.bid);
+    } catch {
+      // Logged as it came: the message log is where a malformed payload is looked at.
+    }
+    await this.db
+      .insertInto('t_emq_message_publish')
+      .values({ fDeviceId: (await this.#id(e.deviceNumber)) ?? null, fDeviceNumber: e.deviceNumber, fProductNumber: e.productNumber, fDirection: e.direction, fTopic: e.topic, fBid: bid, fPayload: e.payload })
+      .execute();
+  }
+
+  /** The device with what routing needs: its product number and, for a child, its gateway. */
+  async find(deviceId: number): Promise<LiveDevice | undefined> {
+    const row = await this.db
+      .selectFrom('t_device as d')
+      .innerJoin('t_product as p', 'p.fId', 'd.fProductId')
+      .leftJoin('t_gateway_device as gd', 'gd.fDeviceId', 'd.fId')
+      .leftJoin('t_device as g', 'g.fId', 'gd.fGatewayId')
+      .leftJoin('t_product as gp', 'gp.fId', 'g.fProductId')
+      .select(['d.fId', 'd.fNumber', 'd.fTypeId', 'd.tOnline', 'p.fNumber as productNumber', 'g.fNumber as gatewayNumber', 'gp.fNumber as gatewayProductNumber'])
+      .where('d.fId', '=', deviceId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { gatewayNumber, gatewayProductNumber, ...device } = row;
+    return { ...device, ...(gatewayNumber ? { gateway: { fNumber: gatewayNumber, productNumber: gatewayProductNumber } } : {}) } as LiveDevice;
+  }
+
+  /** Sends a command and answers the device's own acknowledgement (a child's, when sent through its gateway). */
+  async send(device: LiveDevice, command: Command, options: { mid: string; timeoutMs: number }): Promise<Ack> {
+    if (!device.gateway) return this.transport.sendCommand(device.productNumber, device.fNumber, command, options);
+    const ack = await this.transport.sendCommand(device.gateway.productNumber, device.gateway.fNumber, { ...command, Children: [device.fNumber] }, options);
+    const child = ack.Children?.find((c) => c.ClientID === device.fNumber);
+    return child ? { ...ack, ack: child.ack, code: child.code, message: child.message, state: child.state } : ack;
+  }
+}
