@@ -15,6 +15,10 @@ import type { RouteContext } from './http/route';
 import { registerSessionRoutes } from './auth/routes';
 import { registerResourceRoutes } from './crud/routes';
 import { registerSystemRoutes } from './domain/system';
+import { registerStatisticsRoutes } from './domain/statistics';
+import { registerHomeRoutes } from './domain/home';
+import { registerDeviceCommandRoutes } from './devices/routes';
+import { registerDeviceDataRoutes } from './domain/deviceData';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -31,7 +35,6 @@ const fail = (code: number, message: string) => ({ code, success: false, message
 export async function buildApp({ config, database, tokens, live }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    disableRequestLogging: true,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
@@ -85,6 +88,10 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerSessionRoutes(app, ctx);
   registerSystemRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
+  registerStatisticsRoutes(app, ctx);
+  registerHomeRoutes(app, ctx);
+  registerDeviceCommandRoutes(app, ctx);
+  registerDeviceDataRoutes(app, ctx);
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   if (hasConsole) await app.register(fastifyStatic, { root: CONSOLE_DIR, wildcard: false, index: false });

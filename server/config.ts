@@ -39,6 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: env.TZ || 'Asia/Shanghai',
     seed: env.SEED !== '0' && env.SEED !== 'false',
     serveConsole: env.SERVE_CONSOLE !== '0',
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: env.LOG_LEVEL ?? 'warn',
   };
 }

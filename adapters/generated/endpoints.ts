@@ -11,12 +11,37 @@ export const endpoints = {
     "activation": "/biz/t-device/activation",
     "total": "/biz/t-device/total"
   },
+  "deviceSwitch": {
+    "list": "/biz/t-device-switch/list",
+    "save": "/biz/t-device-switch/addorupdate",
+    "delete": "/biz/t-device-switch/del"
+  },
+  "deviceTiming": {
+    "list": "/biz/t-device-timing/pagelist",
+    "save": "/biz/t-device-timing/save",
+    "saves": "/biz/t-device-timing/saves",
+    "delete": "/biz/t-device-timing/del",
+    "shareSaves": "/biz/t-device-timing/share-saves",
+    "userList": "/biz/t-device-user-timing/pagelist",
+    "userSave": "/biz/t-device-user-timing/save"
+  },
   "product": {
     "list": "/biz/t-product/products",
     "save": "/biz/t-product/addorupdate",
     "status": "/biz/t-product/status",
     "delete": "/biz/t-product/del",
     "all": "/biz/t-product/allproducts"
+  },
+  "productJson": {
+    "list": "/biz/t-product-json/pagelist",
+    "all": "/biz/t-product-json/list",
+    "save": "/biz/t-product-json/addorupdate",
+    "delete": "/biz/t-product-json/del"
+  },
+  "productJsonConf": {
+    "list": "/biz/t-product-json-conf/pagelist",
+    "save": "/biz/t-product-json-conf/addorupdate",
+    "delete": "/biz/t-product-json-conf/del"
   }
 } as const;
 

@@ -99,6 +99,100 @@ export interface Device {
   tProduct?: Product;
 }
 
+export interface DeviceSwitch {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Device (设备)
+   */
+  fDeviceId?: number;
+  /**
+   * Start time (开始时间)
+   */
+  fBeginTime?: string;
+  /**
+   * Switch (开关)
+   */
+  fSwitch?: 0 | 1;
+  /**
+   * Channel (通道)
+   */
+  fWhich?: number;
+  /**
+   * Executed (已执行)
+   */
+  fIsExecute?: 0 | 1;
+  /**
+   * Executed at (执行时间)
+   */
+  fExecuteTime?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+}
+
+export interface DeviceTiming {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Device (设备)
+   */
+  fDeviceId?: number;
+  /**
+   * Time (时间)
+   */
+  fTime?: string;
+  /**
+   * Validity (时效)
+   */
+  fValidType?: number;
+  /**
+   * Enabled (状态)
+   */
+  fState?: 0 | 1;
+  /**
+   * Action (动作)
+   */
+  fOpt?: 1 | 2;
+  /**
+   * Reverse (反转)
+   */
+  fReverse?: 0 | 1;
+  /**
+   * Reverse after (s) (反转秒数)
+   */
+  fReverseSecond?: number;
+  /**
+   * Reverse at (反转时间)
+   */
+  fReverseTime?: string;
+  /**
+   * Last run (上次执行时间)
+   */
+  fRunTime?: string;
+  /**
+   * Next run (下次执行时间)
+   */
+  fRunNextTime?: string;
+  /**
+   * Created by (创建用户)
+   */
+  fUserId?: number;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+  /**
+   * The device that fDeviceId names.
+   */
+  tDevice?: Device;
+}
+
 export interface Product {
   /**
    * ID (编号)
@@ -176,4 +270,146 @@ export interface Product {
    * Devices (设备数量)
    */
   deviceCount?: number;
+}
+
+export interface ProductJson {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Name (名称)
+   */
+  fName?: string;
+  /**
+   * Type (类型)
+   */
+  fType?: 1 | 2;
+  /**
+   * Bid
+   */
+  fBid?: string;
+  /**
+   * Remark (备注)
+   */
+  fDes?: string;
+  /**
+   * Shown in app (App显示)
+   */
+  fIsShowApp?: 0 | 1;
+  /**
+   * JSON template (JSON模板)
+   */
+  fJsonTemplete?: string;
+  /**
+   * Parent library (上级描述库)
+   */
+  fJsonParentId?: number;
+  /**
+   * Query library (查询描述库)
+   */
+  fSearchJsonId?: number;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+  /**
+   * Products (所属产品)
+   */
+  productNames?: string;
+}
+
+export interface ProductJsonConf {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Library (所属描述库)
+   */
+  fProductJsonId?: number;
+  /**
+   * Identifier (标识符)
+   */
+  fJsonKey?: string;
+  /**
+   * Function point name (功能点名称)
+   */
+  fJsonName?: string;
+  /**
+   * Read identifier (读取标识符)
+   */
+  fJsonReadKey?: string;
+  /**
+   * Explanation (说明)
+   */
+  fJsonDes?: string;
+  /**
+   * Data type (数据类型)
+   */
+  fDataType?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  /**
+   * Data base (数据基数)
+   */
+  fDataBase?: string;
+  /**
+   * Transport type (传输类型)
+   */
+  fTransportType?: string;
+  /**
+   * Value type (值类型)
+   */
+  fValueType?: string;
+  /**
+   * Default value (默认值)
+   */
+  fDefaultValue?: string;
+  /**
+   * Sub-library (下级描述库)
+   */
+  fJsonSubId?: number;
+  /**
+   * Function type (功能类型)
+   */
+  fFunctionType?: "switch";
+  /**
+   * Alarm (是否告警)
+   */
+  fIsWarn?: 0 | 1;
+  /**
+   * Alarm type (告警类型)
+   */
+  fWarnType?: 1 | 2;
+  /**
+   * Alarm minimum (告警下限)
+   */
+  fWarnMin?: number;
+  /**
+   * Alarm maximum (告警上限)
+   */
+  fWarnMax?: number;
+  /**
+   * Notify (是否通知)
+   */
+  fIsNotify?: 0 | 1;
+  /**
+   * Shown in app (App显示)
+   */
+  fIsShowApp?: 0 | 1;
+  /**
+   * Switch options (开关选项)
+   */
+  fSwitches?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+  /**
+   * Value type name (值类型名称)
+   */
+  valueTypeName?: string;
+  /**
+   * Sub-library name (下级描述库名称)
+   */
+  jsonSubName?: string;
 }

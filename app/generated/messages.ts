@@ -58,6 +58,101 @@ export default {
           "activation": "设备激活成功"
         }
       },
+      "deviceSwitch": {
+        "name": "定时开关",
+        "fields": {
+          "fId": "编号",
+          "fDeviceId": "设备",
+          "fBeginTime": "开始时间",
+          "fSwitch": "开关",
+          "fWhich": "通道",
+          "fIsExecute": "已执行",
+          "fExecuteTime": "执行时间",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "设备不能为空",
+            "type": "设备不能为空"
+          },
+          "fBeginTime": {
+            "required": "时间不能为空",
+            "pattern": "时间格式应为 HH:mm"
+          },
+          "fSwitch": {
+            "enum": "开关不正确",
+            "type": "开关不正确"
+          },
+          "fWhich": {
+            "required": "通道不能为空",
+            "type": "通道不能为空",
+            "minimum": "通道范围为1到10",
+            "maximum": "通道范围为1到10"
+          }
+        },
+        "notifications": {
+          "save": "保存成功",
+          "delete": "删除成功"
+        }
+      },
+      "deviceTiming": {
+        "name": "定时",
+        "fields": {
+          "fId": "编号",
+          "fDeviceId": "设备",
+          "fTime": "时间",
+          "fValidType": "时效",
+          "fState": "状态",
+          "fOpt": "动作",
+          "fReverse": "反转",
+          "fReverseSecond": "反转秒数",
+          "fReverseTime": "反转时间",
+          "fRunTime": "上次执行时间",
+          "fRunNextTime": "下次执行时间",
+          "fUserId": "创建用户",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "设备不能为空",
+            "type": "设备不能为空"
+          },
+          "fTime": {
+            "required": "时间不能为空",
+            "pattern": "时间格式应为 HH:mm"
+          },
+          "fValidType": {
+            "required": "时效不能为空",
+            "type": "时效不能为空",
+            "minimum": "时效不正确",
+            "maximum": "时效不正确"
+          },
+          "fState": {
+            "enum": "状态不正确",
+            "type": "状态不正确"
+          },
+          "fOpt": {
+            "enum": "动作不正确",
+            "type": "动作不正确"
+          },
+          "fReverse": {
+            "enum": "反转不正确",
+            "type": "反转不正确"
+          },
+          "fReverseSecond": {
+            "minimum": "反转秒数最小为1",
+            "maximum": "反转秒数最大为86400",
+            "type": "反转秒数必须为整数"
+          }
+        },
+        "notifications": {
+          "save": "保存成功",
+          "saves": "保存成功",
+          "delete": "删除成功",
+          "shareSaves": "定时同步成功",
+          "userSave": "保存成功"
+        }
+      },
       "product": {
         "name": "产品",
         "fields": {
@@ -104,6 +199,91 @@ export default {
           "status": "产品状态修改成功",
           "delete": "产品删除成功"
         }
+      },
+      "productJson": {
+        "name": "描述库",
+        "fields": {
+          "fId": "编号",
+          "fName": "名称",
+          "fType": "类型",
+          "fBid": "Bid",
+          "fDes": "备注",
+          "fIsShowApp": "App显示",
+          "fJsonTemplete": "JSON模板",
+          "fJsonParentId": "上级描述库",
+          "fSearchJsonId": "查询描述库",
+          "fIntime": "创建时间",
+          "productNames": "所属产品"
+        },
+        "messages": {
+          "fName": {
+            "required": "描述库名称不能为空"
+          },
+          "fType": {
+            "required": "类型不能为空"
+          },
+          "fBid": {
+            "required": "Bid不能为空",
+            "pattern": "Bid只能包含字母、数字、下划线和短横线"
+          }
+        },
+        "notifications": {
+          "save": "描述库保存成功",
+          "delete": "描述库删除成功"
+        }
+      },
+      "productJsonConf": {
+        "name": "描述库字段",
+        "fields": {
+          "fId": "编号",
+          "fProductJsonId": "所属描述库",
+          "fJsonKey": "标识符",
+          "fJsonName": "功能点名称",
+          "fJsonReadKey": "读取标识符",
+          "fJsonDes": "说明",
+          "fDataType": "数据类型",
+          "fDataBase": "数据基数",
+          "fTransportType": "传输类型",
+          "fValueType": "值类型",
+          "fDefaultValue": "默认值",
+          "fJsonSubId": "下级描述库",
+          "fFunctionType": "功能类型",
+          "fIsWarn": "是否告警",
+          "fWarnType": "告警类型",
+          "fWarnMin": "告警下限",
+          "fWarnMax": "告警上限",
+          "fIsNotify": "是否通知",
+          "fIsShowApp": "App显示",
+          "fSwitches": "开关选项",
+          "fIntime": "创建时间",
+          "valueTypeName": "值类型名称",
+          "jsonSubName": "下级描述库名称"
+        },
+        "messages": {
+          "fProductJsonId": {
+            "required": "所属描述库不能为空"
+          },
+          "fJsonKey": {
+            "required": "标识符不能为空",
+            "pattern": "标识符只能包含字母、数字和下划线"
+          },
+          "fJsonName": {
+            "required": "功能点名称不能为空"
+          },
+          "fJsonDes": {
+            "maxLength": "说明不能超过1000个字符"
+          },
+          "fDataType": {
+            "required": "数据类型不能为空"
+          },
+          "fValueType": {
+            "required": "值类型不能为空"
+          }
+        },
+        "notifications": {
+          "save": "字段保存成功",
+          "delete": "字段删除成功"
+        }
       }
     },
     "enums": {
@@ -131,10 +311,33 @@ export default {
       "online": {
         "0": "离线",
         "1": "在线"
+      },
+      "productJsonType": {
+        "1": "接收",
+        "2": "发送"
+      },
+      "productJsonDataType": {
+        "1": "整数",
+        "2": "浮点数",
+        "3": "字符串",
+        "4": "数组",
+        "5": "布尔",
+        "6": "时间",
+        "7": "实体",
+        "8": "实体数组"
+      },
+      "productJsonWarnType": {
+        "1": "系统告警",
+        "2": "硬件告警"
+      },
+      "productJsonFlag": {
+        "0": "否",
+        "1": "是"
       }
     },
     "menus": {
       "device-manage": "设备中心",
+      "statistics": "数据统计",
       "device": "设备管理",
       "product": "产品管理"
     },
@@ -145,12 +348,31 @@ export default {
       "device:status": "设备激活注销",
       "device:del": "设备删除",
       "device:upload": "设备导入",
+      "device:control": "设备控制",
+      "device:batch-reboot": "批量重启",
+      "device:batch-time": "批量校时",
+      "device:batch-open": "批量分闸",
+      "device:batch-close": "批量合闸",
+      "device:batch-locked": "批量锁定",
+      "device:batch-unlock": "批量解锁",
       "device:use": "设备加入移除",
+      "deviceSwitch:list": "定时开关查看",
+      "group:edit": "分组编辑",
+      "group:del": "分组删除",
+      "deviceTiming:list": "定时查看",
+      "deviceTiming:user-edit": "我的定时编辑",
       "product:list": "产品查看",
       "product:add": "产品新增",
       "product:edit": "产品编辑",
       "product:status": "产品启停",
-      "product:del": "产品删除"
+      "product:del": "产品删除",
+      "json:list": "描述库查看",
+      "json:add": "描述库新增编辑",
+      "json:del": "描述库删除",
+      "device:command": "设备指令下发",
+      "json_conf:look": "描述库详情查看",
+      "json_conf:add": "描述库字段新增编辑",
+      "json_conf:del": "描述库字段删除"
     }
   },
   "zh-TW": {
@@ -210,6 +432,101 @@ export default {
           "activation": "設備啟用成功"
         }
       },
+      "deviceSwitch": {
+        "name": "定時開關",
+        "fields": {
+          "fId": "編號",
+          "fDeviceId": "設備",
+          "fBeginTime": "開始時間",
+          "fSwitch": "開關",
+          "fWhich": "通道",
+          "fIsExecute": "已執行",
+          "fExecuteTime": "執行時間",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "設備不能為空",
+            "type": "設備不能為空"
+          },
+          "fBeginTime": {
+            "required": "時間不能為空",
+            "pattern": "時間格式應為 HH:mm"
+          },
+          "fSwitch": {
+            "enum": "開關不正確",
+            "type": "開關不正確"
+          },
+          "fWhich": {
+            "required": "通道不能為空",
+            "type": "通道不能為空",
+            "minimum": "通道範圍為1到10",
+            "maximum": "通道範圍為1到10"
+          }
+        },
+        "notifications": {
+          "save": "儲存成功",
+          "delete": "刪除成功"
+        }
+      },
+      "deviceTiming": {
+        "name": "定時",
+        "fields": {
+          "fId": "編號",
+          "fDeviceId": "設備",
+          "fTime": "時間",
+          "fValidType": "時效",
+          "fState": "狀態",
+          "fOpt": "動作",
+          "fReverse": "反轉",
+          "fReverseSecond": "反轉秒數",
+          "fReverseTime": "反轉時間",
+          "fRunTime": "上次執行時間",
+          "fRunNextTime": "下次執行時間",
+          "fUserId": "建立用戶",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "設備不能為空",
+            "type": "設備不能為空"
+          },
+          "fTime": {
+            "required": "時間不能為空",
+            "pattern": "時間格式應為 HH:mm"
+          },
+          "fValidType": {
+            "required": "時效不能為空",
+            "type": "時效不能為空",
+            "minimum": "時效不正確",
+            "maximum": "時效不正確"
+          },
+          "fState": {
+            "enum": "狀態不正確",
+            "type": "狀態不正確"
+          },
+          "fOpt": {
+            "enum": "動作不正確",
+            "type": "動作不正確"
+          },
+          "fReverse": {
+            "enum": "反轉不正確",
+            "type": "反轉不正確"
+          },
+          "fReverseSecond": {
+            "minimum": "反轉秒數最小為1",
+            "maximum": "反轉秒數最大為86400",
+            "type": "反轉秒數必須為整數"
+          }
+        },
+        "notifications": {
+          "save": "儲存成功",
+          "saves": "儲存成功",
+          "delete": "刪除成功",
+          "shareSaves": "定時同步成功",
+          "userSave": "儲存成功"
+        }
+      },
       "product": {
         "name": "產品",
         "fields": {
@@ -256,6 +573,91 @@ export default {
           "status": "產品狀態修改成功",
           "delete": "產品刪除成功"
         }
+      },
+      "productJson": {
+        "name": "描述庫",
+        "fields": {
+          "fId": "編號",
+          "fName": "名稱",
+          "fType": "類型",
+          "fBid": "Bid",
+          "fDes": "備註",
+          "fIsShowApp": "App顯示",
+          "fJsonTemplete": "JSON範本",
+          "fJsonParentId": "上級描述庫",
+          "fSearchJsonId": "查詢描述庫",
+          "fIntime": "建立時間",
+          "productNames": "所屬產品"
+        },
+        "messages": {
+          "fName": {
+            "required": "描述庫名稱不能為空"
+          },
+          "fType": {
+            "required": "類型不能為空"
+          },
+          "fBid": {
+            "required": "Bid不能為空",
+            "pattern": "Bid只能包含字母、數字、底線和短橫線"
+          }
+        },
+        "notifications": {
+          "save": "描述庫儲存成功",
+          "delete": "描述庫刪除成功"
+        }
+      },
+      "productJsonConf": {
+        "name": "描述庫欄位",
+        "fields": {
+          "fId": "編號",
+          "fProductJsonId": "所屬描述庫",
+          "fJsonKey": "識別碼",
+          "fJsonName": "功能點名稱",
+          "fJsonReadKey": "讀取識別碼",
+          "fJsonDes": "說明",
+          "fDataType": "資料類型",
+          "fDataBase": "資料基數",
+          "fTransportType": "傳輸類型",
+          "fValueType": "值類型",
+          "fDefaultValue": "預設值",
+          "fJsonSubId": "下級描述庫",
+          "fFunctionType": "功能類型",
+          "fIsWarn": "是否告警",
+          "fWarnType": "告警類型",
+          "fWarnMin": "告警下限",
+          "fWarnMax": "告警上限",
+          "fIsNotify": "是否通知",
+          "fIsShowApp": "App顯示",
+          "fSwitches": "開關選項",
+          "fIntime": "建立時間",
+          "valueTypeName": "值類型名稱",
+          "jsonSubName": "下級描述庫名稱"
+        },
+        "messages": {
+          "fProductJsonId": {
+            "required": "所屬描述庫不能為空"
+          },
+          "fJsonKey": {
+            "required": "識別碼不能為空",
+            "pattern": "識別碼只能包含字母、數字和底線"
+          },
+          "fJsonName": {
+            "required": "功能點名稱不能為空"
+          },
+          "fJsonDes": {
+            "maxLength": "說明不能超過1000個字元"
+          },
+          "fDataType": {
+            "required": "資料類型不能為空"
+          },
+          "fValueType": {
+            "required": "值類型不能為空"
+          }
+        },
+        "notifications": {
+          "save": "欄位儲存成功",
+          "delete": "欄位刪除成功"
+        }
       }
     },
     "enums": {
@@ -283,10 +685,33 @@ export default {
       "online": {
         "0": "離線",
         "1": "在線"
+      },
+      "productJsonType": {
+        "1": "接收",
+        "2": "發送"
+      },
+      "productJsonDataType": {
+        "1": "整數",
+        "2": "浮點數",
+        "3": "字串",
+        "4": "陣列",
+        "5": "布林",
+        "6": "時間",
+        "7": "實體",
+        "8": "實體陣列"
+      },
+      "productJsonWarnType": {
+        "1": "系統告警",
+        "2": "硬體告警"
+      },
+      "productJsonFlag": {
+        "0": "否",
+        "1": "是"
       }
     },
     "menus": {
       "device-manage": "設備中心",
+      "statistics": "數據統計",
       "device": "設備管理",
       "product": "產品管理"
     },
@@ -297,12 +722,31 @@ export default {
       "device:status": "設備啟用註銷",
       "device:del": "設備刪除",
       "device:upload": "設備匯入",
+      "device:control": "設備控制",
+      "device:batch-reboot": "批量重啟",
+      "device:batch-time": "批量校時",
+      "device:batch-open": "批量分閘",
+      "device:batch-close": "批量合閘",
+      "device:batch-locked": "批量鎖定",
+      "device:batch-unlock": "批量解鎖",
       "device:use": "設備加入移除",
+      "deviceSwitch:list": "定時開關查看",
+      "group:edit": "分組編輯",
+      "group:del": "分組刪除",
+      "deviceTiming:list": "定時查看",
+      "deviceTiming:user-edit": "我的定時編輯",
       "product:list": "產品查看",
       "product:add": "產品新增",
       "product:edit": "產品編輯",
       "product:status": "產品啟停",
-      "product:del": "產品刪除"
+      "product:del": "產品刪除",
+      "json:list": "描述庫查看",
+      "json:add": "描述庫新增編輯",
+      "json:del": "描述庫刪除",
+      "device:command": "設備指令下發",
+      "json_conf:look": "描述庫詳情查看",
+      "json_conf:add": "描述庫欄位新增編輯",
+      "json_conf:del": "描述庫欄位刪除"
     }
   },
   "en-US": {
@@ -362,6 +806,101 @@ export default {
           "activation": "Device activated"
         }
       },
+      "deviceSwitch": {
+        "name": "Switch schedule",
+        "fields": {
+          "fId": "ID",
+          "fDeviceId": "Device",
+          "fBeginTime": "Start time",
+          "fSwitch": "Switch",
+          "fWhich": "Channel",
+          "fIsExecute": "Executed",
+          "fExecuteTime": "Executed at",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "Device is required",
+            "type": "Device is required"
+          },
+          "fBeginTime": {
+            "required": "Time is required",
+            "pattern": "Time must be HH:mm"
+          },
+          "fSwitch": {
+            "enum": "Invalid switch value",
+            "type": "Invalid switch value"
+          },
+          "fWhich": {
+            "required": "Channel is required",
+            "type": "Channel is required",
+            "minimum": "Channel must be between 1 and 10",
+            "maximum": "Channel must be between 1 and 10"
+          }
+        },
+        "notifications": {
+          "save": "Saved",
+          "delete": "Deleted"
+        }
+      },
+      "deviceTiming": {
+        "name": "Timer",
+        "fields": {
+          "fId": "ID",
+          "fDeviceId": "Device",
+          "fTime": "Time",
+          "fValidType": "Validity",
+          "fState": "Enabled",
+          "fOpt": "Action",
+          "fReverse": "Reverse",
+          "fReverseSecond": "Reverse after (s)",
+          "fReverseTime": "Reverse at",
+          "fRunTime": "Last run",
+          "fRunNextTime": "Next run",
+          "fUserId": "Created by",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "Device is required",
+            "type": "Device is required"
+          },
+          "fTime": {
+            "required": "Time is required",
+            "pattern": "Time must be HH:mm"
+          },
+          "fValidType": {
+            "required": "Validity is required",
+            "type": "Validity is required",
+            "minimum": "Invalid validity",
+            "maximum": "Invalid validity"
+          },
+          "fState": {
+            "enum": "Invalid state",
+            "type": "Invalid state"
+          },
+          "fOpt": {
+            "enum": "Invalid action",
+            "type": "Invalid action"
+          },
+          "fReverse": {
+            "enum": "Invalid reverse",
+            "type": "Invalid reverse"
+          },
+          "fReverseSecond": {
+            "minimum": "Reverse seconds must be at least 1",
+            "maximum": "Reverse seconds must be at most 86400",
+            "type": "Reverse seconds must be an integer"
+          }
+        },
+        "notifications": {
+          "save": "Saved",
+          "saves": "Saved",
+          "delete": "Deleted",
+          "shareSaves": "Timer synchronised",
+          "userSave": "Saved"
+        }
+      },
       "product": {
         "name": "Product",
         "fields": {
@@ -408,6 +947,91 @@ export default {
           "status": "Product status changed",
           "delete": "Product deleted"
         }
+      },
+      "productJson": {
+        "name": "Description library",
+        "fields": {
+          "fId": "ID",
+          "fName": "Name",
+          "fType": "Type",
+          "fBid": "Bid",
+          "fDes": "Remark",
+          "fIsShowApp": "Shown in app",
+          "fJsonTemplete": "JSON template",
+          "fJsonParentId": "Parent library",
+          "fSearchJsonId": "Query library",
+          "fIntime": "Created",
+          "productNames": "Products"
+        },
+        "messages": {
+          "fName": {
+            "required": "Name cannot be empty"
+          },
+          "fType": {
+            "required": "Type cannot be empty"
+          },
+          "fBid": {
+            "required": "Bid cannot be empty",
+            "pattern": "Bid may contain only letters, digits, underscores and hyphens"
+          }
+        },
+        "notifications": {
+          "save": "Description library saved",
+          "delete": "Description library deleted"
+        }
+      },
+      "productJsonConf": {
+        "name": "Library field",
+        "fields": {
+          "fId": "ID",
+          "fProductJsonId": "Library",
+          "fJsonKey": "Identifier",
+          "fJsonName": "Function point name",
+          "fJsonReadKey": "Read identifier",
+          "fJsonDes": "Explanation",
+          "fDataType": "Data type",
+          "fDataBase": "Data base",
+          "fTransportType": "Transport type",
+          "fValueType": "Value type",
+          "fDefaultValue": "Default value",
+          "fJsonSubId": "Sub-library",
+          "fFunctionType": "Function type",
+          "fIsWarn": "Alarm",
+          "fWarnType": "Alarm type",
+          "fWarnMin": "Alarm minimum",
+          "fWarnMax": "Alarm maximum",
+          "fIsNotify": "Notify",
+          "fIsShowApp": "Shown in app",
+          "fSwitches": "Switch options",
+          "fIntime": "Created",
+          "valueTypeName": "Value type name",
+          "jsonSubName": "Sub-library name"
+        },
+        "messages": {
+          "fProductJsonId": {
+            "required": "Library cannot be empty"
+          },
+          "fJsonKey": {
+            "required": "Identifier cannot be empty",
+            "pattern": "Identifier may contain only letters, digits and underscores"
+          },
+          "fJsonName": {
+            "required": "Function point name cannot be empty"
+          },
+          "fJsonDes": {
+            "maxLength": "Explanation cannot exceed 1000 characters"
+          },
+          "fDataType": {
+            "required": "Data type cannot be empty"
+          },
+          "fValueType": {
+            "required": "Value type cannot be empty"
+          }
+        },
+        "notifications": {
+          "save": "Field saved",
+          "delete": "Field deleted"
+        }
       }
     },
     "enums": {
@@ -435,10 +1059,33 @@ export default {
       "online": {
         "0": "Offline",
         "1": "Online"
+      },
+      "productJsonType": {
+        "1": "Receive",
+        "2": "Send"
+      },
+      "productJsonDataType": {
+        "1": "Integer",
+        "2": "Float",
+        "3": "String",
+        "4": "Array",
+        "5": "Boolean",
+        "6": "Time",
+        "7": "Entity",
+        "8": "Entity array"
+      },
+      "productJsonWarnType": {
+        "1": "System",
+        "2": "Hardware"
+      },
+      "productJsonFlag": {
+        "0": "No",
+        "1": "Yes"
       }
     },
     "menus": {
       "device-manage": "Device center",
+      "statistics": "Statistics",
       "device": "Devices",
       "product": "Products"
     },
@@ -449,12 +1096,31 @@ export default {
       "device:status": "Activate or deregister device",
       "device:del": "Delete device",
       "device:upload": "Import devices",
+      "device:control": "Control device",
+      "device:batch-reboot": "Batch reboot",
+      "device:batch-time": "Batch time sync",
+      "device:batch-open": "Batch open",
+      "device:batch-close": "Batch close",
+      "device:batch-locked": "Batch lock",
+      "device:batch-unlock": "Batch unlock",
       "device:use": "Use device",
+      "deviceSwitch:list": "View switch schedules",
+      "group:edit": "Edit group",
+      "group:del": "Delete group",
+      "deviceTiming:list": "View timers",
+      "deviceTiming:user-edit": "Edit own timers",
       "product:list": "View products",
       "product:add": "Add product",
       "product:edit": "Edit product",
       "product:status": "Enable or disable product",
-      "product:del": "Delete product"
+      "product:del": "Delete product",
+      "json:list": "View description libraries",
+      "json:add": "Add or edit description library",
+      "json:del": "Delete description library",
+      "device:command": "Send device commands",
+      "json_conf:look": "View library fields",
+      "json_conf:add": "Add or edit library field",
+      "json_conf:del": "Delete library field"
     }
   }
 };

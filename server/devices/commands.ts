@@ -85,6 +85,7 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
         .select('fId')
         .where('fDeviceId', '=', req.deviceId)
         .where('fUserId', '=', req.user.fId)
+        .where('fSource', '=', 'console')
         .where('fIntime', '>', new Date(now.getTime() - THROTTLE_MS))
         .executeTakeFirst();
       if (recent) throw new Refusal(MESSAGES.throttled);

@@ -14,6 +14,8 @@ import { failAbandoned } from './commands';
 export interface DeviceSide {
   live: LiveDevices;
   url: string;
+  /** The embedded broker, when no MQTT_URL was given. */
+  broker?: EmbeddedBroker;
   simulator?: SimulatorHandle;
   stop(): Promise<void>;
 }
@@ -63,11 +65,13 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
   return {
     live,
     url,
+    broker,
     simulator,
     async stop() {
       await simulator?.stop();
       await transport.close();
-      await broker?.close();
+      // A broker restarted by a test replaces the one started here.
+      await (this.broker ?? broker)?.close();
     },
   };
 }

@@ -307,6 +307,371 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "deviceSwitch": {
+    "name": "deviceSwitch",
+    "table": "t_device_switch",
+    "label": "定时开关",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "设备不能为空",
+          "type": "设备不能为空"
+        }
+      },
+      "fBeginTime": {
+        "type": "string",
+        "label": "开始时间",
+        "messages": {
+          "required": "时间不能为空",
+          "pattern": "时间格式应为 HH:mm"
+        }
+      },
+      "fSwitch": {
+        "type": "integer",
+        "label": "开关",
+        "default": 0,
+        "messages": {
+          "enum": "开关不正确",
+          "type": "开关不正确"
+        }
+      },
+      "fWhich": {
+        "type": "integer",
+        "label": "通道",
+        "default": 1,
+        "messages": {
+          "required": "通道不能为空",
+          "type": "通道不能为空",
+          "minimum": "通道范围为1到10",
+          "maximum": "通道范围为1到10"
+        }
+      },
+      "fIsExecute": {
+        "type": "integer",
+        "label": "已执行",
+        "readOnly": true,
+        "default": 0,
+        "messages": {}
+      },
+      "fExecuteTime": {
+        "type": "date-time",
+        "label": "执行时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fDeviceId",
+      "fBeginTime",
+      "fWhich"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [
+      "fDeviceId"
+    ],
+    "adminOnly": [],
+    "filters": [],
+    "sort": {
+      "default": [
+        {
+          "column": "fBeginTime",
+          "asc": true
+        },
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fBeginTime"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fBeginTime": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
+        },
+        "fSwitch": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fWhich": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 10
+        }
+      }
+    }
+  },
+  "deviceTiming": {
+    "name": "deviceTiming",
+    "table": "t_device_timing",
+    "label": "定时",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "设备不能为空",
+          "type": "设备不能为空"
+        }
+      },
+      "fTime": {
+        "type": "string",
+        "label": "时间",
+        "messages": {
+          "required": "时间不能为空",
+          "pattern": "时间格式应为 HH:mm"
+        }
+      },
+      "fValidType": {
+        "type": "integer",
+        "label": "时效",
+        "default": 9,
+        "messages": {
+          "required": "时效不能为空",
+          "type": "时效不能为空",
+          "minimum": "时效不正确",
+          "maximum": "时效不正确"
+        }
+      },
+      "fState": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {
+          "enum": "状态不正确",
+          "type": "状态不正确"
+        }
+      },
+      "fOpt": {
+        "type": "integer",
+        "label": "动作",
+        "default": 1,
+        "messages": {
+          "enum": "动作不正确",
+          "type": "动作不正确"
+        }
+      },
+      "fReverse": {
+        "type": "integer",
+        "label": "反转",
+        "default": 0,
+        "messages": {
+          "enum": "反转不正确",
+          "type": "反转不正确"
+        }
+      },
+      "fReverseSecond": {
+        "type": "integer",
+        "label": "反转秒数",
+        "default": 60,
+        "messages": {
+          "minimum": "反转秒数最小为1",
+          "maximum": "反转秒数最大为86400",
+          "type": "反转秒数必须为整数"
+        }
+      },
+      "fReverseTime": {
+        "type": "date-time",
+        "label": "反转时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fRunTime": {
+        "type": "date-time",
+        "label": "上次执行时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fRunNextTime": {
+        "type": "date-time",
+        "label": "下次执行时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "创建用户",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fDeviceId",
+      "fTime",
+      "fValidType"
+    ],
+    "unique": [],
+    "relations": {
+      "tDevice": {
+        "entity": "device",
+        "from": "fDeviceId"
+      }
+    },
+    "readOnlyOnEdit": [
+      "fDeviceId"
+    ],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fDeviceId",
+        "field": "fDeviceId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fTime",
+          "asc": true
+        },
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fTime",
+        "fValidType",
+        "fRunNextTime",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fTime": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
+        },
+        "fValidType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 9
+        },
+        "fState": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fOpt": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fReverse": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fReverseSecond": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 86400
+        }
+      }
+    }
+  },
   "product": {
     "name": "product",
     "table": "t_product",
@@ -619,11 +984,562 @@ export const entities: Record<string, EntityModel> = {
         }
       }
     }
+  },
+  "productJson": {
+    "name": "productJson",
+    "table": "t_product_json",
+    "label": "描述库",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "名称",
+        "messages": {
+          "required": "描述库名称不能为空"
+        }
+      },
+      "fType": {
+        "type": "integer",
+        "label": "类型",
+        "default": 1,
+        "messages": {
+          "required": "类型不能为空"
+        }
+      },
+      "fBid": {
+        "type": "string",
+        "label": "Bid",
+        "messages": {
+          "required": "Bid不能为空",
+          "pattern": "Bid只能包含字母、数字、下划线和短横线"
+        }
+      },
+      "fDes": {
+        "type": "string",
+        "label": "备注",
+        "messages": {}
+      },
+      "fIsShowApp": {
+        "type": "integer",
+        "label": "App显示",
+        "default": 0,
+        "messages": {}
+      },
+      "fJsonTemplete": {
+        "type": "string",
+        "label": "JSON模板",
+        "messages": {}
+      },
+      "fJsonParentId": {
+        "type": "integer",
+        "label": "上级描述库",
+        "messages": {}
+      },
+      "fSearchJsonId": {
+        "type": "integer",
+        "label": "查询描述库",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "productNames": {
+        "type": "string",
+        "label": "所属产品",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName",
+      "fType",
+      "fBid"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fName",
+        "fields": [
+          "fName",
+          "fDes"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "fBid",
+        "field": "fBid",
+        "op": "eq"
+      },
+      {
+        "key": "fType",
+        "field": "fType",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName",
+        "fBid",
+        "fType",
+        "fIntime"
+      ]
+    },
+    "pageSize": 9999,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fBid": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 40,
+          "pattern": "^[A-Za-z0-9_-]+$"
+        },
+        "fDes": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fIsShowApp": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fJsonTemplete": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fJsonParentId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fSearchJsonId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    }
+  },
+  "productJsonConf": {
+    "name": "productJsonConf",
+    "table": "t_product_json_conf",
+    "label": "描述库字段",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fProductJsonId": {
+        "type": "integer",
+        "label": "所属描述库",
+        "messages": {
+          "required": "所属描述库不能为空"
+        }
+      },
+      "fJsonKey": {
+        "type": "string",
+        "label": "标识符",
+        "messages": {
+          "required": "标识符不能为空",
+          "pattern": "标识符只能包含字母、数字和下划线"
+        }
+      },
+      "fJsonName": {
+        "type": "string",
+        "label": "功能点名称",
+        "messages": {
+          "required": "功能点名称不能为空"
+        }
+      },
+      "fJsonReadKey": {
+        "type": "string",
+        "label": "读取标识符",
+        "messages": {}
+      },
+      "fJsonDes": {
+        "type": "string",
+        "label": "说明",
+        "messages": {
+          "maxLength": "说明不能超过1000个字符"
+        }
+      },
+      "fDataType": {
+        "type": "integer",
+        "label": "数据类型",
+        "messages": {
+          "required": "数据类型不能为空"
+        }
+      },
+      "fDataBase": {
+        "type": "string",
+        "label": "数据基数",
+        "messages": {}
+      },
+      "fTransportType": {
+        "type": "string",
+        "label": "传输类型",
+        "messages": {}
+      },
+      "fValueType": {
+        "type": "string",
+        "label": "值类型",
+        "messages": {
+          "required": "值类型不能为空"
+        }
+      },
+      "fDefaultValue": {
+        "type": "string",
+        "label": "默认值",
+        "messages": {}
+      },
+      "fJsonSubId": {
+        "type": "integer",
+        "label": "下级描述库",
+        "messages": {}
+      },
+      "fFunctionType": {
+        "type": "string",
+        "label": "功能类型",
+        "messages": {}
+      },
+      "fIsWarn": {
+        "type": "integer",
+        "label": "是否告警",
+        "default": 0,
+        "messages": {}
+      },
+      "fWarnType": {
+        "type": "integer",
+        "label": "告警类型",
+        "messages": {}
+      },
+      "fWarnMin": {
+        "type": "number",
+        "label": "告警下限",
+        "messages": {}
+      },
+      "fWarnMax": {
+        "type": "number",
+        "label": "告警上限",
+        "messages": {}
+      },
+      "fIsNotify": {
+        "type": "integer",
+        "label": "是否通知",
+        "default": 0,
+        "messages": {}
+      },
+      "fIsShowApp": {
+        "type": "integer",
+        "label": "App显示",
+        "default": 0,
+        "messages": {}
+      },
+      "fSwitches": {
+        "type": "string",
+        "label": "开关选项",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "valueTypeName": {
+        "type": "string",
+        "label": "值类型名称",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "jsonSubName": {
+        "type": "string",
+        "label": "下级描述库名称",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fProductJsonId",
+      "fJsonKey",
+      "fJsonName",
+      "fDataType",
+      "fValueType"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [
+      "fProductJsonId"
+    ],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "keyword",
+        "fields": [
+          "fJsonName",
+          "fJsonKey",
+          "fJsonDes"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "fProductJsonId",
+        "field": "fProductJsonId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fJsonKey",
+        "fJsonName"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fProductJsonId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fJsonKey": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100,
+          "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+        },
+        "fJsonName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fJsonReadKey": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fJsonDes": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000
+        },
+        "fDataType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            null
+          ]
+        },
+        "fDataBase": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fTransportType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fValueType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fDefaultValue": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fJsonSubId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fFunctionType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "enum": [
+            "switch",
+            null
+          ]
+        },
+        "fIsWarn": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fWarnType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fWarnMin": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "fWarnMax": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "fIsNotify": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fIsShowApp": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        }
+      }
+    }
   }
 };
 
 /** Generated migrations in dependency order (server/generated/migrations/<entity>.sql). */
 export const migrations = [
   "product",
-  "device"
+  "device",
+  "deviceSwitch",
+  "deviceTiming",
+  "productJson",
+  "productJsonConf"
 ];

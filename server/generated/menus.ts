@@ -31,6 +31,16 @@ export const menus = [
     "sort": 1,
     "title": "产品管理",
     "permission": "product:list"
+  },
+  {
+    "key": "statistics",
+    "parent": "device-manage",
+    "path": "/statistics",
+    "component": "statistics",
+    "icon": "BarChart",
+    "sort": 3,
+    "title": "数据统计",
+    "permission": "statistics:list"
   }
 ];
 
@@ -67,9 +77,79 @@ export const buttons = [
     "title": "设备导入"
   },
   {
+    "code": "device:control",
+    "menu": "device",
+    "title": "设备控制"
+  },
+  {
+    "code": "device:batch-reboot",
+    "menu": "device",
+    "title": "批量重启"
+  },
+  {
+    "code": "device:batch-time",
+    "menu": "device",
+    "title": "批量校时"
+  },
+  {
+    "code": "device:batch-open",
+    "menu": "device",
+    "title": "批量分闸"
+  },
+  {
+    "code": "device:batch-close",
+    "menu": "device",
+    "title": "批量合闸"
+  },
+  {
+    "code": "device:batch-locked",
+    "menu": "device",
+    "title": "批量锁定"
+  },
+  {
+    "code": "device:batch-unlock",
+    "menu": "device",
+    "title": "批量解锁"
+  },
+  {
     "code": "device:use",
     "menu": "device",
     "title": "设备加入移除"
+  },
+  {
+    "code": "deviceSwitch:list",
+    "menu": null,
+    "title": "定时开关查看"
+  },
+  {
+    "code": "group:edit",
+    "menu": null,
+    "title": "分组编辑"
+  },
+  {
+    "code": "group:del",
+    "menu": null,
+    "title": "分组删除"
+  },
+  {
+    "code": "deviceTiming:list",
+    "menu": null,
+    "title": "定时查看"
+  },
+  {
+    "code": "deviceTiming:user-edit",
+    "menu": null,
+    "title": "我的定时编辑"
+  },
+  {
+    "code": "group:edit",
+    "menu": null,
+    "title": "分组编辑"
+  },
+  {
+    "code": "group:del",
+    "menu": null,
+    "title": "分组删除"
   },
   {
     "code": "product:list",
@@ -95,5 +175,40 @@ export const buttons = [
     "code": "product:del",
     "menu": "product",
     "title": "产品删除"
+  },
+  {
+    "code": "json:list",
+    "menu": null,
+    "title": "描述库查看"
+  },
+  {
+    "code": "json:add",
+    "menu": null,
+    "title": "描述库新增编辑"
+  },
+  {
+    "code": "json:del",
+    "menu": null,
+    "title": "描述库删除"
+  },
+  {
+    "code": "device:command",
+    "menu": null,
+    "title": "设备指令下发"
+  },
+  {
+    "code": "json_conf:look",
+    "menu": null,
+    "title": "描述库详情查看"
+  },
+  {
+    "code": "json_conf:add",
+    "menu": null,
+    "title": "描述库字段新增编辑"
+  },
+  {
+    "code": "json_conf:del",
+    "menu": null,
+    "title": "描述库字段删除"
   }
 ];

@@ -71,11 +71,11 @@ export const THRESHOLD_RULES: Record<keyof Thresholds, Rule> = {
 };
 
 function checkRule(key: string, value: unknown, rule: Rule): string | undefined {
-  if (typeof value !== 'number' || !Number.isInteger(value)) return `${key} must be an integer`;
+  if (typeof value !== 'number' || !Number.isInteger(value)) return `${key} 必须为整数`;
   if ('oneOf' in rule) {
-    if (!rule.oneOf.includes(value)) return `${key} must be one of ${rule.oneOf.join(', ')}`;
+    if (!rule.oneOf.includes(value)) return `${key} 取值应为 ${rule.oneOf.join('/')}`;
   } else if (value < rule.min || value > rule.max) {
-    return `${key} must be between ${rule.min} and ${rule.max}`;
+    return `${key} 取值范围 ${rule.min}-${rule.max}`;
   }
   return undefined;
 }
@@ -85,7 +85,7 @@ export function validateThresholds(input: Record<string, unknown>, { requireAll 
   const problems: string[] = [];
   for (const key of Object.keys(THRESHOLD_RULES) as (keyof Thresholds)[]) {
     if (!(key in input)) {
-      if (requireAll) problems.push(`${key} is required`);
+      if (requireAll) problems.push(`${key} 不能为空`);
       continue;
     }
     const p = checkRule(key, input[key], THRESHOLD_RULES[key]);
@@ -172,7 +172,7 @@ export function validateProtection(input: Record<string, unknown>): string[] {
       const p = checkRule(key, value, { min: 1, max: UINT32_MAX });
       if (p) problems.push(p);
     } else {
-      problems.push(`unknown parameter ${key}`);
+      problems.push(`未知参数 ${key}`);
     }
   }
   return problems;
@@ -182,7 +182,7 @@ export function validateCalibration(input: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const keys = new Set<string>(CALIBRATION_KEYS);
   for (const [key, value] of Object.entries(input)) {
-    if (!keys.has(key)) problems.push(`unknown coefficient ${key}`);
+    if (!keys.has(key)) problems.push(`未知系数 ${key}`);
     else {
       const p = checkRule(key, value, { min: 1, max: UINT32_MAX });
       if (p) problems.push(p);

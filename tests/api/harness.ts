@@ -68,12 +68,14 @@ export interface ServerOptions {
   /** Simulate the demo devices on the embedded broker (telemetry every telemetryMs). */
   simulate?: boolean;
   telemetryMs?: number;
+  /** 'external': the broker at MQTT_URL (e.g. the machine's Mosquitto) instead of an embedded one. */
+  broker?: 'embedded' | 'external';
 }
 
 export async function startServer(backend: Backend, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-api-'));
   const pgdb = backend === 'postgres' ? await freshPostgres() : undefined;
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0 };
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: options.broker === 'external' ? process.env.MQTT_URL : undefined };
   const database = await openDatabase(config);
   await migrate(database);
   await syncMenus(database.db);

@@ -1,0 +1,272 @@
+/**
+ * The device command calls of the console: switch and lock, gateway thresholds and abilities, breaker
+ * parameters, the type-6 motor, batch commands and refresh, the command records, the broker state and
+ * the live event stream. Each goes through sendCommand, so the server holds the spec's rules itself.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
+import { Refusal } from '../http/envelope';
+import { entity, scoped } from '../crud/engine';
+import { formatRow } from '../crud/format';
+import { isAdmin, type User } from '../crud/types';
+import {
+  DEVICE_PASSWORD_MAX, THRESHOLD_DEFAULTS, THRESHOLD_RULES, hasThresholds,
+  validateCalibration, validateProtection, validateThresholds, type Thresholds,
+} from '../mqtt/device-params';
+import type { Command } from '../mqtt/protocol';
+import { sendCommand, type CommandOutcome, type CommandSource } from './commands';
+
+/** Batch command types of the device list (spec §4) and who may send them. */
+const BATCH: Record<number, { name: string; permission: string; command: Command; types?: number[] }> = {
+  1: { name: '重启', permission: 'device:batch-reboot', command: { bid: 'reboot' }, types: [2, 4] },
+  2: { name: '时间同步', permission: 'device:batch-time', command: { bid: 416 }, types: [2, 4, 6] },
+  3: { name: '分闸', permission: 'device:batch-open', command: { bid: 'switch', value: 0 } },
+  4: { name: '合闸', permission: 'device:batch-close', command: { bid: 'switch', value: 1 } },
+  5: { name: '锁定', permission: 'device:batch-locked', command: { bid: 'lock', value: 1 } },
+  6: { name: '解锁', permission: 'device:batch-unlock', command: { bid: 'lock', value: 0 } },
+};
+
+const bit = (v: unknown, message: string): 0 | 1 => {
+  const n = Number(v);
+  if (n !== 0 && n !== 1) throw new Refusal(message);
+  return n;
+};
+
+export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const device = entity('device');
+
+  /** The device, if the user may see it; a device the user may not see does not exist for it. */
+  async function visible(user: User, id: unknown) {
+    const fId = Number(id);
+    if (!Number.isInteger(fId) || fId <= 0) throw new Refusal('请先选择设备');
+    const row = await scoped(ctx, device, user).where('t_device.fId', '=', fId).executeTakeFirst();
+    if (!row) throw new Refusal('设备不存在或无权操作');
+    return row as { fId: number; fNumber: string; fTypeId: number | null; tOnline: number | null };
+  }
+
+  const send = (user: User | null, deviceId: number, command: Command, name: string, options: { source?: CommandSource; sensitive?: boolean } = {}) =>
+    sendCommand({ db: ctx.db, live: ctx.live }, { deviceId, command, user, name, source: options.source ?? 'console', sensitive: options.sensitive });
+
+  /** A device's refusal or silence becomes the call's failure message, as set-calls answer text. */
+  const answer = (outcome: CommandOutcome, data: unknown = null) => {
+    if (!outcome.ok) throw new Refusal(outcome.message);
+    return new Answer(data ?? outcome.ack?.state ?? null, outcome.message);
+  };
+
+  /** The last values a device acknowledged for a kind of command (thresholds survive going offline). */
+  async function lastKnown(deviceId: number, bids: string[]): Promise<Record<string, unknown> | undefined> {
+    const row = await ctx.db
+      .selectFrom('t_device_command')
+      .select('fResult')
+      .where('fDeviceId', '=', deviceId)
+      .where('fBid', 'in', bids)
+      .where('fState', '=', 'acknowledged')
+      .orderBy('fId', 'desc')
+      .executeTakeFirst();
+    return row?.fResult ? (JSON.parse(row.fResult).state as Record<string, unknown> | undefined) : undefined;
+  }
+
+  registerCall(app, ctx, {
+    path: '/app/device/send-switch',
+    permission: 'device:control',
+    write: true,
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.deviceId ?? body.fId);
+      const value = bit(body.onOff ?? body.switchStatus, '开关状态不正确');
+      await ctx.db.updateTable('t_device').set({ fSendSwitchStatus: value, fSendSwitchTime: new Date() }).where('fId', '=', d.fId).execute();
+      return answer(await send(user, d.fId, { bid: 'switch', value }, value ? '合闸' : '分闸'));
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device/send-lock',
+    permission: 'device:control',
+    write: true,
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.deviceId ?? body.fId);
+      const value = bit(body.lock, '锁定状态不正确');
+      return answer(await send(user, d.fId, { bid: 'lock', value }, value ? '锁定' : '解锁'));
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device/gateway-device-threshold',
+    permission: 'device:list',
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.fId ?? body.deviceId);
+      if (!hasThresholds(d.fTypeId ?? 0)) throw new Refusal('该设备没有网关参数');
+      if (d.tOnline === 1) {
+        const outcome = await send(user, d.fId, { bid: 'read-threshold' }, '阈值查询', { source: 'refresh' }).catch(() => undefined);
+        if (outcome?.ok) return outcome.ack?.state;
+      }
+      return { ...THRESHOLD_DEFAULTS, ...(await lastKnown(d.fId, ['read-threshold', 'set-threshold'])) };
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device/set-gateway-device-threshold',
+    permission: 'device:control',
+    write: true,
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.deviceId ?? body.fId);
+      if (!hasThresholds(d.fTypeId ?? 0)) throw new Refusal('该设备没有网关参数');
+      const cmd = Number(body.cmd);
+      // Abilities 2–4: change the device password, clear its data, broadcast the time.
+      if (cmd === 414) {
+        const [oldPassword, newPassword] = [String(body.data1 ?? ''), String(body.data2 ?? '')];
+        if (!oldPassword || !newPassword) throw new Refusal('设备密码不能为空');
+        if (newPassword.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);
+        return answer(await send(user, d.fId, { bid: 414, password: oldPassword, newPassword }, '修改密码', { sensitive: true }));
+      }
+      if (cmd === 415) return answer(await send(user, d.fId, { bid: 415 }, '清除数据', { sensitive: true }));
+      if (cmd === 416) return answer(await send(user, d.fId, { bid: 416, time: Date.now() }, '时间同步', { sensitive: true }));
+      const given: Record<string, number> = {};
+      for (const key of Object.keys(THRESHOLD_RULES)) {
+        if (body[key] === undefined || body[key] === null || body[key] === '') throw new Refusal(`${key} 不能为空`);
+        given[key] = Number(body[key]);
+      }
+      const problems = validateThresholds(given, { requireAll: true });
+      if (problems.length) throw new Refusal(`参数错误: ${problems.join('; ')}`);
+      const known = { ...THRESHOLD_DEFAULTS, ...(await lastKnown(d.fId, ['read-threshold', 'set-threshold'])) } as Thresholds;
+      if (Object.keys(given).every((k) => known[k as keyof Thresholds] === given[k])) throw new Refusal('未发现改动,无需更新');
+      return answer(await send(user, d.fId, { bid: 'set-threshold', ...given }, '阈值设置', { sensitive: true }));
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device/set-device-parameter',
+    permission: 'device:control',
+    write: true,
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.deviceId ?? body.fId);
+      const data = (body.data && typeof body.data === 'object' ? body.data : {}) as Record<string, unknown>;
+      const params = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Number(v)]));
+      if (!Object.keys(params).length) throw new Refusal('参数不能为空');
+      const calibration = body.parameter === 'calibration';
+      const problems = calibration ? validateCalibration(params) : validateProtection(params);
+      if (problems.length) throw new Refusal(`参数错误: ${problems.join('; ')}`);
+      return answer(await send(user, d.fId, { bid: calibration ? 'set-calibration' : 'set-parameter', params }, calibration ? '校准参数' : '保护参数', { sensitive: true }));
+    },
+  });
+
+  for (const [path, bid, name] of [
+    ['/app/device/get-device-adjust-parameter', 'read-calibration', '校准参数查询'],
+    ['/app/device/get-device-conf-parameter', 'read-parameter', '保护参数查询'],
+  ] as const) {
+    registerCall(app, ctx, {
+      path,
+      permission: 'device:list',
+      handler: async ({ user, body }) => {
+        const d = await visible(user!, body.deviceId ?? body.fId);
+        return answer(await send(user, d.fId, { bid }, name, { source: 'refresh' }));
+      },
+    });
+  }
+
+  registerCall(app, ctx, {
+    path: '/app/device6/send-onoff',
+    permission: 'device:control',
+    write: true,
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.deviceId ?? body.fId);
+      if (d.fTypeId !== 6) throw new Refusal('该设备不是塑壳断路器');
+      const password = typeof body.password === 'string' ? body.password : String(body.password ?? '');
+      if (!password) throw new Refusal('设备密码不能为空');
+      if (password.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);
+      const onOff = bit(body.onOff, '开关状态不正确');
+      return answer(await send(user, d.fId, { bid: 'motor', onOff, password }, onOff ? '合闸' : '分闸', { sensitive: true }));
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/biz/t-device/send',
+    permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
+    write: true,
+    handler: async ({ user, body }) => {
+      const batch = BATCH[Number(body.fCmdType)];
+      if (!batch) throw new Refusal('命令类型不正确');
+      const ids = (Array.isArray(body.fIds) ? body.fIds : String(body.fIds ?? '').split(',')).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+      if (!ids.length) throw new Refusal('请先选择需要操作的设备');
+      const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).execute()) as { fId: number; fNumber: string; fTypeId: number | null }[];
+      const targets = rows.filter((r) => !batch.types || batch.types.includes(r.fTypeId ?? 0));
+      if (!targets.length) throw new Refusal('没有需要操作的设备');
+      // Devices are independent: all are sent at once, and each line tells how its device answered.
+      const lines = await Promise.all(
+        targets.map(async (r) => {
+          const outcome = await send(user, r.fId, batch.command, batch.name, { source: 'batch' }).catch((e: Error) => ({ ok: false, message: e.message }));
+          return `${r.fNumber}: ${outcome.message}`;
+        }),
+      );
+      return new Answer(lines.join('\n'), lines.join('\n'));
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/biz/t-device/devices-refresh',
+    permission: 'device:list',
+    handler: async ({ user, body }) => {
+      const condition = (body.condition ?? {}) as Record<string, unknown>;
+      const ids = (Array.isArray(condition.deviceIds) ? condition.deviceIds : []).map(Number).filter(Number.isInteger);
+      if (!ids.length) return 0;
+      const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).where('t_device.tOnline', '=', 1).execute()) as { fId: number }[];
+      // Answers at once: the fresh readings arrive as telemetry, and the list reloads a few seconds later.
+      for (const r of rows) void send(user, r.fId, { bid: 'refresh' }, '刷新', { source: 'refresh' }).catch(() => undefined);
+      return rows.length;
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device/commands',
+    permission: 'device:list',
+    handler: async ({ user, body }) => {
+      const d = await visible(user!, body.deviceId ?? body.fId);
+      const size = Math.min(Math.max(Number(body.size) || 10, 1), 100);
+      const current = Math.max(Number(body.current) || 1, 1);
+      const base = ctx.db.selectFrom('t_device_command').where('fDeviceId', '=', d.fId);
+      const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+      const rows = await base
+        .select(['fId', 'fBid', 'fName', 'fSource', 'fState', 'fMessage', 'fIntime', 'fDoneTime'])
+        .orderBy('fId', 'desc')
+        .limit(size)
+        .offset((current - 1) * size)
+        .execute();
+      return { records: rows.map((r) => formatRow(r, ctx.timeZone)), total: Number(total), current, size };
+    },
+  });
+
+  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, handler: async () => ({ state: ctx.live.state }) });
+
+  // Live events for the console: device online/switch/lock changes and the broker state. EventSource
+  // cannot send headers, so the token comes in the query string.
+  app.get('/api/events', async (request, reply) => {
+    const token = (request.query as { token?: string }).token;
+    if (token) request.headers.authorization = token;
+    const user = await authenticate(ctx, request, reply);
+    let visibleIds: Set<number> | null = null;
+    const loadVisible = async () => {
+      if (isAdmin(user)) return;
+      visibleIds = new Set(((await scoped(ctx, device, user).clearSelect().select('t_device.fId').execute()) as { fId: number }[]).map((r) => r.fId));
+    };
+    await loadVisible();
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const write = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    write('broker', { state: ctx.live.state });
+    const onDevice = (e: { fId: number }) => {
+      if (!visibleIds || visibleIds.has(e.fId)) write('device', e);
+    };
+    const onState = (state: string) => write('broker', { state });
+    ctx.live.on('device', onDevice);
+    ctx.live.on('state', onState);
+    // A comment line keeps proxies from closing an idle stream; the visible set follows new shares.
+    const keepAlive = setInterval(() => {
+      reply.raw.write(': keep-alive\n\n');
+      void loadVisible().catch(() => undefined);
+    }, 25_000);
+    request.raw.on('close', () => {
+      clearInterval(keepAlive);
+      ctx.live.off('device', onDevice);
+      ctx.live.off('state', onState);
+    });
+  });
+}
