@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Box, Button, MenuItem, Paper, TextField, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Button, Checkbox, FormControlLabel, MenuItem, Paper, TextField, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
-import { useGetList, useLocation, useNotify, useParams, useRefresh, useTranslate } from 'react-admin';
+import { useGetList, useLocation, useNotify, useParams, usePermissions, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import { useCan } from '../auth/useCan';
 import { conditionKey, defaultSort, permissionOf } from '../components/api';
@@ -20,6 +20,13 @@ import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey, type DeviceTotals 
 import { DeviceDrawer } from './DeviceDrawer';
 import { DeviceCard, DeviceTable, type DeviceActions } from './DeviceRows';
 import type { DeviceRow } from './cells';
+import { useDeviceEvents, type DeviceEvent } from './live/events';
+import { SwitchToggle } from './live/SwitchToggle';
+import { BatchBar, BATCH_COMMANDS } from './live/BatchBar';
+
+/** Auto-refresh (spec §4): ask the shown devices for fresh values, then reload the list a little later. */
+const AUTO_REFRESH_MS = 55_000;
+const AUTO_RELOAD_MS = 5_000;
 
 /** Product types whose devices report a switch left on, so they take a "not closed" reminder time. */
 const REMINDER_TYPES = [1, 3, 5, 6];
@@ -45,6 +52,14 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   const canEdit = useCan(permissionOf(config, 'save', 'device:edit', 'update'));
   const canStatus = useCan(permissionOf(config, 'able', 'device:status'));
   const canDelete = useCan(permissionOf(config, 'delete', 'device:del'));
+  const canControl = useCan('device:control');
+  const batchCodes = BATCH_COMMANDS.map((b) => b.code);
+  const { permissions } = usePermissions<string[]>();
+  const canBatch = Array.isArray(permissions) && batchCodes.some((c) => permissions.includes(c));
+  const [selected, setSelected] = useState<number[]>([]);
+  const [autoRefresh, setAutoRefresh] = useState(false);
+  // What the live stream said about a device since the list was loaded.
+  const [live, setLive] = useState<Record<number, Partial<DeviceRow>>>({});
 
   const queryProduct = new URLSearchParams(location.search).get('product_id') ?? '';
   const routeNumber = params.deviceNumber ?? '';
@@ -93,7 +108,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     { pagination: { page, perPage }, sort: defaultSort(config), filter },
     { placeholderData: (previous) => previous },
   );
-  const rows = data ?? [];
+  const rows = useMemo(() => (data ?? []).map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [data, live]);
 
   const totalPath = (config.endpoints.total ?? TOTAL_PATH) + '?productId=' + encodeURIComponent(productId);
   const totals = useRemote<DeviceTotals>(totalPath, { productId: productId ? Number(productId) : '' }, []);
@@ -104,6 +119,41 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     refresh();
     totals.reload();
   };
+
+  // Online and switch changes arrive without a reload; the counters follow, at most once a second.
+  const countersDue = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onLive = useCallback(
+    (e: DeviceEvent) => {
+      const { fId, fNumber: _number, ...change } = e;
+      setLive((prev) => ({ ...prev, [fId]: { ...prev[fId], ...change } }));
+      if (e.tOnline !== undefined && !countersDue.current) {
+        countersDue.current = setTimeout(() => {
+          countersDue.current = null;
+          totals.reload();
+        }, 1000);
+      }
+    },
+    [totals.reload],
+  );
+  useDeviceEvents(onLive);
+  useEffect(() => () => void (countersDue.current && clearTimeout(countersDue.current)), []);
+  useEffect(() => setLive({}), [data]);
+
+  const shownIds = rows.map((r) => r.fId).join(',');
+  useEffect(() => {
+    if (!autoRefresh) return;
+    let reload: ReturnType<typeof setTimeout> | undefined;
+    const timer = setInterval(() => {
+      const deviceIds = shownIds ? shownIds.split(',').map(Number) : [];
+      void call('/biz/t-device/devices-refresh', { condition: { deviceIds } }).catch(() => undefined);
+      reload = setTimeout(reloadAll, AUTO_RELOAD_MS);
+    }, AUTO_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      if (reload) clearTimeout(reload);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [autoRefresh, shownIds]);
   const query = () => {
     setApplied({ keyword, selectType });
     setPage(1);
@@ -233,6 +283,10 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
         <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="device-reset">
           {translate('common.reset')}
         </Button>
+        <FormControlLabel
+          control={<Checkbox size="small" checked={autoRefresh} onChange={(e) => setAutoRefresh(e.target.checked)} data-testid="device-auto-refresh" />}
+          label={translate('device.autoRefresh')}
+        />
         <Box sx={{ flex: 1 }} />
         <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: View | null) => changeView(v)} data-testid="device-view-toggle">
           <Tooltip title={translate('device.view.table')}>
@@ -253,8 +307,17 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
         )}
       </Paper>
 
+      {canBatch && view === 'table' && (
+        <Paper variant="outlined" sx={{ p: 1, mb: 1, display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Box sx={{ fontSize: 13, color: 'text.secondary' }}>{translate('device.batch.selected', { count: selected.length })}</Box>
+          <BatchBar selected={selected} onDone={reloadAll} />
+        </Paper>
+      )}
       {view === 'table' ? (
         <DeviceTable
+          switchCell={canControl ? (row) => <SwitchToggle row={row} onChanged={reloadAll} /> : undefined}
+          selected={canBatch ? selected : undefined}
+          onSelect={canBatch ? setSelected : undefined}
           config={config}
           rows={rows}
           total={total ?? 0}

@@ -1,4 +1,5 @@
-import { Box, Button, Card, CardActions, CardContent, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Box, Button, Card, CardActions, CardContent, Checkbox, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
 import type { ResourceConfig } from '../resources/types';
@@ -58,9 +59,14 @@ export interface DeviceTableProps {
   onPerPageChange: (perPage: number) => void;
   /** Opens the detail drawer from the number link, whatever the user's permissions. */
   onOpen: (row: DeviceRow) => void;
+  /** Renders the switch column (a live toggle for users who may control devices). */
+  switchCell?: (row: DeviceRow) => ReactNode;
+  /** Row selection for batch commands; no checkboxes without it. */
+  selected?: number[];
+  onSelect?: (ids: number[]) => void;
 }
 
-export function DeviceTable({ config, rows, total, page, perPage, loading, actions, onPageChange, onPerPageChange, onOpen }: DeviceTableProps) {
+export function DeviceTable({ config, rows, total, page, perPage, loading, actions, onPageChange, onPerPageChange, onOpen, switchCell, selected, onSelect }: DeviceTableProps) {
   const translate = useTranslate();
   const columns = config.list.columns;
   const hasActions = Boolean(actions.onView || actions.onEdit || actions.onToggle || actions.onDelete);
@@ -71,6 +77,17 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
         <Table size="small" stickyHeader>
           <TableHead>
             <TableRow>
+              {onSelect && (
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    size="small"
+                    checked={rows.length > 0 && rows.every((r) => selected?.includes(r.fId))}
+                    indeterminate={rows.some((r) => selected?.includes(r.fId)) && !rows.every((r) => selected?.includes(r.fId))}
+                    onChange={(e) => onSelect(e.target.checked ? rows.map((r) => r.fId) : [])}
+                    slotProps={{ input: { 'aria-label': 'select all', 'data-testid': 'device-select-all' } as object }}
+                  />
+                </TableCell>
+              )}
               {columns.map((c) => (
                 <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
                   {columnLabel(config, c, translate)}
@@ -81,13 +98,25 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
           </TableHead>
           <TableBody>
             {rows.map((row) => (
-              <TableRow key={row.fId} hover data-testid="device-row" data-id={row.fId}>
+              <TableRow key={row.fId} hover data-testid="device-row" data-id={row.fId} selected={selected?.includes(row.fId)}>
+                {onSelect && (
+                  <TableCell padding="checkbox">
+                    <Checkbox
+                      size="small"
+                      checked={Boolean(selected?.includes(row.fId))}
+                      onChange={(e) => onSelect(e.target.checked ? [...(selected ?? []), row.fId] : (selected ?? []).filter((id) => id !== row.fId))}
+                      slotProps={{ input: { 'aria-label': String(row.fNumber), 'data-testid': 'device-select' } as object }}
+                    />
+                  </TableCell>
+                )}
                 {columns.map((c) => (
                   <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
                     {c === 'fNumber' ? (
                       <Box component="span" onClick={() => onOpen(row)} sx={{ color: 'primary.main', cursor: 'pointer' }}>
                         {String(row.fNumber ?? '-')}
                       </Box>
+                    ) : c === 'switchStatus' && switchCell ? (
+                      switchCell(row)
                     ) : (
                       <DeviceCell config={config} row={row} source={c} />
                     )}

@@ -33,10 +33,19 @@ export function ActivationChip({ value }: { value: unknown }) {
   );
 }
 
+/** The switch as a state, for users who may not switch it. */
+export function SwitchChip({ row }: { row: DeviceRow }) {
+  const translate = useTranslate();
+  const locked = Number(row.fLock) === 1;
+  const on = locked || Number(row.switchStatus) === 1;
+  return <Chip size="small" variant="outlined" color={on ? 'success' : 'default'} label={translate(locked ? 'device.switch.locked' : on ? 'device.switch.on' : 'device.switch.off')} data-testid="device-switch-state" />;
+}
+
 /** One column of the device list: the product by its embedded name, states as chips, the rest as stored. */
 export function DeviceCell({ config, row, source }: { config: ResourceConfig; row: DeviceRow; source: string }) {
   if (source === 'tOnline') return <OnlineChip value={row.tOnline} />;
   if (source === 'fStatus') return <ActivationChip value={row.fStatus} />;
+  if (source === 'switchStatus') return <SwitchChip row={row} />;
   if (source === 'fProductId') {
     const name = (row.tProduct as Record<string, unknown> | undefined)?.fName;
     return <>{name ? String(name) : '-'}</>;

@@ -339,7 +339,8 @@ export default {
       "device-manage": "设备中心",
       "statistics": "数据统计",
       "device": "设备管理",
-      "product": "产品管理"
+      "product": "产品管理",
+      "productJson": "描述库管理"
     },
     "permissions": {
       "device:list": "设备查看",
@@ -713,7 +714,8 @@ export default {
       "device-manage": "設備中心",
       "statistics": "數據統計",
       "device": "設備管理",
-      "product": "產品管理"
+      "product": "產品管理",
+      "productJson": "描述庫管理"
     },
     "permissions": {
       "device:list": "設備查看",
@@ -1087,7 +1089,8 @@ export default {
       "device-manage": "Device center",
       "statistics": "Statistics",
       "device": "Devices",
-      "product": "Products"
+      "product": "Products",
+      "productJson": "Description libraries"
     },
     "permissions": {
       "device:list": "View devices",

@@ -273,6 +273,7 @@ export const resources: ResourceDefinition[] = [
           "fProductId",
           "fTypeId",
           "tOnline",
+          "switchStatus",
           "fStatus",
           "fLastOnlineTime",
           "fIntime"
@@ -1117,7 +1118,6 @@ export const resources: ResourceDefinition[] = [
           "fBid",
           "fDes",
           "fIsShowApp",
-          "fSearchJsonId",
           "productNames",
           "fIntime"
         ],
@@ -1160,6 +1160,11 @@ export const resources: ResourceDefinition[] = [
           "fJsonTemplete",
           "fDes"
         ]
+      },
+      "menu": {
+        "key": "productJson",
+        "path": "/product-json",
+        "icon": "Description"
       }
     },
     list: SchemaList,

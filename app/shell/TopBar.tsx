@@ -15,6 +15,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { PasswordDialog } from './PasswordDialog';
 import { HOME_PATH } from './tabs';
 import { TOPBAR_HEIGHT } from './theme';
+import { BrokerStateChip } from '../devices/live/BrokerState';
 
 export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const translate = useTranslate();
@@ -41,6 +42,7 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
       </Tooltip>
       <Trail />
       <Box sx={{ flex: 1 }} />
+      <BrokerStateChip />
       <FullscreenToggle />
       <LanguageSwitch />
       <UserMenu />

@@ -33,6 +33,16 @@ export const menus = [
     "permission": "product:list"
   },
   {
+    "key": "productJson",
+    "parent": "device-manage",
+    "path": "/product-json",
+    "component": "productJson",
+    "icon": "Description",
+    "sort": 6,
+    "title": "描述库管理",
+    "permission": "json:list"
+  },
+  {
     "key": "statistics",
     "parent": "device-manage",
     "path": "/statistics",
@@ -178,22 +188,22 @@ export const buttons = [
   },
   {
     "code": "json:list",
-    "menu": null,
+    "menu": "productJson",
     "title": "描述库查看"
   },
   {
     "code": "json:add",
-    "menu": null,
+    "menu": "productJson",
     "title": "描述库新增编辑"
   },
   {
     "code": "json:del",
-    "menu": null,
+    "menu": "productJson",
     "title": "描述库删除"
   },
   {
     "code": "device:command",
-    "menu": null,
+    "menu": "productJson",
     "title": "设备指令下发"
   },
   {

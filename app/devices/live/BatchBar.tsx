@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import { useNotify, useTranslate } from 'react-admin';
+import { call, ApiError } from '../../../adapters/http';
+import { useCan } from '../../auth/useCan';
+
+/** Batch command types (spec §4) with the permission code that offers each. */
+export const BATCH_COMMANDS = [
+  { type: 1, code: 'device:batch-reboot', label: 'device.batch.reboot' },
+  { type: 2, code: 'device:batch-time', label: 'device.batch.time' },
+  { type: 3, code: 'device:batch-open', label: 'device.batch.open' },
+  { type: 4, code: 'device:batch-close', label: 'device.batch.close' },
+  { type: 5, code: 'device:batch-locked', label: 'device.batch.lock' },
+  { type: 6, code: 'device:batch-unlock', label: 'device.batch.unlock' },
+] as const;
+
+function BatchButton({ type, code, label, selected, onDone }: { type: number; code: string; label: string; selected: number[]; onDone: (lines: string[]) => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const allowed = useCan(code);
+  const [busy, setBusy] = useState(false);
+  if (!allowed) return null;
+  const run = async () => {
+    if (!selected.length) {
+      notify(translate('device.batch.noneSelected'), { type: 'warning' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await call<string>('/biz/t-device/send', { fIds: selected, fCmdType: type });
+      onDone(String(answer.data ?? '').split('\n').filter(Boolean));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'warning' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button size="small" variant="outlined" disabled={busy} onClick={() => void run()} data-testid={`device-batch-${type}`}>
+      {translate(label)}
+    </Button>
+  );
+}
+
+/** The batch buttons over the selected devices, and the devices' answers line by line. */
+export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () => void }) {
+  const translate = useTranslate();
+  const [lines, setLines] = useState<string[] | null>(null);
+  return (
+    <>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }} data-testid="device-batch">
+        {BATCH_COMMANDS.map((b) => (
+          <BatchButton
+            key={b.type}
+            {...b}
+            selected={selected}
+            onDone={(l) => {
+              setLines(l);
+              onDone();
+            }}
+          />
+        ))}
+      </Stack>
+      <Dialog open={lines !== null} onClose={() => setLines(null)} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate('device.batch.result')}</DialogTitle>
+        <DialogContent>
+          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="device-batch-result">
+            {(lines ?? []).map((line) => (
+              // The device's own answer decides: text containing 成功 is a success.
+              <Alert key={line} severity={line.includes('成功') ? 'success' : 'error'} sx={{ py: 0 }}>
+                {line}
+              </Alert>
+            ))}
+          </Box>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setLines(null)}>{translate('common.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
