@@ -10,6 +10,8 @@ import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
 import { createTokens, loadSecret } from './auth/tokens';
 import { buildApp, CONSOLE_DIR } from './app';
 import { startDevices } from './devices';
+import { startScheduler } from './devices/scheduler';
+import { startEnergyRollup } from './devices/energy';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -43,8 +45,10 @@ export async function start() {
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
   const devices = await startDevices(config, database.db, { simulate: process.env.SIMULATOR ?? 'demo' });
+  const scheduler = startScheduler({ db: database.db, live: devices.live, timeZone: config.timeZone });
   const app = await buildApp({ config, database, tokens, live: devices.live });
   await app.listen({ port: config.port, host: config.host });
+  const energy = startEnergyRollup(database.db, { timeZone: config.timeZone });
 
   console.log(`\nconsole and API: http://localhost:${config.port}  (database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`);
   console.log(`MQTT broker: ${devices.url}${config.mqttUrl ? '' : ' (embedded)'}; simulated devices: ${devices.simulator?.devices.length ?? 0}`);
@@ -59,6 +63,8 @@ export async function start() {
     closing = true;
     console.log(`${signal}: shutting down`);
     await app.close();
+    await energy.stop();
+    await scheduler.stop();
     await devices.stop();
     await database.close();
     process.exit(0);

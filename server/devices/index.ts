@@ -62,7 +62,7 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
         return undefined;
       })
     : undefined;
-  return {
+  const side: DeviceSide = {
     live,
     url,
     broker,
@@ -71,7 +71,8 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
       await simulator?.stop();
       await transport.close();
       // A broker restarted by a test replaces the one started here.
-      await (this.broker ?? broker)?.close();
+      await side.broker?.close();
     },
   };
+  return side;
 }

@@ -1,0 +1,188 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Alert, Box, Button, Chip, IconButton, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Tooltip, Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import SyncIcon from '@mui/icons-material/Sync';
+import { useNotify, useTranslate } from 'react-admin';
+import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
+import { useCan } from '../../auth/useCan';
+import { EmptyState } from '../../components/EmptyState';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { CODES, TIMER_PATHS, hasTimers, request, type Timer } from './timers/api';
+import { TimerDialog } from './timers/TimerDialog';
+import { SyncDialog } from './timers/SyncDialog';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+interface Page {
+  records: Timer[];
+  total: number;
+}
+
+/** The device's timers: time, validity, action, reverse, state (saved on toggle), last and next run. */
+function TimersTab({ device }: DeviceTabProps) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const canList = useCan(CODES.timerList);
+  const canEdit = useCan(CODES.edit);
+  const canDelete = useCan(CODES.del);
+  const { ask, dialog } = useConfirm();
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(PAGE_SIZES[0]);
+  const [data, setData] = useState<Page>({ records: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [editing, setEditing] = useState<{ record: Timer | null } | null>(null);
+  const [syncing, setSyncing] = useState<Timer | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [toggling, setToggling] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    if (!canList) return;
+    setLoading(true);
+    const res = await request<Page>(TIMER_PATHS.list, { condition: { fDeviceId: device.fId }, current: page + 1, size });
+    setLoading(false);
+    if (res.ok && res.data) setData({ records: res.data.records ?? [], total: Number(res.data.total ?? 0) });
+  }, [canList, device.fId, page, size]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => setNotice(null), [device.fId]);
+
+  const toggle = async (row: Timer, on: boolean) => {
+    if (!row.fId) return;
+    setToggling(row.fId);
+    // Shown at once; a refusal puts the server's state back.
+    setData((d) => ({ ...d, records: d.records.map((r) => (r.fId === row.fId ? { ...r, fState: on ? 1 : 0 } : r)) }));
+    const res = await request<Timer>(TIMER_PATHS.save, { fId: row.fId, fState: on ? 1 : 0 });
+    setToggling(null);
+    if (res.ok) notify(translate('deviceTimers.saved'), { type: 'success' });
+    else if (!res.announced) notify(translate('deviceTimers.saveFailed', { message: res.message }), { type: 'error' });
+    await load();
+  };
+
+  const remove = (row: Timer) =>
+    ask(translate('deviceTimers.confirmDelete'), async () => {
+      const res = await request(TIMER_PATHS.delete, { fId: row.fId });
+      if (res.ok) notify(translate('deviceTimers.deleted'), { type: 'success' });
+      else if (!res.announced) notify(translate('deviceTimers.deleteFailed', { message: res.message }), { type: 'error' });
+      if (res.ok && data.records.length === 1 && page > 0) setPage((p) => p - 1);
+      else await load();
+    });
+
+  if (!canList) return <EmptyState />;
+
+  const reverseText = (r: Timer) => (Number(r.fReverse) === 1 ? translate('deviceTimers.reverseAfter', { seconds: r.fReverseSecond }) : translate('deviceTimers.noReverse'));
+
+  return (
+    <Box data-testid="device-timers-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center' }}>
+        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
+          {translate('device.tabs.timers')}
+        </Typography>
+        {canEdit && (
+          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => setEditing({ record: null })} data-testid="timer-add">
+            {translate('deviceTimers.add')}
+          </Button>
+        )}
+      </Box>
+      {notice && (
+        <Alert severity="success" onClose={() => setNotice(null)} data-testid="timer-sync-notice">
+          {notice}
+        </Alert>
+      )}
+      {data.records.length === 0 ? (
+        <EmptyState message={translate(loading ? 'common.loading' : 'deviceTimers.empty')} />
+      ) : (
+        <Paper variant="outlined">
+          <TableContainer data-testid="timer-table">
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('deviceTimers.time')}</TableCell>
+                  <TableCell>{translate('deviceTimers.validType')}</TableCell>
+                  <TableCell>{translate('deviceTimers.opt')}</TableCell>
+                  <TableCell>{translate('deviceTimers.reverse')}</TableCell>
+                  <TableCell>{translate('deviceTimers.state')}</TableCell>
+                  <TableCell>{translate('deviceTimers.runTime')}</TableCell>
+                  <TableCell>{translate('deviceTimers.runNextTime')}</TableCell>
+                  {(canEdit || canDelete) && <TableCell align="right">{translate('common.actions')}</TableCell>}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.records.map((r) => (
+                  <TableRow key={r.fId} hover data-testid="timer-row" data-id={r.fId}>
+                    <TableCell sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>{r.fTime}</TableCell>
+                    <TableCell>{translate(`deviceTimers.validTypes.${r.fValidType}`)}</TableCell>
+                    <TableCell>
+                      <Chip size="small" label={translate(`deviceTimers.opts.${r.fOpt}`)} color={Number(r.fOpt) === 1 ? 'success' : 'default'} variant={Number(r.fOpt) === 1 ? 'filled' : 'outlined'} />
+                    </TableCell>
+                    <TableCell sx={{ color: Number(r.fReverse) === 1 ? 'text.primary' : 'text.disabled', whiteSpace: 'nowrap' }}>{reverseText(r)}</TableCell>
+                    <TableCell>
+                      <Switch
+                        size="small"
+                        checked={Number(r.fState) === 1}
+                        disabled={!canEdit || toggling === r.fId}
+                        onChange={(_e, on) => void toggle(r, on)}
+                        slotProps={{ input: { 'aria-label': translate('deviceTimers.state'), ...({ 'data-testid': 'timer-state-toggle' } as object) } }}
+                      />
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap', color: r.fRunTime ? 'text.primary' : 'text.disabled' }}>{r.fRunTime ?? '-'}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap', color: r.fRunNextTime ? 'text.primary' : 'text.disabled' }}>{r.fRunNextTime ?? '-'}</TableCell>
+                    {(canEdit || canDelete) && (
+                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                        {canEdit && (
+                          <Tooltip title={translate('common.edit')}>
+                            <IconButton size="small" color="primary" onClick={() => setEditing({ record: r })} data-testid="timer-edit">
+                              <EditIcon fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
+                        )}
+                        {canEdit && (
+                          <Tooltip title={translate('deviceTimers.syncTitle')}>
+                            <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
+                              <SyncIcon fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
+                        )}
+                        {canDelete && (
+                          <Tooltip title={translate('common.delete')}>
+                            <IconButton size="small" color="error" onClick={() => remove(r)} data-testid="timer-delete">
+                              <DeleteIcon fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
+                        )}
+                      </TableCell>
+                    )}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={data.total}
+            page={page}
+            rowsPerPage={size}
+            rowsPerPageOptions={PAGE_SIZES}
+            onPageChange={(_e, p) => setPage(p)}
+            onRowsPerPageChange={(e) => {
+              setSize(Number(e.target.value));
+              setPage(0);
+            }}
+            labelRowsPerPage={translate('common.pagination.rowsPerPage')}
+            labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
+          />
+        </Paper>
+      )}
+      <TimerDialog open={editing !== null} deviceId={device.fId} record={editing?.record ?? null} onClose={() => setEditing(null)} onSaved={() => void load()} />
+      <SyncDialog open={syncing !== null} deviceId={device.fId} timer={syncing} onClose={() => setSyncing(null)} onSynced={setNotice} />
+      {dialog}
+    </Box>
+  );
+}
+
+const tab: DeviceTab = { key: 'timers', order: 50, label: 'device.tabs.timers', component: TimersTab, when: hasTimers };
+export default tab;

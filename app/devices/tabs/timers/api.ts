@@ -1,0 +1,67 @@
+/** Calls and shapes of the timers tab and the timed-switch panel; paths come from the resource files. */
+import { ApiError, call } from '../../../../adapters/http';
+import { endpoints } from '../../../../adapters/generated/endpoints';
+import type { DeviceRow } from '../../cells';
+
+export const TIMER_PATHS = endpoints.deviceTiming;
+export const SWITCH_PATHS = endpoints.deviceSwitch;
+export const DEVICE_LIST_PATH = endpoints.device.list;
+
+/** Permission codes (spec 000 §6: group:edit and group:del gate timer edit and delete). */
+export const CODES = { timerList: 'deviceTiming:list', scheduleList: 'deviceSwitch:list', edit: 'group:edit', del: 'group:del' };
+
+export interface Timer {
+  fId?: number;
+  fDeviceId?: number;
+  fTime: string;
+  fValidType: number;
+  fState: number;
+  fOpt: number;
+  fReverse: number;
+  fReverseSecond: number;
+  fReverseTime?: string | null;
+  fRunTime?: string | null;
+  fRunNextTime?: string | null;
+}
+
+export interface Schedule {
+  fId?: number;
+  fDeviceId?: number;
+  fBeginTime: string;
+  fSwitch: number;
+  fWhich: number;
+  fIsExecute?: number;
+  fExecuteTime?: string | null;
+}
+
+/** Defaults of a new timer (spec 000 §9): validity every day, enabled, switch on, reverse after 60 s. */
+export const NEW_TIMER: Timer = { fTime: '', fValidType: 9, fState: 1, fOpt: 1, fReverse: 0, fReverseSecond: 60 };
+/** A new schedule row starts with zeros (channel 1, the lowest there is). */
+export const NEW_SCHEDULE: Schedule = { fBeginTime: '00:00', fSwitch: 0, fWhich: 1 };
+
+export const VALID_TYPES = [9, 8, 1, 2, 3, 4, 5, 6, 7];
+export const CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+/** Gateways (types 2 and 4) have no timers. */
+export const hasTimers = (device: DeviceRow) => {
+  const type = device.fTypeId ?? (device.tProduct as Record<string, unknown> | undefined)?.fDeviceType;
+  return ![2, 4].includes(Number(type));
+};
+
+export interface Outcome<T> {
+  ok: boolean;
+  data?: T;
+  message: string;
+  /** The shell already told the user (expired login, no permission, server fault). */
+  announced?: boolean;
+}
+
+/** A call that never throws: refusals come back with the server's message. */
+export async function request<T>(path: string, body: unknown): Promise<Outcome<T>> {
+  try {
+    const envelope = await call<T>(path, body);
+    return { ok: true, data: envelope.data, message: envelope.message };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e), announced: e instanceof ApiError && e.status !== 200 };
+  }
+}
