@@ -18,6 +18,7 @@ import { registerSystemRoutes } from './domain/system';
 import { registerStatisticsRoutes } from './domain/statistics';
 import { registerHomeRoutes } from './domain/home';
 import { registerDeviceCommandRoutes } from './devices/routes';
+import { registerProductCommandRoutes } from './domain/productCommands';
 import { registerDeviceDataRoutes } from './domain/deviceData';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -91,10 +92,12 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerStatisticsRoutes(app, ctx);
   registerHomeRoutes(app, ctx);
   registerDeviceCommandRoutes(app, ctx);
+  registerProductCommandRoutes(app, ctx);
   registerDeviceDataRoutes(app, ctx);
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
-  if (hasConsole) await app.register(fastifyStatic, { root: CONSOLE_DIR, wildcard: false, index: false });
+  // A wildcard route, so a console rebuilt while the server runs is served without a restart.
+  if (hasConsole) await app.register(fastifyStatic, { root: CONSOLE_DIR, wildcard: true, index: false });
   app.setNotFoundHandler((request, reply) => {
     // A browser opening a console route (/login, /device/…) gets the single-page app; API calls are POSTs.
     const page = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');

@@ -1163,7 +1163,7 @@ export const resources: ResourceDefinition[] = [
       },
       "menu": {
         "key": "productJson",
-        "path": "/product-json",
+        "path": "/productJson",
         "icon": "Description"
       }
     },

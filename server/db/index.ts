@@ -28,6 +28,9 @@ export async function openDatabase(config: Config): Promise<Database> {
     // Dates come back as Date objects; bigint counts (count(*)) as numbers rather than strings.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10, options: `-c TimeZone=${config.timeZone}` });
+    // An idle connection that the server drops (a restart, a terminated backend) must not end the
+    // process: the pool replaces it on the next query.
+    pool.on('error', (error) => console.warn(`postgres: ${error.message}`));
     await pool.query('select 1');
     const db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins });
     return {

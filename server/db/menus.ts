@@ -12,7 +12,11 @@ export const ROLES = [
 ];
 
 /** Codes the platform itself checks, beyond those the resource files declare. */
-const SYSTEM_BUTTONS = [{ code: 'user:list', title: '用户查看' }];
+const SYSTEM_BUTTONS = [
+  { code: 'user:list', title: '用户查看' },
+  { code: 'device:device-share-more', title: '设备分享' },
+  { code: 'device:share-del', title: '删除分享' },
+];
 
 export async function syncMenus(db: DB): Promise<void> {
   await db.transaction().execute(async (trx) => {

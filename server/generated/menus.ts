@@ -35,7 +35,7 @@ export const menus = [
   {
     "key": "productJson",
     "parent": "device-manage",
-    "path": "/product-json",
+    "path": "/productJson",
     "component": "productJson",
     "icon": "Description",
     "sort": 6,

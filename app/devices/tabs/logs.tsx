@@ -1,0 +1,218 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Paper, Table, TableBody, TableCell, TableContainer,
+  TableHead, TablePagination, TableRow, TextField,
+} from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { useTranslate } from 'react-admin';
+import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
+import { EmptyState } from '../../components/EmptyState';
+import { PATHS, send } from './shared';
+
+interface MessageRow {
+  fId: number;
+  fTopic: string;
+  fIntime: string;
+  fPayload: string;
+  fDirection: 'up' | 'down';
+}
+
+/** Log payloads are cut at 50 characters (spec §9); the whole text opens on demand. */
+const PAYLOAD_CUT = 50;
+const SIZES = [10, 20, 50, 100];
+
+interface Filters {
+  content: string;
+  type: number;
+  beginTime: string;
+  endTime: string;
+}
+const EMPTY: Filters = { content: '', type: 0, beginTime: '', endTime: '' };
+
+/** datetime-local gives 2026-01-01T10:30; the server adds ':00' / ':59' to minutes. */
+const asCondition = (value: string) => value.replace('T', ' ');
+
+function pretty(payload: string): string {
+  try {
+    return JSON.stringify(JSON.parse(payload), null, 2);
+  } catch {
+    return payload;
+  }
+}
+
+/** Log management: the device's message records, filtered by content, direction and time. */
+function LogsTab({ device }: DeviceTabProps) {
+  const translate = useTranslate();
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(10);
+  const [rows, setRows] = useState<MessageRow[]>([]);
+  const [total, setTotal] = useState(0);
+  const [error, setError] = useState<string | undefined>();
+  const [full, setFull] = useState<MessageRow | null>(null);
+
+  const load = useCallback(async () => {
+    const res = await send<{ records: MessageRow[]; total: number }>(PATHS.records, {
+      current: page + 1,
+      size,
+      condition: {
+        deviceId: device.fId,
+        content: filters.content.trim() || undefined,
+        type: filters.type,
+        beginTime: filters.beginTime ? asCondition(filters.beginTime) : undefined,
+        endTime: filters.endTime ? asCondition(filters.endTime) : undefined,
+      },
+    });
+    if (res.data) {
+      setRows(res.data.records);
+      setTotal(res.data.total);
+      setError(undefined);
+    } else if (!res.announced) setError(res.message);
+  }, [device.fId, filters, page, size]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const query = () => {
+    setPage(0);
+    setFilters({ ...draft });
+  };
+  const reset = () => {
+    setDraft(EMPTY);
+    setPage(0);
+    setFilters(EMPTY);
+  };
+
+  return (
+    <Box data-testid="device-logs-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
+        <TextField
+          size="small"
+          label={translate('deviceTab.logs.content')}
+          value={draft.content}
+          onChange={(e) => setDraft({ ...draft, content: e.target.value })}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') query();
+          }}
+          slotProps={{ htmlInput: { 'data-testid': 'logs-content' } }}
+          sx={{ width: 180 }}
+        />
+        <TextField
+          select
+          size="small"
+          label={translate('deviceTab.logs.type')}
+          value={draft.type}
+          onChange={(e) => setDraft({ ...draft, type: Number(e.target.value) })}
+          sx={{ width: 130 }}
+          data-testid="logs-type"
+        >
+          {[0, 1, 2].map((t) => (
+            <MenuItem key={t} value={t}>
+              {translate(`deviceTab.logs.types.${t}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          size="small"
+          type="datetime-local"
+          label={translate('deviceTab.logs.beginTime')}
+          value={draft.beginTime}
+          onChange={(e) => setDraft({ ...draft, beginTime: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'logs-begin' } }}
+          sx={{ width: 210 }}
+        />
+        <TextField
+          size="small"
+          type="datetime-local"
+          label={translate('deviceTab.logs.endTime')}
+          value={draft.endTime}
+          onChange={(e) => setDraft({ ...draft, endTime: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'logs-end' } }}
+          sx={{ width: 210 }}
+        />
+        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="logs-query">
+          {translate('common.query')}
+        </Button>
+        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="logs-reset">
+          {translate('common.reset')}
+        </Button>
+      </Box>
+      {error && <Box sx={{ color: 'error.main', typography: 'body2' }}>{error}</Box>}
+      {rows.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <Paper variant="outlined">
+          <TableContainer data-testid="logs-table">
+            <Table size="small" sx={{ tableLayout: 'fixed' }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={{ width: 170 }}>{translate('deviceTab.logs.intime')}</TableCell>
+                  <TableCell sx={{ width: 80 }}>{translate('deviceTab.logs.direction')}</TableCell>
+                  <TableCell sx={{ width: 230 }}>{translate('deviceTab.logs.topic')}</TableCell>
+                  <TableCell>{translate('deviceTab.logs.payload')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((r) => {
+                  const cut = r.fPayload.length > PAYLOAD_CUT;
+                  return (
+                    <TableRow key={r.fId} data-testid="logs-row">
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.fIntime}</TableCell>
+                      <TableCell>
+                        <Chip size="small" variant="outlined" color={r.fDirection === 'up' ? 'primary' : 'secondary'} label={translate(`deviceTab.logs.directions.${r.fDirection}`, { _: r.fDirection })} />
+                      </TableCell>
+                      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.fTopic}>
+                        {r.fTopic}
+                      </TableCell>
+                      <TableCell sx={{ fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' }} data-testid="logs-payload">
+                        {cut ? `${r.fPayload.slice(0, PAYLOAD_CUT)}...` : r.fPayload}
+                        {cut && (
+                          <Button size="small" sx={{ ml: 1, minWidth: 0, py: 0 }} onClick={() => setFull(r)} data-testid="logs-payload-more">
+                            {translate('deviceTab.logs.more')}
+                          </Button>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={total}
+            page={page}
+            rowsPerPage={size}
+            rowsPerPageOptions={SIZES}
+            onPageChange={(_e, p) => setPage(p)}
+            onRowsPerPageChange={(e) => {
+              setSize(Number(e.target.value));
+              setPage(0);
+            }}
+            labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+            data-testid="logs-pager"
+          />
+        </Paper>
+      )}
+      <Dialog open={full !== null} onClose={() => setFull(null)} maxWidth="md" fullWidth data-testid="logs-full">
+        <DialogTitle>{translate('deviceTab.logs.full')}</DialogTitle>
+        <DialogContent dividers>
+          <Box sx={{ typography: 'caption', color: 'text.secondary', mb: 1 }}>
+            {full?.fIntime} · {full?.fTopic}
+          </Box>
+          <Box component="pre" sx={{ m: 0, fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="logs-full-text">
+            {full ? pretty(full.fPayload) : ''}
+          </Box>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setFull(null)}>{translate('common.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}
+
+const tab: DeviceTab = { key: 'logs', order: 80, label: 'device.tabs.logs', component: LogsTab };
+export default tab;

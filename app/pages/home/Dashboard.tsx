@@ -1,0 +1,295 @@
+/**
+ * Home dashboard (spec §2): devices online, today's messages, today's warnings and, for administrators,
+ * the users, each a card with its own refresh; the message history by range; CPU and memory of the
+ * server; and the device map. Everything comes from /api/home/* (answers in `data.data`).
+ */
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import {
+  Box,
+  Card,
+  CardContent,
+  CircularProgress,
+  FormControlLabel,
+  IconButton,
+  LinearProgress,
+  Radio,
+  RadioGroup,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { useGetIdentity, useTranslate } from 'react-admin';
+import { useRemote } from '../../components/useRemote';
+import { getStoredUser } from '../../../adapters/authProvider';
+import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Chart } from './charts';
+
+// Leaflet is the heaviest part and the map sits at the bottom: it loads after the cards.
+const DeviceMap = lazy(() => import('./DeviceMap'));
+
+const HISTORY_TYPES = [0, 1, 2, 3] as const;
+const DEFAULT_HISTORY = 3;
+const SYSTEM_REFRESH_MS = 15_000;
+const TYPE_KEYS = [1, 2, 3, 4, 5, 6] as const;
+
+interface TypeCount {
+  type: number;
+  name: string;
+  deviceCount: number;
+  deviceOnlineCount: number;
+}
+type DeviceTotals = { allCount: number; onlineCount: number; offlineCount: number } & Record<`device${number}`, TypeCount>;
+interface RecordTotals {
+  dayCount: number;
+  monthCount: number;
+}
+interface WarnTotals extends RecordTotals {
+  dayNoDealCount: number;
+  monthNoDealCount: number;
+}
+interface UserTotals {
+  allCount: number;
+  adminCount: number;
+  agentCount: number;
+  generalCount: number;
+}
+interface SystemLoad {
+  cpu: number;
+  cpuCount: number;
+  loadavg: number[];
+  processCpu: number;
+  ram: number;
+  ramTotal: number;
+  ramMax: number;
+  processRam: number;
+}
+
+/** A dashboard call: its `data.data`, and a reload for the card's refresh icon. */
+function useHome<T>(path: string, body: object = {}, deps: unknown[] = []) {
+  const remote = useRemote<{ data: T | null }>(path, body, deps);
+  return { data: remote.data ? remote.data.data : undefined, loading: remote.loading, reload: remote.reload };
+}
+
+function StatCard({ id, title, value, loading, onRefresh, children, accent }: { id: string; title: string; value: ReactNode; loading: boolean; onRefresh: () => void; children?: ReactNode; accent: string }) {
+  const translate = useTranslate();
+  return (
+    <Card data-testid={`dashboard-card-${id}`} sx={{ position: 'relative', overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
+      <Box sx={{ height: 3, bgcolor: accent }} />
+      <CardContent sx={{ pb: 1, flex: 1, display: 'flex', flexDirection: 'column' }}>
+        <Stack direction="row" sx={{ alignItems: 'center' }}>
+          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+            {title}
+          </Typography>
+          <Tooltip title={translate('dashboard.refresh')}>
+            <IconButton size="small" onClick={onRefresh} aria-label={translate('dashboard.refresh')} data-testid={`dashboard-refresh-${id}`}>
+              {loading ? <CircularProgress size={16} /> : <RefreshIcon fontSize="small" />}
+            </IconButton>
+          </Tooltip>
+        </Stack>
+        <Typography sx={{ fontSize: 28, fontWeight: 700, lineHeight: 1.2, my: 0.5 }}>{value}</Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** One "label value" line under a card's figure. */
+function Figure({ label, value, testId, color, dot }: { label: string; value: ReactNode; testId: string; color?: string; dot?: string }) {
+  return (
+    <Stack direction="row" sx={{ fontSize: 13, py: 0.25, alignItems: 'center', gap: 1 }}>
+      {dot && <Box component="span" sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: dot, flexShrink: 0 }} />}
+      <Typography component="span" sx={{ fontSize: 13, color: 'text.secondary', flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {label}
+      </Typography>
+      <Typography component="span" sx={{ fontSize: 13, fontWeight: 600, color }} data-testid={testId}>
+        {value}
+      </Typography>
+    </Stack>
+  );
+}
+
+function Welcome() {
+  const translate = useTranslate();
+  const { identity } = useGetIdentity();
+  const user = getStoredUser();
+  const name = identity?.fullName || user?.fChineseName || '';
+  return (
+    <Typography component="h1" variant="h6" sx={{ fontSize: 18 }} data-testid="home-welcome">
+      {translate('pages.home.welcome', { name })}
+    </Typography>
+  );
+}
+
+export function Dashboard() {
+  const translate = useTranslate();
+  const devices = useHome<DeviceTotals>('/api/home/total-device');
+  const perProduct = useHome<Chart>('/api/home/total-device-online-more');
+  const records = useHome<RecordTotals>('/api/home/total-record');
+  const recordMonth = useHome<Chart>('/api/home/total-record-month-count');
+  const warns = useHome<WarnTotals>('/api/home/total-warn');
+  const warnMonth = useHome<Chart>('/api/home/total-warn-month-count');
+  const users = useHome<UserTotals>('/api/home/total-user');
+  const [historyType, setHistoryType] = useState<number>(DEFAULT_HISTORY);
+  const history = useHome<Chart>('/api/home/total-record-more', { type: historyType }, [historyType]);
+  const system = useHome<SystemLoad>('/api/home/total-system');
+
+  const reloadSystem = system.reload;
+  useEffect(() => {
+    const timer = setInterval(reloadSystem, SYSTEM_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reloadSystem]);
+
+  const seriesLabel = (group: string) => (key: string) => translate(`dashboard.${group}.${key}`);
+  const d = devices.data;
+  const r = records.data;
+  const w = warns.data;
+  const u = users.data;
+  const s = system.data;
+  const fmt = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
+
+  return (
+    <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Welcome />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', lg: `repeat(${u ? 4 : 3}, 1fr)` } }}>
+        <StatCard
+          id="device"
+          accent="#1677ff"
+          title={translate('dashboard.device.title')}
+          loading={devices.loading || perProduct.loading}
+          onRefresh={() => {
+            devices.reload();
+            perProduct.reload();
+          }}
+          value={
+            <>
+              <span data-testid="dashboard-device-online">{fmt(d?.onlineCount)}</span>
+              <Typography component="span" sx={{ fontSize: 18, color: 'text.secondary' }}>
+                {' / '}
+                <span data-testid="dashboard-device-all">{fmt(d?.allCount)}</span>
+              </Typography>
+            </>
+          }
+        >
+          <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 2 }}>
+            {TYPE_KEYS.map((t) => {
+              const c = d?.[`device${t}`];
+              return <Figure key={t} label={translate(`dashboard.types.${t}`)} value={c ? `${c.deviceOnlineCount}/${c.deviceCount}` : '—'} testId={`dashboard-device-type-${t}`} />;
+            })}
+          </Box>
+          {perProduct.data && <GroupedBars chart={perProduct.data} label={(k) => translate(k === 'deviceOnlineCount' ? 'dashboard.device.online' : 'dashboard.device.total')} />}
+        </StatCard>
+
+        <StatCard
+          id="record"
+          accent="#36cfc9"
+          title={translate('dashboard.record.title')}
+          loading={records.loading || recordMonth.loading}
+          onRefresh={() => {
+            records.reload();
+            recordMonth.reload();
+          }}
+          value={<span data-testid="dashboard-record-day">{fmt(r?.dayCount)}</span>}
+        >
+          <Figure label={translate('dashboard.record.month')} value={fmt(r?.monthCount)} testId="dashboard-record-month" />
+          <Box sx={{ flex: 1 }} />
+          {recordMonth.data && <MiniLine chart={recordMonth.data} label={seriesLabel('record')} colors={['#36cfc9', '#1677ff']} height={150} />}
+        </StatCard>
+
+        <StatCard
+          id="warn"
+          accent="#f5222d"
+          title={translate('dashboard.warn.title')}
+          loading={warns.loading || warnMonth.loading}
+          onRefresh={() => {
+            warns.reload();
+            warnMonth.reload();
+          }}
+          value={<span data-testid="dashboard-warn-day">{fmt(w?.dayCount)}</span>}
+        >
+          <Figure label={translate('dashboard.warn.month')} value={fmt(w?.monthCount)} testId="dashboard-warn-month" />
+          <Figure label={translate('dashboard.warn.dayNoDeal')} value={fmt(w?.dayNoDealCount)} testId="dashboard-warn-day-nodeal" color="#f5222d" />
+          <Figure label={translate('dashboard.warn.monthNoDeal')} value={fmt(w?.monthNoDealCount)} testId="dashboard-warn-month-nodeal" color="#fa8c16" />
+          <Box sx={{ flex: 1 }} />
+          {warnMonth.data && <MiniLine chart={warnMonth.data} label={seriesLabel('warn')} colors={['#f5222d', '#faad14']} height={110} />}
+        </StatCard>
+
+        {u && (
+          <StatCard id="user" accent="#722ed1" title={translate('dashboard.user.title')} loading={users.loading} onRefresh={users.reload} value={<span data-testid="dashboard-user-all">{fmt(u.allCount)}</span>}>
+            <Figure label={translate('dashboard.user.admin')} value={fmt(u.adminCount)} testId="dashboard-user-admin" dot={PALETTE[3]} />
+            <Figure label={translate('dashboard.user.agent')} value={fmt(u.agentCount)} testId="dashboard-user-agent" dot={PALETTE[2]} />
+            <Figure label={translate('dashboard.user.general')} value={fmt(u.generalCount)} testId="dashboard-user-general" dot={PALETTE[0]} />
+            <UserPie
+              parts={[
+                { id: 'admin', label: translate('dashboard.user.admin'), value: u.adminCount },
+                { id: 'agent', label: translate('dashboard.user.agent'), value: u.agentCount },
+                { id: 'general', label: translate('dashboard.user.general'), value: u.generalCount },
+              ]}
+            />
+          </StatCard>
+        )}
+      </Box>
+
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' } }}>
+        <Card data-testid="dashboard-history">
+          <CardContent>
+            <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' } }}>
+              <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
+                {translate('dashboard.history.title')}
+              </Typography>
+              <RadioGroup row value={historyType} onChange={(e) => setHistoryType(Number(e.target.value))} data-testid="dashboard-history-type">
+                {HISTORY_TYPES.map((t) => (
+                  <FormControlLabel key={t} value={t} control={<Radio size="small" />} label={translate(`dashboard.history.${t}`)} data-testid={`dashboard-history-${t}`} sx={{ '& .MuiFormControlLabel-label': { fontSize: 13 } }} />
+                ))}
+              </RadioGroup>
+            </Stack>
+            <Box sx={{ height: 4 }}>{history.loading && <LinearProgress />}</Box>
+            {history.data && <HistoryChart chart={history.data} label={(k) => translate(k === 'warn' ? 'dashboard.warn.warn' : `dashboard.record.${k}`)} height={280} />}
+          </CardContent>
+        </Card>
+        <Card data-testid="dashboard-system">
+          <CardContent>
+            <Stack direction="row" sx={{ alignItems: 'center' }}>
+              <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
+                {translate('dashboard.system.title')}
+              </Typography>
+              <IconButton size="small" onClick={system.reload} aria-label={translate('dashboard.refresh')} data-testid="dashboard-refresh-system">
+                {system.loading ? <CircularProgress size={16} /> : <RefreshIcon fontSize="small" />}
+              </IconButton>
+            </Stack>
+            <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap' }}>
+              <Gauge
+                testId="dashboard-cpu"
+                value={s?.cpu ?? 0}
+                max={100}
+                unit="%"
+                label={translate('dashboard.system.cpu')}
+                color={(s?.cpu ?? 0) > 80 ? '#f5222d' : '#1677ff'}
+                caption={s ? `${translate('dashboard.system.cores', { count: s.cpuCount })} · ${translate('dashboard.system.load', { load: s.loadavg[0] })}` : undefined}
+              />
+              <Gauge
+                testId="dashboard-ram"
+                value={s?.ram ?? 0}
+                max={s?.ramMax ?? 8}
+                unit="G"
+                label={translate('dashboard.system.ram')}
+                color={s && s.ram / s.ramMax > 0.85 ? '#f5222d' : '#36cfc9'}
+                caption={s ? translate('dashboard.system.total', { value: s.ramTotal }) : undefined}
+              />
+            </Stack>
+            {s && (
+              <Typography variant="caption" color="text.secondary" component="div" sx={{ textAlign: 'center', mt: 1 }} data-testid="dashboard-process">
+                {translate('dashboard.system.process', { value: `CPU ${s.processCpu}% · ${(s.processRam * 1024).toFixed(0)} MB` })}
+              </Typography>
+            )}
+          </CardContent>
+        </Card>
+      </Box>
+
+      <Suspense fallback={<LinearProgress />}>
+        <DeviceMap />
+      </Suspense>
+    </Box>
+  );
+}
+
+export default Dashboard;

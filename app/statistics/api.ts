@@ -1,0 +1,76 @@
+/**
+ * The statistics calls (docs/api.md, spec §7) and the range defaults of spec §9, shared by the statistics
+ * page and the device drawer's tab.
+ */
+import { ApiError, call, getToken } from '../../adapters/http';
+
+export const DEVICE_TOTAL_PATH = '/app/device/device-total';
+export const DOWNLOAD_PATH = '/app/device/download-device-total';
+export const DEVICES_PATH = '/biz/t-device/devices';
+export const EXPORT_FILE_NAME = '数据统计.xlsx';
+export const TIME_TYPE_DAY = 1;
+export const TIME_TYPE_HOUR = 2;
+/** The device picker lists every device the user sees, as the legacy sharing list did. */
+export const DEVICE_PICKER_SIZE = 10000;
+const DEFAULT_DAYS = 7;
+
+export interface DeviceTotalQuery {
+  deviceIds: number[];
+  stime: string;
+  etime: string;
+  timeType: number;
+}
+
+export interface DeviceTotal {
+  total: { name: string; value: number }[];
+  chart: { categories: string[]; series: { name: string; data: number[] }[] };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+export const formatDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+export const formatTime = (d: Date) => `${formatDay(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+
+/** Last 7 days: the first at 00:00:00; the end today 23:59:59, or the current hour's :59:59 when by hour. */
+export function defaultRange(timeType: number, now = new Date()): { stime: string; etime: string } {
+  const begin = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (DEFAULT_DAYS - 1));
+  return { stime: `${formatDay(begin)} 00:00:00`, etime: defaultEnd(timeType, now) };
+}
+
+export function defaultEnd(timeType: number, now = new Date()): string {
+  return timeType === TIME_TYPE_HOUR ? `${formatDay(now)} ${pad(now.getHours())}:59:59` : `${formatDay(now)} 23:59:59`;
+}
+
+/** `YYYY-MM-DD HH:mm:ss` <-> the value of an `<input type="datetime-local" step="1">`. */
+export const toInput = (v: string) => (v ? v.replace(' ', 'T') : '');
+export const fromInput = (v: string) => {
+  if (!v) return '';
+  const s = v.replace('T', ' ');
+  return s.length === 16 ? `${s}:00` : s;
+};
+
+export async function fetchDeviceTotal(query: DeviceTotalQuery): Promise<DeviceTotal> {
+  return (await call<DeviceTotal>(DEVICE_TOTAL_PATH, query)).data;
+}
+
+/** Downloads the spreadsheet; a refusal comes back as the JSON envelope and is thrown with its message. */
+export async function downloadDeviceTotal(query: DeviceTotalQuery): Promise<void> {
+  const token = getToken();
+  const response = await fetch(DOWNLOAD_PATH, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: token } : {}) },
+    body: JSON.stringify(query),
+  });
+  const type = response.headers.get('content-type') ?? '';
+  if (response.status !== 200 || type.includes('json')) {
+    const envelope = await response.json().catch(() => null);
+    throw new ApiError(envelope?.message ?? response.statusText, response.status, envelope ?? undefined);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = EXPORT_FILE_NAME;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,82 @@
+/**
+ * What the device drawer shows beyond the device row: its latest readings (/app/device/device-elec),
+ * plus the share and message-log calls of ./deviceShares and ./messageRecords. Every call reaches only
+ * the devices the user may see.
+ */
+import type { FastifyInstance } from 'fastify';
+import { registerCall, type RouteContext } from '../http/route';
+import { formatTime } from '../crud/format';
+import type { Services, User } from '../crud/types';
+import { visibleDevice } from './deviceAccess';
+import { sendCommand } from '../devices/commands';
+import { registerShareRoutes } from './deviceShares';
+import { registerMessageRecordRoutes } from './messageRecords';
+
+/** Columns of the readings table; the console translates by key and falls back to the title. */
+export const READING_COLUMNS = [
+  { key: 'fTime', title: '采集时间', unit: '' },
+  { key: 'voltage', title: '电压', unit: 'V' },
+  { key: 'current', title: '电流', unit: 'A' },
+  { key: 'power', title: '功率', unit: 'W' },
+  { key: 'energy', title: '电量', unit: 'kWh' },
+  { key: 'temperature', title: '温度', unit: '°C' },
+  { key: 'leakage', title: '漏电流', unit: 'mA' },
+  { key: 'switch', title: '开关', unit: '' },
+] as const;
+
+const ROWS = 10;
+/** How long a refresh waits for the sample the device sends after acknowledging. */
+const FRESH_SAMPLE_WAIT_MS = 3000;
+
+async function latestSampleId(ctx: Services, deviceId: number): Promise<number> {
+  const row = await ctx.db.selectFrom('t_device_telemetry').select('fId').where('fDeviceId', '=', deviceId).orderBy('fId', 'desc').limit(1).executeTakeFirst();
+  return row ? Number(row.fId) : 0;
+}
+
+/** Asks the device for fresh values and waits briefly for the sample; an offline or busy device just keeps its last one. */
+async function refresh(ctx: RouteContext, user: User, deviceId: number) {
+  const before = await latestSampleId(ctx, deviceId);
+  const outcome = await sendCommand({ db: ctx.db, live: ctx.live }, { deviceId, command: { bid: 'refresh' }, user, source: 'refresh', name: '刷新' }).catch(() => undefined);
+  if (!outcome?.ok) return;
+  const until = Date.now() + FRESH_SAMPLE_WAIT_MS;
+  while (Date.now() < until) {
+    if ((await latestSampleId(ctx, deviceId)) > before) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const round = (v: unknown, digits: number) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
+
+export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext) {
+  registerCall(app, ctx, {
+    path: '/app/device/device-elec',
+    permission: 'device:list',
+    handler: async ({ user, body }) => {
+      const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
+      if (body.isSendCmd === true || body.isSendCmd === 1 || body.isSendCmd === 'true') await refresh(ctx, user!, device.fId);
+      const rows = await ctx.db
+        .selectFrom('t_device_telemetry')
+        .select(['fTime', 'voltage', 'current', 'power', 'energy', 'temperature', 'leakage', 'switch'])
+        .where('fDeviceId', '=', device.fId)
+        .orderBy('fId', 'desc')
+        .limit(ROWS)
+        .execute();
+      return {
+        tableCols: READING_COLUMNS,
+        table: rows.map((r) => ({
+          fTime: formatTime(new Date(r.fTime as Date), ctx.timeZone),
+          voltage: round(r.voltage, 1),
+          current: round(r.current, 3),
+          power: round(r.power, 1),
+          energy: round(r.energy, 3),
+          temperature: round(r.temperature, 1),
+          leakage: round(r.leakage, 1),
+          switch: r.switch === null ? null : Number(r.switch),
+        })),
+      };
+    },
+  });
+
+  registerShareRoutes(app, ctx);
+  registerMessageRecordRoutes(app, ctx);
+}

@@ -1,0 +1,131 @@
+/**
+ * Sharing devices with ordinary users (spec 000 §3 share record, §5 share form). A share is a
+ * t_user_device row with fOwner 0; fOwner 1 marks the ordinary user who added the device. Only those
+ * who hold a device (an administrator, its agent, its owning user) share it or withdraw a share, so a
+ * shared user cannot pass the device on.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Refusal } from '../http/envelope';
+import { entity, scoped } from '../crud/engine';
+import { formatRow } from '../crud/format';
+import { isAdmin, type Services, type User } from '../crud/types';
+import { visibleDevice, type VisibleDevice } from './deviceAccess';
+
+export const SHARE_MESSAGES = {
+  devicesRequired: '被分享设备不能为空',
+  userRequired: '被分享者不能为空',
+  failed: '设备分享失败',
+  deleted: '删除成功',
+  deleteFailed: '删除失败',
+};
+
+async function holds(ctx: Services, user: User, device: VisibleDevice): Promise<boolean> {
+  if (isAdmin(user)) return true;
+  if (user.fAdmin === 2) return device.fUserId === user.fId;
+  const own = await ctx.db
+    .selectFrom('t_user_device')
+    .select('fId')
+    .where('fUserId', '=', user.fId)
+    .where('fDeviceId', '=', device.fId)
+    .where('fOwner', '=', 1)
+    .executeTakeFirst();
+  return Boolean(own);
+}
+
+function idList(value: unknown): number[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(',') : [];
+  return [...new Set(list.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0))];
+}
+
+/** The share target by phone, else by name; a name several users carry is ambiguous. */
+async function findTarget(ctx: Services, text: string) {
+  const byPhone = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fStatus']).where('fPhone', '=', text).executeTakeFirst();
+  if (byPhone) return byPhone;
+  const byName = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fStatus']).where('fChineseName', '=', text).limit(2).execute();
+  if (byName.length > 1) throw new Refusal(`${SHARE_MESSAGES.failed}:存在同名用户，请输入手机号`);
+  if (!byName.length) throw new Refusal(`${SHARE_MESSAGES.failed}:用户不存在`);
+  return byName[0];
+}
+
+export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
+  registerCall(app, ctx, {
+    path: '/biz/t-user-device/pageList',
+    permission: 'device:list',
+    handler: async ({ user, body }) => {
+      const condition = (body.condition ?? {}) as Record<string, unknown>;
+      const device = await visibleDevice(ctx, user!, condition.deviceId ?? condition.fDeviceId ?? body.deviceId);
+      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 100, 1), 1000);
+      const current = Math.max(Number(body.current) || 1, 1);
+      const base = ctx.db.selectFrom('t_user_device as ud').innerJoin('t_sys_user as u', 'u.fId', 'ud.fUserId').where('ud.fDeviceId', '=', device.fId);
+      const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+      const rows = await base
+        .select(['ud.fId', 'ud.fUserId', 'ud.fDeviceId', 'ud.fOwner', 'ud.fIntime', 'u.fChineseName as userName', 'u.fPhone as userPhone'])
+        .orderBy('ud.fOwner', 'desc')
+        .orderBy('ud.fId', 'desc')
+        .limit(size)
+        .offset((current - 1) * size)
+        .execute();
+      const canDel = await holds(ctx, user!, device);
+      return {
+        records: rows.map((r) => ({ ...formatRow(r, ctx.timeZone), isCanDel: canDel && r.fOwner === 0 ? 1 : 0 })),
+        total: Number(total),
+        current,
+        size,
+      };
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/biz/t-user-device/del',
+    permission: 'device:share-del',
+    write: true,
+    handler: async ({ user, body }) => {
+      const id = Number(body.fId);
+      const share = Number.isInteger(id) && id > 0 ? await ctx.db.selectFrom('t_user_device').selectAll().where('fId', '=', id).executeTakeFirst() : undefined;
+      if (!share) throw new Refusal(`${SHARE_MESSAGES.deleteFailed}:分享记录不存在`);
+      const device = await visibleDevice(ctx, user!, share.fDeviceId);
+      if (share.fOwner !== 0 || !(await holds(ctx, user!, device))) throw new Refusal(`${SHARE_MESSAGES.deleteFailed}:无权删除该分享`);
+      await ctx.db.deleteFrom('t_user_device').where('fId', '=', id).execute();
+      return new Answer(null, SHARE_MESSAGES.deleted);
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device/device-share-more',
+    permission: 'device:device-share-more',
+    write: true,
+    handler: async ({ user, body }) => {
+      const ids = idList(body.deviceIds);
+      if (!ids.length) throw new Refusal(SHARE_MESSAGES.devicesRequired);
+      const text = typeof body.user === 'string' ? body.user.trim() : body.user === undefined || body.user === null ? '' : String(body.user).trim();
+      if (!text) throw new Refusal(SHARE_MESSAGES.userRequired);
+      const target = await findTarget(ctx, text);
+      if (target.fId === user!.fId) throw new Refusal(`${SHARE_MESSAGES.failed}:不能分享给自己`);
+      // Administrators and agents see devices by role, not by share; a share only reaches ordinary users.
+      if (target.fAdmin !== 0) throw new Refusal(`${SHARE_MESSAGES.failed}:只能分享给普通用户`);
+
+      const devices = (await scoped(ctx, entity('device'), user!).where('t_device.fId', 'in', ids).execute()) as unknown as VisibleDevice[];
+      const byId = new Map(devices.map((d) => [d.fId, d]));
+      const existing = new Set(
+        (await ctx.db.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', target.fId).where('fDeviceId', 'in', ids).execute()).map((r) => r.fDeviceId as number),
+      );
+      const succeeded: string[] = [];
+      const failed: string[] = [];
+      for (const id of ids) {
+        const device = byId.get(id);
+        if (!device) failed.push(`${id}:设备不存在或无权操作`);
+        else if (!(await holds(ctx, user!, device))) failed.push(`${device.fNumber}:无权分享该设备`);
+        else if (existing.has(id)) failed.push(`${device.fNumber}:已分享给该用户`);
+        else {
+          await ctx.db.insertInto('t_user_device').values({ fUserId: target.fId, fDeviceId: id, fOwner: 0 }).onConflict((oc) => oc.columns(['fUserId', 'fDeviceId']).doNothing()).execute();
+          succeeded.push(device.fNumber);
+        }
+      }
+      const successMsg = succeeded.length ? `${succeeded.join('、')} 已分享给 ${target.fChineseName}` : '';
+      const errorMsg = failed.join('；');
+      if (!succeeded.length) throw new Refusal(`${SHARE_MESSAGES.failed}:${errorMsg}`);
+      return new Answer({ successMsg, errorMsg }, '设备分享成功');
+    },
+  });
+}

@@ -1,0 +1,276 @@
+/**
+ * The home dashboard's figures: devices online by product type, the message log and warnings of today
+ * and this month with their history, users by kind (administrators only) and the load of this server.
+ * Every answer is `data.data`, as the legacy dashboard reads it; device figures respect the caller's
+ * scope (docs/api.md), and so do the messages and warnings, which belong to devices.
+ */
+import os from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { sql, type RawBuilder } from 'kysely';
+import { registerCall, type RouteContext } from '../http/route';
+import { isAdmin, type User } from '../crud/types';
+import { scope } from './device';
+
+/** Product types 1–6 of the specification; the dashboard shows one counter pair for each. */
+export const DEVICE_TYPES: Record<number, string> = { 1: '485设备', 2: 'WiFi网关', 3: '4G设备', 4: '4G网关', 5: 'WiFi单品', 6: '塑壳断路器' };
+/** The dashboard's memory gauge reads up to 8 G. */
+export const MEMORY_GAUGE_MAX = 8;
+const GB = 1024 ** 3;
+const CPU_SAMPLE_MS = 250;
+
+export interface Chart {
+  categories: string[];
+  series: { key: string; name: string; data: number[] }[];
+}
+
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** History ranges of the dashboard's radio: last hour, 1 day, 7 days, 30 days. */
+const HISTORY: Record<number, { span: string; unit: 'minute' | 'hour' | 'day'; label: string }> = {
+  0: { span: '1 hour', unit: 'minute', label: 'HH24:MI' },
+  1: { span: '1 day', unit: 'hour', label: 'HH24:00' },
+  2: { span: '7 days', unit: 'hour', label: 'MM-DD HH24:00' },
+  3: { span: '30 days', unit: 'day', label: 'MM-DD' },
+};
+const WALL_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
+
+export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const { db } = ctx;
+  const tz = sql`${ctx.timeZone}::text`;
+  const local = (t: RawBuilder<unknown>) => sql`(${t} at time zone ${tz})`;
+  const startOf = (unit: 'day' | 'month') => sql`(date_trunc(${unit}, now() at time zone ${tz}) at time zone ${tz})`;
+
+  /** The ids of the devices the user sees, as a subquery; null for an administrator (everything). */
+  const visibleIds = (user: User) => (isAdmin(user) ? null : scope(db.selectFrom('t_device').select('t_device.fId'), user));
+
+  const home = (path: string, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>) =>
+    registerCall(app, ctx, { path, permission: null, handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
+
+  /** Daily counts of this month so far, one category per day (MM-DD). */
+  async function monthly(table: 't_emq_message_publish' | 't_device_alarm', user: User, series: { key: string; name: string; filter: RawBuilder<unknown> }[], where?: RawBuilder<unknown>): Promise<Chart> {
+    const days = (
+      await sql<{ day: string }>`
+        select to_char(g, 'YYYY-MM-DD') as day
+        from generate_series(date_trunc('month', now() at time zone ${tz}), date_trunc('day', now() at time zone ${tz}), interval '1 day') g`.execute(db)
+    ).rows.map((r) => r.day);
+    const ids = visibleIds(user);
+    let q = db
+      .selectFrom(table)
+      .select(sql<string>`to_char(${local(sql`f_intime`)}, 'YYYY-MM-DD')`.as('day'))
+      .where('fIntime', '>=', startOf('month'))
+      .groupBy(sql`1`);
+    for (const s of series) q = q.select(sql<number>`count(*) filter (where ${s.filter})`.as(s.key));
+    if (where) q = q.where(where as never);
+    if (ids) q = q.where('fDeviceId', 'in', ids);
+    const rows = (await q.execute()) as Record<string, unknown>[];
+    const byDay = new Map(rows.map((r) => [String(r.day), r]));
+    return {
+      categories: days.map((d) => d.slice(5)),
+      series: series.map((s) => ({ key: s.key, name: s.name, data: days.map((d) => Number(byDay.get(d)?.[s.key] ?? 0)) })),
+    };
+  }
+
+  home('/api/home/total-device', async (user) => {
+    const rows = await scope(db.selectFrom('t_device').leftJoin('t_product', 't_product.fId', 't_device.fProductId'), user)
+      .select([
+        sql<number>`coalesce(t_device.f_type_id, t_product.f_device_type)`.as('type'),
+        (eb) => eb.fn.countAll<number>().as('deviceCount'),
+        sql<number>`count(*) filter (where t_device.t_online = 1)`.as('deviceOnlineCount'),
+      ])
+      .groupBy(sql`1`)
+      .execute();
+    const out: Record<string, unknown> = {
+      allCount: rows.reduce((a, r) => a + Number(r.deviceCount), 0),
+      onlineCount: rows.reduce((a, r) => a + Number(r.deviceOnlineCount), 0),
+    };
+    out.offlineCount = (out.allCount as number) - (out.onlineCount as number);
+    for (const type of Object.keys(DEVICE_TYPES).map(Number)) {
+      const r = rows.find((row) => Number(row.type) === type);
+      out[`device${type}`] = { type, name: DEVICE_TYPES[type], deviceCount: Number(r?.deviceCount ?? 0), deviceOnlineCount: Number(r?.deviceOnlineCount ?? 0) };
+    }
+    return out;
+  });
+
+  // Devices and those online per product, for the bar chart beside the six type counters.
+  home('/api/home/total-device-online-more', async (user) => {
+    const rows = await scope(db.selectFrom('t_device').innerJoin('t_product', 't_product.fId', 't_device.fProductId'), user)
+      .select([
+        't_product.fId as productId',
+        't_product.fName as productName',
+        (eb) => eb.fn.countAll<number>().as('deviceCount'),
+        sql<number>`count(*) filter (where t_device.t_online = 1)`.as('deviceOnlineCount'),
+      ])
+      .groupBy(['t_product.fId', 't_product.fName'])
+      .orderBy('t_product.fId')
+      .execute();
+    return {
+      categories: rows.map((r) => String(r.productName)),
+      series: [
+        { key: 'deviceCount', name: '设备总数', data: rows.map((r) => Number(r.deviceCount)) },
+        { key: 'deviceOnlineCount', name: '在线设备', data: rows.map((r) => Number(r.deviceOnlineCount)) },
+      ],
+    } satisfies Chart;
+  });
+
+  home('/api/home/total-record', async (user) => {
+    const ids = visibleIds(user);
+    let q = db
+      .selectFrom('t_emq_message_publish')
+      .select([sql<number>`count(*) filter (where f_intime >= ${startOf('day')})`.as('dayCount'), (eb) => eb.fn.countAll<number>().as('monthCount')])
+      .where('fIntime', '>=', startOf('month'));
+    if (ids) q = q.where('fDeviceId', 'in', ids);
+    const row = await q.executeTakeFirstOrThrow();
+    return { dayCount: Number(row.dayCount), monthCount: Number(row.monthCount) };
+  });
+
+  home('/api/home/total-record-month-count', (user) =>
+    monthly('t_emq_message_publish', user, [
+      { key: 'up', name: '上行消息', filter: sql`f_direction = 'up'` },
+      { key: 'down', name: '下行消息', filter: sql`f_direction = 'down'` },
+    ]),
+  );
+
+  // A warning is an alarm raised (f_active 1); the message that clears it is not another warning.
+  home('/api/home/total-warn', async (user) => {
+    const ids = visibleIds(user);
+    let q = db
+      .selectFrom('t_device_alarm')
+      .select([
+        sql<number>`count(*) filter (where f_intime >= ${startOf('day')})`.as('dayCount'),
+        (eb) => eb.fn.countAll<number>().as('monthCount'),
+        sql<number>`count(*) filter (where f_intime >= ${startOf('day')} and f_deal = 0)`.as('dayNoDealCount'),
+        sql<number>`count(*) filter (where f_deal = 0)`.as('monthNoDealCount'),
+      ])
+      .where('fIntime', '>=', startOf('month'))
+      .where('fActive', '=', 1);
+    if (ids) q = q.where('fDeviceId', 'in', ids);
+    const row = await q.executeTakeFirstOrThrow();
+    return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+  });
+
+  home('/api/home/total-warn-month-count', (user) =>
+    monthly(
+      't_device_alarm',
+      user,
+      [
+        { key: 'warn', name: '告警', filter: sql`true` },
+        { key: 'noDeal', name: '未处理', filter: sql`f_deal = 0` },
+      ],
+      sql`f_active = 1`,
+    ),
+  );
+
+  // Users by kind are the administrators' business; anyone else gets no data and the card stays hidden.
+  home('/api/home/total-user', async (user) => {
+    if (!isAdmin(user)) return null;
+    const row = await db
+      .selectFrom('t_sys_user')
+      .select([
+        (eb) => eb.fn.countAll<number>().as('allCount'),
+        sql<number>`count(*) filter (where f_admin = 1)`.as('adminCount'),
+        sql<number>`count(*) filter (where f_admin = 2)`.as('agentCount'),
+        sql<number>`count(*) filter (where coalesce(f_admin, 0) = 0)`.as('generalCount'),
+      ])
+      .executeTakeFirstOrThrow();
+    return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+  });
+
+  home('/api/home/total-system', async () => systemLoad());
+
+  home('/api/home/total-record-more', async (user, body) => {
+    const type = [0, 1, 2, 3].includes(Number(body.type)) ? Number(body.type) : 3;
+    let { span, unit, label } = HISTORY[type];
+    const begin = typeof body.beginTime === 'string' && WALL_TIME.test(body.beginTime.trim()) ? body.beginTime.trim() : null;
+    const end = typeof body.endTime === 'string' && WALL_TIME.test(body.endTime.trim()) ? body.endTime.trim() : null;
+    // An explicit range replaces the radio's; its length decides the step, so a chart stays readable.
+    let from = sql`(now() - ${span}::interval)`;
+    let to = sql`now()`;
+    if (begin && end && begin < end) {
+      from = sql`(${begin}::timestamp at time zone ${tz})`;
+      to = sql`(${end}::timestamp at time zone ${tz})`;
+      const hours = Number((await sql<{ h: number }>`select extract(epoch from (${to} - ${from})) / 3600 as h`.execute(db)).rows[0].h);
+      [unit, label] = hours <= 2 ? ['minute', 'HH24:MI'] : hours <= 8 * 24 ? ['hour', 'MM-DD HH24:00'] : ['day', 'MM-DD'];
+    }
+    const step = sql.raw(`interval '1 ${unit}'`);
+    const buckets = (
+      await sql<{ key: string; label: string }>`
+        select to_char(g, 'YYYY-MM-DD HH24:MI') as key, to_char(g, ${label}) as label
+        from generate_series(date_trunc(${unit}, ${local(from)}), ${local(to)}, ${step}) g
+        order by g`.execute(db)
+    ).rows;
+    const ids = visibleIds(user);
+    const bucketOf = sql<string>`to_char(date_trunc(${unit}, ${local(sql`f_intime`)}), 'YYYY-MM-DD HH24:MI')`;
+    let messages = db
+      .selectFrom('t_emq_message_publish')
+      .select([bucketOf.as('bucket'), sql<number>`count(*) filter (where f_direction = 'up')`.as('up'), sql<number>`count(*) filter (where f_direction = 'down')`.as('down')])
+      .where('fIntime', '>=', sql`date_trunc(${unit}, ${local(from)}) at time zone ${tz}`)
+      .where('fIntime', '<=', to)
+      .groupBy(sql`1`);
+    let alarms = db
+      .selectFrom('t_device_alarm')
+      .select([bucketOf.as('bucket'), (eb) => eb.fn.countAll<number>().as('warn')])
+      .where('fActive', '=', 1)
+      .where('fIntime', '>=', sql`date_trunc(${unit}, ${local(from)}) at time zone ${tz}`)
+      .where('fIntime', '<=', to)
+      .groupBy(sql`1`);
+    if (ids) {
+      messages = messages.where('fDeviceId', 'in', ids);
+      alarms = alarms.where('fDeviceId', 'in', ids);
+    }
+    const m = new Map((await messages.execute()).map((r) => [String(r.bucket), r]));
+    const a = new Map((await alarms.execute()).map((r) => [String(r.bucket), r]));
+    return {
+      type,
+      categories: buckets.map((b) => b.label),
+      series: [
+        { key: 'up', name: '上行消息', data: buckets.map((b) => Number(m.get(b.key)?.up ?? 0)) },
+        { key: 'down', name: '下行消息', data: buckets.map((b) => Number(m.get(b.key)?.down ?? 0)) },
+        { key: 'warn', name: '告警', data: buckets.map((b) => Number(a.get(b.key)?.warn ?? 0)) },
+      ],
+    } satisfies Chart & { type: number };
+  });
+}
+
+function cpuTimes() {
+  let idle = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    const t = c.times;
+    idle += t.idle;
+    total += t.user + t.nice + t.sys + t.idle + t.irq;
+  }
+  return { idle, total };
+}
+
+/**
+ * The load of the host and of this process, measured over a short window: CPU in percent, memory in G
+ * (the dashboard's gauge reads up to 8 G; `ramMax` grows with a larger host so the needle stays on it).
+ */
+export async function systemLoad() {
+  const h0 = cpuTimes();
+  const p0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  await new Promise((r) => setTimeout(r, CPU_SAMPLE_MS));
+  const h1 = cpuTimes();
+  const p1 = process.cpuUsage(p0);
+  const elapsedUs = Number(process.hrtime.bigint() - t0) / 1000;
+  const cpuCount = os.cpus().length || 1;
+  const busy = h1.total - h0.total;
+  const hostCpu = busy > 0 ? (1 - (h1.idle - h0.idle) / busy) * 100 : (os.loadavg()[0] / cpuCount) * 100;
+  const total = os.totalmem();
+  const free = os.freemem();
+  const mem = process.memoryUsage();
+  return {
+    cpu: round(Math.min(100, Math.max(0, hostCpu)), 1),
+    cpuCount,
+    loadavg: os.loadavg().map((v) => round(v, 2)),
+    processCpu: round(Math.min(100, ((p1.user + p1.system) / (elapsedUs * cpuCount)) * 100), 1),
+    ram: round((total - free) / GB, 2),
+    ramTotal: round(total / GB, 2),
+    ramFree: round(free / GB, 2),
+    ramMax: Math.max(MEMORY_GAUGE_MAX, Math.ceil(total / GB)),
+    processRam: round(mem.rss / GB, 3),
+    processHeap: round(mem.heapUsed / GB, 3),
+    uptime: Math.round(process.uptime()),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Description libraries: the products that use each one, the rules of their references (query
+ * library, parent), what deleting one takes with it, and the demo products' links to the demo
+ * libraries of migration 005.
+ */
+import { Refusal } from '../http/envelope';
+import type { CallContext, Services } from '../crud/types';
+import type { DB } from '../db';
+
+export const RECEIVE = 1;
+export const SEND = 2;
+
+/** A product's comma list of library ids, in its order, without blanks or junk. */
+export function idList(value: unknown): number[] {
+  if (value === null || value === undefined) return [];
+  return String(value)
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+}
+
+export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
+  if (!rows.length) return;
+  // Products are few (a catalogue, not devices), and the links are comma lists: read them all once.
+  const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).orderBy('fId').execute();
+  const names = new Map<number, string[]>();
+  for (const p of products) {
+    for (const id of new Set([...idList(p.fSendJsonIds), ...idList(p.fReceiveJsonIds)])) {
+      const list = names.get(id) ?? [];
+      list.push(p.fName as string);
+      names.set(id, list);
+    }
+  }
+  for (const r of rows) r.productNames = (names.get(r.fId as number) ?? []).join(',');
+}
+
+export async function beforeSave(values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) {
+  const type = Number(values.fType ?? existing?.fType ?? RECEIVE);
+  // Only a send library has a query button; a receive library is itself what a query reads.
+  if (type !== SEND) {
+    if ('fSearchJsonId' in values || existing?.fSearchJsonId) values.fSearchJsonId = null;
+  } else if (values.fSearchJsonId !== undefined && values.fSearchJsonId !== null) {
+    const target = await ctx.db.selectFrom('t_product_json').select(['fId', 'fType']).where('fId', '=', values.fSearchJsonId as number).executeTakeFirst();
+    if (!target) throw new Refusal('查询描述库不存在');
+    if (target.fType !== RECEIVE) throw new Refusal('查询描述库必须是接收类型');
+  }
+  if (values.fJsonParentId !== undefined && values.fJsonParentId !== null) {
+    if (existing && values.fJsonParentId === existing.fId) throw new Refusal('上级描述库不能是自己');
+    const parent = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', values.fJsonParentId as number).executeTakeFirst();
+    if (!parent) throw new Refusal('上级描述库不存在');
+  }
+}
+
+/**
+ * A library still named by a product, or the parent of another library, stays; otherwise its fields
+ * go with it and the libraries that queried through it lose their query button.
+ */
+export async function beforeDelete(row: Record<string, unknown>, ctx: CallContext) {
+  const id = row.fId as number;
+  const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).execute();
+  const user = products.find((p) => idList(p.fSendJsonIds).includes(id) || idList(p.fReceiveJsonIds).includes(id));
+  if (user) throw new Refusal(`该描述库已被产品「${user.fName}」使用，无法删除`);
+  const child = await ctx.db.selectFrom('t_product_json').select('fId').where('fJsonParentId', '=', id).executeTakeFirst();
+  if (child) throw new Refusal('该描述库下存在下级描述库，无法删除');
+  await ctx.db.updateTable('t_product_json').set({ fSearchJsonId: null }).where('fSearchJsonId', '=', id).execute();
+  await ctx.db.updateTable('t_product_json_conf').set({ fJsonSubId: null }).where('fJsonSubId', '=', id).execute();
+  await ctx.db.deleteFrom('t_product_json_conf').where('fProductJsonId', '=', id).execute();
+}
+
+/** Which demo libraries (by type and bid) each demo product offers, in panel order. */
+const DEMO_LINKS: Record<string, { send: string[]; receive: string[] }> = {
+  'P-SW-485': { send: ['switch', 'lock', 'refresh'], receive: ['telemetry'] },
+  'P-GW-WIFI': { send: ['switch', 'lock', 'set-threshold', 'refresh'], receive: ['telemetry', 'read-threshold'] },
+  'P-4G-SW': { send: ['switch', 'lock', 'refresh'], receive: ['telemetry'] },
+  'P-GW-4G': { send: ['switch', 'lock', 'set-threshold', 'refresh'], receive: ['telemetry', 'read-threshold'] },
+  'P-WIFI-PLUG': { send: ['switch', 'lock', 'refresh'], receive: ['telemetry'] },
+  'P-RG-MCCB': { send: ['switch', 'lock', 'set-threshold', 'refresh'], receive: ['telemetry', 'read-threshold'] },
+};
+
+/**
+ * Gives the demo products the demo libraries. The seed creates products after migrations have run, so
+ * migration 005 cannot link them on a fresh database; products that already have links are left alone.
+ */
+export async function linkDemoLibraries(db: DB): Promise<void> {
+  const libraries = await db.selectFrom('t_product_json').select(['fId', 'fType', 'fBid']).orderBy('fId').execute();
+  const idOf = (type: number, bid: string) => libraries.find((l) => l.fType === type && l.fBid === bid)?.fId;
+  const ids = (type: number, bids: string[]) => bids.map((b) => idOf(type, b)).filter((id): id is number => id !== undefined).join(',');
+  const products = await db.selectFrom('t_product').select(['fId', 'fNumber', 'fSendJsonIds', 'fReceiveJsonIds']).where('fNumber', 'in', Object.keys(DEMO_LINKS)).execute();
+  for (const p of products) {
+    if (p.fSendJsonIds || p.fReceiveJsonIds) continue;
+    const links = DEMO_LINKS[p.fNumber as string];
+    await db
+      .updateTable('t_product')
+      .set({ fSendJsonIds: ids(SEND, links.send) || null, fReceiveJsonIds: ids(RECEIVE, links.receive) || null })
+      .where('fId', '=', p.fId)
+      .execute();
+  }
+}

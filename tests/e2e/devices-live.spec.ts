@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test';
+
+async function login(page: Page) {
+  await page.goto('/login');
+  await page.getByTestId('login-phone').fill('13800000000');
+  await page.getByTestId('login-password').fill('Admin@123');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+async function findDevice(page: Page, number: string) {
+  await page.goto('/device');
+  await page.getByTestId('device-search').fill(number);
+  await page.getByTestId('device-search').press('Enter');
+  const row = page.getByTestId('device-row').filter({ hasText: number });
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
+test('a simulated device switches off and on, and the list shows its state', async ({ page }) => {
+  await login(page);
+  const row = await findDevice(page, 'DEV000019');
+  // The simulator brings the demo devices online shortly after the server starts.
+  await expect(row.getByTestId('device-online')).toHaveText('在线', { timeout: 30_000 });
+  const toggle = row.getByTestId('device-switch');
+  await expect(toggle).toBeChecked();
+
+  await toggle.click();
+  await expect(page.getByText('分闸命令发送成功')).toBeVisible();
+  await expect(toggle).not.toBeChecked();
+
+  // A second click within 3 s is refused by the server, and the switch stays as it was.
+  await toggle.click();
+  await expect(page.getByText('点击太频繁，休息一下')).toBeVisible();
+  await expect(toggle).not.toBeChecked({ timeout: 5_000 });
+
+  await page.waitForTimeout(3_100);
+  await toggle.click();
+  await expect(page.getByText('合闸命令发送成功')).toBeVisible();
+  await expect(toggle).toBeChecked();
+
+  // What the device acknowledged is stored: a fresh page shows the same.
+  const again = await findDevice(page, 'DEV000019');
+  await expect(again.getByTestId('device-switch')).toBeChecked();
+});
+
+test('batch commands answer device by device, with the device-type rules', async ({ page }) => {
+  await login(page);
+  await page.goto('/device');
+  await page.getByTestId('device-search').fill('DEV00001');
+  await page.getByTestId('device-search').press('Enter');
+  await expect(page.getByTestId('device-row').first()).toBeVisible();
+  await page.getByTestId('device-batch-3').click();
+  await expect(page.getByText('请先选择需要操作的设备')).toBeVisible();
+
+  const rows = page.getByTestId('device-row').filter({ hasText: /DEV00001[78]/ });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first().getByTestId('device-online')).toHaveText('在线', { timeout: 30_000 });
+  await rows.nth(0).getByTestId('device-select').check();
+  await rows.nth(1).getByTestId('device-select').check();
+  await page.getByTestId('device-batch-2').click();
+  await expect(page.getByText('没有需要操作的设备')).toBeVisible();
+  await page.getByTestId('device-batch-3').click();
+  const result = page.getByTestId('device-batch-result');
+  await expect(result.getByText('DEV000017: 分闸命令发送成功')).toBeVisible();
+  await expect(result.getByText('DEV000018: 分闸命令发送成功')).toBeVisible();
+});
+
+test('the device drawer: running status switches the device, a timer is set and listed', async ({ page }) => {
+  await login(page);
+  const row = await findDevice(page, 'DEV000010');
+  await expect(row.getByTestId('device-online')).toHaveText('在线', { timeout: 30_000 });
+  await row.getByText('DEV000010').click();
+  const drawer = page.getByTestId('device-drawer');
+  await expect(drawer).toBeVisible();
+
+  await drawer.getByTestId('device-tab-status').click();
+  const toggle = drawer.getByTestId('status-switch');
+  await expect(toggle).toHaveAttribute('data-checked', '1');
+  await toggle.locator('input').click();
+  await expect(page.getByText('分闸命令发送成功')).toBeVisible();
+  await expect(toggle).toHaveAttribute('data-checked', '0');
+  await expect(drawer.getByTestId('command-row').first()).toHaveAttribute('data-state', 'acknowledged');
+  await page.waitForTimeout(3_100);
+  await toggle.locator('input').click();
+  await expect(page.getByText('合闸命令发送成功')).toBeVisible();
+  await expect(toggle).toHaveAttribute('data-checked', '1');
+
+  await drawer.getByTestId('device-tab-timers').click();
+  await drawer.getByTestId('timer-add').click();
+  const dialog = page.getByTestId('timer-dialog');
+  await dialog.getByTestId('timer-save').click();
+  await expect(dialog.getByText('时间不能为空')).toBeVisible();
+  await dialog.getByTestId('timer-time').fill('07:30');
+  await dialog.getByTestId('timer-save').click();
+  await expect(dialog).toBeHidden();
+  const timer = drawer.getByTestId('timer-row');
+  await expect(timer).toHaveCount(1);
+  await expect(timer).toContainText('07:30');
+});
