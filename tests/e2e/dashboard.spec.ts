@@ -1,0 +1,45 @@
+import { expect, test, type Page } from '@playwright/test';
+
+async function login(page: Page) {
+  await page.goto('/login');
+  await page.getByTestId('login-phone').fill('13800000000');
+  await page.getByTestId('login-password').fill('Admin@123');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+test('the home dashboard counts the simulated devices online and shows them on the map', async ({ page }) => {
+  await login(page);
+  const online = page.getByTestId('dashboard-device-online');
+  // The simulator's devices come online a few seconds after the server starts; the card's refresh asks again.
+  await expect(async () => {
+    await page.getByTestId('dashboard-refresh-device').click();
+    expect(Number(await online.textContent())).toBeGreaterThan(0);
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByTestId('dashboard-device-all')).toHaveText('22');
+  await expect(page.getByTestId('dashboard-user-all')).toHaveText('3');
+  await expect(page.getByTestId('map-marker').first()).toBeAttached();
+  expect(Number(await page.getByTestId('dashboard-cpu-value').textContent().then((t) => parseFloat(t ?? '')))).toBeGreaterThanOrEqual(0);
+});
+
+test('statistics: the spec messages, a query over chosen devices, and the export', async ({ page }) => {
+  await login(page);
+  await page.goto('/statistics');
+  await expect(page.getByTestId('statistics-page')).toBeVisible();
+  await page.getByTestId('statistics-query').click();
+  await expect(page.getByText('请选择需要统计的设备')).toBeVisible();
+
+  const devices = page.getByTestId('statistics-devices');
+  await devices.getByRole('combobox').click();
+  await page.getByRole('option', { name: /DEV000009/ }).click();
+  await devices.getByRole('combobox').click();
+  await page.getByRole('option', { name: /DEV000010/ }).click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('statistics-query').click();
+  await expect(page.getByTestId('statistics-totals')).toBeVisible();
+  await expect(page.getByTestId('statistics-total-sum')).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('statistics-export').click();
+  expect((await download).suggestedFilename()).toBe('数据统计.xlsx');
+});
