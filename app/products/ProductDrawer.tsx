@@ -3,13 +3,13 @@ import { Box, Drawer, IconButton, Tab, Tabs, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
 import { DetailFields } from '../components/FieldValue';
-import { EmptyState } from '../components/EmptyState';
+import { MessageLog } from '../devices/tabs/logs';
 import type { ResourceConfig } from '../resources/types';
 import type { ProductRow } from './ProductCard';
 
 const INFO_FIELDS = ['fNumber', 'fName', 'fCategoryId', 'fProtocol', 'fDeviceType', 'fCommunicationType', 'fStatKeys', 'fFirmwareVersion', 'fPower', 'fNumberRule', 'fStatus', 'deviceCount', 'fIntime', 'fRemark'];
 
-/** Product detail: its fields, and the product's message log (not yet offered by the server). */
+/** Product detail: its fields, and the message log of the product's devices. */
 export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig; row: ProductRow | null; onClose: () => void }) {
   const translate = useTranslate();
   const [tab, setTab] = useState('info');
@@ -31,7 +31,7 @@ export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig
           </Tabs>
           <Box sx={{ p: 2, overflow: 'auto', flex: 1 }}>
             {tab === 'info' && <DetailFields config={config} row={row} sources={INFO_FIELDS} />}
-            {tab === 'log' && <EmptyState />}
+            {tab === 'log' && <MessageLog scope={{ productId: Number(row.fId) }} />}
           </Box>
         </Box>
       )}

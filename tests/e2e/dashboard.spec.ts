@@ -16,7 +16,8 @@ test('the home dashboard counts the simulated devices online and shows them on t
     await page.getByTestId('dashboard-refresh-device').click();
     expect(Number(await online.textContent())).toBeGreaterThan(0);
   }).toPass({ timeout: 30_000 });
-  await expect(page.getByTestId('dashboard-device-all')).toHaveText('22');
+  // The demo's 22 devices, and any that other tests of this run added.
+  expect(Number(await page.getByTestId('dashboard-device-all').textContent())).toBeGreaterThanOrEqual(22);
   await expect(page.getByTestId('dashboard-user-all')).toHaveText('3');
   await expect(page.getByTestId('map-marker').first()).toBeAttached();
   expect(Number(await page.getByTestId('dashboard-cpu-value').textContent().then((t) => parseFloat(t ?? '')))).toBeGreaterThanOrEqual(0);

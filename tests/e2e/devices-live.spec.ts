@@ -78,12 +78,12 @@ test('the device drawer: running status switches the device, a timer is set and 
   const toggle = drawer.getByTestId('status-switch');
   await expect(toggle).toHaveAttribute('data-checked', '1');
   await toggle.locator('input').click();
-  await expect(page.getByText('分闸命令发送成功')).toBeVisible();
+  await expect(page.getByText('分闸命令发送成功').first()).toBeVisible();
   await expect(toggle).toHaveAttribute('data-checked', '0');
   await expect(drawer.getByTestId('command-row').first()).toHaveAttribute('data-state', 'acknowledged');
   await page.waitForTimeout(3_100);
   await toggle.locator('input').click();
-  await expect(page.getByText('合闸命令发送成功')).toBeVisible();
+  await expect(page.getByText('合闸命令发送成功').first()).toBeVisible();
   await expect(toggle).toHaveAttribute('data-checked', '1');
 
   await drawer.getByTestId('device-tab-timers').click();

@@ -41,8 +41,11 @@ function pretty(payload: string): string {
   }
 }
 
-/** Log management: the device's message records, filtered by content, direction and time. */
-function LogsTab({ device }: DeviceTabProps) {
+/**
+ * Log management: the message records of one device, or of every device of a product (the product
+ * drawer), filtered by content, direction and time.
+ */
+export function MessageLog({ scope }: { scope: { deviceId: number } | { productId: number } }) {
   const translate = useTranslate();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
@@ -58,7 +61,7 @@ function LogsTab({ device }: DeviceTabProps) {
       current: page + 1,
       size,
       condition: {
-        deviceId: device.fId,
+        ...scope,
         content: filters.content.trim() || undefined,
         type: filters.type,
         beginTime: filters.beginTime ? asCondition(filters.beginTime) : undefined,
@@ -70,7 +73,7 @@ function LogsTab({ device }: DeviceTabProps) {
       setTotal(res.data.total);
       setError(undefined);
     } else if (!res.announced) setError(res.message);
-  }, [device.fId, filters, page, size]);
+  }, [JSON.stringify(scope), filters, page, size]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -212,6 +215,10 @@ function LogsTab({ device }: DeviceTabProps) {
       </Dialog>
     </Box>
   );
+}
+
+function LogsTab({ device }: DeviceTabProps) {
+  return <MessageLog scope={{ deviceId: device.fId }} />;
 }
 
 const tab: DeviceTab = { key: 'logs', order: 80, label: 'device.tabs.logs', component: LogsTab };
