@@ -4,6 +4,7 @@ import { useTranslate } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } from './cells';
+import { deviceType } from './DeviceDrawer';
 
 export interface DeviceActions {
   /** Opens the detail drawer; offered only to users who cannot edit. */
@@ -13,9 +14,15 @@ export interface DeviceActions {
   onDelete?: (row: DeviceRow) => void;
 }
 
+/** Plastic-case breakers (type 6) are managed here only when their number names the RG or RW series (spec §2). */
+function managed(row: DeviceRow): boolean {
+  return deviceType(row) !== 6 || /RG|RW/.test(String(row.fNumber ?? ''));
+}
+
 function ActionButtons({ row, actions }: { row: DeviceRow; actions: DeviceActions }) {
   const translate = useTranslate();
   const active = Number(row.fStatus) === 1;
+  if (!managed(row)) return null;
   return (
     <>
       {actions.onView && (

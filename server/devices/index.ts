@@ -46,12 +46,13 @@ export async function simulatedDevices(db: DB, which: string): Promise<DeviceSpe
   return [...specs.values()];
 }
 
-export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number } = {}): Promise<DeviceSide> {
+export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number; shareGroup?: string } = {}): Promise<DeviceSide> {
   let broker: EmbeddedBroker | undefined;
   if (!config.mqttUrl) broker = await startBroker({ port: config.mqttPort });
   const url = config.mqttUrl ?? broker!.url;
   await failAbandoned(db);
-  const transport = new DeviceTransport({ url, protocolVersion: config.mqttUrl ? 'auto' : 4, shareGroup: 'iot-console' });
+  // Replicas of one installation share a group, so each device message is handled once.
+  const transport = new DeviceTransport({ url, protocolVersion: config.mqttUrl ? 'auto' : 4, shareGroup: options.shareGroup ?? process.env.MQTT_SHARE_GROUP ?? 'iot-console' });
   const live = new LiveDevices(db, transport);
   // Without a broker the server still serves everything else; the transport keeps trying.
   await transport.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt: ${url} not reachable yet (${(e as Error).message}); retrying`));

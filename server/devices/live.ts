@@ -27,6 +27,19 @@ export interface LiveEvents {
 export class LiveDevices extends EventEmitter<LiveEvents> {
   /** Device numbers -> ids, so each message costs no lookup once seen. */
   readonly #ids = new Map<string, number>();
+  /**
+   * Each device's messages are handled one after another, in the order they arrived: otherwise the
+   * database writes of a late telemetry sample could land after its device's offline status.
+   */
+  readonly #queues = new Map<string, Promise<void>>();
+
+  #serial(deviceNumber: string, work: () => Promise<void>) {
+    const next = (this.#queues.get(deviceNumber) ?? Promise.resolve()).then(work).catch((err: Error) => this.#warn(err));
+    this.#queues.set(deviceNumber, next);
+    void next.then(() => {
+      if (this.#queues.get(deviceNumber) === next) this.#queues.delete(deviceNumber);
+    });
+  }
 
   constructor(
     readonly db: DB,
@@ -34,9 +47,9 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
   ) {
     super();
     transport.on('state', (s) => this.emit('state', s));
-    transport.on('status', (e) => void this.#status(e.deviceNumber, e.online, e.version).catch((err) => this.#warn(err)));
-    transport.on('telemetry', (e) => void this.#telemetry(e.deviceNumber, e.readings, e.ts).catch((err) => this.#warn(err)));
-    transport.on('alarm', (e) => void this.#alarm(e.deviceNumber, e.alarm).catch((err) => this.#warn(err)));
+    transport.on('status', (e) => this.#serial(e.deviceNumber, () => this.#status(e.deviceNumber, e.online, e.version)));
+    transport.on('telemetry', (e) => this.#serial(e.deviceNumber, () => this.#telemetry(e.deviceNumber, e.readings, e.ts)));
+    transport.on('alarm', (e) => this.#serial(e.deviceNumber, () => this.#alarm(e.deviceNumber, e.alarm)));
     transport.on('message', (e) => void this.#log(e).catch((err) => this.#warn(err)));
     transport.on('warning', (err) => this.#warn(err));
   }

@@ -1,17 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker } from '../../server/mqtt/broker';
-import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
-
-/** Polls until the check passes or the time runs out. */
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 
 const runs = [
   ...backends.map((backend) => ({ backend, broker: 'embedded' as const })),

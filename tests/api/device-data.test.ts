@@ -1,15 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
-
-const until = async <T>(probe: () => Promise<T | undefined | false>, ms = 8000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 
 describe.each(backends)('device drawer data on %s', (backend) => {
   let s: TestServer;

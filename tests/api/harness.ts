@@ -17,6 +17,17 @@ import { createTokens } from '../../server/auth/tokens';
 import { buildApp } from '../../server/app';
 import { startDevices, type DeviceSide } from '../../server/devices';
 
+/** Polls until the check answers something truthy, or fails after `ms`. */
+export async function until<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export type Backend = 'pglite' | 'postgres';
 
 /** Every backend the run can reach: always PGlite, PostgreSQL too when DATABASE_URL is set. */
@@ -81,7 +92,8 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
   await syncMenus(database.db);
   await seedDemo(database.db);
   const tokens = createTokens(new TextEncoder().encode('test-secret-test-secret-test-secret'), config.tokenTtl);
-  const devices = await startDevices(config, database.db, { simulate: options.simulate ? 'demo' : 'off', telemetryMs: options.telemetryMs ?? 1000 });
+  // Each test server is its own installation: on a shared broker it must not take another's messages.
+  const devices = await startDevices(config, database.db, { simulate: options.simulate ? 'demo' : 'off', telemetryMs: options.telemetryMs ?? 1000, shareGroup: `test-${process.pid}-${Date.now()}` });
   const app = await buildApp({ config, database, tokens, live: devices.live });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -1,15 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
-
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduler, type Scheduler } from '../../server/devices/scheduler';
 import { hhmm } from '../../server/domain/deviceTiming';
-import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 
 const TZ = 'Asia/Shanghai';
 const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
-
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Weekday (1 Monday … 7 Sunday) of a "YYYY-MM-DD HH:mm:ss" answer. */
 const weekdayOf = (time: string) => {
