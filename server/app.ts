@@ -72,13 +72,6 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     return reply.code(500).send(fail(500, '服务器错误'));
   });
 
-  // Logins are limited per address and account, so guessing passwords is slow.
-  app.addHook('onRoute', (route) => {
-    if (route.url === '/login') {
-      route.config = { ...(route.config as object), rateLimit: { max: Number(process.env.LOGIN_RATE_LIMIT ?? 20), timeWindow: '1 minute', keyGenerator: (req: { ip: string; body?: unknown }) => `${req.ip}:${(req.body as { userName?: string })?.userName ?? ''}` } } as never;
-    }
-  });
-
   app.get('/healthz', async (_req, reply) => {
     await sql`select 1`.execute(database.db);
     return reply.send({ status: 'ok', database: database.kind });

@@ -33,6 +33,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: null,
     public: true,
     write: true,
+    perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
     logname: '登录',
     handler: async ({ body }) => {
       const userName = text(body, 'userName');
@@ -52,7 +53,22 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, handler: async ({ user }) => session(user!) });
 
-  registerCall(app, ctx, { path: '/logout', permission: null, write: true, logname: '退出登录', handler: async () => null });
+  registerCall(app, ctx, {
+    path: '/logout',
+    permission: null,
+    write: true,
+    logname: '退出登录',
+    handler: async ({ request }) => {
+      const token = request.token!;
+      await ctx.db.deleteFrom('t_sys_token_revoked').where('fExpiresAt', '<', new Date()).execute();
+      await ctx.db
+        .insertInto('t_sys_token_revoked')
+        .values({ jti: token.jti, fExpiresAt: new Date(token.expiresAt * 1000) })
+        .onConflict((oc) => oc.column('jti').doNothing())
+        .execute();
+      return new Answer(null, '退出成功');
+    },
+  });
 
   registerCall(app, ctx, {
     path: '/check-password',
@@ -106,7 +122,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     handler: async ({ user, body }) => {
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';
       checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : undefined);
-      await ctx.db.updateTable('t_sys_user').set({ fPassword: await hashPassword(password) }).where('fId', '=', user!.fId).execute();
+      // Every session of the user ends with the old password, this one included.
+      await ctx.db.updateTable('t_sys_user').set({ fPassword: await hashPassword(password), fTokensValidAfter: new Date() }).where('fId', '=', user!.fId).execute();
       return new Answer(null, '密码修改成功');
     },
   });

@@ -5,7 +5,7 @@ import type { User } from '../crud/types';
 export async function loadUser(db: DB, userId: number): Promise<User | null> {
   const row = await db
     .selectFrom('t_sys_user')
-    .select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fExpireTime'])
+    .select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fExpireTime', 'fTokensValidAfter'])
     .where('fId', '=', userId)
     .executeTakeFirst();
   if (!row || row.fStatus !== 1) return null;
@@ -25,6 +25,7 @@ export async function loadUser(db: DB, userId: number): Promise<User | null> {
     fAdmin: row.fAdmin,
     fUserType: row.fUserType,
     permissions: new Set(codes.map((c) => c.permissions as string)),
+    tokensValidAfter: row.fTokensValidAfter ? new Date(row.fTokensValidAfter as Date).getTime() : undefined,
   };
 }
 

@@ -46,6 +46,8 @@ export interface User {
   fAdmin: number;
   fUserType: number;
   permissions: Set<string>;
+  /** Tokens issued before this time (ms) are no longer accepted: a password change ends every session. */
+  tokensValidAfter?: number;
 }
 
 export const isAdmin = (user: User) => user.fAdmin === 1;

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User, Services } from '../crud/types';
 import { ok, Forbidden, LoginExpired } from './envelope';
-import type { Tokens } from '../auth/tokens';
+import type { Tokens, VerifiedToken } from '../auth/tokens';
 import { loadUser } from '../auth/users';
 import { record } from '../oplog';
 import type { LiveDevices } from '../devices/live';
@@ -31,6 +31,8 @@ export interface CallDef {
   write?: boolean;
   /** HTTP methods; POST unless the contract says GET (a GET of a console route such as /login is the page). */
   methods?: ('GET' | 'POST')[];
+  /** Calls allowed per minute, per address and account (logins, so guessing passwords is slow). */
+  perMinute?: number;
   /** The log's name for the call; defaults to the path. */
   logname?: string;
   handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
@@ -39,6 +41,8 @@ export interface CallDef {
 declare module 'fastify' {
   interface FastifyRequest {
     user: User | null;
+    /** The caller's verified token, on authenticated calls. */
+    token?: VerifiedToken;
   }
 }
 
@@ -47,6 +51,10 @@ export async function authenticate(ctx: RouteContext, request: FastifyRequest, r
   const verified = header ? await ctx.tokens.verify(header) : null;
   const user = verified ? await loadUser(ctx.db, verified.userId) : null;
   if (!verified || !user) throw new LoginExpired();
+  // iat has whole seconds: a token of the same second as a password change still counts as after it.
+  if (user.tokensValidAfter && verified.issuedAt < Math.floor(user.tokensValidAfter / 1000)) throw new LoginExpired();
+  if (await ctx.db.selectFrom('t_sys_token_revoked').select('jti').where('jti', '=', verified.jti).executeTakeFirst()) throw new LoginExpired();
+  request.token = verified;
   if (verified.renew) reply.header('authorization', await ctx.tokens.issue(user.fId));
   return user;
 }
@@ -73,5 +81,12 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
       throw error;
     }
   };
-  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle });
+  const rateLimit = def.perMinute && {
+    max: def.perMinute,
+    timeWindow: '1 minute',
+    // After the body is read, so the account can be part of the key.
+    hook: 'preHandler' as const,
+    keyGenerator: (req: FastifyRequest) => `${req.ip}:${String((req.body as { userName?: unknown } | undefined)?.userName ?? '')}`,
+  };
+  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, ...(rateLimit ? { config: { rateLimit } } : {}) });
 }

@@ -84,6 +84,30 @@ describe.each(backends)('session on %s', (backend) => {
     await s.login({ phone: '13712345678', password: 'second12' });
   });
 
+  it('ends a session at logout, and every session at a password change', async () => {
+    const [first, second] = [await s.login(ADMIN), await s.login(ADMIN)];
+    expect((await s.call('/logout', {}, first)).body.success).toBe(true);
+    expect((await s.call('/get_info', {}, first)).status).toBe(700);
+    expect((await s.call('/get_info', {}, second)).status).toBe(200);
+
+    await s.call('/register', { fChineseName: '王五', fPhone: '13512345678', fPassword: 'first12', passwordCheck: 'first12' });
+    const [a, b] = [await s.login({ phone: '13512345678', password: 'first12' }), await s.login({ phone: '13512345678', password: 'first12' })];
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await s.call('/system/t-sys-user/updateUserPwd', { fPassword: 'second12' }, a)).body.success).toBe(true);
+    expect((await s.call('/get_info', {}, a)).status).toBe(700);
+    expect((await s.call('/get_info', {}, b)).status).toBe(700);
+    const fresh = await s.login({ phone: '13512345678', password: 'second12' });
+    expect((await s.call('/get_info', {}, fresh)).status).toBe(200);
+  });
+
+  it('limits login attempts per address and account', async () => {
+    let last;
+    for (let i = 0; i < 21; i++) last = await s.call('/login', { userName: '13900000000', password: 'guess' + i });
+    expect(last!.body).toMatchObject({ success: false, code: 429 });
+    // Another account from the same address is not held back by it.
+    expect((await s.call('/login', { userName: USER.phone, password: USER.password })).body.success).toBe(true);
+  });
+
   it('records logins and writes in the operation log, without the password', async () => {
     const rows = await s.sql(`select logname, message, succeed from t_sys_log where logname = '登录' order by id`);
     expect(rows.length).toBeGreaterThan(0);
