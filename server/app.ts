@@ -20,6 +20,12 @@ import { registerHomeRoutes } from './domain/home';
 import { registerDeviceCommandRoutes } from './devices/routes';
 import { registerProductCommandRoutes } from './domain/productCommands';
 import { registerDeviceDataRoutes } from './domain/deviceData';
+import { registerUploadRoutes } from './domain/uploads';
+import { registerUpgradeRoutes } from './devices/upgrades';
+import { registerTransferRoutes } from './domain/deviceTransfer';
+import { registerUseRoutes } from './domain/deviceUse';
+import { registerLocationRoutes } from './domain/deviceLocation';
+import { registerGatewayRoutes } from './domain/gateways';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -87,6 +93,12 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerDeviceCommandRoutes(app, ctx);
   registerProductCommandRoutes(app, ctx);
   registerDeviceDataRoutes(app, ctx);
+  registerUploadRoutes(app, ctx, config.dataDir);
+  registerUpgradeRoutes(app, ctx);
+  registerTransferRoutes(app, ctx);
+  registerUseRoutes(app, ctx);
+  registerLocationRoutes(app, ctx);
+  registerGatewayRoutes(app, ctx);
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.

@@ -11,6 +11,11 @@ export const endpoints = {
     "activation": "/biz/t-device/activation",
     "total": "/biz/t-device/total"
   },
+  "deviceAlarmCabinet": {
+    "list": "/biz/t-device-alarm-cabinet/list",
+    "save": "/biz/t-device-alarm-cabinet/addorupdate",
+    "delete": "/biz/t-device-alarm-cabinet/del"
+  },
   "deviceSwitch": {
     "list": "/biz/t-device-switch/list",
     "save": "/biz/t-device-switch/addorupdate",
@@ -24,6 +29,30 @@ export const endpoints = {
     "shareSaves": "/biz/t-device-timing/share-saves",
     "userList": "/biz/t-device-user-timing/pagelist",
     "userSave": "/biz/t-device-user-timing/save"
+  },
+  "firmware": {
+    "list": "/biz/t-firmware/firmwares",
+    "get": "/biz/t-firmware/firmware",
+    "save": "/biz/t-firmware/addorupdate",
+    "delete": "/biz/t-firmware/del"
+  },
+  "firmwareUpdateDevice": {
+    "list": "/biz/t-firmware-update-device/devices",
+    "undevices": "/biz/t-firmware-update-device/undevices",
+    "addDevices": "/biz/t-firmware-update-device/addorupdate",
+    "addAll": "/biz/t-firmware-update-device/addall",
+    "delete": "/biz/t-firmware-update-device/del"
+  },
+  "group": {
+    "list": "/biz/t-group/groups",
+    "save": "/biz/t-group/addorupdate",
+    "delete": "/biz/t-group/del"
+  },
+  "groupDevice": {
+    "list": "/biz/t-group-device/devicesbygroupid",
+    "unbound": "/biz/t-group-device/undevicesbygroupid",
+    "bind": "/biz/t-group-device/bindDevices",
+    "unbind": "/biz/t-group-device/unbindDevices"
   },
   "product": {
     "list": "/biz/t-product/products",

@@ -99,6 +99,57 @@ export interface Device {
   tProduct?: Product;
 }
 
+export interface DeviceAlarmCabinet {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Device (设备)
+   */
+  fDeviceId?: number;
+  /**
+   * Set at (设置时间)
+   */
+  fBeginTime?: string;
+  /**
+   * Channel (通道)
+   */
+  fSwitch?: number;
+  /**
+   * Minimum (最小值)
+   */
+  fMin?: number;
+  /**
+   * Maximum (最大值)
+   */
+  fMax?: number;
+  /**
+   * Alarm level 1 (一级报警)
+   */
+  fAlarmOne?: number;
+  /**
+   * Alarm level 2 (二级报警)
+   */
+  fAlarmTwo?: number;
+  /**
+   * Unit (单位)
+   */
+  fUnit?: "ppm" | "%vol" | "%LEL";
+  /**
+   * Gas (English) (气体英文名)
+   */
+  fGasEn?: string;
+  /**
+   * Gas (Chinese) (气体中文名)
+   */
+  fGasCh?: string;
+  /**
+   * Enabled (启用)
+   */
+  fState?: 0 | 1;
+}
+
 export interface DeviceSwitch {
   /**
    * ID (编号)
@@ -183,6 +234,150 @@ export interface DeviceTiming {
    * Created by (创建用户)
    */
   fUserId?: number;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+  /**
+   * The device that fDeviceId names.
+   */
+  tDevice?: Device;
+}
+
+export interface Firmware {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Firmware name (固件名称)
+   */
+  fName?: string;
+  /**
+   * Product (所属产品)
+   */
+  fProductId?: number;
+  /**
+   * Version (版本号)
+   */
+  fVersion?: string;
+  /**
+   * Version code (版本序号)
+   */
+  fVersionCode?: string;
+  /**
+   * Signature (MD5) (签名)
+   */
+  fMd5Sign?: string;
+  /**
+   * Firmware file (固件文件)
+   */
+  fFileName?: string;
+  /**
+   * Remark (备注)
+   */
+  fRemark?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+  /**
+   * The product that fProductId names.
+   */
+  product?: Product;
+}
+
+export interface FirmwareUpdateDevice {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Firmware (固件)
+   */
+  fFirmwareId?: number;
+  /**
+   * Device (设备)
+   */
+  fDeviceId?: number;
+  /**
+   * Upgrade status (升级状态)
+   */
+  fStatus?: -1 | 0 | 1 | 2;
+  /**
+   * Progress (进度)
+   */
+  fProgress?: number;
+  /**
+   * Message (说明)
+   */
+  fMessage?: string;
+  /**
+   * Command id (命令编号)
+   */
+  fMid?: string;
+  /**
+   * Updated (更新时间)
+   */
+  fUpdateTime?: string;
+  /**
+   * Added (添加时间)
+   */
+  fIntime?: string;
+  /**
+   * The device that fDeviceId names.
+   */
+  device?: Device;
+}
+
+export interface Group {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Parent group (上级分组)
+   */
+  fParentId?: number;
+  /**
+   * Group name (分组名称)
+   */
+  fName?: string;
+  /**
+   * Logo (分组图标)
+   */
+  fLogo?: string;
+  /**
+   * Description (描述)
+   */
+  fRemork?: string;
+  /**
+   * Owning agent (所属代理商)
+   */
+  fUserId?: number;
+  /**
+   * Devices (设备数)
+   */
+  deviceCount?: number;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+}
+
+export interface GroupDevice {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Group (分组)
+   */
+  fGroupId?: number;
+  /**
+   * Device (设备)
+   */
+  fDeviceId?: number;
   /**
    * Created (创建时间)
    */

@@ -2,6 +2,7 @@ import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, For
 import { useTranslate } from 'react-admin';
 import type { FieldConfig } from '../resources/types';
 import { useAgents, useAllProducts, useDictionary, type Option } from './lookups';
+import { ImageUpload } from './ImageUpload';
 
 export interface FieldInputProps {
   field: FieldConfig;
@@ -15,6 +16,8 @@ export interface FieldInputProps {
 /** One form control chosen from the field's declaration: enum, dictionary, reference, multi choice or text. */
 export function FieldInput(props: FieldInputProps) {
   const { field } = props;
+  // Pictures are stored by the name the upload answers, never typed in.
+  if (field.source === 'fImageName') return <ImageUpload {...props} />;
   if (field.multi) return <MultiInput {...props} />;
   if (field.enum || field.values) return <EnumInput {...props} />;
   if (field.dictionary) return <DictionaryInput {...props} />;

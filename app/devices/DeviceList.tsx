@@ -23,6 +23,8 @@ import type { DeviceRow } from './cells';
 import { useDeviceEvents, type DeviceEvent } from './live/events';
 import { SwitchToggle } from './live/SwitchToggle';
 import { BatchBar, BATCH_COMMANDS } from './live/BatchBar';
+import { BulkToolbar } from './bulk/BulkToolbar';
+import { useDeviceUse } from './bulk/useDeviceUse';
 
 /** Auto-refresh (spec §4): ask the shown devices for fresh values, then reload the list a little later. */
 const AUTO_REFRESH_MS = 55_000;
@@ -199,11 +201,13 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     });
   };
 
+  const toggleUse = useDeviceUse(reloadAll);
   const actions: DeviceActions = {
     onView: canEdit ? undefined : setViewing,
     onEdit: canEdit ? setEditing : undefined,
     onToggle: canStatus ? toggle : undefined,
     onDelete: canDelete ? remove : undefined,
+    onUse: toggleUse,
   };
 
   // The reminder time applies only to products of some types; the chosen product decides.
@@ -300,6 +304,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
             </ToggleButton>
           </Tooltip>
         </ToggleButtonGroup>
+        <BulkToolbar condition={filter} selected={selected} onImported={reloadAll} />
         {canAdd && (
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="device-add">
             {translate('device.add')}

@@ -12,6 +12,8 @@ export interface DeviceActions {
   onEdit?: (row: DeviceRow) => void;
   onToggle?: (row: DeviceRow) => void;
   onDelete?: (row: DeviceRow) => void;
+  /** Use/remove (device:use); the row shows it only when its canUse is 1. */
+  onUse?: (row: DeviceRow) => void;
 }
 
 /** Plastic-case breakers (type 6) are managed here only when their number names the RG or RW series (spec §2). */
@@ -50,6 +52,11 @@ function ActionButtons({ row, actions }: { row: DeviceRow; actions: DeviceAction
           {translate('common.delete')}
         </Button>
       )}
+      {actions.onUse && Number(row.canUse) === 1 && (
+        <Button size="small" color={Number(row.isUse) === 1 ? 'warning' : 'primary'} onClick={() => actions.onUse?.(row)} data-testid={Number(row.isUse) === 1 ? 'device-remove-use' : 'device-use'}>
+          {translate(Number(row.isUse) === 1 ? 'deviceBulk.remove' : 'deviceBulk.use')}
+        </Button>
+      )}
     </>
   );
 }
@@ -76,7 +83,7 @@ export interface DeviceTableProps {
 export function DeviceTable({ config, rows, total, page, perPage, loading, actions, onPageChange, onPerPageChange, onOpen, switchCell, selected, onSelect }: DeviceTableProps) {
   const translate = useTranslate();
   const columns = config.list.columns;
-  const hasActions = Boolean(actions.onView || actions.onEdit || actions.onToggle || actions.onDelete);
+  const hasActions = Boolean(actions.onView || actions.onEdit || actions.onToggle || actions.onDelete || actions.onUse);
   return (
     <Box data-testid="device-table">
       <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>

@@ -58,6 +58,72 @@ export default {
           "activation": "设备激活成功"
         }
       },
+      "deviceAlarmCabinet": {
+        "name": "报警设置",
+        "fields": {
+          "fId": "编号",
+          "fDeviceId": "设备",
+          "fBeginTime": "设置时间",
+          "fSwitch": "通道",
+          "fMin": "最小值",
+          "fMax": "最大值",
+          "fAlarmOne": "一级报警",
+          "fAlarmTwo": "二级报警",
+          "fUnit": "单位",
+          "fGasEn": "气体英文名",
+          "fGasCh": "气体中文名",
+          "fState": "启用"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "设备不能为空",
+            "type": "设备不能为空"
+          },
+          "fSwitch": {
+            "type": "通道应为1-10",
+            "minimum": "通道应为1-10",
+            "maximum": "通道应为1-10"
+          },
+          "fMin": {
+            "type": "最小值应为0-1000",
+            "minimum": "最小值应为0-1000",
+            "maximum": "最小值应为0-1000"
+          },
+          "fMax": {
+            "type": "最大值应为1-1000",
+            "minimum": "最大值应为1-1000",
+            "maximum": "最大值应为1-1000"
+          },
+          "fAlarmOne": {
+            "type": "一级报警应为1-1000",
+            "minimum": "一级报警应为1-1000",
+            "maximum": "一级报警应为1-1000"
+          },
+          "fAlarmTwo": {
+            "type": "二级报警应为1-1000",
+            "minimum": "二级报警应为1-1000",
+            "maximum": "二级报警应为1-1000"
+          },
+          "fUnit": {
+            "required": "请先选择单位",
+            "enum": "请先选择单位"
+          },
+          "fGasEn": {
+            "maxLength": "气体英文名最多50个字符"
+          },
+          "fGasCh": {
+            "maxLength": "气体中文名最多50个字符"
+          },
+          "fState": {
+            "enum": "状态不正确",
+            "type": "状态不正确"
+          }
+        },
+        "notifications": {
+          "save": "保存成功",
+          "delete": "删除成功"
+        }
+      },
       "deviceSwitch": {
         "name": "定时开关",
         "fields": {
@@ -151,6 +217,132 @@ export default {
           "delete": "删除成功",
           "shareSaves": "定时同步成功",
           "userSave": "保存成功"
+        }
+      },
+      "firmware": {
+        "name": "固件",
+        "fields": {
+          "fId": "编号",
+          "fName": "固件名称",
+          "fProductId": "所属产品",
+          "fVersion": "版本号",
+          "fVersionCode": "版本序号",
+          "fMd5Sign": "签名",
+          "fFileName": "固件文件",
+          "fRemark": "备注",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fName": {
+            "required": "固件名称不能为空"
+          },
+          "fProductId": {
+            "required": "所属产品不能为空",
+            "type": "所属产品不能为空"
+          },
+          "fVersion": {
+            "required": "版本号不能为空"
+          },
+          "fVersionCode": {
+            "required": "版本序号不能为空",
+            "pattern": "版本序号只能为数字",
+            "maxLength": "版本序号只能为数字"
+          },
+          "fMd5Sign": {
+            "required": "签名不能为空"
+          }
+        },
+        "notifications": {
+          "save": "固件版本保存成功",
+          "delete": "固件版本删除成功"
+        }
+      },
+      "firmwareUpdateDevice": {
+        "name": "升级设备",
+        "fields": {
+          "fId": "编号",
+          "fFirmwareId": "固件",
+          "fDeviceId": "设备",
+          "fStatus": "升级状态",
+          "fProgress": "进度",
+          "fMessage": "说明",
+          "fMid": "命令编号",
+          "fUpdateTime": "更新时间",
+          "fIntime": "添加时间"
+        },
+        "messages": {
+          "fFirmwareId": {
+            "required": "固件不能为空",
+            "type": "固件不能为空"
+          },
+          "fDeviceId": {
+            "required": "请选择需要升级的设备",
+            "type": "请选择需要升级的设备"
+          }
+        },
+        "notifications": {
+          "addDevices": "设备添加完成",
+          "addAll": "设备添加完成",
+          "delete": "升级设备删除成功"
+        }
+      },
+      "group": {
+        "name": "分组",
+        "fields": {
+          "fId": "编号",
+          "fParentId": "上级分组",
+          "fName": "分组名称",
+          "fLogo": "分组图标",
+          "fRemork": "描述",
+          "fUserId": "所属代理商",
+          "deviceCount": "设备数",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fParentId": {
+            "type": "上级分组不正确",
+            "minimum": "上级分组不正确"
+          },
+          "fName": {
+            "required": "分组名称不能为空",
+            "maxLength": "分组名称最多50个字符"
+          },
+          "fLogo": {
+            "maxLength": "分组图标过长"
+          },
+          "fRemork": {
+            "maxLength": "描述最多500个字符"
+          },
+          "fUserId": {
+            "type": "所属代理商不存在"
+          }
+        },
+        "notifications": {
+          "save": "分组保存成功",
+          "delete": "分组删除成功"
+        }
+      },
+      "groupDevice": {
+        "name": "分组设备",
+        "fields": {
+          "fId": "编号",
+          "fGroupId": "分组",
+          "fDeviceId": "设备",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fGroupId": {
+            "required": "分组不能为空",
+            "type": "分组不能为空"
+          },
+          "fDeviceId": {
+            "required": "设备不能为空",
+            "type": "设备不能为空"
+          }
+        },
+        "notifications": {
+          "bind": "设备绑定完成",
+          "unbind": "设备解绑绑完成"
         }
       },
       "product": {
@@ -338,7 +530,11 @@ export default {
     "menus": {
       "device-manage": "设备中心",
       "statistics": "数据统计",
+      "location": "设备定位",
+      "gateway": "网关管理",
       "device": "设备管理",
+      "firmware": "固件管理",
+      "group": "分组管理",
       "product": "产品管理",
       "productJson": "描述库管理"
     },
@@ -357,11 +553,27 @@ export default {
       "device:batch-locked": "批量锁定",
       "device:batch-unlock": "批量解锁",
       "device:use": "设备加入移除",
+      "deviceAlarmCabinet:list": "报警设置查看",
+      "deviceAlarmCabinet:edit": "报警设置编辑",
       "deviceSwitch:list": "定时开关查看",
       "group:edit": "分组编辑",
       "group:del": "分组删除",
       "deviceTiming:list": "定时查看",
       "deviceTiming:user-edit": "我的定时编辑",
+      "firmware:list": "固件查看",
+      "firmware:add": "固件新增",
+      "firmware:edit": "固件编辑",
+      "firmware:del": "固件删除",
+      "firmware:add-device": "添加升级设备",
+      "firmware:add-device-all": "添加全部升级设备",
+      "firmware-update-device:del": "删除升级设备",
+      "firmware:push": "推送升级",
+      "group:list": "分组查看",
+      "group:add": "分组新增",
+      "group:bind": "分组绑定设备",
+      "group:unbind": "分组解绑设备",
+      "gateway:list": "网关查看",
+      "gateway:add": "网关子设备添加",
       "product:list": "产品查看",
       "product:add": "产品新增",
       "product:edit": "产品编辑",
@@ -431,6 +643,72 @@ export default {
           "able": "設備啟用成功",
           "disable": "設備註銷成功",
           "activation": "設備啟用成功"
+        }
+      },
+      "deviceAlarmCabinet": {
+        "name": "報警設定",
+        "fields": {
+          "fId": "編號",
+          "fDeviceId": "設備",
+          "fBeginTime": "設定時間",
+          "fSwitch": "通道",
+          "fMin": "最小值",
+          "fMax": "最大值",
+          "fAlarmOne": "一級報警",
+          "fAlarmTwo": "二級報警",
+          "fUnit": "單位",
+          "fGasEn": "氣體英文名",
+          "fGasCh": "氣體中文名",
+          "fState": "啟用"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "設備不能為空",
+            "type": "設備不能為空"
+          },
+          "fSwitch": {
+            "type": "通道應為1-10",
+            "minimum": "通道應為1-10",
+            "maximum": "通道應為1-10"
+          },
+          "fMin": {
+            "type": "最小值應為0-1000",
+            "minimum": "最小值應為0-1000",
+            "maximum": "最小值應為0-1000"
+          },
+          "fMax": {
+            "type": "最大值應為1-1000",
+            "minimum": "最大值應為1-1000",
+            "maximum": "最大值應為1-1000"
+          },
+          "fAlarmOne": {
+            "type": "一級報警應為1-1000",
+            "minimum": "一級報警應為1-1000",
+            "maximum": "一級報警應為1-1000"
+          },
+          "fAlarmTwo": {
+            "type": "二級報警應為1-1000",
+            "minimum": "二級報警應為1-1000",
+            "maximum": "二級報警應為1-1000"
+          },
+          "fUnit": {
+            "required": "請先選擇單位",
+            "enum": "請先選擇單位"
+          },
+          "fGasEn": {
+            "maxLength": "氣體英文名最多50個字元"
+          },
+          "fGasCh": {
+            "maxLength": "氣體中文名最多50個字元"
+          },
+          "fState": {
+            "enum": "狀態不正確",
+            "type": "狀態不正確"
+          }
+        },
+        "notifications": {
+          "save": "儲存成功",
+          "delete": "刪除成功"
         }
       },
       "deviceSwitch": {
@@ -526,6 +804,132 @@ export default {
           "delete": "刪除成功",
           "shareSaves": "定時同步成功",
           "userSave": "儲存成功"
+        }
+      },
+      "firmware": {
+        "name": "韌體",
+        "fields": {
+          "fId": "編號",
+          "fName": "韌體名稱",
+          "fProductId": "所屬產品",
+          "fVersion": "版本號",
+          "fVersionCode": "版本序號",
+          "fMd5Sign": "簽名",
+          "fFileName": "韌體檔案",
+          "fRemark": "備註",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fName": {
+            "required": "韌體名稱不能為空"
+          },
+          "fProductId": {
+            "required": "所屬產品不能為空",
+            "type": "所屬產品不能為空"
+          },
+          "fVersion": {
+            "required": "版本號不能為空"
+          },
+          "fVersionCode": {
+            "required": "版本序號不能為空",
+            "pattern": "版本序號只能為數字",
+            "maxLength": "版本序號只能為數字"
+          },
+          "fMd5Sign": {
+            "required": "簽名不能為空"
+          }
+        },
+        "notifications": {
+          "save": "韌體版本儲存成功",
+          "delete": "韌體版本刪除成功"
+        }
+      },
+      "firmwareUpdateDevice": {
+        "name": "升級設備",
+        "fields": {
+          "fId": "編號",
+          "fFirmwareId": "韌體",
+          "fDeviceId": "設備",
+          "fStatus": "升級狀態",
+          "fProgress": "進度",
+          "fMessage": "說明",
+          "fMid": "命令編號",
+          "fUpdateTime": "更新時間",
+          "fIntime": "添加時間"
+        },
+        "messages": {
+          "fFirmwareId": {
+            "required": "韌體不能為空",
+            "type": "韌體不能為空"
+          },
+          "fDeviceId": {
+            "required": "請選擇需要升級的設備",
+            "type": "請選擇需要升級的設備"
+          }
+        },
+        "notifications": {
+          "addDevices": "設備添加完成",
+          "addAll": "設備添加完成",
+          "delete": "升級設備刪除成功"
+        }
+      },
+      "group": {
+        "name": "分組",
+        "fields": {
+          "fId": "編號",
+          "fParentId": "上級分組",
+          "fName": "分組名稱",
+          "fLogo": "分組圖示",
+          "fRemork": "描述",
+          "fUserId": "所屬代理商",
+          "deviceCount": "設備數",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fParentId": {
+            "type": "上級分組不正確",
+            "minimum": "上級分組不正確"
+          },
+          "fName": {
+            "required": "分組名稱不能為空",
+            "maxLength": "分組名稱最多50個字元"
+          },
+          "fLogo": {
+            "maxLength": "分組圖示過長"
+          },
+          "fRemork": {
+            "maxLength": "描述最多500個字元"
+          },
+          "fUserId": {
+            "type": "所屬代理商不存在"
+          }
+        },
+        "notifications": {
+          "save": "分組儲存成功",
+          "delete": "分組刪除成功"
+        }
+      },
+      "groupDevice": {
+        "name": "分組設備",
+        "fields": {
+          "fId": "編號",
+          "fGroupId": "分組",
+          "fDeviceId": "設備",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fGroupId": {
+            "required": "分組不能為空",
+            "type": "分組不能為空"
+          },
+          "fDeviceId": {
+            "required": "設備不能為空",
+            "type": "設備不能為空"
+          }
+        },
+        "notifications": {
+          "bind": "設備綁定完成",
+          "unbind": "設備解綁完成"
         }
       },
       "product": {
@@ -713,7 +1117,11 @@ export default {
     "menus": {
       "device-manage": "設備中心",
       "statistics": "數據統計",
+      "location": "設備定位",
+      "gateway": "閘道管理",
       "device": "設備管理",
+      "firmware": "韌體管理",
+      "group": "分組管理",
       "product": "產品管理",
       "productJson": "描述庫管理"
     },
@@ -732,11 +1140,27 @@ export default {
       "device:batch-locked": "批量鎖定",
       "device:batch-unlock": "批量解鎖",
       "device:use": "設備加入移除",
+      "deviceAlarmCabinet:list": "報警設定查看",
+      "deviceAlarmCabinet:edit": "報警設定編輯",
       "deviceSwitch:list": "定時開關查看",
       "group:edit": "分組編輯",
       "group:del": "分組刪除",
       "deviceTiming:list": "定時查看",
       "deviceTiming:user-edit": "我的定時編輯",
+      "firmware:list": "韌體查看",
+      "firmware:add": "韌體新增",
+      "firmware:edit": "韌體編輯",
+      "firmware:del": "韌體刪除",
+      "firmware:add-device": "添加升級設備",
+      "firmware:add-device-all": "添加全部升級設備",
+      "firmware-update-device:del": "刪除升級設備",
+      "firmware:push": "推送升級",
+      "group:list": "分組查看",
+      "group:add": "分組新增",
+      "group:bind": "分組綁定設備",
+      "group:unbind": "分組解綁設備",
+      "gateway:list": "閘道查看",
+      "gateway:add": "閘道子設備新增",
       "product:list": "產品查看",
       "product:add": "產品新增",
       "product:edit": "產品編輯",
@@ -806,6 +1230,72 @@ export default {
           "able": "Device activated",
           "disable": "Device deregistered",
           "activation": "Device activated"
+        }
+      },
+      "deviceAlarmCabinet": {
+        "name": "Alarm setting",
+        "fields": {
+          "fId": "ID",
+          "fDeviceId": "Device",
+          "fBeginTime": "Set at",
+          "fSwitch": "Channel",
+          "fMin": "Minimum",
+          "fMax": "Maximum",
+          "fAlarmOne": "Alarm level 1",
+          "fAlarmTwo": "Alarm level 2",
+          "fUnit": "Unit",
+          "fGasEn": "Gas (English)",
+          "fGasCh": "Gas (Chinese)",
+          "fState": "Enabled"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "Device is required",
+            "type": "Device is required"
+          },
+          "fSwitch": {
+            "type": "Channel must be 1-10",
+            "minimum": "Channel must be 1-10",
+            "maximum": "Channel must be 1-10"
+          },
+          "fMin": {
+            "type": "Minimum must be 0-1000",
+            "minimum": "Minimum must be 0-1000",
+            "maximum": "Minimum must be 0-1000"
+          },
+          "fMax": {
+            "type": "Maximum must be 1-1000",
+            "minimum": "Maximum must be 1-1000",
+            "maximum": "Maximum must be 1-1000"
+          },
+          "fAlarmOne": {
+            "type": "Level 1 must be 1-1000",
+            "minimum": "Level 1 must be 1-1000",
+            "maximum": "Level 1 must be 1-1000"
+          },
+          "fAlarmTwo": {
+            "type": "Level 2 must be 1-1000",
+            "minimum": "Level 2 must be 1-1000",
+            "maximum": "Level 2 must be 1-1000"
+          },
+          "fUnit": {
+            "required": "Choose a unit first",
+            "enum": "Choose a unit first"
+          },
+          "fGasEn": {
+            "maxLength": "English gas name is at most 50 characters"
+          },
+          "fGasCh": {
+            "maxLength": "Chinese gas name is at most 50 characters"
+          },
+          "fState": {
+            "enum": "Invalid state",
+            "type": "Invalid state"
+          }
+        },
+        "notifications": {
+          "save": "Saved",
+          "delete": "Deleted"
         }
       },
       "deviceSwitch": {
@@ -901,6 +1391,132 @@ export default {
           "delete": "Deleted",
           "shareSaves": "Timer synchronised",
           "userSave": "Saved"
+        }
+      },
+      "firmware": {
+        "name": "Firmware",
+        "fields": {
+          "fId": "ID",
+          "fName": "Firmware name",
+          "fProductId": "Product",
+          "fVersion": "Version",
+          "fVersionCode": "Version code",
+          "fMd5Sign": "Signature (MD5)",
+          "fFileName": "Firmware file",
+          "fRemark": "Remark",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fName": {
+            "required": "Firmware name is required"
+          },
+          "fProductId": {
+            "required": "Product is required",
+            "type": "Product is required"
+          },
+          "fVersion": {
+            "required": "Version is required"
+          },
+          "fVersionCode": {
+            "required": "Version code is required",
+            "pattern": "Version code must be digits only",
+            "maxLength": "Version code must be digits only"
+          },
+          "fMd5Sign": {
+            "required": "Signature is required"
+          }
+        },
+        "notifications": {
+          "save": "Firmware version saved",
+          "delete": "Firmware version deleted"
+        }
+      },
+      "firmwareUpdateDevice": {
+        "name": "Upgrade device",
+        "fields": {
+          "fId": "ID",
+          "fFirmwareId": "Firmware",
+          "fDeviceId": "Device",
+          "fStatus": "Upgrade status",
+          "fProgress": "Progress",
+          "fMessage": "Message",
+          "fMid": "Command id",
+          "fUpdateTime": "Updated",
+          "fIntime": "Added"
+        },
+        "messages": {
+          "fFirmwareId": {
+            "required": "Firmware is required",
+            "type": "Firmware is required"
+          },
+          "fDeviceId": {
+            "required": "Select the devices to upgrade",
+            "type": "Select the devices to upgrade"
+          }
+        },
+        "notifications": {
+          "addDevices": "Devices added",
+          "addAll": "Devices added",
+          "delete": "Upgrade device removed"
+        }
+      },
+      "group": {
+        "name": "Group",
+        "fields": {
+          "fId": "ID",
+          "fParentId": "Parent group",
+          "fName": "Group name",
+          "fLogo": "Logo",
+          "fRemork": "Description",
+          "fUserId": "Owning agent",
+          "deviceCount": "Devices",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fParentId": {
+            "type": "Invalid parent group",
+            "minimum": "Invalid parent group"
+          },
+          "fName": {
+            "required": "Group name is required",
+            "maxLength": "Group name is at most 50 characters"
+          },
+          "fLogo": {
+            "maxLength": "Logo is too long"
+          },
+          "fRemork": {
+            "maxLength": "Description is at most 500 characters"
+          },
+          "fUserId": {
+            "type": "Agent not found"
+          }
+        },
+        "notifications": {
+          "save": "Group saved",
+          "delete": "Group deleted"
+        }
+      },
+      "groupDevice": {
+        "name": "Group device",
+        "fields": {
+          "fId": "ID",
+          "fGroupId": "Group",
+          "fDeviceId": "Device",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fGroupId": {
+            "required": "Group is required",
+            "type": "Group is required"
+          },
+          "fDeviceId": {
+            "required": "Device is required",
+            "type": "Device is required"
+          }
+        },
+        "notifications": {
+          "bind": "Devices bound",
+          "unbind": "Devices unbound"
         }
       },
       "product": {
@@ -1088,7 +1704,11 @@ export default {
     "menus": {
       "device-manage": "Device center",
       "statistics": "Statistics",
+      "location": "Device location",
+      "gateway": "Gateways",
       "device": "Devices",
+      "firmware": "Firmware",
+      "group": "Groups",
       "product": "Products",
       "productJson": "Description libraries"
     },
@@ -1107,11 +1727,27 @@ export default {
       "device:batch-locked": "Batch lock",
       "device:batch-unlock": "Batch unlock",
       "device:use": "Use device",
+      "deviceAlarmCabinet:list": "View alarm settings",
+      "deviceAlarmCabinet:edit": "Edit alarm settings",
       "deviceSwitch:list": "View switch schedules",
       "group:edit": "Edit group",
       "group:del": "Delete group",
       "deviceTiming:list": "View timers",
       "deviceTiming:user-edit": "Edit own timers",
+      "firmware:list": "View firmware",
+      "firmware:add": "Add firmware",
+      "firmware:edit": "Edit firmware",
+      "firmware:del": "Delete firmware",
+      "firmware:add-device": "Add upgrade devices",
+      "firmware:add-device-all": "Add all upgrade devices",
+      "firmware-update-device:del": "Remove upgrade device",
+      "firmware:push": "Push upgrade",
+      "group:list": "View groups",
+      "group:add": "Add group",
+      "group:bind": "Bind devices to group",
+      "group:unbind": "Unbind devices from group",
+      "gateway:list": "View gateways",
+      "gateway:add": "Add gateway child devices",
       "product:list": "View products",
       "product:add": "Add product",
       "product:edit": "Edit product",

@@ -2,6 +2,8 @@
 import type { ResourceDefinition } from '../resources/types';
 import DeviceList from '../devices/DeviceList';
 import SchemaList from '../components/SchemaList';
+import FirmwareList from '../firmware/FirmwareList';
+import GroupList from '../groups/GroupList';
 import ProductList from '../products/ProductList';
 
 export const resources: ResourceDefinition[] = [
@@ -339,6 +341,214 @@ export const resources: ResourceDefinition[] = [
       }
     },
     list: DeviceList,
+  },
+  {
+    config: {
+      "name": "deviceAlarmCabinet",
+      "label": "resources.deviceAlarmCabinet.name",
+      "endpoints": {
+        "list": "/biz/t-device-alarm-cabinet/list",
+        "save": "/biz/t-device-alarm-cabinet/addorupdate",
+        "delete": "/biz/t-device-alarm-cabinet/del"
+      },
+      "notifications": {
+        "save": "resources.deviceAlarmCabinet.notifications.save",
+        "delete": "resources.deviceAlarmCabinet.notifications.delete"
+      },
+      "permissions": {
+        "list": "deviceAlarmCabinet:list",
+        "save": {
+          "create": "deviceAlarmCabinet:edit",
+          "update": "deviceAlarmCabinet:edit"
+        },
+        "delete": "deviceAlarmCabinet:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fDeviceId": {
+          "source": "fDeviceId",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fDeviceId",
+          "required": true,
+          "ref": "device",
+          "readOnlyOnEdit": true,
+          "messages": {
+            "required": "resources.deviceAlarmCabinet.messages.fDeviceId.required",
+            "type": "resources.deviceAlarmCabinet.messages.fDeviceId.type"
+          }
+        },
+        "fBeginTime": {
+          "source": "fBeginTime",
+          "type": "date-time",
+          "label": "resources.deviceAlarmCabinet.fields.fBeginTime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSwitch": {
+          "source": "fSwitch",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fSwitch",
+          "minimum": 1,
+          "maximum": 10,
+          "default": 1,
+          "messages": {
+            "type": "resources.deviceAlarmCabinet.messages.fSwitch.type",
+            "minimum": "resources.deviceAlarmCabinet.messages.fSwitch.minimum",
+            "maximum": "resources.deviceAlarmCabinet.messages.fSwitch.maximum"
+          }
+        },
+        "fMin": {
+          "source": "fMin",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fMin",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 0,
+          "messages": {
+            "type": "resources.deviceAlarmCabinet.messages.fMin.type",
+            "minimum": "resources.deviceAlarmCabinet.messages.fMin.minimum",
+            "maximum": "resources.deviceAlarmCabinet.messages.fMin.maximum"
+          }
+        },
+        "fMax": {
+          "source": "fMax",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fMax",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 100,
+          "messages": {
+            "type": "resources.deviceAlarmCabinet.messages.fMax.type",
+            "minimum": "resources.deviceAlarmCabinet.messages.fMax.minimum",
+            "maximum": "resources.deviceAlarmCabinet.messages.fMax.maximum"
+          }
+        },
+        "fAlarmOne": {
+          "source": "fAlarmOne",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fAlarmOne",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 100,
+          "messages": {
+            "type": "resources.deviceAlarmCabinet.messages.fAlarmOne.type",
+            "minimum": "resources.deviceAlarmCabinet.messages.fAlarmOne.minimum",
+            "maximum": "resources.deviceAlarmCabinet.messages.fAlarmOne.maximum"
+          }
+        },
+        "fAlarmTwo": {
+          "source": "fAlarmTwo",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fAlarmTwo",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 100,
+          "messages": {
+            "type": "resources.deviceAlarmCabinet.messages.fAlarmTwo.type",
+            "minimum": "resources.deviceAlarmCabinet.messages.fAlarmTwo.minimum",
+            "maximum": "resources.deviceAlarmCabinet.messages.fAlarmTwo.maximum"
+          }
+        },
+        "fUnit": {
+          "source": "fUnit",
+          "type": "string",
+          "label": "resources.deviceAlarmCabinet.fields.fUnit",
+          "required": true,
+          "values": [
+            "ppm",
+            "%vol",
+            "%LEL"
+          ],
+          "messages": {
+            "required": "resources.deviceAlarmCabinet.messages.fUnit.required",
+            "enum": "resources.deviceAlarmCabinet.messages.fUnit.enum"
+          }
+        },
+        "fGasEn": {
+          "source": "fGasEn",
+          "type": "string",
+          "label": "resources.deviceAlarmCabinet.fields.fGasEn",
+          "maxLength": 50,
+          "messages": {
+            "maxLength": "resources.deviceAlarmCabinet.messages.fGasEn.maxLength"
+          }
+        },
+        "fGasCh": {
+          "source": "fGasCh",
+          "type": "string",
+          "label": "resources.deviceAlarmCabinet.fields.fGasCh",
+          "maxLength": 50,
+          "messages": {
+            "maxLength": "resources.deviceAlarmCabinet.messages.fGasCh.maxLength"
+          }
+        },
+        "fState": {
+          "source": "fState",
+          "type": "integer",
+          "label": "resources.deviceAlarmCabinet.fields.fState",
+          "default": 0,
+          "values": [
+            0,
+            1
+          ],
+          "messages": {
+            "enum": "resources.deviceAlarmCabinet.messages.fState.enum",
+            "type": "resources.deviceAlarmCabinet.messages.fState.type"
+          }
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 100,
+        "pageSizes": [
+          100
+        ],
+        "columns": [
+          "fSwitch",
+          "fMin",
+          "fMax",
+          "fAlarmOne",
+          "fAlarmTwo",
+          "fUnit",
+          "fGasEn",
+          "fGasCh",
+          "fState"
+        ],
+        "filters": [],
+        "sort": [
+          {
+            "column": "fSwitch",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": true
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fDeviceId",
+          "fSwitch",
+          "fMin",
+          "fMax",
+          "fAlarmOne",
+          "fAlarmTwo",
+          "fUnit",
+          "fGasEn",
+          "fGasCh",
+          "fState"
+        ]
+      }
+    },
+    list: SchemaList,
   },
   {
     config: {
@@ -701,6 +911,570 @@ export const resources: ResourceDefinition[] = [
           "fReverse",
           "fReverseSecond",
           "fState"
+        ]
+      }
+    },
+    list: SchemaList,
+  },
+  {
+    config: {
+      "name": "firmware",
+      "label": "resources.firmware.name",
+      "endpoints": {
+        "list": "/biz/t-firmware/firmwares",
+        "get": "/biz/t-firmware/firmware",
+        "save": "/biz/t-firmware/addorupdate",
+        "delete": "/biz/t-firmware/del"
+      },
+      "notifications": {
+        "save": "resources.firmware.notifications.save",
+        "delete": "resources.firmware.notifications.delete"
+      },
+      "permissions": {
+        "list": "firmware:list",
+        "get": "firmware:list",
+        "save": {
+          "create": "firmware:add",
+          "update": "firmware:edit"
+        },
+        "delete": "firmware:del"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.firmware.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fName": {
+          "source": "fName",
+          "type": "string",
+          "label": "resources.firmware.fields.fName",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.firmware.messages.fName.required"
+          }
+        },
+        "fProductId": {
+          "source": "fProductId",
+          "type": "integer",
+          "label": "resources.firmware.fields.fProductId",
+          "required": true,
+          "ref": "product",
+          "messages": {
+            "required": "resources.firmware.messages.fProductId.required",
+            "type": "resources.firmware.messages.fProductId.type"
+          }
+        },
+        "fVersion": {
+          "source": "fVersion",
+          "type": "string",
+          "label": "resources.firmware.fields.fVersion",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.firmware.messages.fVersion.required"
+          }
+        },
+        "fVersionCode": {
+          "source": "fVersionCode",
+          "type": "string",
+          "label": "resources.firmware.fields.fVersionCode",
+          "required": true,
+          "maxLength": 18,
+          "pattern": "^[0-9]+$",
+          "messages": {
+            "required": "resources.firmware.messages.fVersionCode.required",
+            "pattern": "resources.firmware.messages.fVersionCode.pattern",
+            "maxLength": "resources.firmware.messages.fVersionCode.maxLength"
+          }
+        },
+        "fMd5Sign": {
+          "source": "fMd5Sign",
+          "type": "string",
+          "label": "resources.firmware.fields.fMd5Sign",
+          "required": true,
+          "maxLength": 64,
+          "messages": {
+            "required": "resources.firmware.messages.fMd5Sign.required"
+          }
+        },
+        "fFileName": {
+          "source": "fFileName",
+          "type": "string",
+          "label": "resources.firmware.fields.fFileName",
+          "maxLength": 255,
+          "messages": {}
+        },
+        "fRemark": {
+          "source": "fRemark",
+          "type": "string",
+          "label": "resources.firmware.fields.fRemark",
+          "maxLength": 500,
+          "messages": {}
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.firmware.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fName",
+          "fVersion",
+          "fVersionCode",
+          "fProductId",
+          "fIntime"
+        ],
+        "filters": [
+          {
+            "key": "name",
+            "field": "fName",
+            "op": "like"
+          },
+          {
+            "key": "number",
+            "field": "fVersion",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fProductId",
+            "op": "eq"
+          },
+          {
+            "key": "productId",
+            "field": "fProductId",
+            "op": "eq"
+          },
+          {
+            "key": "beginTime",
+            "field": "fIntime",
+            "op": "gte"
+          },
+          {
+            "key": "endTime",
+            "field": "fIntime",
+            "op": "lte"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fProductId",
+          "fName",
+          "fVersion",
+          "fVersionCode",
+          "fMd5Sign",
+          "fFileName",
+          "fRemark"
+        ]
+      },
+      "menu": {
+        "key": "firmware",
+        "path": "/firmware",
+        "icon": "Memory"
+      }
+    },
+    list: FirmwareList,
+  },
+  {
+    config: {
+      "name": "firmwareUpdateDevice",
+      "label": "resources.firmwareUpdateDevice.name",
+      "endpoints": {
+        "list": "/biz/t-firmware-update-device/devices",
+        "undevices": "/biz/t-firmware-update-device/undevices",
+        "addDevices": "/biz/t-firmware-update-device/addorupdate",
+        "addAll": "/biz/t-firmware-update-device/addall",
+        "delete": "/biz/t-firmware-update-device/del"
+      },
+      "notifications": {
+        "addDevices": "resources.firmwareUpdateDevice.notifications.addDevices",
+        "addAll": "resources.firmwareUpdateDevice.notifications.addAll",
+        "delete": "resources.firmwareUpdateDevice.notifications.delete"
+      },
+      "permissions": {
+        "list": "firmware:list",
+        "undevices": "firmware:add-device",
+        "addDevices": "firmware:add-device",
+        "addAll": "firmware:add-device-all",
+        "delete": "firmware-update-device:del"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.firmwareUpdateDevice.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fFirmwareId": {
+          "source": "fFirmwareId",
+          "type": "integer",
+          "label": "resources.firmwareUpdateDevice.fields.fFirmwareId",
+          "required": true,
+          "ref": "firmware",
+          "messages": {
+            "required": "resources.firmwareUpdateDevice.messages.fFirmwareId.required",
+            "type": "resources.firmwareUpdateDevice.messages.fFirmwareId.type"
+          }
+        },
+        "fDeviceId": {
+          "source": "fDeviceId",
+          "type": "integer",
+          "label": "resources.firmwareUpdateDevice.fields.fDeviceId",
+          "required": true,
+          "ref": "device",
+          "messages": {
+            "required": "resources.firmwareUpdateDevice.messages.fDeviceId.required",
+            "type": "resources.firmwareUpdateDevice.messages.fDeviceId.type"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.firmwareUpdateDevice.fields.fStatus",
+          "default": 0,
+          "values": [
+            -1,
+            0,
+            1,
+            2
+          ],
+          "readOnly": true,
+          "messages": {}
+        },
+        "fProgress": {
+          "source": "fProgress",
+          "type": "integer",
+          "label": "resources.firmwareUpdateDevice.fields.fProgress",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fMessage": {
+          "source": "fMessage",
+          "type": "string",
+          "label": "resources.firmwareUpdateDevice.fields.fMessage",
+          "maxLength": 255,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fMid": {
+          "source": "fMid",
+          "type": "string",
+          "label": "resources.firmwareUpdateDevice.fields.fMid",
+          "maxLength": 64,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fUpdateTime": {
+          "source": "fUpdateTime",
+          "type": "date-time",
+          "label": "resources.firmwareUpdateDevice.fields.fUpdateTime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.firmwareUpdateDevice.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fDeviceId",
+          "fStatus",
+          "fProgress",
+          "fMessage",
+          "fIntime"
+        ],
+        "filters": [
+          {
+            "key": "fFirmwareId",
+            "field": "fFirmwareId",
+            "op": "eq"
+          },
+          {
+            "key": "fStatus",
+            "field": "fStatus",
+            "op": "eq"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fFirmwareId",
+          "fDeviceId"
+        ]
+      }
+    },
+    list: SchemaList,
+  },
+  {
+    config: {
+      "name": "group",
+      "label": "resources.group.name",
+      "endpoints": {
+        "list": "/biz/t-group/groups",
+        "save": "/biz/t-group/addorupdate",
+        "delete": "/biz/t-group/del"
+      },
+      "notifications": {
+        "save": "resources.group.notifications.save",
+        "delete": "resources.group.notifications.delete"
+      },
+      "permissions": {
+        "list": "group:list",
+        "save": {
+          "create": "group:add",
+          "update": "group:edit"
+        },
+        "delete": "group:del"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.group.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fParentId": {
+          "source": "fParentId",
+          "type": "integer",
+          "label": "resources.group.fields.fParentId",
+          "minimum": 0,
+          "default": 0,
+          "messages": {
+            "type": "resources.group.messages.fParentId.type",
+            "minimum": "resources.group.messages.fParentId.minimum"
+          }
+        },
+        "fName": {
+          "source": "fName",
+          "type": "string",
+          "label": "resources.group.fields.fName",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.group.messages.fName.required",
+            "maxLength": "resources.group.messages.fName.maxLength"
+          }
+        },
+        "fLogo": {
+          "source": "fLogo",
+          "type": "string",
+          "label": "resources.group.fields.fLogo",
+          "maxLength": 255,
+          "messages": {
+            "maxLength": "resources.group.messages.fLogo.maxLength"
+          }
+        },
+        "fRemork": {
+          "source": "fRemork",
+          "type": "string",
+          "label": "resources.group.fields.fRemork",
+          "maxLength": 500,
+          "messages": {
+            "maxLength": "resources.group.messages.fRemork.maxLength"
+          }
+        },
+        "fUserId": {
+          "source": "fUserId",
+          "type": "integer",
+          "label": "resources.group.fields.fUserId",
+          "ref": "user",
+          "adminOnly": true,
+          "messages": {
+            "type": "resources.group.messages.fUserId.type"
+          }
+        },
+        "deviceCount": {
+          "source": "deviceCount",
+          "type": "integer",
+          "label": "resources.group.fields.deviceCount",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.group.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10000,
+        "pageSizes": [
+          10000
+        ],
+        "columns": [
+          "fName",
+          "fRemork",
+          "fUserId",
+          "deviceCount",
+          "fIntime"
+        ],
+        "filters": [
+          {
+            "key": "name",
+            "field": "fName",
+            "op": "like"
+          },
+          {
+            "key": "parentId",
+            "field": "fParentId",
+            "op": "eq"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": true
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fParentId",
+          "fName",
+          "fUserId",
+          "fRemork"
+        ]
+      },
+      "menu": {
+        "key": "group",
+        "path": "/group",
+        "icon": "AccountTree"
+      }
+    },
+    list: GroupList,
+  },
+  {
+    config: {
+      "name": "groupDevice",
+      "label": "resources.groupDevice.name",
+      "endpoints": {
+        "list": "/biz/t-group-device/devicesbygroupid",
+        "unbound": "/biz/t-group-device/undevicesbygroupid",
+        "bind": "/biz/t-group-device/bindDevices",
+        "unbind": "/biz/t-group-device/unbindDevices"
+      },
+      "notifications": {
+        "bind": "resources.groupDevice.notifications.bind",
+        "unbind": "resources.groupDevice.notifications.unbind"
+      },
+      "permissions": {
+        "list": "group:list",
+        "unbound": "group:bind",
+        "bind": "group:bind",
+        "unbind": "group:unbind"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.groupDevice.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fGroupId": {
+          "source": "fGroupId",
+          "type": "integer",
+          "label": "resources.groupDevice.fields.fGroupId",
+          "required": true,
+          "ref": "group",
+          "messages": {
+            "required": "resources.groupDevice.messages.fGroupId.required",
+            "type": "resources.groupDevice.messages.fGroupId.type"
+          }
+        },
+        "fDeviceId": {
+          "source": "fDeviceId",
+          "type": "integer",
+          "label": "resources.groupDevice.fields.fDeviceId",
+          "required": true,
+          "ref": "device",
+          "messages": {
+            "required": "resources.groupDevice.messages.fDeviceId.required",
+            "type": "resources.groupDevice.messages.fDeviceId.type"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.groupDevice.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fDeviceId",
+          "fIntime"
+        ],
+        "filters": [],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fGroupId",
+          "fDeviceId"
         ]
       }
     },

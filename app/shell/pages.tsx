@@ -12,7 +12,11 @@ export interface CustomPage {
 
 // Pages load on first visit, with the charting code only they need.
 const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
+const GatewayPage = lazy(() => import('../gateways/GatewayPage'));
+const LocationPage = lazy(() => import('../location/LocationPage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
+  gateway: { path: '/gateway', title: 'menus.gateway', element: <GatewayPage /> },
+  location: { path: '/location', title: 'menus.location', element: <LocationPage /> },
 };

@@ -10,8 +10,8 @@ export const DEMO_ACCOUNTS = [
   { role: 'user', fAdmin: 0, fChineseName: '演示用户', fPhone: '13800000002', password: 'User@123', label: 'ordinary user' },
 ];
 
-const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del'];
-const USER_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:use', 'device:control', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list'];
+const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push'];
+const USER_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:use', 'device:control', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'gateway:list', 'deviceAlarmCabinet:list', 'location:list'];
 
 const PRODUCTS = [
   { fNumber: 'P-SW-485', fName: '485智能开关', fCategoryId: 1, fProtocol: 1, fDeviceType: 1, fCommunicationType: 'WiFi', fStatKeys: 'A,L', fStatus: 1 },

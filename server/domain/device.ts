@@ -9,6 +9,9 @@ import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
 import { scoped } from '../crud/engine';
 
+/** List rows carry canUse and isUse (spec §3). */
+export { afterRead } from './deviceUse';
+
 /** Administrators see every device, agents the ones they own, ordinary users their own and shared ones. */
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;

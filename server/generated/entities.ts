@@ -307,6 +307,237 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "deviceAlarmCabinet": {
+    "name": "deviceAlarmCabinet",
+    "table": "t_device_alarm_cabinet",
+    "label": "报警设置",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "设备不能为空",
+          "type": "设备不能为空"
+        }
+      },
+      "fBeginTime": {
+        "type": "date-time",
+        "label": "设置时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fSwitch": {
+        "type": "integer",
+        "label": "通道",
+        "default": 1,
+        "messages": {
+          "type": "通道应为1-10",
+          "minimum": "通道应为1-10",
+          "maximum": "通道应为1-10"
+        }
+      },
+      "fMin": {
+        "type": "integer",
+        "label": "最小值",
+        "default": 0,
+        "messages": {
+          "type": "最小值应为0-1000",
+          "minimum": "最小值应为0-1000",
+          "maximum": "最小值应为0-1000"
+        }
+      },
+      "fMax": {
+        "type": "integer",
+        "label": "最大值",
+        "default": 100,
+        "messages": {
+          "type": "最大值应为1-1000",
+          "minimum": "最大值应为1-1000",
+          "maximum": "最大值应为1-1000"
+        }
+      },
+      "fAlarmOne": {
+        "type": "integer",
+        "label": "一级报警",
+        "default": 100,
+        "messages": {
+          "type": "一级报警应为1-1000",
+          "minimum": "一级报警应为1-1000",
+          "maximum": "一级报警应为1-1000"
+        }
+      },
+      "fAlarmTwo": {
+        "type": "integer",
+        "label": "二级报警",
+        "default": 100,
+        "messages": {
+          "type": "二级报警应为1-1000",
+          "minimum": "二级报警应为1-1000",
+          "maximum": "二级报警应为1-1000"
+        }
+      },
+      "fUnit": {
+        "type": "string",
+        "label": "单位",
+        "messages": {
+          "required": "请先选择单位",
+          "enum": "请先选择单位"
+        }
+      },
+      "fGasEn": {
+        "type": "string",
+        "label": "气体英文名",
+        "messages": {
+          "maxLength": "气体英文名最多50个字符"
+        }
+      },
+      "fGasCh": {
+        "type": "string",
+        "label": "气体中文名",
+        "messages": {
+          "maxLength": "气体中文名最多50个字符"
+        }
+      },
+      "fState": {
+        "type": "integer",
+        "label": "启用",
+        "default": 0,
+        "messages": {
+          "enum": "状态不正确",
+          "type": "状态不正确"
+        }
+      }
+    },
+    "required": [
+      "fDeviceId",
+      "fUnit"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [
+      "fDeviceId"
+    ],
+    "adminOnly": [],
+    "filters": [],
+    "sort": {
+      "default": [
+        {
+          "column": "fSwitch",
+          "asc": true
+        },
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fSwitch"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fSwitch": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 10
+        },
+        "fMin": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 1000
+        },
+        "fMax": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "fAlarmOne": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "fAlarmTwo": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "fUnit": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "ppm",
+            "%vol",
+            "%LEL",
+            null
+          ]
+        },
+        "fGasEn": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fGasCh": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fState": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        }
+      }
+    }
+  },
   "deviceSwitch": {
     "name": "deviceSwitch",
     "table": "t_device_switch",
@@ -668,6 +899,557 @@ export const entities: Record<string, EntityModel> = {
           ],
           "minimum": 1,
           "maximum": 86400
+        }
+      }
+    }
+  },
+  "firmware": {
+    "name": "firmware",
+    "table": "t_firmware",
+    "label": "固件",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "固件名称",
+        "messages": {
+          "required": "固件名称不能为空"
+        }
+      },
+      "fProductId": {
+        "type": "integer",
+        "label": "所属产品",
+        "messages": {
+          "required": "所属产品不能为空",
+          "type": "所属产品不能为空"
+        }
+      },
+      "fVersion": {
+        "type": "string",
+        "label": "版本号",
+        "messages": {
+          "required": "版本号不能为空"
+        }
+      },
+      "fVersionCode": {
+        "type": "string",
+        "label": "版本序号",
+        "messages": {
+          "required": "版本序号不能为空",
+          "pattern": "版本序号只能为数字",
+          "maxLength": "版本序号只能为数字"
+        }
+      },
+      "fMd5Sign": {
+        "type": "string",
+        "label": "签名",
+        "messages": {
+          "required": "签名不能为空"
+        }
+      },
+      "fFileName": {
+        "type": "string",
+        "label": "固件文件",
+        "messages": {}
+      },
+      "fRemark": {
+        "type": "string",
+        "label": "备注",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fProductId",
+      "fName",
+      "fVersion",
+      "fVersionCode",
+      "fMd5Sign"
+    ],
+    "unique": [],
+    "relations": {
+      "product": {
+        "entity": "product",
+        "from": "fProductId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "name",
+        "field": "fName",
+        "op": "like"
+      },
+      {
+        "key": "number",
+        "field": "fVersion",
+        "op": "like"
+      },
+      {
+        "key": "type",
+        "field": "fProductId",
+        "op": "eq"
+      },
+      {
+        "key": "productId",
+        "field": "fProductId",
+        "op": "eq"
+      },
+      {
+        "key": "beginTime",
+        "field": "fIntime",
+        "op": "gte"
+      },
+      {
+        "key": "endTime",
+        "field": "fIntime",
+        "op": "lte"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName",
+        "fVersion",
+        "fVersionCode",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fProductId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fVersion": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fVersionCode": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18,
+          "pattern": "^[0-9]+$"
+        },
+        "fMd5Sign": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 64
+        },
+        "fFileName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 255
+        },
+        "fRemark": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        }
+      }
+    }
+  },
+  "firmwareUpdateDevice": {
+    "name": "firmwareUpdateDevice",
+    "table": "t_firmware_update_device",
+    "label": "升级设备",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fFirmwareId": {
+        "type": "integer",
+        "label": "固件",
+        "messages": {
+          "required": "固件不能为空",
+          "type": "固件不能为空"
+        }
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "请选择需要升级的设备",
+          "type": "请选择需要升级的设备"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "升级状态",
+        "readOnly": true,
+        "default": 0,
+        "messages": {}
+      },
+      "fProgress": {
+        "type": "integer",
+        "label": "进度",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fMessage": {
+        "type": "string",
+        "label": "说明",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fMid": {
+        "type": "string",
+        "label": "命令编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUpdateTime": {
+        "type": "date-time",
+        "label": "更新时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "添加时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fFirmwareId",
+      "fDeviceId"
+    ],
+    "unique": [],
+    "relations": {
+      "device": {
+        "entity": "device",
+        "from": "fDeviceId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fFirmwareId",
+        "field": "fFirmwareId",
+        "op": "eq"
+      },
+      {
+        "key": "fStatus",
+        "field": "fStatus",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fStatus",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fFirmwareId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    }
+  },
+  "group": {
+    "name": "group",
+    "table": "t_group",
+    "label": "分组",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fParentId": {
+        "type": "integer",
+        "label": "上级分组",
+        "default": 0,
+        "messages": {
+          "type": "上级分组不正确",
+          "minimum": "上级分组不正确"
+        }
+      },
+      "fName": {
+        "type": "string",
+        "label": "分组名称",
+        "messages": {
+          "required": "分组名称不能为空",
+          "maxLength": "分组名称最多50个字符"
+        }
+      },
+      "fLogo": {
+        "type": "string",
+        "label": "分组图标",
+        "messages": {
+          "maxLength": "分组图标过长"
+        }
+      },
+      "fRemork": {
+        "type": "string",
+        "label": "描述",
+        "messages": {
+          "maxLength": "描述最多500个字符"
+        }
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "所属代理商",
+        "messages": {
+          "type": "所属代理商不存在"
+        }
+      },
+      "deviceCount": {
+        "type": "integer",
+        "label": "设备数",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [
+      "fUserId"
+    ],
+    "filters": [
+      {
+        "key": "name",
+        "field": "fName",
+        "op": "like"
+      },
+      {
+        "key": "parentId",
+        "field": "fParentId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10000,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fParentId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fLogo": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 255
+        },
+        "fRemork": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    }
+  },
+  "groupDevice": {
+    "name": "groupDevice",
+    "table": "t_group_device",
+    "label": "分组设备",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fGroupId": {
+        "type": "integer",
+        "label": "分组",
+        "messages": {
+          "required": "分组不能为空",
+          "type": "分组不能为空"
+        }
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "设备不能为空",
+          "type": "设备不能为空"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fGroupId",
+      "fDeviceId"
+    ],
+    "unique": [],
+    "relations": {
+      "tDevice": {
+        "entity": "device",
+        "from": "fDeviceId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fGroupId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ]
         }
       }
     }
@@ -1538,8 +2320,13 @@ export const entities: Record<string, EntityModel> = {
 export const migrations = [
   "product",
   "device",
+  "deviceAlarmCabinet",
   "deviceSwitch",
   "deviceTiming",
+  "firmware",
+  "firmwareUpdateDevice",
+  "group",
+  "groupDevice",
   "productJson",
   "productJsonConf"
 ];

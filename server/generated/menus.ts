@@ -23,6 +23,26 @@ export const menus = [
     "permission": "device:list"
   },
   {
+    "key": "firmware",
+    "parent": "device-manage",
+    "path": "/firmware",
+    "component": "firmware",
+    "icon": "Memory",
+    "sort": 4,
+    "title": "固件管理",
+    "permission": "firmware:list"
+  },
+  {
+    "key": "group",
+    "parent": "device-manage",
+    "path": "/group",
+    "component": "group",
+    "icon": "AccountTree",
+    "sort": 5,
+    "title": "分组管理",
+    "permission": "group:list"
+  },
+  {
     "key": "product",
     "parent": "device-manage",
     "path": "/product",
@@ -51,6 +71,26 @@ export const menus = [
     "sort": 3,
     "title": "数据统计",
     "permission": "statistics:list"
+  },
+  {
+    "key": "location",
+    "parent": "device-manage",
+    "path": "/location",
+    "component": "location",
+    "icon": "Map",
+    "sort": 4,
+    "title": "设备定位",
+    "permission": "location:list"
+  },
+  {
+    "key": "gateway",
+    "parent": "device-manage",
+    "path": "/gateway",
+    "component": "gateway",
+    "icon": "Hub",
+    "sort": 6,
+    "title": "网关管理",
+    "permission": "gateway:list"
   }
 ];
 
@@ -127,6 +167,16 @@ export const buttons = [
     "title": "设备加入移除"
   },
   {
+    "code": "deviceAlarmCabinet:list",
+    "menu": null,
+    "title": "报警设置查看"
+  },
+  {
+    "code": "deviceAlarmCabinet:edit",
+    "menu": null,
+    "title": "报警设置编辑"
+  },
+  {
     "code": "deviceSwitch:list",
     "menu": null,
     "title": "定时开关查看"
@@ -160,6 +210,106 @@ export const buttons = [
     "code": "group:del",
     "menu": null,
     "title": "分组删除"
+  },
+  {
+    "code": "firmware:list",
+    "menu": "firmware",
+    "title": "固件查看"
+  },
+  {
+    "code": "firmware:add",
+    "menu": "firmware",
+    "title": "固件新增"
+  },
+  {
+    "code": "firmware:edit",
+    "menu": "firmware",
+    "title": "固件编辑"
+  },
+  {
+    "code": "firmware:del",
+    "menu": "firmware",
+    "title": "固件删除"
+  },
+  {
+    "code": "firmware:list",
+    "menu": null,
+    "title": "固件查看"
+  },
+  {
+    "code": "firmware:add-device",
+    "menu": null,
+    "title": "添加升级设备"
+  },
+  {
+    "code": "firmware:add-device-all",
+    "menu": null,
+    "title": "添加全部升级设备"
+  },
+  {
+    "code": "firmware-update-device:del",
+    "menu": null,
+    "title": "删除升级设备"
+  },
+  {
+    "code": "firmware:push",
+    "menu": null,
+    "title": "推送升级"
+  },
+  {
+    "code": "group:list",
+    "menu": "group",
+    "title": "分组查看"
+  },
+  {
+    "code": "group:add",
+    "menu": "group",
+    "title": "分组新增"
+  },
+  {
+    "code": "group:edit",
+    "menu": "group",
+    "title": "分组编辑"
+  },
+  {
+    "code": "group:del",
+    "menu": "group",
+    "title": "分组删除"
+  },
+  {
+    "code": "group:bind",
+    "menu": "group",
+    "title": "分组绑定设备"
+  },
+  {
+    "code": "group:unbind",
+    "menu": "group",
+    "title": "分组解绑设备"
+  },
+  {
+    "code": "gateway:list",
+    "menu": "group",
+    "title": "网关查看"
+  },
+  {
+    "code": "gateway:add",
+    "menu": "group",
+    "title": "网关子设备添加"
+  },
+  {
+    "code": "group:list",
+    "menu": null,
+    "title": "分组查看"
+  },
+  {
+    "code": "group:bind",
+    "menu": null,
+    "title": "分组绑定设备"
+  },
+  {
+    "code": "group:unbind",
+    "menu": null,
+    "title": "分组解绑设备"
   },
   {
     "code": "product:list",

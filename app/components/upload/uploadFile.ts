@@ -1,0 +1,33 @@
+import { ApiError, getToken, setToken, type Envelope } from '../../../adapters/http';
+
+/** What the server accepts (spec §9): 2048 KB for pictures and for firmware files. */
+export const UPLOAD_LIMIT_KB = 2048;
+
+/** The file's extension in lower case, without the dot. */
+export const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
+
+/**
+ * Sends one file as multipart form data with the session token; resolves with the envelope, rejects with
+ * ApiError carrying the server's message (文件格式不正确, 超出文件大小限制 …).
+ */
+export async function uploadFile<T = unknown>(path: string, file: File): Promise<Envelope<T>> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const token = getToken();
+  let response: Response;
+  try {
+    response = await fetch(path, { method: 'POST', headers: token ? { Authorization: token } : {}, body: form });
+  } catch {
+    throw new ApiError('network', 0);
+  }
+  const fresh = response.headers.get('authorization');
+  if (fresh) setToken(fresh);
+  let envelope: Envelope<T>;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    throw new ApiError(response.statusText || 'error', response.status);
+  }
+  if (response.status !== 200 || envelope.success === false || envelope.code !== 200) throw new ApiError(envelope.message, response.status, envelope);
+  return envelope;
+}

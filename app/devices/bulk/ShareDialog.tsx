@@ -1,0 +1,135 @@
+/** Batch share (spec §2, §5): devices and a user by phone or name; the server's successMsg and errorMsg are both shown. */
+import { useEffect, useState } from 'react';
+import { Alert, Autocomplete, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { ApiError, call } from '../../../adapters/http';
+import { BULK_PATHS, SHARE_LIST_SIZE } from './api';
+
+interface DeviceOption {
+  fId: number;
+  fNumber: string;
+  fName?: string | null;
+}
+
+const label = (d: DeviceOption) => (d.fName ? `${d.fNumber}（${d.fName}）` : d.fNumber);
+
+export function ShareDialog({ open, selected, onClose }: { open: boolean; selected: number[]; onClose: () => void }) {
+  const translate = useTranslate();
+  const [options, setOptions] = useState<DeviceOption[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [devices, setDevices] = useState<DeviceOption[]>([]);
+  const [user, setUser] = useState('');
+  const [errors, setErrors] = useState<{ devices?: string; user?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ success?: string; error?: string } | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    let alive = true;
+    setLoading(true);
+    setOutcome(null);
+    setErrors({});
+    setUser('');
+    call<{ records: DeviceOption[] }>(BULK_PATHS.devices, { current: 1, size: SHARE_LIST_SIZE })
+      .then((e) => {
+        if (!alive) return;
+        const rows = e.data?.records ?? [];
+        setOptions(rows);
+        setDevices(rows.filter((r) => selected.includes(r.fId)));
+      })
+      .catch(() => undefined)
+      .finally(() => alive && setLoading(false));
+    return () => {
+      alive = false;
+    };
+    // The selection is read when the dialog opens, not followed while it is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  const submit = async () => {
+    const next = {
+      devices: devices.length ? undefined : translate('deviceBulk.devicesRequired'),
+      user: user.trim() ? undefined : translate('deviceBulk.userRequired'),
+    };
+    setErrors(next);
+    if (next.devices || next.user) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const answer = await call<{ successMsg?: string; errorMsg?: string }>(BULK_PATHS.share, { deviceIds: devices.map((d) => d.fId), user: user.trim() });
+      setOutcome({ success: answer.data?.successMsg || answer.message, error: answer.data?.errorMsg || undefined });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="sm" data-testid="device-share-dialog">
+      <DialogTitle>{translate('deviceBulk.shareTitle')}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2} sx={{ pt: 0.5 }}>
+          <Autocomplete
+            multiple
+            disableCloseOnSelect
+            limitTags={6}
+            loading={loading}
+            options={options}
+            value={devices}
+            onChange={(_e, v) => setDevices(v)}
+            getOptionLabel={label}
+            isOptionEqualToValue={(a, b) => a.fId === b.fId}
+            renderValue={(value, getItemProps) =>
+              value.map((d, index) => {
+                const { key, ...rest } = getItemProps({ index });
+                return <Chip key={key} size="small" label={d.fNumber} {...rest} />;
+              })
+            }
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                required
+                label={translate('deviceBulk.shareDevices')}
+                placeholder={devices.length ? '' : translate('deviceBulk.shareDevicesPlaceholder')}
+                error={Boolean(errors.devices)}
+                helperText={errors.devices ?? translate('deviceBulk.selectedCount', { count: devices.length })}
+              />
+            )}
+            data-testid="device-share-devices"
+          />
+          <TextField
+            required
+            label={translate('deviceBulk.shareUser')}
+            placeholder={translate('deviceBulk.shareUserPlaceholder')}
+            value={user}
+            onChange={(e) => setUser(e.target.value)}
+            error={Boolean(errors.user)}
+            helperText={errors.user ?? ' '}
+            slotProps={{ htmlInput: { 'data-testid': 'device-share-user' } }}
+          />
+          {outcome?.success && (
+            <Alert severity="success" sx={{ whiteSpace: 'pre-wrap' }} data-testid="device-share-success">
+              {outcome.success}
+            </Alert>
+          )}
+          {outcome?.error && (
+            <Alert severity="error" sx={{ whiteSpace: 'pre-wrap' }} data-testid="device-share-error">
+              {outcome.error}
+            </Alert>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy} data-testid="device-share-cancel">
+          {translate('deviceBulk.cancel')}
+        </Button>
+        <Button variant="contained" onClick={() => void submit()} disabled={busy} data-testid="device-share-submit">
+          {translate('deviceBulk.confirm')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export default ShareDialog;

@@ -1,0 +1,24 @@
+/** Use/remove (spec §4) for the device rows: offered with device:use, shown by the row only when canUse is 1. */
+import { useNotify, useTranslate } from 'react-admin';
+import { ApiError, call } from '../../../adapters/http';
+import { useCan } from '../../auth/useCan';
+import type { DeviceRow } from '../cells';
+import { BULK_PATHS } from './api';
+
+export function useDeviceUse(onDone: () => void): ((row: DeviceRow) => void) | undefined {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const allowed = useCan('device:use');
+  if (!allowed) return undefined;
+  return (row: DeviceRow) => {
+    call(BULK_PATHS.use, { fId: row.fId })
+      .then((answer) => {
+        const added = Number((answer.data as { isUse?: number } | null)?.isUse) === 1;
+        notify(translate(added ? 'deviceBulk.useAdded' : 'deviceBulk.useRemoved'), { type: 'success' });
+        onDone();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiError) || error.status === 200) notify(translate('device.operationFailed', { message: error instanceof Error ? error.message : String(error) }), { type: 'error' });
+      });
+  };
+}

@@ -1,0 +1,188 @@
+import { useMemo, useState } from 'react';
+import { Box, Button, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ApiError, call } from '../../adapters/http';
+import { useCan } from '../auth/useCan';
+import { conditionKey, defaultSort, permissionOf } from '../components/api';
+import { useConfirm } from '../components/ConfirmDialog';
+import { EmptyState } from '../components/EmptyState';
+import { OptionSelect } from '../components/FieldInput';
+import { useAllProducts } from '../components/lookups';
+import type { FieldConfig, ResourceConfig } from '../resources/types';
+import { FirmwareForm } from './FirmwareForm';
+import { FirmwareDrawer } from './FirmwareDrawer';
+
+export type FirmwareRow = Record<string, unknown> & { fId: number };
+
+interface Filters {
+  name: string;
+  product: string | number;
+}
+const EMPTY: Filters = { name: '', product: '' };
+
+const productName = (row: FirmwareRow) => String((row.product as { fName?: unknown } | null | undefined)?.fName ?? row.fProductId ?? '-');
+
+/** Firmware page: search by name and product, the versions in a table, add/edit, delete and the upgrade drawer. */
+export function FirmwareList({ config }: { config: ResourceConfig }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const confirm = useConfirm();
+  const canAdd = useCan(permissionOf(config, 'save', 'firmware:add', 'create'));
+  const canEdit = useCan(permissionOf(config, 'save', 'firmware:edit', 'update'));
+  const canDelete = useCan(permissionOf(config, 'delete', 'firmware:del'));
+
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(config.list.pageSize);
+  const [editing, setEditing] = useState<FirmwareRow | null | undefined>(undefined);
+  const [viewing, setViewing] = useState<FirmwareRow | null>(null);
+
+  const { options: products } = useAllProducts();
+  const productField = (config.fields.fProductId ?? { source: 'fProductId', type: 'integer', label: 'firmware.filter.product', messages: {} }) as FieldConfig;
+
+  const filter = useMemo(() => {
+    const f: Record<string, unknown> = {};
+    if (applied.name.trim()) f[conditionKey(config, 'fName', 'name')] = applied.name.trim();
+    if (applied.product !== '') f[conditionKey(config, 'fProductId', 'type')] = applied.product;
+    return f;
+  }, [applied, config]);
+
+  const { data, total, isFetching } = useGetList<FirmwareRow & { id: number }>(
+    config.name,
+    { pagination: { page, perPage }, sort: defaultSort(config), filter },
+    { placeholderData: (previous) => previous },
+  );
+  const rows = data ?? [];
+
+  const query = () => {
+    setApplied(draft);
+    setPage(1);
+    refresh();
+  };
+  const reset = () => {
+    setDraft(EMPTY);
+    setApplied(EMPTY);
+    setPage(1);
+  };
+
+  const remove = (row: FirmwareRow) =>
+    confirm.ask(translate('firmware.confirmDelete'), async () => {
+      try {
+        await call(config.endpoints.delete, { fId: row.fId });
+        notify(translate('firmware.deleteSuccess'), { type: 'success' });
+        if (rows.length === 1 && page > 1) setPage(page - 1);
+        refresh();
+      } catch (error) {
+        if (error instanceof ApiError && error.status !== 200) return;
+        notify(`${translate('firmware.deleteFailed')}${error instanceof Error && error.message ? `:${error.message}` : ''}`, { type: 'error' });
+      }
+    });
+
+  const head = ['name', 'version', 'versionCode', 'product', 'created'];
+  return (
+    <Box sx={{ p: { xs: 1, md: 2 } }} data-testid="firmware-list">
+      <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+        <TextField
+          size="small"
+          label={translate('firmware.filter.name')}
+          value={draft.name}
+          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          onKeyDown={(e) => e.key === 'Enter' && query()}
+          sx={{ width: 220 }}
+          slotProps={{ htmlInput: { 'data-testid': 'firmware-filter-name' } }}
+        />
+        <Box sx={{ width: 220 }}>
+          <OptionSelect
+            field={productField}
+            value={draft.product}
+            onChange={(v) => setDraft({ ...draft, product: v as string | number })}
+            options={products}
+            label={translate('firmware.filter.product')}
+            testId="firmware-filter-product"
+            required={false}
+            error=""
+          />
+        </Box>
+        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="firmware-query">
+          {translate('common.query')}
+        </Button>
+        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="firmware-reset">
+          {translate('common.reset')}
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        {canAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="firmware-add">
+            {translate('firmware.add')}
+          </Button>
+        )}
+      </Paper>
+      <Box sx={{ height: 4 }}>{isFetching && <LinearProgress />}</Box>
+      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        <Table size="small" stickyHeader data-testid="firmware-table">
+          <TableHead>
+            <TableRow>
+              {head.map((h) => (
+                <TableCell key={h} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                  {translate(`firmware.columns.${h}`)}
+                </TableCell>
+              ))}
+              <TableCell sx={{ fontWeight: 600 }}>{translate('common.actions')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={row.fId} hover data-testid="firmware-row" data-id={row.fId}>
+                <TableCell>{String(row.fName ?? '-')}</TableCell>
+                <TableCell>{String(row.fVersion ?? '-')}</TableCell>
+                <TableCell>{String(row.fVersionCode ?? '-')}</TableCell>
+                <TableCell>{productName(row)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{String(row.fIntime ?? '-')}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  <Button size="small" onClick={() => setViewing(row)} data-testid="firmware-view">
+                    {translate('common.view')}
+                  </Button>
+                  {canEdit && (
+                    <Button size="small" onClick={() => setEditing(row)} data-testid="firmware-edit">
+                      {translate('common.edit')}
+                    </Button>
+                  )}
+                  {canDelete && (
+                    <Button size="small" color="error" onClick={() => remove(row)} data-testid="firmware-delete">
+                      {translate('common.delete')}
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        {rows.length === 0 && !isFetching && <EmptyState />}
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={total ?? 0}
+        page={Math.max(0, page - 1)}
+        rowsPerPage={perPage}
+        rowsPerPageOptions={config.list.pageSizes}
+        onPageChange={(_e, p) => setPage(p + 1)}
+        onRowsPerPageChange={(e) => {
+          setPerPage(Number(e.target.value));
+          setPage(1);
+        }}
+        labelRowsPerPage={translate('common.pagination.rowsPerPage')}
+        labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
+        data-testid="firmware-pagination"
+      />
+      <FirmwareForm config={config} open={editing !== undefined} record={editing ?? null} onClose={() => setEditing(undefined)} />
+      <FirmwareDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
+      {confirm.dialog}
+    </Box>
+  );
+}
+
+export default FirmwareList;

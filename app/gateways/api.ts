@@ -1,0 +1,19 @@
+/** The gateway page's calls (server/domain/gateways.ts) and codes. */
+export const GATEWAY_PATHS = {
+  cards: '/biz/t-device/devicesmore',
+  children: '/biz/t-gateway-device/devicesbygatewayid',
+  bindable: '/biz/t-device/devicesbygateway',
+  add: '/biz/t-gateway-device/add',
+  del: '/biz/t-gateway-device/del',
+};
+export const GATEWAY_CODES = { list: 'gateway:list', add: 'gateway:add' };
+/** Spec 000 §9. */
+export const CARD_SIZE = 8;
+export const CHILD_SIZE = 4;
+export const PICKER_SIZE = 10;
+
+export type DeviceRow = Record<string, unknown> & { fId: number };
+export interface Page<T = DeviceRow> {
+  records: T[];
+  total: number;
+}

@@ -1,0 +1,42 @@
+/**
+ * Alarm-cabinet thresholds (spec 000 §3, §5): per gas channel of a device, the measuring range, two
+ * alarm levels, the unit and the gas name. A row is visible and changeable exactly when its device is.
+ */
+import { Refusal } from '../http/envelope';
+import type { CallContext } from '../crud/types';
+import { present, scoped } from '../crud/engine';
+import { requireDevice, scopeByDevice } from './deviceTiming';
+
+type Row = Record<string, unknown>;
+
+export const scope = scopeByDevice('t_device_alarm_cabinet');
+
+/** Spec 000 §9: switch 1, min 0, max 100, both levels 100, not enabled. */
+const DEFAULTS: Row = { fSwitch: 1, fMin: 0, fMax: 100, fAlarmOne: 100, fAlarmTwo: 100, fState: 0 };
+
+const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
+
+export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
+  if (!existing || (values.fDeviceId !== undefined && values.fDeviceId !== existing.fDeviceId)) await requireDevice(ctx, values.fDeviceId);
+  for (const [field, value] of Object.entries(DEFAULTS)) {
+    if (values[field] === null || (!existing && values[field] === undefined)) values[field] = value;
+  }
+  const merged = { ...existing, ...values };
+  if (blank(merged.fUnit)) throw new Refusal('请先选择单位');
+  if (Number(merged.fMin) > Number(merged.fMax)) throw new Refusal('最小值不能大于最大值');
+  if (blank(merged.fGasEn) && blank(merged.fGasCh)) throw new Refusal('气体名称不能都为空');
+  values.fBeginTime = new Date();
+}
+
+/** Every row of one device (`{ fDeviceId }`), by channel. */
+export async function listOfDevice(ctx: CallContext) {
+  const condition = (ctx.body.condition ?? {}) as Row;
+  const deviceId = Number(ctx.body.fDeviceId ?? condition.fDeviceId);
+  if (!Number.isInteger(deviceId) || deviceId <= 0) throw new Refusal('设备不能为空');
+  const rows = await scoped(ctx, ctx.entity, ctx.user)
+    .where('t_device_alarm_cabinet.fDeviceId', '=', deviceId)
+    .orderBy('t_device_alarm_cabinet.fSwitch')
+    .orderBy('t_device_alarm_cabinet.fId')
+    .execute();
+  return present(ctx, ctx.entity, rows);
+}

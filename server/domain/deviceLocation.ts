@@ -1,0 +1,108 @@
+/**
+ * The device location page (spec 000 §2, §3 device location, §9 map rules): positions of the devices
+ * the user sees under the page's condition, and their alarms. Only positions the map can draw leave the
+ * server, so the list and the markers agree.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { registerCall, type RouteContext } from '../http/route';
+import { entity, scoped } from '../crud/engine';
+import { applyFilters } from '../crud/query';
+import { formatRow } from '../crud/format';
+import type { User } from '../crud/types';
+
+export const LOCATION_PATHS = { devices: '/biz/t-device/devices-location', alarms: '/biz/t-device/devices-alarm' };
+export const LOCATION_PERMISSION = 'location:list';
+/** The legacy map drew at most this many markers. */
+export const MARKER_CAP = 9999;
+/** Below this magnitude a coordinate is a placeholder (0/0, 1/1), not a position. */
+const MIN_MAGNITUDE = 5;
+
+/** The alarm fields' description names; the console shows its own language and falls back to these. */
+export const FIELD_NAMES: Record<string, string> = {
+  voltage: '电压',
+  current: '电流',
+  power: '功率',
+  energy: '电量',
+  temperature: '温度',
+  leakage: '漏电流',
+};
+export const KIND_NAMES: Record<string, string> = {
+  overtemperature: '超温告警',
+  overcurrent: '过流告警',
+  'current-jump': '电流突变',
+  'temperature-jump': '温度突变',
+};
+
+/** Spec §9: lng −180..180, lat −90..90, neither zero, both more than 5 in magnitude. */
+export function validPosition(lng: unknown, lat: unknown): boolean {
+  const x = Number(lng);
+  const y = Number(lat);
+  if (lng === null || lat === null || lng === undefined || lat === undefined || !Number.isFinite(x) || !Number.isFinite(y)) return false;
+  return x >= -180 && x <= 180 && y >= -90 && y <= 90 && Math.abs(x) > MIN_MAGNITUDE && Math.abs(y) > MIN_MAGNITUDE;
+}
+
+function conditionOf(body: Record<string, unknown>): Record<string, unknown> {
+  return body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
+}
+
+function devicesOf(ctx: RouteContext, user: User, condition: Record<string, unknown>) {
+  const model = entity('device');
+  return applyFilters(scoped(ctx, model, user), model, condition);
+}
+
+export async function deviceLocations(ctx: RouteContext, user: User, condition: Record<string, unknown>) {
+  const rows = await devicesOf(ctx, user, condition)
+    .clearSelect()
+    .leftJoin('t_product', 't_product.fId', 't_device.fProductId')
+    .select(['t_device.fId', 't_device.fNumber', 't_device.fName', 't_device.fTypeId', 't_device.fGpsLongitude', 't_device.fGpsLatitude', 't_device.tOnline', 't_device.fProductId', 't_product.fName as productName'])
+    .where(sql<boolean>`t_device.f_gps_longitude between -180 and 180 and t_device.f_gps_latitude between -90 and 90
+      and abs(t_device.f_gps_longitude) > ${MIN_MAGNITUDE} and abs(t_device.f_gps_latitude) > ${MIN_MAGNITUDE}`)
+    .orderBy('t_device.fId', 'desc')
+    .limit(MARKER_CAP)
+    .execute();
+  return rows.map((r) => ({ ...r, fGpsLongitude: Number(r.fGpsLongitude), fGpsLatitude: Number(r.fGpsLatitude) }));
+}
+
+export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<string, unknown>) {
+  const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 5, 1), 1000);
+  const current = Math.max(Number(body.current) || 1, 1);
+  const visible = devicesOf(ctx, user, conditionOf(body)).clearSelect().select('t_device.fId');
+  const base = ctx.db
+    .selectFrom('t_device_alarm as a')
+    .innerJoin('t_device as d', 'd.fId', 'a.fDeviceId')
+    .where('a.fActive', '=', 1)
+    .where('a.fDeviceId', 'in', visible as never);
+  const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+  const rows = await base
+    .select(['a.fId', 'a.fDeviceId', 'd.fNumber', 'd.fName', 'a.fKind', 'a.fField', 'a.fValue', 'a.fLimit', 'a.fLevel', 'a.fIntime'])
+    .orderBy('a.fIntime', 'desc')
+    .orderBy('a.fId', 'desc')
+    .limit(size)
+    .offset((current - 1) * size)
+    .execute();
+  return {
+    records: rows.map((r) => ({
+      ...formatRow(r as Record<string, unknown>, ctx.timeZone),
+      fFieldName: FIELD_NAMES[String(r.fField)] ?? String(r.fField),
+      fKindName: KIND_NAMES[String(r.fKind)] ?? String(r.fKind),
+    })),
+    total: Number(total),
+    current,
+    size,
+    pages: Math.ceil(Number(total) / size),
+  };
+}
+
+export function registerLocationRoutes(app: FastifyInstance, ctx: RouteContext) {
+  registerCall(app, ctx, {
+    path: LOCATION_PATHS.devices,
+    permission: LOCATION_PERMISSION,
+    handler: async ({ user, body }) => deviceLocations(ctx, user!, conditionOf(body)),
+  });
+  registerCall(app, ctx, {
+    path: LOCATION_PATHS.alarms,
+    permission: LOCATION_PERMISSION,
+    handler: async ({ user, body }) => deviceAlarms(ctx, user!, body),
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Use/remove (spec 000 §3 canUse/isUse, §4): an administrator or agent sees devices by role, and adds
+ * one to its own account (the devices its app shows as "mine") through a t_user_device row, or removes
+ * it again. An ordinary user's account is the share table itself, so removing would only hide the device
+ * for good; those rows are managed by sharing, and canUse stays 0 for them.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Refusal } from '../http/envelope';
+import { entity, present, scoped } from '../crud/engine';
+import { applyFilters } from '../crud/query';
+import type { Services, User } from '../crud/types';
+import { visibleDevice } from './deviceAccess';
+
+export const USE_PATHS = { mine: '/biz/t-device/my-devices', use: '/biz/t-device/use' };
+export const USE_PERMISSION = 'device:use';
+export const USE_MESSAGES = { added: '加入成功', removed: '移除成功', notAllowed: '设备操作失败:该设备不能加入或移除' };
+
+/** Whether the user's own account is something separate from what the user sees. */
+export const mayUse = (user: User) => user.fAdmin === 1 || user.fAdmin === 2;
+
+/** Rows of a device list carry canUse and isUse for the caller. */
+export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
+  const user = (ctx as Services & { user?: User }).user;
+  const ids = rows.map((r) => r.fId as number).filter((id) => Number.isInteger(id));
+  const used = new Set<number>();
+  if (user && ids.length) {
+    const found = await ctx.db.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', user.fId).where('fDeviceId', 'in', ids).execute();
+    for (const f of found) used.add(f.fDeviceId as number);
+  }
+  const can = user && mayUse(user) ? 1 : 0;
+  for (const r of rows) {
+    r.canUse = can;
+    r.isUse = used.has(r.fId as number) ? 1 : 0;
+  }
+}
+
+export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
+  registerCall(app, ctx, {
+    path: USE_PATHS.mine,
+    permission: 'device:list',
+    handler: async ({ user, body }) => {
+      const model = entity('device');
+      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 10000);
+      const current = Math.max(Number(body.current) || 1, 1);
+      const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
+      const mine = applyFilters(scoped(ctx, model, user!), model, condition).where((eb) =>
+        eb('t_device.fId', 'in', eb.selectFrom('t_user_device').select('t_user_device.fDeviceId').where('t_user_device.fUserId', '=', user!.fId)),
+      );
+      const { total } = (await mine.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+      const rows = await mine.orderBy('t_device.fId', 'desc').limit(size).offset((current - 1) * size).execute();
+      return {
+        records: await present({ ...ctx, user: user! } as Services, model, rows),
+        total: Number(total),
+        current,
+        size,
+        pages: Math.ceil(Number(total) / size),
+      };
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: USE_PATHS.use,
+    permission: USE_PERMISSION,
+    write: true,
+    handler: async ({ user, body }) => {
+      const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
+      if (!mayUse(user!)) throw new Refusal(USE_MESSAGES.notAllowed);
+      const existing = await ctx.db.selectFrom('t_user_device').select('fId').where('fUserId', '=', user!.fId).where('fDeviceId', '=', device.fId).executeTakeFirst();
+      if (existing) {
+        await ctx.db.deleteFrom('t_user_device').where('fId', '=', existing.fId).execute();
+        return new Answer({ isUse: 0 }, USE_MESSAGES.removed);
+      }
+      await ctx.db
+        .insertInto('t_user_device')
+        .values({ fUserId: user!.fId, fDeviceId: device.fId, fOwner: 1 })
+        .onConflict((oc) => oc.columns(['fUserId', 'fDeviceId']).doNothing())
+        .execute();
+      return new Answer({ isUse: 1 }, USE_MESSAGES.added);
+    },
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * The gateway page (spec 000 §2, §7): gateway cards (device types 2 and 4) with their first child
+ * devices, a child list per gateway, the picker of devices that may be bound, and binding itself. A
+ * binding is a row of t_gateway_device (one gateway per child); the command service reads it on every
+ * command, so a child is reached through its new gateway at once.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Refusal } from '../http/envelope';
+import type { Query, Services, User } from '../crud/types';
+import { entity, present, scoped } from '../crud/engine';
+
+type Row = Record<string, unknown>;
+
+export const GATEWAY_TYPES = [2, 4];
+/** Spec 000 §9: gateway cards 8 a page, children 4, the picker 10. */
+const CARD_SIZE = 8;
+const CHILD_SIZE = 4;
+const PICKER_SIZE = 10;
+
+export const GATEWAY_CODES = { list: 'gateway:list', add: 'gateway:add' };
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+const positive = (v: unknown, fallback: number) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+const conditionOf = (body: Row) => (body.condition && typeof body.condition === 'object' ? (body.condition as Row) : {});
+
+function devices(ctx: Services, user: User): Query {
+  return scoped(ctx, entity('device'), user);
+}
+
+async function paged(query: Query, body: Row, defaultSize: number) {
+  const current = positive(body.current, 1);
+  const size = Math.min(positive(body.size ?? body.pageSize, defaultSize), 10000);
+  const { total } = (await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+  const rows = await query.orderBy('t_device.fId', 'asc').limit(size).offset((current - 1) * size).execute();
+  return { rows, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+}
+
+/** The children of a gateway the user sees, each with the link's id and its gateway. */
+function children(ctx: Services, user: User, gatewayId: number): Query {
+  return devices(ctx, user)
+    .innerJoin('t_gateway_device', 't_gateway_device.fDeviceId', 't_device.fId')
+    .select(['t_gateway_device.fId as gatewayDeviceId', 't_gateway_device.fGatewayId'])
+    .where('t_gateway_device.fGatewayId', '=', gatewayId);
+}
+
+async function requireGateway(ctx: Services, user: User, id: unknown, failure: string): Promise<Row> {
+  const gatewayId = Number(id);
+  const gateway = Number.isInteger(gatewayId) && gatewayId > 0
+    ? await devices(ctx, user).where('t_device.fId', '=', gatewayId).where('t_device.fTypeId', 'in', GATEWAY_TYPES).executeTakeFirst()
+    : undefined;
+  if (!gateway) throw new Refusal(`${failure}：网关不存在或无权操作`);
+  return gateway;
+}
+
+/** Gateway cards: `{ current, size, condition: { keyword, select_type (1 number, 2 name) } }`. */
+export async function gatewayCards(ctx: Services, user: User, body: Row) {
+  const c = conditionOf(body);
+  let q = devices(ctx, user).where('t_device.fTypeId', 'in', GATEWAY_TYPES);
+  const keyword = String(c.keyword ?? '').trim();
+  if (keyword) {
+    const like = `%${escapeLike(keyword)}%`;
+    const by = String(c.select_type ?? '');
+    q = q.where((eb) =>
+      by === '1' ? eb('t_device.fNumber', 'ilike', like) : by === '2' ? eb('t_device.fName', 'ilike', like) : eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]),
+    );
+  }
+  const p = await paged(q, body, CARD_SIZE);
+  const records = await present(ctx, entity('device'), p.rows);
+  for (const gateway of records) {
+    const all = children(ctx, user, gateway.fId as number);
+    const { n } = (await all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()) as { n: number };
+    gateway.gatewayDeviceLength = Number(n);
+    gateway.tGatewayDevices = await present(ctx, entity('device'), await all.orderBy('t_device.fId', 'asc').limit(CHILD_SIZE).execute());
+  }
+  return { records, total: p.total, current: p.current, size: p.size, pages: p.pages };
+}
+
+/** One gateway's children, 4 a page: `{ current, size, condition: { gateway_id } }`. */
+export async function gatewayChildren(ctx: Services, user: User, body: Row) {
+  const c = conditionOf(body);
+  const gateway = await requireGateway(ctx, user, c.gateway_id ?? c.gatewayId ?? body.gateway_id, '查询失败');
+  const p = await paged(children(ctx, user, gateway.fId as number), body, CHILD_SIZE);
+  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+}
+
+/**
+ * Devices that may become a gateway's child: seen by the user, of the asked type (default 1, the 485
+ * device), not a gateway, not bound anywhere yet; optionally by name, number and group.
+ */
+export async function bindableDevices(ctx: Services, user: User, body: Row) {
+  const c = conditionOf(body);
+  let q = devices(ctx, user)
+    .where('t_device.fTypeId', 'not in', GATEWAY_TYPES)
+    .where('t_device.fId', 'not in', ctx.db.selectFrom('t_gateway_device').select('t_gateway_device.fDeviceId'));
+  const type = Number(c.type_id ?? 1);
+  if (Number.isInteger(type) && type > 0) q = q.where('t_device.fTypeId', '=', type);
+  const name = String(c.name ?? '').trim();
+  if (name) q = q.where('t_device.fName', 'ilike', `%${escapeLike(name)}%`);
+  const number = String(c.number ?? '').trim();
+  if (number) q = q.where('t_device.fNumber', 'ilike', `%${escapeLike(number)}%`);
+  const groupId = Number(c.group_id);
+  if (Number.isInteger(groupId) && groupId > 0) q = q.where('t_device.fId', 'in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
+  const p = await paged(q, body, PICKER_SIZE);
+  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+}
+
+function itemsOf(body: Row, empty: string): Row[] {
+  const items = body.items ?? body.list ?? body.records;
+  if (!Array.isArray(items) || items.length === 0) throw new Refusal(empty);
+  return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
+}
+
+/** `[{ fGatewayId, fDeviceId }]`: all bound, or none when one of them cannot be. */
+export async function bindChildren(ctx: Services, user: User, body: Row) {
+  const items = itemsOf(body, '未选择网关子设备');
+  const failure = '网关子设备添加失败';
+  await ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    for (const item of items) {
+      const gateway = await requireGateway(tctx, user, item.fGatewayId, failure);
+      const deviceId = Number(item.fDeviceId);
+      const device = Number.isInteger(deviceId) && deviceId > 0 ? await devices(tctx, user).where('t_device.fId', '=', deviceId).executeTakeFirst() : undefined;
+      if (!device) throw new Refusal(`${failure}：设备不存在或无权操作`);
+      if (GATEWAY_TYPES.includes(Number(device.fTypeId))) throw new Refusal(`${failure}：网关不能作为子设备`);
+      const bound = await trx.selectFrom('t_gateway_device').select('fGatewayId').where('fDeviceId', '=', deviceId).executeTakeFirst();
+      if (bound) throw new Refusal(`${failure}：设备${String(device.fNumber)}已绑定网关`);
+      await trx.insertInto('t_gateway_device').values({ fGatewayId: gateway.fId, fDeviceId: deviceId }).execute();
+    }
+  });
+  return new Answer(null, '网关子设备添加成功');
+}
+
+/** `{ fGatewayId, fDeviceId }` (or the link's `gatewayDeviceId`): the child leaves its gateway. */
+export async function unbindChild(ctx: Services, user: User, body: Row) {
+  const failure = '网关子设备解绑失败';
+  const linkId = Number(body.gatewayDeviceId);
+  let q = ctx.db.selectFrom('t_gateway_device').selectAll();
+  q = Number.isInteger(linkId) && linkId > 0 ? q.where('fId', '=', linkId) : q.where('fDeviceId', '=', Number(body.fDeviceId) || 0).where('fGatewayId', '=', Number(body.fGatewayId) || 0);
+  const link = await q.executeTakeFirst();
+  if (!link) throw new Refusal(`${failure}：绑定关系不存在`);
+  await requireGateway(ctx, user, link.fGatewayId, failure);
+  const child = await devices(ctx, user).where('t_device.fId', '=', link.fDeviceId as number).executeTakeFirst();
+  if (!child) throw new Refusal(`${failure}：设备不存在或无权操作`);
+  await ctx.db.deleteFrom('t_gateway_device').where('fId', '=', link.fId as number).execute();
+  return new Answer(null, '网关子设备解绑成功');
+}
+
+export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const services = (): Services => ({ db: ctx.db, timeZone: ctx.timeZone });
+  registerCall(app, ctx, { path: '/biz/t-device/devicesmore', permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayCards(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/devicesbygatewayid', permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/add', permission: GATEWAY_CODES.add, write: true, handler: ({ user, body }) => bindChildren(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/del', permission: GATEWAY_CODES.add, write: true, handler: ({ user, body }) => unbindChild(services(), user!, body) });
+}

@@ -1,0 +1,74 @@
+/**
+ * Device groups (spec 000 §2–§7): a tree of groups, each owned by an agent. Administrators see every
+ * group, anyone else the groups they own. A group is deleted only once it has no sub-groups and no
+ * devices, so a click can never take a subtree or its bindings with it.
+ */
+import { sql } from 'kysely';
+import { Refusal } from '../http/envelope';
+import { isAdmin } from '../crud/types';
+import type { CallContext, Query, Services, User } from '../crud/types';
+
+type Row = Record<string, unknown>;
+
+export function scope(query: Query, user: User): Query {
+  if (isAdmin(user)) return query;
+  return query.where('t_group.fUserId', '=', user.fId);
+}
+
+/** The ids of a group and everything below it. */
+async function subtree(ctx: CallContext, id: number): Promise<Set<number>> {
+  const { rows } = await sql<{ fId: number }>`
+    with recursive tree as (
+      select f_id from t_group where f_id = ${id}
+      union
+      select g.f_id from t_group g join tree t on g.f_parent_id = t.f_id
+    )
+    select f_id from tree`.execute(ctx.db);
+  return new Set(rows.map((r) => Number(r.fId)));
+}
+
+export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
+  if (values.fParentId === null || (!existing && values.fParentId === undefined)) values.fParentId = 0;
+  const parentId = Number(values.fParentId ?? existing?.fParentId ?? 0);
+  if (existing && parentId === Number(existing.fId)) throw new Refusal('当前分组与上级分组不能相同');
+  if (parentId > 0) {
+    const parent = await scope(ctx.db.selectFrom('t_group').select('t_group.fId'), ctx.user).where('t_group.fId', '=', parentId).executeTakeFirst();
+    if (!parent) throw new Refusal('上级分组不存在');
+    if (existing && (await subtree(ctx, Number(existing.fId))).has(parentId)) throw new Refusal('上级分组不能是当前分组的下级分组');
+  }
+  if (!isAdmin(ctx.user)) {
+    if (!existing) values.fUserId = ctx.user.fId;
+  } else if (values.fUserId !== undefined && values.fUserId !== null) {
+    const agent = await ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', values.fUserId as number).where('fAdmin', '=', 2).executeTakeFirst();
+    if (!agent) throw new Refusal('所属代理商不存在');
+  }
+}
+
+export async function beforeDelete(row: Row, ctx: CallContext) {
+  const child = await ctx.db.selectFrom('t_group').select('fId').where('fParentId', '=', row.fId as number).executeTakeFirst();
+  if (child) throw new Refusal('分组删除失败：请先删除下级分组');
+  const bound = await ctx.db
+    .selectFrom('t_group_device as gd')
+    .innerJoin('t_device as d', 'd.fId', 'gd.fDeviceId')
+    .select('gd.fId')
+    .where('gd.fGroupId', '=', row.fId as number)
+    .executeTakeFirst();
+  if (bound) throw new Refusal('分组删除失败：请先解绑分组下的设备');
+  // Links to devices deleted since are all that can be left.
+  await ctx.db.deleteFrom('t_group_device').where('fGroupId', '=', row.fId as number).execute();
+}
+
+/** deviceCount: the devices bound to each group (links to deleted devices do not count). */
+export async function afterRead(rows: Row[], ctx: Services) {
+  const ids = rows.map((r) => r.fId as number);
+  if (!ids.length) return;
+  const counts = await ctx.db
+    .selectFrom('t_group_device as gd')
+    .innerJoin('t_device as d', 'd.fId', 'gd.fDeviceId')
+    .select(['gd.fGroupId', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('gd.fGroupId', 'in', ids)
+    .groupBy('gd.fGroupId')
+    .execute();
+  const byGroup = new Map(counts.map((c) => [Number(c.fGroupId), Number(c.n)]));
+  for (const r of rows) r.deviceCount = byGroup.get(Number(r.fId)) ?? 0;
+}

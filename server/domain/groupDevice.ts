@@ -1,0 +1,117 @@
+/**
+ * Which devices a group holds. A link is visible when its group is; binding needs both the group and
+ * the device in the caller's scope, so nobody files a device they cannot see.
+ */
+import { Refusal } from '../http/envelope';
+import type { CallContext, Query, User } from '../crud/types';
+import { entity, present, scoped } from '../crud/engine';
+import { pageRequest } from '../crud/query';
+import { scope as groupScope } from './group';
+
+type Row = Record<string, unknown>;
+
+export function scope(query: Query, user: User): Query {
+  return query.where((eb) => eb('t_group_device.fGroupId', 'in', groupScope(eb.selectFrom('t_group').select('t_group.fId') as Query, user)));
+}
+
+async function requireGroup(ctx: CallContext, groupId: unknown): Promise<number> {
+  const id = Number(groupId);
+  const group = Number.isInteger(id) && id > 0 ? await scoped(ctx, entity('group'), ctx.user).where('t_group.fId', '=', id).executeTakeFirst() : undefined;
+  if (!group) throw new Refusal('分组不存在或无权操作');
+  return id;
+}
+
+const groupIdOf = (ctx: CallContext) => {
+  const c = (ctx.body.condition ?? {}) as Row;
+  return c.group_id ?? c.groupId ?? c.fGroupId ?? ctx.body.fGroupId;
+};
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/** Devices the caller sees, narrowed by the keyword (number or name). */
+function visibleDevices(ctx: CallContext): Query {
+  const keyword = String(((ctx.body.condition ?? {}) as Row).keyword ?? '').trim();
+  let q = scoped(ctx, entity('device'), ctx.user);
+  if (keyword) {
+    const like = `%${escapeLike(keyword)}%`;
+    q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]));
+  }
+  return q;
+}
+
+async function page(ctx: CallContext, query: Query, size: number) {
+  const req = pageRequest({ ...ctx.entity, pageSize: size }, ctx.body);
+  const { total } = (await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+  const rows = await query.orderBy('t_device.fId', 'desc').limit(req.size).offset((req.current - 1) * req.size).execute();
+  return { rows, total: Number(total), current: req.current, size: req.size, pages: Math.ceil(Number(total) / req.size) };
+}
+
+/** The group's links, each with its device (tDevice), for the devices the caller sees. */
+export async function devicesByGroup(ctx: CallContext) {
+  const groupId = await requireGroup(ctx, groupIdOf(ctx));
+  const devices = visibleDevices(ctx).clearSelect().select('t_device.fId');
+  const q = ctx.db
+    .selectFrom('t_group_device')
+    .innerJoin('t_device', 't_device.fId', 't_group_device.fDeviceId')
+    .selectAll('t_group_device')
+    .where('t_group_device.fGroupId', '=', groupId)
+    .where('t_group_device.fDeviceId', 'in', devices);
+  const p = await page(ctx, q, 10);
+  const records = await present(ctx, ctx.entity, p.rows);
+  const byId = new Map((await present(ctx, entity('device'), records.map((r) => r.tDevice as Row).filter(Boolean))).map((d) => [d.fId, d]));
+  for (const r of records) r.tDevice = byId.get(r.fDeviceId) ?? r.tDevice;
+  return { records, total: p.total, current: p.current, size: p.size, pages: p.pages };
+}
+
+/** Devices the caller sees that the group does not hold yet: the bind picker. */
+export async function devicesNotInGroup(ctx: CallContext) {
+  const groupId = await requireGroup(ctx, groupIdOf(ctx));
+  const q = visibleDevices(ctx).where('t_device.fId', 'not in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
+  const p = await page(ctx, q, 10);
+  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+}
+
+function itemsOf(ctx: CallContext, empty: string): Row[] {
+  const items = ctx.body.items ?? ctx.body.list ?? ctx.body.records;
+  if (!Array.isArray(items) || items.length === 0) throw new Refusal(empty);
+  return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
+}
+
+/** `[{ fDeviceId, fGroupId }]`: files the devices; ones already in the group stay as they are. */
+export async function bindDevices(ctx: CallContext) {
+  const items = itemsOf(ctx, '请选择需要绑定的设备');
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    let added = 0;
+    for (const item of items) {
+      const groupId = await requireGroup(tctx, item.fGroupId);
+      const deviceId = Number(item.fDeviceId);
+      const device = Number.isInteger(deviceId) && deviceId > 0 ? await scoped(tctx, entity('device'), ctx.user).where('t_device.fId', '=', deviceId).executeTakeFirst() : undefined;
+      if (!device) throw new Refusal('设备不存在或无权操作');
+      const exists = await trx.selectFrom('t_group_device').select('fId').where('fGroupId', '=', groupId).where('fDeviceId', '=', deviceId).executeTakeFirst();
+      if (exists) continue;
+      await trx.insertInto('t_group_device').values({ fGroupId: groupId, fDeviceId: deviceId }).execute();
+      added++;
+    }
+    return { added };
+  });
+}
+
+/** Link rows (`fId`, or `fGroupId` with `fDeviceId`) of groups the caller sees are removed. */
+export async function unbindDevices(ctx: CallContext) {
+  const items = itemsOf(ctx, '请选择需要解绑的设备');
+  return ctx.db.transaction().execute(async (trx) => {
+    let removed = 0;
+    for (const item of items) {
+      let q = scope(trx.selectFrom('t_group_device').select('t_group_device.fId'), ctx.user);
+      if (item.fId !== undefined && item.fId !== null && item.fId !== '') q = q.where('t_group_device.fId', '=', Number(item.fId));
+      else q = q.where('t_group_device.fGroupId', '=', Number(item.fGroupId)).where('t_group_device.fDeviceId', '=', Number(item.fDeviceId));
+      const link = await q.executeTakeFirst();
+      if (!link) throw new Refusal('分组设备不存在或无权操作');
+      await trx.deleteFrom('t_group_device').where('fId', '=', link.fId as number).execute();
+      removed++;
+    }
+    return { removed };
+  });
+}
+

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+
+const HEADERS = ['产品编号', '设备编号', '设备名称', 'IMEI', 'ICCID', '备注'];
+
+async function sheetOf(data: ArrayBuffer): Promise<string[][]> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(data);
+  const rows: string[][] = [];
+  book.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))));
+  return rows;
+}
+
+async function workbook(rows: (string | number)[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('设备');
+  sheet.addRow(HEADERS);
+  for (const r of rows) sheet.addRow(r);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+describe.each(backends)('device import, export, use and location on %s', (backend) => {
+  let s: TestServer;
+  let admin: string;
+  let agent: string;
+  let user: string;
+  let agentId: number;
+
+  const post = (path: string, body: unknown, token: string) =>
+    fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: JSON.stringify(body) });
+  const upload = async (data: Buffer | Blob, name: string, token: string) => {
+    const form = new FormData();
+    form.append('file', data instanceof Blob ? data : new Blob([new Uint8Array(data)]), name);
+    const res = await fetch(s.url + '/biz/t-device/import', { method: 'POST', headers: { authorization: token }, body: form });
+    return { status: res.status, body: await res.json() };
+  };
+
+  beforeAll(async () => {
+    s = await startServer(backend);
+    [admin, agent, user] = [await s.login(ADMIN), await s.login(AGENT), await s.login(USER)];
+    [{ fId: agentId }] = await s.sql(`select f_id from t_sys_user where f_phone = '${AGENT.phone}'`);
+  });
+  afterAll(() => s?.close());
+
+  it('downloads the import template with the Chinese header row', async () => {
+    const res = await post('/biz/t-device/download-device', {}, admin);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('spreadsheetml');
+    expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('设备导入模板.xlsx')}`);
+    const rows = await sheetOf(await res.arrayBuffer());
+    expect(rows).toEqual([HEADERS]);
+  });
+
+  it('imports the good rows in one go and reports each refused row with its reason', async () => {
+    const file = await workbook([
+      ['P-SW-485', 'IMP-0001', '导入设备1', '860000000000001', '89860000000000000001', '一号'],
+      ['P-GW-WIFI', 'IMP-0002', '导入设备2', '', '', ''],
+      ['NO-SUCH', 'IMP-0003', '未知产品', '', '', ''],
+      ['P-SW-485', 'DEV000001', '重复编号', '', '', ''],
+      ['P-SW-485', '', '没有编号', '', '', ''],
+      ['P-SW-485', 'IMP-0001', '文件内重复', '', '', ''],
+      ['', 'IMP-0004', '没有产品', '', '', ''],
+    ]);
+    const res = await upload(file, '设备.xlsx', agent);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data).toMatchObject({ total: 7, imported: 2, failed: 5 });
+    const reasons = Object.fromEntries(res.body.data.errors.map((e: any) => [e.row, e.message]));
+    expect(reasons).toEqual({ 4: '所属产品不存在', 5: '设备编号已存在', 6: '设备编号不能为空', 7: '设备编号重复', 8: '所属产品不能为空' });
+    expect(res.body.message).toContain('成功 2 条');
+    expect(res.body.message).toContain('第4行（IMP-0003）：所属产品不存在');
+    const saved = await s.sql(`select f_number, f_user_id, f_type_id, f_imei from t_device where f_number like 'IMP-%' order by f_number`);
+    expect(saved.map((d) => d.fNumber)).toEqual(['IMP-0001', 'IMP-0002']);
+    // An agent's import is the agent's.
+    expect(saved.every((d) => d.fUserId === agentId)).toBe(true);
+    expect(saved[0].fImei).toBe('860000000000001');
+    expect(saved[0].fTypeId).toBe(1);
+  });
+
+  it('refuses other file types, oversized files, and callers without device:upload', async () => {
+    const file = await workbook([['P-SW-485', 'IMP-CSV', '', '', '', '']]);
+    expect((await upload(file, 'devices.csv', admin)).body).toMatchObject({ success: false, message: '文件格式不正确' });
+    expect((await upload(Buffer.from('not a workbook'), 'devices.xlsx', admin)).body).toMatchObject({ success: false, message: '文件格式不正确' });
+    const big = new Blob([new Uint8Array(100 * 1024 * 1024 + 1024)]);
+    expect((await upload(big, 'big.xlsx', admin)).body).toMatchObject({ success: false, message: '超出文件大小限制' });
+    expect((await upload(file, 'devices.xlsx', user)).status).toBe(401);
+    const none = await s.sql(`select f_id from t_device where f_number = 'IMP-CSV'`);
+    expect(none).toHaveLength(0);
+  });
+
+  it('exports the devices the user sees under the list condition', async () => {
+    await s.call('/biz/t-device/addorupdate', { fProductId: (await s.sql(`select f_id from t_product where f_number = 'P-SW-485'`))[0].fId, fNumber: 'ADMIN-ONLY-1' }, admin);
+    const mine = await sheetOf(await (await post('/biz/t-device/download-data', {}, agent)).arrayBuffer());
+    const agentCount = (await s.sql(`select count(*)::int as n from t_device where f_user_id = ${agentId}`))[0].n;
+    expect(mine[0].slice(0, 6)).toEqual(HEADERS);
+    expect(mine.length - 1).toBe(agentCount);
+    expect(mine.some((r) => r[1] === 'ADMIN-ONLY-1')).toBe(false);
+    const all = await sheetOf(await (await post('/biz/t-device/download-data', {}, admin)).arrayBuffer());
+    expect(all.some((r) => r[1] === 'ADMIN-ONLY-1')).toBe(true);
+    const filtered = await sheetOf(await (await post('/biz/t-device/download-data', { condition: { keyword: 'IMP-', select_type: 1 } }, admin)).arrayBuffer());
+    expect(filtered.slice(1).map((r) => r[1]).sort()).toEqual(['IMP-0001', 'IMP-0002']);
+    expect(filtered.find((r) => r[1] === 'IMP-0001')![0]).toBe('P-SW-485');
+  });
+
+  it('adds a device to the own account and removes it again', async () => {
+    const [{ fId }] = await s.sql(`select f_id from t_device where f_number = 'DEV000002'`);
+    const row = async (token: string) => (await s.call('/biz/t-device/device', { fId }, token)).body.data;
+    expect(await row(admin)).toMatchObject({ canUse: 1, isUse: 0 });
+    expect((await s.call('/biz/t-device/use', { fId }, admin)).body).toMatchObject({ success: true, message: '加入成功' });
+    expect(await row(admin)).toMatchObject({ canUse: 1, isUse: 1 });
+    const mine = await s.call('/biz/t-device/my-devices', { current: 1, size: 10 }, admin);
+    expect(mine.body.data.records.map((d: any) => d.fNumber)).toEqual(['DEV000002']);
+    const list = await s.call('/biz/t-device/devices', { condition: { keyword: 'DEV000002', select_type: 1 } }, admin);
+    expect(list.body.data.records[0]).toMatchObject({ canUse: 1, isUse: 1 });
+    expect((await s.call('/biz/t-device/use', { fId }, admin)).body).toMatchObject({ success: true, message: '移除成功' });
+    expect((await s.call('/biz/t-device/my-devices', {}, admin)).body.data.total).toBe(0);
+    // The ordinary user's account is its share rows: nothing to add or remove there.
+    expect(await row(user)).toMatchObject({ canUse: 0 });
+    expect((await s.call('/biz/t-device/use', { fId }, user)).body.success).toBe(false);
+    const [{ fId: foreign }] = await s.sql(`select f_id from t_device where f_number = 'ADMIN-ONLY-1'`);
+    expect((await s.call('/biz/t-device/use', { fId: foreign }, agent)).body.success).toBe(false);
+  });
+
+  it('answers device positions by the coordinate rule, with the condition and the scope', async () => {
+    await s.sql(`update t_device set f_gps_longitude = 0, f_gps_latitude = 0 where f_number = 'DEV000001'`);
+    await s.sql(`update t_device set f_gps_longitude = 3, f_gps_latitude = 40 where f_number = 'DEV000002'`);
+    await s.sql(`update t_device set f_gps_longitude = 121.5, f_gps_latitude = 31.2 where f_number = 'DEV000003'`);
+    await s.sql(`update t_device set f_gps_longitude = null, f_gps_latitude = null where f_number = 'DEV000004'`);
+    await s.sql(`update t_device set f_gps_longitude = -74.006, f_gps_latitude = 40.71 where f_number = 'ADMIN-ONLY-1'`);
+    const res = await s.call('/biz/t-device/devices-location', { condition: {} }, admin);
+    const numbers = res.body.data.map((d: any) => d.fNumber);
+    expect(numbers).toContain('DEV000003');
+    expect(numbers).toContain('ADMIN-ONLY-1');
+    for (const n of ['DEV000001', 'DEV000002', 'DEV000004', 'IMP-0001']) expect(numbers).not.toContain(n);
+    for (const d of res.body.data) {
+      expect(Math.abs(d.fGpsLongitude)).toBeGreaterThan(5);
+      expect(Math.abs(d.fGpsLatitude)).toBeGreaterThan(5);
+    }
+    expect(res.body.data.find((d: any) => d.fNumber === 'DEV000003')).toMatchObject({ fGpsLongitude: 121.5, fGpsLatitude: 31.2 });
+    const one = await s.call('/biz/t-device/devices-location', { condition: { keyword: '000003', select_type: 1 } }, admin);
+    expect(one.body.data.map((d: any) => d.fNumber)).toEqual(['DEV000003']);
+    const agents = await s.call('/biz/t-device/devices-location', { condition: {} }, agent);
+    expect(agents.body.data.map((d: any) => d.fNumber)).not.toContain('ADMIN-ONLY-1');
+  });
+
+  it('lists the alarms of the devices on the location page', async () => {
+    const [{ fId }] = await s.sql(`select f_id from t_device where f_number = 'DEV000003'`);
+    const [{ fId: foreign }] = await s.sql(`select f_id from t_device where f_number = 'ADMIN-ONLY-1'`);
+    await s.sql(`insert into t_device_alarm (f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active) values (${fId}, 'overtemperature', 'temperature', 88.5, 80, 'alarm', 1), (${foreign}, 'overcurrent', 'current', 70, 63, 'alarm', 1)`);
+    const res = await s.call('/biz/t-device/devices-alarm', { condition: {}, current: 1, size: 5 }, agent);
+    expect(res.body.data.total).toBe(1);
+    expect(res.body.data.records[0]).toMatchObject({ fNumber: 'DEV000003', fField: 'temperature', fFieldName: '温度', fValue: 88.5 });
+    expect(res.body.data.records[0].fIntime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect((await s.call('/biz/t-device/devices-alarm', { condition: {} }, admin)).body.data.total).toBe(2);
+  });
+
+  it('zips one QR code PNG per chosen device', async () => {
+    const ids = (await s.sql(`select f_id from t_device where f_number in ('DEV000001', 'DEV000002', 'DEV000003') order by f_id`)).map((r) => r.fId);
+    const res = await post('/biz/t-device/qrcode', { fIds: ids }, admin);
+    expect(res.headers.get('content-type')).toContain('zip');
+    expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('设备二维码.zip')}`);
+    const zip = await JSZip.loadAsync(await res.arrayBuffer());
+    const names = Object.keys(zip.files).sort();
+    expect(names).toEqual(['DEV000001.png', 'DEV000002.png', 'DEV000003.png']);
+    const png = await zip.file('DEV000001.png')!.async('uint8array');
+    expect(Array.from(png.slice(1, 4))).toEqual([0x50, 0x4e, 0x47]);
+    const [{ fId: foreign }] = await s.sql(`select f_id from t_device where f_number = 'ADMIN-ONLY-1'`);
+    const agents = await JSZip.loadAsync(await (await post('/biz/t-device/qrcode', { fIds: [ids[0], foreign] }, agent)).arrayBuffer());
+    expect(Object.keys(agents.files)).toEqual(['DEV000001.png']);
+    expect(await (await post('/biz/t-device/qrcode', { fIds: [] }, admin)).json()).toMatchObject({ success: false, message: '请选择设备' });
+  });
+});
