@@ -277,8 +277,7 @@ export const resources: ResourceDefinition[] = [
           "tOnline",
           "switchStatus",
           "fStatus",
-          "fLastOnlineTime",
-          "fIntime"
+          "fLastOnlineTime"
         ],
         "filters": [
           {

@@ -42,6 +42,19 @@ function Focus({ device, markers }: { device: LocatedDevice | null; markers: Rea
   return null;
 }
 
+/**
+ * The spec's centre (Shanghai) is where the map opens; once devices are found, it moves to show them
+ * all, so a query never leaves its results off-screen.
+ */
+function FitToDevices({ devices }: { devices: LocatedDevice[] }) {
+  const map = useMap();
+  useEffect(() => {
+    if (!devices.length) return;
+    map.fitBounds(L.latLngBounds(devices.map((d) => [d.fGpsLatitude, d.fGpsLongitude] as [number, number])), { padding: [40, 40], maxZoom: DEVICE_ZOOM });
+  }, [devices, map]);
+  return null;
+}
+
 export function LocationMap({ devices, chosen, onChoose }: { devices: LocatedDevice[]; chosen: LocatedDevice | null; onChoose: (d: LocatedDevice) => void }) {
   const translate = useTranslate();
   const [tilesFailed, setTilesFailed] = useState(false);
@@ -71,6 +84,7 @@ export function LocationMap({ devices, chosen, onChoose }: { devices: LocatedDev
     >
       <MapContainer center={CENTER} zoom={ZOOM} scrollWheelZoom style={{ height: '100%', width: '100%' }}>
         {url && <TileLayer url={url} attribution="&copy; OpenStreetMap" eventHandlers={{ tileerror: () => setTilesFailed(true) }} />}
+        <FitToDevices devices={shown} />
         <Focus device={chosen} markers={markers} />
         {shown.map((d) => (
           <Marker
