@@ -529,6 +529,7 @@ export default {
     },
     "menus": {
       "device-manage": "设备中心",
+      "system-manage": "系统管理",
       "statistics": "数据统计",
       "location": "设备定位",
       "gateway": "网关管理",
@@ -1116,6 +1117,7 @@ export default {
     },
     "menus": {
       "device-manage": "設備中心",
+      "system-manage": "系統管理",
       "statistics": "數據統計",
       "location": "設備定位",
       "gateway": "閘道管理",
@@ -1703,6 +1705,7 @@ export default {
     },
     "menus": {
       "device-manage": "Device center",
+      "system-manage": "System",
       "statistics": "Statistics",
       "location": "Device location",
       "gateway": "Gateways",

@@ -13,6 +13,16 @@ export const menus = [
     "permission": "device-manage"
   },
   {
+    "key": "system-manage",
+    "parent": null,
+    "path": "/system-manage",
+    "component": "Main",
+    "icon": "Settings",
+    "sort": 9,
+    "title": "系统管理",
+    "permission": "system-manage"
+  },
+  {
     "key": "device",
     "parent": "device-manage",
     "path": "/device",
