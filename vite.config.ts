@@ -16,9 +16,13 @@ export default defineConfig({
         p,
         {
           target: api,
-          // A page load of /login is the console's own route; only API calls go to the server.
-          bypass: (req: { method?: string; headers: { accept?: string } }) =>
-            req.method === 'GET' && req.headers.accept?.includes('text/html') ? '/index.html' : undefined,
+          // A page load of /login is the console's own route, and app/system/*.tsx is a console module
+          // under an API prefix: only API calls go to the server.
+          bypass: (req: { method?: string; url?: string; headers: { accept?: string } }) => {
+            if (req.method !== 'GET') return undefined;
+            if (req.headers.accept?.includes('text/html')) return '/index.html';
+            return /\.(tsx?|jsx?|css)(\?|$)/.test(req.url ?? '') ? req.url : undefined;
+          },
         },
       ]),
     ),

@@ -15,6 +15,9 @@ import type { RouteContext } from './http/route';
 import { registerSessionRoutes } from './auth/routes';
 import { registerResourceRoutes } from './crud/routes';
 import { registerSystemRoutes } from './domain/system';
+import { registerUserRoutes } from './domain/users';
+import { registerRoleRoutes } from './domain/roles';
+import { registerMenuRoutes } from './domain/menus';
 import { registerStatisticsRoutes } from './domain/statistics';
 import { registerHomeRoutes } from './domain/home';
 import { registerDeviceCommandRoutes } from './devices/routes';
@@ -26,6 +29,7 @@ import { registerTransferRoutes } from './domain/deviceTransfer';
 import { registerUseRoutes } from './domain/deviceUse';
 import { registerLocationRoutes } from './domain/deviceLocation';
 import { registerGatewayRoutes } from './domain/gateways';
+import { registerOplogRoutes } from './domain/oplog';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -87,6 +91,9 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
 
   registerSessionRoutes(app, ctx);
   registerSystemRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerRoleRoutes(app, ctx);
+  registerMenuRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
   registerHomeRoutes(app, ctx);
@@ -99,6 +106,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerUseRoutes(app, ctx);
   registerLocationRoutes(app, ctx);
   registerGatewayRoutes(app, ctx);
+  registerOplogRoutes(app, ctx);
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.

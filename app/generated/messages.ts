@@ -3,6 +3,72 @@
 export default {
   "zh-CN": {
     "resources": {
+      "area": {
+        "name": "地区",
+        "fields": {
+          "fId": "序号",
+          "fAreaId": "地区编号",
+          "fAreaName": "地区名称",
+          "fAreaPinyin": "地区拼音",
+          "fAreaPinyinAcr": "拼音缩写",
+          "fHighAreaId": "上级地区"
+        },
+        "messages": {
+          "fAreaId": {
+            "required": "地区编号不能为空",
+            "type": "地区编号必须是数字",
+            "minimum": "地区编号必须大于0",
+            "unique": "地区编号已存在"
+          },
+          "fAreaName": {
+            "required": "地区名称不能为空",
+            "maxLength": "地区名称最多100个字符"
+          },
+          "fAreaPinyin": {
+            "maxLength": "地区拼音过长"
+          },
+          "fAreaPinyinAcr": {
+            "maxLength": "拼音缩写过长"
+          },
+          "fHighAreaId": {
+            "type": "上级地区不正确",
+            "minimum": "上级地区不正确"
+          }
+        },
+        "notifications": {
+          "save": "地区保存成功",
+          "delete": "地区删除成功"
+        }
+      },
+      "department": {
+        "name": "部门",
+        "fields": {
+          "fId": "序号",
+          "fDepartmentId": "部门编号",
+          "fDepartmentName": "部门名称",
+          "fHighDepartmentId": "上级部门"
+        },
+        "messages": {
+          "fDepartmentId": {
+            "required": "部门编号不能为空",
+            "type": "部门编号必须是数字",
+            "minimum": "部门编号必须大于0",
+            "unique": "部门编号已存在"
+          },
+          "fDepartmentName": {
+            "required": "部门名称不能为空",
+            "maxLength": "部门名称最多100个字符"
+          },
+          "fHighDepartmentId": {
+            "type": "上级部门不正确",
+            "minimum": "上级部门不正确"
+          }
+        },
+        "notifications": {
+          "save": "部门保存成功",
+          "delete": "部门删除成功"
+        }
+      },
       "device": {
         "name": "设备",
         "fields": {
@@ -345,6 +411,68 @@ export default {
           "unbind": "设备解绑绑完成"
         }
       },
+      "messageModel": {
+        "name": "消息模板",
+        "fields": {
+          "fId": "编号",
+          "fName": "模板名称",
+          "fTypeId": "消息类型",
+          "fMessage": "消息内容",
+          "fStatus": "状态"
+        },
+        "messages": {
+          "fName": {
+            "required": "模板名称不能为空",
+            "maxLength": "模板名称最多100个字符"
+          },
+          "fTypeId": {
+            "type": "消息类型不正确"
+          },
+          "fMessage": {
+            "maxLength": "消息内容最多2000个字符"
+          },
+          "fStatus": {
+            "enum": "状态不正确"
+          }
+        },
+        "notifications": {
+          "save": "消息模板保存成功",
+          "delete": "消息模板删除成功"
+        }
+      },
+      "place": {
+        "name": "场所",
+        "fields": {
+          "fId": "编号",
+          "fName": "场所名称",
+          "fUserId": "所属用户",
+          "ownerName": "所属用户",
+          "fCityCode": "区域编码",
+          "fCityName": "所属区域",
+          "roomCount": "房间数",
+          "deviceCount": "设备数",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fName": {
+            "required": "场所名称不能为空",
+            "maxLength": "场所名称最多50个字符"
+          },
+          "fUserId": {
+            "type": "所属用户不存在"
+          },
+          "fCityCode": {
+            "maxLength": "区域编码过长"
+          },
+          "fCityName": {
+            "maxLength": "所属区域最多100个字符"
+          }
+        },
+        "notifications": {
+          "save": "场所保存成功",
+          "delete": "场所删除成功"
+        }
+      },
       "product": {
         "name": "产品",
         "fields": {
@@ -476,6 +604,63 @@ export default {
           "save": "字段保存成功",
           "delete": "字段删除成功"
         }
+      },
+      "room": {
+        "name": "房间",
+        "fields": {
+          "fId": "编号",
+          "fName": "房间名称",
+          "fHomeId": "所属场所",
+          "fUserId": "所属用户",
+          "fType": "房间类型",
+          "deviceCount": "设备数",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fName": {
+            "required": "房间名称不能为空",
+            "maxLength": "房间名称最多50个字符"
+          },
+          "fHomeId": {
+            "required": "所属场所不能为空",
+            "type": "所属场所不能为空"
+          },
+          "fType": {
+            "type": "房间类型不正确"
+          }
+        },
+        "notifications": {
+          "save": "房间保存成功",
+          "delete": "房间删除成功"
+        }
+      },
+      "roomDevice": {
+        "name": "房间设备",
+        "fields": {
+          "fId": "编号",
+          "fHomeId": "场所",
+          "fRoomId": "房间",
+          "fDeviceId": "设备",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fHomeId": {
+            "required": "场所不能为空",
+            "type": "场所不能为空"
+          },
+          "fRoomId": {
+            "required": "房间不能为空",
+            "type": "房间不能为空"
+          },
+          "fDeviceId": {
+            "required": "设备不能为空",
+            "type": "设备不能为空"
+          }
+        },
+        "notifications": {
+          "bind": "设备绑定完成",
+          "unbind": "设备解绑绑完成"
+        }
       }
     },
     "enums": {
@@ -525,21 +710,41 @@ export default {
       "productJsonFlag": {
         "0": "否",
         "1": "是"
+      },
+      "messageModelStatus": {
+        "0": "禁用",
+        "1": "启用"
       }
     },
     "menus": {
       "device-manage": "设备中心",
       "system-manage": "系统管理",
+      "sys-user": "用户管理",
+      "sys-role": "角色管理",
+      "sys-menu": "菜单管理",
+      "oplog": "操作日志",
       "statistics": "数据统计",
       "location": "设备定位",
       "gateway": "网关管理",
+      "area": "地区管理",
+      "department": "部门管理",
       "device": "设备管理",
       "firmware": "固件管理",
       "group": "分组管理",
+      "messageModel": "消息模板",
+      "place": "场所管理",
       "product": "产品管理",
       "productJson": "描述库管理"
     },
     "permissions": {
+      "area:list": "地区查看",
+      "area:add": "地区新增",
+      "area:edit": "地区编辑",
+      "area:del": "地区删除",
+      "department:list": "部门查看",
+      "department:add": "部门新增",
+      "department:edit": "部门编辑",
+      "department:del": "部门删除",
       "device:list": "设备查看",
       "device:add": "设备新增",
       "device:edit": "设备编辑",
@@ -575,6 +780,14 @@ export default {
       "group:unbind": "分组解绑设备",
       "gateway:list": "网关查看",
       "gateway:add": "网关子设备添加",
+      "messageModel:list": "消息模板查看",
+      "messageModel:add": "消息模板新增",
+      "messageModel:edit": "消息模板编辑",
+      "messageModel:del": "消息模板删除",
+      "place:list": "场所查看",
+      "place:add": "场所新增",
+      "place:edit": "场所编辑",
+      "place:del": "场所删除",
       "product:list": "产品查看",
       "product:add": "产品新增",
       "product:edit": "产品编辑",
@@ -586,11 +799,81 @@ export default {
       "device:command": "设备指令下发",
       "json_conf:look": "描述库详情查看",
       "json_conf:add": "描述库字段新增编辑",
-      "json_conf:del": "描述库字段删除"
+      "json_conf:del": "描述库字段删除",
+      "room:add": "房间新增",
+      "room:edit": "房间编辑",
+      "room:del": "房间删除",
+      "room-device:bind": "房间绑定设备"
     }
   },
   "zh-TW": {
     "resources": {
+      "area": {
+        "name": "地區",
+        "fields": {
+          "fId": "序號",
+          "fAreaId": "地區編號",
+          "fAreaName": "地區名稱",
+          "fAreaPinyin": "地區拼音",
+          "fAreaPinyinAcr": "拼音縮寫",
+          "fHighAreaId": "上級地區"
+        },
+        "messages": {
+          "fAreaId": {
+            "required": "地區編號不能為空",
+            "type": "地區編號必須是數字",
+            "minimum": "地區編號必須大於0",
+            "unique": "地區編號已存在"
+          },
+          "fAreaName": {
+            "required": "地區名稱不能為空",
+            "maxLength": "地區名稱最多100個字元"
+          },
+          "fAreaPinyin": {
+            "maxLength": "地區拼音過長"
+          },
+          "fAreaPinyinAcr": {
+            "maxLength": "拼音縮寫過長"
+          },
+          "fHighAreaId": {
+            "type": "上級地區不正確",
+            "minimum": "上級地區不正確"
+          }
+        },
+        "notifications": {
+          "save": "地區儲存成功",
+          "delete": "地區刪除成功"
+        }
+      },
+      "department": {
+        "name": "部門",
+        "fields": {
+          "fId": "序號",
+          "fDepartmentId": "部門編號",
+          "fDepartmentName": "部門名稱",
+          "fHighDepartmentId": "上級部門"
+        },
+        "messages": {
+          "fDepartmentId": {
+            "required": "部門編號不能為空",
+            "type": "部門編號必須是數字",
+            "minimum": "部門編號必須大於0",
+            "unique": "部門編號已存在"
+          },
+          "fDepartmentName": {
+            "required": "部門名稱不能為空",
+            "maxLength": "部門名稱最多100個字元"
+          },
+          "fHighDepartmentId": {
+            "type": "上級部門不正確",
+            "minimum": "上級部門不正確"
+          }
+        },
+        "notifications": {
+          "save": "部門儲存成功",
+          "delete": "部門刪除成功"
+        }
+      },
       "device": {
         "name": "設備",
         "fields": {
@@ -933,6 +1216,68 @@ export default {
           "unbind": "設備解綁完成"
         }
       },
+      "messageModel": {
+        "name": "訊息範本",
+        "fields": {
+          "fId": "編號",
+          "fName": "範本名稱",
+          "fTypeId": "訊息類型",
+          "fMessage": "訊息內容",
+          "fStatus": "狀態"
+        },
+        "messages": {
+          "fName": {
+            "required": "範本名稱不能為空",
+            "maxLength": "範本名稱最多100個字元"
+          },
+          "fTypeId": {
+            "type": "訊息類型不正確"
+          },
+          "fMessage": {
+            "maxLength": "訊息內容最多2000個字元"
+          },
+          "fStatus": {
+            "enum": "狀態不正確"
+          }
+        },
+        "notifications": {
+          "save": "訊息範本儲存成功",
+          "delete": "訊息範本刪除成功"
+        }
+      },
+      "place": {
+        "name": "場所",
+        "fields": {
+          "fId": "編號",
+          "fName": "場所名稱",
+          "fUserId": "所屬用戶",
+          "ownerName": "所屬用戶",
+          "fCityCode": "區域編碼",
+          "fCityName": "所屬區域",
+          "roomCount": "房間數",
+          "deviceCount": "設備數",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fName": {
+            "required": "場所名稱不能為空",
+            "maxLength": "場所名稱最多50個字元"
+          },
+          "fUserId": {
+            "type": "所屬用戶不存在"
+          },
+          "fCityCode": {
+            "maxLength": "區域編碼過長"
+          },
+          "fCityName": {
+            "maxLength": "所屬區域最多100個字元"
+          }
+        },
+        "notifications": {
+          "save": "場所儲存成功",
+          "delete": "場所刪除成功"
+        }
+      },
       "product": {
         "name": "產品",
         "fields": {
@@ -1064,6 +1409,63 @@ export default {
           "save": "欄位儲存成功",
           "delete": "欄位刪除成功"
         }
+      },
+      "room": {
+        "name": "房間",
+        "fields": {
+          "fId": "編號",
+          "fName": "房間名稱",
+          "fHomeId": "所屬場所",
+          "fUserId": "所屬用戶",
+          "fType": "房間類型",
+          "deviceCount": "設備數",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fName": {
+            "required": "房間名稱不能為空",
+            "maxLength": "房間名稱最多50個字元"
+          },
+          "fHomeId": {
+            "required": "所屬場所不能為空",
+            "type": "所屬場所不能為空"
+          },
+          "fType": {
+            "type": "房間類型不正確"
+          }
+        },
+        "notifications": {
+          "save": "房間儲存成功",
+          "delete": "房間刪除成功"
+        }
+      },
+      "roomDevice": {
+        "name": "房間設備",
+        "fields": {
+          "fId": "編號",
+          "fHomeId": "場所",
+          "fRoomId": "房間",
+          "fDeviceId": "設備",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fHomeId": {
+            "required": "場所不能為空",
+            "type": "場所不能為空"
+          },
+          "fRoomId": {
+            "required": "房間不能為空",
+            "type": "房間不能為空"
+          },
+          "fDeviceId": {
+            "required": "設備不能為空",
+            "type": "設備不能為空"
+          }
+        },
+        "notifications": {
+          "bind": "設備綁定完成",
+          "unbind": "設備解綁完成"
+        }
       }
     },
     "enums": {
@@ -1113,21 +1515,41 @@ export default {
       "productJsonFlag": {
         "0": "否",
         "1": "是"
+      },
+      "messageModelStatus": {
+        "0": "停用",
+        "1": "啟用"
       }
     },
     "menus": {
       "device-manage": "設備中心",
       "system-manage": "系統管理",
+      "sys-user": "用戶管理",
+      "sys-role": "角色管理",
+      "sys-menu": "選單管理",
+      "oplog": "操作日誌",
       "statistics": "數據統計",
       "location": "設備定位",
       "gateway": "閘道管理",
+      "area": "地區管理",
+      "department": "部門管理",
       "device": "設備管理",
       "firmware": "韌體管理",
       "group": "分組管理",
+      "messageModel": "訊息範本",
+      "place": "場所管理",
       "product": "產品管理",
       "productJson": "描述庫管理"
     },
     "permissions": {
+      "area:list": "地區查看",
+      "area:add": "地區新增",
+      "area:edit": "地區編輯",
+      "area:del": "地區刪除",
+      "department:list": "部門查看",
+      "department:add": "部門新增",
+      "department:edit": "部門編輯",
+      "department:del": "部門刪除",
       "device:list": "設備查看",
       "device:add": "設備新增",
       "device:edit": "設備編輯",
@@ -1163,6 +1585,14 @@ export default {
       "group:unbind": "分組解綁設備",
       "gateway:list": "閘道查看",
       "gateway:add": "閘道子設備新增",
+      "messageModel:list": "訊息範本查看",
+      "messageModel:add": "訊息範本新增",
+      "messageModel:edit": "訊息範本編輯",
+      "messageModel:del": "訊息範本刪除",
+      "place:list": "場所查看",
+      "place:add": "場所新增",
+      "place:edit": "場所編輯",
+      "place:del": "場所刪除",
       "product:list": "產品查看",
       "product:add": "產品新增",
       "product:edit": "產品編輯",
@@ -1174,11 +1604,81 @@ export default {
       "device:command": "設備指令下發",
       "json_conf:look": "描述庫詳情查看",
       "json_conf:add": "描述庫欄位新增編輯",
-      "json_conf:del": "描述庫欄位刪除"
+      "json_conf:del": "描述庫欄位刪除",
+      "room:add": "房間新增",
+      "room:edit": "房間編輯",
+      "room:del": "房間刪除",
+      "room-device:bind": "房間綁定設備"
     }
   },
   "en-US": {
     "resources": {
+      "area": {
+        "name": "Area",
+        "fields": {
+          "fId": "Row ID",
+          "fAreaId": "Area number",
+          "fAreaName": "Area name",
+          "fAreaPinyin": "Pinyin",
+          "fAreaPinyinAcr": "Pinyin initials",
+          "fHighAreaId": "Parent area"
+        },
+        "messages": {
+          "fAreaId": {
+            "required": "Area number is required",
+            "type": "Area number must be a number",
+            "minimum": "Area number must be greater than 0",
+            "unique": "Area number already exists"
+          },
+          "fAreaName": {
+            "required": "Area name is required",
+            "maxLength": "Area name is at most 100 characters"
+          },
+          "fAreaPinyin": {
+            "maxLength": "Pinyin is too long"
+          },
+          "fAreaPinyinAcr": {
+            "maxLength": "Pinyin initials are too long"
+          },
+          "fHighAreaId": {
+            "type": "Invalid parent area",
+            "minimum": "Invalid parent area"
+          }
+        },
+        "notifications": {
+          "save": "Area saved",
+          "delete": "Area deleted"
+        }
+      },
+      "department": {
+        "name": "Department",
+        "fields": {
+          "fId": "Row ID",
+          "fDepartmentId": "Department number",
+          "fDepartmentName": "Department name",
+          "fHighDepartmentId": "Parent department"
+        },
+        "messages": {
+          "fDepartmentId": {
+            "required": "Department number is required",
+            "type": "Department number must be a number",
+            "minimum": "Department number must be greater than 0",
+            "unique": "Department number already exists"
+          },
+          "fDepartmentName": {
+            "required": "Department name is required",
+            "maxLength": "Department name is at most 100 characters"
+          },
+          "fHighDepartmentId": {
+            "type": "Invalid parent department",
+            "minimum": "Invalid parent department"
+          }
+        },
+        "notifications": {
+          "save": "Department saved",
+          "delete": "Department deleted"
+        }
+      },
       "device": {
         "name": "Device",
         "fields": {
@@ -1521,6 +2021,68 @@ export default {
           "unbind": "Devices unbound"
         }
       },
+      "messageModel": {
+        "name": "Message template",
+        "fields": {
+          "fId": "ID",
+          "fName": "Template name",
+          "fTypeId": "Message type",
+          "fMessage": "Message",
+          "fStatus": "Status"
+        },
+        "messages": {
+          "fName": {
+            "required": "Template name is required",
+            "maxLength": "Template name is at most 100 characters"
+          },
+          "fTypeId": {
+            "type": "Invalid message type"
+          },
+          "fMessage": {
+            "maxLength": "Message is at most 2000 characters"
+          },
+          "fStatus": {
+            "enum": "Invalid status"
+          }
+        },
+        "notifications": {
+          "save": "Message template saved",
+          "delete": "Message template deleted"
+        }
+      },
+      "place": {
+        "name": "Place",
+        "fields": {
+          "fId": "ID",
+          "fName": "Place name",
+          "fUserId": "Owner",
+          "ownerName": "Owner",
+          "fCityCode": "District code",
+          "fCityName": "District",
+          "roomCount": "Rooms",
+          "deviceCount": "Devices",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fName": {
+            "required": "Place name is required",
+            "maxLength": "Place name is at most 50 characters"
+          },
+          "fUserId": {
+            "type": "Owner not found"
+          },
+          "fCityCode": {
+            "maxLength": "District code is too long"
+          },
+          "fCityName": {
+            "maxLength": "District is at most 100 characters"
+          }
+        },
+        "notifications": {
+          "save": "Place saved",
+          "delete": "Place deleted"
+        }
+      },
       "product": {
         "name": "Product",
         "fields": {
@@ -1652,6 +2214,63 @@ export default {
           "save": "Field saved",
           "delete": "Field deleted"
         }
+      },
+      "room": {
+        "name": "Room",
+        "fields": {
+          "fId": "ID",
+          "fName": "Room name",
+          "fHomeId": "Place",
+          "fUserId": "Owner",
+          "fType": "Room type",
+          "deviceCount": "Devices",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fName": {
+            "required": "Room name is required",
+            "maxLength": "Room name is at most 50 characters"
+          },
+          "fHomeId": {
+            "required": "Place is required",
+            "type": "Place is required"
+          },
+          "fType": {
+            "type": "Invalid room type"
+          }
+        },
+        "notifications": {
+          "save": "Room saved",
+          "delete": "Room deleted"
+        }
+      },
+      "roomDevice": {
+        "name": "Room device",
+        "fields": {
+          "fId": "ID",
+          "fHomeId": "Place",
+          "fRoomId": "Room",
+          "fDeviceId": "Device",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fHomeId": {
+            "required": "Place is required",
+            "type": "Place is required"
+          },
+          "fRoomId": {
+            "required": "Room is required",
+            "type": "Room is required"
+          },
+          "fDeviceId": {
+            "required": "Device is required",
+            "type": "Device is required"
+          }
+        },
+        "notifications": {
+          "bind": "Devices bound",
+          "unbind": "Devices unbound"
+        }
       }
     },
     "enums": {
@@ -1701,21 +2320,41 @@ export default {
       "productJsonFlag": {
         "0": "No",
         "1": "Yes"
+      },
+      "messageModelStatus": {
+        "0": "Disabled",
+        "1": "Enabled"
       }
     },
     "menus": {
       "device-manage": "Device center",
       "system-manage": "System",
+      "sys-user": "Users",
+      "sys-role": "Roles",
+      "sys-menu": "Menus",
+      "oplog": "Operation log",
       "statistics": "Statistics",
       "location": "Device location",
       "gateway": "Gateways",
+      "area": "Areas",
+      "department": "Departments",
       "device": "Devices",
       "firmware": "Firmware",
       "group": "Groups",
+      "messageModel": "Message templates",
+      "place": "Places",
       "product": "Products",
       "productJson": "Description libraries"
     },
     "permissions": {
+      "area:list": "View areas",
+      "area:add": "Add area",
+      "area:edit": "Edit area",
+      "area:del": "Delete area",
+      "department:list": "View departments",
+      "department:add": "Add department",
+      "department:edit": "Edit department",
+      "department:del": "Delete department",
       "device:list": "View devices",
       "device:add": "Add device",
       "device:edit": "Edit device",
@@ -1751,6 +2390,14 @@ export default {
       "group:unbind": "Unbind devices from group",
       "gateway:list": "View gateways",
       "gateway:add": "Add gateway child devices",
+      "messageModel:list": "View message templates",
+      "messageModel:add": "Add message template",
+      "messageModel:edit": "Edit message template",
+      "messageModel:del": "Delete message template",
+      "place:list": "View places",
+      "place:add": "Add place",
+      "place:edit": "Edit place",
+      "place:del": "Delete place",
       "product:list": "View products",
       "product:add": "Add product",
       "product:edit": "Edit product",
@@ -1762,7 +2409,11 @@ export default {
       "device:command": "Send device commands",
       "json_conf:look": "View library fields",
       "json_conf:add": "Add or edit library field",
-      "json_conf:del": "Delete library field"
+      "json_conf:del": "Delete library field",
+      "room:add": "Add room",
+      "room:edit": "Edit room",
+      "room:del": "Delete room",
+      "room-device:bind": "Bind devices to rooms"
     }
   }
 };

@@ -14,9 +14,17 @@ export interface CustomPage {
 const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
 const GatewayPage = lazy(() => import('../gateways/GatewayPage'));
 const LocationPage = lazy(() => import('../location/LocationPage'));
+const OplogPage = lazy(() => import('../oplog/OplogPage'));
+const UserPage = lazy(() => import('../system/UserPage'));
+const RolePage = lazy(() => import('../system/RolePage'));
+const MenuPage = lazy(() => import('../system/MenuPage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
   gateway: { path: '/gateway', title: 'menus.gateway', element: <GatewayPage /> },
   location: { path: '/location', title: 'menus.location', element: <LocationPage /> },
+  oplog: { path: '/oplog', title: 'menus.oplog', element: <OplogPage /> },
+  'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <UserPage /> },
+  'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <RolePage /> },
+  'sys-menu': { path: '/sys-menu', title: 'menus.sys-menu', element: <MenuPage /> },
 };

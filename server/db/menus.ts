@@ -12,10 +12,21 @@ export const ROLES = [
 ];
 
 /** Codes the platform itself checks, beyond those the resource files declare. */
-const SYSTEM_BUTTONS = [
+const SYSTEM_BUTTONS: { code: string; title: string; menu?: string }[] = [
   { code: 'user:list', title: '用户查看' },
   { code: 'device:device-share-more', title: '设备分享' },
   { code: 'device:share-del', title: '删除分享' },
+  // The buttons of the user, role and menu pages (spec 002 §6); `menu` is the page they sit under.
+  { code: 'user:add', title: '用户新增', menu: 'sys-user' },
+  { code: 'user:edit', title: '用户编辑', menu: 'sys-user' },
+  { code: 'user:export', title: '用户导出', menu: 'sys-user' },
+  { code: 'role:add', title: '角色新增', menu: 'sys-role' },
+  { code: 'role:edit', title: '角色编辑', menu: 'sys-role' },
+  { code: 'role:del', title: '角色删除', menu: 'sys-role' },
+  { code: 'role:setPermissions', title: '角色授权', menu: 'sys-role' },
+  { code: 'menu:add', title: '菜单新增', menu: 'sys-menu' },
+  { code: 'menu:edit', title: '菜单编辑', menu: 'sys-menu' },
+  { code: 'menu:del', title: '菜单删除', menu: 'sys-menu' },
 ];
 
 export async function syncMenus(db: DB): Promise<void> {
@@ -41,7 +52,9 @@ export async function syncMenus(db: DB): Promise<void> {
       await upsert({ parentId: (b.menu && idByKey.get(b.menu)) || 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }
     for (const b of SYSTEM_BUTTONS) {
-      await upsert({ parentId: 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
+      // A code that is also a page's (user:list opens the user page) stays that page.
+      if (menus.some((m) => m.permission === b.code)) continue;
+      await upsert({ parentId: (b.menu && idByKey.get(b.menu)) || 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }
     const admin = await trx.selectFrom('t_sys_role').select('id').where('alias', '=', 'admin').executeTakeFirstOrThrow();
     await trx

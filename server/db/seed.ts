@@ -3,6 +3,7 @@ import type { DB } from './index';
 import { hashPassword } from '../auth/passwords';
 import { grant } from './menus';
 import { linkDemoLibraries } from '../domain/productJson';
+import { seedOrg } from '../domain/orgSeed';
 
 export const DEMO_ACCOUNTS = [
   { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },
@@ -10,8 +11,8 @@ export const DEMO_ACCOUNTS = [
   { role: 'user', fAdmin: 0, fChineseName: '演示用户', fPhone: '13800000002', password: 'User@123', label: 'ordinary user' },
 ];
 
-const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push'];
-const USER_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:use', 'device:control', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'gateway:list', 'deviceAlarmCabinet:list', 'location:list'];
+const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind'];
+const USER_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:use', 'device:control', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'gateway:list', 'deviceAlarmCabinet:list', 'location:list', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind'];
 
 const PRODUCTS = [
   { fNumber: 'P-SW-485', fName: '485智能开关', fCategoryId: 1, fProtocol: 1, fDeviceType: 1, fCommunicationType: 'WiFi', fStatKeys: 'A,L', fStatus: 1 },
@@ -39,6 +40,7 @@ export async function seedDemo(db: DB): Promise<boolean> {
   }
   await grant(db, 'agent', AGENT_CODES);
   await grant(db, 'user', USER_CODES);
+  await seedOrg(db);
 
   const products = await db.insertInto('t_product').values(PRODUCTS).returning(['fId', 'fNumber', 'fDeviceType']).execute();
   await linkDemoLibraries(db);

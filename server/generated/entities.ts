@@ -2,6 +2,247 @@
 import type { EntityModel } from '../crud/types';
 
 export const entities: Record<string, EntityModel> = {
+  "area": {
+    "name": "area",
+    "table": "t_area_info",
+    "label": "地区",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "序号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "地区编号",
+        "messages": {
+          "required": "地区编号不能为空",
+          "type": "地区编号必须是数字",
+          "minimum": "地区编号必须大于0",
+          "unique": "地区编号已存在"
+        }
+      },
+      "fAreaName": {
+        "type": "string",
+        "label": "地区名称",
+        "messages": {
+          "required": "地区名称不能为空",
+          "maxLength": "地区名称最多100个字符"
+        }
+      },
+      "fAreaPinyin": {
+        "type": "string",
+        "label": "地区拼音",
+        "messages": {
+          "maxLength": "地区拼音过长"
+        }
+      },
+      "fAreaPinyinAcr": {
+        "type": "string",
+        "label": "拼音缩写",
+        "messages": {
+          "maxLength": "拼音缩写过长"
+        }
+      },
+      "fHighAreaId": {
+        "type": "integer",
+        "label": "上级地区",
+        "default": 0,
+        "messages": {
+          "type": "上级地区不正确",
+          "minimum": "上级地区不正确"
+        }
+      }
+    },
+    "required": [
+      "fAreaId",
+      "fAreaName"
+    ],
+    "unique": [
+      "fAreaId"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [
+      "fAreaId"
+    ],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "name",
+        "fields": [
+          "fAreaName",
+          "fAreaPinyin",
+          "fAreaPinyinAcr"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "highAreaId",
+        "field": "fHighAreaId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fAreaId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fAreaId",
+        "fAreaName"
+      ]
+    },
+    "pageSize": 20,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1
+        },
+        "fAreaName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fAreaPinyin": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fAreaPinyinAcr": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fHighAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "department": {
+    "name": "department",
+    "table": "t_department_info",
+    "label": "部门",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "序号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fDepartmentId": {
+        "type": "integer",
+        "label": "部门编号",
+        "messages": {
+          "required": "部门编号不能为空",
+          "type": "部门编号必须是数字",
+          "minimum": "部门编号必须大于0",
+          "unique": "部门编号已存在"
+        }
+      },
+      "fDepartmentName": {
+        "type": "string",
+        "label": "部门名称",
+        "messages": {
+          "required": "部门名称不能为空",
+          "maxLength": "部门名称最多100个字符"
+        }
+      },
+      "fHighDepartmentId": {
+        "type": "integer",
+        "label": "上级部门",
+        "default": 0,
+        "messages": {
+          "type": "上级部门不正确",
+          "minimum": "上级部门不正确"
+        }
+      }
+    },
+    "required": [
+      "fDepartmentId",
+      "fDepartmentName"
+    ],
+    "unique": [
+      "fDepartmentId"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [
+      "fDepartmentId"
+    ],
+    "adminOnly": [],
+    "filters": [],
+    "sort": {
+      "default": [
+        {
+          "column": "fDepartmentId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fDepartmentId",
+        "fDepartmentName"
+      ]
+    },
+    "pageSize": 10000,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDepartmentId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1
+        },
+        "fDepartmentName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fHighDepartmentId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      }
+    }
+  },
   "device": {
     "name": "device",
     "table": "t_device",
@@ -1454,6 +1695,262 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "messageModel": {
+    "name": "messageModel",
+    "table": "t_message_model",
+    "label": "消息模板",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "模板名称",
+        "messages": {
+          "required": "模板名称不能为空",
+          "maxLength": "模板名称最多100个字符"
+        }
+      },
+      "fTypeId": {
+        "type": "integer",
+        "label": "消息类型",
+        "messages": {
+          "type": "消息类型不正确"
+        }
+      },
+      "fMessage": {
+        "type": "string",
+        "label": "消息内容",
+        "messages": {
+          "maxLength": "消息内容最多2000个字符"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {
+          "enum": "状态不正确"
+        }
+      }
+    },
+    "required": [
+      "fName"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "name",
+        "field": "fName",
+        "op": "like"
+      },
+      {
+        "key": "type",
+        "field": "fTypeId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fTypeId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        }
+      }
+    }
+  },
+  "place": {
+    "name": "place",
+    "table": "t_sys_user_home",
+    "label": "场所",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "场所名称",
+        "messages": {
+          "required": "场所名称不能为空",
+          "maxLength": "场所名称最多50个字符"
+        }
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "所属用户",
+        "messages": {
+          "type": "所属用户不存在"
+        }
+      },
+      "ownerName": {
+        "type": "string",
+        "label": "所属用户",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fCityCode": {
+        "type": "string",
+        "label": "区域编码",
+        "messages": {
+          "maxLength": "区域编码过长"
+        }
+      },
+      "fCityName": {
+        "type": "string",
+        "label": "所属区域",
+        "messages": {
+          "maxLength": "所属区域最多100个字符"
+        }
+      },
+      "roomCount": {
+        "type": "integer",
+        "label": "房间数",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "deviceCount": {
+        "type": "integer",
+        "label": "设备数",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [
+      "fUserId"
+    ],
+    "filters": [
+      {
+        "key": "name",
+        "field": "fName",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fCityCode": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "fCityName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        }
+      }
+    }
+  },
   "product": {
     "name": "product",
     "table": "t_product",
@@ -2313,11 +2810,240 @@ export const entities: Record<string, EntityModel> = {
         }
       }
     }
+  },
+  "room": {
+    "name": "room",
+    "table": "t_sys_user_room",
+    "label": "房间",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "房间名称",
+        "messages": {
+          "required": "房间名称不能为空",
+          "maxLength": "房间名称最多50个字符"
+        }
+      },
+      "fHomeId": {
+        "type": "integer",
+        "label": "所属场所",
+        "messages": {
+          "required": "所属场所不能为空",
+          "type": "所属场所不能为空"
+        }
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "所属用户",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fType": {
+        "type": "integer",
+        "label": "房间类型",
+        "messages": {
+          "type": "房间类型不正确"
+        }
+      },
+      "deviceCount": {
+        "type": "integer",
+        "label": "设备数",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName",
+      "fHomeId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [
+      "fHomeId"
+    ],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fHomeId",
+        "field": "fHomeId",
+        "op": "eq"
+      },
+      {
+        "key": "fName",
+        "field": "fName",
+        "op": "like"
+      },
+      {
+        "key": "fType",
+        "field": "fType",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fHomeId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fType": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    }
+  },
+  "roomDevice": {
+    "name": "roomDevice",
+    "table": "t_sys_user_room_device",
+    "label": "房间设备",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHomeId": {
+        "type": "integer",
+        "label": "场所",
+        "messages": {
+          "required": "场所不能为空",
+          "type": "场所不能为空"
+        }
+      },
+      "fRoomId": {
+        "type": "integer",
+        "label": "房间",
+        "messages": {
+          "required": "房间不能为空",
+          "type": "房间不能为空"
+        }
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "设备不能为空",
+          "type": "设备不能为空"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fHomeId",
+      "fRoomId",
+      "fDeviceId"
+    ],
+    "unique": [],
+    "relations": {
+      "device": {
+        "entity": "device",
+        "from": "fDeviceId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fHomeId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fRoomId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    }
   }
 };
 
 /** Generated migrations in dependency order (server/generated/migrations/<entity>.sql). */
 export const migrations = [
+  "area",
+  "department",
   "product",
   "device",
   "deviceAlarmCabinet",
@@ -2327,6 +3053,10 @@ export const migrations = [
   "firmwareUpdateDevice",
   "group",
   "groupDevice",
+  "messageModel",
+  "place",
   "productJson",
-  "productJsonConf"
+  "productJsonConf",
+  "room",
+  "roomDevice"
 ];

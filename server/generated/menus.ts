@@ -23,6 +23,26 @@ export const menus = [
     "permission": "system-manage"
   },
   {
+    "key": "area",
+    "parent": "system-manage",
+    "path": "/area",
+    "component": "area",
+    "icon": "Map",
+    "sort": 5,
+    "title": "地区管理",
+    "permission": "area:list"
+  },
+  {
+    "key": "department",
+    "parent": "system-manage",
+    "path": "/department",
+    "component": "department",
+    "icon": "Groups",
+    "sort": 4,
+    "title": "部门管理",
+    "permission": "department:list"
+  },
+  {
     "key": "device",
     "parent": "device-manage",
     "path": "/device",
@@ -53,6 +73,26 @@ export const menus = [
     "permission": "group:list"
   },
   {
+    "key": "messageModel",
+    "parent": "system-manage",
+    "path": "/messageModel",
+    "component": "messageModel",
+    "icon": "Campaign",
+    "sort": 11,
+    "title": "消息模板",
+    "permission": "messageModel:list"
+  },
+  {
+    "key": "place",
+    "parent": "system-manage",
+    "path": "/place",
+    "component": "place",
+    "icon": "MeetingRoom",
+    "sort": 5,
+    "title": "场所管理",
+    "permission": "place:list"
+  },
+  {
     "key": "product",
     "parent": "device-manage",
     "path": "/product",
@@ -71,6 +111,46 @@ export const menus = [
     "sort": 6,
     "title": "描述库管理",
     "permission": "json:list"
+  },
+  {
+    "key": "sys-user",
+    "parent": "system-manage",
+    "path": "/sys-user",
+    "component": "sys-user",
+    "icon": "People",
+    "sort": 1,
+    "title": "用户管理",
+    "permission": "user:list"
+  },
+  {
+    "key": "sys-role",
+    "parent": "system-manage",
+    "path": "/sys-role",
+    "component": "sys-role",
+    "icon": "AdminPanelSettings",
+    "sort": 2,
+    "title": "角色管理",
+    "permission": "role:list"
+  },
+  {
+    "key": "sys-menu",
+    "parent": "system-manage",
+    "path": "/sys-menu",
+    "component": "sys-menu",
+    "icon": "AccountTree",
+    "sort": 3,
+    "title": "菜单管理",
+    "permission": "menu:list"
+  },
+  {
+    "key": "oplog",
+    "parent": "system-manage",
+    "path": "/oplog",
+    "component": "oplog",
+    "icon": "History",
+    "sort": 15,
+    "title": "操作日志",
+    "permission": "log:list"
   },
   {
     "key": "statistics",
@@ -106,6 +186,46 @@ export const menus = [
 
 /** Button permissions (type 2) under their page. */
 export const buttons = [
+  {
+    "code": "area:list",
+    "menu": "area",
+    "title": "地区查看"
+  },
+  {
+    "code": "area:add",
+    "menu": "area",
+    "title": "地区新增"
+  },
+  {
+    "code": "area:edit",
+    "menu": "area",
+    "title": "地区编辑"
+  },
+  {
+    "code": "area:del",
+    "menu": "area",
+    "title": "地区删除"
+  },
+  {
+    "code": "department:list",
+    "menu": "department",
+    "title": "部门查看"
+  },
+  {
+    "code": "department:add",
+    "menu": "department",
+    "title": "部门新增"
+  },
+  {
+    "code": "department:edit",
+    "menu": "department",
+    "title": "部门编辑"
+  },
+  {
+    "code": "department:del",
+    "menu": "department",
+    "title": "部门删除"
+  },
   {
     "code": "device:list",
     "menu": "device",
@@ -322,6 +442,46 @@ export const buttons = [
     "title": "分组解绑设备"
   },
   {
+    "code": "messageModel:list",
+    "menu": "messageModel",
+    "title": "消息模板查看"
+  },
+  {
+    "code": "messageModel:add",
+    "menu": "messageModel",
+    "title": "消息模板新增"
+  },
+  {
+    "code": "messageModel:edit",
+    "menu": "messageModel",
+    "title": "消息模板编辑"
+  },
+  {
+    "code": "messageModel:del",
+    "menu": "messageModel",
+    "title": "消息模板删除"
+  },
+  {
+    "code": "place:list",
+    "menu": "place",
+    "title": "场所查看"
+  },
+  {
+    "code": "place:add",
+    "menu": "place",
+    "title": "场所新增"
+  },
+  {
+    "code": "place:edit",
+    "menu": "place",
+    "title": "场所编辑"
+  },
+  {
+    "code": "place:del",
+    "menu": "place",
+    "title": "场所删除"
+  },
+  {
     "code": "product:list",
     "menu": "product",
     "title": "产品查看"
@@ -380,5 +540,35 @@ export const buttons = [
     "code": "json_conf:del",
     "menu": null,
     "title": "描述库字段删除"
+  },
+  {
+    "code": "place:list",
+    "menu": null,
+    "title": "场所查看"
+  },
+  {
+    "code": "room:add",
+    "menu": null,
+    "title": "房间新增"
+  },
+  {
+    "code": "room:edit",
+    "menu": null,
+    "title": "房间编辑"
+  },
+  {
+    "code": "room:del",
+    "menu": null,
+    "title": "房间删除"
+  },
+  {
+    "code": "place:list",
+    "menu": null,
+    "title": "场所查看"
+  },
+  {
+    "code": "room-device:bind",
+    "menu": null,
+    "title": "房间绑定设备"
   }
 ];

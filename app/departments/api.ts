@@ -1,0 +1,50 @@
+/** Calls of the department and area pages; both are trees keyed by a number the user gives. */
+import { ApiError, call } from '../../adapters/http';
+
+export interface TreeNode {
+  id: number;
+  title: string;
+  parentId: number;
+  children: TreeNode[];
+  fId?: number;
+  [field: string]: unknown;
+}
+
+export interface Outcome<T> {
+  ok: boolean;
+  data?: T;
+  message: string;
+  /** The shell already told the user (expired login, no permission, server fault). */
+  announced?: boolean;
+}
+
+export async function request<T>(path: string, body: unknown): Promise<Outcome<T>> {
+  try {
+    const envelope = await call<T>(path, body);
+    return { ok: true, data: envelope.data, message: envelope.message };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e), announced: e instanceof ApiError && e.status !== 200 };
+  }
+}
+
+/** The ids of the nodes above `id`, top first; empty when it is a root or absent. */
+export function ancestorsOf(nodes: TreeNode[], id: number): number[] {
+  const walk = (list: TreeNode[], path: number[]): number[] | null => {
+    for (const n of list) {
+      if (n.id === id) return path;
+      const found = walk(n.children, [...path, n.id]);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(nodes, []) ?? [];
+}
+
+export function findNode(nodes: TreeNode[], id: number): TreeNode | undefined {
+  for (const n of nodes) {
+    if (n.id === id) return n;
+    const found = findNode(n.children, id);
+    if (found) return found;
+  }
+  return undefined;
+}

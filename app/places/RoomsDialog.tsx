@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField, Tooltip,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import LinkIcon from '@mui/icons-material/Link';
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import { useNotify, useTranslate } from 'react-admin';
+import { useCan } from '../auth/useCan';
+import { useConfirm } from '../components/ConfirmDialog';
+import { request } from '../devices/tabs/timers/api';
+import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_PATHS, ROOM_PATHS, type Page, type Place, type Room } from './api';
+import { RoomDialog } from './RoomDialog';
+import { RoomDevicePicker } from './RoomDevicePicker';
+
+export interface RoomsDialogProps {
+  place: Place | null;
+  onClose: () => void;
+  /** Rooms or bindings changed: the place's counts are stale. */
+  onChanged: () => void;
+}
+
+/** The rooms of one place: search by name, add, and per room bind/unbind devices, edit, delete. */
+export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const canAdd = useCan(ROOM_CODES.add);
+  const canEdit = useCan(ROOM_CODES.edit);
+  const canDelete = useCan(ROOM_CODES.del);
+  const canBind = useCan(ROOM_CODES.bind);
+  const { ask, dialog } = useConfirm();
+  const [draft, setDraft] = useState('');
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<Page<Room>>({ records: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [editing, setEditing] = useState<Partial<Room> | null>(null);
+  const [binding, setBinding] = useState<Room | null>(null);
+  const [unbinding, setUnbinding] = useState<Room | null>(null);
+
+  const placeId = place?.fId;
+  useEffect(() => {
+    setDraft('');
+    setName('');
+    setPage(0);
+  }, [placeId]);
+
+  const load = useCallback(async () => {
+    if (!placeId) return;
+    setLoading(true);
+    const res = await request<Page<Room>>(ROOM_PATHS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name } });
+    setLoading(false);
+    setData(res.ok && res.data ? res.data : { records: [], total: 0 });
+  }, [placeId, page, name]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const changed = () => {
+    void load();
+    onChanged();
+  };
+
+  const remove = (room: Room) =>
+    ask(translate('places.confirmDeleteRoom'), async () => {
+      const res = await request(ROOM_PATHS.delete, { fId: room.fId });
+      if (res.ok) {
+        notify(res.message || translate('places.roomDeleted'), { type: 'success' });
+        changed();
+      } else if (!res.announced) notify(res.message.startsWith('房间删除失败') ? res.message : translate('places.roomDeleteFailed', { message: res.message }), { type: 'error' });
+    });
+
+  const bind = async (room: Room, picked: Record<string, unknown>[]) => {
+    const res = await request(ROOM_DEVICE_PATHS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })));
+    if (res.ok) {
+      notify(res.message || translate('places.bound'), { type: 'success' });
+      changed();
+    } else if (!res.announced) notify(res.message, { type: 'error' });
+    return res.ok;
+  };
+  const unbind = async (picked: Record<string, unknown>[]) => {
+    const res = await request(ROOM_DEVICE_PATHS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })));
+    if (res.ok) {
+      notify(res.message || translate('places.unbound'), { type: 'success' });
+      changed();
+    } else if (!res.announced) notify(res.message, { type: 'error' });
+    return res.ok;
+  };
+
+  return (
+    <Dialog open={place !== null} onClose={onClose} maxWidth="md" fullWidth data-testid="rooms-dialog">
+      <DialogTitle>{translate('places.roomsTitle', { name: place?.fName ?? '' })}</DialogTitle>
+      <DialogContent dividers>
+        <Box
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setPage(0);
+            setName(draft.trim());
+          }}
+          sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}
+        >
+          <TextField size="small" label={translate('places.roomName')} placeholder={translate('places.roomNamePlaceholder')} value={draft} onChange={(e) => setDraft(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'room-search-name' } }} />
+          <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="room-search">
+            {translate('common.query')}
+          </Button>
+          <Box sx={{ flex: 1 }} />
+          {canAdd && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({ fHomeId: place!.fId })} data-testid="room-add">
+              {translate('places.addRoom')}
+            </Button>
+          )}
+        </Box>
+        <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
+        <TableContainer>
+          <Table size="small" data-testid="room-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate('places.roomName')}</TableCell>
+                <TableCell>{translate('places.roomType')}</TableCell>
+                <TableCell align="right">{translate('places.devices')}</TableCell>
+                <TableCell align="right">{translate('common.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.records.map((r) => (
+                <TableRow key={r.fId} hover data-testid="room-row" data-id={r.fId}>
+                  <TableCell>{r.fName}</TableCell>
+                  <TableCell>{r.type?.fContent ?? '-'}</TableCell>
+                  <TableCell align="right">{r.deviceCount ?? 0}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {canBind && (
+                      <>
+                        <Tooltip title={translate('places.bind')}>
+                          <IconButton size="small" color="primary" onClick={() => setBinding(r)} data-testid="room-bind">
+                            <LinkIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                        <Tooltip title={translate('places.unbind')}>
+                          <IconButton size="small" onClick={() => setUnbinding(r)} data-testid="room-unbind">
+                            <LinkOffIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      </>
+                    )}
+                    {canEdit && (
+                      <Tooltip title={translate('common.edit')}>
+                        <IconButton size="small" onClick={() => setEditing(r)} data-testid="room-edit">
+                          <EditIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                    {canDelete && (
+                      <Tooltip title={translate('common.delete')}>
+                        <IconButton size="small" color="error" onClick={() => remove(r)} data-testid="room-delete">
+                          <DeleteIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+              {data.records.length === 0 && !loading && (
+                <TableRow>
+                  <TableCell colSpan={4} align="center" sx={{ color: 'text.disabled', py: 4 }}>
+                    {translate('places.noRooms')}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={data.total}
+          page={Math.min(page, Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1))}
+          onPageChange={(_e, p) => setPage(p)}
+          rowsPerPage={PAGE_SIZE}
+          rowsPerPageOptions={[PAGE_SIZE]}
+          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
+          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} data-testid="rooms-close">{translate('places.close')}</Button>
+      </DialogActions>
+      <RoomDialog room={editing} onClose={() => setEditing(null)} onSaved={changed} />
+      <RoomDevicePicker
+        open={binding !== null}
+        title={translate('places.bindTitle', { name: binding?.fName ?? '' })}
+        path={ROOM_DEVICE_PATHS.unselected}
+        condition={{ fHomeId: binding?.fHomeId, fRoomId: binding?.fId }}
+        emptyMessage={translate('places.bindNone')}
+        onClose={() => setBinding(null)}
+        onConfirm={(picked) => bind(binding!, picked)}
+        testId="room-bind-picker"
+      />
+      <RoomDevicePicker
+        open={unbinding !== null}
+        title={translate('places.unbindTitle', { name: unbinding?.fName ?? '' })}
+        path={ROOM_DEVICE_PATHS.selected}
+        condition={{ fHomeId: unbinding?.fHomeId, fRoomId: unbinding?.fId }}
+        emptyMessage={translate('places.unbindNone')}
+        onClose={() => setUnbinding(null)}
+        onConfirm={unbind}
+        testId="room-unbind-picker"
+      />
+      {dialog}
+    </Dialog>
+  );
+}

@@ -1,0 +1,96 @@
+/** Texts of the user, role and menu pages. Chinese wording follows the specification (002 §5, §8). */
+export default {
+  'zh-CN': {
+    sys: {
+      user: {
+        keyword: '姓名/手机号码', status: '状态', kind: '用户类型', template: '模板下载', import: '批量导入', add: '新增用户', export: '导出',
+        name: '姓名', phone: '手机号码', roles: '所属角色', fAdmin: '权限角色', password: '密码', passwordCheck: '确认密码', expire: '过期时间',
+        createTime: '创建时间', lastLogin: '最后登录时间', addTitle: '新增用户', editTitle: '编辑用户', viewTitle: '查看用户',
+        passwordHint: '不修改请留空', enabled: '启用', disabled: '禁用', enable: '启用', disable: '禁用',
+        confirmEnable: '确定要启用该用户吗？', confirmDisable: '确定要禁用该用户吗？', confirmDelete: '确定要删除吗！', confirmReset: '确定要重置该用户的密码吗？',
+        resetPwd: '重置密码', detail: '详情', basic: '基本信息', assets: '资产信息',
+        homeName: '场所名称', roomName: '房间名称', roomType: '房间类型', deviceName: '设备名称', deviceNumber: '设备编号', activation: '激活状态',
+        online: '在线状态', productName: '产品名称', productType: '产品设备类型', activated: '已激活', inactive: '未激活', onlineYes: '在线', onlineNo: '离线',
+        kinds: { 0: '普通用户', 1: '管理员', 2: '代理商' },
+        nameRequired: '姓名不能为空', phoneRequired: '手机号码不能为空', phoneFormat: '手机号码格式错误', rolesRequired: '所属角色不能为空',
+        adminRequired: '权限角色不能为空', passwordRequired: '密码不能为空', passwordLength: '密码长度必须大于6位', mismatch: '密码不一致!',
+        templateNote: '请按模板填写姓名、手机号码后联系管理员导入',
+      },
+      role: {
+        name: '角色名称', alias: '角色别名', users: '用户数', add: '新增角色', addTitle: '新增角色', editTitle: '编辑角色', viewTitle: '查看角色',
+        permissions: '权限', permissionTitle: '角色授权', nameRequired: '角色名称不能为空', aliasRequired: '角色别名不能为空', confirmDelete: '确认删除吗',
+        builtIn: '内置', expandAll: '展开全部', collapseAll: '折叠全部',
+      },
+      menu: {
+        tree: '菜单与权限', menuName: '名称', type: '类型', typeMenu: '菜单', typePermission: '权限', permissions: '权限标识', menuUri: '菜单地址',
+        icon: '图标', component: '组件', sort: '排序', parent: '上级', top: '顶级', addChild: '新增下级', addTop: '新增顶级',
+        viewTitle: '查看', editTitle: '编辑', addChildTitle: '新增下级', addTopTitle: '新增顶级', selectNode: '请在左侧选择一个节点',
+        nameRequired: '名称不能为空', permissionsRequired: '权限标识不能为空', menuUriRequired: '菜单地址不能为空', iconRequired: '图标不能为空',
+        sortRequired: '排序不能为空', hasChildren: '请先删除子地区', confirmDelete: '确认删除吗',
+      },
+      saved: '操作成功', failed: '操作失败',
+    },
+  },
+  'zh-TW': {
+    sys: {
+      user: {
+        keyword: '姓名/手機號碼', status: '狀態', kind: '用戶類型', template: '模板下載', import: '批次匯入', add: '新增用戶', export: '匯出',
+        name: '姓名', phone: '手機號碼', roles: '所屬角色', fAdmin: '權限角色', password: '密碼', passwordCheck: '確認密碼', expire: '過期時間',
+        createTime: '建立時間', lastLogin: '最後登入時間', addTitle: '新增用戶', editTitle: '編輯用戶', viewTitle: '查看用戶',
+        passwordHint: '不修改請留空', enabled: '啟用', disabled: '停用', enable: '啟用', disable: '停用',
+        confirmEnable: '確定要啟用該用戶嗎？', confirmDisable: '確定要停用該用戶嗎？', confirmDelete: '確定要刪除嗎！', confirmReset: '確定要重設該用戶的密碼嗎？',
+        resetPwd: '重設密碼', detail: '詳情', basic: '基本資訊', assets: '資產資訊',
+        homeName: '場所名稱', roomName: '房間名稱', roomType: '房間類型', deviceName: '設備名稱', deviceNumber: '設備編號', activation: '啟用狀態',
+        online: '線上狀態', productName: '產品名稱', productType: '產品設備類型', activated: '已啟用', inactive: '未啟用', onlineYes: '線上', onlineNo: '離線',
+        kinds: { 0: '普通用戶', 1: '管理員', 2: '代理商' },
+        nameRequired: '姓名不能為空', phoneRequired: '手機號碼不能為空', phoneFormat: '手機號碼格式錯誤', rolesRequired: '所屬角色不能為空',
+        adminRequired: '權限角色不能為空', passwordRequired: '密碼不能為空', passwordLength: '密碼長度必須大於6位', mismatch: '密碼不一致!',
+        templateNote: '請按模板填寫姓名、手機號碼後聯絡管理員匯入',
+      },
+      role: {
+        name: '角色名稱', alias: '角色別名', users: '用戶數', add: '新增角色', addTitle: '新增角色', editTitle: '編輯角色', viewTitle: '查看角色',
+        permissions: '權限', permissionTitle: '角色授權', nameRequired: '角色名稱不能為空', aliasRequired: '角色別名不能為空', confirmDelete: '確認刪除嗎',
+        builtIn: '內建', expandAll: '展開全部', collapseAll: '摺疊全部',
+      },
+      menu: {
+        tree: '選單與權限', menuName: '名稱', type: '類型', typeMenu: '選單', typePermission: '權限', permissions: '權限標識', menuUri: '選單地址',
+        icon: '圖示', component: '元件', sort: '排序', parent: '上級', top: '頂級', addChild: '新增下級', addTop: '新增頂級',
+        viewTitle: '查看', editTitle: '編輯', addChildTitle: '新增下級', addTopTitle: '新增頂級', selectNode: '請在左側選擇一個節點',
+        nameRequired: '名稱不能為空', permissionsRequired: '權限標識不能為空', menuUriRequired: '選單地址不能為空', iconRequired: '圖示不能為空',
+        sortRequired: '排序不能為空', hasChildren: '請先刪除子地區', confirmDelete: '確認刪除嗎',
+      },
+      saved: '操作成功', failed: '操作失敗',
+    },
+  },
+  'en-US': {
+    sys: {
+      user: {
+        keyword: 'Name or phone', status: 'Status', kind: 'User type', template: 'Template', import: 'Bulk import', add: 'Add user', export: 'Export',
+        name: 'Name', phone: 'Phone', roles: 'Roles', fAdmin: 'Account kind', password: 'Password', passwordCheck: 'Confirm password', expire: 'Expires',
+        createTime: 'Created', lastLogin: 'Last login', addTitle: 'Add user', editTitle: 'Edit user', viewTitle: 'User',
+        passwordHint: 'Leave blank to keep', enabled: 'Enabled', disabled: 'Disabled', enable: 'Enable', disable: 'Disable',
+        confirmEnable: 'Enable this user?', confirmDisable: 'Disable this user?', confirmDelete: 'Delete this user?', confirmReset: "Reset this user's password?",
+        resetPwd: 'Reset password', detail: 'Details', basic: 'Basic info', assets: 'Assets',
+        homeName: 'Place', roomName: 'Room', roomType: 'Room type', deviceName: 'Device name', deviceNumber: 'Device number', activation: 'Activation',
+        online: 'Online', productName: 'Product', productType: 'Device type', activated: 'Activated', inactive: 'Not activated', onlineYes: 'Online', onlineNo: 'Offline',
+        kinds: { 0: 'Ordinary user', 1: 'Administrator', 2: 'Agent' },
+        nameRequired: 'Name is required', phoneRequired: 'Phone is required', phoneFormat: 'Invalid mobile number', rolesRequired: 'Choose at least one role',
+        adminRequired: 'Account kind is required', passwordRequired: 'Password is required', passwordLength: 'At least 6 characters', mismatch: 'Passwords do not match',
+        templateNote: 'Fill in names and phones in the template, then ask an administrator to import it',
+      },
+      role: {
+        name: 'Role name', alias: 'Alias', users: 'Users', add: 'Add role', addTitle: 'Add role', editTitle: 'Edit role', viewTitle: 'Role',
+        permissions: 'Permissions', permissionTitle: 'Role permissions', nameRequired: 'Role name is required', aliasRequired: 'Alias is required', confirmDelete: 'Delete this role?',
+        builtIn: 'Built-in', expandAll: 'Expand all', collapseAll: 'Collapse all',
+      },
+      menu: {
+        tree: 'Menus and permissions', menuName: 'Name', type: 'Type', typeMenu: 'Menu', typePermission: 'Permission', permissions: 'Permission code', menuUri: 'Menu path',
+        icon: 'Icon', component: 'Component', sort: 'Sort', parent: 'Parent', top: 'Top level', addChild: 'Add child', addTop: 'Add top level',
+        viewTitle: 'View', editTitle: 'Edit', addChildTitle: 'Add child', addTopTitle: 'Add top level', selectNode: 'Select a node on the left',
+        nameRequired: 'Name is required', permissionsRequired: 'Permission code is required', menuUriRequired: 'Menu path is required', iconRequired: 'Icon is required',
+        sortRequired: 'Sort is required', hasChildren: 'Delete its children first', confirmDelete: 'Delete this item?',
+      },
+      saved: 'Operation successful', failed: 'Operation failed',
+    },
+  },
+};

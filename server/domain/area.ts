@@ -1,0 +1,40 @@
+/**
+ * Areas, the region tree (spec 002 §3, §5, §7): keyed by the area number the user gives, with the
+ * flat list, the tree, and the direct children of one area for lazy-loading selectors.
+ */
+import { Refusal } from '../http/envelope';
+import { present } from '../crud/engine';
+import type { CallContext } from '../crud/types';
+import { buildTree, checkParent, codeOf, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
+
+type Row = Record<string, unknown>;
+
+const TREE: CodeTree = {
+  table: 't_area_info',
+  code: 'fAreaId',
+  parent: 'fHighAreaId',
+  title: 'fAreaName',
+  messages: {
+    required: '地区编号不能为空',
+    parentMissing: '上级地区不存在',
+    parentSelf: '上级地区不能是当前地区',
+    parentCycle: '上级地区不能是当前地区的下级地区',
+    hasChildren: '请先删除子地区',
+  },
+};
+
+export const beforeSave = (values: Row, ctx: CallContext, existing?: Row) => checkParent(values, ctx, TREE, existing);
+
+export const treeList = async (ctx: CallContext) => buildTree(await rowsOf(ctx, TREE), TREE);
+
+/** The areas directly below fAreaId (0 or absent: the top level). */
+export async function childrenList(ctx: CallContext) {
+  const code = codeOf(ctx.body, TREE) ?? 0;
+  if (!Number.isInteger(code) || code < 0) throw new Refusal('地区编号必须是数字');
+  const rows = await ctx.db.selectFrom(TREE.table).selectAll().where(TREE.parent, '=', code).orderBy(TREE.code).execute();
+  return present(ctx, ctx.entity, rows);
+}
+
+export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'area:edit');
+
+export const removeArea = (ctx: CallContext) => removeNode(ctx, TREE);

@@ -1,0 +1,145 @@
+/** Roles and their permission tree (spec 002 screen 5). */
+import type { FastifyInstance } from 'fastify';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { NotFound, Refusal } from '../http/envelope';
+import { ROLES } from '../db/menus';
+import { buildTree, menuRows } from './menus';
+
+export const ROLE_PATHS = {
+  list: '/system/t-sys-role/pageList',
+  save: '/system/t-sys-role/addOrUpdateSysRole',
+  remove: '/system/t-sys-role/removeSysRole',
+  tree: '/system/t-sys-role/treeList',
+  setPermissions: '/system/t-sys-role/updateRolePermission',
+  all: '/system/t-sys-role/list',
+};
+
+export const ROLE_CODES = { list: 'role:list', add: 'role:add', edit: 'role:edit', del: 'role:del', setPermissions: 'role:setPermissions' };
+
+/** The sessions and registration find these roles by alias. */
+const BUILT_IN = new Set(ROLES.map((r) => r.alias));
+
+function text(body: Record<string, unknown>, key: string): string {
+  const v = body[key];
+  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
+}
+
+function idOf(body: Record<string, unknown>): number {
+  const id = Number(body.id ?? body.fId);
+  if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
+  return id;
+}
+
+/** treeNodes as ids or as nodes with an id. */
+function nodeIds(value: unknown): number[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
+  return [...new Set(list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter((n) => Number.isInteger(n) && n > 0))];
+}
+
+export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
+  registerCall(app, ctx, {
+    path: ROLE_PATHS.list,
+    permission: ROLE_CODES.list,
+    handler: async ({ body }) => {
+      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
+      const current = Math.max(Number(body.current) || 1, 1);
+      const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
+      const name = text(condition, 'name') || text(condition, 'keyword');
+      let q = ctx.db.selectFrom('t_sys_role');
+      if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', `%${name}%`), eb('alias', 'ilike', `%${name}%`)]));
+      const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+      const rows = await q
+        .select(['id', 'name', 'alias'])
+        .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'))
+        .orderBy('id')
+        .limit(size)
+        .offset((current - 1) * size)
+        .execute();
+      const records = rows.map((r) => ({ ...r, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(r.alias) }));
+      return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+    },
+  });
+
+  // Every role, for the user form's role choice.
+  registerCall(app, ctx, {
+    path: ROLE_PATHS.all,
+    permission: 'user:list',
+    handler: async () => ctx.db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute(),
+  });
+
+  registerCall(app, ctx, {
+    path: ROLE_PATHS.save,
+    permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
+    write: true,
+    logname: '保存角色',
+    handler: async ({ body }) => {
+      const id = Number(body.id) || 0;
+      const name = text(body, 'name');
+      const alias = text(body, 'alias');
+      if (!name) throw new Refusal('角色名称不能为空');
+      if (!alias) throw new Refusal('角色别名不能为空');
+      if (name.length > 50 || alias.length > 50) throw new Refusal('长度超出限制');
+      const clash = await ctx.db.selectFrom('t_sys_role').select('id').where('alias', '=', alias).executeTakeFirst();
+      if (clash && clash.id !== id) throw new Refusal('角色别名已存在', 409);
+      if (id) {
+        const existing = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
+        if (!existing) throw new NotFound('角色不存在');
+        if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw new Refusal('内置角色的别名不能修改');
+        return ctx.db.updateTable('t_sys_role').set({ name, alias }).where('id', '=', id).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
+      }
+      return ctx.db.insertInto('t_sys_role').values({ name, alias }).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: ROLE_PATHS.remove,
+    permission: ROLE_CODES.del,
+    write: true,
+    logname: '删除角色',
+    handler: async ({ body }) => {
+      const id = idOf(body);
+      const role = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
+      if (!role) throw new NotFound('角色不存在');
+      if (BUILT_IN.has(role.alias)) throw new Refusal('内置角色不能删除');
+      if (await ctx.db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw new Refusal('该角色下存在用户，无法删除');
+      await ctx.db.deleteFrom('t_sys_role').where('id', '=', id).execute();
+      return null;
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: ROLE_PATHS.tree,
+    permission: ROLE_CODES.setPermissions,
+    handler: async ({ body }) => {
+      const id = idOf(body);
+      const held = await ctx.db.selectFrom('t_sys_role_menu').select('menuId').where('roleId', '=', id).execute();
+      return buildTree(await menuRows(ctx.db), new Set(held.map((h) => h.menuId)));
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: ROLE_PATHS.setPermissions,
+    permission: ROLE_CODES.setPermissions,
+    write: true,
+    logname: '角色授权',
+    handler: async ({ body }) => {
+      const id = idOf(body);
+      const role = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
+      if (!role) throw new NotFound('角色不存在');
+      // Every start gives the administrator role every code again; a change here would not last.
+      if (role.alias === 'admin') throw new Refusal('超级管理员拥有全部权限，无需设置');
+      const rows = await menuRows(ctx.db);
+      const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));
+      const chosen = new Set<number>();
+      for (const nodeId of nodeIds(body.treeNodes ?? body.menuIds)) {
+        // A checked node brings its ancestors, so a granted page is reachable from its section.
+        for (let n: number | undefined = nodeId; n && parentOf.has(n) && !chosen.has(n); n = parentOf.get(n)) chosen.add(n);
+      }
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('t_sys_role_menu').where('roleId', '=', id).execute();
+        if (chosen.size) await trx.insertInto('t_sys_role_menu').values([...chosen].map((menuId) => ({ roleId: id, menuId }))).execute();
+      });
+      return new Answer([...chosen].sort((a, b) => a - b), '授权成功');
+    },
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Rooms of a place. A room is visible when its place is; it takes its place's owner. A room that still
+ * holds devices is not deleted: unbinding them first keeps the deletion from silently moving devices
+ * out of the place.
+ */
+import { Refusal } from '../http/envelope';
+import type { CallContext, Query, Services, User } from '../crud/types';
+import { present } from '../crud/engine';
+import { scope as placeScope } from './place';
+
+type Row = Record<string, unknown>;
+
+/** The ids of the places the user sees, as a subquery. */
+export const visiblePlaces = (db: Services['db'], user: User) => placeScope(db.selectFrom('t_sys_user_home').select('t_sys_user_home.fId') as Query, user);
+
+export function scope(query: Query, user: User): Query {
+  return query.where((eb) => eb('t_sys_user_room.fHomeId', 'in', placeScope(eb.selectFrom('t_sys_user_home').select('t_sys_user_home.fId') as Query, user)));
+}
+
+export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
+  const homeId = Number(values.fHomeId ?? existing?.fHomeId);
+  const place = Number.isInteger(homeId) && homeId > 0
+    ? await visiblePlaces(ctx.db, ctx.user).clearSelect().select(['t_sys_user_home.fId', 't_sys_user_home.fUserId']).where('t_sys_user_home.fId', '=', homeId).executeTakeFirst()
+    : undefined;
+  if (!place) throw new Refusal('所属场所不存在或无权操作');
+  if (existing && homeId !== Number(existing.fHomeId)) throw new Refusal('房间不能移到其他场所');
+  values.fUserId = place.fUserId ?? null;
+  if (values.fType !== undefined && values.fType !== null) {
+    const type = await ctx.db.selectFrom('t_sys_dic').select('fId').where('fKey', '=', 'Room_Type').where('fId', '=', values.fType as number).executeTakeFirst();
+    if (!type) throw new Refusal('房间类型不正确');
+  }
+}
+
+export async function beforeDelete(row: Row, ctx: CallContext) {
+  const bound = await ctx.db
+    .selectFrom('t_sys_user_room_device as rd')
+    .innerJoin('t_device as d', 'd.fId', 'rd.fDeviceId')
+    .select('rd.fId')
+    .where('rd.fRoomId', '=', row.fId as number)
+    .executeTakeFirst();
+  if (bound) throw new Refusal('房间删除失败：请先解绑房间下的设备');
+  // Links to devices deleted since are all that can be left.
+  await ctx.db.deleteFrom('t_sys_user_room_device').where('fRoomId', '=', row.fId as number).execute();
+}
+
+/** deviceCount, and the type's dictionary entry as `type` ({ fId, fContent }) the way the legacy list reads it. */
+export async function afterRead(rows: Row[], ctx: Services) {
+  const ids = rows.map((r) => r.fId as number);
+  if (!ids.length) return;
+  const counts = await ctx.db
+    .selectFrom('t_sys_user_room_device as rd')
+    .innerJoin('t_device as d', 'd.fId', 'rd.fDeviceId')
+    .select(['rd.fRoomId', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('rd.fRoomId', 'in', ids)
+    .groupBy('rd.fRoomId')
+    .execute();
+  const types = await ctx.db.selectFrom('t_sys_dic').select(['fId', 'fValue', 'fContent']).where('fKey', '=', 'Room_Type').execute();
+  const byRoom = new Map(counts.map((c) => [Number(c.fRoomId), Number(c.n)]));
+  const typeBy = new Map(types.map((t) => [Number(t.fId), t]));
+  for (const r of rows) {
+    r.deviceCount = byRoom.get(Number(r.fId)) ?? 0;
+    r.type = r.fType === null || r.fType === undefined ? null : typeBy.get(Number(r.fType)) ?? null;
+  }
+}
+
+/** `{ fUserId }`: every room of that user's places (the user drawer's asset list), with the place name. */
+export async function userRooms(ctx: CallContext) {
+  const userId = Number(ctx.body.fUserId ?? (ctx.body.condition as Row | undefined)?.fUserId);
+  if (!Number.isInteger(userId) || userId <= 0) return [];
+  const rows = await scope(ctx.db.selectFrom('t_sys_user_room').selectAll('t_sys_user_room') as Query, ctx.user)
+    .innerJoin('t_sys_user_home', 't_sys_user_home.fId', 't_sys_user_room.fHomeId')
+    .select('t_sys_user_home.fName as homeName')
+    .where('t_sys_user_home.fUserId', '=', userId)
+    .orderBy('t_sys_user_room.fHomeId')
+    .orderBy('t_sys_user_room.fId')
+    .execute();
+  return present(ctx, ctx.entity, rows);
+}
