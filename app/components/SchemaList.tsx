@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, LinearProgress, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField } from '@mui/material';
+import { Box, Button, LinearProgress, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -13,6 +13,7 @@ import { EmptyState } from './EmptyState';
 import { useEnumOptions } from './FieldInput';
 import { FieldValue } from './FieldValue';
 import { FormDialog, type Row } from './FormDialog';
+import { Pager } from './Pager';
 
 /** A filter of the search bar: a select for fields with options, a text box otherwise. */
 function FilterInput({ filter, field, value, onChange, onEnter }: { filter: FilterConfig; field?: FieldConfig; value: string; onChange: (v: string) => void; onEnter: () => void }) {
@@ -158,7 +159,7 @@ export function SchemaList({ config }: { config: ResourceConfig }) {
         </Table>
         {rows.length === 0 && !isFetching && <EmptyState />}
       </TableContainer>
-      <TablePagination
+      <Pager
         component="div"
         count={total ?? 0}
         page={Math.max(0, page - 1)}
@@ -169,8 +170,6 @@ export function SchemaList({ config }: { config: ResourceConfig }) {
           setPerPage(Number(e.target.value));
           setPage(1);
         }}
-        labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-        labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
       />
       {config.endpoints.save && <FormDialog config={config} open={editing !== undefined} record={editing} onClose={() => setEditing(undefined)} />}
       {confirm.dialog}

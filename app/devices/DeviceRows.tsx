@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Card, CardActions, CardContent, Checkbox, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import { Box, Button, Card, CardActions, CardContent, Checkbox, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } from './cells';
 import { deviceType } from './DeviceDrawer';
+import { Pager } from '../components/Pager';
 
 export interface DeviceActions {
   /** Opens the detail drawer; offered only to users who cannot edit. */
@@ -147,7 +148,7 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
         </Table>
         {rows.length === 0 && !loading && <EmptyState />}
       </TableContainer>
-      <TablePagination
+      <Pager
         component="div"
         count={total}
         page={Math.max(0, page - 1)}
@@ -155,8 +156,6 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
         rowsPerPageOptions={config.list.pageSizes?.length ? config.list.pageSizes : [10, 20, 50, 100]}
         onPageChange={(_e, p) => onPageChange(p + 1)}
         onRowsPerPageChange={(e) => onPerPageChange(Number(e.target.value))}
-        labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-        labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
         data-testid="device-pager"
       />
     </Box>

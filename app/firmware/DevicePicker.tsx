@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
-import {
-  Box, Button, Checkbox, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress,
-  Table, TableBody, TableCell, TableHead, TablePagination, TableRow, TextField, Typography,
-} from '@mui/material';
+import { Box, Button, Checkbox, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import { EmptyState } from '../components/EmptyState';
 import { upgradeEndpoints } from './endpoints';
+import { Pager } from '../components/Pager';
 
 type Device = { fId: number; fNumber: string; fName?: string | null; tOnline?: number | null };
 interface Page {
@@ -143,15 +141,13 @@ export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: {
           </TableBody>
         </Table>
         {!loading && data.records.length === 0 && <EmptyState message={translate('firmware.picker.empty')} minHeight={120} />}
-        <TablePagination
+        <Pager
           component="div"
           count={data.total}
           page={Math.max(0, page - 1)}
           rowsPerPage={PICKER_SIZE}
           rowsPerPageOptions={[PICKER_SIZE]}
           onPageChange={(_e, p) => setPage(p + 1)}
-          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
         />
       </DialogContent>
       <DialogActions>

@@ -1,8 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, Chip, Drawer, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead,
-  TablePagination, TableRow, Typography,
-} from '@mui/material';
+import { Box, Button, Chip, Drawer, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import AddIcon from '@mui/icons-material/Add';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
@@ -18,6 +15,7 @@ import type { ResourceConfig } from '../resources/types';
 import { DevicePicker } from './DevicePicker';
 import { PUSH_PATH, STATUS_COLORS, upgradeEndpoints } from './endpoints';
 import type { FirmwareRow } from './FirmwareList';
+import { Pager } from '../components/Pager';
 
 type UpgradeRow = {
   fId: number;
@@ -233,7 +231,7 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
               </Table>
               {!loading && data.records.length === 0 && <EmptyState minHeight={120} />}
             </TableContainer>
-            <TablePagination
+            <Pager
               component="div"
               count={data.total}
               page={Math.max(0, page - 1)}
@@ -244,8 +242,6 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
                 setPerPage(Number(e.target.value));
                 setPage(1);
               }}
-              labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-              labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
             />
           </Box>
           <DevicePicker firmware={{ fId: row.fId, fProductId: row.fProductId }} open={picking} onClose={() => setPicking(false)} onAdded={reload} />

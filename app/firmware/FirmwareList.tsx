@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField } from '@mui/material';
+import { Box, Button, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -14,6 +14,7 @@ import { useAllProducts } from '../components/lookups';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { FirmwareForm } from './FirmwareForm';
 import { FirmwareDrawer } from './FirmwareDrawer';
+import { Pager } from '../components/Pager';
 
 export type FirmwareRow = Record<string, unknown> & { fId: number };
 
@@ -163,7 +164,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
         </Table>
         {rows.length === 0 && !isFetching && <EmptyState />}
       </TableContainer>
-      <TablePagination
+      <Pager
         component="div"
         count={total ?? 0}
         page={Math.max(0, page - 1)}
@@ -174,8 +175,6 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
           setPerPage(Number(e.target.value));
           setPage(1);
         }}
-        labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-        labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
         data-testid="firmware-pagination"
       />
       <FirmwareForm config={config} open={editing !== undefined} record={editing ?? null} onClose={() => setEditing(undefined)} />

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import {
-  Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField, Typography,
-} from '@mui/material';
+import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../devices/cells';
 import { request } from '../devices/tabs/timers/api';
 import { PICKER_SIZE, type DeviceRow, type Page } from './api';
+import { Pager } from '../components/Pager';
 
 export interface DevicePickerDialogProps {
   open: boolean;
@@ -148,15 +147,13 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
+        <Pager
           component="div"
           count={data.total}
           page={Math.min(page, Math.max(0, Math.ceil(data.total / PICKER_SIZE) - 1))}
           onPageChange={(_e, p) => setPage(p)}
           rowsPerPage={PICKER_SIZE}
           rowsPerPageOptions={[PICKER_SIZE]}
-          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
-          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
         />
         {error && (
           <Typography color="error" variant="body2" data-testid={testId + '-error'}>

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, Checkbox, Drawer, IconButton, Link, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography,
-} from '@mui/material';
+import { Box, Button, Checkbox, Drawer, IconButton, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import AddLinkIcon from '@mui/icons-material/AddLink';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
@@ -14,6 +12,7 @@ import { request } from '../devices/tabs/timers/api';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import { resources } from '../generated/resources';
 import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_PATHS, type Group } from './api';
+import { Pager } from '../components/Pager';
 
 interface Link {
   fId: number;
@@ -163,15 +162,13 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
                 </TableBody>
               </Table>
             </TableContainer>
-            <TablePagination
+            <Pager
               component="div"
               count={data.total}
               page={page}
               onPageChange={(_e, p) => setPage(p)}
               rowsPerPage={DEVICE_PAGE}
               rowsPerPageOptions={[DEVICE_PAGE]}
-              labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
-              labelRowsPerPage={translate('common.pagination.rowsPerPage')}
             />
           </Box>
           <DevicePickerDialog

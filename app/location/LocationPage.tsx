@@ -3,23 +3,7 @@
  * the located devices beside two tabs, the device list (Locate, View) and the devices' alarms.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import {
-  Box,
-  Button,
-  LinearProgress,
-  MenuItem,
-  Paper,
-  Tab,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Tabs,
-  TextField,
-} from '@mui/material';
+import { Box, Button, LinearProgress, MenuItem, Paper, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tabs, TextField } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslate } from 'react-admin';
@@ -40,6 +24,7 @@ import {
   type AlarmRow,
   type LocatedDevice,
 } from './constants';
+import { Pager } from '../components/Pager';
 
 interface Filter {
   productId: string;
@@ -60,10 +45,9 @@ function conditionOf(f: Filter): Record<string, unknown> {
 
 const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
 
-function Pager({ count, page, size, onPage, onSize, testId }: { count: number; page: number; size: number; onPage: (p: number) => void; onSize: (s: number) => void; testId: string }) {
-  const translate = useTranslate();
+function ListPager({ count, page, size, onPage, onSize, testId }: { count: number; page: number; size: number; onPage: (p: number) => void; onSize: (s: number) => void; testId: string }) {
   return (
-    <TablePagination
+    <Pager
       component="div"
       count={count}
       page={Math.max(0, page - 1)}
@@ -74,8 +58,6 @@ function Pager({ count, page, size, onPage, onSize, testId }: { count: number; p
         onSize(Number(e.target.value));
         onPage(1);
       }}
-      labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-      labelDisplayedRows={({ from, to, count: c }) => translate('common.pagination.displayed', { from, to, count: c })}
       data-testid={testId}
       sx={{ '& .MuiTablePagination-toolbar': { px: 1, flexWrap: 'wrap' } }}
     />
@@ -250,7 +232,7 @@ export function LocationPage() {
                 </Table>
                 {!devices.length && !loading && <EmptyState />}
               </TableContainer>
-              <Pager count={devices.length} page={page} size={size} onPage={setPage} onSize={setSize} testId="location-devices-pager" />
+              <ListPager count={devices.length} page={page} size={size} onPage={setPage} onSize={setSize} testId="location-devices-pager" />
             </Box>
           ) : (
             <Box data-testid="location-alarms" sx={{ display: 'flex', flexDirection: 'column', flex: 1 }}>
@@ -280,7 +262,7 @@ export function LocationPage() {
                 </Table>
                 {!alarms.records.length && !alarmLoading && <EmptyState />}
               </TableContainer>
-              <Pager count={alarms.total} page={alarmPage} size={alarmSize} onPage={setAlarmPage} onSize={setAlarmSize} testId="location-alarms-pager" />
+              <ListPager count={alarms.total} page={alarmPage} size={alarmSize} onPage={setAlarmPage} onSize={setAlarmSize} testId="location-alarms-pager" />
             </Box>
           )}
         </Paper>

@@ -1,7 +1,5 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, Chip, Collapse, IconButton, LinearProgress, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField, Typography,
-} from '@mui/material';
+import { Box, Button, Chip, Collapse, IconButton, LinearProgress, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
@@ -10,6 +8,7 @@ import { useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
 import { request } from '../devices/tabs/timers/api';
+import { Pager } from '../components/Pager';
 
 const LOG_PATH = '/system/log/pageList';
 const LOG_CODE = 'log:list';
@@ -177,7 +176,7 @@ export function OplogPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
+        <Pager
           component="div"
           count={data.total}
           page={Math.min(page, Math.max(0, Math.ceil(data.total / size) - 1))}
@@ -185,8 +184,6 @@ export function OplogPage() {
           rowsPerPage={size}
           rowsPerPageOptions={PAGE_SIZES}
           onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
-          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
-          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
         />
       </Paper>
     </Box>

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, IconButton, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField, Tooltip,
-} from '@mui/material';
+import { Box, Button, IconButton, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -18,6 +16,7 @@ import { request } from '../devices/tabs/timers/api';
 import type { ResourceConfig } from '../resources/types';
 import { PAGE_SIZE, PLACE_CODES, PLACE_PATHS, type Page, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
+import { Pager } from '../components/Pager';
 
 /** Place page (spec 002 §9): search by name, 10 a page, with rooms, edit and delete per place. */
 export function PlaceList({ config }: { config: ResourceConfig }) {
@@ -138,15 +137,13 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
+        <Pager
           component="div"
           count={data.total}
           page={Math.min(page, Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1))}
           onPageChange={(_e, n) => setPage(n)}
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[PAGE_SIZE]}
-          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
-          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
         />
       </Paper>
       <FormDialog

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import {
-  Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField, Typography,
-} from '@mui/material';
+import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../devices/cells';
 import { request } from '../devices/tabs/timers/api';
 import { PAGE_SIZE, type Page } from './api';
+import { Pager } from '../components/Pager';
 
 type Row = Record<string, unknown> & { fId: number };
 
@@ -148,15 +147,13 @@ export function RoomDevicePicker({ open, title, path, condition, emptyMessage, o
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
+        <Pager
           component="div"
           count={data.total}
           page={Math.min(page, Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1))}
           onPageChange={(_e, p) => setPage(p)}
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[PAGE_SIZE]}
-          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
-          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
         />
         {error && (
           <Typography color="error" variant="body2" data-testid={testId + '-error'}>

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField, Tooltip,
-} from '@mui/material';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import LinkIcon from '@mui/icons-material/Link';
@@ -15,6 +13,7 @@ import { request } from '../devices/tabs/timers/api';
 import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_PATHS, ROOM_PATHS, type Page, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
 import { RoomDevicePicker } from './RoomDevicePicker';
+import { Pager } from '../components/Pager';
 
 export interface RoomsDialogProps {
   place: Place | null;
@@ -173,15 +172,13 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
+        <Pager
           component="div"
           count={data.total}
           page={Math.min(page, Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1))}
           onPageChange={(_e, p) => setPage(p)}
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[PAGE_SIZE]}
-          labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
-          labelRowsPerPage={translate('common.pagination.rowsPerPage')}
         />
       </DialogContent>
       <DialogActions>

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Alert, Box, Button, Chip, IconButton, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Tooltip, Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, IconButton, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -14,6 +12,7 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { CODES, TIMER_PATHS, hasTimers, request, type Timer } from './timers/api';
 import { TimerDialog } from './timers/TimerDialog';
 import { SyncDialog } from './timers/SyncDialog';
+import { Pager } from '../../components/Pager';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -161,7 +160,7 @@ function TimersTab({ device }: DeviceTabProps) {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
+          <Pager
             component="div"
             count={data.total}
             page={page}
@@ -172,8 +171,6 @@ function TimersTab({ device }: DeviceTabProps) {
               setSize(Number(e.target.value));
               setPage(0);
             }}
-            labelRowsPerPage={translate('common.pagination.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => translate('common.pagination.displayed', { from, to, count })}
           />
         </Paper>
       )}
