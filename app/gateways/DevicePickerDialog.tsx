@@ -22,10 +22,14 @@ export interface DevicePickerDialogProps {
   /** Answers whether the dialog may close. */
   onConfirm: (picked: DeviceRow[]) => Promise<boolean>;
   testId?: string;
+  /** The device a listed row shows, when rows are links that carry their device (a room's bindings). */
+  deviceOf?: (row: DeviceRow) => DeviceRow;
 }
 
+const itself = (row: DeviceRow) => row;
+
 /** Multi-select of devices, 10 a page; the choice survives paging and searching. */
-export function DevicePickerDialog({ open, title, path, condition, search, emptyMessage, onClose, onConfirm, testId = 'device-picker' }: DevicePickerDialogProps) {
+export function DevicePickerDialog({ open, title, path, condition, search, emptyMessage, onClose, onConfirm, testId = 'device-picker', deviceOf = itself }: DevicePickerDialogProps) {
   const translate = useTranslate();
   const [name, setName] = useState('');
   const [number, setNumber] = useState('');
@@ -124,19 +128,22 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
               </TableRow>
             </TableHead>
             <TableBody>
-              {data.records.map((r) => (
-                <TableRow key={r.fId} hover onClick={() => toggle(r)} sx={{ cursor: 'pointer' }} data-testid={testId + '-row'} data-id={r.fId}>
-                  <TableCell padding="checkbox">
-                    <Checkbox size="small" checked={picked.has(r.fId)} slotProps={{ input: { 'aria-label': String(r.fNumber ?? r.fId) } }} />
-                  </TableCell>
-                  <TableCell>{String(r.fNumber ?? '')}</TableCell>
-                  <TableCell>{String(r.fName ?? '')}</TableCell>
-                  <TableCell>{String((r.tProduct as Record<string, unknown> | null)?.fName ?? '')}</TableCell>
-                  <TableCell>
-                    <OnlineChip value={r.tOnline} />
-                  </TableCell>
-                </TableRow>
-              ))}
+              {data.records.map((r) => {
+                const d = deviceOf(r);
+                return (
+                  <TableRow key={r.fId} hover onClick={() => toggle(r)} sx={{ cursor: 'pointer' }} data-testid={testId + '-row'} data-id={r.fId}>
+                    <TableCell padding="checkbox">
+                      <Checkbox size="small" checked={picked.has(r.fId)} slotProps={{ input: { 'aria-label': String(d.fNumber ?? r.fId) } }} />
+                    </TableCell>
+                    <TableCell>{String(d.fNumber ?? '')}</TableCell>
+                    <TableCell>{String(d.fName ?? '')}</TableCell>
+                    <TableCell>{String((d.tProduct as Record<string, unknown> | null | undefined)?.fName ?? '')}</TableCell>
+                    <TableCell>
+                      <OnlineChip value={d.tOnline} />
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
               {data.records.length === 0 && (
                 <TableRow>
                   <TableCell colSpan={5} align="center" sx={{ color: 'text.disabled', py: 4 }}>

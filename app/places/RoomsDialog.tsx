@@ -12,7 +12,11 @@ import { useConfirm } from '../components/ConfirmDialog';
 import { request } from '../devices/tabs/timers/api';
 import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_PATHS, ROOM_PATHS, type Page, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
-import { RoomDevicePicker } from './RoomDevicePicker';
+import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
+import type { DeviceRow } from '../gateways/api';
+
+/** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
+const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
 import { Pager } from '../components/Pager';
 
 export interface RoomsDialogProps {
@@ -185,7 +189,9 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         <Button onClick={onClose} data-testid="rooms-close">{translate('places.close')}</Button>
       </DialogActions>
       <RoomDialog room={editing} onClose={() => setEditing(null)} onSaved={changed} />
-      <RoomDevicePicker
+      <DevicePickerDialog
+        search="keyword"
+        deviceOf={deviceOf}
         open={binding !== null}
         title={translate('places.bindTitle', { name: binding?.fName ?? '' })}
         path={ROOM_DEVICE_PATHS.unselected}
@@ -195,7 +201,9 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         onConfirm={(picked) => bind(binding!, picked)}
         testId="room-bind-picker"
       />
-      <RoomDevicePicker
+      <DevicePickerDialog
+        search="keyword"
+        deviceOf={deviceOf}
         open={unbinding !== null}
         title={translate('places.unbindTitle', { name: unbinding?.fName ?? '' })}
         path={ROOM_DEVICE_PATHS.selected}
