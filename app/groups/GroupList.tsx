@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import {
-  Box, Button, IconButton, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography, LinearProgress,
-} from '@mui/material';
+import { Box, Button, IconButton, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography, LinearProgress } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -21,6 +19,7 @@ import type { ResourceConfig } from '../resources/types';
 import { GROUP_CODES, GROUP_PATHS, TREE_SIZE, buildTree, filterTree, type Group, type TreeNode } from './api';
 import { GroupDialog } from './GroupDialog';
 import { GroupDrawer } from './GroupDrawer';
+import { IconAction } from '../components/IconAction';
 
 /** Group page: the whole tree in one table, searched by name, with add/edit, view and delete per group. */
 export function GroupList(_props: { config: ResourceConfig }) {
@@ -158,18 +157,10 @@ export function GroupList(_props: { config: ResourceConfig }) {
                       </Tooltip>
                     )}
                     {canEdit && (
-                      <Tooltip title={translate('common.edit')}>
-                        <IconButton size="small" onClick={() => setEditing(g)} data-testid="group-edit">
-                          <EditIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <IconAction kind="edit" onClick={() => setEditing(g)} testId="group-edit" />
                     )}
                     {canDelete && (
-                      <Tooltip title={translate('common.delete')}>
-                        <IconButton size="small" color="error" onClick={() => remove(g)} data-testid="group-delete">
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <IconAction kind="delete" onClick={() => remove(g)} testId="group-delete" />
                     )}
                   </TableCell>
                 </TableRow>

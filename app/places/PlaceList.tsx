@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, IconButton, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip } from '@mui/material';
+import { Box, Button, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -17,6 +17,7 @@ import type { ResourceConfig } from '../resources/types';
 import { PAGE_SIZE, PLACE_CODES, PLACE_PATHS, type Page, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
 import { Pager } from '../components/Pager';
+import { IconAction } from '../components/IconAction';
 
 /** Place page (spec 002 §9): search by name, 10 a page, with rooms, edit and delete per place. */
 export function PlaceList({ config }: { config: ResourceConfig }) {
@@ -111,18 +112,10 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
                       {translate('places.roomsAction')}
                     </Button>
                     {canEdit && (
-                      <Tooltip title={translate('common.edit')}>
-                        <IconButton size="small" onClick={() => setEditing(p)} data-testid="place-edit">
-                          <EditIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />
                     )}
                     {canDelete && (
-                      <Tooltip title={translate('common.delete')}>
-                        <IconButton size="small" color="error" onClick={() => remove(p)} data-testid="place-delete">
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />
                     )}
                   </TableCell>
                 </TableRow>

@@ -18,6 +18,7 @@ import type { DeviceRow } from '../gateways/api';
 /** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
 const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
 import { Pager } from '../components/Pager';
+import { IconAction } from '../components/IconAction';
 
 export interface RoomsDialogProps {
   place: Place | null;
@@ -150,18 +151,10 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
                       </>
                     )}
                     {canEdit && (
-                      <Tooltip title={translate('common.edit')}>
-                        <IconButton size="small" onClick={() => setEditing(r)} data-testid="room-edit">
-                          <EditIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <IconAction kind="edit" onClick={() => setEditing(r)} testId="room-edit" />
                     )}
                     {canDelete && (
-                      <Tooltip title={translate('common.delete')}>
-                        <IconButton size="small" color="error" onClick={() => remove(r)} data-testid="room-delete">
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <IconAction kind="delete" onClick={() => remove(r)} testId="room-delete" />
                     )}
                   </TableCell>
                 </TableRow>

@@ -5,8 +5,6 @@ import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import DownloadIcon from '@mui/icons-material/Download';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import EditIcon from '@mui/icons-material/Edit';
-import DeleteIcon from '@mui/icons-material/Delete';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import InfoIcon from '@mui/icons-material/Info';
 import { useNotify, useTranslate } from 'react-admin';
@@ -18,6 +16,7 @@ import { request } from '../devices/tabs/timers/api';
 import { CODES, PAGE_SIZE, PAGE_SIZES, USER_PATHS, type Page, type UserRow } from './api';
 import { UserDialog, type UserMode } from './UserDialog';
 import { useLoad } from './shared';
+import { IconAction } from '../components/IconAction';
 
 interface Filters {
   keyword: string;
@@ -156,11 +155,7 @@ export function UserPage() {
                       </Tooltip>
                       {canEdit && (
                         <>
-                          <Tooltip title={translate('common.edit')}>
-                            <IconButton size="small" color="primary" onClick={() => setForm({ mode: 'edit', row: r })} data-testid="user-edit">
-                              <EditIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
+                          <IconAction kind="edit" onClick={() => setForm({ mode: 'edit', row: r })} testId="user-edit" />
                           <Button size="small" color={on ? 'warning' : 'success'} onClick={() => act(translate(on ? 'sys.user.confirmDisable' : 'sys.user.confirmEnable'), USER_PATHS.status, { fId: r.fId, fStatus: on ? 0 : 1 })} data-testid="user-status">
                             {translate(on ? 'sys.user.disable' : 'sys.user.enable')}
                           </Button>
@@ -169,11 +164,7 @@ export function UserPage() {
                               <LockResetIcon fontSize="small" />
                             </IconButton>
                           </Tooltip>
-                          <Tooltip title={translate('common.delete')}>
-                            <IconButton size="small" color="error" onClick={() => act(translate('sys.user.confirmDelete'), USER_PATHS.remove, { fId: r.fId })} data-testid="user-delete">
-                              <DeleteIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
+                          <IconAction kind="delete" onClick={() => act(translate('sys.user.confirmDelete'), USER_PATHS.remove, { fId: r.fId })} testId="user-delete" />
                         </>
                       )}
                     </TableCell>

@@ -13,6 +13,7 @@ import { CODES, TIMER_PATHS, hasTimers, request, type Timer } from './timers/api
 import { TimerDialog } from './timers/TimerDialog';
 import { SyncDialog } from './timers/SyncDialog';
 import { Pager } from '../../components/Pager';
+import { IconAction } from '../../components/IconAction';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -133,11 +134,7 @@ function TimersTab({ device }: DeviceTabProps) {
                     {(canEdit || canDelete) && (
                       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                         {canEdit && (
-                          <Tooltip title={translate('common.edit')}>
-                            <IconButton size="small" color="primary" onClick={() => setEditing({ record: r })} data-testid="timer-edit">
-                              <EditIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
+                          <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />
                         )}
                         {canEdit && (
                           <Tooltip title={translate('deviceTimers.syncTitle')}>
@@ -147,11 +144,7 @@ function TimersTab({ device }: DeviceTabProps) {
                           </Tooltip>
                         )}
                         {canDelete && (
-                          <Tooltip title={translate('common.delete')}>
-                            <IconButton size="small" color="error" onClick={() => remove(r)} data-testid="timer-delete">
-                              <DeleteIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
+                          <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />
                         )}
                       </TableCell>
                     )}
