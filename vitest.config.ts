@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60000,
     // Each API file starts its own server and database; two at a time suits a two-core machine.
     maxWorkers: 2,
+    // One seeded database per backend, copied for each test server (tests/api/template.ts).
+    globalSetup: ['tests/api/template.ts'],
   },
 });

@@ -27,6 +27,9 @@ export interface Property {
   'x-dictionary'?: string;
   'x-ref'?: string;
   'x-multi'?: string[];
+  'x-transform'?: 'upper';
+  'x-mask'?: 'idcard' | 'phone';
+  'x-widget'?: 'image';
   'x-messages'?: Record<string, I18n>;
   'x-db'?: { primaryKey?: boolean; unique?: boolean; virtual?: boolean; default?: 'now' };
 }
@@ -45,17 +48,45 @@ export interface Endpoint {
   method?: 'GET' | 'POST';
   permission: string | { create: string; update: string };
   handler?: string;
+  /** Served by this standard action under another path (a legacy call with a second name). */
+  as?: (typeof STANDARD_ACTIONS)[number];
   field?: string;
   set?: Record<string, unknown>;
   message?: I18n;
+  /** The call's name in the operation log (writes); standard actions have a default. */
+  log?: I18n;
 }
 
 export interface Filter {
   key: string;
-  op: 'eq' | 'like' | 'in' | 'gte' | 'lte';
+  op: 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'between';
   field?: string;
   fields?: string[];
   selectBy?: { key: string; fields: Record<string, string> };
+  /** Match the fields on this relation's row instead of the entity's own (a house name for an alarm). */
+  relation?: string;
+  /** A custom input the list component offers; filters naming the same widget share it. */
+  widget?: string;
+  /** How the console asks for it: text box or select (default), hidden, or the jurisdiction picker. */
+  input?: 'text' | 'hidden' | 'jurisdiction';
+  /** A value always sent for this key (a hidden filter fixing the list). */
+  value?: string | number | boolean;
+  /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */
+  jurisdiction?: { kind: string; keys: Record<string, string> };
+}
+
+/** A named preset of a list: its own menu entry and page, default condition, columns and filters. */
+export interface Variant {
+  menu: { key: string; icon: string; parent?: string; sort?: number; title: I18n };
+  permission: string;
+  condition?: Record<string, unknown>;
+  columns?: string[];
+  filters?: string[];
+  pageSize?: number;
+  pageSizes?: number[];
+  links?: Record<string, { target: string; permission: string; idField: string }>;
+  placeholders?: Record<string, I18n>;
+  actions?: string[];
 }
 
 export interface Resource {
@@ -69,13 +100,20 @@ export interface Resource {
     pageSize: number;
     pageSizes?: number[];
     cardPageSize?: number;
+    tree?: { parent: string };
     columns: string[];
+    /** Columns shown as a switch saving at once through an endpoint. */
+    switches?: { field: string; endpoint: string; on: string | number; off: string | number }[];
     filters?: Filter[];
     sort?: { default?: { column: string; asc: boolean }[]; allowed?: string[] };
+    highlight?: { field: string; equals: string | number | boolean };
+    variants?: Record<string, Variant>;
   };
-  form: { layout?: 'modal' | 'page'; fields: string[]; readOnlyOnEdit?: string[]; adminOnly?: string[] };
+  form: { layout?: 'modal' | 'page'; fields: string[]; readOnlyOnEdit?: string[]; adminOnly?: string[]; view?: boolean };
+  /** The menu key (a page, or a section) whose screen uses this entity's permissions; for entities without a menu. */
+  permissionsUnder?: string;
   /** Absent for entities shown only inside another screen (a device's timers). */
-  menu?: { key: string; path: string; component: string; icon: string; parent?: string; sort?: number; title: I18n };
+  menu?: { key: string; path: string; component: string; icon: string; parent?: string; sort?: number; permission?: string; title: I18n };
 }
 
 export interface Menus {
@@ -106,6 +144,25 @@ export interface Problem {
 
 /** The standard actions the CRUD engine serves; any other endpoint needs a handler (or `set`). */
 export const STANDARD_ACTIONS = ['list', 'get', 'save', 'delete', 'status', 'all'] as const;
+
+/** Whether a call changes something (and is written to the operation log): a handler without a message only reads. */
+export const isWrite = (action: string, ep: Endpoint) => !['list', 'get', 'all'].includes(ep.as ?? action) && !(ep.handler && !ep.message);
+
+const LOG_VERBS: Record<string, I18n> = {
+  save: { 'zh-CN': '保存', 'zh-TW': '儲存', 'en-US': 'Save' },
+  delete: { 'zh-CN': '删除', 'zh-TW': '刪除', 'en-US': 'Delete' },
+  status: { 'zh-CN': '状态修改', 'zh-TW': '狀態修改', 'en-US': 'Change status of' },
+};
+
+/** A write's operation-log name: the endpoint's `log`, else the entity label and the standard action's verb. */
+export function logName(label: I18n, action: string, ep: Endpoint): I18n | undefined {
+  if (ep.log) return ep.log;
+  const verb = LOG_VERBS[ep.as ?? action];
+  if (!verb) return undefined;
+  // "Firmware version" reads "Save firmware version"; an acronym ("OTA task") keeps its case.
+  const en = /^[A-Z][a-z]/.test(label['en-US']) ? label['en-US'][0].toLowerCase() + label['en-US'].slice(1) : label['en-US'];
+  return { 'zh-CN': label['zh-CN'] + verb['zh-CN'], 'zh-TW': label['zh-TW'] + verb['zh-TW'], 'en-US': `${verb['en-US']} ${en}` };
+}
 
 export class InvalidInputs extends Error {
   constructor(readonly problems: Problem[]) {
@@ -224,6 +281,8 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
   const paths = new Map<string, string>();
   const entityNames = new Set(entities.map((e) => e.name));
   const sections = new Set(menus.sections.map((s) => s.key));
+  // Everything a button permission may sit under in the menu tree.
+  const menuKeys = new Set([...sections, ...menus.pages.map((p) => p.key), ...entities.flatMap((e) => (e.resource.menu ? [e.resource.menu.key] : []))]);
   for (const { schema, resource, schemaFile: sf, resourceFile: rf } of entities) {
     const props = schema.properties;
     const has = (field: string) => field in props;
@@ -254,14 +313,29 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     fieldList(resource.form.readOnlyOnEdit, '/form/readOnlyOnEdit');
     fieldList(resource.form.adminOnly, '/form/adminOnly');
     fieldList(resource.list.sort?.allowed, '/list/sort/allowed');
+    fieldList(resource.list.switches?.map((w) => w.field), '/list/switches');
+    (resource.list.switches ?? []).forEach((w, i) => {
+      if (!resource.endpoints[w.endpoint]) problems.push({ file: rf, pointer: `/list/switches/${i}/endpoint`, message: `"${w.endpoint}" is not an endpoint of the resource`, hint: `known: ${Object.keys(resource.endpoints).join(', ')}` });
+    });
+    if (resource.list.tree && !has(resource.list.tree.parent))
+      problems.push({ file: rf, pointer: '/list/tree/parent', message: `"${resource.list.tree.parent}" is not a property of ${resource.entity}`, hint: 'name the property holding the parent id' });
     (resource.list.sort?.default ?? []).forEach((o, i) => {
       if (!has(o.column)) problems.push({ file: rf, pointer: `/list/sort/default/${i}/column`, message: `"${o.column}" is not a property`, hint: 'sort by a stored property' });
     });
     (resource.list.filters ?? []).forEach((filter, i) => {
+      const rel = filter.relation ? schema['x-db'].relations?.[filter.relation] : undefined;
+      if (filter.relation && !rel) {
+        problems.push({ file: rf, pointer: `/list/filters/${i}/relation`, message: `"${filter.relation}" is not a relation of ${resource.entity}`, hint: `known: ${Object.keys(schema['x-db'].relations ?? {}).join(', ') || 'none (declare x-db.relations in the schema)'}` });
+        return;
+      }
+      const target = rel ? entities.find((e) => e.name === rel.entity)?.schema.properties : props;
       for (const f of [filter.field, ...(filter.fields ?? []), ...Object.values(filter.selectBy?.fields ?? {})]) {
-        if (f && !has(f)) problems.push({ file: rf, pointer: `/list/filters/${i}`, message: `"${f}" is not a property`, hint: 'filter on stored properties' });
+        if (f && target && !(f in target)) problems.push({ file: rf, pointer: `/list/filters/${i}`, message: `"${f}" is not a property${rel ? ` of ${rel.entity}` : ''}`, hint: 'filter on stored properties' });
+        else if (f && target?.[f]?.['x-db']?.virtual) problems.push({ file: rf, pointer: `/list/filters/${i}`, message: `"${f}" is virtual (computed after reading) and cannot be filtered on`, hint: 'filter on a stored property' });
       }
     });
+    if (resource.list.highlight && !has(resource.list.highlight.field)) problems.push({ file: rf, pointer: '/list/highlight/field', message: `"${resource.list.highlight.field}" is not a property`, hint: 'highlight by a property of the row' });
+    checkVariants(entities, menus, resource, rf, has, problems);
     for (const f of resource.form.fields) {
       if (props[f]?.readOnly) problems.push({ file: rf, pointer: '/form/fields', message: `"${f}" is readOnly in the schema and cannot be a form field`, hint: 'remove it from form.fields' });
     }
@@ -275,13 +349,56 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       for (const code of codes) {
         if (!resource.permissions[code]) problems.push({ file: rf, pointer: `${at}/permission`, message: `permission "${code}" is not declared`, hint: 'declare it under "permissions" with its labels' });
       }
-      const standard = (STANDARD_ACTIONS as readonly string[]).includes(action);
+      const standard = (STANDARD_ACTIONS as readonly string[]).includes(ep.as ?? action);
       if (!standard && !ep.handler && !ep.set) problems.push({ file: rf, pointer: at, message: `"${action}" is not a standard action (${STANDARD_ACTIONS.join(', ')})`, hint: 'name a "handler" of the server module, or give "set"' });
       if (ep.handler && !resource.server) problems.push({ file: rf, pointer: `${at}/handler`, message: 'a handler needs a server module', hint: 'add "server": { "module": "<name>" }' });
-      if (action === 'status' && (!ep.field || !has(ep.field))) problems.push({ file: rf, pointer: `${at}/field`, message: 'status needs the field it sets', hint: 'e.g. "field": "fStatus"' });
+      if ((ep.as ?? action) === 'status' && (!ep.field || !has(ep.field))) problems.push({ file: rf, pointer: `${at}/field`, message: 'status needs the field it sets', hint: 'e.g. "field": "fStatus"' });
+      if (isWrite(action, ep) && !logName(schema['x-label'], action, ep)) problems.push({ file: rf, pointer: `${at}/log`, message: `"${action}" changes something and needs its operation-log name`, hint: 'add "log": { "zh-CN": …, "zh-TW": …, "en-US": … }' });
       for (const f of Object.keys(ep.set ?? {})) if (!has(f)) problems.push({ file: rf, pointer: `${at}/set`, message: `"${f}" is not a property`, hint: 'set stored properties' });
     }
+    if (!resource.menu && !resource.list.variants && !resource.permissionsUnder) problems.push({ file: rf, pointer: '/permissionsUnder', message: 'an entity without a menu must say which page its permissions belong under', hint: `e.g. "permissionsUnder": "device" (known: ${[...menuKeys].join(', ')})` });
+    if (resource.menu && resource.permissionsUnder) problems.push({ file: rf, pointer: '/permissionsUnder', message: 'an entity with a menu keeps its permissions under that menu', hint: 'remove "permissionsUnder"' });
+    if (resource.permissionsUnder && !menuKeys.has(resource.permissionsUnder)) problems.push({ file: rf, pointer: '/permissionsUnder', message: `unknown menu "${resource.permissionsUnder}"`, hint: `known: ${[...menuKeys].join(', ')}` });
     if (resource.menu?.parent && !sections.has(resource.menu.parent)) problems.push({ file: rf, pointer: '/menu/parent', message: `unknown menu section "${resource.menu.parent}"`, hint: `declare it in resources/menus.json (known: ${[...sections].join(', ')})` });
+  }
+}
+
+/** Each variant is a page of its own: its name, menu key and code must be unique, and what it names must exist. */
+function checkVariants(entities: Entity[], menus: Menus, resource: Resource, rf: string, has: (f: string) => boolean, problems: Problem[]) {
+  const filterKeys = new Set((resource.list.filters ?? []).map((f) => f.key));
+  const sections = new Set(menus.sections.map((s) => s.key));
+  const entityNames = new Set(entities.map((e) => e.name));
+  const menuKeys = new Map<string, string>();
+  for (const e of entities) {
+    if (e.resource.menu) menuKeys.set(e.resource.menu.key, e.resourceFile);
+    for (const [n, v] of Object.entries(e.resource.list.variants ?? {})) if (e.resource !== resource) menuKeys.set(v.menu.key, `${e.resourceFile} (variant ${n})`);
+  }
+  for (const p of menus.pages) menuKeys.set(p.key, 'resources/menus.json');
+  const seenHere = new Set<string>();
+  for (const [name, v] of Object.entries(resource.list.variants ?? {})) {
+    const at = `/list/variants/${name}`;
+    const push = (pointer: string, message: string, hint: string) => problems.push({ file: rf, pointer: `${at}${pointer}`, message, hint });
+    if (entityNames.has(name)) push('', `variant "${name}" has the name of an entity`, 'a variant is a page at /<name>; choose a name no entity has');
+    for (const other of entities) if (other.resource !== resource && other.resource.list.variants?.[name]) push('', `variant "${name}" is also declared by ${other.resourceFile}`, 'variant names are page paths and must be unique');
+    const prior = menuKeys.get(v.menu.key);
+    if (prior || seenHere.has(v.menu.key)) push('/menu/key', `menu key "${v.menu.key}" is already used${prior ? ` by ${prior}` : ' by another variant'}`, 'give each variant its own menu key');
+    seenHere.add(v.menu.key);
+    if (v.menu.parent && !sections.has(v.menu.parent)) push('/menu/parent', `unknown menu section "${v.menu.parent}"`, `declare it in resources/menus.json (known: ${[...sections].join(', ')})`);
+    if (!resource.permissions[v.permission]) push('/permission', `permission "${v.permission}" is not declared`, 'declare it under "permissions" with its labels');
+    (v.columns ?? []).forEach((c, i) => {
+      if (!has(c)) push(`/columns/${i}`, `"${c}" is not a property of ${resource.entity}`, 'columns are properties (virtual ones too)');
+    });
+    (v.filters ?? []).forEach((k, i) => {
+      if (!filterKeys.has(k)) push(`/filters/${i}`, `"${k}" is not a filter key of this list`, `declare it in list.filters (known: ${[...filterKeys].join(', ')})`);
+    });
+    for (const k of Object.keys(v.condition ?? {})) if (!filterKeys.has(k)) push(`/condition/${k}`, `"${k}" is not a filter key of this list`, 'a default condition sets a declared filter');
+    const columns = v.columns ?? resource.list.columns;
+    for (const [c, link] of Object.entries(v.links ?? {})) {
+      if (!columns.includes(c)) push(`/links/${c}`, `"${c}" is not a column of this variant`, 'link a shown column');
+      if (!has(link.idField)) push(`/links/${c}/idField`, `"${link.idField}" is not a property`, 'name the row field identifying what the link opens');
+      if (!resource.permissions[link.permission]) push(`/links/${c}/permission`, `permission "${link.permission}" is not declared`, 'declare it under "permissions" with its labels');
+    }
+    for (const c of Object.keys(v.placeholders ?? {})) if (!columns.includes(c)) push(`/placeholders/${c}`, `"${c}" is not a column of this variant`, 'a placeholder fills a shown column');
   }
 }
 

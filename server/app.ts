@@ -30,6 +30,11 @@ import { registerUseRoutes } from './domain/deviceUse';
 import { registerLocationRoutes } from './domain/deviceLocation';
 import { registerGatewayRoutes } from './domain/gateways';
 import { registerOplogRoutes } from './domain/oplog';
+import { registerControlPersonRoutes } from './domain/controlPerson';
+import { registerAppVersionRoutes } from './domain/appVersion';
+import { ensureDemoPhotos } from './domain/feedback';
+import { registerIntelRoutes } from './domain/intel';
+import { registerLibraryImportRoutes } from './domain/libraryImport';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -47,7 +52,10 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Only a configured proxy may name the client's address; anyone else could dodge the login limits.
+    trustProxy: config.trustProxy,
+    // A call arriving during shutdown gets the envelope (below), not a bare 503.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, live };
@@ -65,6 +73,14 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     strictTransportSecurity: false,
   });
   await app.register(rateLimit, { global: false });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return reply.code(503).header('connection', 'close').send(fail(503, '服务正在重启，请稍后重试'));
+  });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof Refusal) return reply.code(200).send(fail(error.code, error.message));
@@ -103,10 +119,19 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerUploadRoutes(app, ctx, config.dataDir);
   registerUpgradeRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
+  registerLibraryImportRoutes(app, ctx);
   registerUseRoutes(app, ctx);
   registerLocationRoutes(app, ctx);
   registerGatewayRoutes(app, ctx);
   registerOplogRoutes(app, ctx);
+  registerControlPersonRoutes(app, ctx);
+  registerAppVersionRoutes(app, ctx, config.dataDir);
+  ensureDemoPhotos(config.dataDir);
+  registerIntelRoutes(app, ctx);
+
+  // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
+  // answer the bare root as a directory listing it may not give, which the error handler turns into 400.
+  app.get('/', async (_req, reply) => reply.redirect('/home'));
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.

@@ -18,6 +18,8 @@ export interface Config {
   /** Serve the built console from dist/app. */
   serveConsole: boolean;
   logLevel: string;
+  /** Addresses of the reverse proxies whose X-Forwarded-For is believed; none by default. */
+  trustProxy: string[] | false;
 }
 
 function duration(value: string | undefined, fallback: number): number {
@@ -40,5 +42,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.SEED !== '0' && env.SEED !== 'false',
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL ?? 'warn',
+    trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,
   };
 }

@@ -1,8 +1,11 @@
+import { useState } from 'react';
 import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { FieldConfig } from '../resources/types';
-import { useAgents, useAllProducts, useDictionary, type Option } from './lookups';
+import { useAgents, useAllProducts, useDictionary, useEntityOptions, type Option } from './lookups';
 import { ImageUpload } from './ImageUpload';
+import { endpoints } from '../../adapters/generated/endpoints';
+import { JurisdictionPicker, areaPath, idPath } from './JurisdictionPicker';
 
 export interface FieldInputProps {
   field: FieldConfig;
@@ -11,18 +14,24 @@ export interface FieldInputProps {
   disabled?: boolean;
   /** Already translated message of a failed rule. */
   error?: string;
+  /** The whole form's values, for inputs that show more than their own field (the address path). */
+  record?: Record<string, unknown>;
 }
 
 /** One form control chosen from the field's declaration: enum, dictionary, reference, multi choice or text. */
 export function FieldInput(props: FieldInputProps) {
   const { field } = props;
   // Pictures are stored by the name the upload answers, never typed in.
-  if (field.source === 'fImageName') return <ImageUpload {...props} />;
+  if (field.source === 'fImageName' || field.widget === 'image') return <ImageUpload {...props} />;
   if (field.multi) return <MultiInput {...props} />;
   if (field.enum || field.values) return <EnumInput {...props} />;
   if (field.dictionary) return <DictionaryInput {...props} />;
   if (field.ref === 'product') return <ProductInput {...props} />;
   if (field.ref === 'user') return <AgentInput {...props} />;
+  if (field.ref === 'building') return <BuildingInput {...props} />;
+  if (field.type === 'date-time') return <DateTimeInput {...props} />;
+  if (field.ref && field.type === 'string' && hasRows(field.ref)) return <RefMultiInput {...props} />;
+  if (field.ref && hasAll(field.ref)) return <RefInput {...props} />;
   return <TextInput {...props} />;
 }
 
@@ -34,7 +43,8 @@ function TextInput({ field, value, onChange, disabled, error }: FieldInputProps)
     <TextField
       label={translate(field.label)}
       value={value ?? ''}
-      onChange={(e) => onChange(e.target.value)}
+      // A plate or an ID number is stored in capitals; typing shows what will be stored.
+      onChange={(e) => onChange(field.transform === 'upper' ? e.target.value.toUpperCase() : e.target.value)}
       disabled={disabled}
       required={field.required}
       error={Boolean(error)}
@@ -52,6 +62,30 @@ function TextInput({ field, value, onChange, disabled, error }: FieldInputProps)
           'data-testid': 'form-input-' + field.source,
         },
       }}
+    />
+  );
+}
+
+/** The server's `YYYY-MM-DD HH:mm:ss` shown in the browser's date-time picker, and back. */
+const toPicker = (value: unknown) => (typeof value === 'string' && value ? value.replace(' ', 'T').slice(0, 16) : '');
+const fromPicker = (value: string) => (value ? `${value.replace('T', ' ')}:00`.slice(0, 19) : '');
+
+function DateTimeInput({ field, value, onChange, disabled, error }: FieldInputProps) {
+  const translate = useTranslate();
+  return (
+    <TextField
+      type="datetime-local"
+      label={translate(field.label)}
+      value={toPicker(value)}
+      onChange={(e) => onChange(fromPicker(e.target.value))}
+      disabled={disabled}
+      required={field.required}
+      error={Boolean(error)}
+      helperText={error || ' '}
+      fullWidth
+      size="small"
+      data-testid={'form-field-' + field.source}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'form-input-' + field.source } }}
     />
   );
 }
@@ -113,7 +147,7 @@ function EnumInput(props: FieldInputProps) {
 }
 
 function DictionaryInput(props: FieldInputProps) {
-  const { options } = useDictionary(props.field.dictionary);
+  const { options } = useDictionary(props.field.dictionary, props.field.type === 'string');
   return <OptionSelect {...props} options={options} />;
 }
 
@@ -122,9 +156,86 @@ function ProductInput(props: FieldInputProps) {
   return <OptionSelect {...props} options={options} />;
 }
 
+const paths = (entity: string) => (endpoints as Record<string, Record<string, string> | undefined>)[entity];
+const hasAll = (entity: string) => Boolean(paths(entity)?.all);
+const hasRows = (entity: string) => Boolean(paths(entity)?.all ?? paths(entity)?.list);
+
+/** A text field referring to an entity holds a comma list of its rows' ids (a product's functions). */
+function RefMultiInput({ field, value, onChange, disabled, error }: FieldInputProps) {
+  const translate = useTranslate();
+  const { options } = useEntityOptions(field.ref);
+  const chosen = String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return (
+    <TextField
+      select
+      label={translate(field.label)}
+      value={chosen}
+      onChange={(e) => {
+        const picked = e.target.value as unknown as string[];
+        onChange((Array.isArray(picked) ? picked : String(picked).split(',')).filter(Boolean).join(','));
+      }}
+      disabled={disabled}
+      required={field.required}
+      error={Boolean(error)}
+      helperText={error ?? ' '}
+      fullWidth
+      size="small"
+      data-testid={'form-field-' + field.source}
+      slotProps={{
+        select: {
+          multiple: true,
+          renderValue: (selected) =>
+            (selected as string[]).map((id) => options.find((o) => String(o.value) === id)?.label ?? id).join('、'),
+        },
+      }}
+    >
+      {options.map((o) => (
+        <MenuItem key={String(o.value)} value={String(o.value)}>
+          <Checkbox size="small" checked={chosen.includes(String(o.value))} sx={{ p: 0.5, mr: 1 }} />
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** A row of the referred entity, from its `all` endpoint. */
+function RefInput(props: FieldInputProps) {
+  const { options } = useEntityOptions(props.field.ref);
+  return <OptionSelect {...props} options={options} />;
+}
+
 function AgentInput(props: FieldInputProps) {
   const { options } = useAgents(true);
   return <OptionSelect {...props} options={options} />;
+}
+
+/** A building chosen down the address path; the record's district, street and community show where it is. */
+function BuildingInput({ field, value, onChange, disabled, error, record }: FieldInputProps) {
+  const translate = useTranslate();
+  const r = record ?? {};
+  const [picked, setPicked] = useState<(number | string)[]>([]);
+  const stored = value ? [...areaPath(r.fAreaId as number), ...idPath(r.fStreetId as number, r.fCommunityId as number, value as number)] : [];
+  const ids = !value ? [] : String(picked[picked.length - 1]) === String(value) ? picked : stored.length === 6 ? stored : [];
+  return (
+    <JurisdictionPicker
+      kind="building"
+      label={translate(field.label)}
+      value={ids}
+      onChange={(v) => {
+        setPicked(v?.ids ?? []);
+        onChange(v?.last.level === 'building' ? v.last.id : '');
+      }}
+      disabled={disabled}
+      required={field.required}
+      error={error}
+      fullWidth
+      testId={'form-field-' + field.source}
+    />
+  );
 }
 
 /** A comma-separated multi choice shown as checkboxes. */

@@ -2,14 +2,15 @@ import type { ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
+import { imageUrl } from './api';
 import { useAgents, useAllProducts, useDictionary, useIsAdmin } from './lookups';
 
 type Row = Record<string, unknown>;
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
-function DictionaryValue({ dictionary, value }: { dictionary: string; value: unknown }) {
-  const { options } = useDictionary(dictionary);
+function DictionaryValue({ dictionary, value, byValue }: { dictionary: string; value: unknown; byValue: boolean }) {
+  const { options } = useDictionary(dictionary, byValue);
   return <>{options.find((o) => String(o.value) === String(value))?.label ?? String(value)}</>;
 }
 
@@ -24,13 +25,35 @@ function AgentValue({ value }: { value: unknown }) {
   return <>{options.find((o) => String(o.value) === String(value))?.label ?? String(value)}</>;
 }
 
+/** Personal data in lists (spec 001 §2.12): an ID keeps its first 6 and last 4, a phone its first 3 and last 4. */
+export function maskValue(kind: 'idcard' | 'phone', value: string): string {
+  const [head, tail] = kind === 'idcard' ? [6, 4] : [3, 4];
+  if (value.length <= head + tail) return value;
+  return value.slice(0, head) + '*'.repeat(value.length - head - tail) + value.slice(-tail);
+}
+
+/** A stored picture as a small thumbnail. */
+function ImageValue({ name }: { name: string }) {
+  return <Box component="img" src={imageUrl(name) ?? undefined} alt="" sx={{ height: 40, width: 40, objectFit: 'cover', borderRadius: 0.5, display: 'block' }} />;
+}
+
 /** A stored value as people read it: enum labels, dictionary and product names, translated choices; '-' when empty. */
 export function FieldValue({ field, row }: { field: FieldConfig; row: Row }) {
   const translate = useTranslate();
   const value = row[field.source];
   if (blank(value)) return <>-</>;
+  if (field.mask)
+    return (
+      <>
+        {String(value)
+          .split(',')
+          .map((v) => maskValue(field.mask!, v.trim()))
+          .join(', ')}
+      </>
+    );
+  if (field.widget === 'image') return <ImageValue name={String(value)} />;
   if (field.enum) return <>{translate(`enums.${field.enum}.${value}`, { _: String(value) })}</>;
-  if (field.dictionary) return <DictionaryValue dictionary={field.dictionary} value={value} />;
+  if (field.dictionary) return <DictionaryValue dictionary={field.dictionary} value={value} byValue={field.type === 'string'} />;
   if (field.ref === 'product') {
     const embedded = (row.tProduct as Row | undefined)?.fName;
     return embedded ? <>{String(embedded)}</> : <ProductValue value={value} />;

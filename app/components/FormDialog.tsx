@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
-import { FieldInput } from './FieldInput';
+import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
 import { toBody, validateForm, type FieldError, type FormValues } from './validate';
 
@@ -26,10 +26,23 @@ export interface FormDialogProps {
   failureKey?: string;
   /** Dialog width. */
   maxWidth?: 'sm' | 'md' | 'lg';
+  /** View mode: every field disabled and the confirm button only closes (spec 002 §2 user form). */
+  readOnly?: boolean;
+  /** Page-specific controls replacing the generic one of a field (a file upload, an area picker). */
+  inputs?: Record<string, ComponentType<FieldInputProps>>;
+  /** Values every save carries that the form does not show (the library a field belongs to). */
+  fixed?: Row;
+  /** Rules beyond the schema's, checked with them before the save call: source → failed rule. */
+  validate?: (values: FormValues) => Record<string, FieldError>;
+  /** Keys of values edited by `extra` rather than by a field: read from the record, sent with the save. */
+  extraKeys?: string[];
+  /** Page-specific controls below the fields (child rows), editing `extraKeys` in the same form state. */
+  extra?: (props: { values: FormValues; setValue: (source: string, value: unknown) => void; disabled: boolean }) => ReactNode;
 }
 
-function initialValues(fields: FieldConfig[], record: Row | null | undefined): FormValues {
+function initialValues(fields: FieldConfig[], record: Row | null | undefined, extraKeys: string[] = []): FormValues {
   const values: FormValues = {};
+  for (const key of extraKeys) values[key] = record?.[key];
   for (const field of fields) {
     const stored = record?.[field.source];
     if (stored !== undefined && stored !== null) values[field.source] = field.type === 'integer' && !field.enum && !field.dictionary && !field.ref ? String(stored) : stored;
@@ -44,7 +57,7 @@ function initialValues(fields: FieldConfig[], record: Row | null | undefined): F
  * chosen from the schema (enum, dictionary, reference, multi choice, text), the schema's rules checked
  * before the save call, and the server's refusal shown without losing what was typed.
  */
-export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md' }: FormDialogProps) {
+export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -55,16 +68,18 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     () => config.form.fields.map((source) => config.fields[source]).filter((f): f is FieldConfig => Boolean(f) && !f.readOnly),
     [config],
   );
-  const [values, setValues] = useState<FormValues>(() => initialValues(formFields, record));
+  const [values, setValues] = useState<FormValues>(() => initialValues(formFields, record, extraKeys));
   const [errors, setErrors] = useState<Record<string, FieldError>>({});
   const [saving, setSaving] = useState(false);
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     if (!open) return;
-    setValues(initialValues(formFields, record));
+    setValues(initialValues(formFields, record, extraKeys));
     setErrors({});
     setSaving(false);
+    // extraKeys is a constant list of the page; its identity must not reset what was typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, record, formFields]);
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
@@ -83,9 +98,10 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     error ? translate(error.key, { ...error.args, label: error.args?.labelKey ? translate(String(error.args.labelKey)) : '' }) : undefined;
 
   const submit = async () => {
+    if (readOnly) return onClose();
     if (saving) return;
     setSaving(true);
-    const found = validateForm(visible, values);
+    const found = { ...validate?.(values), ...validateForm(visible, values) };
     if (Object.keys(found).length > 0) {
       setErrors(found);
       clearTimeout(resetTimer.current);
@@ -94,7 +110,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     }
     setErrors({});
     // An update carries the stored row's own writable fields too, so columns outside the form keep their values.
-    const body: Row = {};
+    const body: Row = { ...extra };
     if (editing && record) {
       for (const [key, value] of Object.entries(record)) {
         const declared = config.fields[key];
@@ -102,7 +118,8 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
       }
       body.fId = record.fId;
     }
-    Object.assign(body, toBody(visible, values, editing));
+    Object.assign(body, toBody(visible, values, editing), fixed);
+    for (const key of extraKeys ?? []) if (values[key] !== undefined) body[key] = values[key];
     try {
       const envelope = await call(config.endpoints.save, body);
       notify(translate(config.notifications?.save ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
@@ -120,6 +137,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
   };
 
   const name = translate(config.label);
+  const title = readOnly ? 'common.viewTitle' : editing ? 'common.editTitle' : 'common.addTitle';
   return (
     <Dialog
       open={open}
@@ -129,7 +147,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
       data-testid="form-dialog"
       data-resource={config.name}
     >
-      <DialogTitle>{translate(editing ? 'common.editTitle' : 'common.addTitle', { name })}</DialogTitle>
+      <DialogTitle>{translate(title, { name, _: readOnly ? `${translate('common.view')} ${name}` : undefined })}</DialogTitle>
       <DialogContent dividers>
         <Box
           component="form"
@@ -141,25 +159,32 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
           }}
           sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, rowGap: 0.5, pt: 1 }}
         >
-          {visible.map((field) => (
-            <Box key={field.source} sx={{ gridColumn: (field.maxLength ?? 0) >= 500 || field.multi ? '1 / -1' : undefined }}>
-              <FieldInput
-                field={field}
-                value={values[field.source]}
-                onChange={(v) => setValue(field.source, v)}
-                disabled={saving || (editing && field.readOnlyOnEdit)}
-                error={message(errors[field.source])}
-              />
-            </Box>
-          ))}
+          {visible.map((field) => {
+            const Input = inputs?.[field.source] ?? FieldInput;
+            return (
+              <Box key={field.source} sx={{ gridColumn: (field.maxLength ?? 0) >= 500 || field.multi ? '1 / -1' : undefined }}>
+                <Input
+                  field={field}
+                  value={values[field.source]}
+                  record={{ ...record, ...values }}
+                  onChange={(v) => setValue(field.source, v)}
+                  disabled={readOnly || saving || (editing && field.readOnlyOnEdit)}
+                  error={message(errors[field.source])}
+                />
+              </Box>
+            );
+          })}
+          {extra && <Box sx={{ gridColumn: '1 / -1' }}>{extra({ values, setValue, disabled: saving || readOnly })}</Box>}
           {/* Lets Enter in a text box submit the form. */}
           <button type="submit" hidden />
         </Box>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={saving} data-testid="form-cancel">
-          {translate('common.cancel')}
-        </Button>
+        {!readOnly && (
+          <Button onClick={onClose} disabled={saving} data-testid="form-cancel">
+            {translate('common.cancel')}
+          </Button>
+        )}
         <Button
           variant="contained"
           onClick={() => void submit()}
@@ -167,7 +192,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
           startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
           data-testid="form-save"
         >
-          {translate('common.save')}
+          {translate(readOnly ? 'common.confirm' : 'common.save')}
         </Button>
       </DialogActions>
     </Dialog>

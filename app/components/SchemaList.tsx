@@ -1,8 +1,10 @@
-import { useMemo, useState } from 'react';
-import { Box, Button, LinearProgress, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Box, Button, Checkbox, IconButton, LinearProgress, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import { useCan } from '../auth/useCan';
@@ -11,18 +13,88 @@ import { defaultSort, permissionOf } from './api';
 import { useConfirm } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { useEnumOptions } from './FieldInput';
+import { invalidateLookups, useDictionary } from './lookups';
 import { FieldValue } from './FieldValue';
-import { FormDialog, type Row } from './FormDialog';
+import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
 import { Pager } from './Pager';
+import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
 
-/** A filter of the search bar: a select for fields with options, a text box otherwise. */
-function FilterInput({ filter, field, value, onChange, onEnter }: { filter: FilterConfig; field?: FieldConfig; value: string; onChange: (v: string) => void; onEnter: () => void }) {
+/** A jurisdiction filter fills the condition keys of the levels chosen (its `jurisdiction.keys`). */
+function JurisdictionFilter({ filter, typed, onChange }: { filter: FilterConfig; typed: Record<string, unknown>; onChange: (patch: Record<string, string>) => void }) {
+  const { kind, keys } = filter.jurisdiction!;
+  const [picked, setPicked] = useState<JurisdictionValue | null>(null);
+  // A reset empties the keys: the picker follows.
+  const cleared = Object.values(keys).every((k) => !typed[k]);
+  return (
+    <JurisdictionPicker
+      kind={kind as JurisdictionKind}
+      value={cleared ? [] : picked?.ids}
+      testId={`filter-${filter.key}`}
+      onChange={(v) => {
+        setPicked(v);
+        onChange(Object.fromEntries(Object.entries(keys).map(([level, key]) => [key, v && v.levels.includes(level as JurisdictionLevel) ? String(v.ids[v.levels.indexOf(level as JurisdictionLevel)]) : ''])));
+      }}
+    />
+  );
+}
+
+type FilterValue = unknown;
+
+/** `2026-11-23T09:30` (datetime-local) <-> `2026-11-23 09:30:00` (the legacy condition's time format). */
+const toLegacyTime = (v: string) => (v ? v.replace('T', ' ') + (v.length === 16 ? ':00' : '') : '');
+const fromLegacyTime = (v: unknown) => (typeof v === 'string' && v ? v.replace(' ', 'T').slice(0, 16) : '');
+
+/**
+ * A filter of the search bar: a select for fields with options (several at once for `in`, limited to
+ * the list's default values when it has some), two date-times for `between`, a text box otherwise.
+ */
+function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed }: { entity: string; filter: FilterConfig; field?: FieldConfig; value: FilterValue; onChange: (v: FilterValue) => void; onEnter: () => void; allowed?: unknown[] }) {
   const translate = useTranslate();
-  const options = useEnumOptions(field ?? { values: [] });
-  const label = field ? translate(field.label) : filter.key;
-  if (field?.enum && filter.op === 'eq') {
+  const enumOptions = useEnumOptions(field ?? { values: [] });
+  const { options: dictionaryOptions } = useDictionary(filter.op === 'eq' ? field?.dictionary : undefined);
+  const all = field?.dictionary ? dictionaryOptions : enumOptions;
+  const options = allowed ? all.filter((o) => allowed.some((a) => String(a) === String(o.value))) : all;
+  // A filter over several fields (name or remark) may have its own label at resources.<entity>.filters.<key>.
+  const label = translate(`resources.${entity}.filters.${filter.key}`, { _: filter.label ? translate(filter.label) : field ? translate(field.label) : filter.key });
+  if (filter.op === 'between') {
+    const [from, to] = Array.isArray(value) ? value : ['', ''];
+    const set = (i: number, v: string) => {
+      const next = [from ?? '', to ?? ''];
+      next[i] = toLegacyTime(v);
+      onChange(next[0] || next[1] ? next : '');
+    };
     return (
-      <TextField select size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)} sx={{ minWidth: 160 }} data-testid={`filter-${filter.key}`}>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }} data-testid={`filter-${filter.key}`}>
+        <TextField size="small" type="datetime-local" label={`${label} ${translate('common.from')}`} value={fromLegacyTime(from)} onChange={(e) => set(0, e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+        <TextField size="small" type="datetime-local" label={translate('common.to')} value={fromLegacyTime(to)} onChange={(e) => set(1, e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+      </Box>
+    );
+  }
+  if (field?.enum && filter.op === 'in') {
+    const chosen = Array.isArray(value) ? value.map(String) : [];
+    return (
+      <TextField
+        select
+        size="small"
+        label={label}
+        value={chosen}
+        onChange={(e) => onChange((e.target.value as unknown as string[]).map((v) => (field.type === 'integer' ? Number(v) : v)))}
+        sx={{ minWidth: 200 }}
+        slotProps={{ select: { multiple: true, renderValue: (v) => options.filter((o) => (v as string[]).includes(String(o.value))).map((o) => o.label).join('、') } }}
+        data-testid={`filter-${filter.key}`}
+      >
+        {options.map((o) => (
+          <MenuItem key={String(o.value)} value={String(o.value)}>
+            <Checkbox size="small" checked={chosen.includes(String(o.value))} sx={{ p: 0, mr: 1 }} />
+            {o.label}
+          </MenuItem>
+        ))}
+      </TextField>
+    );
+  }
+  if ((field?.enum || field?.dictionary) && filter.op === 'eq') {
+    return (
+      <TextField select size="small" label={label} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} sx={{ minWidth: 160 }} data-testid={`filter-${filter.key}`}>
         <MenuItem value="">{translate('common.all')}</MenuItem>
         {options.map((o) => (
           <MenuItem key={String(o.value)} value={String(o.value)}>
@@ -36,7 +108,7 @@ function FilterInput({ filter, field, value, onChange, onEnter }: { filter: Filt
     <TextField
       size="small"
       label={label}
-      value={value}
+      value={String(value ?? '')}
       onChange={(e) => onChange(e.target.value)}
       onKeyDown={(e) => e.key === 'Enter' && onEnter()}
       slotProps={{ htmlInput: { 'data-testid': `filter-${filter.key}` } }}
@@ -44,60 +116,259 @@ function FilterInput({ filter, field, value, onChange, onEnter }: { filter: Filt
   );
 }
 
+/** One row of a tree list with its depth; `children` tells whether it can expand. */
+interface TreeLine {
+  row: Row & { id: number };
+  depth: number;
+  children: number;
+}
+
+/**
+ * The page's rows in tree order: a row under the row whose id its parent field holds, rows whose parent
+ * is not on the page as roots (a search still shows its matches), the children of collapsed rows left out.
+ */
+function treeLines(rows: (Row & { id: number })[], parent: string, expanded: Set<unknown>): TreeLine[] {
+  const ids = new Set(rows.map((r) => r.fId));
+  const byParent = new Map<unknown, (Row & { id: number })[]>();
+  for (const r of rows) {
+    const key = ids.has(r[parent]) && r[parent] !== r.fId ? r[parent] : null;
+    byParent.set(key, [...(byParent.get(key) ?? []), r]);
+  }
+  const lines: TreeLine[] = [];
+  const seen = new Set<unknown>();
+  const walk = (key: unknown, depth: number) => {
+    for (const row of byParent.get(key) ?? []) {
+      if (seen.has(row.fId)) continue; // a cycle in the data must not hang the page
+      seen.add(row.fId);
+      const children = byParent.get(row.fId)?.length ?? 0;
+      lines.push({ row, depth, children });
+      if (children && expanded.has(row.fId)) walk(row.fId, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return lines;
+}
+
+type SwitchConfig = NonNullable<ResourceConfig['list']['switches']>[number];
+
+/**
+ * A declared switch column: saves at once (fId and the field) through the declared endpoint, then reloads
+ * (spec 001 §4). Disabled for users without that endpoint's permission.
+ */
+function SwitchCell({ config, declared, row }: { config: ResourceConfig; declared: SwitchConfig; row: Row }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const allowed = useCan(permissionOf(config, declared.endpoint, `${config.name}:edit`, 'update'));
+  const [busy, setBusy] = useState(false);
+  const on = String(row[declared.field]) === String(declared.on);
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      const envelope = await call(config.endpoints[declared.endpoint], { fId: row.fId, [declared.field]: on ? declared.off : declared.on });
+      notify(translate(config.notifications[declared.endpoint] ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
+      refresh();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const label = translate(`enums.${config.fields[declared.field]?.enum}.${row[declared.field]}`, { _: String(row[declared.field] ?? '') });
+  return (
+    <Switch
+      size="small"
+      checked={on}
+      disabled={!allowed || busy}
+      onChange={() => void toggle()}
+      slotProps={{ input: { 'aria-label': label, 'data-testid': `switch-${declared.field}` } as object }}
+    />
+  );
+}
+
+/** A custom filter input a list component offers (resource filters name it by `widget`). */
+export type FilterWidget = (props: { values: Record<string, FilterValue>; onChange: (values: Record<string, FilterValue>) => void }) => ReactNode;
+
+const isBlank = (v: FilterValue) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** A link column: a button for holders of the link's code, plain text for others. */
+function LinkCell({ link, row, children, open }: { link: { permission: string; idField: string }; row: Row; children: ReactNode; open?: (row: Row, id: unknown) => void }) {
+  const can = useCan(link.permission);
+  const id = row[link.idField];
+  if (!can || !open || isBlank(id as FilterValue)) return <>{children}</>;
+  return (
+    <Button size="small" sx={{ p: 0, minWidth: 0, textTransform: 'none' }} onClick={() => open(row, id)} data-testid="list-link">
+      {children}
+    </Button>
+  );
+}
+
+export interface SchemaListProps {
+  config: ResourceConfig;
+  /** Buttons of a row shown before edit and delete (e.g. a detail drawer). */
+  rowActions?: (row: Row) => ReactNode;
+  /** Buttons of the search bar shown before add (e.g. an import). */
+  toolbar?: ReactNode;
+  /** Page-specific options of the add/edit dialog. */
+  form?: Pick<FormDialogProps, 'isVisible' | 'maxWidth' | 'inputs' | 'fixed' | 'validate' | 'extraKeys' | 'extra'>;
+  /** Conditions every query carries (the library whose fields a drawer lists). */
+  fixedFilter?: Record<string, unknown>;
+  /** Cells rendered by the page instead of the generic value, by column. */
+  cells?: Record<string, (row: Row) => ReactNode>;
+  /**
+   * A view button on every row, opening the form read-only. By default it shows when the resource
+   * declares `form.view` and the user may not edit (spec 001 §2.9, spec 002 role list).
+   */
+  view?: boolean;
+  /** Hides the generic add/edit/delete buttons (a list that only acts through its own row buttons). */
+  readOnly?: boolean;
+  /** Inputs for filters that name a widget; filters of one widget share one input. */
+  filterWidgets?: Record<string, FilterWidget>;
+  /** What a link column opens (list.links[column].target), given the row and the link's id field value. */
+  linkTargets?: Record<string, (row: Row, id: unknown) => void>;
+  /** Rows may be chosen with a checkbox; the toolbar acts on the chosen rows. */
+  selection?: { selectable: (row: Row) => boolean; toolbar: (rows: Row[], clear: () => void) => ReactNode };
+  /** Any change reloads the list (live events). */
+  reloadKey?: number;
+}
+
 /**
  * The list every resource gets unless its resource file names its own: the declared filters, the
- * declared columns, paging with the declared sizes, and add, edit and delete gated by the resource's
- * permission codes.
+ * declared columns (as a tree when the resource declares `list.tree`), paging with the declared sizes,
+ * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
+ * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config }: { config: ResourceConfig }) {
+export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, filterWidgets, linkTargets, selection, reloadKey }: SchemaListProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const confirm = useConfirm();
-  const canAdd = useCan(permissionOf(config, 'save', `${config.name}:add`, 'create'));
-  const canEdit = useCan(permissionOf(config, 'save', `${config.name}:edit`, 'update'));
-  const canDelete = useCan(permissionOf(config, 'delete', `${config.name}:del`));
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const [applied, setApplied] = useState<Record<string, string>>({});
+  const canAdd = useCan(permissionOf(config, 'save', `${config.name}:add`, 'create')) && !readOnly && Boolean(config.endpoints.save);
+  const canEdit = useCan(permissionOf(config, 'save', `${config.name}:edit`, 'update')) && !readOnly && Boolean(config.endpoints.save);
+  const canDelete = useCan(permissionOf(config, 'delete', `${config.name}:del`)) && !readOnly && Boolean(config.endpoints.delete);
+  const canView = Boolean(config.endpoints.save) && (view ?? (Boolean(config.form.view) && !canEdit));
+  const hasActions = canEdit || canDelete || canView || Boolean(rowActions);
+  const defaults = config.list.condition ?? {};
+  const [typed, setTyped] = useState<Record<string, FilterValue>>({});
+  const [applied, setApplied] = useState<Record<string, FilterValue>>({});
+  const [chosen, setChosen] = useState<Map<unknown, Row>>(new Map());
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(config.list.pageSize);
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
+  const [viewing, setViewing] = useState(false);
+  const switches = new Map((config.list.switches ?? []).map((w) => [w.field, w]));
+  const [expanded, setExpanded] = useState<Set<unknown>>(new Set());
+  const tree = config.list.tree;
+  // Failure texts of a resource (spec: "… save failed") when its messages declare them.
+  const failureKey = (action: string) => {
+    const key = `resources.${config.name}.failures.${action}`;
+    return translate(key, { _: '' }) ? key : undefined;
+  };
 
-  const filter = useMemo(() => Object.fromEntries(Object.entries(applied).filter(([, v]) => v !== '')), [applied]);
-  const { data, total, isFetching } = useGetList<Row & { id: number }>(
-    config.name,
+  // Filters with a value are always sent (a hidden filter fixing the list, e.g. rental houses only).
+  const fixed = useMemo(() => Object.fromEntries(config.list.filters.filter((f) => f.value !== undefined).map((f) => [f.key, f.value])), [config]);
+  // A list fixed to a value (rooms of one house) creates rows with that value.
+  const fixedFields = useMemo(() => Object.fromEntries(config.list.filters.filter((f) => f.value !== undefined && f.field).map((f) => [f.field!, f.value])), [config]);
+  // A cleared filter with a default goes back to it: the door-lock list never shows other types.
+  const filter = useMemo(() => {
+    const out: Record<string, FilterValue> = { ...defaults };
+    for (const [k, v] of Object.entries(applied)) if (!isBlank(v)) out[k] = v;
+    return { ...out, ...fixed, ...fixedFilter };
+  }, [applied, defaults, fixed, fixedFilter]);
+  const { data, total, isFetching, refetch } = useGetList<Row & { id: number }>(
+    config.entity ?? config.name,
     { pagination: { page, perPage }, sort: defaultSort(config), filter },
     { placeholderData: (previous) => previous },
   );
   const rows = data ?? [];
+  const lines: TreeLine[] = useMemo(
+    () => (tree ? treeLines(data ?? [], tree.parent, expanded) : (data ?? []).map((row) => ({ row, depth: 0, children: 0 }))),
+    [data, tree, expanded],
+  );
+  const toggle = (id: unknown) =>
+    setExpanded((e) => {
+      const next = new Set(e);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  useEffect(() => {
+    if (reloadKey) void refetch();
+  }, [reloadKey, refetch]);
+  const clearChosen = () => setChosen(new Map());
+  const highlight = config.list.highlight;
+  const highlighted = (row: Row) => !!highlight && String(row[highlight.field]) === String(highlight.equals);
+  const widgetsShown = new Set<string>();
+  /** A cell: the page's own, a declared switch, a placeholder for a blank value, else the value; a link when declared. */
+  const cell = (c: string, row: Row) => {
+    if (cells?.[c]) return cells[c](row);
+    const declared = switches.get(c);
+    if (declared) return <SwitchCell config={config} declared={declared} row={row} />;
+    const value = row[c];
+    const placeholder = config.list.placeholders?.[c];
+    const content = placeholder && isBlank(value as FilterValue) ? translate(placeholder) : config.fields[c] ? <FieldValue field={config.fields[c]} row={row} /> : String(value ?? '-');
+    const link = config.list.links?.[c];
+    return link && !isBlank(value as FilterValue) ? (
+      <LinkCell link={link} row={row} open={linkTargets?.[link.target]}>
+        {content}
+      </LinkCell>
+    ) : (
+      content
+    );
+  };
+  const selectable = selection ? rows.filter(selection.selectable) : [];
   const query = () => {
     setApplied(typed);
     setPage(1);
+    clearChosen();
   };
   const remove = (row: Row) =>
     confirm.ask(translate('common.confirmDelete'), async () => {
       try {
         await call(config.endpoints.delete, { fId: row.fId });
         notify(translate(config.notifications.delete ?? 'common.deleted'), { type: 'success' });
+        invalidateLookups(`ref:${config.name}`);
         refresh();
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+        if (error instanceof ApiError && error.status !== 200) return;
+        const text = error instanceof Error ? error.message : String(error);
+        const key = failureKey('delete');
+        notify(key ? translate(key, { message: text }) : text, { type: 'error' });
       }
     });
 
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }} data-testid={`${config.name}-list`}>
       <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-        {config.list.filters.map((f) => (
-          <FilterInput
-            key={f.key}
-            filter={f}
-            field={config.fields[f.field ?? f.fields?.[0] ?? '']}
-            value={typed[f.key] ?? ''}
-            onChange={(v) => setTyped({ ...typed, [f.key]: v })}
-            onEnter={query}
-          />
-        ))}
+        {config.list.filters.map((f) => {
+          if (f.input === 'hidden' || f.value !== undefined) return null;
+          if (f.input === 'jurisdiction' && f.jurisdiction)
+            return <JurisdictionFilter key={f.key} filter={f} typed={typed} onChange={(patch) => setTyped({ ...typed, ...patch })} />;
+          if (f.widget) {
+            const Widget = filterWidgets?.[f.widget];
+            if (!Widget || widgetsShown.has(f.widget)) return null;
+            widgetsShown.add(f.widget);
+            const keys = config.list.filters.filter((g) => g.widget === f.widget).map((g) => g.key);
+            return (
+              <Fragment key={f.widget}>
+                <Widget values={Object.fromEntries(keys.map((k) => [k, typed[k]]))} onChange={(values) => setTyped({ ...typed, ...values })} />
+              </Fragment>
+            );
+          }
+          const fallback = defaults[f.key];
+          return (
+            <FilterInput
+              key={f.key}
+              entity={config.name}
+              filter={f}
+              field={config.fields[f.field ?? f.fields?.[0] ?? '']}
+              value={typed[f.key] ?? (Array.isArray(fallback) ? fallback : '')}
+              allowed={Array.isArray(fallback) ? fallback : undefined}
+              onChange={(v) => setTyped({ ...typed, [f.key]: v })}
+              onEnter={query}
+            />
+          );
+        })}
         <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="list-query">
           {translate('common.query')}
         </Button>
@@ -108,14 +379,25 @@ export function SchemaList({ config }: { config: ResourceConfig }) {
             setTyped({});
             setApplied({});
             setPage(1);
+            clearChosen();
           }}
           data-testid="list-reset"
         >
           {translate('common.reset')}
         </Button>
         <Box sx={{ flex: 1 }} />
-        {canAdd && config.endpoints.save && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="list-add">
+        {selection?.toolbar([...chosen.values()], clearChosen)}
+        {toolbar}
+        {canAdd && (
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            onClick={() => {
+              setViewing(false);
+              setEditing(null);
+            }}
+            data-testid="list-add"
+          >
             {translate('common.add')}
           </Button>
         )}
@@ -125,28 +407,114 @@ export function SchemaList({ config }: { config: ResourceConfig }) {
         <Table size="small" stickyHeader>
           <TableHead>
             <TableRow>
+              {selection && (
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    size="small"
+                    disabled={!selectable.length}
+                    checked={selectable.length > 0 && selectable.every((r) => chosen.has(r.fId))}
+                    indeterminate={selectable.some((r) => chosen.has(r.fId)) && !selectable.every((r) => chosen.has(r.fId))}
+                    onChange={(e) => {
+                      const next = new Map(chosen);
+                      for (const r of selectable) {
+                        if (e.target.checked) next.set(r.fId, r);
+                        else next.delete(r.fId);
+                      }
+                      setChosen(next);
+                    }}
+                    slotProps={{ input: { 'aria-label': translate('common.selectAll') } }}
+                    data-testid="list-select-all"
+                  />
+                </TableCell>
+              )}
               {config.list.columns.map((c) => (
                 <TableCell key={c} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
                   {config.fields[c] ? translate(config.fields[c].label) : c}
                 </TableCell>
               ))}
-              {(canEdit || canDelete) && <TableCell sx={{ fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
+              {hasActions && <TableCell sx={{ fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows.map((row) => (
-              <TableRow key={String(row.fId)} hover data-testid="list-row">
-                {config.list.columns.map((c) => (
-                  <TableCell key={c}>{config.fields[c] ? <FieldValue field={config.fields[c]} row={row} /> : String(row[c] ?? '-')}</TableCell>
-                ))}
-                {(canEdit || canDelete) && (
+            {lines.map(({ row, depth, children }) => (
+              <TableRow
+                key={String(row.fId)}
+                hover
+                data-testid="list-row"
+                data-depth={tree ? depth : undefined}
+                data-highlighted={highlighted(row) ? 1 : 0}
+                sx={highlighted(row) ? { '& > td': { bgcolor: (t) => (t.palette.mode === 'dark' ? 'rgba(255,167,38,0.16)' : '#fff4e5') } } : undefined}
+              >
+                {selection && (
+                  <TableCell padding="checkbox">
+                    {selection.selectable(row) && (
+                      <Checkbox
+                        size="small"
+                        checked={chosen.has(row.fId)}
+                        onChange={(e) => {
+                          const next = new Map(chosen);
+                          if (e.target.checked) next.set(row.fId, row);
+                          else next.delete(row.fId);
+                          setChosen(next);
+                        }}
+                        data-testid="list-select"
+                      />
+                    )}
+                  </TableCell>
+                )}
+                {config.list.columns.map((c, i) => {
+                  const value = cell(c, row);
+                  // Times and option labels stay on one line; names and notes wrap.
+                  if (!tree || i > 0) return <TableCell key={c} sx={config.fields[c]?.type === 'date-time' || config.fields[c]?.enum ? { whiteSpace: 'nowrap' } : undefined}>{value}</TableCell>;
+                  return (
+                    <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
+                      <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 3 }}>
+                        {children ? (
+                          <IconButton
+                            size="small"
+                            onClick={() => toggle(row.fId)}
+                            aria-label={translate(expanded.has(row.fId) ? 'common.collapse' : 'common.expand')}
+                            aria-expanded={expanded.has(row.fId)}
+                            data-testid="tree-toggle"
+                          >
+                            {expanded.has(row.fId) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                          </IconButton>
+                        ) : (
+                          <Box sx={{ width: 34 }} />
+                        )}
+                        <Fragment>{value}</Fragment>
+                      </Box>
+                    </TableCell>
+                  );
+                })}
+                {hasActions && (
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {canEdit && config.endpoints.save && (
-                      <Button size="small" onClick={() => setEditing(row)} data-testid="list-edit">
+                    {canView && (
+                      <Button
+                        size="small"
+                        onClick={() => {
+                          setViewing(true);
+                          setEditing(row);
+                        }}
+                        data-testid="list-view"
+                      >
+                        {translate('common.view')}
+                      </Button>
+                    )}
+                    {rowActions?.(row)}
+                    {canEdit && (
+                      <Button
+                        size="small"
+                        onClick={() => {
+                          setViewing(false);
+                          setEditing(row);
+                        }}
+                        data-testid="list-edit"
+                      >
                         {translate('common.edit')}
                       </Button>
                     )}
-                    {canDelete && config.endpoints.delete && (
+                    {canDelete && (
                       <Button size="small" color="error" onClick={() => remove(row)} data-testid="list-delete">
                         {translate('common.delete')}
                       </Button>
@@ -171,7 +539,19 @@ export function SchemaList({ config }: { config: ResourceConfig }) {
           setPage(1);
         }}
       />
-      {config.endpoints.save && <FormDialog config={config} open={editing !== undefined} record={editing} onClose={() => setEditing(undefined)} />}
+      {config.endpoints.save && (
+        <FormDialog
+          config={config}
+          open={editing !== undefined}
+          record={editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => invalidateLookups(`ref:${config.name}`)}
+          failureKey={failureKey('save')}
+          readOnly={viewing}
+          {...form}
+          fixed={{ ...fixedFields, ...form?.fixed }}
+        />
+      )}
       {confirm.dialog}
     </Box>
   );

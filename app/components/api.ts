@@ -7,8 +7,8 @@ import type { ResourceConfig } from '../resources/types';
 export const DICTIONARY_PATH = '/system/t-sys-dic/getdic';
 export const ALL_PRODUCTS_PATH = '/biz/t-product/allproducts';
 export const USER_LIST_PATH = '/system/t-sys-user/pageList';
-/** Agents are users of type 2; the agent list is capped at 999 like the legacy screens. */
-export const AGENT_QUERY = { current: 1, size: 999, condition: { userType: 2 } };
+/** Agents are system users of kind fAdmin 2 (userType 2 would list tenants); capped at 999 like the legacy screens. */
+export const AGENT_QUERY = { current: 1, size: 999, condition: { fAdmin: 2 } };
 
 /** The permission code of an action, falling back to a known code when the resource file omits it. */
 export function permissionOf(config: ResourceConfig, action: string, fallback: string, mode?: 'create' | 'update'): string {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useGetIdentity } from 'react-admin';
 import { call } from '../../adapters/http';
+import { endpoints } from '../../adapters/generated/endpoints';
 import { AGENT_QUERY, ALL_PRODUCTS_PATH, DICTIONARY_PATH, USER_LIST_PATH } from './api';
 
 export interface Option {
@@ -71,8 +72,11 @@ const NO_ENTRIES: DictionaryEntry[] = [];
 const NO_PRODUCTS: ProductOption[] = [];
 const NO_AGENTS: AgentRow[] = [];
 
-/** Options of a dictionary (`/system/t-sys-dic/getdic {key}`): value fId, label fContent. */
-export function useDictionary(dictionaryKey: string | undefined): { options: Option[]; entries: DictionaryEntry[]; loading: boolean } {
+/**
+ * Options of a dictionary (`/system/t-sys-dic/getdic {key}`): value fId, label fContent; `byValue` for a
+ * text field that stores the entry's fValue (a library field's value type: 'switch', 'reading', …).
+ */
+export function useDictionary(dictionaryKey: string | undefined, byValue = false): { options: Option[]; entries: DictionaryEntry[]; loading: boolean } {
   const { data, loading } = useLookup(
     dictionaryKey ? 'dic:' + dictionaryKey : null,
     async () => {
@@ -81,7 +85,7 @@ export function useDictionary(dictionaryKey: string | undefined): { options: Opt
     },
     NO_ENTRIES,
   );
-  return { entries: data, options: data.map((d) => ({ value: d.fId, label: d.fContent })), loading };
+  return { entries: data, options: data.map((d) => ({ value: byValue ? (d.fValue ?? d.fId) : d.fId, label: d.fContent })), loading };
 }
 
 /** Every product (no paging), for product selects; rows carry fDeviceType. */
@@ -96,6 +100,30 @@ export function useAllProducts(enabled = true): { products: ProductOption[]; opt
     NO_PRODUCTS,
   );
   return { products: data, options: data.map((p) => ({ value: p.fId, label: p.fName })), loading };
+}
+
+const NO_ROWS: Record<string, unknown>[] = [];
+const REF_LIST_SIZE = 999;
+
+/**
+ * The rows of an entity for the selects of fields referring to it (x-ref), from its `all` endpoint or
+ * else its list; label fName. A list that saves or deletes such rows drops the copy (`invalidateLookups('ref:<entity>')`).
+ */
+export function useEntityOptions(entity: string | undefined): { rows: Record<string, unknown>[]; options: Option[]; loading: boolean } {
+  const paths = entity ? (endpoints as Record<string, Record<string, string>>)[entity] : undefined;
+  // Without an `all` endpoint, the list's first REF_LIST_SIZE rows (spec 000 §9: the function list loads 999).
+  const path = paths?.all ?? paths?.list;
+  const { data, loading } = useLookup(
+    path ? `ref:${entity}` : null,
+    async () => {
+      const body = paths?.all ? {} : { current: 1, size: REF_LIST_SIZE, condition: {} };
+      const envelope = await call<Record<string, unknown>[] | { records: Record<string, unknown>[] }>(path!, body);
+      const rows = envelope.data;
+      return Array.isArray(rows) ? rows : (rows?.records ?? []);
+    },
+    NO_ROWS,
+  );
+  return { rows: data, options: data.map((r) => ({ value: r.fId as number, label: String(r.fName ?? r.fId) })), loading };
 }
 
 /** Agents (users of type 2) for the owner selector; only administrators may list them. */

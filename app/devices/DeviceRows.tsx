@@ -81,6 +81,18 @@ export interface DeviceTableProps {
   onSelect?: (ids: number[]) => void;
 }
 
+/**
+ * The action column stays at the right edge of the table's box: with long (English) labels the table is
+ * wider than its box and scrolls horizontally inside it, never pushing the buttons out of sight.
+ */
+const STICKY_ACTIONS = {
+  whiteSpace: 'nowrap',
+  position: 'sticky',
+  right: 0,
+  bgcolor: 'background.paper',
+  boxShadow: '-6px 0 6px -4px rgba(0,21,41,0.12)',
+} as const;
+
 export function DeviceTable({ config, rows, total, page, perPage, loading, actions, onPageChange, onPerPageChange, onOpen, switchCell, selected, onSelect }: DeviceTableProps) {
   const translate = useTranslate();
   const columns = config.list.columns;
@@ -88,7 +100,7 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
   return (
     <Box data-testid="device-table">
       <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1, maxWidth: '100%' }} data-testid="device-table-box">
         <Table size="small" stickyHeader>
           <TableHead>
             <TableRow>
@@ -108,7 +120,7 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
                   {columnLabel(config, c, translate)}
                 </TableCell>
               ))}
-              {hasActions && <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
+              {hasActions && <TableCell sx={{ ...STICKY_ACTIONS, zIndex: 3, fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
             </TableRow>
           </TableHead>
           <TableBody>
@@ -138,7 +150,7 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
                   </TableCell>
                 ))}
                 {hasActions && (
-                  <TableCell sx={{ whiteSpace: 'nowrap', py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } }}>
+                  <TableCell sx={{ ...STICKY_ACTIONS, py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } }}>
                     <ActionButtons row={row} actions={actions} />
                   </TableCell>
                 )}

@@ -3,6 +3,123 @@
 export default {
   "zh-CN": {
     "resources": {
+      "addressBook": {
+        "name": "通讯录",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "人员",
+          "fName": "联系人",
+          "fNumber": "号码",
+          "fIntime": "入库时间"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人员不能为空"
+          },
+          "fNumber": {
+            "required": "号码不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "alarm": {
+        "name": "报警记录",
+        "fields": {
+          "fId": "编号",
+          "fAlarmType": "报警类型",
+          "fStatus": "状态",
+          "fAlarmTime": "报警时间",
+          "fRemark": "报警内容描述",
+          "fPhotoUrl": "报警照片",
+          "fHouseId": "出租屋",
+          "fRoomId": "房间",
+          "fUserAlarmId": "租客/访客",
+          "fDeviceId": "设备",
+          "fDeviceType": "设备类型",
+          "fAreaId": "辖区",
+          "fStreetId": "街道",
+          "fCommunityId": "社区",
+          "fHandleContent": "处理备注",
+          "fHandleTime": "处理时间",
+          "fHandleUserId": "处理人",
+          "fIntime": "入库时间",
+          "fHouseName": "出租屋",
+          "fRoomName": "房间",
+          "fUserAlarmName": "租客/访客",
+          "fHandleUserName": "处理人",
+          "fStatusName": "状态",
+          "fAlarmTypeName": "报警类型",
+          "fDeviceTypeName": "设备类型",
+          "fDeviceName": "设备名称"
+        },
+        "messages": {
+          "fAlarmType": {
+            "required": "报警类型不能为空"
+          }
+        },
+        "notifications": {
+          "signing": "签收成功",
+          "signingBatch": "批量签收完成"
+        },
+        "variants": {
+          "alarmLock": {
+            "placeholders": {}
+          },
+          "alarmGather": {
+            "placeholders": {}
+          },
+          "alarmTime": {
+            "placeholders": {
+              "fUserAlarmName": "未认证"
+            }
+          },
+          "alarmRoom": {
+            "placeholders": {}
+          },
+          "alarmForeign": {
+            "placeholders": {}
+          },
+          "alarmPerson": {
+            "placeholders": {}
+          },
+          "alarmDevice": {
+            "placeholders": {}
+          },
+          "alarmCard": {
+            "placeholders": {}
+          }
+        }
+      },
+      "appVersion": {
+        "name": "应用版本",
+        "fields": {
+          "fId": "编号",
+          "fAppType": "应用类型",
+          "fAppVersion": "版本",
+          "fVersionDescribe": "版本描述",
+          "fAppFile": "安装文件",
+          "fUpdateStatus": "更新状态",
+          "fUpdateDescribe": "更新描述",
+          "fAreaId": "所属区域",
+          "fIntime": "创建时间",
+          "appTypeName": "应用类型",
+          "updateStatusName": "更新状态",
+          "areaName": "所属区域"
+        },
+        "messages": {
+          "fAppType": {
+            "required": "类型不能为空",
+            "type": "类型不能为空"
+          },
+          "fAppVersion": {
+            "required": "版本不能为空"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
       "area": {
         "name": "地区",
         "fields": {
@@ -38,6 +155,131 @@ export default {
         "notifications": {
           "save": "地区保存成功",
           "delete": "地区删除成功"
+        }
+      },
+      "building": {
+        "name": "楼栋",
+        "fields": {
+          "id": "编号",
+          "fBuildingnum": "楼栋号",
+          "fCommunityid": "所属社区",
+          "fFloor": "楼层数",
+          "fHousesNum": "户数",
+          "fType": "类型"
+        },
+        "messages": {
+          "fBuildingnum": {
+            "required": "楼栋号不能为空"
+          },
+          "fCommunityid": {
+            "required": "所属社区不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "community": {
+        "name": "社区",
+        "fields": {
+          "id": "编号",
+          "fName": "社区名称",
+          "fAddress": "地址",
+          "fBuildtime": "建成日期",
+          "fLatitude": "纬度",
+          "fLongitude": "经度",
+          "fStreet": "所属街道",
+          "fUnitcode": "单位代码",
+          "fRemarks": "备注"
+        },
+        "messages": {
+          "fName": {
+            "required": "社区名称不能为空"
+          },
+          "fStreet": {
+            "required": "所属街道不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "controlCar": {
+        "name": "布控车辆",
+        "fields": {
+          "fId": "编号",
+          "fLicensePlate": "车牌号",
+          "fStartTime": "布控开始时间",
+          "fStartEnd": "布控结束时间",
+          "fControlType": "布控类型",
+          "fControlUser": "布控人",
+          "fState": "布控状态",
+          "fMac": "MAC地址",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fLicensePlate": {
+            "required": "车牌号不能为空",
+            "pattern": "请输入正确的车牌号",
+            "maxLength": "请输入正确的车牌号"
+          },
+          "fStartTime": {
+            "required": "布控开始时间不能为空"
+          },
+          "fStartEnd": {
+            "required": "布控结束时间不能为空"
+          },
+          "fState": {
+            "required": "布控状态不能为空",
+            "enum": "布控状态不能为空"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
+      "controlPerson": {
+        "name": "布控人员",
+        "fields": {
+          "fId": "编号",
+          "fUserName": "人员名称",
+          "fUserIdcard": "身份证号",
+          "fFace": "人员照片",
+          "fStartTime": "布控开始时间",
+          "fEndTime": "布控结束时间",
+          "fControlType": "布控类型",
+          "fControlUser": "布控人",
+          "fState": "布控状态",
+          "fImei": "IMEI",
+          "fImsi": "IMSI",
+          "fMac": "MAC地址",
+          "fPhones": "手机号",
+          "fUpdateTime": "更新时间"
+        },
+        "messages": {
+          "fUserName": {
+            "required": "人员名称不能为空"
+          },
+          "fUserIdcard": {
+            "required": "身份证号不能为空",
+            "pattern": "请输入正确的身份证号",
+            "maxLength": "请输入正确的身份证号"
+          },
+          "fStartTime": {
+            "required": "布控开始时间不能为空"
+          },
+          "fEndTime": {
+            "required": "布控结束时间不能为空"
+          },
+          "fState": {
+            "required": "布控状态不能为空",
+            "enum": "布控状态不能为空"
+          },
+          "fPhones": {
+            "pattern": "请输入正确的手机号，多个用英文逗号分隔"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "status": "操作成功"
         }
       },
       "department": {
@@ -94,7 +336,8 @@ export default {
           "fVersion": "固件版本",
           "fIntime": "创建时间",
           "fRegisteredDate": "激活时间",
-          "fLastOnlineTime": "最后在线时间"
+          "fLastOnlineTime": "最后在线时间",
+          "fStateTime": "状态上报时间"
         },
         "messages": {
           "fNumber": {
@@ -285,6 +528,28 @@ export default {
           "userSave": "保存成功"
         }
       },
+      "feedback": {
+        "name": "意见反馈",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "反馈用户",
+          "fPhone": "手机号",
+          "fType": "反馈类型",
+          "fFeedbackContent": "反馈内容",
+          "fPhotos": "图片",
+          "fIntime": "反馈时间",
+          "fStatus": "状态",
+          "fAnswer": "答复内容",
+          "fAnswerTime": "答复时间",
+          "fAnswerUserId": "答复人",
+          "userName": "反馈用户"
+        },
+        "messages": {},
+        "notifications": {
+          "sign": "签收成功",
+          "answer": "反馈答复成功"
+        }
+      },
       "firmware": {
         "name": "固件",
         "fields": {
@@ -411,6 +676,103 @@ export default {
           "unbind": "设备解绑绑完成"
         }
       },
+      "house": {
+        "name": "出租屋",
+        "fields": {
+          "fHouseId": "编号",
+          "fHouseName": "出租屋名称",
+          "fDoornum": "门牌号",
+          "fAddress": "出租屋地址",
+          "fAreaId": "所属地区",
+          "fStreetId": "所属街道",
+          "fStreetName": "街道名称",
+          "fCommunityId": "所属社区",
+          "fBuildId": "所属楼栋",
+          "fPersonId": "房东",
+          "fLandlordName": "房东姓名",
+          "fLandlordPhone": "房东电话",
+          "fLongitude": "经度",
+          "fLatitude": "纬度",
+          "fRental": "出租屋",
+          "fStatus": "状态",
+          "fTotalPerson": "居住人数",
+          "fIntime": "入库时间",
+          "roomCount": "房间数"
+        },
+        "messages": {
+          "fHouseName": {
+            "required": "房屋名称不能为空"
+          },
+          "fAddress": {
+            "required": "出租屋地址不能为空"
+          },
+          "fBuildId": {
+            "required": "所属楼栋不能为空"
+          },
+          "fLandlordPhone": {
+            "pattern": "房东电话格式不正确"
+          }
+        },
+        "notifications": {
+          "save": "出租屋保存成功",
+          "delete": "出租屋删除成功"
+        }
+      },
+      "houseDevice": {
+        "name": "出租屋设备",
+        "fields": {
+          "fId": "编号",
+          "fDeviceId": "设备",
+          "fHouseId": "出租屋",
+          "fRoomId": "房间",
+          "fDeviceType": "设备类型",
+          "fIntime": "入库时间"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "设备不能为空",
+            "unique": "设备已绑定出租屋"
+          },
+          "fHouseId": {
+            "required": "出租屋不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "locationRecord": {
+        "name": "位置记录",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "人员",
+          "fAddress": "地址",
+          "fLongitude": "经度",
+          "fLatitude": "纬度",
+          "fCtime": "时间"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人员不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "lockRecord": {
+        "name": "开锁记录",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "人员",
+          "fHouseId": "出租屋",
+          "fLockTime": "开锁时间",
+          "fLockType": "开锁方式",
+          "fIntime": "入库时间"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人员不能为空"
+          }
+        },
+        "notifications": {}
+      },
       "messageModel": {
         "name": "消息模板",
         "fields": {
@@ -439,6 +801,33 @@ export default {
           "save": "消息模板保存成功",
           "delete": "消息模板删除成功"
         }
+      },
+      "person": {
+        "name": "人员",
+        "fields": {
+          "fPersonId": "编号",
+          "fName": "姓名",
+          "fIdcard": "身份证号",
+          "fPassport": "护照号",
+          "fPhonenum": "手机号",
+          "fSex": "性别",
+          "fNation": "民族",
+          "fCensusReg": "户籍地",
+          "fLivstatus": "居住状态",
+          "fStatus": "状态",
+          "fTmpLive": "暂住",
+          "fHouseId": "居住房屋",
+          "fUserId": "平台用户"
+        },
+        "messages": {
+          "fName": {
+            "required": "姓名不能为空"
+          },
+          "fIdcard": {
+            "pattern": "请输入正确的身份证号"
+          }
+        },
+        "notifications": {}
       },
       "place": {
         "name": "场所",
@@ -472,6 +861,31 @@ export default {
           "save": "场所保存成功",
           "delete": "场所删除成功"
         }
+      },
+      "policeStation": {
+        "name": "派出所",
+        "fields": {
+          "fId": "编号",
+          "fPoliceStaId": "派出所编号",
+          "fPoliceStaName": "派出所名称",
+          "fPoliceStaAcr": "简称",
+          "fPoliceStaPhone": "联系电话",
+          "fPoliceStaPinyin": "拼音",
+          "fAreaId": "所属地区"
+        },
+        "messages": {
+          "fPoliceStaId": {
+            "required": "派出所编号不能为空",
+            "unique": "派出所编号已存在"
+          },
+          "fPoliceStaName": {
+            "required": "派出所名称不能为空"
+          },
+          "fAreaId": {
+            "required": "所属地区不能为空"
+          }
+        },
+        "notifications": {}
       },
       "product": {
         "name": "产品",
@@ -518,6 +932,34 @@ export default {
           "save": "产品保存成功",
           "status": "产品状态修改成功",
           "delete": "产品删除成功"
+        }
+      },
+      "productFunction": {
+        "name": "产品功能",
+        "fields": {
+          "fId": "编号",
+          "fName": "功能名称",
+          "fType": "类型",
+          "fProductJsonId": "描述库",
+          "fRemark": "备注",
+          "fIntime": "创建时间",
+          "productJsonName": "描述库"
+        },
+        "messages": {
+          "fName": {
+            "required": "功能名称不能为空"
+          },
+          "fType": {
+            "required": "类型不能为空",
+            "type": "类型不能为空"
+          },
+          "fProductJsonId": {
+            "required": "描述库不能为空"
+          }
+        },
+        "notifications": {
+          "save": "功能保存成功",
+          "delete": "功能删除成功"
         }
       },
       "productJson": {
@@ -575,6 +1017,7 @@ export default {
           "fIsNotify": "是否通知",
           "fIsShowApp": "App显示",
           "fSwitches": "开关选项",
+          "fHardwareWarns": "硬件告警",
           "fIntime": "创建时间",
           "valueTypeName": "值类型名称",
           "jsonSubName": "下级描述库名称"
@@ -603,6 +1046,34 @@ export default {
         "notifications": {
           "save": "字段保存成功",
           "delete": "字段删除成功"
+        }
+      },
+      "rentalRoom": {
+        "name": "出租房间",
+        "fields": {
+          "fId": "编号",
+          "fHouseId": "出租屋",
+          "fRoom": "房间",
+          "fCapacity": "核定人数",
+          "fStatus": "状态",
+          "fIntime": "入库时间",
+          "tenants": "当前租客"
+        },
+        "messages": {
+          "fHouseId": {
+            "required": "出租屋不能为空"
+          },
+          "fRoom": {
+            "required": "房间号不能为空"
+          },
+          "fCapacity": {
+            "minimum": "核定人数必须在1到20之间",
+            "maximum": "核定人数必须在1到20之间"
+          }
+        },
+        "notifications": {
+          "save": "房间保存成功",
+          "delete": "房间删除成功"
         }
       },
       "room": {
@@ -661,6 +1132,110 @@ export default {
           "bind": "设备绑定完成",
           "unbind": "设备解绑绑完成"
         }
+      },
+      "school": {
+        "name": "学校",
+        "fields": {
+          "fId": "编号",
+          "fSchoolName": "学校名称",
+          "fAddress": "地址",
+          "fAreaId": "所属地区"
+        },
+        "messages": {
+          "fSchoolName": {
+            "required": "学校名称不能为空"
+          },
+          "fAreaId": {
+            "required": "所属地区不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "street": {
+        "name": "街道",
+        "fields": {
+          "fId": "编号",
+          "fStreetId": "街道编号",
+          "fStreetName": "街道名称",
+          "fAreaId": "所属地区"
+        },
+        "messages": {
+          "fStreetId": {
+            "required": "街道编号不能为空",
+            "unique": "街道编号已存在"
+          },
+          "fStreetName": {
+            "required": "街道名称不能为空"
+          },
+          "fAreaId": {
+            "required": "所属地区不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "tenantHouse": {
+        "name": "租住记录",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "租客",
+          "fHouseId": "出租屋",
+          "fRoomId": "房间",
+          "fShortTerm": "短租",
+          "fStartTime": "开始时间",
+          "fEndTime": "结束时间",
+          "fStatus": "状态",
+          "fIntime": "入库时间"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "租客不能为空"
+          },
+          "fHouseId": {
+            "required": "出租屋不能为空"
+          }
+        },
+        "notifications": {}
+      },
+      "touchAlarm": {
+        "name": "一键报警",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "用户",
+          "fStatus": "状态",
+          "fLongitude": "经度",
+          "fLatitude": "纬度",
+          "fAddress": "地址",
+          "fIntime": "报警时间",
+          "fHandleUserId": "签收人",
+          "fHandleTime": "签收时间",
+          "fUserName": "用户",
+          "fPhone": "手机号",
+          "fPoint": "经度,纬度"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "用户不能为空"
+          }
+        },
+        "notifications": {
+          "updateStatus": "签收成功"
+        }
+      },
+      "userApp": {
+        "name": "已装应用",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "人员",
+          "fAppName": "应用名称",
+          "fPackage": "包名",
+          "fIntime": "入库时间"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人员不能为空"
+          }
+        },
+        "notifications": {}
       }
     },
     "enums": {
@@ -714,11 +1289,153 @@ export default {
       "messageModelStatus": {
         "0": "禁用",
         "1": "启用"
+      },
+      "yesNo": {
+        "0": "否",
+        "1": "是"
+      },
+      "gender": {
+        "0": "女",
+        "1": "男"
+      },
+      "leaseStatus": {
+        "1": "未出租",
+        "2": "出租中",
+        "3": "已退租"
+      },
+      "liveStatus": {
+        "1": "常住",
+        "2": "暂住"
+      },
+      "signStatus": {
+        "0": "未签收",
+        "1": "已签收"
+      },
+      "alarmType": {
+        "1": "门禁告警",
+        "2": "门锁告警",
+        "3": "门未锁",
+        "4": "试探禁止",
+        "5": "低电量告警",
+        "6": "防撬告警",
+        "11": "外来人员预警",
+        "13": "人员预警",
+        "14": "聚集预警",
+        "15": "时间段预警",
+        "17": "房间人数预警",
+        "18": "身份证预警"
+      },
+      "alarmDeviceType": {
+        "1": "门禁",
+        "2": "门锁"
+      },
+      "controlType": {
+        "1": "上访",
+        "2": "精神病"
+      },
+      "watchState": {
+        "1": "启用",
+        "2": "禁用"
+      },
+      "userStatus": {
+        "0": "禁用",
+        "1": "正常"
+      },
+      "functionType": {
+        "1": "设备",
+        "2": "网关",
+        "9": "全部"
+      },
+      "lockType": {
+        "1": "指纹开锁",
+        "5": "身份证开锁",
+        "17": "室内开锁",
+        "22": "人脸开锁",
+        "25": "蓝牙开锁",
+        "27": "钥匙开锁"
+      },
+      "relationType": {
+        "1": "通讯录",
+        "2": "同住人",
+        "3": "同屋"
+      },
+      "feedbackType": {
+        "1": "意见反馈",
+        "2": "功能异常",
+        "3": "服务投诉",
+        "9": "其他"
+      },
+      "feedbackStatus": {
+        "0": "未确认",
+        "1": "已确认",
+        "9": "已修正"
+      },
+      "productJsonBid": {
+        "101": "Bid 101",
+        "102": "102 网关上下线状态",
+        "103": "Bid 103",
+        "201": "201 WiFi漏保主动上报",
+        "202": "Bid 202",
+        "203": "Bid 203",
+        "204": "Bid 204",
+        "205": "Bid 205",
+        "206": "Bid 206",
+        "207": "Bid 207",
+        "208": "Bid 208",
+        "209": "Bid 209",
+        "210": "Bid 210",
+        "211": "Bid 211",
+        "212": "Bid 212",
+        "213": "Bid 213",
+        "301": "Bid 301",
+        "302": "Bid 302",
+        "303": "Bid 303",
+        "304": "Bid 304",
+        "305": "Bid 305",
+        "306": "Bid 306",
+        "307": "Bid 307",
+        "308": "Bid 308",
+        "309": "Bid 309",
+        "401": "Bid 401",
+        "402": "Bid 402",
+        "403": "Bid 403",
+        "404": "Bid 404",
+        "405": "Bid 405",
+        "406": "Bid 406",
+        "407": "Bid 407",
+        "408": "Bid 408",
+        "409": "Bid 409",
+        "410": "Bid 410",
+        "411": "Bid 411",
+        "412": "412 同步网关设备编号",
+        "413": "Bid 413",
+        "414": "Bid 414",
+        "415": "Bid 415",
+        "416": "Bid 416",
+        "801": "801 广播给网关",
+        "802": "802 服务器下线广播",
+        "telemetry": "telemetry 数据上报",
+        "read-threshold": "read-threshold 阈值查询",
+        "set-threshold": "set-threshold 阈值设置",
+        "switch": "switch 开关控制",
+        "lock": "lock 设备锁",
+        "refresh": "refresh 刷新",
+        "alarm": "alarm 告警上报",
+        "motor": "motor 电机控制",
+        "upgrade": "upgrade 固件升级"
+      },
+      "productJsonFunctionType": {
+        "switch": "开关"
       }
     },
     "menus": {
       "device-manage": "设备中心",
       "system-manage": "系统管理",
+      "alarm-manage": "报警管理",
+      "control-manage": "布控管理",
+      "rental-manage": "出租屋管理",
+      "person-intel": "人员研判",
+      "platform-manage": "平台管理",
       "sys-user": "用户管理",
       "sys-role": "角色管理",
       "sys-menu": "菜单管理",
@@ -726,21 +1443,64 @@ export default {
       "statistics": "数据统计",
       "location": "设备定位",
       "gateway": "网关管理",
+      "hologram": "全息档案",
+      "relation": "通话关系",
+      "tenant": "租客管理",
+      "appVersion": "应用版本管理",
       "area": "地区管理",
+      "controlCar": "布控车辆",
+      "controlPerson": "布控人员",
       "department": "部门管理",
       "device": "设备管理",
+      "feedback": "意见反馈",
       "firmware": "固件管理",
       "group": "分组管理",
+      "rental-house": "出租屋",
       "messageModel": "消息模板",
       "place": "场所管理",
       "product": "产品管理",
-      "productJson": "描述库管理"
+      "productFunction": "功能列表",
+      "productJson": "描述库管理",
+      "touch-alarm": "一键报警",
+      "alarm-lock": "门未锁/试探禁止",
+      "alarm-gather": "聚集预警",
+      "alarm-time": "时间段预警",
+      "alarm-room": "房间人数预警",
+      "alarm-foreign": "外来人员预警",
+      "alarm-person": "人员预警",
+      "alarm-device": "设备报警",
+      "alarm-card": "身份证预警记录"
     },
     "permissions": {
+      "hologram:sch": "全息档案查询",
+      "alarm:list": "报警查看",
+      "alarm:sign": "报警签收",
+      "alarm-lock:list": "门未锁/试探禁止报警",
+      "alarm-gather:list": "聚集预警",
+      "alarm-time:list": "时间段预警",
+      "alarm-room:list": "房间人数预警",
+      "alarm-foreign:list": "外来人员预警",
+      "alarm-person:list": "人员预警",
+      "alarm-device:list": "设备报警",
+      "alarm-card:list": "身份证预警记录",
+      "updatePlatform:list": "应用版本查看",
+      "updatePlatform:add": "应用版本新增",
+      "updatePlatform:edit": "应用版本编辑",
+      "updatePlatform:del": "应用版本删除",
       "area:list": "地区查看",
+      "address:list": "辖区查询",
       "area:add": "地区新增",
       "area:edit": "地区编辑",
       "area:del": "地区删除",
+      "controlCar:list": "布控车辆查看",
+      "controlCar:add": "布控车辆新增",
+      "controlCar:edit": "布控车辆编辑",
+      "controlCar:del": "布控车辆删除",
+      "controlPerson:list": "布控人员查看",
+      "controlPerson:add": "布控人员新增",
+      "controlPerson:edit": "布控人员编辑",
+      "controlPerson:del": "布控人员删除",
+      "status:change": "状态切换",
       "department:list": "部门查看",
       "department:add": "部门新增",
       "department:edit": "部门编辑",
@@ -766,6 +1526,7 @@ export default {
       "group:del": "分组删除",
       "deviceTiming:list": "定时查看",
       "deviceTiming:user-edit": "我的定时编辑",
+      "feedback:list": "意见反馈处理",
       "firmware:list": "固件查看",
       "firmware:add": "固件新增",
       "firmware:edit": "固件编辑",
@@ -780,6 +1541,10 @@ export default {
       "group:unbind": "分组解绑设备",
       "gateway:list": "网关查看",
       "gateway:add": "网关子设备添加",
+      "house:list": "出租屋查看",
+      "house:add": "出租屋新增",
+      "house:edit": "出租屋编辑",
+      "house:del": "出租屋删除",
       "messageModel:list": "消息模板查看",
       "messageModel:add": "消息模板新增",
       "messageModel:edit": "消息模板编辑",
@@ -793,6 +1558,10 @@ export default {
       "product:edit": "产品编辑",
       "product:status": "产品启停",
       "product:del": "产品删除",
+      "function:list": "功能查看",
+      "function:add": "功能新增",
+      "function:edit": "功能编辑",
+      "function:del": "功能删除",
       "json:list": "描述库查看",
       "json:add": "描述库新增编辑",
       "json:del": "描述库删除",
@@ -800,14 +1569,137 @@ export default {
       "json_conf:look": "描述库详情查看",
       "json_conf:add": "描述库字段新增编辑",
       "json_conf:del": "描述库字段删除",
+      "rentalRoom:add": "出租屋房间新增",
+      "rentalRoom:edit": "出租屋房间编辑",
+      "rentalRoom:del": "出租屋房间删除",
       "room:add": "房间新增",
       "room:edit": "房间编辑",
       "room:del": "房间删除",
-      "room-device:bind": "房间绑定设备"
+      "room-device:bind": "房间绑定设备",
+      "tenant:list": "租客查看",
+      "tenant:status": "租客启用/禁用",
+      "touchAlarm:list": "一键报警"
     }
   },
   "zh-TW": {
     "resources": {
+      "addressBook": {
+        "name": "通訊錄",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "人員",
+          "fName": "聯絡人",
+          "fNumber": "號碼",
+          "fIntime": "入庫時間"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人員不能為空"
+          },
+          "fNumber": {
+            "required": "號碼不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "alarm": {
+        "name": "報警記錄",
+        "fields": {
+          "fId": "編號",
+          "fAlarmType": "報警類型",
+          "fStatus": "狀態",
+          "fAlarmTime": "報警時間",
+          "fRemark": "報警內容描述",
+          "fPhotoUrl": "報警照片",
+          "fHouseId": "出租屋",
+          "fRoomId": "房間",
+          "fUserAlarmId": "租客/訪客",
+          "fDeviceId": "設備",
+          "fDeviceType": "設備類型",
+          "fAreaId": "轄區",
+          "fStreetId": "街道",
+          "fCommunityId": "社區",
+          "fHandleContent": "處理備註",
+          "fHandleTime": "處理時間",
+          "fHandleUserId": "處理人",
+          "fIntime": "入庫時間",
+          "fHouseName": "出租屋",
+          "fRoomName": "房間",
+          "fUserAlarmName": "租客/訪客",
+          "fHandleUserName": "處理人",
+          "fStatusName": "狀態",
+          "fAlarmTypeName": "報警類型",
+          "fDeviceTypeName": "設備類型",
+          "fDeviceName": "設備名稱"
+        },
+        "messages": {
+          "fAlarmType": {
+            "required": "報警類型不能為空"
+          }
+        },
+        "notifications": {
+          "signing": "簽收成功",
+          "signingBatch": "批量簽收完成"
+        },
+        "variants": {
+          "alarmLock": {
+            "placeholders": {}
+          },
+          "alarmGather": {
+            "placeholders": {}
+          },
+          "alarmTime": {
+            "placeholders": {
+              "fUserAlarmName": "未認證"
+            }
+          },
+          "alarmRoom": {
+            "placeholders": {}
+          },
+          "alarmForeign": {
+            "placeholders": {}
+          },
+          "alarmPerson": {
+            "placeholders": {}
+          },
+          "alarmDevice": {
+            "placeholders": {}
+          },
+          "alarmCard": {
+            "placeholders": {}
+          }
+        }
+      },
+      "appVersion": {
+        "name": "應用版本",
+        "fields": {
+          "fId": "編號",
+          "fAppType": "應用類型",
+          "fAppVersion": "版本",
+          "fVersionDescribe": "版本描述",
+          "fAppFile": "安裝檔案",
+          "fUpdateStatus": "更新狀態",
+          "fUpdateDescribe": "更新描述",
+          "fAreaId": "所屬區域",
+          "fIntime": "建立時間",
+          "appTypeName": "應用類型",
+          "updateStatusName": "更新狀態",
+          "areaName": "所屬區域"
+        },
+        "messages": {
+          "fAppType": {
+            "required": "類型不能為空",
+            "type": "類型不能為空"
+          },
+          "fAppVersion": {
+            "required": "版本不能為空"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
       "area": {
         "name": "地區",
         "fields": {
@@ -843,6 +1735,131 @@ export default {
         "notifications": {
           "save": "地區儲存成功",
           "delete": "地區刪除成功"
+        }
+      },
+      "building": {
+        "name": "樓棟",
+        "fields": {
+          "id": "編號",
+          "fBuildingnum": "樓棟號",
+          "fCommunityid": "所屬社區",
+          "fFloor": "樓層數",
+          "fHousesNum": "戶數",
+          "fType": "類型"
+        },
+        "messages": {
+          "fBuildingnum": {
+            "required": "樓棟號不能為空"
+          },
+          "fCommunityid": {
+            "required": "所屬社區不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "community": {
+        "name": "社區",
+        "fields": {
+          "id": "編號",
+          "fName": "社區名稱",
+          "fAddress": "地址",
+          "fBuildtime": "建成日期",
+          "fLatitude": "緯度",
+          "fLongitude": "經度",
+          "fStreet": "所屬街道",
+          "fUnitcode": "單位代碼",
+          "fRemarks": "備註"
+        },
+        "messages": {
+          "fName": {
+            "required": "社區名稱不能為空"
+          },
+          "fStreet": {
+            "required": "所屬街道不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "controlCar": {
+        "name": "布控車輛",
+        "fields": {
+          "fId": "編號",
+          "fLicensePlate": "車牌號",
+          "fStartTime": "布控開始時間",
+          "fStartEnd": "布控結束時間",
+          "fControlType": "布控類型",
+          "fControlUser": "布控人",
+          "fState": "布控狀態",
+          "fMac": "MAC位址",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fLicensePlate": {
+            "required": "車牌號不能為空",
+            "pattern": "請輸入正確的車牌號",
+            "maxLength": "請輸入正確的車牌號"
+          },
+          "fStartTime": {
+            "required": "布控開始時間不能為空"
+          },
+          "fStartEnd": {
+            "required": "布控結束時間不能為空"
+          },
+          "fState": {
+            "required": "布控狀態不能為空",
+            "enum": "布控狀態不能為空"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
+      "controlPerson": {
+        "name": "布控人員",
+        "fields": {
+          "fId": "編號",
+          "fUserName": "人員名稱",
+          "fUserIdcard": "身分證號",
+          "fFace": "人員照片",
+          "fStartTime": "布控開始時間",
+          "fEndTime": "布控結束時間",
+          "fControlType": "布控類型",
+          "fControlUser": "布控人",
+          "fState": "布控狀態",
+          "fImei": "IMEI",
+          "fImsi": "IMSI",
+          "fMac": "MAC位址",
+          "fPhones": "手機號",
+          "fUpdateTime": "更新時間"
+        },
+        "messages": {
+          "fUserName": {
+            "required": "人員名稱不能為空"
+          },
+          "fUserIdcard": {
+            "required": "身分證號不能為空",
+            "pattern": "請輸入正確的身分證號",
+            "maxLength": "請輸入正確的身分證號"
+          },
+          "fStartTime": {
+            "required": "布控開始時間不能為空"
+          },
+          "fEndTime": {
+            "required": "布控結束時間不能為空"
+          },
+          "fState": {
+            "required": "布控狀態不能為空",
+            "enum": "布控狀態不能為空"
+          },
+          "fPhones": {
+            "pattern": "請輸入正確的手機號，多個用英文逗號分隔"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "status": "操作成功"
         }
       },
       "department": {
@@ -899,7 +1916,8 @@ export default {
           "fVersion": "韌體版本",
           "fIntime": "建立時間",
           "fRegisteredDate": "啟用時間",
-          "fLastOnlineTime": "最後在線時間"
+          "fLastOnlineTime": "最後在線時間",
+          "fStateTime": "狀態上報時間"
         },
         "messages": {
           "fNumber": {
@@ -1090,6 +2108,28 @@ export default {
           "userSave": "儲存成功"
         }
       },
+      "feedback": {
+        "name": "意見回饋",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "回饋使用者",
+          "fPhone": "手機號",
+          "fType": "回饋類型",
+          "fFeedbackContent": "回饋內容",
+          "fPhotos": "圖片",
+          "fIntime": "回饋時間",
+          "fStatus": "狀態",
+          "fAnswer": "答覆內容",
+          "fAnswerTime": "答覆時間",
+          "fAnswerUserId": "答覆人",
+          "userName": "回饋使用者"
+        },
+        "messages": {},
+        "notifications": {
+          "sign": "簽收成功",
+          "answer": "回饋答覆成功"
+        }
+      },
       "firmware": {
         "name": "韌體",
         "fields": {
@@ -1216,6 +2256,103 @@ export default {
           "unbind": "設備解綁完成"
         }
       },
+      "house": {
+        "name": "出租屋",
+        "fields": {
+          "fHouseId": "編號",
+          "fHouseName": "出租屋名稱",
+          "fDoornum": "門牌號",
+          "fAddress": "出租屋地址",
+          "fAreaId": "所屬地區",
+          "fStreetId": "所屬街道",
+          "fStreetName": "街道名稱",
+          "fCommunityId": "所屬社區",
+          "fBuildId": "所屬樓棟",
+          "fPersonId": "房東",
+          "fLandlordName": "房東姓名",
+          "fLandlordPhone": "房東電話",
+          "fLongitude": "經度",
+          "fLatitude": "緯度",
+          "fRental": "出租屋",
+          "fStatus": "狀態",
+          "fTotalPerson": "居住人數",
+          "fIntime": "入庫時間",
+          "roomCount": "房間數"
+        },
+        "messages": {
+          "fHouseName": {
+            "required": "房屋名稱不能為空"
+          },
+          "fAddress": {
+            "required": "出租屋地址不能為空"
+          },
+          "fBuildId": {
+            "required": "所屬樓棟不能為空"
+          },
+          "fLandlordPhone": {
+            "pattern": "房東電話格式不正確"
+          }
+        },
+        "notifications": {
+          "save": "出租屋儲存成功",
+          "delete": "出租屋刪除成功"
+        }
+      },
+      "houseDevice": {
+        "name": "出租屋設備",
+        "fields": {
+          "fId": "編號",
+          "fDeviceId": "設備",
+          "fHouseId": "出租屋",
+          "fRoomId": "房間",
+          "fDeviceType": "設備類型",
+          "fIntime": "入庫時間"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "設備不能為空",
+            "unique": "設備已綁定出租屋"
+          },
+          "fHouseId": {
+            "required": "出租屋不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "locationRecord": {
+        "name": "位置記錄",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "人員",
+          "fAddress": "地址",
+          "fLongitude": "經度",
+          "fLatitude": "緯度",
+          "fCtime": "時間"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人員不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "lockRecord": {
+        "name": "開鎖記錄",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "人員",
+          "fHouseId": "出租屋",
+          "fLockTime": "開鎖時間",
+          "fLockType": "開鎖方式",
+          "fIntime": "入庫時間"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人員不能為空"
+          }
+        },
+        "notifications": {}
+      },
       "messageModel": {
         "name": "訊息範本",
         "fields": {
@@ -1244,6 +2381,33 @@ export default {
           "save": "訊息範本儲存成功",
           "delete": "訊息範本刪除成功"
         }
+      },
+      "person": {
+        "name": "人員",
+        "fields": {
+          "fPersonId": "編號",
+          "fName": "姓名",
+          "fIdcard": "身分證號",
+          "fPassport": "護照號",
+          "fPhonenum": "手機號",
+          "fSex": "性別",
+          "fNation": "民族",
+          "fCensusReg": "戶籍地",
+          "fLivstatus": "居住狀態",
+          "fStatus": "狀態",
+          "fTmpLive": "暫住",
+          "fHouseId": "居住房屋",
+          "fUserId": "平台用戶"
+        },
+        "messages": {
+          "fName": {
+            "required": "姓名不能為空"
+          },
+          "fIdcard": {
+            "pattern": "請輸入正確的身分證號"
+          }
+        },
+        "notifications": {}
       },
       "place": {
         "name": "場所",
@@ -1277,6 +2441,31 @@ export default {
           "save": "場所儲存成功",
           "delete": "場所刪除成功"
         }
+      },
+      "policeStation": {
+        "name": "派出所",
+        "fields": {
+          "fId": "編號",
+          "fPoliceStaId": "派出所編號",
+          "fPoliceStaName": "派出所名稱",
+          "fPoliceStaAcr": "簡稱",
+          "fPoliceStaPhone": "聯絡電話",
+          "fPoliceStaPinyin": "拼音",
+          "fAreaId": "所屬地區"
+        },
+        "messages": {
+          "fPoliceStaId": {
+            "required": "派出所編號不能為空",
+            "unique": "派出所編號已存在"
+          },
+          "fPoliceStaName": {
+            "required": "派出所名稱不能為空"
+          },
+          "fAreaId": {
+            "required": "所屬地區不能為空"
+          }
+        },
+        "notifications": {}
       },
       "product": {
         "name": "產品",
@@ -1323,6 +2512,34 @@ export default {
           "save": "產品儲存成功",
           "status": "產品狀態修改成功",
           "delete": "產品刪除成功"
+        }
+      },
+      "productFunction": {
+        "name": "產品功能",
+        "fields": {
+          "fId": "編號",
+          "fName": "功能名稱",
+          "fType": "類型",
+          "fProductJsonId": "描述庫",
+          "fRemark": "備註",
+          "fIntime": "建立時間",
+          "productJsonName": "描述庫"
+        },
+        "messages": {
+          "fName": {
+            "required": "功能名稱不能為空"
+          },
+          "fType": {
+            "required": "類型不能為空",
+            "type": "類型不能為空"
+          },
+          "fProductJsonId": {
+            "required": "描述庫不能為空"
+          }
+        },
+        "notifications": {
+          "save": "功能儲存成功",
+          "delete": "功能刪除成功"
         }
       },
       "productJson": {
@@ -1380,6 +2597,7 @@ export default {
           "fIsNotify": "是否通知",
           "fIsShowApp": "App顯示",
           "fSwitches": "開關選項",
+          "fHardwareWarns": "硬體告警",
           "fIntime": "建立時間",
           "valueTypeName": "值類型名稱",
           "jsonSubName": "下級描述庫名稱"
@@ -1408,6 +2626,34 @@ export default {
         "notifications": {
           "save": "欄位儲存成功",
           "delete": "欄位刪除成功"
+        }
+      },
+      "rentalRoom": {
+        "name": "出租房間",
+        "fields": {
+          "fId": "編號",
+          "fHouseId": "出租屋",
+          "fRoom": "房間",
+          "fCapacity": "核定人數",
+          "fStatus": "狀態",
+          "fIntime": "入庫時間",
+          "tenants": "當前租客"
+        },
+        "messages": {
+          "fHouseId": {
+            "required": "出租屋不能為空"
+          },
+          "fRoom": {
+            "required": "房間號不能為空"
+          },
+          "fCapacity": {
+            "minimum": "核定人數必須在1到20之間",
+            "maximum": "核定人數必須在1到20之間"
+          }
+        },
+        "notifications": {
+          "save": "房間儲存成功",
+          "delete": "房間刪除成功"
         }
       },
       "room": {
@@ -1466,6 +2712,110 @@ export default {
           "bind": "設備綁定完成",
           "unbind": "設備解綁完成"
         }
+      },
+      "school": {
+        "name": "學校",
+        "fields": {
+          "fId": "編號",
+          "fSchoolName": "學校名稱",
+          "fAddress": "地址",
+          "fAreaId": "所屬地區"
+        },
+        "messages": {
+          "fSchoolName": {
+            "required": "學校名稱不能為空"
+          },
+          "fAreaId": {
+            "required": "所屬地區不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "street": {
+        "name": "街道",
+        "fields": {
+          "fId": "編號",
+          "fStreetId": "街道編號",
+          "fStreetName": "街道名稱",
+          "fAreaId": "所屬地區"
+        },
+        "messages": {
+          "fStreetId": {
+            "required": "街道編號不能為空",
+            "unique": "街道編號已存在"
+          },
+          "fStreetName": {
+            "required": "街道名稱不能為空"
+          },
+          "fAreaId": {
+            "required": "所屬地區不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "tenantHouse": {
+        "name": "租住記錄",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "租客",
+          "fHouseId": "出租屋",
+          "fRoomId": "房間",
+          "fShortTerm": "短租",
+          "fStartTime": "開始時間",
+          "fEndTime": "結束時間",
+          "fStatus": "狀態",
+          "fIntime": "入庫時間"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "租客不能為空"
+          },
+          "fHouseId": {
+            "required": "出租屋不能為空"
+          }
+        },
+        "notifications": {}
+      },
+      "touchAlarm": {
+        "name": "一鍵報警",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "用戶",
+          "fStatus": "狀態",
+          "fLongitude": "經度",
+          "fLatitude": "緯度",
+          "fAddress": "地址",
+          "fIntime": "報警時間",
+          "fHandleUserId": "簽收人",
+          "fHandleTime": "簽收時間",
+          "fUserName": "用戶",
+          "fPhone": "手機號",
+          "fPoint": "經度,緯度"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "用戶不能為空"
+          }
+        },
+        "notifications": {
+          "updateStatus": "簽收成功"
+        }
+      },
+      "userApp": {
+        "name": "已裝應用",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "人員",
+          "fAppName": "應用名稱",
+          "fPackage": "包名",
+          "fIntime": "入庫時間"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "人員不能為空"
+          }
+        },
+        "notifications": {}
       }
     },
     "enums": {
@@ -1519,11 +2869,153 @@ export default {
       "messageModelStatus": {
         "0": "停用",
         "1": "啟用"
+      },
+      "yesNo": {
+        "0": "否",
+        "1": "是"
+      },
+      "gender": {
+        "0": "女",
+        "1": "男"
+      },
+      "leaseStatus": {
+        "1": "未出租",
+        "2": "出租中",
+        "3": "已退租"
+      },
+      "liveStatus": {
+        "1": "常住",
+        "2": "暫住"
+      },
+      "signStatus": {
+        "0": "未簽收",
+        "1": "已簽收"
+      },
+      "alarmType": {
+        "1": "門禁告警",
+        "2": "門鎖告警",
+        "3": "門未鎖",
+        "4": "試探禁止",
+        "5": "低電量告警",
+        "6": "防撬告警",
+        "11": "外來人員預警",
+        "13": "人員預警",
+        "14": "聚集預警",
+        "15": "時間段預警",
+        "17": "房間人數預警",
+        "18": "身分證預警"
+      },
+      "alarmDeviceType": {
+        "1": "門禁",
+        "2": "門鎖"
+      },
+      "controlType": {
+        "1": "上訪",
+        "2": "精神病"
+      },
+      "watchState": {
+        "1": "啟用",
+        "2": "禁用"
+      },
+      "userStatus": {
+        "0": "禁用",
+        "1": "正常"
+      },
+      "functionType": {
+        "1": "設備",
+        "2": "閘道",
+        "9": "全部"
+      },
+      "lockType": {
+        "1": "指紋開鎖",
+        "5": "身分證開鎖",
+        "17": "室內開鎖",
+        "22": "人臉開鎖",
+        "25": "藍牙開鎖",
+        "27": "鑰匙開鎖"
+      },
+      "relationType": {
+        "1": "通訊錄",
+        "2": "同住人",
+        "3": "同屋"
+      },
+      "feedbackType": {
+        "1": "意見回饋",
+        "2": "功能異常",
+        "3": "服務投訴",
+        "9": "其他"
+      },
+      "feedbackStatus": {
+        "0": "未確認",
+        "1": "已確認",
+        "9": "已修正"
+      },
+      "productJsonBid": {
+        "101": "Bid 101",
+        "102": "102 閘道上下線狀態",
+        "103": "Bid 103",
+        "201": "201 WiFi漏保主動上報",
+        "202": "Bid 202",
+        "203": "Bid 203",
+        "204": "Bid 204",
+        "205": "Bid 205",
+        "206": "Bid 206",
+        "207": "Bid 207",
+        "208": "Bid 208",
+        "209": "Bid 209",
+        "210": "Bid 210",
+        "211": "Bid 211",
+        "212": "Bid 212",
+        "213": "Bid 213",
+        "301": "Bid 301",
+        "302": "Bid 302",
+        "303": "Bid 303",
+        "304": "Bid 304",
+        "305": "Bid 305",
+        "306": "Bid 306",
+        "307": "Bid 307",
+        "308": "Bid 308",
+        "309": "Bid 309",
+        "401": "Bid 401",
+        "402": "Bid 402",
+        "403": "Bid 403",
+        "404": "Bid 404",
+        "405": "Bid 405",
+        "406": "Bid 406",
+        "407": "Bid 407",
+        "408": "Bid 408",
+        "409": "Bid 409",
+        "410": "Bid 410",
+        "411": "Bid 411",
+        "412": "412 同步閘道設備編號",
+        "413": "Bid 413",
+        "414": "Bid 414",
+        "415": "Bid 415",
+        "416": "Bid 416",
+        "801": "801 廣播給閘道",
+        "802": "802 伺服器下線廣播",
+        "telemetry": "telemetry 資料上報",
+        "read-threshold": "read-threshold 閾值查詢",
+        "set-threshold": "set-threshold 閾值設定",
+        "switch": "switch 開關控制",
+        "lock": "lock 設備鎖",
+        "refresh": "refresh 重新整理",
+        "alarm": "alarm 告警上報",
+        "motor": "motor 電機控制",
+        "upgrade": "upgrade 韌體升級"
+      },
+      "productJsonFunctionType": {
+        "switch": "開關"
       }
     },
     "menus": {
       "device-manage": "設備中心",
       "system-manage": "系統管理",
+      "alarm-manage": "報警管理",
+      "control-manage": "布控管理",
+      "rental-manage": "出租屋管理",
+      "person-intel": "人員研判",
+      "platform-manage": "平台管理",
       "sys-user": "用戶管理",
       "sys-role": "角色管理",
       "sys-menu": "選單管理",
@@ -1531,21 +3023,64 @@ export default {
       "statistics": "數據統計",
       "location": "設備定位",
       "gateway": "閘道管理",
+      "hologram": "全息檔案",
+      "relation": "通話關係",
+      "tenant": "租客管理",
+      "appVersion": "應用版本管理",
       "area": "地區管理",
+      "controlCar": "布控車輛",
+      "controlPerson": "布控人員",
       "department": "部門管理",
       "device": "設備管理",
+      "feedback": "意見回饋",
       "firmware": "韌體管理",
       "group": "分組管理",
+      "rental-house": "出租屋",
       "messageModel": "訊息範本",
       "place": "場所管理",
       "product": "產品管理",
-      "productJson": "描述庫管理"
+      "productFunction": "功能列表",
+      "productJson": "描述庫管理",
+      "touch-alarm": "一鍵報警",
+      "alarm-lock": "門未鎖/試探禁止",
+      "alarm-gather": "聚集預警",
+      "alarm-time": "時間段預警",
+      "alarm-room": "房間人數預警",
+      "alarm-foreign": "外來人員預警",
+      "alarm-person": "人員預警",
+      "alarm-device": "設備報警",
+      "alarm-card": "身份證預警記錄"
     },
     "permissions": {
+      "hologram:sch": "全息檔案查詢",
+      "alarm:list": "報警查看",
+      "alarm:sign": "報警簽收",
+      "alarm-lock:list": "門未鎖/試探禁止報警",
+      "alarm-gather:list": "聚集預警",
+      "alarm-time:list": "時間段預警",
+      "alarm-room:list": "房間人數預警",
+      "alarm-foreign:list": "外來人員預警",
+      "alarm-person:list": "人員預警",
+      "alarm-device:list": "設備報警",
+      "alarm-card:list": "身份證預警記錄",
+      "updatePlatform:list": "應用版本查看",
+      "updatePlatform:add": "應用版本新增",
+      "updatePlatform:edit": "應用版本編輯",
+      "updatePlatform:del": "應用版本刪除",
       "area:list": "地區查看",
+      "address:list": "轄區查詢",
       "area:add": "地區新增",
       "area:edit": "地區編輯",
       "area:del": "地區刪除",
+      "controlCar:list": "布控車輛查看",
+      "controlCar:add": "布控車輛新增",
+      "controlCar:edit": "布控車輛編輯",
+      "controlCar:del": "布控車輛刪除",
+      "controlPerson:list": "布控人員查看",
+      "controlPerson:add": "布控人員新增",
+      "controlPerson:edit": "布控人員編輯",
+      "controlPerson:del": "布控人員刪除",
+      "status:change": "狀態切換",
       "department:list": "部門查看",
       "department:add": "部門新增",
       "department:edit": "部門編輯",
@@ -1571,6 +3106,7 @@ export default {
       "group:del": "分組刪除",
       "deviceTiming:list": "定時查看",
       "deviceTiming:user-edit": "我的定時編輯",
+      "feedback:list": "意見回饋處理",
       "firmware:list": "韌體查看",
       "firmware:add": "韌體新增",
       "firmware:edit": "韌體編輯",
@@ -1585,6 +3121,10 @@ export default {
       "group:unbind": "分組解綁設備",
       "gateway:list": "閘道查看",
       "gateway:add": "閘道子設備新增",
+      "house:list": "出租屋查看",
+      "house:add": "出租屋新增",
+      "house:edit": "出租屋編輯",
+      "house:del": "出租屋刪除",
       "messageModel:list": "訊息範本查看",
       "messageModel:add": "訊息範本新增",
       "messageModel:edit": "訊息範本編輯",
@@ -1598,6 +3138,10 @@ export default {
       "product:edit": "產品編輯",
       "product:status": "產品啟停",
       "product:del": "產品刪除",
+      "function:list": "功能查看",
+      "function:add": "功能新增",
+      "function:edit": "功能編輯",
+      "function:del": "功能刪除",
       "json:list": "描述庫查看",
       "json:add": "描述庫新增編輯",
       "json:del": "描述庫刪除",
@@ -1605,14 +3149,137 @@ export default {
       "json_conf:look": "描述庫詳情查看",
       "json_conf:add": "描述庫欄位新增編輯",
       "json_conf:del": "描述庫欄位刪除",
+      "rentalRoom:add": "出租屋房間新增",
+      "rentalRoom:edit": "出租屋房間編輯",
+      "rentalRoom:del": "出租屋房間刪除",
       "room:add": "房間新增",
       "room:edit": "房間編輯",
       "room:del": "房間刪除",
-      "room-device:bind": "房間綁定設備"
+      "room-device:bind": "房間綁定設備",
+      "tenant:list": "租客查看",
+      "tenant:status": "租客啟用/停用",
+      "touchAlarm:list": "一鍵報警"
     }
   },
   "en-US": {
     "resources": {
+      "addressBook": {
+        "name": "Phone book",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "Person",
+          "fName": "Contact name",
+          "fNumber": "Number",
+          "fIntime": "Stored"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "Person is required"
+          },
+          "fNumber": {
+            "required": "Number is required"
+          }
+        },
+        "notifications": {}
+      },
+      "alarm": {
+        "name": "Alarm",
+        "fields": {
+          "fId": "ID",
+          "fAlarmType": "Alarm type",
+          "fStatus": "Status",
+          "fAlarmTime": "Alarm time",
+          "fRemark": "Alarm description",
+          "fPhotoUrl": "Photo",
+          "fHouseId": "Rental house",
+          "fRoomId": "Room",
+          "fUserAlarmId": "Tenant/visitor",
+          "fDeviceId": "Device",
+          "fDeviceType": "Device type",
+          "fAreaId": "Jurisdiction",
+          "fStreetId": "Street",
+          "fCommunityId": "Community",
+          "fHandleContent": "Handling note",
+          "fHandleTime": "Handled",
+          "fHandleUserId": "Handler",
+          "fIntime": "Stored",
+          "fHouseName": "Rental house",
+          "fRoomName": "Room",
+          "fUserAlarmName": "Tenant/visitor",
+          "fHandleUserName": "Handler",
+          "fStatusName": "Status",
+          "fAlarmTypeName": "Alarm type",
+          "fDeviceTypeName": "Device type",
+          "fDeviceName": "Device name"
+        },
+        "messages": {
+          "fAlarmType": {
+            "required": "Alarm type is required"
+          }
+        },
+        "notifications": {
+          "signing": "Signed off",
+          "signingBatch": "Batch sign-off done"
+        },
+        "variants": {
+          "alarmLock": {
+            "placeholders": {}
+          },
+          "alarmGather": {
+            "placeholders": {}
+          },
+          "alarmTime": {
+            "placeholders": {
+              "fUserAlarmName": "Unverified"
+            }
+          },
+          "alarmRoom": {
+            "placeholders": {}
+          },
+          "alarmForeign": {
+            "placeholders": {}
+          },
+          "alarmPerson": {
+            "placeholders": {}
+          },
+          "alarmDevice": {
+            "placeholders": {}
+          },
+          "alarmCard": {
+            "placeholders": {}
+          }
+        }
+      },
+      "appVersion": {
+        "name": "App version",
+        "fields": {
+          "fId": "ID",
+          "fAppType": "App type",
+          "fAppVersion": "Version",
+          "fVersionDescribe": "Version description",
+          "fAppFile": "Package file",
+          "fUpdateStatus": "Update mode",
+          "fUpdateDescribe": "Update description",
+          "fAreaId": "Area",
+          "fIntime": "Created",
+          "appTypeName": "App type",
+          "updateStatusName": "Update mode",
+          "areaName": "Area"
+        },
+        "messages": {
+          "fAppType": {
+            "required": "Type cannot be empty",
+            "type": "Type cannot be empty"
+          },
+          "fAppVersion": {
+            "required": "Version cannot be empty"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful"
+        }
+      },
       "area": {
         "name": "Area",
         "fields": {
@@ -1648,6 +3315,131 @@ export default {
         "notifications": {
           "save": "Area saved",
           "delete": "Area deleted"
+        }
+      },
+      "building": {
+        "name": "Building",
+        "fields": {
+          "id": "ID",
+          "fBuildingnum": "Building number",
+          "fCommunityid": "Community",
+          "fFloor": "Floors",
+          "fHousesNum": "Households",
+          "fType": "Type"
+        },
+        "messages": {
+          "fBuildingnum": {
+            "required": "Building number is required"
+          },
+          "fCommunityid": {
+            "required": "Community is required"
+          }
+        },
+        "notifications": {}
+      },
+      "community": {
+        "name": "Community",
+        "fields": {
+          "id": "ID",
+          "fName": "Community",
+          "fAddress": "Address",
+          "fBuildtime": "Built",
+          "fLatitude": "Latitude",
+          "fLongitude": "Longitude",
+          "fStreet": "Street",
+          "fUnitcode": "Unit code",
+          "fRemarks": "Remarks"
+        },
+        "messages": {
+          "fName": {
+            "required": "Community name is required"
+          },
+          "fStreet": {
+            "required": "Street is required"
+          }
+        },
+        "notifications": {}
+      },
+      "controlCar": {
+        "name": "Watch-list vehicle",
+        "fields": {
+          "fId": "ID",
+          "fLicensePlate": "Plate number",
+          "fStartTime": "Watch start",
+          "fStartEnd": "Watch end",
+          "fControlType": "Watch type",
+          "fControlUser": "Watched by",
+          "fState": "Status",
+          "fMac": "MAC address",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fLicensePlate": {
+            "required": "Plate number cannot be empty",
+            "pattern": "Please enter a correct plate number",
+            "maxLength": "Please enter a correct plate number"
+          },
+          "fStartTime": {
+            "required": "Watch start time cannot be empty"
+          },
+          "fStartEnd": {
+            "required": "Watch end time cannot be empty"
+          },
+          "fState": {
+            "required": "Watch status cannot be empty",
+            "enum": "Watch status cannot be empty"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful"
+        }
+      },
+      "controlPerson": {
+        "name": "Watch-list person",
+        "fields": {
+          "fId": "ID",
+          "fUserName": "Name",
+          "fUserIdcard": "ID card number",
+          "fFace": "Photo",
+          "fStartTime": "Watch start",
+          "fEndTime": "Watch end",
+          "fControlType": "Watch type",
+          "fControlUser": "Watched by",
+          "fState": "Status",
+          "fImei": "IMEI",
+          "fImsi": "IMSI",
+          "fMac": "MAC address",
+          "fPhones": "Phone numbers",
+          "fUpdateTime": "Updated"
+        },
+        "messages": {
+          "fUserName": {
+            "required": "Name cannot be empty"
+          },
+          "fUserIdcard": {
+            "required": "ID card number cannot be empty",
+            "pattern": "Please enter a correct ID card number",
+            "maxLength": "Please enter a correct ID card number"
+          },
+          "fStartTime": {
+            "required": "Watch start time cannot be empty"
+          },
+          "fEndTime": {
+            "required": "Watch end time cannot be empty"
+          },
+          "fState": {
+            "required": "Watch status cannot be empty",
+            "enum": "Watch status cannot be empty"
+          },
+          "fPhones": {
+            "pattern": "Please enter correct mobile numbers, separated by commas"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful",
+          "status": "Operation successful"
         }
       },
       "department": {
@@ -1704,7 +3496,8 @@ export default {
           "fVersion": "Firmware version",
           "fIntime": "Created",
           "fRegisteredDate": "Activated",
-          "fLastOnlineTime": "Last online"
+          "fLastOnlineTime": "Last online",
+          "fStateTime": "State reported"
         },
         "messages": {
           "fNumber": {
@@ -1895,6 +3688,28 @@ export default {
           "userSave": "Saved"
         }
       },
+      "feedback": {
+        "name": "Feedback",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "User",
+          "fPhone": "Phone",
+          "fType": "Type",
+          "fFeedbackContent": "Content",
+          "fPhotos": "Photos",
+          "fIntime": "Submitted",
+          "fStatus": "Status",
+          "fAnswer": "Reply",
+          "fAnswerTime": "Replied",
+          "fAnswerUserId": "Replied by",
+          "userName": "User"
+        },
+        "messages": {},
+        "notifications": {
+          "sign": "Signed off",
+          "answer": "Reply sent"
+        }
+      },
       "firmware": {
         "name": "Firmware",
         "fields": {
@@ -2021,6 +3836,103 @@ export default {
           "unbind": "Devices unbound"
         }
       },
+      "house": {
+        "name": "Rental house",
+        "fields": {
+          "fHouseId": "ID",
+          "fHouseName": "Rental house",
+          "fDoornum": "Door number",
+          "fAddress": "Address",
+          "fAreaId": "Area",
+          "fStreetId": "Street",
+          "fStreetName": "Street name",
+          "fCommunityId": "Community",
+          "fBuildId": "Building",
+          "fPersonId": "Owner",
+          "fLandlordName": "Landlord",
+          "fLandlordPhone": "Landlord phone",
+          "fLongitude": "Longitude",
+          "fLatitude": "Latitude",
+          "fRental": "Rented out",
+          "fStatus": "Status",
+          "fTotalPerson": "Residents",
+          "fIntime": "Stored",
+          "roomCount": "Rooms"
+        },
+        "messages": {
+          "fHouseName": {
+            "required": "House name is required"
+          },
+          "fAddress": {
+            "required": "Address is required"
+          },
+          "fBuildId": {
+            "required": "Building is required"
+          },
+          "fLandlordPhone": {
+            "pattern": "Invalid landlord phone number"
+          }
+        },
+        "notifications": {
+          "save": "Rental house saved",
+          "delete": "Rental house deleted"
+        }
+      },
+      "houseDevice": {
+        "name": "Rental-house device",
+        "fields": {
+          "fId": "ID",
+          "fDeviceId": "Device",
+          "fHouseId": "Rental house",
+          "fRoomId": "Room",
+          "fDeviceType": "Device type",
+          "fIntime": "Stored"
+        },
+        "messages": {
+          "fDeviceId": {
+            "required": "Device is required",
+            "unique": "The device is already bound to a rental house"
+          },
+          "fHouseId": {
+            "required": "Rental house is required"
+          }
+        },
+        "notifications": {}
+      },
+      "locationRecord": {
+        "name": "Location record",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "Person",
+          "fAddress": "Address",
+          "fLongitude": "Longitude",
+          "fLatitude": "Latitude",
+          "fCtime": "Time"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "Person is required"
+          }
+        },
+        "notifications": {}
+      },
+      "lockRecord": {
+        "name": "Unlock record",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "Person",
+          "fHouseId": "Rental house",
+          "fLockTime": "Unlock time",
+          "fLockType": "Unlock type",
+          "fIntime": "Stored"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "Person is required"
+          }
+        },
+        "notifications": {}
+      },
       "messageModel": {
         "name": "Message template",
         "fields": {
@@ -2049,6 +3961,33 @@ export default {
           "save": "Message template saved",
           "delete": "Message template deleted"
         }
+      },
+      "person": {
+        "name": "Person",
+        "fields": {
+          "fPersonId": "ID",
+          "fName": "Name",
+          "fIdcard": "ID number",
+          "fPassport": "Passport",
+          "fPhonenum": "Phone",
+          "fSex": "Sex",
+          "fNation": "Ethnicity",
+          "fCensusReg": "Registered residence",
+          "fLivstatus": "Residence",
+          "fStatus": "Status",
+          "fTmpLive": "Temporary resident",
+          "fHouseId": "House",
+          "fUserId": "Platform user"
+        },
+        "messages": {
+          "fName": {
+            "required": "Name is required"
+          },
+          "fIdcard": {
+            "pattern": "Enter a valid ID number"
+          }
+        },
+        "notifications": {}
       },
       "place": {
         "name": "Place",
@@ -2082,6 +4021,31 @@ export default {
           "save": "Place saved",
           "delete": "Place deleted"
         }
+      },
+      "policeStation": {
+        "name": "Police station",
+        "fields": {
+          "fId": "ID",
+          "fPoliceStaId": "Station number",
+          "fPoliceStaName": "Station name",
+          "fPoliceStaAcr": "Short name",
+          "fPoliceStaPhone": "Phone",
+          "fPoliceStaPinyin": "Pinyin",
+          "fAreaId": "Area"
+        },
+        "messages": {
+          "fPoliceStaId": {
+            "required": "Station number is required",
+            "unique": "Station number already exists"
+          },
+          "fPoliceStaName": {
+            "required": "Station name is required"
+          },
+          "fAreaId": {
+            "required": "Area is required"
+          }
+        },
+        "notifications": {}
       },
       "product": {
         "name": "Product",
@@ -2128,6 +4092,34 @@ export default {
           "save": "Product saved",
           "status": "Product status changed",
           "delete": "Product deleted"
+        }
+      },
+      "productFunction": {
+        "name": "Product function",
+        "fields": {
+          "fId": "ID",
+          "fName": "Function name",
+          "fType": "Type",
+          "fProductJsonId": "Description library",
+          "fRemark": "Remark",
+          "fIntime": "Created",
+          "productJsonName": "Description library"
+        },
+        "messages": {
+          "fName": {
+            "required": "Function name cannot be empty"
+          },
+          "fType": {
+            "required": "Type cannot be empty",
+            "type": "Type cannot be empty"
+          },
+          "fProductJsonId": {
+            "required": "Description library cannot be empty"
+          }
+        },
+        "notifications": {
+          "save": "Function saved",
+          "delete": "Function deleted"
         }
       },
       "productJson": {
@@ -2185,6 +4177,7 @@ export default {
           "fIsNotify": "Notify",
           "fIsShowApp": "Shown in app",
           "fSwitches": "Switch options",
+          "fHardwareWarns": "Hardware alarms",
           "fIntime": "Created",
           "valueTypeName": "Value type name",
           "jsonSubName": "Sub-library name"
@@ -2213,6 +4206,34 @@ export default {
         "notifications": {
           "save": "Field saved",
           "delete": "Field deleted"
+        }
+      },
+      "rentalRoom": {
+        "name": "Rental room",
+        "fields": {
+          "fId": "ID",
+          "fHouseId": "Rental house",
+          "fRoom": "Room",
+          "fCapacity": "Capacity",
+          "fStatus": "Status",
+          "fIntime": "Stored",
+          "tenants": "Current tenants"
+        },
+        "messages": {
+          "fHouseId": {
+            "required": "Rental house is required"
+          },
+          "fRoom": {
+            "required": "Room number is required"
+          },
+          "fCapacity": {
+            "minimum": "Capacity must be between 1 and 20",
+            "maximum": "Capacity must be between 1 and 20"
+          }
+        },
+        "notifications": {
+          "save": "Room saved",
+          "delete": "Room deleted"
         }
       },
       "room": {
@@ -2271,6 +4292,110 @@ export default {
           "bind": "Devices bound",
           "unbind": "Devices unbound"
         }
+      },
+      "school": {
+        "name": "School",
+        "fields": {
+          "fId": "ID",
+          "fSchoolName": "School name",
+          "fAddress": "Address",
+          "fAreaId": "Area"
+        },
+        "messages": {
+          "fSchoolName": {
+            "required": "School name is required"
+          },
+          "fAreaId": {
+            "required": "Area is required"
+          }
+        },
+        "notifications": {}
+      },
+      "street": {
+        "name": "Street",
+        "fields": {
+          "fId": "ID",
+          "fStreetId": "Street number",
+          "fStreetName": "Street name",
+          "fAreaId": "Area"
+        },
+        "messages": {
+          "fStreetId": {
+            "required": "Street number is required",
+            "unique": "Street number already exists"
+          },
+          "fStreetName": {
+            "required": "Street name is required"
+          },
+          "fAreaId": {
+            "required": "Area is required"
+          }
+        },
+        "notifications": {}
+      },
+      "tenantHouse": {
+        "name": "Lease",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "Tenant",
+          "fHouseId": "Rental house",
+          "fRoomId": "Room",
+          "fShortTerm": "Short-term",
+          "fStartTime": "Start",
+          "fEndTime": "End",
+          "fStatus": "Status",
+          "fIntime": "Stored"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "Tenant is required"
+          },
+          "fHouseId": {
+            "required": "Rental house is required"
+          }
+        },
+        "notifications": {}
+      },
+      "touchAlarm": {
+        "name": "One-touch alert",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "User",
+          "fStatus": "Status",
+          "fLongitude": "Longitude",
+          "fLatitude": "Latitude",
+          "fAddress": "Address",
+          "fIntime": "Alert time",
+          "fHandleUserId": "Signed by",
+          "fHandleTime": "Signed",
+          "fUserName": "User",
+          "fPhone": "Phone",
+          "fPoint": "Longitude,latitude"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "User is required"
+          }
+        },
+        "notifications": {
+          "updateStatus": "Signed off"
+        }
+      },
+      "userApp": {
+        "name": "Installed app",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "Person",
+          "fAppName": "App name",
+          "fPackage": "Package",
+          "fIntime": "Stored"
+        },
+        "messages": {
+          "fUserId": {
+            "required": "Person is required"
+          }
+        },
+        "notifications": {}
       }
     },
     "enums": {
@@ -2324,11 +4449,153 @@ export default {
       "messageModelStatus": {
         "0": "Disabled",
         "1": "Enabled"
+      },
+      "yesNo": {
+        "0": "No",
+        "1": "Yes"
+      },
+      "gender": {
+        "0": "Female",
+        "1": "Male"
+      },
+      "leaseStatus": {
+        "1": "Not rented",
+        "2": "Renting",
+        "3": "Returned"
+      },
+      "liveStatus": {
+        "1": "Resident",
+        "2": "Temporary"
+      },
+      "signStatus": {
+        "0": "Unsigned",
+        "1": "Signed"
+      },
+      "alarmType": {
+        "1": "Access-control alarm",
+        "2": "Door-lock alarm",
+        "3": "Door not locked",
+        "4": "Test forbidden",
+        "5": "Low battery",
+        "6": "Tamper alarm",
+        "11": "Foreign person",
+        "13": "Person warning",
+        "14": "Gathering",
+        "15": "Time-based",
+        "17": "Room count",
+        "18": "Identity card"
+      },
+      "alarmDeviceType": {
+        "1": "Access control",
+        "2": "Door lock"
+      },
+      "controlType": {
+        "1": "Petition",
+        "2": "Mental illness"
+      },
+      "watchState": {
+        "1": "Enabled",
+        "2": "Disabled"
+      },
+      "userStatus": {
+        "0": "Disabled",
+        "1": "Normal"
+      },
+      "functionType": {
+        "1": "Device",
+        "2": "Gateway",
+        "9": "All"
+      },
+      "lockType": {
+        "1": "Fingerprint",
+        "5": "ID card",
+        "17": "From inside",
+        "22": "Face",
+        "25": "Bluetooth",
+        "27": "Key"
+      },
+      "relationType": {
+        "1": "Address book",
+        "2": "Co-resident",
+        "3": "Housemate"
+      },
+      "feedbackType": {
+        "1": "Suggestion",
+        "2": "Malfunction",
+        "3": "Complaint",
+        "9": "Other"
+      },
+      "feedbackStatus": {
+        "0": "Unconfirmed",
+        "1": "Confirmed",
+        "9": "Corrected"
+      },
+      "productJsonBid": {
+        "101": "Bid 101",
+        "102": "102 Gateway online/offline status",
+        "103": "Bid 103",
+        "201": "201 WiFi leakage protector active upload",
+        "202": "Bid 202",
+        "203": "Bid 203",
+        "204": "Bid 204",
+        "205": "Bid 205",
+        "206": "Bid 206",
+        "207": "Bid 207",
+        "208": "Bid 208",
+        "209": "Bid 209",
+        "210": "Bid 210",
+        "211": "Bid 211",
+        "212": "Bid 212",
+        "213": "Bid 213",
+        "301": "Bid 301",
+        "302": "Bid 302",
+        "303": "Bid 303",
+        "304": "Bid 304",
+        "305": "Bid 305",
+        "306": "Bid 306",
+        "307": "Bid 307",
+        "308": "Bid 308",
+        "309": "Bid 309",
+        "401": "Bid 401",
+        "402": "Bid 402",
+        "403": "Bid 403",
+        "404": "Bid 404",
+        "405": "Bid 405",
+        "406": "Bid 406",
+        "407": "Bid 407",
+        "408": "Bid 408",
+        "409": "Bid 409",
+        "410": "Bid 410",
+        "411": "Bid 411",
+        "412": "412 Sync gateway device numbers",
+        "413": "Bid 413",
+        "414": "Bid 414",
+        "415": "Bid 415",
+        "416": "Bid 416",
+        "801": "801 Broadcast to gateway",
+        "802": "802 Server offline broadcast",
+        "telemetry": "telemetry Telemetry",
+        "read-threshold": "read-threshold Read thresholds",
+        "set-threshold": "set-threshold Set thresholds",
+        "switch": "switch Switch",
+        "lock": "lock Lock",
+        "refresh": "refresh Refresh",
+        "alarm": "alarm Alarm",
+        "motor": "motor Motor",
+        "upgrade": "upgrade Firmware upgrade"
+      },
+      "productJsonFunctionType": {
+        "switch": "Switch"
       }
     },
     "menus": {
       "device-manage": "Device center",
       "system-manage": "System",
+      "alarm-manage": "Alarms",
+      "control-manage": "Watch-lists",
+      "rental-manage": "Rental housing",
+      "person-intel": "Person intelligence",
+      "platform-manage": "Platform",
       "sys-user": "Users",
       "sys-role": "Roles",
       "sys-menu": "Menus",
@@ -2336,21 +4603,64 @@ export default {
       "statistics": "Statistics",
       "location": "Device location",
       "gateway": "Gateways",
+      "hologram": "Person profiles",
+      "relation": "Call relations",
+      "tenant": "Tenants",
+      "appVersion": "App versions",
       "area": "Areas",
+      "controlCar": "Watch-list vehicles",
+      "controlPerson": "Watch-list people",
       "department": "Departments",
       "device": "Devices",
+      "feedback": "Feedback",
       "firmware": "Firmware",
       "group": "Groups",
+      "rental-house": "Rental houses",
       "messageModel": "Message templates",
       "place": "Places",
       "product": "Products",
-      "productJson": "Description libraries"
+      "productFunction": "Functions",
+      "productJson": "Description libraries",
+      "touch-alarm": "One-touch alerts",
+      "alarm-lock": "Door not locked / test forbidden",
+      "alarm-gather": "Gathering alarms",
+      "alarm-time": "Time-based alarms",
+      "alarm-room": "Room-count warnings",
+      "alarm-foreign": "Foreign-person warnings",
+      "alarm-person": "Person warnings",
+      "alarm-device": "Device alarms",
+      "alarm-card": "Identity-card warnings"
     },
     "permissions": {
+      "hologram:sch": "Look up person profiles",
+      "alarm:list": "View alarms",
+      "alarm:sign": "Sign off alarms",
+      "alarm-lock:list": "Door-not-locked / test-forbidden alarms",
+      "alarm-gather:list": "Gathering alarms",
+      "alarm-time:list": "Time-based alarms",
+      "alarm-room:list": "Room-count warnings",
+      "alarm-foreign:list": "Foreign-person warnings",
+      "alarm-person:list": "Person warnings",
+      "alarm-device:list": "Device alarms",
+      "alarm-card:list": "Identity-card warnings",
+      "updatePlatform:list": "View app versions",
+      "updatePlatform:add": "Add app versions",
+      "updatePlatform:edit": "Edit app versions",
+      "updatePlatform:del": "Delete app versions",
       "area:list": "View areas",
+      "address:list": "Look up jurisdictions",
       "area:add": "Add area",
       "area:edit": "Edit area",
       "area:del": "Delete area",
+      "controlCar:list": "View watch-list vehicles",
+      "controlCar:add": "Add watch-list vehicles",
+      "controlCar:edit": "Edit watch-list vehicles",
+      "controlCar:del": "Delete watch-list vehicles",
+      "controlPerson:list": "View watch-list people",
+      "controlPerson:add": "Add watch-list people",
+      "controlPerson:edit": "Edit watch-list people",
+      "controlPerson:del": "Delete watch-list people",
+      "status:change": "Change status",
       "department:list": "View departments",
       "department:add": "Add department",
       "department:edit": "Edit department",
@@ -2376,6 +4686,7 @@ export default {
       "group:del": "Delete group",
       "deviceTiming:list": "View timers",
       "deviceTiming:user-edit": "Edit own timers",
+      "feedback:list": "Handle feedback",
       "firmware:list": "View firmware",
       "firmware:add": "Add firmware",
       "firmware:edit": "Edit firmware",
@@ -2390,6 +4701,10 @@ export default {
       "group:unbind": "Unbind devices from group",
       "gateway:list": "View gateways",
       "gateway:add": "Add gateway child devices",
+      "house:list": "View rental houses",
+      "house:add": "Add rental house",
+      "house:edit": "Edit rental house",
+      "house:del": "Delete rental house",
       "messageModel:list": "View message templates",
       "messageModel:add": "Add message template",
       "messageModel:edit": "Edit message template",
@@ -2403,6 +4718,10 @@ export default {
       "product:edit": "Edit product",
       "product:status": "Enable or disable product",
       "product:del": "Delete product",
+      "function:list": "View functions",
+      "function:add": "Add function",
+      "function:edit": "Edit function",
+      "function:del": "Delete function",
       "json:list": "View description libraries",
       "json:add": "Add or edit description library",
       "json:del": "Delete description library",
@@ -2410,10 +4729,16 @@ export default {
       "json_conf:look": "View library fields",
       "json_conf:add": "Add or edit library field",
       "json_conf:del": "Delete library field",
+      "rentalRoom:add": "Add rental room",
+      "rentalRoom:edit": "Edit rental room",
+      "rentalRoom:del": "Delete rental room",
       "room:add": "Add room",
       "room:edit": "Edit room",
       "room:del": "Delete room",
-      "room-device:bind": "Bind devices to rooms"
+      "room-device:bind": "Bind devices to rooms",
+      "tenant:list": "View tenants",
+      "tenant:status": "Enable or disable tenants",
+      "touchAlarm:list": "One-touch alerts"
     }
   }
 };

@@ -4,11 +4,12 @@ import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
 import { request } from '../devices/tabs/timers/api';
 import { Pager } from '../components/Pager';
+import { DateTimeInput } from '../components/DateTimeInput';
 
 const LOG_PATH = '/system/log/pageList';
 const LOG_CODE = 'log:list';
@@ -19,7 +20,10 @@ interface LogRow {
   message: string | null;
   logtype: string;
   userName: string | null;
+  /** The stored key (older rows: the path or the zh-CN words). */
   logname: string;
+  /** Its name in every language, when the server knows the call. */
+  lognames: Record<string, string> | null;
   ip: string | null;
   succeed: number;
   createtime: string;
@@ -33,12 +37,13 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { keyword: '', begin: '', end: '', succeed: '' };
 
-/** datetime-local gives 'YYYY-MM-DDTHH:mm'; the server reads the zone's wall-clock time. */
+/** The input gives 'YYYY-MM-DD HH:mm'; the server reads the zone's wall-clock time. */
 const wallTime = (v: string, seconds: string) => (v ? v.replace('T', ' ') + seconds : undefined);
 
 /** Operation log (spec 002 §15): operator and time-range search, status filter, expandable details. */
 export function OplogPage() {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const canList = useCan(LOG_CODE);
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
@@ -91,8 +96,8 @@ export function OplogPage() {
         sx={{ p: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}
       >
         <TextField size="small" label={translate('oplog.keyword')} placeholder={translate('oplog.keywordPlaceholder')} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'oplog-keyword' } }} />
-        <TextField size="small" type="datetime-local" label={translate('oplog.begin')} value={draft.begin} onChange={(e) => setDraft({ ...draft, begin: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'oplog-begin' } }} />
-        <TextField size="small" type="datetime-local" label={translate('oplog.end')} value={draft.end} onChange={(e) => setDraft({ ...draft, end: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'oplog-end' } }} />
+        <DateTimeInput label={translate('oplog.begin')} value={draft.begin} onChange={(begin) => setDraft({ ...draft, begin })} testId="oplog-begin" />
+        <DateTimeInput label={translate('oplog.end')} value={draft.end} onChange={(end) => setDraft({ ...draft, end })} testId="oplog-end" />
         <TextField
           size="small"
           select
@@ -141,7 +146,7 @@ export function OplogPage() {
                         {open.has(r.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
                       </IconButton>
                     </TableCell>
-                    <TableCell sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{r.logname}</TableCell>
+                    <TableCell sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.logname}>{r.lognames?.[locale] ?? r.logname}</TableCell>
                     <TableCell>{r.userName || '-'}</TableCell>
                     <TableCell>{r.logtype}</TableCell>
                     <TableCell>{r.ip || '-'}</TableCell>

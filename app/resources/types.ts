@@ -27,6 +27,12 @@ export interface FieldConfig {
   ref?: string;
   /** A comma-separated multi choice from these values. */
   multi?: string[];
+  /** upper: upper-cased while typed (the server upper-cases too). */
+  transform?: 'upper';
+  /** Shown masked in lists: idcard keeps the first 6 and last 4 characters, phone the first 3 and last 4. */
+  mask?: 'idcard' | 'phone';
+  /** image: an uploaded picture kept by its stored name. */
+  widget?: 'image';
   readOnly?: boolean;
   readOnlyOnEdit?: boolean;
   adminOnly?: boolean;
@@ -36,15 +42,29 @@ export interface FieldConfig {
 
 export interface FilterConfig {
   key: string;
-  op: 'eq' | 'like' | 'in' | 'gte' | 'lte';
+  op: 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'between';
   field?: string;
   fields?: string[];
   selectBy?: { key: string; fields: Record<string, string> };
+  /** The fields are the related row's (x-db.relations), matched by the server. */
+  relation?: string;
+  /** A custom input the list component offers; filters naming the same widget share it. */
+  widget?: string;
+  /** i18n key of the label, when the field is not the entity's own (a relation's). */
+  label?: string;
+  /** How the console asks for it: text box or select (default), hidden, or the jurisdiction picker. */
+  input?: 'text' | 'hidden' | 'jurisdiction';
+  /** A value always sent for this key (a hidden filter fixing the list). */
+  value?: string | number | boolean;
+  /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */
+  jurisdiction?: { kind: string; keys: Record<string, string> };
 }
 
 export interface ResourceConfig {
-  /** Entity name, also the react-admin resource name and the data provider key. */
+  /** Entity name, also the react-admin resource name and the data provider key; a list variant's own name. */
   name: string;
+  /** A list variant's entity, whose endpoints the data provider uses (absent: `name`). */
+  entity?: string;
   /** i18n key of the entity name. */
   label: string;
   /** Endpoint paths by action (list, get, save, delete, status, all, and custom ones). */
@@ -59,13 +79,29 @@ export interface ResourceConfig {
     pageSize: number;
     pageSizes: number[];
     cardPageSize?: number;
+    /** Rows shown as a tree with expand/collapse: `parent` is the field holding the parent row's id. */
+    tree?: { parent: string };
     columns: string[];
+    /** Columns shown as a switch that saves at once (fId and the field) through an endpoint action, then reloads. */
+    switches?: { field: string; endpoint: string; on: string | number; off: string | number }[];
     filters: FilterConfig[];
     sort: { column: string; asc: boolean }[];
+    /** Rows whose field equals the value are highlighted. */
+    highlight?: { field: string; equals: string | number | boolean };
+    /** Default condition by filter key; a filter with a default returns to it when cleared. */
+    condition?: Record<string, unknown>;
+    /** Columns shown as links to a target the list component offers, for holders of the code. */
+    links?: Record<string, { target: string; permission: string; idField: string }>;
+    /** i18n keys of the text a column shows when its value is missing. */
+    placeholders?: Record<string, string>;
+    /** Row actions of the list component to offer. */
+    actions?: string[];
   };
   form: {
     layout: 'modal' | 'page';
     fields: string[];
+    /** Rows have a view button opening the form read-only when the user may not edit. */
+    view?: boolean;
   };
   /** Absent for entities shown only inside another screen. */
   menu?: { key: string; path: string; icon: string };

@@ -15,7 +15,9 @@ import { TabBar } from './TabBar';
 import { findTrail, useMenus, usePageTitle } from './menus';
 import { customPages } from './pages';
 import { HOME_PATH, openTab } from './tabs';
+import { withoutPersonalQuery } from '../../adapters/personal';
 import { useApiErrors } from './useApiErrors';
+import { AlarmSummary } from '../alarms/AlarmSummary';
 
 /** The back-to-top button shows once the page has scrolled this far. */
 const BACK_TO_TOP_AFTER = 100;
@@ -33,7 +35,8 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   // Only real pages become tabs; an unknown address shows the 404 page without leaving a tab behind.
   const known = pathname === HOME_PATH || !!findTrail(menus, pathname) || Object.values(customPages).some((p) => p.path === pathname);
   useEffect(() => {
-    if (known) openTab(pathname, pathname + search);
+    // A profile or graph link carries a phone or ID number; the remembered tab does not.
+    if (known) openTab(pathname, pathname + withoutPersonalQuery(search));
   }, [known, pathname, search]);
 
   useEffect(() => {
@@ -52,6 +55,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <TopBar collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
         <TabBar />
+        <AlarmSummary />
         <Box
           component="main"
           ref={main}

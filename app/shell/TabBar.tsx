@@ -107,6 +107,8 @@ export function TabBar() {
                 alignItems: 'center',
                 gap: 0.5,
                 flexShrink: 0,
+                // Home stays pinned at the left edge while the other tabs scroll under it.
+                ...(home ? { position: 'sticky', left: 0, zIndex: 1, boxShadow: '6px 0 6px -4px rgba(0,21,41,0.18)' } : {}),
                 height: 28,
                 pl: 1.25,
                 pr: home ? 1.25 : 0.5,

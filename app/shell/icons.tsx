@@ -34,6 +34,25 @@ import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import HistoryIcon from '@mui/icons-material/History';
 import AppsIcon from '@mui/icons-material/Apps';
+import PolicyIcon from '@mui/icons-material/Policy';
+import HomeWorkIcon from '@mui/icons-material/HomeWork';
+import PersonSearchIcon from '@mui/icons-material/PersonSearch';
+import AppSettingsAltIcon from '@mui/icons-material/AppSettingsAlt';
+import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
+import PersonPinCircleIcon from '@mui/icons-material/PersonPinCircle';
+import TouchAppIcon from '@mui/icons-material/TouchApp';
+import CreditCardIcon from '@mui/icons-material/CreditCard';
+import FunctionsIcon from '@mui/icons-material/Functions';
+import SystemUpdateIcon from '@mui/icons-material/SystemUpdate';
+import HailIcon from '@mui/icons-material/Hail';
+import DoorFrontIcon from '@mui/icons-material/DoorFront';
+import GroupWorkIcon from '@mui/icons-material/GroupWork';
+import ScheduleIcon from '@mui/icons-material/Schedule';
+import Groups3Icon from '@mui/icons-material/Groups3';
+import Diversity3Icon from '@mui/icons-material/Diversity3';
+import ReportProblemIcon from '@mui/icons-material/ReportProblem';
+import PhonelinkRingIcon from '@mui/icons-material/PhonelinkRing';
+import HiveIcon from '@mui/icons-material/Hive';
 
 const icons: Record<string, SvgIconComponent> = {
   DevicesOther: DevicesOtherIcon,
@@ -66,6 +85,25 @@ const icons: Record<string, SvgIconComponent> = {
   Campaign: CampaignIcon,
   History: HistoryIcon,
   Apps: AppsIcon,
+  Policy: PolicyIcon,
+  HomeWork: HomeWorkIcon,
+  PersonSearch: PersonSearchIcon,
+  AppSettingsAlt: AppSettingsAltIcon,
+  DirectionsCar: DirectionsCarIcon,
+  PersonPinCircle: PersonPinCircleIcon,
+  TouchApp: TouchAppIcon,
+  CreditCard: CreditCardIcon,
+  Functions: FunctionsIcon,
+  SystemUpdate: SystemUpdateIcon,
+  Hail: HailIcon,
+  DoorFront: DoorFrontIcon,
+  GroupWork: GroupWorkIcon,
+  Schedule: ScheduleIcon,
+  Groups3: Groups3Icon,
+  Diversity3: Diversity3Icon,
+  ReportProblem: ReportProblemIcon,
+  PhonelinkRing: PhonelinkRingIcon,
+  Hive: HiveIcon,
 };
 
 /** Accepts `Router`, `router`, `RouterOutlined` and `md-router`-style legacy names. */

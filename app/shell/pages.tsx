@@ -18,6 +18,9 @@ const OplogPage = lazy(() => import('../oplog/OplogPage'));
 const UserPage = lazy(() => import('../system/UserPage'));
 const RolePage = lazy(() => import('../system/RolePage'));
 const MenuPage = lazy(() => import('../system/MenuPage'));
+const HologramPage = lazy(() => import('../intel/HologramPage'));
+const RelationPage = lazy(() => import('../intel/RelationPage'));
+const TenantPage = lazy(() => import('../housing/TenantPage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
@@ -27,4 +30,7 @@ export const customPages: Record<string, CustomPage> = {
   'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <UserPage /> },
   'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <RolePage /> },
   'sys-menu': { path: '/sys-menu', title: 'menus.sys-menu', element: <MenuPage /> },
+  hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
+  relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },
+  tenant: { path: '/tenant', title: 'menus.tenant', element: <TenantPage /> },
 };

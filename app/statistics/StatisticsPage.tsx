@@ -22,6 +22,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import { EnergyChart } from './EnergyChart';
+import { DateTimeInput } from '../components/DateTimeInput';
 import {
   DEVICE_PICKER_SIZE,
   DEVICES_PATH,
@@ -31,8 +32,6 @@ import {
   defaultRange,
   downloadDeviceTotal,
   fetchDeviceTotal,
-  fromInput,
-  toInput,
   type DeviceTotal,
   type DeviceTotalQuery,
 } from './api';
@@ -134,24 +133,8 @@ export function StatisticsPage() {
             )}
             data-testid="statistics-devices"
           />
-          <TextField
-            size="small"
-            type="datetime-local"
-            label={translate('statistics.begin')}
-            value={toInput(range.stime)}
-            onChange={(e) => setRange((r) => ({ ...r, stime: fromInput(e.target.value) }))}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1, 'data-testid': 'statistics-begin' } }}
-            sx={{ width: 250, flexShrink: 0 }}
-          />
-          <TextField
-            size="small"
-            type="datetime-local"
-            label={translate('statistics.end')}
-            value={toInput(range.etime)}
-            onChange={(e) => setRange((r) => ({ ...r, etime: fromInput(e.target.value) }))}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1, 'data-testid': 'statistics-end' } }}
-            sx={{ width: 250, flexShrink: 0 }}
-          />
+          <DateTimeInput seconds label={translate('statistics.begin')} value={range.stime} onChange={(v) => setRange((r) => ({ ...r, stime: v }))} testId="statistics-begin" sx={{ flexShrink: 0 }} />
+          <DateTimeInput seconds label={translate('statistics.end')} value={range.etime} onChange={(v) => setRange((r) => ({ ...r, etime: v }))} testId="statistics-end" sx={{ flexShrink: 0 }} />
           <TextField
             select
             size="small"

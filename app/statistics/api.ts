@@ -41,12 +41,6 @@ export function defaultEnd(timeType: number, now = new Date()): string {
 }
 
 /** `YYYY-MM-DD HH:mm:ss` <-> the value of an `<input type="datetime-local" step="1">`. */
-export const toInput = (v: string) => (v ? v.replace(' ', 'T') : '');
-export const fromInput = (v: string) => {
-  if (!v) return '';
-  const s = v.replace('T', ' ');
-  return s.length === 16 ? `${s}:00` : s;
-};
 
 export async function fetchDeviceTotal(query: DeviceTotalQuery): Promise<DeviceTotal> {
   return (await call<DeviceTotal>(DEVICE_TOTAL_PATH, query)).data;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, TextField } from '@mui/material';
+import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
+import { Pager } from '../components/Pager';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -113,7 +114,7 @@ export function RolePage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination component="div" count={data.total} page={page} rowsPerPage={size} rowsPerPageOptions={PAGE_SIZES} onPageChange={(_e, p) => setPage(p)} onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))} />
+        <Pager component="div" count={data.total} page={page} rowsPerPage={size} rowsPerPageOptions={PAGE_SIZES} onPageChange={(_e, p) => setPage(p)} onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))} />
       </Paper>
       <RoleDialog form={form} onClose={() => setForm(null)} onSaved={reload} />
       <PermissionDialog role={granting} onClose={() => setGranting(null)} />

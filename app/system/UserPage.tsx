@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Box, Button, Chip, Drawer, IconButton, MenuItem, Paper, Stack, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Tabs, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Chip, Drawer, IconButton, MenuItem, Paper, Stack, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tabs, TextField, Tooltip, Typography } from '@mui/material';
+import { Pager } from '../components/Pager';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -24,7 +25,8 @@ interface Filters {
   userType: number | '';
 }
 const EMPTY: Filters = { keyword: '', status: '', userType: '' };
-const condition = (f: Filters) => Object.fromEntries(Object.entries({ ...f, keyword: f.keyword.trim() }).filter(([, v]) => v !== ''));
+// The kind filter is fAdmin (0 user, 1 administrator, 2 agent); userType 1 keeps tenants (userType 2) out.
+const condition = ({ userType, ...f }: Filters) => ({ ...Object.fromEntries(Object.entries({ ...f, fAdmin: userType, keyword: f.keyword.trim() }).filter(([, v]) => v !== '')), userType: 1 });
 
 /** Spec 002 screen 4: search, add and export, the user table, the add/edit/view form and a detail drawer. */
 export function UserPage() {
@@ -181,7 +183,7 @@ export function UserPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination component="div" count={data.total} page={page} rowsPerPage={size} rowsPerPageOptions={PAGE_SIZES} onPageChange={(_e, p) => setPage(p)} onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))} data-testid="user-pagination" />
+        <Pager component="div" count={data.total} page={page} rowsPerPage={size} rowsPerPageOptions={PAGE_SIZES} onPageChange={(_e, p) => setPage(p)} onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))} data-testid="user-pagination" />
       </Paper>
 
       <UserDialog mode={form?.mode ?? null} row={form?.row ?? null} onClose={() => setForm(null)} onSaved={reload} />
@@ -266,7 +268,7 @@ function UserDrawer({ row, onClose }: { row: UserRow | null; onClose: () => void
                 </Table>
               </TableContainer>
               {!data.records.length && <EmptyState />}
-              <TablePagination component="div" count={data.total} page={page} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} onPageChange={(_e, p) => setPage(p)} />
+              <Pager component="div" count={data.total} page={page} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} onPageChange={(_e, p) => setPage(p)} />
             </>
           )}
         </Box>

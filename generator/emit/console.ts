@@ -26,6 +26,9 @@ function fieldConfig(entity: Entity, source: string) {
     ...(p['x-dictionary'] ? { dictionary: p['x-dictionary'] } : {}),
     ...(p['x-ref'] ? { ref: p['x-ref'] } : {}),
     ...(p['x-multi'] ? { multi: p['x-multi'] } : {}),
+    ...(p['x-transform'] ? { transform: p['x-transform'] } : {}),
+    ...(p['x-mask'] ? { mask: p['x-mask'] } : {}),
+    ...(p['x-widget'] ? { widget: p['x-widget'] } : {}),
     ...(p.readOnly ? { readOnly: true } : {}),
     ...(r.form.readOnlyOnEdit?.includes(source) ? { readOnlyOnEdit: true } : {}),
     ...(r.form.adminOnly?.includes(source) ? { adminOnly: true } : {}),
@@ -47,13 +50,51 @@ function resourceConfig(entity: Entity) {
       pageSize: r.list.pageSize,
       pageSizes: r.list.pageSizes ?? [r.list.pageSize],
       ...(r.list.cardPageSize ? { cardPageSize: r.list.cardPageSize } : {}),
+      ...(r.list.tree ? { tree: r.list.tree } : {}),
       columns: r.list.columns,
-      filters: r.list.filters ?? [],
+      ...(r.list.switches ? { switches: r.list.switches } : {}),
+      // A filter on a related row is labelled with that row's field (an alarm's device number).
+      filters: (r.list.filters ?? []).map((f) => {
+        const target = f.relation ? schema['x-db'].relations?.[f.relation]?.entity : undefined;
+        return target ? { ...f, label: `resources.${target}.fields.${f.field ?? f.fields![0]}` } : f;
+      }),
       sort: r.list.sort?.default ?? [{ column: primaryKey(schema), asc: false }],
+      ...(r.list.highlight ? { highlight: r.list.highlight } : {}),
     },
-    form: { layout: r.form.layout ?? 'modal', fields: r.form.fields },
+    form: { layout: r.form.layout ?? 'modal', fields: r.form.fields, ...(r.form.view ? { view: true } : {}) },
     ...(r.menu ? { menu: { key: r.menu.key, path: r.menu.path, icon: r.menu.icon } } : {}),
   };
+}
+
+/**
+ * A variant is the resource's config again under its own name (its page is /<variant>), with the
+ * variant's menu, columns, filters, default condition, links and placeholders; `entity` keeps the
+ * data provider on the resource's endpoints.
+ */
+function variantConfigs(entity: Entity) {
+  const base = resourceConfig(entity);
+  const r = entity.resource;
+  return Object.entries(r.list.variants ?? {}).map(([name, v]) => {
+    const shown = v.filters ? v.filters.map((k) => base.list.filters.find((f) => f.key === k)!) : base.list.filters;
+    return {
+      ...base,
+      name,
+      entity: entity.name,
+      label: `menus.${v.menu.key}`,
+      list: {
+        ...base.list,
+        pageSize: v.pageSize ?? base.list.pageSize,
+        pageSizes: v.pageSizes ?? (v.pageSize ? [v.pageSize] : base.list.pageSizes),
+        columns: v.columns ?? base.list.columns,
+        filters: shown,
+        ...(v.condition ? { condition: v.condition } : {}),
+        ...(v.links ? { links: v.links } : {}),
+        ...(v.placeholders ? { placeholders: Object.fromEntries(Object.keys(v.placeholders).map((c) => [c, `resources.${entity.name}.variants.${name}.placeholders.${c}`])) } : {}),
+        ...(v.actions ? { actions: v.actions } : {}),
+      },
+      menu: { key: v.menu.key, path: `/${name}`, icon: v.menu.icon },
+    };
+  });
 }
 
 function componentName(entity: Entity): { name: string; from: string } {
@@ -69,7 +110,7 @@ export function emitConsole(model: Model): Record<string, string> {
     imports.set(c.name, c.from);
   }
   const body = model.entities
-    .map((e) => `  {\n    config: ${literal(resourceConfig(e), 4)},\n    list: ${componentName(e).name},\n  },`)
+    .flatMap((e) => [resourceConfig(e), ...variantConfigs(e)].map((config) => `  {\n    config: ${literal(config, 4)},\n    list: ${componentName(e).name},\n  },`))
     .join('\n');
   const resources =
     tsHeader +
@@ -90,12 +131,16 @@ export function emitConsole(model: Model): Record<string, string> {
         fields: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => [f, p['x-label'][lang]])),
         messages: fieldMessages,
         notifications: Object.fromEntries(Object.entries(resource.endpoints).filter(([, ep]) => ep.message).map(([a, ep]) => [a, ep.message![lang]])),
+        ...(resource.list.variants
+          ? { variants: Object.fromEntries(Object.entries(resource.list.variants).map(([v, def]) => [v, { placeholders: Object.fromEntries(Object.entries(def.placeholders ?? {}).map(([c, t]) => [c, t[lang]])) }])) }
+          : {}),
       };
     }
     const menus: Record<string, string> = {};
     for (const s of model.menus.sections) menus[s.key] = s.title[lang];
     for (const p of model.menus.pages) menus[p.key] = p.title[lang];
     for (const { resource } of model.entities) if (resource.menu) menus[resource.menu.key] = resource.menu.title[lang];
+    for (const { resource } of model.entities) for (const v of Object.values(resource.list.variants ?? {})) menus[v.menu.key] = v.menu.title[lang];
     const permissions: Record<string, string> = {};
     for (const { resource } of model.entities) for (const [code, t] of Object.entries(resource.permissions)) permissions[code] = t[lang];
     const enums = Object.fromEntries(Object.entries(model.enums).map(([n, values]) => [n, Object.fromEntries(Object.entries(values).map(([v, t]) => [v, t[lang]]))]));

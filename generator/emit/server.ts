@@ -4,7 +4,7 @@
  * rows to seed), migrations/<entity>.sql (idempotent DDL) and openapi.json.
  */
 import type { Model, Entity, Property } from '../model';
-import { columnName, primaryKey } from '../model';
+import { columnName, primaryKey, isWrite, logName } from '../model';
 import { tsHeader, sqlHeader, literal, HEADER } from './common';
 
 function zh(messages: Property['x-messages']): Record<string, string> {
@@ -18,6 +18,8 @@ function bodySchema(entity: Entity): object {
     if (p.readOnly && !p['x-db']?.primaryKey) continue;
     if (p['x-db']?.virtual) continue;
     const s: Record<string, unknown> = { type: [p.type, 'null'] };
+    // Integers are stored in int4 columns: a value outside their range is a refusal, not a database error.
+    if (p.type === 'integer') Object.assign(s, { minimum: -2147483648, maximum: 2147483647 });
     for (const k of ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern'] as const) if (p[k] !== undefined) s[k] = p[k];
     if (p.enum) s.enum = [...p.enum, null];
     properties[name] = s;
@@ -36,6 +38,7 @@ function entityModel(entity: Entity) {
         ...(p.readOnly ? { readOnly: true } : {}),
         ...(p['x-db']?.virtual ? { virtual: true } : {}),
         ...(p.default !== undefined ? { default: p.default } : {}),
+        ...(p['x-transform'] ? { transform: p['x-transform'] } : {}),
         messages: zh(p['x-messages']),
       },
     ]),
@@ -120,7 +123,7 @@ function migration(entity: Entity): string {
 function routeTable(model: Model) {
   const modules = new Set<string>();
   const rows: string[] = [];
-  for (const { name, resource } of model.entities) {
+  for (const { name, resource, schema } of model.entities) {
     const mod = resource.server?.module;
     if (mod) modules.add(mod);
     for (const [action, ep] of Object.entries(resource.endpoints)) {
@@ -129,10 +132,12 @@ function routeTable(model: Model) {
         `entity: '${name}'`,
         `action: '${action}'`,
         `permission: ${JSON.stringify(ep.permission)}`,
+        ...(ep.as ? [`as: '${ep.as}'`] : []),
         ...(ep.method ? [`method: '${ep.method}'`] : []),
         ...(ep.field ? [`field: '${ep.field}'`] : []),
         ...(ep.set ? [`set: ${JSON.stringify(ep.set)}`] : []),
         ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
+        ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),
         ...(ep.handler ? [`handler: ${mod}.${ep.handler}`] : []),
       ];
       rows.push(`  { ${parts.join(', ')} },`);
@@ -151,12 +156,18 @@ function routeTable(model: Model) {
 function menuSeeds(model: Model) {
   const sections = model.menus.sections.map((s) => ({ key: s.key, parent: null, path: s.path, component: 'Main', icon: s.icon, sort: s.sort, title: s.title['zh-CN'], permission: s.key }));
   const pages = [
-    ...model.entities.filter((e) => e.resource.menu).map(({ resource: r }) => ({ key: r.menu!.key, parent: r.menu!.parent ?? null, path: r.menu!.path, component: r.menu!.component, icon: r.menu!.icon, sort: r.menu!.sort ?? 0, title: r.menu!.title['zh-CN'], permission: Object.values(r.endpoints).find((e) => typeof e.permission === 'string')?.permission as string })),
+    ...model.entities.filter((e) => e.resource.menu).map(({ resource: r }) => ({ key: r.menu!.key, parent: r.menu!.parent ?? null, path: r.menu!.path, component: r.menu!.component, icon: r.menu!.icon, sort: r.menu!.sort ?? 0, title: r.menu!.title['zh-CN'], permission: r.menu!.permission ?? (Object.values(r.endpoints).find((e) => typeof e.permission === 'string')?.permission as string) })),
+    // Each list variant is a page of its own, opened by its own code.
+    ...model.entities.flatMap(({ resource: r }) => Object.entries(r.list.variants ?? {}).map(([name, v]) => ({ key: v.menu.key, parent: v.menu.parent ?? null, path: `/${name}`, component: name, icon: v.menu.icon, sort: v.menu.sort ?? 0, title: v.menu.title['zh-CN'], permission: v.permission }))),
     ...model.menus.pages.map((p) => ({ key: p.key, parent: p.parent ?? null, path: p.path, component: p.component, icon: p.icon, sort: p.sort ?? 0, title: p.title['zh-CN'], permission: p.permission ?? p.key })),
   ];
-  const buttons = model.entities.flatMap(({ resource: r }) =>
-    Object.entries(r.permissions).map(([code, t]) => ({ code, menu: r.menu?.key ?? null, title: t['zh-CN'] })),
-  );
+  // A code several entities declare (group:edit of groups and of a device's timers) sits once, under the
+  // menu of the entity that owns a page, else under the first entity's permissionsUnder.
+  const owners = [...model.entities].sort((a, b) => Number(!a.resource.menu) - Number(!b.resource.menu));
+  const seen = new Set<string>();
+  const buttons = owners
+    .flatMap(({ resource: r }) => Object.entries(r.permissions).map(([code, t]) => ({ code, menu: r.menu?.key ?? Object.values(r.list.variants ?? {})[0]?.menu.key ?? r.permissionsUnder!, title: t['zh-CN'] })))
+    .filter((b) => !seen.has(b.code) && seen.add(b.code));
   return `${tsHeader}
 /** Menu sections and pages (type 1) to seed; \`permission\` is the code that opens the page. */
 export const menus = ${literal([...sections, ...pages])};
@@ -188,7 +199,7 @@ function openapi(model: Model) {
           summary: `${name} ${action}`,
           description: `Permission: ${perm}`,
           security: [{ token: [] }],
-          requestBody: { content: { 'application/json': { schema: action === 'save' ? { $ref: `#/components/schemas/${name}` } : action === 'list' ? { $ref: '#/components/schemas/PageRequest' } : { type: 'object' } } } },
+          requestBody: { content: { 'application/json': { schema: (ep.as ?? action) === 'save' ? { $ref: `#/components/schemas/${name}` } : (ep.as ?? action) === 'list' ? { $ref: '#/components/schemas/PageRequest' } : { type: 'object' } } } },
           responses: { '200': { description: 'Envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } }, '401': { description: 'Missing permission' }, '700': { description: 'Invalid or expired token' } },
         },
       };

@@ -26,7 +26,8 @@ function checkNewPassword(password: string, confirm: string | undefined) {
 }
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
-  const session = async (user: User) => ({ user: publicUser(user), menus: await menusFor(ctx.db, user), permissions: [...user.permissions].sort() });
+  // The server's time zone: every wall-clock time the console shows or sends ('YYYY-MM-DD HH:mm:ss') is in it.
+  const session = async (user: User) => ({ user: publicUser(user), menus: await menusFor(ctx.db, user), permissions: [...user.permissions].sort(), timeZone: ctx.timeZone });
 
   registerCall(app, ctx, {
     path: '/login',
@@ -34,7 +35,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     public: true,
     write: true,
     perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
-    logname: '登录',
+    logname: { key: 'session.login', 'zh-CN': '登录', 'zh-TW': '登入', 'en-US': 'Sign in' },
     handler: async ({ body }) => {
       const userName = text(body, 'userName');
       const password = typeof body.password === 'string' ? body.password : '';
@@ -57,7 +58,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: '/logout',
     permission: null,
     write: true,
-    logname: '退出登录',
+    logname: { key: 'session.logout', 'zh-CN': '退出登录', 'zh-TW': '登出', 'en-US': 'Sign out' },
     handler: async ({ request }) => {
       const token = request.token!;
       await ctx.db.deleteFrom('t_sys_token_revoked').where('fExpiresAt', '<', new Date()).execute();
@@ -89,7 +90,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: null,
     public: true,
     write: true,
-    logname: '用户注册',
+    logname: { key: 'session.register', 'zh-CN': '用户注册', 'zh-TW': '使用者註冊', 'en-US': 'Register' },
     handler: async ({ body }) => {
       const name = text(body, 'fChineseName');
       const phone = text(body, 'fPhone');
@@ -118,7 +119,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: '/system/t-sys-user/updateUserPwd',
     permission: null,
     write: true,
-    logname: '修改密码',
+    logname: { key: 'session.password', 'zh-CN': '修改密码', 'zh-TW': '修改密碼', 'en-US': 'Change password' },
     handler: async ({ user, body }) => {
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';
       checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : undefined);

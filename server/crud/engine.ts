@@ -4,10 +4,11 @@
  * fields. Custom actions are handlers of that module.
  */
 import { Refusal, NotFound } from '../http/envelope';
+import { isId } from '../http/guard';
 import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
-import { applyFilters, pageRequest } from './query';
+import { applyFilters, conditionOf, pageRequest } from './query';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
 
@@ -44,9 +45,12 @@ export async function present(ctx: Services, model: EntityModel, rows: Row[]): P
   return out;
 }
 
+/** The row a call names: its primary key, or fId as the generic console forms send it for every entity. */
+const keyOf = (model: EntityModel, body: Row) => body[model.primaryKey] ?? body.fId;
+
 function idOf(model: EntityModel, body: Row): number {
-  const id = Number(body[model.primaryKey]);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal(`${messageFor(model, model.primaryKey, 'required')}`);
+  const id = keyOf(model, body);
+  if (!isId(id)) throw new Refusal(`${messageFor(model, model.primaryKey, 'required')}`);
   return id;
 }
 
@@ -76,7 +80,7 @@ export async function list(ctx: CallContext) {
 
 export async function all(ctx: CallContext) {
   const { entity: model } = ctx;
-  let q = applyFilters(scoped(ctx, model, ctx.user), model, (ctx.body.condition as Row) ?? {});
+  let q = applyFilters(scoped(ctx, model, ctx.user), model, conditionOf(model, ctx.body));
   for (const o of model.sort.default) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
   return present(ctx, model, await q.limit(10000).execute());
 }
@@ -86,7 +90,10 @@ export async function get(ctx: CallContext) {
   return (await present(ctx, ctx.entity, [row]))[0];
 }
 
-/** A duplicate is refused with the field's message before the database's unique index would be hit. */
+/**
+ * A duplicate is refused with the field's message before the database's unique index would be hit;
+ * two saves racing past this check meet the index, and uniqueViolation answers the same message.
+ */
 async function checkUnique(ctx: CallContext, values: Row, id?: number) {
   const { entity: model } = ctx;
   for (const field of model.unique) {
@@ -97,15 +104,25 @@ async function checkUnique(ctx: CallContext, values: Row, id?: number) {
   }
 }
 
+/** The database's unique violation (23505) as the field's unique message, never a server error. */
+function uniqueViolation(model: EntityModel, error: unknown): never {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e?.code !== '23505') throw error;
+  const text = `${e.constraint ?? ''} ${e.message ?? ''}`;
+  const field = model.unique.find((f) => text.includes(`${model.table}_${f.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}_key`)) ?? model.unique[0];
+  throw new Refusal(field ? messageFor(model, field, 'unique') : '数据已存在', 409);
+}
+
 export async function save(ctx: CallContext) {
   const { entity: model } = ctx;
   const hooks = hooksOf(model);
-  const rawId = ctx.body[model.primaryKey];
+  const rawId = keyOf(model, ctx.body);
   const creating = rawId === undefined || rawId === null || rawId === '';
   const values = validateBody(model, ctx.body, creating ? 'create' : 'update', ctx.user);
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     let row: Row;
+    if (!creating && !isId(rawId)) idOf(model, ctx.body);
     if (creating) {
       await hooks.beforeSave?.(values, tctx);
       await checkUnique(tctx, values);
@@ -121,7 +138,7 @@ export async function save(ctx: CallContext) {
     }
     await hooks.afterSave?.(row, tctx, creating);
     return (await present(tctx, model, [row]))[0];
-  });
+  }).catch((error) => uniqueViolation(model, error));
 }
 
 export async function remove(ctx: CallContext) {

@@ -1,6 +1,9 @@
 /** Paging, filters and sorting of list calls, all taken from the resource file, never from raw input. */
 import { sql } from 'kysely';
-import type { EntityModel, Query } from './types';
+import { Refusal } from '../http/envelope';
+import { INT_MAX } from '../http/guard';
+import type { EntityModel, FieldModel, Query } from './types';
+import { entities } from '../generated/entities';
 
 export interface PageRequest {
   current: number;
@@ -10,20 +13,43 @@ export interface PageRequest {
 }
 
 const MAX_PAGE = 10000;
+/** Beyond any page a person reads; keeps OFFSET inside bigint and the scan bounded. */
+const MAX_CURRENT = 100000;
+/** A search text longer than this is not a search: it only makes `ilike` slow. */
+export const MAX_PATTERN = 100;
+/** Values of one `in` filter. */
+const MAX_IN = 1000;
+
+/** The page a legacy request asks for: a whole number from 1 to MAX_CURRENT, 1 when it is not one. */
+export function pageNumber(value: unknown): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, MAX_CURRENT) : 1;
+}
+
+/**
+ * The list's condition: body.condition, and the filter keys given at the top level of the body, the way
+ * the legacy cascader lookups send them (`{ fCommunityid: 3 }`, `{ areaid: 440106 }`). Only declared
+ * filter keys are taken; body.condition wins where both name a key.
+ */
+export function conditionOf(entity: EntityModel, body: Record<string, unknown>): Record<string, unknown> {
+  const nested = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
+  const top = Object.fromEntries(entity.filters.filter((f) => f.key in body && f.key !== 'condition').map((f) => [f.key, body[f.key]]));
+  return { ...top, ...nested };
+}
 
 export function pageRequest(entity: EntityModel, body: Record<string, unknown>): PageRequest {
-  const int = (v: unknown, fallback: number) => {
+  const int = (v: unknown, fallback: number, max = MAX_PAGE) => {
     const n = Number(v);
-    return Number.isInteger(n) && n > 0 ? n : fallback;
+    return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
   };
-  const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
+  const condition = conditionOf(entity, body);
   const asked = Array.isArray(body.orders) ? (body.orders as { column?: unknown; asc?: unknown }[]) : [];
   const orders = asked
     .filter((o) => typeof o?.column === 'string' && entity.sort.allowed.includes(o.column))
     .map((o) => ({ column: o.column as string, asc: o.asc === true || o.asc === 'true' }));
   return {
-    current: int(body.current, 1),
-    size: Math.min(int(body.size ?? body.pageSize, entity.pageSize), MAX_PAGE),
+    current: int(body.current, 1, MAX_CURRENT),
+    size: int(body.size ?? body.pageSize, entity.pageSize),
     condition,
     orders: orders.length ? orders : entity.sort.default,
   };
@@ -33,26 +59,88 @@ function blank(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+/**
+ * The `ilike` pattern that finds `text` anywhere, with its wildcards taken literally; a text longer
+ * than MAX_PATTERN is refused, so no search can hold the database (or PGlite's single thread) for long.
+ */
+export function containing(text: unknown): string {
+  const s = String(text ?? '');
+  if (s.length > MAX_PATTERN) throw new Refusal(`查询条件过长，最多${MAX_PATTERN}个字符`);
+  return `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+}
+
+const WALL = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
+
+/**
+ * One condition value checked against the column it is compared with, so a wrong type or range is a
+ * refusal with a message, never a database error: integers within the column's range, finite numbers,
+ * dates that parse, scalars only, search texts of a bounded length.
+ */
+function checked(field: FieldModel | undefined, op: string, value: unknown): unknown {
+  const bad = () => new Refusal(`查询条件${field?.label ?? ''}格式不正确`);
+  if (value !== null && typeof value === 'object') throw bad();
+  if (op === 'like') {
+    const text = String(value);
+    if (text.length > MAX_PATTERN) throw new Refusal(`查询条件${field?.label ?? ''}过长，最多${MAX_PATTERN}个字符`);
+    return text;
+  }
+  switch (field?.type) {
+    case 'integer': {
+      const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > INT_MAX) throw bad();
+      return n;
+    }
+    case 'number': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw bad();
+      return n;
+    }
+    case 'date-time':
+      if (typeof value !== 'string' || !WALL.test(value.trim()) || Number.isNaN(Date.parse(value.trim().replace(' ', 'T')))) throw bad();
+      return value.trim();
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      throw bad();
+    default:
+      if (typeof value === 'boolean') throw bad();
+      return String(value);
+  }
+}
 
 export function applyFilters(query: Query, entity: EntityModel, condition: Record<string, unknown>): Query {
   for (const f of entity.filters) {
-    const value = condition[f.key];
-    if (blank(value)) continue;
+    const raw = condition[f.key];
+    if (blank(raw)) continue;
     let fields = f.fields ?? [f.field!];
     if (f.selectBy) {
       const chosen = f.selectBy.fields[String(condition[f.selectBy.key] ?? '')];
       if (chosen) fields = [chosen];
     }
-    query = query.where((eb) =>
-      eb.or(
+    // A relation's fields are matched on the related rows: `fHouseId in (select … where house name like …)`.
+    const rel = f.relation ? entity.relations[f.relation] : undefined;
+    const target = rel ? entities[rel.entity] : undefined;
+    const model = target ?? entity;
+    const list = f.op === 'in' || f.op === 'between' ? (Array.isArray(raw) ? raw : String(raw).split(',')) : null;
+    if (list && list.length > MAX_IN) throw new Refusal(`查询条件最多${MAX_IN}项`);
+    if (!list && Array.isArray(raw)) throw new Refusal(`查询条件${model.fields[fields[0]]?.label ?? ''}格式不正确`);
+    if (f.op === 'between' && list!.length !== 2) continue;
+    query = query.where((eb) => {
+      const match = eb.or(
         fields.map((field) => {
-          const col = `${entity.table}.${field}`;
+          const col = `${model.table}.${field}`;
+          const declared = model.fields[field];
+          if (list) {
+            // [from, to] of a range may leave either end empty.
+            const values = list.map((v) => (f.op === 'between' && blank(v) ? null : checked(declared, f.op, v)));
+            if (f.op === 'in') return eb(col, 'in', values);
+            const [from, to] = values;
+            return eb.and([...(from === null ? [] : [eb(col, '>=', from)]), ...(to === null ? [] : [eb(col, '<=', to)])]);
+          }
+          const value = checked(declared, f.op, raw);
           switch (f.op) {
             case 'like':
-              return eb(sql`${sql.ref(col)}::text`, 'ilike', `%${escapeLike(String(value))}%`);
-            case 'in':
-              return eb(col, 'in', Array.isArray(value) ? value : String(value).split(','));
+              return eb(sql`${sql.ref(col)}::text`, 'ilike', containing(value));
             case 'gte':
               return eb(col, '>=', value);
             case 'lte':
@@ -61,8 +149,10 @@ export function applyFilters(query: Query, entity: EntityModel, condition: Recor
               return eb(col, '=', value);
           }
         }),
-      ),
-    );
+      );
+      if (!rel || !target) return match;
+      return eb(`${entity.table}.${rel.from}`, 'in', eb.selectFrom(target.table).select(`${target.table}.${target.primaryKey}`).where(() => match));
+    });
   }
   return query;
 }

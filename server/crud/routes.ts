@@ -18,7 +18,8 @@ function permissionOf(route: RouteSpec) {
 
 export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) {
   for (const route of routes) {
-    const action = route.handler ?? (route.set ? set : standardActions[route.action]);
+    const standard = route.as ?? route.action;
+    const action = route.handler ?? (route.set ? set : standardActions[standard]);
     if (!action) throw new Error(`${route.path}: no handler for action "${route.action}" of ${route.entity}`);
     const model = entity(route.entity);
     registerCall(app, ctx, {
@@ -26,7 +27,8 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) 
       permission: permissionOf(route),
       methods: route.method === 'GET' ? ['GET', 'POST'] : ['POST'],
       // A handler that only reads is named so in the resource file by having no message.
-      write: !READS.has(route.action) && !(route.handler && !route.message),
+      write: !READS.has(standard) && !(route.handler && !route.message),
+      logname: route.log,
       handler: async ({ user, body }) => {
         const data = await action({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body, entity: model, route });
         return data instanceof Answer || !route.message ? data : new Answer(data, route.message);

@@ -1,6 +1,7 @@
 /** The shapes shared by the generated route table, the CRUD engine and the domain modules. */
 import type { SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
+import type { LogName } from '../oplog';
 
 export interface FieldModel {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
@@ -8,16 +9,25 @@ export interface FieldModel {
   readOnly?: boolean;
   virtual?: boolean;
   default?: unknown;
+  /** upper: upper-cased before it is checked and stored (plates, ID numbers). */
+  transform?: 'upper';
   /** The spec's messages by rule (required, unique, pattern…). */
   messages: Record<string, string>;
 }
 
 export interface FilterModel {
   key: string;
-  op: 'eq' | 'like' | 'in' | 'gte' | 'lte';
+  op: 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'between';
+  /** The fields are the related row's (a relation of the entity). */
+  relation?: string;
+  widget?: string;
   field?: string;
   fields?: string[];
   selectBy?: { key: string; fields: Record<string, string> };
+  /** How the console asks for the filter; the server reads only key, op and fields. */
+  input?: string;
+  value?: unknown;
+  jurisdiction?: unknown;
 }
 
 export interface EntityModel {
@@ -72,11 +82,15 @@ export interface RouteSpec {
   path: string;
   entity: string;
   action: string;
+  /** The standard action serving this path when the action has another name. */
+  as?: string;
   permission: string | { create: string; update: string };
   method?: 'GET' | 'POST';
   field?: string;
   set?: Record<string, unknown>;
   message?: string;
+  /** The operation log's name of a write: a stable key and its words in the three languages. */
+  log?: LogName;
   handler?: Handler;
 }
 

@@ -46,7 +46,8 @@ export function validateBody(entity: EntityModel, body: Record<string, unknown>,
     if (mode === 'update' && entity.readOnlyOnEdit.includes(field)) continue;
     if (entity.adminOnly.includes(field) && !isAdmin(user)) continue;
     const raw = body[field];
-    values[field] = empty(raw) ? null : typeof raw === 'string' ? raw.trim() : raw;
+    const text = typeof raw === 'string' ? raw.trim() : raw;
+    values[field] = empty(raw) ? null : typeof text === 'string' && entity.fields[field]?.transform === 'upper' ? text.toUpperCase() : text;
   }
   for (const field of entity.required) {
     const missing = mode === 'create' ? empty(values[field]) : field in values && empty(values[field]);

@@ -12,11 +12,11 @@ export const ROLES = [
 ];
 
 /** Codes the platform itself checks, beyond those the resource files declare. */
-const SYSTEM_BUTTONS: { code: string; title: string; menu?: string }[] = [
-  { code: 'user:list', title: '用户查看' },
-  { code: 'device:device-share-more', title: '设备分享' },
-  { code: 'device:share-del', title: '删除分享' },
-  // The buttons of the user, role and menu pages (spec 002 §6); `menu` is the page they sit under.
+const SYSTEM_BUTTONS: { code: string; title: string; menu: string }[] = [
+  // `menu` is the page whose screen uses the code; every button sits under one (spec 002 §6).
+  { code: 'user:list', title: '用户查看', menu: 'sys-user' },
+  { code: 'device:device-share-more', title: '设备分享', menu: 'device' },
+  { code: 'device:share-del', title: '删除分享', menu: 'device' },
   { code: 'user:add', title: '用户新增', menu: 'sys-user' },
   { code: 'user:edit', title: '用户编辑', menu: 'sys-user' },
   { code: 'user:export', title: '用户导出', menu: 'sys-user' },
@@ -47,14 +47,20 @@ export async function syncMenus(db: DB): Promise<void> {
       const { id } = await upsert({ parentId: m.parent ? idByKey.get(m.parent) ?? 0 : 0, menuName: m.title, fPermissionType: 1, menuUri: m.path, icon: m.icon, component: m.component, sort: m.sort, permissions: m.permission });
       idByKey.set(m.key, id);
     }
+    // The upsert re-parents rows of older databases that were seeded without a parent.
+    const parentOf = (key: string) => {
+      const id = idByKey.get(key);
+      if (id === undefined) throw new Error(`button permission under unknown menu "${key}"`);
+      return id;
+    };
     for (const b of buttons) {
       if (menus.some((m) => m.permission === b.code)) continue;
-      await upsert({ parentId: (b.menu && idByKey.get(b.menu)) || 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
+      await upsert({ parentId: parentOf(b.menu), menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }
     for (const b of SYSTEM_BUTTONS) {
       // A code that is also a page's (user:list opens the user page) stays that page.
       if (menus.some((m) => m.permission === b.code)) continue;
-      await upsert({ parentId: (b.menu && idByKey.get(b.menu)) || 0, menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
+      await upsert({ parentId: parentOf(b.menu), menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }
     const admin = await trx.selectFrom('t_sys_role').select('id').where('alias', '=', 'admin').executeTakeFirstOrThrow();
     await trx

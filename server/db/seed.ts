@@ -4,6 +4,13 @@ import { hashPassword } from '../auth/passwords';
 import { grant } from './menus';
 import { linkDemoLibraries } from '../domain/productJson';
 import { seedOrg } from '../domain/orgSeed';
+import { seedDistrict } from './demo/district';
+import { seedWatch } from '../domain/watchSeed';
+import { seedIntel } from './demo/intel';
+import { seedLibraryDemo } from '../domain/librarySeed';
+import { seedAlarms } from '../domain/alarmSeed';
+import { seedFirstScreens } from './demo/firstScreens';
+import { seedTenantAssets } from './demo/tenantAssets';
 
 export const DEMO_ACCOUNTS = [
   { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },
@@ -11,7 +18,7 @@ export const DEMO_ACCOUNTS = [
   { role: 'user', fAdmin: 0, fChineseName: '演示用户', fPhone: '13800000002', password: 'User@123', label: 'ordinary user' },
 ];
 
-const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind'];
+const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind', 'address:list'];
 const USER_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:use', 'device:control', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'gateway:list', 'deviceAlarmCabinet:list', 'location:list', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind'];
 
 const PRODUCTS = [
@@ -41,9 +48,13 @@ export async function seedDemo(db: DB): Promise<boolean> {
   await grant(db, 'agent', AGENT_CODES);
   await grant(db, 'user', USER_CODES);
   await seedOrg(db);
+  await seedDistrict(db);
+  await seedWatch(db);
+  await seedIntel(db);
 
   const products = await db.insertInto('t_product').values(PRODUCTS).returning(['fId', 'fNumber', 'fDeviceType']).execute();
   await linkDemoLibraries(db);
+  await seedLibraryDemo(db);
   const devices = [];
   let n = 0;
   for (const p of products) {
@@ -77,5 +88,8 @@ export async function seedDemo(db: DB): Promise<boolean> {
     .insertInto('t_user_device')
     .values(inserted.slice(0, 5).map((d, i) => ({ fUserId: ids.user, fDeviceId: d.fId, fOwner: i === 0 ? 1 : 0 })))
     .execute();
+  await seedAlarms(db);
+  await seedFirstScreens(db, ids.agent);
+  await seedTenantAssets(db);
   return true;
 }

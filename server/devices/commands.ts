@@ -117,7 +117,7 @@ async function applyState(db: DB, deviceId: number, state: Record<string, unknow
   const set: Record<string, unknown> = {};
   if (state.switch === 0 || state.switch === 1) set.switchStatus = state.switch;
   if (state.lock === 0 || state.lock === 1) set.fLock = state.lock;
-  if (Object.keys(set).length) await db.updateTable('t_device').set(set).where('fId', '=', deviceId).execute();
+  if (Object.keys(set).length) await db.updateTable('t_device').set({ ...set, fStateTime: new Date() }).where('fId', '=', deviceId).execute();
 }
 
 async function finish(db: DB, id: number, outcome: Omit<CommandOutcome, 'commandId'>, now: Date) {

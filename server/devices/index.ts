@@ -10,6 +10,8 @@ import { startSimulator, type SimulatorHandle } from '../simulator/simulator';
 import type { DeviceSpec } from '../simulator/device';
 import { LiveDevices } from './live';
 import { failAbandoned } from './commands';
+import { startSecuritySimulator, type SecuritySimulator } from '../simulator/security';
+import { securityDevices } from '../domain/alarmEvents';
 
 export interface DeviceSide {
   live: LiveDevices;
@@ -17,6 +19,8 @@ export interface DeviceSide {
   /** The embedded broker, when no MQTT_URL was given. */
   broker?: EmbeddedBroker;
   simulator?: SimulatorHandle;
+  /** The door locks and access controls of the rental houses (security events). */
+  security?: SecuritySimulator;
   stop(): Promise<void>;
 }
 
@@ -46,7 +50,7 @@ export async function simulatedDevices(db: DB, which: string): Promise<DeviceSpe
   return [...specs.values()];
 }
 
-export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number; shareGroup?: string } = {}): Promise<DeviceSide> {
+export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number; shareGroup?: string; securityMs?: number } = {}): Promise<DeviceSide> {
   let broker: EmbeddedBroker | undefined;
   if (!config.mqttUrl) broker = await startBroker({ port: config.mqttPort });
   const url = config.mqttUrl ?? broker!.url;
@@ -63,12 +67,20 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
         return undefined;
       })
     : undefined;
+  const security = options.simulate !== 'off' && (options.simulate ?? 'demo')
+    ? await startSecuritySimulator({ url, devices: await securityDevices(db), periodMs: options.securityMs }).catch((e) => {
+        console.warn(`security simulator: ${(e as Error).message}`);
+        return undefined;
+      })
+    : undefined;
   const side: DeviceSide = {
     live,
     url,
     broker,
     simulator,
+    security,
     async stop() {
+      await security?.stop();
       await simulator?.stop();
       await transport.close();
       // A broker restarted by a test replaces the one started here.

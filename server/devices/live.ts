@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { DB } from '../db';
 import { DeviceTransport, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
+import { recordSecurityEvent, type AlarmEvent } from '../domain/alarmEvents';
 
 export interface LiveDevice {
   fId: number;
@@ -22,6 +23,8 @@ export interface LiveDevice {
 export interface LiveEvents {
   device: [{ fId: number; fNumber: string; tOnline?: number; switchStatus?: number; fLock?: number }];
   state: [TransportState];
+  /** A new rental-house alarm (docs/mqtt.md, security events). */
+  alarm: [AlarmEvent];
 }
 
 export class LiveDevices extends EventEmitter<LiveEvents> {
@@ -50,6 +53,10 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     transport.on('status', (e) => this.#serial(e.deviceNumber, () => this.#status(e.deviceNumber, e.online, e.version)));
     transport.on('telemetry', (e) => this.#serial(e.deviceNumber, () => this.#telemetry(e.deviceNumber, e.readings, e.ts)));
     transport.on('alarm', (e) => this.#serial(e.deviceNumber, () => this.#alarm(e.deviceNumber, e.alarm)));
+    transport.on('security', (e) => this.#serial(e.deviceNumber, async () => {
+      const alarm = await recordSecurityEvent(this.db, e.deviceNumber, e.event);
+      if (alarm) this.emit('alarm', alarm);
+    }));
     transport.on('message', (e) => void this.#log(e).catch((err) => this.#warn(err)));
     transport.on('warning', (err) => this.#warn(err));
   }
@@ -89,11 +96,17 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
       .insertInto('t_device_telemetry')
       .values({ fDeviceId: id, fTime: time, voltage: r.voltage, current: r.current, power: r.power, energy: r.energy, temperature: r.temperature, leakage: r.leakage, switch: r.switch })
       .execute();
-    const before = await this.db.selectFrom('t_device').select(['switchStatus', 'fLock', 'tOnline']).where('fId', '=', id).executeTakeFirst();
-    // A device that reports is online, even when its status message was missed.
-    await this.db.updateTable('t_device').set({ switchStatus: r.switch, fLock: r.lock, tOnline: 1, fLastOnlineTime: time }).where('fId', '=', id).execute();
-    if (before && (before.switchStatus !== r.switch || before.fLock !== r.lock || before.tOnline !== 1)) {
-      this.emit('device', { fId: id, fNumber: deviceNumber, tOnline: 1, switchStatus: r.switch, fLock: r.lock });
+    const before = await this.db.selectFrom('t_device').select(['switchStatus', 'fLock', 'tOnline', 'fStateTime']).where('fId', '=', id).executeTakeFirst();
+    // A device that reports is online, even when its status message was missed; its switch and lock state
+    // count only when the reading is newer than the state stored (an acknowledgement may have overtaken it).
+    const fresh = !before?.fStateTime || new Date(before.fStateTime as Date) <= time;
+    await this.db
+      .updateTable('t_device')
+      .set({ tOnline: 1, fLastOnlineTime: time, ...(fresh ? { switchStatus: r.switch, fLock: r.lock, fStateTime: time } : {}) })
+      .where('fId', '=', id)
+      .execute();
+    if (before && ((fresh && (before.switchStatus !== r.switch || before.fLock !== r.lock)) || before.tOnline !== 1)) {
+      this.emit('device', { fId: id, fNumber: deviceNumber, tOnline: 1, ...(fresh ? { switchStatus: r.switch, fLock: r.lock } : {}) });
     }
   }
 

@@ -3,9 +3,10 @@
  * parameters, the type-6 motor, batch commands and refresh, the command records, the broker state and
  * the live event stream. Each goes through sendCommand, so the server holds the spec's rules itself.
  */
+import type { AlarmEvent } from '../domain/alarmEvents';
 import type { FastifyInstance } from 'fastify';
-import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
-import { Refusal } from '../http/envelope';
+import { Answer, registerCall, type RouteContext } from '../http/route';
+import { LoginExpired, Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
 import { isAdmin, type User } from '../crud/types';
@@ -15,6 +16,13 @@ import {
 } from '../mqtt/device-params';
 import type { Command } from '../mqtt/protocol';
 import { sendCommand, type CommandOutcome, type CommandSource } from './commands';
+import { pageNumber } from '../crud/query';
+import { idList } from '../http/guard';
+import { randomBytes } from 'node:crypto';
+import { loadUser } from '../auth/users';
+
+/** How long a stream ticket is good for: just long enough for the browser to open the stream. */
+const TICKET_SECONDS = 30;
 
 /** Batch command types of the device list (spec §4) and who may send them. */
 const BATCH: Record<number, { name: string; permission: string; command: Command; types?: number[] }> = {
@@ -70,6 +78,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/app/device/send-switch',
     permission: 'device:control',
     write: true,
+    logname: { key: 'device.switch', 'zh-CN': '设备开关', 'zh-TW': '設備開關', 'en-US': 'Switch device' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const value = bit(body.onOff ?? body.switchStatus, '开关状态不正确');
@@ -82,6 +91,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/app/device/send-lock',
     permission: 'device:control',
     write: true,
+    logname: { key: 'device.lock', 'zh-CN': '设备锁定', 'zh-TW': '設備鎖定', 'en-US': 'Lock device' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const value = bit(body.lock, '锁定状态不正确');
@@ -107,6 +117,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/app/device/set-gateway-device-threshold',
     permission: 'device:control',
     write: true,
+    logname: { key: 'device.threshold', 'zh-CN': '设置网关阈值', 'zh-TW': '設定閘道閾值', 'en-US': 'Set gateway thresholds' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       if (!hasThresholds(d.fTypeId ?? 0)) throw new Refusal('该设备没有网关参数');
@@ -137,6 +148,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/app/device/set-device-parameter',
     permission: 'device:control',
     write: true,
+    logname: { key: 'device.parameter', 'zh-CN': '设置设备参数', 'zh-TW': '設定設備參數', 'en-US': 'Set device parameters' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const data = (body.data && typeof body.data === 'object' ? body.data : {}) as Record<string, unknown>;
@@ -167,6 +179,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/app/device6/send-onoff',
     permission: 'device:control',
     write: true,
+    logname: { key: 'device.motor', 'zh-CN': '电机控制', 'zh-TW': '電機控制', 'en-US': 'Control motor' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       if (d.fTypeId !== 6) throw new Refusal('该设备不是塑壳断路器');
@@ -182,10 +195,11 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/biz/t-device/send',
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
     write: true,
+    logname: { key: 'device.send', 'zh-CN': '设备命令', 'zh-TW': '設備命令', 'en-US': 'Device command' },
     handler: async ({ user, body }) => {
       const batch = BATCH[Number(body.fCmdType)];
       if (!batch) throw new Refusal('命令类型不正确');
-      const ids = (Array.isArray(body.fIds) ? body.fIds : String(body.fIds ?? '').split(',')).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+      const ids = idList(body.fIds);
       if (!ids.length) throw new Refusal('请先选择需要操作的设备');
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).execute()) as { fId: number; fNumber: string; fTypeId: number | null }[];
       const targets = rows.filter((r) => !batch.types || batch.types.includes(r.fTypeId ?? 0));
@@ -206,7 +220,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
-      const ids = (Array.isArray(condition.deviceIds) ? condition.deviceIds : []).map(Number).filter(Number.isInteger);
+      const ids = idList(Array.isArray(condition.deviceIds) ? condition.deviceIds : []);
       if (!ids.length) return 0;
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).where('t_device.tOnline', '=', 1).execute()) as { fId: number }[];
       // Answers at once: the fresh readings arrive as telemetry, and the list reloads a few seconds later.
@@ -221,7 +235,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const size = Math.min(Math.max(Number(body.size) || 10, 1), 100);
-      const current = Math.max(Number(body.current) || 1, 1);
+      const current = pageNumber(body.current);
       const base = ctx.db.selectFrom('t_device_command').where('fDeviceId', '=', d.fId);
       const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
       const rows = await base
@@ -238,10 +252,24 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   // Live events for the console: device online/switch/lock changes and the broker state. EventSource
   // cannot send headers, so the token comes in the query string.
+  // EventSource cannot send headers: the console first asks for a ticket (with its token, in the header)
+  // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
+  registerCall(app, ctx, {
+    path: '/api/events/ticket',
+    permission: null,
+    handler: async ({ user }) => {
+      const ticket = randomBytes(24).toString('hex');
+      await ctx.db.deleteFrom('t_event_ticket').where('expiresAt', '<', new Date()).execute();
+      await ctx.db.insertInto('t_event_ticket').values({ ticket, userId: user!.fId, expiresAt: new Date(Date.now() + TICKET_SECONDS * 1000) }).execute();
+      return { ticket };
+    },
+  });
+
   app.get('/api/events', async (request, reply) => {
-    const token = (request.query as { token?: string }).token;
-    if (token) request.headers.authorization = token;
-    const user = await authenticate(ctx, request, reply);
+    const ticket = String((request.query as { ticket?: unknown }).ticket ?? '');
+    const used = ticket ? await ctx.db.deleteFrom('t_event_ticket').where('ticket', '=', ticket).returning(['userId', 'expiresAt']).executeTakeFirst() : undefined;
+    const user = used && new Date(used.expiresAt as Date) > new Date() ? await loadUser(ctx.db, used.userId as number) : null;
+    if (!user) throw new LoginExpired();
     let visibleIds: Set<number> | null = null;
     const loadVisible = async () => {
       if (isAdmin(user)) return;
@@ -256,8 +284,13 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       if (!visibleIds || visibleIds.has(e.fId)) write('device', e);
     };
     const onState = (state: string) => write('broker', { state });
+    // New alarms go to those whose alarm lists would show them (server/domain/alarm.ts scope).
+    const onAlarm = (e: AlarmEvent) => {
+      if (user.permissions.has('alarm:list') && (isAdmin(user) || (user.fAdmin === 2 && e.ownerId === user.fId))) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
+    };
     ctx.live.on('device', onDevice);
     ctx.live.on('state', onState);
+    ctx.live.on('alarm', onAlarm);
     // A comment line keeps proxies from closing an idle stream; the visible set follows new shares.
     const keepAlive = setInterval(() => {
       reply.raw.write(': keep-alive\n\n');
@@ -267,6 +300,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       clearInterval(keepAlive);
       ctx.live.off('device', onDevice);
       ctx.live.off('state', onState);
+      ctx.live.off('alarm', onAlarm);
     });
   });
 }

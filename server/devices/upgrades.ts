@@ -125,6 +125,7 @@ export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: '/biz/t-firmware-update-device/push',
     permission: PUSH_PERMISSION,
     write: true,
+    logname: { key: 'firmware.push', 'zh-CN': '固件升级推送', 'zh-TW': '韌體升級推送', 'en-US': 'Push firmware upgrade' },
     handler: async ({ user, body }) => {
       let q = scoped(ctx, records, user!);
       const one = Number(body.fId);

@@ -7,6 +7,7 @@
 import { Forbidden, Refusal } from '../http/envelope';
 import { save } from '../crud/engine';
 import type { CallContext } from '../crud/types';
+import { INT_MAX, isId } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -61,7 +62,9 @@ function descendants(rows: Row[], t: CodeTree, code: number): Set<number> {
 export function codeOf(body: Row, t: CodeTree): number | null {
   const raw = body[t.code];
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return null;
-  return Number(raw);
+  const n = Number(raw);
+  // NaN for anything that is not an integer of the column, so it is never compared in a query.
+  return Number.isInteger(n) && Math.abs(n) <= INT_MAX ? n : NaN;
 }
 
 /** beforeSave: the parent defaults to the top, must exist, and may not be the node or one below it. */
@@ -102,7 +105,7 @@ export async function removeNode(ctx: CallContext, t: CodeTree) {
   const code = codeOf(ctx.body, t);
   let q = ctx.db.selectFrom(t.table).selectAll();
   if (code !== null) q = q.where(t.code, '=', Number.isInteger(code) ? code : -1);
-  else if (ctx.body.fId !== undefined && ctx.body.fId !== null && ctx.body.fId !== '') q = q.where('fId', '=', Number(ctx.body.fId) || -1);
+  else if (ctx.body.fId !== undefined && ctx.body.fId !== null && ctx.body.fId !== '') q = q.where('fId', '=', isId(ctx.body.fId) ? ctx.body.fId : -1);
   else throw new Refusal(t.messages.required);
   const row = await q.executeTakeFirst();
   if (!row) throw new Refusal('数据不存在或无权操作', 404);

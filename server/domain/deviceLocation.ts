@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { registerCall, type RouteContext } from '../http/route';
 import { entity, scoped } from '../crud/engine';
-import { applyFilters } from '../crud/query';
+import { applyFilters, pageNumber } from '../crud/query';
 import { formatRow } from '../crud/format';
 import type { User } from '../crud/types';
 
@@ -66,7 +66,7 @@ export async function deviceLocations(ctx: RouteContext, user: User, condition: 
 
 export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<string, unknown>) {
   const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 5, 1), 1000);
-  const current = Math.max(Number(body.current) || 1, 1);
+  const current = pageNumber(body.current);
   const visible = devicesOf(ctx, user, conditionOf(body)).clearSelect().select('t_device.fId');
   const base = ctx.db
     .selectFrom('t_device_alarm as a')

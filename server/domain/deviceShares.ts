@@ -11,6 +11,8 @@ import { entity, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
 import { isAdmin, type Services, type User } from '../crud/types';
 import { visibleDevice, type VisibleDevice } from './deviceAccess';
+import { pageNumber } from '../crud/query';
+import { idList } from '../http/guard';
 
 export const SHARE_MESSAGES = {
   devicesRequired: '被分享设备不能为空',
@@ -33,10 +35,6 @@ async function holds(ctx: Services, user: User, device: VisibleDevice): Promise<
   return Boolean(own);
 }
 
-function idList(value: unknown): number[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(',') : [];
-  return [...new Set(list.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0))];
-}
 
 /** The share target by phone, else by name; a name several users carry is ambiguous. */
 async function findTarget(ctx: Services, text: string) {
@@ -56,7 +54,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const device = await visibleDevice(ctx, user!, condition.deviceId ?? condition.fDeviceId ?? body.deviceId);
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 100, 1), 1000);
-      const current = Math.max(Number(body.current) || 1, 1);
+      const current = pageNumber(body.current);
       const base = ctx.db.selectFrom('t_user_device as ud').innerJoin('t_sys_user as u', 'u.fId', 'ud.fUserId').where('ud.fDeviceId', '=', device.fId);
       const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
       const rows = await base
@@ -80,6 +78,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: '/biz/t-user-device/del',
     permission: 'device:share-del',
     write: true,
+    logname: { key: 'device.shareDelete', 'zh-CN': '删除分享', 'zh-TW': '刪除分享', 'en-US': 'Delete share' },
     handler: async ({ user, body }) => {
       const id = Number(body.fId);
       const share = Number.isInteger(id) && id > 0 ? await ctx.db.selectFrom('t_user_device').selectAll().where('fId', '=', id).executeTakeFirst() : undefined;
@@ -95,6 +94,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: '/app/device/device-share-more',
     permission: 'device:device-share-more',
     write: true,
+    logname: { key: 'device.share', 'zh-CN': '设备分享', 'zh-TW': '設備分享', 'en-US': 'Share devices' },
     handler: async ({ user, body }) => {
       const ids = idList(body.deviceIds);
       if (!ids.length) throw new Refusal(SHARE_MESSAGES.devicesRequired);

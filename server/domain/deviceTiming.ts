@@ -10,6 +10,7 @@ import { entity, present, scoped } from '../crud/engine';
 import { applyFilters, pageRequest } from '../crud/query';
 import { validateBody } from '../crud/validate';
 import { scope as deviceScope } from './device';
+import { idList } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -162,10 +163,6 @@ export async function saves(ctx: CallContext) {
   });
 }
 
-function idList(value: unknown): number[] {
-  const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value === undefined || value === null ? [] : [value];
-  return [...new Set(raw.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0))];
-}
 
 const COPIED = ['fTime', 'fValidType', 'fState', 'fOpt', 'fReverse', 'fReverseSecond'] as const;
 

@@ -16,6 +16,7 @@ import { applyFilters } from '../crud/query';
 import { formatRow } from '../crud/format';
 import { messageFor, validateBody } from '../crud/validate';
 import { isAdmin, type User } from '../crud/types';
+import { idList } from '../http/guard';
 
 export const TRANSFER_PATHS = {
   template: '/biz/t-device/download-device',
@@ -151,7 +152,7 @@ export interface ImportResult {
   errors: ImportRowError[];
 }
 
-function cellText(cell: ExcelJS.Cell): string {
+export function cellText(cell: ExcelJS.Cell): string {
   const v = cell.value;
   if (v === null || v === undefined) return '';
   if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
@@ -272,10 +273,6 @@ export async function importDevices(ctx: RouteContext, user: User, file: Buffer)
   return { total, imported: candidates.length, failed: errors.length, errors };
 }
 
-function idList(value: unknown): number[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(',') : [];
-  return [...new Set(list.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0))];
-}
 
 /** A device number as a file name: the characters file systems refuse become underscores. */
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\x00-\x1f]/g, '_') || 'device';
@@ -321,6 +318,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext) 
       path: TRANSFER_PATHS.import,
       permission: IMPORT_PERMISSION,
       write: true,
+      logname: { key: 'device.import', 'zh-CN': '设备导入', 'zh-TW': '設備匯入', 'en-US': 'Import devices' },
       handler: async ({ user, request }) => {
         if (!request.isMultipart()) throw new Refusal(TRANSFER_MESSAGES.noFile);
         let buffer: Buffer;

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { Refusal } from '../http/envelope';
 import { entity, present, scoped } from '../crud/engine';
-import { applyFilters } from '../crud/query';
+import { applyFilters, pageNumber } from '../crud/query';
 import type { Services, User } from '../crud/types';
 import { visibleDevice } from './deviceAccess';
 
@@ -42,7 +42,7 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
     handler: async ({ user, body }) => {
       const model = entity('device');
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 10000);
-      const current = Math.max(Number(body.current) || 1, 1);
+      const current = pageNumber(body.current);
       const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
       const mine = applyFilters(scoped(ctx, model, user!), model, condition).where((eb) =>
         eb('t_device.fId', 'in', eb.selectFrom('t_user_device').select('t_user_device.fDeviceId').where('t_user_device.fUserId', '=', user!.fId)),
@@ -63,6 +63,7 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: USE_PATHS.use,
     permission: USE_PERMISSION,
     write: true,
+    logname: { key: 'device.use', 'zh-CN': '设备使用', 'zh-TW': '設備使用', 'en-US': 'Use or remove devices' },
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
       if (!mayUse(user!)) throw new Refusal(USE_MESSAGES.notAllowed);

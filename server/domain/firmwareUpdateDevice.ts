@@ -8,7 +8,7 @@ import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
-import { pageRequest } from '../crud/query';
+import { pageRequest, containing } from '../crud/query';
 import { scopeByDevice } from './deviceTiming';
 
 type Row = Record<string, unknown>;
@@ -53,7 +53,7 @@ export async function undevices(ctx: CallContext) {
   let q = candidates(ctx, firmware);
   const keyword = String(condition.keyword ?? '').trim();
   if (keyword) {
-    const like = `%${keyword.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    const like = containing(keyword);
     q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb(sql`coalesce(t_device.f_name, '')`, 'ilike', like)]));
   }
   const { total } = (await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };

@@ -9,6 +9,8 @@ import { Answer, registerCall, type RouteContext } from '../http/route';
 import { Refusal } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
+import { containing } from '../crud/query';
+import { isId } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -20,10 +22,9 @@ const PICKER_SIZE = 10;
 
 export const GATEWAY_CODES = { list: 'gateway:list', add: 'gateway:add' };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 const positive = (v: unknown, fallback: number) => {
   const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
+  return isId(n) ? n : fallback;
 };
 const conditionOf = (body: Row) => (body.condition && typeof body.condition === 'object' ? (body.condition as Row) : {});
 
@@ -62,7 +63,7 @@ export async function gatewayCards(ctx: Services, user: User, body: Row) {
   let q = devices(ctx, user).where('t_device.fTypeId', 'in', GATEWAY_TYPES);
   const keyword = String(c.keyword ?? '').trim();
   if (keyword) {
-    const like = `%${escapeLike(keyword)}%`;
+    const like = containing(keyword);
     const by = String(c.select_type ?? '');
     q = q.where((eb) =>
       by === '1' ? eb('t_device.fNumber', 'ilike', like) : by === '2' ? eb('t_device.fName', 'ilike', like) : eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]),
@@ -99,9 +100,9 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
   const type = Number(c.type_id ?? 1);
   if (Number.isInteger(type) && type > 0) q = q.where('t_device.fTypeId', '=', type);
   const name = String(c.name ?? '').trim();
-  if (name) q = q.where('t_device.fName', 'ilike', `%${escapeLike(name)}%`);
+  if (name) q = q.where('t_device.fName', 'ilike', containing(name));
   const number = String(c.number ?? '').trim();
-  if (number) q = q.where('t_device.fNumber', 'ilike', `%${escapeLike(number)}%`);
+  if (number) q = q.where('t_device.fNumber', 'ilike', containing(number));
   const groupId = Number(c.group_id);
   if (Number.isInteger(groupId) && groupId > 0) q = q.where('t_device.fId', 'in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
   const p = await paged(q, body, PICKER_SIZE);
@@ -154,6 +155,6 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, { path: '/biz/t-device/devicesmore', permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayCards(services(), user!, body) });
   registerCall(app, ctx, { path: '/biz/t-gateway-device/devicesbygatewayid', permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
   registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/add', permission: GATEWAY_CODES.add, write: true, handler: ({ user, body }) => bindChildren(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/del', permission: GATEWAY_CODES.add, write: true, handler: ({ user, body }) => unbindChild(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/add', permission: GATEWAY_CODES.add, write: true, logname: { key: 'gateway.bind', 'zh-CN': '网关添加子设备', 'zh-TW': '閘道新增子設備', 'en-US': 'Add gateway child devices' }, handler: ({ user, body }) => bindChildren(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/del', permission: GATEWAY_CODES.add, write: true, logname: { key: 'gateway.unbind', 'zh-CN': '网关移除子设备', 'zh-TW': '閘道移除子設備', 'en-US': 'Remove gateway child device' }, handler: ({ user, body }) => unbindChild(services(), user!, body) });
 }

@@ -5,7 +5,7 @@
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
-import { pageRequest } from '../crud/query';
+import { pageRequest, containing } from '../crud/query';
 import { scope as groupScope } from './group';
 
 type Row = Record<string, unknown>;
@@ -26,14 +26,13 @@ const groupIdOf = (ctx: CallContext) => {
   return c.group_id ?? c.groupId ?? c.fGroupId ?? ctx.body.fGroupId;
 };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
 /** Devices the caller sees, narrowed by the keyword (number or name). */
 function visibleDevices(ctx: CallContext): Query {
   const keyword = String(((ctx.body.condition ?? {}) as Row).keyword ?? '').trim();
   let q = scoped(ctx, entity('device'), ctx.user);
   if (keyword) {
-    const like = `%${escapeLike(keyword)}%`;
+    const like = containing(keyword);
     q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]));
   }
   return q;

@@ -171,6 +171,8 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
         sql<number>`count(*) filter (where f_admin = 2)`.as('agentCount'),
         sql<number>`count(*) filter (where coalesce(f_admin, 0) = 0)`.as('generalCount'),
       ])
+      // The console's users; tenants and visitors (fUserType 2) are counted on the rental side.
+      .where('fUserType', '=', 1)
       .executeTakeFirstOrThrow();
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });

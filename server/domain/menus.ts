@@ -76,7 +76,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: MENU_PATHS.save,
     permission: (body) => (Number(body.id) ? MENU_CODES.edit : MENU_CODES.add),
     write: true,
-    logname: '保存菜单',
+    logname: { key: 'menu.save', 'zh-CN': '保存菜单', 'zh-TW': '儲存選單', 'en-US': 'Save menu' },
     handler: async ({ body }) => {
       const id = Number(body.id) || 0;
       const type = Number(body.fPermissionType) === 2 ? 2 : 1;
@@ -133,7 +133,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: MENU_PATHS.remove,
     permission: MENU_CODES.del,
     write: true,
-    logname: '删除菜单',
+    logname: { key: 'menu.delete', 'zh-CN': '删除菜单', 'zh-TW': '刪除選單', 'en-US': 'Delete menu' },
     handler: async ({ body }) => {
       const id = Number(body.id ?? body.fId);
       if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');

@@ -9,8 +9,8 @@ import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
 import { isAdmin } from '../crud/types';
+import { pageNumber, containing } from '../crud/query';
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
 
@@ -45,7 +45,7 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
     handler: async ({ user, body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 500);
-      const current = Math.max(Number(body.current) || 1, 1);
+      const current = pageNumber(body.current);
       const begin = timeBound(c.beginTime, 'begin', ctx.timeZone);
       const end = timeBound(c.endTime, 'end', ctx.timeZone);
 
@@ -62,10 +62,10 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
         q = q.where('m.fDeviceId', 'in', ctx.db.selectFrom('t_device').select('t_device.fId').where('t_device.fProductId', '=', productId));
       }
       if (text(c.number)) {
-        const like = `%${escapeLike(text(c.number))}%`;
+        const like = containing(text(c.number));
         q = q.where((eb) => eb.or([eb('m.fDeviceNumber', 'ilike', like), eb('m.fProductNumber', 'ilike', like)]));
       }
-      if (text(c.content)) q = q.where('m.fPayload', 'ilike', `%${escapeLike(text(c.content))}%`);
+      if (text(c.content)) q = q.where('m.fPayload', 'ilike', containing(text(c.content)));
       if (begin) q = q.where('m.fIntime', '>=', sql<Date>`${begin}::timestamp`);
       // The end second is included whole.
       if (end) q = q.where('m.fIntime', '<', sql<Date>`${end}::timestamp + interval '1 second'`);

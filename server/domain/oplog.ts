@@ -7,6 +7,8 @@ import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
 import { formatRow } from '../crud/format';
+import { containing, pageNumber } from '../crud/query';
+import { logNameOf } from '../oplog';
 
 export const LOG_CODE = 'log:list';
 const WALL_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
@@ -26,10 +28,10 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
     handler: async ({ body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 500);
-      const current = Math.max(Number(body.current) || 1, 1);
+      const current = pageNumber(body.current);
       let q = ctx.db.selectFrom('t_sys_log');
       const keyword = String(c.keyword ?? c.userName ?? '').trim();
-      if (keyword) q = q.where('userName', 'ilike', `%${keyword.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`);
+      if (keyword) q = q.where('userName', 'ilike', containing(keyword));
       const range = Array.isArray(c.time) ? c.time : Array.isArray(c.dateRange) ? c.dateRange : [];
       const begin = c.beginTime ?? c.startTime ?? range[0];
       const end = c.endTime ?? range[1];
@@ -54,7 +56,14 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
         .limit(size)
         .offset((current - 1) * size)
         .execute();
-      return { records: rows.map((r) => formatRow(r, ctx.timeZone)), total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+      return {
+        // The stored key (or an older row's path or words) with its name in the console's languages.
+        records: rows.map((r) => ({ ...formatRow(r, ctx.timeZone), lognames: logNameOf(r.logname ?? '') ?? null })),
+        total: Number(total),
+        current,
+        size,
+        pages: Math.ceil(Number(total) / size),
+      };
     },
   });
 }

@@ -12,7 +12,8 @@ import type { User } from '../crud/types';
 import type { DB } from '../db';
 import type { Command } from '../mqtt/protocol';
 import { sendCommand } from '../devices/commands';
-import { idList, SEND } from './productJson';
+import { SEND } from './productJson';
+import { idList } from '../http/guard';
 import { parseSwitches, type SwitchOption } from './productJsonConf';
 
 export const COMMAND_PERMISSION = 'device:command';
@@ -272,7 +273,7 @@ export function registerProductCommandRoutes(app: FastifyInstance, ctx: RouteCon
     path: '/api/emq/send',
     permission: COMMAND_PERMISSION,
     write: true,
-    logname: '设备指令下发',
+    logname: { key: 'device.command', 'zh-CN': '设备指令下发', 'zh-TW': '設備指令下發', 'en-US': 'Send device command' },
     handler: async ({ user, body }) => sendProductCommand(ctx, user!, body),
   });
 }

@@ -6,18 +6,12 @@
 import { Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import type { DB } from '../db';
+import { idList } from '../http/guard';
 
 export const RECEIVE = 1;
 export const SEND = 2;
 
 /** A product's comma list of library ids, in its order, without blanks or junk. */
-export function idList(value: unknown): number[] {
-  if (value === null || value === undefined) return [];
-  return String(value)
-    .split(',')
-    .map((s) => Number(s.trim()))
-    .filter((n) => Number.isInteger(n) && n > 0);
-}
 
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
@@ -52,7 +46,7 @@ export async function beforeSave(values: Record<string, unknown>, ctx: CallConte
 }
 
 /**
- * A library still named by a product, or the parent of another library, stays; otherwise its fields
+ * A library still named by a product or a function, or the parent of another library, stays; otherwise its fields
  * go with it and the libraries that queried through it lose their query button.
  */
 export async function beforeDelete(row: Record<string, unknown>, ctx: CallContext) {
@@ -60,6 +54,8 @@ export async function beforeDelete(row: Record<string, unknown>, ctx: CallContex
   const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).execute();
   const user = products.find((p) => idList(p.fSendJsonIds).includes(id) || idList(p.fReceiveJsonIds).includes(id));
   if (user) throw new Refusal(`该描述库已被产品「${user.fName}」使用，无法删除`);
+  const fn = await ctx.db.selectFrom('t_product_function').select('fName').where('fProductJsonId', '=', id).executeTakeFirst();
+  if (fn) throw new Refusal(`该描述库已被功能「${fn.fName}」使用，无法删除`);
   const child = await ctx.db.selectFrom('t_product_json').select('fId').where('fJsonParentId', '=', id).executeTakeFirst();
   if (child) throw new Refusal('该描述库下存在下级描述库，无法删除');
   await ctx.db.updateTable('t_product_json').set({ fSearchJsonId: null }).where('fSearchJsonId', '=', id).execute();

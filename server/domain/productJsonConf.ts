@@ -1,5 +1,6 @@
 /**
- * Fields of a description library: the switch options kept as JSON beside the field, the rules the
+ * Fields of a description library: the switch options and hardware alarm bytes kept as JSON beside the
+ * field (so a field and its rows are written by one statement of the save's transaction), the rules the
  * generic validation cannot express (sub-library of entity types, one key per library), and the names
  * the field list shows.
  */
@@ -14,8 +15,26 @@ export interface SwitchOption {
   fCloseReadValue?: string | null;
 }
 
+export interface HardwareWarn {
+  fByteIndex: number;
+  fName: string;
+  fDes: string | null;
+}
+
 /** Entity and entity-array fields describe their content with another library. */
 export const ENTITY_TYPES = [7, 8];
+/** fWarnType of an alarm read from bytes of the device's report rather than from a range. */
+export const HARDWARE_WARN = 2;
+
+export const CONF_MESSAGES = {
+  libraryUnknown: '所属描述库不存在',
+  subRequired: '数据类型为实体/实体数组时，下级描述库不能为空',
+  subSelf: '下级描述库不能是所属描述库',
+  keyTaken: '该描述库中已存在相同标识符',
+  warnByte: '硬件告警字节序号必须是不小于0的整数',
+  warnName: '硬件告警名称不能为空',
+  switchValues: '开关的开值和关值不能相同',
+};
 
 const text = (v: unknown): string | null => (v === undefined || v === null || String(v).trim() === '' ? null : String(v).trim());
 
@@ -42,27 +61,71 @@ export function parseSwitches(stored: unknown): SwitchOption[] {
   }
 }
 
+/** Hardware alarm rows as given by a save; a row without byte and name is a blank line of the form. */
+export function normaliseHardwareWarns(input: unknown): HardwareWarn[] {
+  if (!Array.isArray(input)) return [];
+  const rows: HardwareWarn[] = [];
+  for (const w of input) {
+    if (!w || typeof w !== 'object') continue;
+    const r = w as Record<string, unknown>;
+    const byte = text(r.fByteIndex);
+    const name = text(r.fName);
+    if (byte === null && name === null && text(r.fDes) === null) continue;
+    if (byte === null || !/^\d+$/.test(byte)) throw new Refusal(CONF_MESSAGES.warnByte);
+    if (name === null) throw new Refusal(CONF_MESSAGES.warnName);
+    rows.push({ fByteIndex: Number(byte), fName: name, fDes: text(r.fDes) });
+  }
+  return rows;
+}
+
+function parseHardwareWarns(stored: unknown): HardwareWarn[] {
+  if (typeof stored !== 'string' || !stored) return [];
+  try {
+    return normaliseHardwareWarns(JSON.parse(stored));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The rules beyond the schema's (spec 001 §5), shared by the save and the import: an entity field names
+ * its sub-library, which is not the field's own library.
+ */
+export function checkConf(merged: Record<string, unknown>): void {
+  if (ENTITY_TYPES.includes(Number(merged.fDataType)) && !merged.fJsonSubId) throw new Refusal(CONF_MESSAGES.subRequired);
+  if (merged.fJsonSubId && merged.fJsonSubId === merged.fProductJsonId) throw new Refusal(CONF_MESSAGES.subSelf);
+}
+
 export async function beforeSave(values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) {
   const merged = { ...existing, ...values };
   const libraryId = merged.fProductJsonId as number;
   const library = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', libraryId).executeTakeFirst();
-  if (!library) throw new Refusal('所属描述库不存在');
-  if (ENTITY_TYPES.includes(Number(merged.fDataType)) && !merged.fJsonSubId) {
-    throw new Refusal('数据类型为实体/实体数组时，下级描述库不能为空');
-  }
-  if (merged.fJsonSubId && merged.fJsonSubId === libraryId) throw new Refusal('下级描述库不能是所属描述库');
+  if (!library) throw new Refusal(CONF_MESSAGES.libraryUnknown);
+  checkConf(merged);
   if (values.fJsonKey) {
     let q = ctx.db.selectFrom('t_product_json_conf').select('fId').where('fProductJsonId', '=', libraryId).where('fJsonKey', '=', values.fJsonKey as string);
     if (existing) q = q.where('fId', '!=', existing.fId as number);
-    if (await q.executeTakeFirst()) throw new Refusal('该描述库中已存在相同标识符');
+    if (await q.executeTakeFirst()) throw new Refusal(CONF_MESSAGES.keyTaken);
   }
   // The options arrive as productJsonConfSwitches (not a column) and are stored as JSON text.
   const name = String(merged.fJsonName ?? '');
   if ('productJsonConfSwitches' in ctx.body) {
     values.fSwitches = JSON.stringify(normaliseSwitches(ctx.body.productJsonConfSwitches, name));
   }
-  if (merged.fFunctionType === 'switch' && !parseSwitches(values.fSwitches ?? existing?.fSwitches).length) {
-    values.fSwitches = JSON.stringify(normaliseSwitches([{}], name));
+  if (merged.fFunctionType === 'switch') {
+    const switches = parseSwitches(values.fSwitches ?? existing?.fSwitches);
+    if (!switches.length) values.fSwitches = JSON.stringify(normaliseSwitches([{}], name));
+    if (switches.some((w) => w.fOpenValue === w.fCloseValue)) throw new Refusal(CONF_MESSAGES.switchValues);
+  } else if ('fFunctionType' in values) {
+    // Switch options belong to switch fields only; a field that stops being one drops them.
+    values.fSwitches = null;
+  }
+  // Hardware alarm bytes (productJsonHardwareWarns) only mean something for a hardware alarm.
+  const hardware = Number(merged.fIsWarn) === 1 && Number(merged.fWarnType) === HARDWARE_WARN;
+  if (!hardware) {
+    if ('fIsWarn' in values || 'fWarnType' in values) values.fHardwareWarns = null;
+  } else if ('productJsonHardwareWarns' in ctx.body) {
+    values.fHardwareWarns = JSON.stringify(normaliseHardwareWarns(ctx.body.productJsonHardwareWarns));
   }
 }
 
@@ -76,6 +139,8 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
   for (const r of rows) {
     r.productJsonConfSwitches = parseSwitches(r.fSwitches).map((s) => ({ ...s, fProductJsonConfId: r.fId }));
     delete r.fSwitches;
+    r.productJsonHardwareWarns = parseHardwareWarns(r.fHardwareWarns).map((w) => ({ ...w, fProductJsonConfId: r.fId }));
+    delete r.fHardwareWarns;
     r.valueTypeName = r.fValueType ? typeName.get(r.fValueType) ?? r.fValueType : null;
     r.jsonSubName = r.fJsonSubId ? subName.get(r.fJsonSubId) ?? null : null;
   }

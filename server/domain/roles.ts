@@ -4,6 +4,8 @@ import { Answer, registerCall, type RouteContext } from '../http/route';
 import { NotFound, Refusal } from '../http/envelope';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
+import { pageNumber, containing } from '../crud/query';
+import { isId } from '../http/guard';
 
 export const ROLE_PATHS = {
   list: '/system/t-sys-role/pageList',
@@ -33,7 +35,7 @@ function idOf(body: Record<string, unknown>): number {
 /** treeNodes as ids or as nodes with an id. */
 function nodeIds(value: unknown): number[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
-  return [...new Set(list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter((n) => Number.isInteger(n) && n > 0))];
+  return [...new Set(list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter(isId))];
 }
 
 export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
@@ -42,11 +44,11 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: ROLE_CODES.list,
     handler: async ({ body }) => {
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-      const current = Math.max(Number(body.current) || 1, 1);
+      const current = pageNumber(body.current);
       const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
       const name = text(condition, 'name') || text(condition, 'keyword');
       let q = ctx.db.selectFrom('t_sys_role');
-      if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', `%${name}%`), eb('alias', 'ilike', `%${name}%`)]));
+      if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', containing(name)), eb('alias', 'ilike', containing(name))]));
       const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
       const rows = await q
         .select(['id', 'name', 'alias'])
@@ -71,7 +73,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: ROLE_PATHS.save,
     permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
     write: true,
-    logname: '保存角色',
+    logname: { key: 'role.save', 'zh-CN': '保存角色', 'zh-TW': '儲存角色', 'en-US': 'Save role' },
     handler: async ({ body }) => {
       const id = Number(body.id) || 0;
       const name = text(body, 'name');
@@ -95,7 +97,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: ROLE_PATHS.remove,
     permission: ROLE_CODES.del,
     write: true,
-    logname: '删除角色',
+    logname: { key: 'role.delete', 'zh-CN': '删除角色', 'zh-TW': '刪除角色', 'en-US': 'Delete role' },
     handler: async ({ body }) => {
       const id = idOf(body);
       const role = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
@@ -121,7 +123,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: ROLE_PATHS.setPermissions,
     permission: ROLE_CODES.setPermissions,
     write: true,
-    logname: '角色授权',
+    logname: { key: 'role.permissions', 'zh-CN': '角色授权', 'zh-TW': '角色授權', 'en-US': 'Grant role permissions' },
     handler: async ({ body }) => {
       const id = idOf(body);
       const role = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();

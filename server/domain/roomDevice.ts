@@ -6,8 +6,9 @@
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
-import { pageRequest } from '../crud/query';
+import { pageRequest, containing } from '../crud/query';
 import { scope as placeScope } from './place';
+import { isId } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -16,10 +17,9 @@ export function scope(query: Query, user: User): Query {
 }
 
 const conditionOf = (ctx: CallContext) => (ctx.body.condition ?? {}) as Row;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 const positive = (v: unknown) => {
   const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+  return isId(n) ? n : undefined;
 };
 
 async function requireRoom(ctx: CallContext, roomId: unknown): Promise<{ fId: number; fHomeId: number }> {
@@ -34,7 +34,7 @@ function visibleDevices(ctx: CallContext, keyword: unknown): Query {
   const k = String(keyword ?? '').trim();
   let q = scoped(ctx, entity('device'), ctx.user);
   if (k) {
-    const like = `%${escapeLike(k)}%`;
+    const like = containing(k);
     q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]));
   }
   return q;
@@ -89,7 +89,7 @@ export async function pageList(ctx: CallContext) {
   const deviceName = String(c.deviceName ?? '').trim();
   if (roomId) q = q.where('t_sys_user_room_device.fRoomId', '=', roomId);
   if (deviceId) q = q.where('t_sys_user_room_device.fDeviceId', '=', deviceId);
-  if (deviceName) q = q.where('t_device.fName', 'ilike', `%${escapeLike(deviceName)}%`);
+  if (deviceName) q = q.where('t_device.fName', 'ilike', containing(deviceName));
   if (userId) q = q.where('t_sys_user_room_device.fHomeId', 'in', ctx.db.selectFrom('t_sys_user_home').select('t_sys_user_home.fId').where('t_sys_user_home.fUserId', '=', userId));
   const p = await page(ctx, q, 't_sys_user_room_device.fId');
   return { records: await withDevices(ctx, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };

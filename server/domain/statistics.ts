@@ -10,6 +10,7 @@ import { authenticate, registerCall, type RouteContext } from '../http/route';
 import { Forbidden, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';
 import { scope } from './device';
+import { idList } from '../http/guard';
 
 /** Opens the statistics page and its calls. */
 export const STATISTICS_PERMISSION = 'statistics:list';
@@ -42,10 +43,6 @@ const TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 /** Kilowatt-hours to three decimals: the meters count watt-hours, and sums of doubles leave dust. */
 const kwh = (v: number) => Math.round(v * 1000) / 1000;
 
-function ids(value: unknown): number[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value === undefined || value === null ? [] : [value];
-  return [...new Set(list.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0))];
-}
 
 function wallTime(value: unknown, endOfDay: boolean): string | null {
   if (typeof value !== 'string' || !TIME.test(value.trim())) return null;
@@ -55,7 +52,7 @@ function wallTime(value: unknown, endOfDay: boolean): string | null {
 }
 
 function parse(body: Record<string, unknown>): Request {
-  const deviceIds = ids(body.deviceIds);
+  const deviceIds = idList(body.deviceIds);
   if (!deviceIds.length) throw new Refusal(NO_DEVICE);
   // The console may send the range as one pair, as the legacy date pickers did.
   const range = Array.isArray(body.time) ? body.time : [];

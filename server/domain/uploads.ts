@@ -78,7 +78,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
       // Pictures belong to products, groups and users alike: any signed-in user may upload one.
       permission: null,
       write: true,
-      logname: '/api/upload',
+      logname: { key: 'upload.image', 'zh-CN': '上传图片', 'zh-TW': '上傳圖片', 'en-US': 'Upload picture' },
       handler: async ({ request }) => {
         const { filename, data } = await readUpload(request);
         const declared = extensionOf(filename);
@@ -95,6 +95,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
       path: '/api/upload/firmware',
       permission: null,
       write: true,
+      logname: { key: 'upload.firmware', 'zh-CN': '上传固件', 'zh-TW': '上傳韌體', 'en-US': 'Upload firmware' },
       handler: async ({ request, user }) => {
         if (!holdsAny(user, ['firmware:add', 'firmware:edit'])) throw new Forbidden();
         const { filename, data } = await readUpload(request);

@@ -7,9 +7,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
+import { isId } from '../http/guard';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import type { DB } from '../db';
+import { pageNumber, containing } from '../crud/query';
+import { HOLOGRAM_CODE, isProfileLookup, personDetail, profileInfo } from './intel';
 
 export const USER_PATHS = {
   list: '/system/t-sys-user/pageList',
@@ -23,6 +26,26 @@ export const USER_PATHS = {
 };
 
 export const USER_CODES = { list: 'user:list', add: 'user:add', edit: 'user:edit', export: 'user:export' };
+
+/**
+ * Tenants (spec 001 §2.7) are the users of fUserType 2 and share the list and status calls with the
+ * system users; condition.userType (body fUserType on a status change) decides which of the two
+ * permissions a call needs, and the handler checks the target row really is of that type.
+ */
+export const TENANT_CODES = { list: 'tenant:list', status: 'tenant:status' };
+const TENANT = 2;
+
+/** The user type a call is about: 2 (tenant) only when the body says so, the system users otherwise. */
+function userTypeOf(body: Record<string, unknown>): number {
+  const c = (body.condition && typeof body.condition === 'object' ? body.condition : body) as Record<string, unknown>;
+  return Number(c.userType ?? c.fUserType ?? body.fUserType) === TENANT ? TENANT : 1;
+}
+
+/** 4401**********1234: lists and the tenant drawer never show a whole ID number. */
+export function maskIdcard(id: unknown): string | null {
+  if (typeof id !== 'string' || !id) return null;
+  return id.length <= 8 ? id.slice(0, 2) + '*'.repeat(Math.max(id.length - 2, 0)) : id.slice(0, 4) + '*'.repeat(id.length - 8) + id.slice(-4);
+}
 
 /** What /resetUserPwd sets when the body names no password; the user is expected to change it. */
 export const DEFAULT_PASSWORD = '123456';
@@ -38,14 +61,14 @@ function text(body: Record<string, unknown>, key: string): string {
 }
 
 function idOf(body: Record<string, unknown>): number {
-  const id = Number(body.fId ?? body.id);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
+  const id = body.fId ?? body.id;
+  if (!isId(id)) throw new Refusal('参数错误');
   return id;
 }
 
 function roleIds(value: unknown): number[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
-  const ids = list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter((n) => Number.isInteger(n) && n > 0);
+  const ids = list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter(isId);
   return [...new Set(ids)];
 }
 
@@ -53,28 +76,30 @@ interface Condition {
   keyword?: string;
   status?: number;
   kind?: number;
+  userType: number;
 }
 
 function conditionOf(body: Record<string, unknown>): Condition {
   const c = (body.condition && typeof body.condition === 'object' ? body.condition : body) as Record<string, unknown>;
-  const kindRaw = c.fAdmin ?? c.userType;
+  const kindRaw = c.fAdmin;
   const statusRaw = c.status ?? c.fStatus;
   const kind = kindRaw === '' || kindRaw === null || kindRaw === undefined ? NaN : Number(kindRaw);
   const status = statusRaw === '' || statusRaw === null || statusRaw === undefined ? NaN : Number(statusRaw);
   return {
     keyword: typeof c.keyword === 'string' && c.keyword.trim() ? c.keyword.trim() : undefined,
-    // condition.userType is the legacy agent lookup (userType 2 → fAdmin 2); both name the user kind.
+    // fAdmin is the kind of a system user (0 user, 1 administrator, 2 agent); userType 2 lists tenants.
     kind: [0, 1, 2].includes(kind) ? kind : undefined,
     status: [0, 1].includes(status) ? status : undefined,
+    userType: userTypeOf(body),
   };
 }
 
 function filtered(db: DB, c: Condition) {
-  let q = db.selectFrom('t_sys_user');
+  let q = db.selectFrom('t_sys_user').where('fUserType', '=', c.userType);
   if (c.kind !== undefined) q = q.where('fAdmin', '=', c.kind);
   if (c.status !== undefined) q = q.where('fStatus', '=', c.status);
   if (c.keyword) {
-    const like = `%${c.keyword}%`;
+    const like = containing(c.keyword);
     q = q.where((eb) => eb.or([eb('fChineseName', 'ilike', like), eb('fPhone', 'like', like)]));
   }
   return q;
@@ -108,7 +133,7 @@ async function withRoles(ctx: RouteContext, rows: Record<string, unknown>[]): Pr
 
 export async function userPage(ctx: RouteContext, body: Record<string, unknown>) {
   const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-  const current = Math.max(Number(body.current) || 1, 1);
+  const current = pageNumber(body.current);
   const c = conditionOf(body);
   const { total } = (await filtered(ctx.db, c).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
   const rows = await filtered(ctx.db, c)
@@ -118,7 +143,34 @@ export async function userPage(ctx: RouteContext, body: Record<string, unknown>)
     .offset((current - 1) * size)
     .execute();
   const count = Number(total);
-  return { records: await withRoles(ctx, rows), total: count, current, size, pages: Math.ceil(count / size) };
+  const records = c.userType === TENANT ? await tenantRows(ctx, rows.map((r) => Number(r.fId))) : await withRoles(ctx, rows);
+  return { records, total: count, current, size, pages: Math.ceil(count / size) };
+}
+
+/**
+ * The tenant row (spec 001 §3 "tenant user"): the public columns, gender, e-mail, work unit and address,
+ * the ID number masked, and the current lease (a renting one, the latest first) with its house and room.
+ */
+async function tenantRows(ctx: RouteContext, ids: number[]) {
+  if (!ids.length) return [];
+  const people = await ctx.db
+    .selectFrom('t_sys_user')
+    .select([...PUBLIC_COLUMNS, 'fIdcard', 'fGender', 'fEmail', 'fWorkUnit', 'fWorkAddress'])
+    .where('fId', 'in', ids)
+    .orderBy('fId')
+    .execute();
+  const leases = await ctx.db
+    .selectFrom('t_tenant_house as l')
+    .leftJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId')
+    .leftJoin('t_rental_room as r', 'r.fId', 'l.fRoomId')
+    .select(['l.fUserId', 'l.fHouseId', 'l.fRoomId', 'l.fStartTime', 'l.fEndTime', 'h.fHouseName', 'h.fAddress', 'r.fRoom'])
+    .where('l.fUserId', 'in', ids)
+    .where('l.fStatus', '=', 2)
+    .orderBy('l.fStartTime', 'desc')
+    .execute();
+  const leaseOf = new Map<number, Record<string, unknown>>();
+  for (const l of leases) if (!leaseOf.has(Number(l.fUserId))) leaseOf.set(Number(l.fUserId), formatRow(l as Record<string, unknown>, ctx.timeZone));
+  return people.map((p) => ({ ...formatRow({ ...p, fIdcard: maskIdcard(p.fIdcard) } as Record<string, unknown>, ctx.timeZone), lease: leaseOf.get(Number(p.fId)) ?? null }));
 }
 
 async function saveUser(ctx: RouteContext, body: Record<string, unknown>, caller: number) {
@@ -200,7 +252,8 @@ function attachment(fileName: string, fallback: string): string {
 
 async function exportWorkbook(ctx: RouteContext, body: Record<string, unknown>): Promise<Buffer> {
   // The export is the search result, every page of it.
-  const rows = await filtered(ctx.db, conditionOf(body)).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
+  // System users only: user:export does not reach tenants, whatever the body says.
+  const rows = await filtered(ctx.db, { ...conditionOf(body), userType: 1 }).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
   const records = await withRoles(ctx, rows);
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('用户');
@@ -224,7 +277,7 @@ async function exportWorkbook(ctx: RouteContext, body: Record<string, unknown>):
 /** The user's devices: owned (fUserId) or linked (t_user_device). Homes and rooms are not kept here yet. */
 async function userDevices(ctx: RouteContext, userId: number, body: Record<string, unknown>) {
   const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-  const current = Math.max(Number(body.current) || 1, 1);
+  const current = pageNumber(body.current);
   const base = () =>
     ctx.db
       .selectFrom('t_device as d')
@@ -242,13 +295,17 @@ async function userDevices(ctx: RouteContext, userId: number, body: Record<strin
 }
 
 export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
-  registerCall(app, ctx, { path: USER_PATHS.list, permission: USER_CODES.list, handler: async ({ body }) => userPage(ctx, body) });
+  registerCall(app, ctx, {
+    path: USER_PATHS.list,
+    permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.list : USER_CODES.list),
+    handler: async ({ body }) => userPage(ctx, body),
+  });
 
   registerCall(app, ctx, {
     path: USER_PATHS.save,
     permission: (body) => (Number(body.fId ?? body.id) ? USER_CODES.edit : USER_CODES.add),
     write: true,
-    logname: '保存用户',
+    logname: { key: 'user.save', 'zh-CN': '保存用户', 'zh-TW': '儲存使用者', 'en-US': 'Save user' },
     handler: async ({ body, user }) => formatRow(await saveUser(ctx, body, user!.fId), ctx.timeZone),
   });
 
@@ -256,7 +313,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: USER_PATHS.remove,
     permission: USER_CODES.edit,
     write: true,
-    logname: '删除用户',
+    logname: { key: 'user.delete', 'zh-CN': '删除用户', 'zh-TW': '刪除使用者', 'en-US': 'Delete user' },
     handler: async ({ body, user }) => {
       const id = idOf(body);
       if (id === user!.fId) throw new Refusal('不能删除当前登录用户');
@@ -274,7 +331,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: USER_PATHS.resetPwd,
     permission: USER_CODES.edit,
     write: true,
-    logname: '重置密码',
+    logname: { key: 'user.resetPassword', 'zh-CN': '重置密码', 'zh-TW': '重設密碼', 'en-US': 'Reset password' },
     handler: async ({ body }) => {
       const id = idOf(body);
       const given = typeof body.fPassword === 'string' ? body.fPassword : typeof body.password === 'string' ? body.password : '';
@@ -291,24 +348,29 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.status,
-    permission: USER_CODES.edit,
+    permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.status : USER_CODES.edit),
     write: true,
-    logname: '用户状态',
+    logname: { key: 'user.status', 'zh-CN': '用户状态', 'zh-TW': '使用者狀態', 'en-US': 'Change user status' },
     handler: async ({ body, user }) => {
       const id = idOf(body);
       const status = Number(body.fStatus);
       if (![0, 1].includes(status)) throw new Refusal('状态不能为空');
       if (id === user!.fId && status === 0) throw new Refusal('不能禁用当前登录用户');
-      const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: status }).where('fId', '=', id).executeTakeFirst();
+      // The code was chosen by the type the body names: the row must be of that type (a tenant:status
+      // holder cannot disable a system user by calling it a tenant, nor the other way round).
+      const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: status }).where('fId', '=', id).where('fUserType', '=', userTypeOf(body)).executeTakeFirst();
       if (!Number(done.numUpdatedRows)) throw new NotFound('用户不存在');
-      return null;
+      return new Answer(null, '用户状态修改成功');
     },
   });
 
   registerCall(app, ctx, {
     path: USER_PATHS.info,
-    permission: USER_CODES.list,
-    handler: async ({ body }) => {
+    // The holographic profile (spec 001) shares this path: it asks by userId, phone or idcard.
+    permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
+    handler: async (call) => {
+      if (isProfileLookup(call.body)) return profileInfo(ctx, call);
+      const { body } = call;
       const id = idOf(body);
       const row = await ctx.db.selectFrom('t_sys_user').select([...PUBLIC_COLUMNS]).where('fId', '=', id).executeTakeFirst();
       if (!row) throw new NotFound('用户不存在');
@@ -318,8 +380,10 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.devices,
-    permission: USER_CODES.list,
-    handler: async ({ body }) => {
+    permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
+    handler: async (call) => {
+      if (isProfileLookup(call.body)) return personDetail(ctx, call);
+      const { body } = call;
       const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
       return userDevices(ctx, idOf({ fId: body.fId ?? body.id ?? body.userId ?? condition.userId ?? condition.fId }), body);
     },

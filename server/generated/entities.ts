@@ -2,6 +2,687 @@
 import type { EntityModel } from '../crud/types';
 
 export const entities: Record<string, EntityModel> = {
+  "addressBook": {
+    "name": "addressBook",
+    "table": "t_address_book",
+    "label": "通讯录",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "人员",
+        "messages": {
+          "required": "人员不能为空"
+        }
+      },
+      "fName": {
+        "type": "string",
+        "label": "联系人",
+        "messages": {}
+      },
+      "fNumber": {
+        "type": "string",
+        "label": "号码",
+        "messages": {
+          "required": "号码不能为空"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserId",
+      "fNumber"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fUserId",
+        "field": "fUserId",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "fields": [
+          "fName",
+          "fNumber"
+        ],
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 64
+        },
+        "fNumber": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 32
+        }
+      }
+    }
+  },
+  "alarm": {
+    "name": "alarm",
+    "table": "t_alarm",
+    "label": "报警记录",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fAlarmType": {
+        "type": "integer",
+        "label": "报警类型",
+        "messages": {
+          "required": "报警类型不能为空"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "readOnly": true,
+        "default": 0,
+        "messages": {}
+      },
+      "fAlarmTime": {
+        "type": "date-time",
+        "label": "报警时间",
+        "messages": {}
+      },
+      "fRemark": {
+        "type": "string",
+        "label": "报警内容描述",
+        "messages": {}
+      },
+      "fPhotoUrl": {
+        "type": "string",
+        "label": "报警照片",
+        "messages": {}
+      },
+      "fHouseId": {
+        "type": "integer",
+        "label": "出租屋",
+        "messages": {}
+      },
+      "fRoomId": {
+        "type": "integer",
+        "label": "房间",
+        "messages": {}
+      },
+      "fUserAlarmId": {
+        "type": "integer",
+        "label": "租客/访客",
+        "messages": {}
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {}
+      },
+      "fDeviceType": {
+        "type": "integer",
+        "label": "设备类型",
+        "messages": {}
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "辖区",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fStreetId": {
+        "type": "integer",
+        "label": "街道",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fCommunityId": {
+        "type": "integer",
+        "label": "社区",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleContent": {
+        "type": "string",
+        "label": "处理备注",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleTime": {
+        "type": "date-time",
+        "label": "处理时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserId": {
+        "type": "integer",
+        "label": "处理人",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHouseName": {
+        "type": "string",
+        "label": "出租屋",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fRoomName": {
+        "type": "string",
+        "label": "房间",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fUserAlarmName": {
+        "type": "string",
+        "label": "租客/访客",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fHandleUserName": {
+        "type": "string",
+        "label": "处理人",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fStatusName": {
+        "type": "string",
+        "label": "状态",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fAlarmTypeName": {
+        "type": "string",
+        "label": "报警类型",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fDeviceTypeName": {
+        "type": "string",
+        "label": "设备类型",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fDeviceName": {
+        "type": "string",
+        "label": "设备名称",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fAlarmType"
+    ],
+    "unique": [],
+    "relations": {
+      "tRentalHouse": {
+        "entity": "house",
+        "from": "fHouseId"
+      },
+      "tRentalRoom": {
+        "entity": "rentalRoom",
+        "from": "fRoomId"
+      },
+      "tDevice": {
+        "entity": "device",
+        "from": "fDeviceId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "alarm_type",
+        "op": "in",
+        "field": "fAlarmType"
+      },
+      {
+        "key": "alarm_type_id",
+        "op": "eq",
+        "field": "fAlarmType"
+      },
+      {
+        "key": "type",
+        "op": "eq",
+        "field": "fAreaId",
+        "input": "hidden"
+      },
+      {
+        "key": "streetId",
+        "op": "eq",
+        "field": "fStreetId",
+        "input": "hidden"
+      },
+      {
+        "key": "communityId",
+        "op": "eq",
+        "field": "fCommunityId",
+        "input": "jurisdiction",
+        "jurisdiction": {
+          "kind": "community",
+          "keys": {
+            "district": "type",
+            "street": "streetId",
+            "community": "communityId"
+          }
+        }
+      },
+      {
+        "key": "house_name",
+        "op": "like",
+        "relation": "tRentalHouse",
+        "fields": [
+          "fHouseName",
+          "fAddress"
+        ]
+      },
+      {
+        "key": "device_type",
+        "op": "eq",
+        "field": "fDeviceType"
+      },
+      {
+        "key": "device_code",
+        "op": "like",
+        "relation": "tDevice",
+        "field": "fNumber"
+      },
+      {
+        "key": "status",
+        "op": "eq",
+        "field": "fStatus"
+      },
+      {
+        "key": "time_limit",
+        "op": "between",
+        "field": "fAlarmTime"
+      },
+      {
+        "key": "keyword",
+        "op": "like",
+        "fields": [
+          "fRemark",
+          "fHandleContent"
+        ]
+      },
+      {
+        "key": "value",
+        "op": "eq",
+        "field": "fUserAlarmId"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fAlarmTime",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fAlarmTime",
+        "fId",
+        "fIntime",
+        "fHandleTime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fAlarmType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            11,
+            13,
+            14,
+            15,
+            17,
+            18,
+            null
+          ]
+        },
+        "fAlarmTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fRemark": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fPhotoUrl": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fRoomId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserAlarmId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fDeviceType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        }
+      }
+    }
+  },
+  "appVersion": {
+    "name": "appVersion",
+    "table": "t_app_version",
+    "label": "应用版本",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fAppType": {
+        "type": "integer",
+        "label": "应用类型",
+        "messages": {
+          "required": "类型不能为空",
+          "type": "类型不能为空"
+        }
+      },
+      "fAppVersion": {
+        "type": "string",
+        "label": "版本",
+        "messages": {
+          "required": "版本不能为空"
+        }
+      },
+      "fVersionDescribe": {
+        "type": "string",
+        "label": "版本描述",
+        "messages": {}
+      },
+      "fAppFile": {
+        "type": "string",
+        "label": "安装文件",
+        "messages": {}
+      },
+      "fUpdateStatus": {
+        "type": "integer",
+        "label": "更新状态",
+        "messages": {}
+      },
+      "fUpdateDescribe": {
+        "type": "string",
+        "label": "更新描述",
+        "messages": {}
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "所属区域",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "appTypeName": {
+        "type": "string",
+        "label": "应用类型",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "updateStatusName": {
+        "type": "string",
+        "label": "更新状态",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "areaName": {
+        "type": "string",
+        "label": "所属区域",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fAppType",
+      "fAppVersion"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "keyword",
+        "fields": [
+          "fAppVersion",
+          "fVersionDescribe",
+          "fUpdateDescribe"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "fStatus",
+        "field": "fUpdateStatus",
+        "op": "eq"
+      },
+      {
+        "key": "fAppType",
+        "field": "fAppType",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fIntime",
+        "fAppVersion"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fAppType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fAppVersion": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fVersionDescribe": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fAppFile": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 255
+        },
+        "fUpdateStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUpdateDescribe": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
   "area": {
     "name": "area",
     "table": "t_area_info",
@@ -104,14 +785,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fAreaId": {
           "type": [
             "integer",
             "null"
           ],
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "fAreaName": {
           "type": [
@@ -139,7 +823,732 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "building": {
+    "name": "building",
+    "table": "t_build_info",
+    "label": "楼栋",
+    "primaryKey": "id",
+    "fields": {
+      "id": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fBuildingnum": {
+        "type": "string",
+        "label": "楼栋号",
+        "messages": {
+          "required": "楼栋号不能为空"
+        }
+      },
+      "fCommunityid": {
+        "type": "integer",
+        "label": "所属社区",
+        "messages": {
+          "required": "所属社区不能为空"
+        }
+      },
+      "fFloor": {
+        "type": "integer",
+        "label": "楼层数",
+        "messages": {}
+      },
+      "fHousesNum": {
+        "type": "integer",
+        "label": "户数",
+        "messages": {}
+      },
+      "fType": {
+        "type": "integer",
+        "label": "类型",
+        "messages": {}
+      }
+    },
+    "required": [
+      "fBuildingnum",
+      "fCommunityid"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fCommunityid",
+        "field": "fCommunityid",
+        "op": "eq"
+      },
+      {
+        "key": "id",
+        "field": "id",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "id",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "id"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fBuildingnum": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fCommunityid": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fFloor": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 2147483647
+        },
+        "fHousesNum": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 2147483647
+        },
+        "fType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "community": {
+    "name": "community",
+    "table": "t_community",
+    "label": "社区",
+    "primaryKey": "id",
+    "fields": {
+      "id": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "社区名称",
+        "messages": {
+          "required": "社区名称不能为空"
+        }
+      },
+      "fAddress": {
+        "type": "string",
+        "label": "地址",
+        "messages": {}
+      },
+      "fBuildtime": {
+        "type": "string",
+        "label": "建成日期",
+        "messages": {}
+      },
+      "fLatitude": {
+        "type": "number",
+        "label": "纬度",
+        "messages": {}
+      },
+      "fLongitude": {
+        "type": "number",
+        "label": "经度",
+        "messages": {}
+      },
+      "fStreet": {
+        "type": "integer",
+        "label": "所属街道",
+        "messages": {
+          "required": "所属街道不能为空"
+        }
+      },
+      "fUnitcode": {
+        "type": "string",
+        "label": "单位代码",
+        "messages": {}
+      },
+      "fRemarks": {
+        "type": "string",
+        "label": "备注",
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName",
+      "fStreet"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fStreet",
+        "field": "fStreet",
+        "op": "eq"
+      },
+      {
+        "key": "streetId",
+        "field": "fStreet",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "fields": [
+          "fName",
+          "fAddress"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "id",
+        "field": "id",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "id",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "id",
+        "fName"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fAddress": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fBuildtime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fLatitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -90,
+          "maximum": 90
+        },
+        "fLongitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -180,
+          "maximum": 180
+        },
+        "fStreet": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUnitcode": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fRemarks": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        }
+      }
+    }
+  },
+  "controlCar": {
+    "name": "controlCar",
+    "table": "t_control_car",
+    "label": "布控车辆",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fLicensePlate": {
+        "type": "string",
+        "label": "车牌号",
+        "transform": "upper",
+        "messages": {
+          "required": "车牌号不能为空",
+          "pattern": "请输入正确的车牌号",
+          "maxLength": "请输入正确的车牌号"
+        }
+      },
+      "fStartTime": {
+        "type": "date-time",
+        "label": "布控开始时间",
+        "messages": {
+          "required": "布控开始时间不能为空"
+        }
+      },
+      "fStartEnd": {
+        "type": "date-time",
+        "label": "布控结束时间",
+        "messages": {
+          "required": "布控结束时间不能为空"
+        }
+      },
+      "fControlType": {
+        "type": "string",
+        "label": "布控类型",
+        "messages": {}
+      },
+      "fControlUser": {
+        "type": "string",
+        "label": "布控人",
+        "messages": {}
+      },
+      "fState": {
+        "type": "string",
+        "label": "布控状态",
+        "default": "1",
+        "messages": {
+          "required": "布控状态不能为空",
+          "enum": "布控状态不能为空"
+        }
+      },
+      "fMac": {
+        "type": "string",
+        "label": "MAC地址",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fLicensePlate",
+      "fStartTime",
+      "fStartEnd",
+      "fState"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "keyword",
+        "field": "fLicensePlate",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fIntime",
+        "fLicensePlate"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fLicensePlate": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "pattern": "^[\\u4e00-\\u9fa5][A-Z][A-Z0-9_]{5}$"
+        },
+        "fStartTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fStartEnd": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fControlType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "1",
+            "2",
+            null
+          ]
+        },
+        "fControlUser": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fState": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "1",
+            "2",
+            null
+          ]
+        },
+        "fMac": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        }
+      }
+    }
+  },
+  "controlPerson": {
+    "name": "controlPerson",
+    "table": "t_control_person",
+    "label": "布控人员",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserName": {
+        "type": "string",
+        "label": "人员名称",
+        "messages": {
+          "required": "人员名称不能为空"
+        }
+      },
+      "fUserIdcard": {
+        "type": "string",
+        "label": "身份证号",
+        "transform": "upper",
+        "messages": {
+          "required": "身份证号不能为空",
+          "pattern": "请输入正确的身份证号",
+          "maxLength": "请输入正确的身份证号"
+        }
+      },
+      "fFace": {
+        "type": "string",
+        "label": "人员照片",
+        "messages": {}
+      },
+      "fStartTime": {
+        "type": "date-time",
+        "label": "布控开始时间",
+        "messages": {
+          "required": "布控开始时间不能为空"
+        }
+      },
+      "fEndTime": {
+        "type": "date-time",
+        "label": "布控结束时间",
+        "messages": {
+          "required": "布控结束时间不能为空"
+        }
+      },
+      "fControlType": {
+        "type": "string",
+        "label": "布控类型",
+        "messages": {}
+      },
+      "fControlUser": {
+        "type": "string",
+        "label": "布控人",
+        "messages": {}
+      },
+      "fState": {
+        "type": "string",
+        "label": "布控状态",
+        "default": "1",
+        "messages": {
+          "required": "布控状态不能为空",
+          "enum": "布控状态不能为空"
+        }
+      },
+      "fImei": {
+        "type": "string",
+        "label": "IMEI",
+        "messages": {}
+      },
+      "fImsi": {
+        "type": "string",
+        "label": "IMSI",
+        "messages": {}
+      },
+      "fMac": {
+        "type": "string",
+        "label": "MAC地址",
+        "messages": {}
+      },
+      "fPhones": {
+        "type": "string",
+        "label": "手机号",
+        "messages": {
+          "pattern": "请输入正确的手机号，多个用英文逗号分隔"
+        }
+      },
+      "fUpdateTime": {
+        "type": "date-time",
+        "label": "更新时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserName",
+      "fUserIdcard",
+      "fStartTime",
+      "fEndTime",
+      "fState"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "name",
+        "field": "fUserName",
+        "op": "like"
+      },
+      {
+        "key": "idcard",
+        "field": "fUserIdcard",
+        "op": "like"
+      },
+      {
+        "key": "imsi",
+        "field": "fImsi",
+        "op": "like"
+      },
+      {
+        "key": "imei",
+        "field": "fImei",
+        "op": "like"
+      },
+      {
+        "key": "mac",
+        "field": "fMac",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fUserName",
+        "fUpdateTime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fUserIdcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18,
+          "pattern": "^(\\d{15}|\\d{17}[\\dX])$"
+        },
+        "fFace": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 255
+        },
+        "fStartTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fEndTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fControlType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "1",
+            "2",
+            null
+          ]
+        },
+        "fControlUser": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fState": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "1",
+            "2",
+            null
+          ]
+        },
+        "fImei": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fImsi": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fMac": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fPhones": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 300,
+          "pattern": "^1[3-9]\\d{9}(,1[3-9]\\d{9})*$"
         }
       }
     }
@@ -217,14 +1626,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDepartmentId": {
           "type": [
             "integer",
             "null"
           ],
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "fDepartmentName": {
           "type": [
@@ -238,7 +1650,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 2147483647
         }
       }
     }
@@ -394,6 +1807,12 @@ export const entities: Record<string, EntityModel> = {
         "label": "最后在线时间",
         "readOnly": true,
         "messages": {}
+      },
+      "fStateTime": {
+        "type": "date-time",
+        "label": "状态上报时间",
+        "readOnly": true,
+        "messages": {}
       }
     },
     "required": [
@@ -473,7 +1892,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fNumber": {
           "type": [
@@ -493,7 +1914,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fImei": {
           "type": [
@@ -513,7 +1936,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fRemindTime": {
           "type": [
@@ -691,13 +2116,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDeviceId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fSwitch": {
           "type": [
@@ -770,6 +2199,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -883,13 +2314,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDeviceId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fBeginTime": {
           "type": [
@@ -903,6 +2338,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -1077,13 +2514,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDeviceId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fTime": {
           "type": [
@@ -1105,6 +2546,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -1116,6 +2559,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             1,
             2,
@@ -1127,6 +2572,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -1140,6 +2587,202 @@ export const entities: Record<string, EntityModel> = {
           ],
           "minimum": 1,
           "maximum": 86400
+        }
+      }
+    }
+  },
+  "feedback": {
+    "name": "feedback",
+    "table": "t_feedback",
+    "label": "意见反馈",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "反馈用户",
+        "messages": {}
+      },
+      "fPhone": {
+        "type": "string",
+        "label": "手机号",
+        "messages": {}
+      },
+      "fType": {
+        "type": "string",
+        "label": "反馈类型",
+        "messages": {}
+      },
+      "fFeedbackContent": {
+        "type": "string",
+        "label": "反馈内容",
+        "messages": {}
+      },
+      "fPhotos": {
+        "type": "string",
+        "label": "图片",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "反馈时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 0,
+        "messages": {}
+      },
+      "fAnswer": {
+        "type": "string",
+        "label": "答复内容",
+        "messages": {}
+      },
+      "fAnswerTime": {
+        "type": "date-time",
+        "label": "答复时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fAnswerUserId": {
+        "type": "integer",
+        "label": "答复人",
+        "readOnly": true,
+        "messages": {}
+      },
+      "userName": {
+        "type": "string",
+        "label": "反馈用户",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "phone",
+        "field": "fPhone",
+        "op": "like"
+      },
+      {
+        "key": "type",
+        "field": "fType",
+        "op": "eq"
+      },
+      {
+        "key": "content",
+        "field": "fFeedbackContent",
+        "op": "like"
+      },
+      {
+        "key": "status",
+        "field": "fStatus",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fIntime",
+          "asc": false
+        },
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fIntime",
+        "fStatus"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fPhone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "fType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "1",
+            "2",
+            "3",
+            "9",
+            null
+          ]
+        },
+        "fFeedbackContent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000
+        },
+        "fPhotos": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            9,
+            null
+          ]
+        },
+        "fAnswer": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000
         }
       }
     }
@@ -1282,7 +2925,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fName": {
           "type": [
@@ -1295,7 +2940,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fVersion": {
           "type": [
@@ -1448,19 +3095,25 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fFirmwareId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDeviceId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         }
       }
     }
@@ -1571,14 +3224,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fParentId": {
           "type": [
             "integer",
             "null"
           ],
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 2147483647
         },
         "fName": {
           "type": [
@@ -1605,7 +3261,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         }
       }
     }
@@ -1678,18 +3336,752 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fGroupId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDeviceId": {
           "type": [
             "integer",
             "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "house": {
+    "name": "house",
+    "table": "t_house_info",
+    "label": "出租屋",
+    "primaryKey": "fHouseId",
+    "fields": {
+      "fHouseId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHouseName": {
+        "type": "string",
+        "label": "出租屋名称",
+        "messages": {
+          "required": "房屋名称不能为空"
+        }
+      },
+      "fDoornum": {
+        "type": "string",
+        "label": "门牌号",
+        "messages": {}
+      },
+      "fAddress": {
+        "type": "string",
+        "label": "出租屋地址",
+        "messages": {
+          "required": "出租屋地址不能为空"
+        }
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "所属地区",
+        "messages": {}
+      },
+      "fStreetId": {
+        "type": "integer",
+        "label": "所属街道",
+        "messages": {}
+      },
+      "fStreetName": {
+        "type": "string",
+        "label": "街道名称",
+        "messages": {}
+      },
+      "fCommunityId": {
+        "type": "integer",
+        "label": "所属社区",
+        "messages": {}
+      },
+      "fBuildId": {
+        "type": "integer",
+        "label": "所属楼栋",
+        "messages": {
+          "required": "所属楼栋不能为空"
+        }
+      },
+      "fPersonId": {
+        "type": "integer",
+        "label": "房东",
+        "messages": {}
+      },
+      "fLandlordName": {
+        "type": "string",
+        "label": "房东姓名",
+        "messages": {}
+      },
+      "fLandlordPhone": {
+        "type": "string",
+        "label": "房东电话",
+        "messages": {
+          "pattern": "房东电话格式不正确"
+        }
+      },
+      "fLongitude": {
+        "type": "number",
+        "label": "经度",
+        "messages": {}
+      },
+      "fLatitude": {
+        "type": "number",
+        "label": "纬度",
+        "messages": {}
+      },
+      "fRental": {
+        "type": "integer",
+        "label": "出租屋",
+        "default": 1,
+        "messages": {}
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {}
+      },
+      "fTotalPerson": {
+        "type": "integer",
+        "label": "居住人数",
+        "default": 0,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "roomCount": {
+        "type": "integer",
+        "label": "房间数",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fHouseName",
+      "fAddress",
+      "fBuildId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fCommunityId",
+        "field": "fCommunityId",
+        "op": "eq",
+        "input": "jurisdiction",
+        "jurisdiction": {
+          "kind": "community",
+          "keys": {
+            "district": "fAreaId",
+            "street": "fStreetId",
+            "community": "fCommunityId"
+          }
+        }
+      },
+      {
+        "key": "keyword",
+        "fields": [
+          "fHouseName",
+          "fAddress",
+          "fLandlordName"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "fAreaId",
+        "field": "fAreaId",
+        "op": "eq",
+        "input": "hidden"
+      },
+      {
+        "key": "fStreetId",
+        "field": "fStreetId",
+        "op": "eq",
+        "input": "hidden"
+      },
+      {
+        "key": "fBuildId",
+        "field": "fBuildId",
+        "op": "eq",
+        "input": "hidden"
+      },
+      {
+        "key": "fRental",
+        "field": "fRental",
+        "op": "eq",
+        "input": "hidden",
+        "value": 1
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fHouseId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fHouseId",
+        "fHouseName"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fHouseName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fDoornum": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fAddress": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fStreetId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fStreetName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fCommunityId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fBuildId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fPersonId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fLandlordName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fLandlordPhone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 11,
+          "pattern": "^1[3-9][0-9]{9}$"
+        },
+        "fLongitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -180,
+          "maximum": 180
+        },
+        "fLatitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -90,
+          "maximum": 90
+        },
+        "fRental": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fTotalPerson": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "houseDevice": {
+    "name": "houseDevice",
+    "table": "t_house_device",
+    "label": "出租屋设备",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fDeviceId": {
+        "type": "integer",
+        "label": "设备",
+        "messages": {
+          "required": "设备不能为空",
+          "unique": "设备已绑定出租屋"
+        }
+      },
+      "fHouseId": {
+        "type": "integer",
+        "label": "出租屋",
+        "messages": {
+          "required": "出租屋不能为空"
+        }
+      },
+      "fRoomId": {
+        "type": "integer",
+        "label": "房间",
+        "messages": {}
+      },
+      "fDeviceType": {
+        "type": "integer",
+        "label": "设备类型",
+        "default": 2,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fDeviceId",
+      "fHouseId"
+    ],
+    "unique": [
+      "fDeviceId"
+    ],
+    "relations": {
+      "tDevice": {
+        "entity": "device",
+        "from": "fDeviceId"
+      },
+      "tRentalHouse": {
+        "entity": "house",
+        "from": "fHouseId"
+      },
+      "tRentalRoom": {
+        "entity": "rentalRoom",
+        "from": "fRoomId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fHouseId",
+        "op": "eq",
+        "field": "fHouseId"
+      },
+      {
+        "key": "fDeviceType",
+        "op": "eq",
+        "field": "fDeviceType"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fRoomId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fDeviceType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        }
+      }
+    }
+  },
+  "locationRecord": {
+    "name": "locationRecord",
+    "table": "t_location_record",
+    "label": "位置记录",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "人员",
+        "messages": {
+          "required": "人员不能为空"
+        }
+      },
+      "fAddress": {
+        "type": "string",
+        "label": "地址",
+        "messages": {}
+      },
+      "fLongitude": {
+        "type": "number",
+        "label": "经度",
+        "messages": {}
+      },
+      "fLatitude": {
+        "type": "number",
+        "label": "纬度",
+        "messages": {}
+      },
+      "fCtime": {
+        "type": "date-time",
+        "label": "时间",
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fUserId",
+        "field": "fUserId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fCtime",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fCtime",
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fAddress": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 255
+        },
+        "fLongitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -180,
+          "maximum": 180
+        },
+        "fLatitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -90,
+          "maximum": 90
+        },
+        "fCtime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    }
+  },
+  "lockRecord": {
+    "name": "lockRecord",
+    "table": "t_lock_record",
+    "label": "开锁记录",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "人员",
+        "messages": {
+          "required": "人员不能为空"
+        }
+      },
+      "fHouseId": {
+        "type": "integer",
+        "label": "出租屋",
+        "messages": {}
+      },
+      "fLockTime": {
+        "type": "date-time",
+        "label": "开锁时间",
+        "messages": {}
+      },
+      "fLockType": {
+        "type": "integer",
+        "label": "开锁方式",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserId"
+    ],
+    "unique": [],
+    "relations": {
+      "tRentalHouse": {
+        "entity": "house",
+        "from": "fHouseId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fUserId",
+        "field": "fUserId",
+        "op": "eq"
+      },
+      {
+        "key": "fHouseId",
+        "field": "fHouseId",
+        "op": "eq"
+      },
+      {
+        "key": "startTime",
+        "field": "fLockTime",
+        "op": "gte"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fLockTime",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fLockTime",
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fLockTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fLockType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            5,
+            27,
+            25,
+            1,
+            22,
+            17,
+            null
           ]
         }
       }
@@ -1777,7 +4169,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fName": {
           "type": [
@@ -1790,7 +4184,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fMessage": {
           "type": [
@@ -1804,11 +4200,246 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
             null
           ]
+        }
+      }
+    }
+  },
+  "person": {
+    "name": "person",
+    "table": "t_person_info",
+    "label": "人员",
+    "primaryKey": "fPersonId",
+    "fields": {
+      "fPersonId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "姓名",
+        "messages": {
+          "required": "姓名不能为空"
+        }
+      },
+      "fIdcard": {
+        "type": "string",
+        "label": "身份证号",
+        "messages": {
+          "pattern": "请输入正确的身份证号"
+        }
+      },
+      "fPassport": {
+        "type": "string",
+        "label": "护照号",
+        "messages": {}
+      },
+      "fPhonenum": {
+        "type": "string",
+        "label": "手机号",
+        "messages": {}
+      },
+      "fSex": {
+        "type": "string",
+        "label": "性别",
+        "messages": {}
+      },
+      "fNation": {
+        "type": "string",
+        "label": "民族",
+        "messages": {}
+      },
+      "fCensusReg": {
+        "type": "string",
+        "label": "户籍地",
+        "messages": {}
+      },
+      "fLivstatus": {
+        "type": "integer",
+        "label": "居住状态",
+        "messages": {}
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {}
+      },
+      "fTmpLive": {
+        "type": "integer",
+        "label": "暂住",
+        "default": 0,
+        "messages": {}
+      },
+      "fHouseId": {
+        "type": "integer",
+        "label": "居住房屋",
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "平台用户",
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fHouseId",
+        "field": "fHouseId",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "fields": [
+          "fName",
+          "fPhonenum",
+          "fIdcard"
+        ],
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fPersonId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fPersonId"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fPersonId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fIdcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18,
+          "pattern": "^(\\d{15}|\\d{17}[\\dX])$"
+        },
+        "fPassport": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 30
+        },
+        "fPhonenum": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 11
+        },
+        "fSex": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1,
+          "enum": [
+            "0",
+            "1",
+            null
+          ]
+        },
+        "fNation": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "fCensusReg": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fLivstatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fTmpLive": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         }
       }
     }
@@ -1919,7 +4550,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fName": {
           "type": [
@@ -1932,7 +4565,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fCityCode": {
           "type": [
@@ -1947,6 +4582,158 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "maxLength": 100
+        }
+      }
+    }
+  },
+  "policeStation": {
+    "name": "policeStation",
+    "table": "t_police_sta_info",
+    "label": "派出所",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fPoliceStaId": {
+        "type": "integer",
+        "label": "派出所编号",
+        "messages": {
+          "required": "派出所编号不能为空",
+          "unique": "派出所编号已存在"
+        }
+      },
+      "fPoliceStaName": {
+        "type": "string",
+        "label": "派出所名称",
+        "messages": {
+          "required": "派出所名称不能为空"
+        }
+      },
+      "fPoliceStaAcr": {
+        "type": "string",
+        "label": "简称",
+        "messages": {}
+      },
+      "fPoliceStaPhone": {
+        "type": "string",
+        "label": "联系电话",
+        "messages": {}
+      },
+      "fPoliceStaPinyin": {
+        "type": "string",
+        "label": "拼音",
+        "messages": {}
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "所属地区",
+        "messages": {
+          "required": "所属地区不能为空"
+        }
+      }
+    },
+    "required": [
+      "fPoliceStaId",
+      "fPoliceStaName",
+      "fAreaId"
+    ],
+    "unique": [
+      "fPoliceStaId"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fAreaId",
+        "field": "fAreaId",
+        "op": "eq"
+      },
+      {
+        "key": "areaId",
+        "field": "fAreaId",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "fields": [
+          "fPoliceStaName",
+          "fPoliceStaPinyin",
+          "fPoliceStaAcr"
+        ],
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fPoliceStaId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fPoliceStaId"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fPoliceStaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 2147483647
+        },
+        "fPoliceStaName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fPoliceStaAcr": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fPoliceStaPhone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 30
+        },
+        "fPoliceStaPinyin": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         }
       }
     }
@@ -2131,7 +4918,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fNumber": {
           "type": [
@@ -2151,13 +4940,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fProtocol": {
           "type": [
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             1,
             2,
@@ -2170,6 +4963,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             1,
             2,
@@ -2255,11 +5050,148 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
             null
           ]
+        }
+      }
+    }
+  },
+  "productFunction": {
+    "name": "productFunction",
+    "table": "t_product_function",
+    "label": "产品功能",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fName": {
+        "type": "string",
+        "label": "功能名称",
+        "messages": {
+          "required": "功能名称不能为空"
+        }
+      },
+      "fType": {
+        "type": "integer",
+        "label": "类型",
+        "default": 9,
+        "messages": {
+          "required": "类型不能为空",
+          "type": "类型不能为空"
+        }
+      },
+      "fProductJsonId": {
+        "type": "integer",
+        "label": "描述库",
+        "messages": {
+          "required": "描述库不能为空"
+        }
+      },
+      "fRemark": {
+        "type": "string",
+        "label": "备注",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "productJsonName": {
+        "type": "string",
+        "label": "描述库",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fName",
+      "fType",
+      "fProductJsonId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fName",
+        "field": "fName",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName",
+        "fType",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            9,
+            null
+          ]
+        },
+        "fProductJsonId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fRemark": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
         }
       }
     }
@@ -2391,7 +5323,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fName": {
           "type": [
@@ -2405,6 +5339,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             1,
             2,
@@ -2431,6 +5367,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -2447,13 +5385,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fSearchJsonId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         }
       }
     }
@@ -2582,6 +5524,12 @@ export const entities: Record<string, EntityModel> = {
         "readOnly": true,
         "messages": {}
       },
+      "fHardwareWarns": {
+        "type": "string",
+        "label": "硬件告警",
+        "readOnly": true,
+        "messages": {}
+      },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
@@ -2653,13 +5601,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fProductJsonId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fJsonKey": {
           "type": [
@@ -2695,6 +5647,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             1,
             2,
@@ -2739,7 +5693,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fFunctionType": {
           "type": [
@@ -2757,6 +5713,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -2768,6 +5726,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             1,
             2,
@@ -2791,6 +5751,8 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
@@ -2802,11 +5764,146 @@ export const entities: Record<string, EntityModel> = {
             "integer",
             "null"
           ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
           "enum": [
             0,
             1,
             null
           ]
+        }
+      }
+    }
+  },
+  "rentalRoom": {
+    "name": "rentalRoom",
+    "table": "t_rental_room",
+    "label": "出租房间",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHouseId": {
+        "type": "integer",
+        "label": "出租屋",
+        "messages": {
+          "required": "出租屋不能为空"
+        }
+      },
+      "fRoom": {
+        "type": "string",
+        "label": "房间",
+        "messages": {
+          "required": "房间号不能为空"
+        }
+      },
+      "fCapacity": {
+        "type": "integer",
+        "label": "核定人数",
+        "default": 2,
+        "messages": {
+          "minimum": "核定人数必须在1到20之间",
+          "maximum": "核定人数必须在1到20之间"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "readOnly": true,
+        "default": 1,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "tenants": {
+        "type": "string",
+        "label": "当前租客",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fHouseId",
+      "fRoom"
+    ],
+    "unique": [],
+    "relations": {
+      "tRentalHouse": {
+        "entity": "house",
+        "from": "fHouseId"
+      }
+    },
+    "readOnlyOnEdit": [
+      "fHouseId"
+    ],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fHouseId",
+        "field": "fHouseId",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "field": "fRoom",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fRoom",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fRoom"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fRoom": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fCapacity": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 20
         }
       }
     }
@@ -2914,7 +6011,9 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fName": {
           "type": [
@@ -2927,13 +6026,17 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fType": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         }
       }
     }
@@ -3015,25 +6118,714 @@ export const entities: Record<string, EntityModel> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fHomeId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fRoomId": {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "fDeviceId": {
           "type": [
             "integer",
             "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "school": {
+    "name": "school",
+    "table": "t_school",
+    "label": "学校",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fSchoolName": {
+        "type": "string",
+        "label": "学校名称",
+        "messages": {
+          "required": "学校名称不能为空"
+        }
+      },
+      "fAddress": {
+        "type": "string",
+        "label": "地址",
+        "messages": {}
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "所属地区",
+        "messages": {
+          "required": "所属地区不能为空"
+        }
+      }
+    },
+    "required": [
+      "fSchoolName",
+      "fAreaId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "areaid",
+        "field": "fAreaId",
+        "op": "eq"
+      },
+      {
+        "key": "fAreaId",
+        "field": "fAreaId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fSchoolName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fAddress": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "street": {
+    "name": "street",
+    "table": "t_street_info",
+    "label": "街道",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fStreetId": {
+        "type": "integer",
+        "label": "街道编号",
+        "messages": {
+          "required": "街道编号不能为空",
+          "unique": "街道编号已存在"
+        }
+      },
+      "fStreetName": {
+        "type": "string",
+        "label": "街道名称",
+        "messages": {
+          "required": "街道名称不能为空"
+        }
+      },
+      "fAreaId": {
+        "type": "integer",
+        "label": "所属地区",
+        "messages": {
+          "required": "所属地区不能为空"
+        }
+      }
+    },
+    "required": [
+      "fStreetId",
+      "fStreetName",
+      "fAreaId"
+    ],
+    "unique": [
+      "fStreetId"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fAreaId",
+        "field": "fAreaId",
+        "op": "eq"
+      },
+      {
+        "key": "areaId",
+        "field": "fAreaId",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "field": "fStreetName",
+        "op": "like"
+      },
+      {
+        "key": "fStreetId",
+        "field": "fStreetId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fStreetId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fStreetId",
+        "fStreetName"
+      ]
+    },
+    "pageSize": 100,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fStreetId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 2147483647
+        },
+        "fStreetName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fAreaId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        }
+      }
+    }
+  },
+  "tenantHouse": {
+    "name": "tenantHouse",
+    "table": "t_tenant_house",
+    "label": "租住记录",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "租客",
+        "messages": {
+          "required": "租客不能为空"
+        }
+      },
+      "fHouseId": {
+        "type": "integer",
+        "label": "出租屋",
+        "messages": {
+          "required": "出租屋不能为空"
+        }
+      },
+      "fRoomId": {
+        "type": "integer",
+        "label": "房间",
+        "messages": {}
+      },
+      "fShortTerm": {
+        "type": "integer",
+        "label": "短租",
+        "default": 0,
+        "messages": {}
+      },
+      "fStartTime": {
+        "type": "date-time",
+        "label": "开始时间",
+        "messages": {}
+      },
+      "fEndTime": {
+        "type": "date-time",
+        "label": "结束时间",
+        "messages": {}
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 2,
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserId",
+      "fHouseId"
+    ],
+    "unique": [],
+    "relations": {
+      "tRentalHouse": {
+        "entity": "house",
+        "from": "fHouseId"
+      },
+      "tRentalRoom": {
+        "entity": "rentalRoom",
+        "from": "fRoomId"
+      }
+    },
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fUserId",
+        "field": "fUserId",
+        "op": "eq"
+      },
+      {
+        "key": "fHouseId",
+        "field": "fHouseId",
+        "op": "eq"
+      },
+      {
+        "key": "fStatus",
+        "field": "fStatus",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fStartTime",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fStartTime",
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fHouseId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fRoomId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fShortTerm": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            null
           ]
+        },
+        "fStartTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fEndTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            3,
+            null
+          ]
+        }
+      }
+    }
+  },
+  "touchAlarm": {
+    "name": "touchAlarm",
+    "table": "t_touch_alarm",
+    "label": "一键报警",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "用户",
+        "messages": {
+          "required": "用户不能为空"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "readOnly": true,
+        "default": 0,
+        "messages": {}
+      },
+      "fLongitude": {
+        "type": "number",
+        "label": "经度",
+        "messages": {}
+      },
+      "fLatitude": {
+        "type": "number",
+        "label": "纬度",
+        "messages": {}
+      },
+      "fAddress": {
+        "type": "string",
+        "label": "地址",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "报警时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserId": {
+        "type": "integer",
+        "label": "签收人",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleTime": {
+        "type": "date-time",
+        "label": "签收时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserName": {
+        "type": "string",
+        "label": "用户",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fPhone": {
+        "type": "string",
+        "label": "手机号",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fPoint": {
+        "type": "string",
+        "label": "经度,纬度",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "userName",
+        "op": "in",
+        "field": "fUserId",
+        "widget": "user"
+      },
+      {
+        "key": "idcard",
+        "op": "in",
+        "field": "fUserId",
+        "widget": "user"
+      },
+      {
+        "key": "phone",
+        "op": "in",
+        "field": "fUserId",
+        "widget": "user"
+      },
+      {
+        "key": "address",
+        "op": "like",
+        "field": "fAddress"
+      },
+      {
+        "key": "time_limit",
+        "op": "between",
+        "field": "fIntime"
+      },
+      {
+        "key": "status",
+        "op": "eq",
+        "field": "fStatus"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fIntime",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fIntime",
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fLongitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -180,
+          "maximum": 180
+        },
+        "fLatitude": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": -90,
+          "maximum": 90
+        },
+        "fAddress": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        }
+      }
+    }
+  },
+  "userApp": {
+    "name": "userApp",
+    "table": "t_user_app",
+    "label": "已装应用",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "人员",
+        "messages": {
+          "required": "人员不能为空"
+        }
+      },
+      "fAppName": {
+        "type": "string",
+        "label": "应用名称",
+        "messages": {}
+      },
+      "fPackage": {
+        "type": "string",
+        "label": "包名",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "入库时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fUserId"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fUserId",
+        "field": "fUserId",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fAppName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 64
+        },
+        "fPackage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 128
         }
       }
     }
@@ -3042,21 +6834,42 @@ export const entities: Record<string, EntityModel> = {
 
 /** Generated migrations in dependency order (server/generated/migrations/<entity>.sql). */
 export const migrations = [
-  "area",
-  "department",
+  "addressBook",
+  "house",
+  "rentalRoom",
   "product",
   "device",
+  "alarm",
+  "appVersion",
+  "area",
+  "building",
+  "community",
+  "controlCar",
+  "controlPerson",
+  "department",
   "deviceAlarmCabinet",
   "deviceSwitch",
   "deviceTiming",
+  "feedback",
   "firmware",
   "firmwareUpdateDevice",
   "group",
   "groupDevice",
+  "houseDevice",
+  "locationRecord",
+  "lockRecord",
   "messageModel",
+  "person",
   "place",
+  "policeStation",
+  "productFunction",
   "productJson",
   "productJsonConf",
   "room",
-  "roomDevice"
+  "roomDevice",
+  "school",
+  "street",
+  "tenantHouse",
+  "touchAlarm",
+  "userApp"
 ];

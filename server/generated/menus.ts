@@ -23,6 +23,66 @@ export const menus = [
     "permission": "system-manage"
   },
   {
+    "key": "alarm-manage",
+    "parent": null,
+    "path": "/alarm-manage",
+    "component": "Main",
+    "icon": "NotificationsActive",
+    "sort": 2,
+    "title": "报警管理",
+    "permission": "alarm-manage"
+  },
+  {
+    "key": "control-manage",
+    "parent": null,
+    "path": "/control-manage",
+    "component": "Main",
+    "icon": "Policy",
+    "sort": 3,
+    "title": "布控管理",
+    "permission": "control-manage"
+  },
+  {
+    "key": "rental-manage",
+    "parent": null,
+    "path": "/rental-manage",
+    "component": "Main",
+    "icon": "HomeWork",
+    "sort": 4,
+    "title": "出租屋管理",
+    "permission": "rental-manage"
+  },
+  {
+    "key": "person-intel",
+    "parent": null,
+    "path": "/person-intel",
+    "component": "Main",
+    "icon": "PersonSearch",
+    "sort": 5,
+    "title": "人员研判",
+    "permission": "person-intel"
+  },
+  {
+    "key": "platform-manage",
+    "parent": null,
+    "path": "/platform-manage",
+    "component": "Main",
+    "icon": "AppSettingsAlt",
+    "sort": 8,
+    "title": "平台管理",
+    "permission": "platform-manage"
+  },
+  {
+    "key": "appVersion",
+    "parent": "platform-manage",
+    "path": "/app-version",
+    "component": "appVersion",
+    "icon": "SystemUpdate",
+    "sort": 1,
+    "title": "应用版本管理",
+    "permission": "updatePlatform:list"
+  },
+  {
     "key": "area",
     "parent": "system-manage",
     "path": "/area",
@@ -31,6 +91,26 @@ export const menus = [
     "sort": 5,
     "title": "地区管理",
     "permission": "area:list"
+  },
+  {
+    "key": "controlCar",
+    "parent": "control-manage",
+    "path": "/control-car",
+    "component": "controlCar",
+    "icon": "DirectionsCar",
+    "sort": 2,
+    "title": "布控车辆",
+    "permission": "controlCar:list"
+  },
+  {
+    "key": "controlPerson",
+    "parent": "control-manage",
+    "path": "/control-person",
+    "component": "controlPerson",
+    "icon": "PersonSearch",
+    "sort": 1,
+    "title": "布控人员",
+    "permission": "controlPerson:list"
   },
   {
     "key": "department",
@@ -53,6 +133,16 @@ export const menus = [
     "permission": "device:list"
   },
   {
+    "key": "feedback",
+    "parent": "rental-manage",
+    "path": "/feedback",
+    "component": "feedback",
+    "icon": "Feedback",
+    "sort": 9,
+    "title": "意见反馈",
+    "permission": "feedback:list"
+  },
+  {
     "key": "firmware",
     "parent": "device-manage",
     "path": "/firmware",
@@ -71,6 +161,16 @@ export const menus = [
     "sort": 5,
     "title": "分组管理",
     "permission": "group:list"
+  },
+  {
+    "key": "rental-house",
+    "parent": "rental-manage",
+    "path": "/rental-house",
+    "component": "house",
+    "icon": "HomeWork",
+    "sort": 1,
+    "title": "出租屋",
+    "permission": "house:list"
   },
   {
     "key": "messageModel",
@@ -103,6 +203,16 @@ export const menus = [
     "permission": "product:list"
   },
   {
+    "key": "productFunction",
+    "parent": "device-manage",
+    "path": "/productFunction",
+    "component": "productFunction",
+    "icon": "Functions",
+    "sort": 7,
+    "title": "功能列表",
+    "permission": "function:list"
+  },
+  {
     "key": "productJson",
     "parent": "device-manage",
     "path": "/productJson",
@@ -111,6 +221,96 @@ export const menus = [
     "sort": 6,
     "title": "描述库管理",
     "permission": "json:list"
+  },
+  {
+    "key": "touch-alarm",
+    "parent": "alarm-manage",
+    "path": "/touchAlarm",
+    "component": "touchAlarm",
+    "icon": "TouchApp",
+    "sort": 9,
+    "title": "一键报警",
+    "permission": "touchAlarm:list"
+  },
+  {
+    "key": "alarm-lock",
+    "parent": "alarm-manage",
+    "path": "/alarmLock",
+    "component": "alarmLock",
+    "icon": "DoorFront",
+    "sort": 1,
+    "title": "门未锁/试探禁止",
+    "permission": "alarm-lock:list"
+  },
+  {
+    "key": "alarm-gather",
+    "parent": "alarm-manage",
+    "path": "/alarmGather",
+    "component": "alarmGather",
+    "icon": "Groups3",
+    "sort": 2,
+    "title": "聚集预警",
+    "permission": "alarm-gather:list"
+  },
+  {
+    "key": "alarm-time",
+    "parent": "alarm-manage",
+    "path": "/alarmTime",
+    "component": "alarmTime",
+    "icon": "Schedule",
+    "sort": 3,
+    "title": "时间段预警",
+    "permission": "alarm-time:list"
+  },
+  {
+    "key": "alarm-room",
+    "parent": "alarm-manage",
+    "path": "/alarmRoom",
+    "component": "alarmRoom",
+    "icon": "MeetingRoom",
+    "sort": 4,
+    "title": "房间人数预警",
+    "permission": "alarm-room:list"
+  },
+  {
+    "key": "alarm-foreign",
+    "parent": "alarm-manage",
+    "path": "/alarmForeign",
+    "component": "alarmForeign",
+    "icon": "PersonSearch",
+    "sort": 5,
+    "title": "外来人员预警",
+    "permission": "alarm-foreign:list"
+  },
+  {
+    "key": "alarm-person",
+    "parent": "alarm-manage",
+    "path": "/alarmPerson",
+    "component": "alarmPerson",
+    "icon": "ReportProblem",
+    "sort": 6,
+    "title": "人员预警",
+    "permission": "alarm-person:list"
+  },
+  {
+    "key": "alarm-device",
+    "parent": "alarm-manage",
+    "path": "/alarmDevice",
+    "component": "alarmDevice",
+    "icon": "Sensors",
+    "sort": 7,
+    "title": "设备报警",
+    "permission": "alarm-device:list"
+  },
+  {
+    "key": "alarm-card",
+    "parent": "alarm-manage",
+    "path": "/alarmCard",
+    "component": "alarmCard",
+    "icon": "CreditCard",
+    "sort": 8,
+    "title": "身份证预警记录",
+    "permission": "alarm-card:list"
   },
   {
     "key": "sys-user",
@@ -181,15 +381,70 @@ export const menus = [
     "sort": 6,
     "title": "网关管理",
     "permission": "gateway:list"
+  },
+  {
+    "key": "hologram",
+    "parent": "person-intel",
+    "path": "/hologram",
+    "component": "hologram",
+    "icon": "PersonSearch",
+    "sort": 1,
+    "title": "全息档案",
+    "permission": "hologram:sch"
+  },
+  {
+    "key": "relation",
+    "parent": "person-intel",
+    "path": "/relation",
+    "component": "relation",
+    "icon": "Hub",
+    "sort": 2,
+    "title": "通话关系",
+    "permission": "relation:sch"
+  },
+  {
+    "key": "tenant",
+    "parent": "rental-manage",
+    "path": "/tenant",
+    "component": "tenant",
+    "icon": "People",
+    "sort": 2,
+    "title": "租客管理",
+    "permission": "tenant:list"
   }
 ];
 
 /** Button permissions (type 2) under their page. */
 export const buttons = [
   {
+    "code": "updatePlatform:list",
+    "menu": "appVersion",
+    "title": "应用版本查看"
+  },
+  {
+    "code": "updatePlatform:add",
+    "menu": "appVersion",
+    "title": "应用版本新增"
+  },
+  {
+    "code": "updatePlatform:edit",
+    "menu": "appVersion",
+    "title": "应用版本编辑"
+  },
+  {
+    "code": "updatePlatform:del",
+    "menu": "appVersion",
+    "title": "应用版本删除"
+  },
+  {
     "code": "area:list",
     "menu": "area",
     "title": "地区查看"
+  },
+  {
+    "code": "address:list",
+    "menu": "area",
+    "title": "辖区查询"
   },
   {
     "code": "area:add",
@@ -205,6 +460,51 @@ export const buttons = [
     "code": "area:del",
     "menu": "area",
     "title": "地区删除"
+  },
+  {
+    "code": "controlCar:list",
+    "menu": "controlCar",
+    "title": "布控车辆查看"
+  },
+  {
+    "code": "controlCar:add",
+    "menu": "controlCar",
+    "title": "布控车辆新增"
+  },
+  {
+    "code": "controlCar:edit",
+    "menu": "controlCar",
+    "title": "布控车辆编辑"
+  },
+  {
+    "code": "controlCar:del",
+    "menu": "controlCar",
+    "title": "布控车辆删除"
+  },
+  {
+    "code": "controlPerson:list",
+    "menu": "controlPerson",
+    "title": "布控人员查看"
+  },
+  {
+    "code": "controlPerson:add",
+    "menu": "controlPerson",
+    "title": "布控人员新增"
+  },
+  {
+    "code": "controlPerson:edit",
+    "menu": "controlPerson",
+    "title": "布控人员编辑"
+  },
+  {
+    "code": "controlPerson:del",
+    "menu": "controlPerson",
+    "title": "布控人员删除"
+  },
+  {
+    "code": "status:change",
+    "menu": "controlPerson",
+    "title": "状态切换"
   },
   {
     "code": "department:list",
@@ -297,49 +597,9 @@ export const buttons = [
     "title": "设备加入移除"
   },
   {
-    "code": "deviceAlarmCabinet:list",
-    "menu": null,
-    "title": "报警设置查看"
-  },
-  {
-    "code": "deviceAlarmCabinet:edit",
-    "menu": null,
-    "title": "报警设置编辑"
-  },
-  {
-    "code": "deviceSwitch:list",
-    "menu": null,
-    "title": "定时开关查看"
-  },
-  {
-    "code": "group:edit",
-    "menu": null,
-    "title": "分组编辑"
-  },
-  {
-    "code": "group:del",
-    "menu": null,
-    "title": "分组删除"
-  },
-  {
-    "code": "deviceTiming:list",
-    "menu": null,
-    "title": "定时查看"
-  },
-  {
-    "code": "deviceTiming:user-edit",
-    "menu": null,
-    "title": "我的定时编辑"
-  },
-  {
-    "code": "group:edit",
-    "menu": null,
-    "title": "分组编辑"
-  },
-  {
-    "code": "group:del",
-    "menu": null,
-    "title": "分组删除"
+    "code": "feedback:list",
+    "menu": "feedback",
+    "title": "意见反馈处理"
   },
   {
     "code": "firmware:list",
@@ -360,31 +620,6 @@ export const buttons = [
     "code": "firmware:del",
     "menu": "firmware",
     "title": "固件删除"
-  },
-  {
-    "code": "firmware:list",
-    "menu": null,
-    "title": "固件查看"
-  },
-  {
-    "code": "firmware:add-device",
-    "menu": null,
-    "title": "添加升级设备"
-  },
-  {
-    "code": "firmware:add-device-all",
-    "menu": null,
-    "title": "添加全部升级设备"
-  },
-  {
-    "code": "firmware-update-device:del",
-    "menu": null,
-    "title": "删除升级设备"
-  },
-  {
-    "code": "firmware:push",
-    "menu": null,
-    "title": "推送升级"
   },
   {
     "code": "group:list",
@@ -427,19 +662,24 @@ export const buttons = [
     "title": "网关子设备添加"
   },
   {
-    "code": "group:list",
-    "menu": null,
-    "title": "分组查看"
+    "code": "house:list",
+    "menu": "rental-house",
+    "title": "出租屋查看"
   },
   {
-    "code": "group:bind",
-    "menu": null,
-    "title": "分组绑定设备"
+    "code": "house:add",
+    "menu": "rental-house",
+    "title": "出租屋新增"
   },
   {
-    "code": "group:unbind",
-    "menu": null,
-    "title": "分组解绑设备"
+    "code": "house:edit",
+    "menu": "rental-house",
+    "title": "出租屋编辑"
+  },
+  {
+    "code": "house:del",
+    "menu": "rental-house",
+    "title": "出租屋删除"
   },
   {
     "code": "messageModel:list",
@@ -507,6 +747,26 @@ export const buttons = [
     "title": "产品删除"
   },
   {
+    "code": "function:list",
+    "menu": "productFunction",
+    "title": "功能查看"
+  },
+  {
+    "code": "function:add",
+    "menu": "productFunction",
+    "title": "功能新增"
+  },
+  {
+    "code": "function:edit",
+    "menu": "productFunction",
+    "title": "功能编辑"
+  },
+  {
+    "code": "function:del",
+    "menu": "productFunction",
+    "title": "功能删除"
+  },
+  {
     "code": "json:list",
     "menu": "productJson",
     "title": "描述库查看"
@@ -527,48 +787,168 @@ export const buttons = [
     "title": "设备指令下发"
   },
   {
+    "code": "touchAlarm:list",
+    "menu": "touch-alarm",
+    "title": "一键报警"
+  },
+  {
+    "code": "hologram:sch",
+    "menu": "hologram",
+    "title": "全息档案查询"
+  },
+  {
+    "code": "alarm:list",
+    "menu": "alarm-lock",
+    "title": "报警查看"
+  },
+  {
+    "code": "alarm:sign",
+    "menu": "alarm-lock",
+    "title": "报警签收"
+  },
+  {
+    "code": "alarm-lock:list",
+    "menu": "alarm-lock",
+    "title": "门未锁/试探禁止报警"
+  },
+  {
+    "code": "alarm-gather:list",
+    "menu": "alarm-lock",
+    "title": "聚集预警"
+  },
+  {
+    "code": "alarm-time:list",
+    "menu": "alarm-lock",
+    "title": "时间段预警"
+  },
+  {
+    "code": "alarm-room:list",
+    "menu": "alarm-lock",
+    "title": "房间人数预警"
+  },
+  {
+    "code": "alarm-foreign:list",
+    "menu": "alarm-lock",
+    "title": "外来人员预警"
+  },
+  {
+    "code": "alarm-person:list",
+    "menu": "alarm-lock",
+    "title": "人员预警"
+  },
+  {
+    "code": "alarm-device:list",
+    "menu": "alarm-lock",
+    "title": "设备报警"
+  },
+  {
+    "code": "alarm-card:list",
+    "menu": "alarm-lock",
+    "title": "身份证预警记录"
+  },
+  {
+    "code": "deviceAlarmCabinet:list",
+    "menu": "device",
+    "title": "报警设置查看"
+  },
+  {
+    "code": "deviceAlarmCabinet:edit",
+    "menu": "device",
+    "title": "报警设置编辑"
+  },
+  {
+    "code": "deviceSwitch:list",
+    "menu": "device",
+    "title": "定时开关查看"
+  },
+  {
+    "code": "deviceTiming:list",
+    "menu": "device",
+    "title": "定时查看"
+  },
+  {
+    "code": "deviceTiming:user-edit",
+    "menu": "device",
+    "title": "我的定时编辑"
+  },
+  {
+    "code": "firmware:add-device",
+    "menu": "firmware",
+    "title": "添加升级设备"
+  },
+  {
+    "code": "firmware:add-device-all",
+    "menu": "firmware",
+    "title": "添加全部升级设备"
+  },
+  {
+    "code": "firmware-update-device:del",
+    "menu": "firmware",
+    "title": "删除升级设备"
+  },
+  {
+    "code": "firmware:push",
+    "menu": "firmware",
+    "title": "推送升级"
+  },
+  {
     "code": "json_conf:look",
-    "menu": null,
+    "menu": "productJson",
     "title": "描述库详情查看"
   },
   {
     "code": "json_conf:add",
-    "menu": null,
+    "menu": "productJson",
     "title": "描述库字段新增编辑"
   },
   {
     "code": "json_conf:del",
-    "menu": null,
+    "menu": "productJson",
     "title": "描述库字段删除"
   },
   {
-    "code": "place:list",
-    "menu": null,
-    "title": "场所查看"
+    "code": "rentalRoom:add",
+    "menu": "rental-manage",
+    "title": "出租屋房间新增"
+  },
+  {
+    "code": "rentalRoom:edit",
+    "menu": "rental-manage",
+    "title": "出租屋房间编辑"
+  },
+  {
+    "code": "rentalRoom:del",
+    "menu": "rental-manage",
+    "title": "出租屋房间删除"
   },
   {
     "code": "room:add",
-    "menu": null,
+    "menu": "place",
     "title": "房间新增"
   },
   {
     "code": "room:edit",
-    "menu": null,
+    "menu": "place",
     "title": "房间编辑"
   },
   {
     "code": "room:del",
-    "menu": null,
+    "menu": "place",
     "title": "房间删除"
   },
   {
-    "code": "place:list",
-    "menu": null,
-    "title": "场所查看"
+    "code": "room-device:bind",
+    "menu": "place",
+    "title": "房间绑定设备"
   },
   {
-    "code": "room-device:bind",
-    "menu": null,
-    "title": "房间绑定设备"
+    "code": "tenant:list",
+    "menu": "rental-manage",
+    "title": "租客查看"
+  },
+  {
+    "code": "tenant:status",
+    "menu": "rental-manage",
+    "title": "租客启用/禁用"
   }
 ];

@@ -8,7 +8,8 @@ import type { User, Services } from '../crud/types';
 import { ok, Forbidden, LoginExpired } from './envelope';
 import type { Tokens, VerifiedToken } from '../auth/tokens';
 import { loadUser } from '../auth/users';
-import { record } from '../oplog';
+import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
+import { checkShape } from './guard';
 import type { LiveDevices } from '../devices/live';
 
 export interface RouteContext extends Services {
@@ -33,8 +34,8 @@ export interface CallDef {
   methods?: ('GET' | 'POST')[];
   /** Calls allowed per minute, per address and account (logins, so guessing passwords is slow). */
   perMinute?: number;
-  /** The log's name for the call; defaults to the path. */
-  logname?: string;
+  /** The log's name for a write, in the console's three languages; its key is what the log stores. */
+  logname?: LogName;
   handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
 }
 
@@ -60,7 +61,12 @@ export async function authenticate(ctx: RouteContext, request: FastifyRequest, r
 }
 
 export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallDef) {
+  if (def.write && def.logname) declareLogName(def.path, def.logname);
+  else if (def.write) unnamedWrites.add(def.path);
+  const logname = def.logname?.key ?? def.path;
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    checkShape(request.body);
+    checkShape(request.query);
     const body = {
       ...(request.query as Record<string, unknown>),
       ...(request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {}),
@@ -74,10 +80,10 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     }
     try {
       const result = await def.handler({ user, body, request, reply });
-      if (def.write) await record(ctx.db, { request, user, logname: def.logname ?? def.path, body, succeed: true });
+      if (def.write) await record(ctx.db, { request, user, logname, body, succeed: true });
       return result instanceof Answer ? ok(result.data, result.message) : ok(result ?? null);
     } catch (error) {
-      if (def.write) await record(ctx.db, { request, user, logname: def.logname ?? def.path, body, succeed: false, error }).catch(() => undefined);
+      if (def.write) await record(ctx.db, { request, user, logname, body, succeed: false, error }).catch(() => undefined);
       throw error;
     }
   };
@@ -86,7 +92,8 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     timeWindow: '1 minute',
     // After the body is read, so the account can be part of the key.
     hook: 'preHandler' as const,
-    keyGenerator: (req: FastifyRequest) => `${req.ip}:${String((req.body as { userName?: unknown } | undefined)?.userName ?? '')}`,
+    // Trimmed, so " 1380…" is the same account as "1380…".
+    keyGenerator: (req: FastifyRequest) => `${req.ip}:${String((req.body as { userName?: unknown } | undefined)?.userName ?? '').trim()}`,
   };
   app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, ...(rateLimit ? { config: { rateLimit } } : {}) });
 }

@@ -136,6 +136,26 @@ export interface AlarmMessage {
   ts: number;
 }
 
+/**
+ * A rental-house security event from a door lock or an access control (docs/mqtt.md): the server
+ * records it as an alarm of the given type for the house and room the device is bound to.
+ */
+export interface SecurityMessage {
+  bid: 'security';
+  ClientID: string;
+  /** Alarm type (schemas/enums.json alarmType): 3 door not locked, 4 test forbidden, 14 gathering, … */
+  type: number;
+  /** ID number of the person the device recognised, when it did. */
+  idcard?: string;
+  /** People counted in the room (gathering, room count). */
+  count?: number;
+  /** A description the device adds; the server writes its own when absent. */
+  remark?: string;
+  /** Snapshot address (or data: URL) of the camera, when the device has one. */
+  photo?: string;
+  ts: number;
+}
+
 export interface UpgradeProgressMessage {
   bid: 'upgrade';
   mid: string;

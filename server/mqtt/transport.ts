@@ -9,6 +9,7 @@ import type {
   Command,
   CommandMessage,
   Readings,
+  SecurityMessage,
   StatusMessage,
   TelemetryMessage,
   UpgradeProgressMessage,
@@ -78,6 +79,9 @@ export interface AckEvent extends DeviceRef {
   /** The command had already been settled (timed out or failed) when this arrived. */
   late: boolean;
 }
+export interface SecurityEvent extends DeviceRef {
+  event: SecurityMessage;
+}
 export interface ProgressEvent extends DeviceRef {
   progress: UpgradeProgressMessage;
 }
@@ -95,6 +99,8 @@ export interface TransportEvents {
   telemetry: [TelemetryEvent];
   status: [StatusEvent];
   alarm: [AlarmEvent];
+  /** Rental-house security events of door locks and access controls. */
+  security: [SecurityEvent];
   ack: [AckEvent];
   progress: [ProgressEvent];
   /** Every device message in and every command out, raw, for the message log. */
@@ -389,6 +395,9 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
         });
         return;
       }
+      case 'security':
+        this.emit('security', { productNumber, deviceNumber, event: data as unknown as SecurityMessage });
+        return;
       case 'upgrade':
         this.emit('progress', { productNumber, deviceNumber, progress: data as unknown as UpgradeProgressMessage });
         return;

@@ -21,6 +21,9 @@ describe.each(backends)('firmware on %s', (backend) => {
 
   beforeAll(async () => {
     s = await startServer(backend, { simulate: true, telemetryMs: 5000 });
+    // These tests count the versions they make: the demo versions go first.
+    await s.sql('delete from t_firmware_update_device');
+    await s.sql('delete from t_firmware');
     [admin, agent] = [await s.login(ADMIN), await s.login(AGENT)];
     [{ fId: productId }] = await s.sql(`select f_id from t_product where f_number = 'P-4G-SW'`);
     for (const r of await s.sql(`select f_id, f_number from t_device`)) ids[r.fNumber] = r.fId;

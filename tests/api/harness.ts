@@ -16,6 +16,8 @@ import { seedDemo } from '../../server/db/seed';
 import { createTokens } from '../../server/auth/tokens';
 import { buildApp } from '../../server/app';
 import { startDevices, type DeviceSide } from '../../server/devices';
+import { inject } from 'vitest';
+import { copyPglite } from './template';
 
 /** Polls until the check answers something truthy, or fails after `ms`. */
 export async function until<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
@@ -52,15 +54,17 @@ export interface TestServer {
   /** Reads the database directly (rows come back with camelCase keys). */
   sql<T = any>(text: string): Promise<T[]>;
   devices: DeviceSide;
+  /** The server's database, for tests that run start-up steps (the menu sync) again. */
+  db: Awaited<ReturnType<typeof openDatabase>>['db'];
   close(): Promise<void>;
 }
 
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+async function freshPostgres(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.DATABASE_URL!);
   const name = `iot_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
@@ -85,7 +89,10 @@ export interface ServerOptions {
 
 export async function startServer(backend: Backend, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-api-'));
-  const pgdb = backend === 'postgres' ? await freshPostgres() : undefined;
+  // The run's seeded database (tests/api/template.ts); the migrations and seed below then find nothing to do.
+  const templates = inject('templates');
+  if (backend === 'pglite' && templates) copyPglite(templates, dataDir);
+  const pgdb = backend === 'postgres' ? await freshPostgres(templates?.postgres) : undefined;
   const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: options.broker === 'external' ? process.env.MQTT_URL : undefined };
   const database = await openDatabase(config);
   await migrate(database);
@@ -118,6 +125,7 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
       return (await sql.raw(text).execute(database.db)).rows as never[];
     },
     devices,
+    db: database.db,
     async close() {
       await app.close();
       await devices.stop();

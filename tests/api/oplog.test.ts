@@ -26,10 +26,10 @@ describe.each(backends)('operation log on %s', (backend) => {
     const records = body.data.records;
     const times = records.map((r: any) => r.createtime);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(records[0]).toMatchObject({ logname: '/system/t-sys-user-home/addorupdate', succeed: 0, logtype: 'POST' });
+    expect(records[0]).toMatchObject({ logname: 'place.save', lognames: { 'zh-CN': '场所保存', 'en-US': 'Save place' }, succeed: 0, logtype: 'POST' });
     expect(records[0].userName).toBeTruthy();
     expect(records[0].message).toContain('场所名称不能为空');
-    const failedLogin = records.find((r: any) => r.logname === '登录' && r.succeed === 0);
+    const failedLogin = records.find((r: any) => r.logname === 'session.login' && r.succeed === 0);
     expect(failedLogin).toBeTruthy();
     expect(failedLogin.ip).toBeTruthy();
     for (const r of records) {

@@ -53,7 +53,8 @@ describe.each(backends)('departments, areas and message templates on %s', (backe
     const tree = await call(`${DEPT}/treeList`);
     expect(tree.body).toMatchObject({ code: 200, success: true });
     expect(tree.body.data[0]).toMatchObject({ fId: expect.any(Number), fDepartmentId: 1, fDepartmentName: '总部', fHighDepartmentId: 0 });
-    expect(shape(tree.body.data)).toEqual([
+    // The demo departments (numbers from 9100) sit beside the ones this test makes.
+    expect(shape(tree.body.data).filter((n) => n.id < 9000)).toEqual([
       {
         id: 1, title: '总部', parentId: 0,
         children: [

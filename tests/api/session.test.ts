@@ -109,7 +109,7 @@ describe.each(backends)('session on %s', (backend) => {
   });
 
   it('records logins and writes in the operation log, without the password', async () => {
-    const rows = await s.sql(`select logname, message, succeed from t_sys_log where logname = '登录' order by id`);
+    const rows = await s.sql(`select logname, message, succeed from t_sys_log where logname = 'session.login' order by id`);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.succeed === 0)).toBe(true);
     expect(rows.every((r) => !String(r.message).includes(ADMIN.password))).toBe(true);

@@ -79,7 +79,7 @@ describe.each(backends)('system users, roles and menus on %s', (backend) => {
     expect((await s.call(`${U}/removeSysUser`, { fId: me.fId }, admin)).body).toMatchObject({ success: false, message: '不能删除当前登录用户' });
     expect((await s.call(`${U}/removeSysUser`, { fId: id }, admin)).body.success).toBe(true);
     expect((await s.sql(`select count(*)::int as n from t_sys_user where f_id = ${id}`))[0].n).toBe(0);
-    const [log] = await s.sql(`select count(*)::int as n from t_sys_log where logname = '删除用户' and succeed = 1`);
+    const [log] = await s.sql(`select count(*)::int as n from t_sys_log where logname = 'user.delete' and succeed = 1`);
     expect(log.n).toBeGreaterThan(0);
   });
 
@@ -92,7 +92,7 @@ describe.each(backends)('system users, roles and menus on %s', (backend) => {
   });
 
   it('still answers agents to the device form selector', async () => {
-    const { body } = await s.call(`${U}/pageList`, { current: 1, size: 999, condition: { userType: 2 } }, admin);
+    const { body } = await s.call(`${U}/pageList`, { current: 1, size: 999, condition: { fAdmin: 2 } }, admin);
     expect(body.data.records.length).toBeGreaterThan(0);
     expect(body.data.records.every((r: any) => r.fAdmin === 2)).toBe(true);
     expect(body.data.records[0]).toHaveProperty('fChineseName');

@@ -1,27 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-
-const ADMIN = { phone: '13800000000', password: 'Admin@123' };
-const USER = { phone: '13800000002', password: 'User@123' };
-
-async function login(page: Page, account: { phone: string; password: string }) {
-  await page.goto('/login');
-  await page.getByTestId('login-phone').fill(account.phone);
-  await page.getByTestId('login-password').fill(account.password);
-  await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/\/home$/);
-}
-
-/** Opens a page from the sidebar, unfolding its section when it is folded. */
-async function openMenu(page: Page, component: string) {
-  const item = page.getByTestId(`menu-item-${component}`);
-  if (!(await item.isVisible())) await page.getByTestId('menu-section-device-manage').click();
-  await item.click();
-}
-
-async function pick(page: Page, field: string, option: string) {
-  await page.getByTestId(`form-field-${field}`).getByRole('combobox').click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { ADMIN, USER, login, openMenu, pick } from './helpers';
 
 test('the login form asks for the account and the password', async ({ page }) => {
   await page.goto('/login');

@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('login-phone').fill('13800000000');
-  await page.getByTestId('login-password').fill('Admin@123');
-  await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/\/home$/);
-}
+import { login } from './helpers';
 
 test('groups: a group is created, devices are bound to it and shown', async ({ page }) => {
   await login(page);
@@ -48,7 +41,7 @@ test('firmware: a version is saved with the spec rules and a device added for up
   await expect(page.getByText('所属产品不能为空')).toBeVisible();
   await page.getByTestId('form-field-fProductId').getByRole('combobox').click();
   await page.getByRole('option', { name: 'WiFi智能插座', exact: true }).click();
-  await page.getByTestId('form-input-fName').fill('插座固件');
+  await page.getByTestId('form-input-fName').fill('端到端插座固件');
   await page.getByTestId('form-input-fVersion').fill('2.0.0');
   await page.getByTestId('form-input-fVersionCode').fill('v2');
   await page.getByTestId('form-input-fMd5Sign').fill('0123456789abcdef0123456789abcdef');
@@ -57,7 +50,7 @@ test('firmware: a version is saved with the spec rules and a device added for up
   await page.getByTestId('form-input-fVersionCode').fill('2');
   await page.getByTestId('form-save').click();
   await expect(page.getByText('固件版本保存成功')).toBeVisible();
-  const row = page.getByTestId('firmware-row').filter({ hasText: '插座固件' });
+  const row = page.getByTestId('firmware-row').filter({ hasText: '端到端插座固件' });
   await row.getByTestId('firmware-view').click();
   await page.getByTestId('upgrade-add').click();
   await page.getByTestId('picker-row').first().locator('input[type=checkbox]').check();

@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('login-phone').fill('13800000000');
-  await page.getByTestId('login-password').fill('Admin@123');
-  await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/\/home$/);
-}
+import { login } from './helpers';
 
 async function findDevice(page: Page, number: string) {
   await page.goto('/device');

@@ -68,6 +68,41 @@ describe('generator', () => {
     expect(second.find((p) => p.pointer === '/properties/fProductId/x-messages')?.hint).toMatch(/required/);
   });
 
+  it('checks list variants and relation filters against what they name', () => {
+    const dir = workspace();
+    edit(dir, 'resources/alarm.resource.json', (r) => {
+      const v = r.list.variants;
+      v.alarmGather.menu.key = 'alarm-lock';
+      v.alarmGather.permission = 'alarm-nope:list';
+      v.alarmGather.filters = ['house_name', 'nope'];
+      v.alarmGather.condition = { alarm_typ: [14] };
+      v.alarmGather.columns = ['fHouseName', 'fGone'];
+      v.alarmGather.links = { fUserAlarmName: { target: 'profile', permission: 'hologram:sch', idField: 'fMissing' } };
+      v.device = v.alarmRoom;
+      r.list.filters.push({ key: 'bad', op: 'like', relation: 'tNothing', field: 'fName' }, { key: 'bad2', op: 'like', relation: 'tDevice', field: 'fNoSuch' });
+    });
+    const problems = problemsOf(dir).filter((p) => p.file === 'resources/alarm.resource.json');
+    const at = (pointer: string) => problems.find((p) => p.pointer === pointer)?.message;
+    expect(at('/list/variants/alarmGather/menu/key')).toMatch(/alarm-lock/);
+    expect(at('/list/variants/alarmGather/permission')).toMatch(/alarm-nope:list/);
+    expect(at('/list/variants/alarmGather/filters/1')).toMatch(/"nope" is not a filter key/);
+    expect(at('/list/variants/alarmGather/condition/alarm_typ')).toMatch(/not a filter key/);
+    expect(at('/list/variants/alarmGather/columns/1')).toMatch(/fGone/);
+    expect(at('/list/variants/alarmGather/links/fUserAlarmName')).toMatch(/not a column/);
+    expect(at('/list/variants/alarmGather/links/fUserAlarmName/idField')).toMatch(/fMissing/);
+    expect(at('/list/variants/device')).toMatch(/name of an entity/);
+    expect(problems.find((p) => p.pointer.endsWith('/relation'))?.message).toMatch(/tNothing/);
+    expect(problems.some((p) => /"fNoSuch" is not a property of device/.test(p.message))).toBe(true);
+  });
+
+  it('emits a page, a menu row and a console config per list variant', () => {
+    const menus = readFileSync(join(ROOT, 'server/generated/menus.ts'), 'utf8');
+    expect(menus).toMatch(/"key": "alarm-lock",\s+"parent": "alarm-manage",\s+"path": "\/alarmLock",\s+"component": "alarmLock"/);
+    const consoleConfig = readFileSync(join(ROOT, 'app/generated/resources.tsx'), 'utf8');
+    expect(consoleConfig).toMatch(/"name": "alarmLock",[^]*?"entity": "alarm"/);
+    expect(consoleConfig).toMatch(/"condition": \{\s+"alarm_type": \[\s+4,\s+3\s+\]/);
+  });
+
   it('reports invalid JSON and a resource without a schema', () => {
     const dir = workspace();
     writeFileSync(join(dir, 'schemas/product.schema.json'), '{ "broken": ');

@@ -31,3 +31,33 @@ export async function uploadFile<T = unknown>(path: string, file: File): Promise
   if (response.status !== 200 || envelope.success === false || envelope.code !== 200) throw new ApiError(envelope.message, response.status, envelope);
   return envelope;
 }
+
+/**
+ * As uploadFile, through XMLHttpRequest so the console can show the upload's progress (0–100) — fetch
+ * reports none. Large packages (app versions, 200 MB) use it.
+ */
+export function uploadWithProgress<T = unknown>(path: string, file: File, onProgress: (percent: number) => void): Promise<Envelope<T>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.open('POST', path);
+    const token = getToken();
+    if (token) xhr.setRequestHeader('Authorization', token);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+    xhr.onerror = () => reject(new ApiError('network', 0));
+    xhr.onload = () => {
+      const fresh = xhr.getResponseHeader('authorization');
+      if (fresh) setToken(fresh);
+      let envelope: Envelope<T>;
+      try {
+        envelope = JSON.parse(xhr.responseText) as Envelope<T>;
+      } catch {
+        return reject(new ApiError(xhr.statusText || 'error', xhr.status));
+      }
+      if (xhr.status !== 200 || envelope.success === false || envelope.code !== 200) return reject(new ApiError(envelope.message, xhr.status, envelope));
+      resolve(envelope);
+    };
+    xhr.send(form);
+  });
+}

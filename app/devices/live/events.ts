@@ -3,7 +3,10 @@
  * lock changes, and the state of the server's MQTT connection. Components subscribe with the hooks.
  */
 import { useEffect, useState } from 'react';
-import { getToken } from '../../../adapters/http';
+import { call, getToken } from '../../../adapters/http';
+
+/** Wait before opening the stream again after it dropped (server restart, network). */
+const RETRY_MS = 3000;
 
 export interface DeviceEvent {
   fId: number;
@@ -13,36 +16,68 @@ export interface DeviceEvent {
   fLock?: number;
 }
 
+/** A new rental-house alarm the user's alarm lists would show. */
+export interface AlarmEvent {
+  fId: number;
+  fAlarmType: number;
+}
+
 export type BrokerState = 'connected' | 'reconnecting' | 'offline' | 'unknown';
 
-type Listener = { device?: (e: DeviceEvent) => void; broker?: (s: BrokerState) => void };
+type Listener = { device?: (e: DeviceEvent) => void; broker?: (s: BrokerState) => void; alarm?: (e: AlarmEvent) => void };
 
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
 let broker: BrokerState = 'unknown';
 
-function connect() {
-  const token = getToken();
-  if (source || !token || typeof EventSource === 'undefined') return;
-  source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+let opening = false;
+
+/** Asks for a single-use ticket (the token travels in the header, never in the URL), then opens the stream. */
+async function connect() {
+  if (source || opening || !getToken() || typeof EventSource === 'undefined') return;
+  opening = true;
+  let ticket: string;
+  try {
+    ticket = ((await call('/api/events/ticket', {}, { quiet: true })).data as { ticket: string }).ticket;
+  } catch {
+    opening = false;
+    return;
+  }
+  opening = false;
+  if (source || listeners.size === 0) return;
+  open(ticket);
+}
+
+function open(ticket: string) {
+  source = new EventSource(`/api/events?ticket=${encodeURIComponent(ticket)}`);
   source.addEventListener('device', (m) => {
     const e = JSON.parse((m as MessageEvent).data) as DeviceEvent;
     for (const l of listeners) l.device?.(e);
+  });
+  source.addEventListener('alarm', (m) => {
+    const e = JSON.parse((m as MessageEvent).data) as AlarmEvent;
+    for (const l of listeners) l.alarm?.(e);
   });
   source.addEventListener('broker', (m) => {
     broker = (JSON.parse((m as MessageEvent).data) as { state: BrokerState }).state;
     for (const l of listeners) l.broker?.(broker);
   });
-  // The browser reconnects by itself; while it does, the console does not know the broker's state.
-  source.onerror = () => {
+  // A ticket is good once, so the browser's own retry is refused: close and reconnect with a new ticket.
+  const current = source;
+  current.onerror = () => {
     broker = 'unknown';
     for (const l of listeners) l.broker?.(broker);
+    current.close();
+    if (source === current) source = null;
+    setTimeout(() => {
+      if (listeners.size > 0) void connect();
+    }, RETRY_MS);
   };
 }
 
 function subscribe(listener: Listener): () => void {
   listeners.add(listener);
-  connect();
+  void connect();
   return () => {
     listeners.delete(listener);
     if (listeners.size === 0 && source) {
@@ -55,6 +90,11 @@ function subscribe(listener: Listener): () => void {
 /** Calls back on every device change the user may see. */
 export function useDeviceEvents(onEvent: (e: DeviceEvent) => void) {
   useEffect(() => subscribe({ device: onEvent }), [onEvent]);
+}
+
+/** Calls back on every new alarm the user may see. */
+export function useAlarmEvents(onEvent: (e: AlarmEvent) => void) {
+  useEffect(() => subscribe({ alarm: onEvent }), [onEvent]);
 }
 
 /** The server's connection to the MQTT broker, as last reported. */

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Paper, Table, TableBody, TableCell, TableContainer,
-  TableHead, TablePagination, TableRow, TextField,
+  TableHead, TableRow, TextField,
 } from '@mui/material';
+import { Pager } from '../../components/Pager';
+import { DateTimeInput } from '../../components/DateTimeInput';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslate } from 'react-admin';
@@ -30,7 +32,7 @@ interface Filters {
 }
 const EMPTY: Filters = { content: '', type: 0, beginTime: '', endTime: '' };
 
-/** datetime-local gives 2026-01-01T10:30; the server adds ':00' / ':59' to minutes. */
+/** The input gives 2026-01-01 10:30; the server adds ':00' / ':59' to minutes. */
 const asCondition = (value: string) => value.replace('T', ' ');
 
 function pretty(payload: string): string {
@@ -117,24 +119,8 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          size="small"
-          type="datetime-local"
-          label={translate('deviceTab.logs.beginTime')}
-          value={draft.beginTime}
-          onChange={(e) => setDraft({ ...draft, beginTime: e.target.value })}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'logs-begin' } }}
-          sx={{ width: 210 }}
-        />
-        <TextField
-          size="small"
-          type="datetime-local"
-          label={translate('deviceTab.logs.endTime')}
-          value={draft.endTime}
-          onChange={(e) => setDraft({ ...draft, endTime: e.target.value })}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'logs-end' } }}
-          sx={{ width: 210 }}
-        />
+        <DateTimeInput label={translate('deviceTab.logs.beginTime')} value={draft.beginTime} onChange={(v) => setDraft({ ...draft, beginTime: v })} testId="logs-begin" />
+        <DateTimeInput label={translate('deviceTab.logs.endTime')} value={draft.endTime} onChange={(v) => setDraft({ ...draft, endTime: v })} testId="logs-end" />
         <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="logs-query">
           {translate('common.query')}
         </Button>
@@ -183,7 +169,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
+          <Pager
             component="div"
             count={total}
             page={page}
@@ -194,7 +180,6 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
               setSize(Number(e.target.value));
               setPage(0);
             }}
-            labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
             data-testid="logs-pager"
           />
         </Paper>

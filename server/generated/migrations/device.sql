@@ -22,6 +22,7 @@ ALTER TABLE t_device ADD COLUMN IF NOT EXISTS f_version varchar(50);
 ALTER TABLE t_device ADD COLUMN IF NOT EXISTS f_intime timestamptz DEFAULT now();
 ALTER TABLE t_device ADD COLUMN IF NOT EXISTS f_registered_date timestamptz;
 ALTER TABLE t_device ADD COLUMN IF NOT EXISTS f_last_online_time timestamptz;
+ALTER TABLE t_device ADD COLUMN IF NOT EXISTS f_state_time timestamptz;
 CREATE UNIQUE INDEX IF NOT EXISTS t_device_f_number_key ON t_device (f_number);
 CREATE INDEX IF NOT EXISTS t_device_f_product_id_idx ON t_device (f_product_id);
 CREATE INDEX IF NOT EXISTS t_device_f_user_id_idx ON t_device (f_user_id);

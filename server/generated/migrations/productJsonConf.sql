@@ -19,5 +19,6 @@ ALTER TABLE t_product_json_conf ADD COLUMN IF NOT EXISTS f_warn_max double preci
 ALTER TABLE t_product_json_conf ADD COLUMN IF NOT EXISTS f_is_notify integer DEFAULT 0;
 ALTER TABLE t_product_json_conf ADD COLUMN IF NOT EXISTS f_is_show_app integer DEFAULT 0;
 ALTER TABLE t_product_json_conf ADD COLUMN IF NOT EXISTS f_switches text;
+ALTER TABLE t_product_json_conf ADD COLUMN IF NOT EXISTS f_hardware_warns text;
 ALTER TABLE t_product_json_conf ADD COLUMN IF NOT EXISTS f_intime timestamptz DEFAULT now();
 CREATE INDEX IF NOT EXISTS t_product_json_conf_f_product_json_id_idx ON t_product_json_conf (f_product_json_id);

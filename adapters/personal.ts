@@ -1,0 +1,69 @@
+/**
+ * Personal data rules shared by the console and the server (spec 001 §2.12, §5): how a phone or an ID
+ * number is masked for display and for the operation log, and how the single search input of the
+ * holographic and call-relation searches is read. Pure functions, so both sides agree exactly.
+ */
+
+/** Mainland mobile: 1, then 3–9, then nine digits. */
+export const MOBILE = /^1[3-9]\d{9}$/;
+/** 15 digits, 18 digits, or 17 digits and X (case-insensitive). */
+export const IDCARD = /^(\d{15}|\d{17}[\dXx])$/;
+
+/** The exact zh-CN messages; the console translates them by key (`intel.search.<key>`). */
+export const SEARCH_MESSAGES = {
+  empty: '请输入搜索条件',
+  phone: '请输入正确的手机号',
+  length: '请输入正确的手机号或身份证号',
+  idcard: '请输入正确的身份证号',
+  relations: '请至少选择一个关系类型',
+  none: '暂无信息',
+} as const;
+export type SearchMessage = keyof typeof SEARCH_MESSAGES;
+
+export type SearchTerm = { phone: string } | { idcard: string } | { error: SearchMessage };
+
+/** Reads the search input as the spec orders the checks: empty, 11 characters, 15/18, ID pattern. */
+export function readSearch(input: unknown): SearchTerm {
+  const value = String(input ?? '').trim();
+  if (!value) return { error: 'empty' };
+  if (value.length === 11) return MOBILE.test(value) ? { phone: value } : { error: 'phone' };
+  if (value.length !== 15 && value.length !== 18) return { error: 'length' };
+  return IDCARD.test(value) ? { idcard: value.toUpperCase() } : { error: 'idcard' };
+}
+
+/** 11-digit phone: first 3 and last 4 kept. Anything else keeps its ends only. */
+export function maskPhone(phone: string | null | undefined): string {
+  const p = String(phone ?? '');
+  if (p.length === 11) return `${p.slice(0, 3)}****${p.slice(7)}`;
+  if (p.length <= 4) return p ? '*'.repeat(p.length) : '';
+  return `${p.slice(0, 2)}${'*'.repeat(p.length - 4)}${p.slice(-2)}`;
+}
+
+/** ID number: the middle (birth date and sequence) masked, region prefix and last 4 kept. */
+export function maskIdcard(idcard: string | null | undefined): string {
+  const v = String(idcard ?? '');
+  if (v.length === 18) return `${v.slice(0, 6)}********${v.slice(14)}`;
+  if (v.length === 15) return `${v.slice(0, 6)}******${v.slice(12)}`;
+  if (v.length <= 4) return v ? '*'.repeat(v.length) : '';
+  return `${v.slice(0, 2)}${'*'.repeat(v.length - 4)}${v.slice(-2)}`;
+}
+
+/** The console's route to a person's profile (other screens link names here). */
+export function profileHref(who: { userId?: number | string | null; phone?: string | null; idcard?: string | null }): string {
+  const q = new URLSearchParams();
+  if (who.userId !== undefined && who.userId !== null && who.userId !== '') q.set('userId', String(who.userId));
+  if (who.phone) q.set('phone', who.phone);
+  if (who.idcard) q.set('idcard', who.idcard);
+  return `/hologram?${q.toString()}`;
+}
+
+/** The console's route to the call-relation graph of a phone. */
+export const relationHref = (phone: string) => `/relation?phone=${encodeURIComponent(phone)}`;
+
+/** A URL query without the phone and ID number, for what the console remembers (the tab list). */
+export function withoutPersonalQuery(search: string): string {
+  const q = new URLSearchParams(search);
+  for (const key of ['phone', 'idcard']) q.delete(key);
+  const rest = q.toString();
+  return rest ? `?${rest}` : '';
+}

@@ -1,0 +1,51 @@
+/** Texts of the feedback list (spec 001 §2.8, spec 002 §5, §8). */
+export default {
+  'zh-CN': {
+    feedback: {
+      photos: '查看图片',
+      noPhotos: '暂无照片',
+      previous: '上一张',
+      next: '下一张',
+      sign: '签收',
+      signedLabel: '已签收',
+      signed: '签收成功',
+      reply: '答复',
+      answerContent: '答复内容',
+      answerRequired: '答复内容不能为空',
+      answered: '反馈答复成功',
+      answerFailed: '反馈答复失败',
+    },
+  },
+  'zh-TW': {
+    feedback: {
+      photos: '查看圖片',
+      noPhotos: '暫無照片',
+      previous: '上一張',
+      next: '下一張',
+      sign: '簽收',
+      signedLabel: '已簽收',
+      signed: '簽收成功',
+      reply: '答覆',
+      answerContent: '答覆內容',
+      answerRequired: '答覆內容不能為空',
+      answered: '回饋答覆成功',
+      answerFailed: '回饋答覆失敗',
+    },
+  },
+  'en-US': {
+    feedback: {
+      photos: 'Photos',
+      noPhotos: 'No photos',
+      previous: 'Previous',
+      next: 'Next',
+      sign: 'Sign off',
+      signedLabel: 'Signed',
+      signed: 'Signed off',
+      reply: 'Reply',
+      answerContent: 'Reply',
+      answerRequired: 'Reply content cannot be empty',
+      answered: 'Reply sent',
+      answerFailed: 'Feedback reply failed',
+    },
+  },
+};

@@ -1,0 +1,296 @@
+/**
+ * The call-relation graph's renderer: sigma.js (WebGL) over a graphology graph, so 5,000 nodes and
+ * 20,000 edges pan and zoom smoothly. Loaded only by the relation page. People and phones are nodes;
+ * edges are coloured and tagged by relation type. A click (after 300 ms, to tell it from a double
+ * click) selects a node, a double click on a phone expands it, the layout settles in a 400 ms animation.
+ */
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { Box } from '@mui/material';
+import Graph from 'graphology';
+import Sigma from 'sigma';
+import { animateNodes } from 'sigma/utils';
+import type { LayoutAnswer, LayoutRequest } from './layout.worker';
+import type { EdgeType, GraphEdge, GraphNode } from './api';
+
+/** Spec 001 §9. */
+export const LAYOUT_MS = 400;
+export const CLICK_DELAY_MS = 300;
+
+export const EDGE_COLORS: Record<EdgeType | 'own', string> = { address: '#1e88e5', tother: '#f57c00', totherHouse: '#8e24aa', own: '#b0bec5' };
+export const NODE_COLORS = { person: '#e53935', phone: '#26a69a', center: '#fbc02d' };
+/** Edge labels cost a text draw each: shown only on graphs small enough to read them. */
+const LABELLED_EDGES = 400;
+/** Above this many edges the graph pans and zooms with its edges hidden until the camera stops. */
+const MOVE_WITHOUT_EDGES = 8000;
+
+/** One layout worker for the page's life (created on first use). */
+let worker: Worker | null = null;
+const layoutWorker = () => (worker ??= new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' }));
+
+export interface GraphData {
+  nodes: Map<string, GraphNode>;
+  edges: GraphEdge[];
+  center: string | null;
+}
+
+export interface RelationGraphHandle {
+  /** Centres and highlights the first node whose name or number contains the text; false when none. */
+  find(text: string): boolean;
+  exportPng(fileName: string): void;
+  zoom(direction: 1 | -1 | 0): void;
+}
+
+interface Props {
+  data: GraphData;
+  hidePeople: boolean;
+  tags: Record<EdgeType, string>;
+  onSelect(node: GraphNode | null): void;
+  onExpand(node: GraphNode): void;
+}
+
+/** The nodes and edges shown: with people hidden, each person merges into the phone it owns. */
+function view(data: GraphData, hidePeople: boolean) {
+  const alias = new Map<string, string>();
+  const nodes: GraphNode[] = [];
+  for (const n of data.nodes.values()) {
+    if (hidePeople && n.nodetype === 'person') {
+      const phone = n.properties.number;
+      if (data.nodes.has(phone)) {
+        alias.set(n.id, phone);
+        continue;
+      }
+    }
+    nodes.push(n);
+  }
+  const edges: { source: string; target: string; type: EdgeType | 'own' }[] = [];
+  for (const e of data.edges) edges.push({ source: alias.get(e.startNodeId) ?? e.startNodeId, target: alias.get(e.endNodeId) ?? e.endNodeId, type: e.properties.type });
+  if (!hidePeople) for (const n of nodes) if (n.nodetype === 'phone' && n.properties.owner && data.nodes.has(n.properties.owner)) edges.push({ source: n.properties.owner, target: n.id, type: 'own' });
+  return { nodes, edges };
+}
+
+/** A starting place near the node's first placed neighbour, or on a spiral in arrival order. */
+function startPosition(i: number, near?: { x: number; y: number }) {
+  if (near) return { x: near.x + (Math.random() - 0.5) * 2, y: near.y + (Math.random() - 0.5) * 2 };
+  const r = 1.5 * Math.sqrt(i);
+  const a = i * 2.399963; // the golden angle: an even spiral
+  return { x: r * Math.cos(a), y: r * Math.sin(a) };
+}
+
+export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function RelationGraph({ data, hidePeople, tags, onSelect, onExpand }, ref) {
+  const container = useRef<HTMLDivElement>(null);
+  const sigmaRef = useRef<Sigma | null>(null);
+  const graphRef = useRef<Graph | null>(null);
+  const highlighted = useRef<string | null>(null);
+  const layoutRequest = useRef(0);
+  const callbacks = useRef({ onSelect, onExpand, data });
+  callbacks.current = { onSelect, onExpand, data };
+
+  // One renderer for the page's life; the graph inside it changes.
+  useEffect(() => {
+    const graph = new Graph({ multi: true, type: 'undirected' });
+    const sigma = new Sigma(graph, container.current!, {
+      renderEdgeLabels: false,
+      // Labels are text drawn on a 2D canvas: skipped while the camera moves, redrawn when it stops.
+      hideLabelsOnMove: true,
+      labelRenderedSizeThreshold: 9,
+      defaultEdgeColor: '#ccc',
+      // Room for the toolbar above and the legend below, so no node sits under them.
+      stagePadding: 60,
+      zIndex: true,
+      nodeReducer: (node, attrs) => {
+        const h = highlighted.current;
+        if (!h) return attrs;
+        if (node === h) return { ...attrs, highlighted: true, size: attrs.size * 1.6, zIndex: 2 };
+        return graph.areNeighbors(node, h) ? { ...attrs, zIndex: 1 } : { ...attrs, color: '#e0e0e0', label: '' };
+      },
+      edgeReducer: (edge, attrs) => {
+        const h = highlighted.current;
+        if (!h || graph.hasExtremity(edge, h)) return attrs;
+        return { ...attrs, color: '#eeeeee', label: '' };
+      },
+    });
+    sigmaRef.current = sigma;
+    graphRef.current = graph;
+    // The page's panes settle after the renderer starts (and the drawer, the window change them):
+    // sigma only follows window resizes by itself.
+    const resize = new ResizeObserver(() => {
+      sigma.resize();
+      sigma.refresh({ skipIndexation: true });
+    });
+    resize.observe(container.current!);
+
+    let clickTimer = 0;
+    const nodeOf = (id: string) => callbacks.current.data.nodes.get(id) ?? null;
+    sigma.on('clickNode', ({ node }) => {
+      window.clearTimeout(clickTimer);
+      clickTimer = window.setTimeout(() => {
+        highlighted.current = node;
+        sigma.refresh({ skipIndexation: true });
+        callbacks.current.onSelect(nodeOf(node));
+      }, CLICK_DELAY_MS);
+    });
+    sigma.on('doubleClickNode', (e) => {
+      e.preventSigmaDefault();
+      window.clearTimeout(clickTimer);
+      const n = nodeOf(e.node);
+      if (n?.nodetype === 'phone') callbacks.current.onExpand(n);
+    });
+    sigma.on('clickStage', () => {
+      highlighted.current = null;
+      sigma.refresh({ skipIndexation: true });
+      callbacks.current.onSelect(null);
+    });
+
+    // Hooks for the end-to-end test and the benchmark: where a node is on screen, frames drawn.
+    const hook = {
+      frames: 0,
+      firstFrameAt: 0,
+      nodePosition: (id: string) => {
+        const d = sigma.getNodeDisplayData(id);
+        return d ? sigma.framedGraphToViewport(d) : null;
+      },
+      nodesOf: (nodetype: string) => graph.filterNodes((_n, a) => a.nodetype === nodetype),
+      order: () => graph.order,
+      size: () => graph.size,
+      camera: () => sigma.getCamera(),
+      sigma,
+      /** Milliseconds one full synchronous render takes (the benchmark's per-frame cost). */
+      renderTime: () => {
+        const t = performance.now();
+        sigma.refresh({ skipIndexation: true });
+        return performance.now() - t;
+      },
+    };
+    sigma.on('afterRender', () => {
+      hook.frames++;
+      if (!hook.firstFrameAt && graph.order) {
+        hook.firstFrameAt = performance.now();
+        performance.mark('relation:drawn');
+      }
+    });
+    (window as unknown as { __relationGraph?: typeof hook }).__relationGraph = hook;
+    return () => {
+      window.clearTimeout(clickTimer);
+      resize.disconnect();
+      sigma.kill();
+      worker?.terminate();
+      worker = null;
+      delete (window as unknown as { __relationGraph?: typeof hook }).__relationGraph;
+    };
+  }, []);
+
+  // Rebuild the shown graph when the data or the people toggle change, keeping known positions.
+  useEffect(() => {
+    const graph = graphRef.current;
+    const sigma = sigmaRef.current;
+    if (!graph || !sigma) return;
+    const old = new Map<string, { x: number; y: number }>();
+    graph.forEachNode((n, a) => old.set(n, { x: a.x, y: a.y }));
+    const { nodes, edges } = view(data, hidePeople);
+    graph.clear();
+    const neighbour = new Map<string, string>();
+    for (const e of edges) {
+      if (!neighbour.has(e.source)) neighbour.set(e.source, e.target);
+      if (!neighbour.has(e.target)) neighbour.set(e.target, e.source);
+    }
+    nodes.forEach((n, i) => {
+      const near = old.get(n.id) ? undefined : old.get(neighbour.get(n.id) ?? '');
+      const at = old.get(n.id) ?? startPosition(i, near);
+      const center = n.id === data.center;
+      const centerPerson = n.nodetype === 'person' && n.properties.number === data.center;
+      graph.addNode(n.id, {
+        ...at,
+        label: n.nodetype === 'person' ? n.properties.name : `${n.properties.name}${n.properties.name !== n.properties.number ? ' ' + n.properties.number : ''}`,
+        size: center ? 12 : centerPerson ? 10 : n.nodetype === 'person' ? 7 : 4,
+        color: center ? NODE_COLORS.center : NODE_COLORS[n.nodetype],
+        nodetype: n.nodetype,
+      });
+    });
+    const labelled = edges.length <= LABELLED_EDGES;
+    for (const e of edges) {
+      if (!graph.hasNode(e.source) || !graph.hasNode(e.target) || e.source === e.target) continue;
+      graph.addEdge(e.source, e.target, { color: EDGE_COLORS[e.type], size: e.type === 'own' ? 0.5 : 1, label: labelled && e.type !== 'own' ? tags[e.type] : undefined, type: 'line' });
+    }
+    sigma.setSetting('renderEdgeLabels', labelled);
+    // On a CPU-rendered WebGL context tens of thousands of edges cost most of a frame: a large graph
+    // moves without them and draws them again as soon as the camera stops.
+    sigma.setSetting('hideEdgesOnMove', edges.length > MOVE_WITHOUT_EDGES);
+    if (highlighted.current && !graph.hasNode(highlighted.current)) highlighted.current = null;
+    if (!graph.order) return;
+
+    // Settle the layout in a worker while the first frame is on screen, then move the nodes there in 400 ms.
+    const worker = layoutWorker();
+    const id = ++layoutRequest.current;
+    let cancelAnimation: (() => void) | undefined;
+    const onAnswer = (event: MessageEvent<LayoutAnswer>) => {
+      if (event.data.id !== id || !graphRef.current) return;
+      cancelAnimation = animateNodes(graph, event.data.positions, { duration: LAYOUT_MS, easing: 'quadraticInOut' }, () => {
+        performance.mark('relation:settled');
+      });
+    };
+    worker.addEventListener('message', onAnswer);
+    const n = graph.order;
+    const request: LayoutRequest = {
+      id,
+      nodes: graph.mapNodes((key, a) => ({ key, x: a.x, y: a.y })),
+      edges: graph.mapEdges((_e, _a, source, target) => [source, target] as [string, string]),
+      iterations: n < 300 ? 200 : n < 2000 ? 100 : 40,
+    };
+    worker.postMessage(request);
+    return () => {
+      worker.removeEventListener('message', onAnswer);
+      cancelAnimation?.();
+    };
+  }, [data, hidePeople, tags]);
+
+  useImperativeHandle(ref, () => ({
+    find(text) {
+      const graph = graphRef.current;
+      const sigma = sigmaRef.current;
+      const t = text.trim();
+      if (!graph || !sigma || !t) return false;
+      const hit = graph.findNode((id, a) => id.includes(t) || String(a.label ?? '').includes(t));
+      if (!hit) return false;
+      highlighted.current = hit;
+      sigma.refresh({ skipIndexation: true });
+      const d = sigma.getNodeDisplayData(hit);
+      if (d) void sigma.getCamera().animate({ x: d.x, y: d.y, ratio: 0.25 }, { duration: LAYOUT_MS });
+      callbacks.current.onSelect(callbacks.current.data.nodes.get(hit) ?? null);
+      return true;
+    },
+    exportPng(fileName) {
+      const sigma = sigmaRef.current;
+      if (!sigma) return;
+      // Draw right after a synchronous render, while the WebGL layers still hold the frame.
+      sigma.refresh();
+      const layers = sigma.getCanvases();
+      const first = Object.values(layers)[0];
+      const out = document.createElement('canvas');
+      out.width = first.width;
+      out.height = first.height;
+      const g = out.getContext('2d')!;
+      g.fillStyle = '#ffffff';
+      g.fillRect(0, 0, out.width, out.height);
+      for (const name of ['edges', 'edgeLabels', 'nodes', 'labels', 'hovers', 'hoverNodes']) if (layers[name]) g.drawImage(layers[name], 0, 0);
+      out.toBlob((blob) => {
+        if (!blob) return;
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(blob);
+        a.download = fileName;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      }, 'image/png');
+    },
+    zoom(direction) {
+      const camera = sigmaRef.current?.getCamera();
+      if (!camera) return;
+      if (direction > 0) void camera.animatedZoom({ duration: LAYOUT_MS });
+      else if (direction < 0) void camera.animatedUnzoom({ duration: LAYOUT_MS });
+      else void camera.animatedReset({ duration: LAYOUT_MS });
+    },
+  }));
+
+  return <Box ref={container} data-testid="relation-canvas" sx={{ position: 'absolute', inset: 0, bgcolor: '#fff' }} />;
+});
+
+export default RelationGraph;

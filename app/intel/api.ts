@@ -1,0 +1,102 @@
+/**
+ * The calls of the profile and the relation graph, and their shapes. Answers stay in component state
+ * only: personal data is never written to the browser's storage.
+ */
+import { call } from '../../adapters/http';
+import { SEARCH_MESSAGES, type SearchMessage } from '../../adapters/personal';
+
+export const INTEL_PATHS = {
+  search: '/biz/hologram/search',
+  info: '/system/t-sys-user/getUserInfo',
+  detail: '/system/t-sys-user/getUserData',
+  leases: '/biz/t-tenant-house/userLeaseRecord',
+  locks: '/biz/t-lock-record/pageList',
+  locations: '/biz/t-location-record/userLocationRecord',
+  apps: '/biz/t-user-app/userAppList',
+  related: '/biz/t-address-book/addressBookRelation',
+  graph: '/biz/relation/graph',
+  expand: '/biz/relation/expand',
+};
+export const HOLOGRAM_CODE = 'hologram:sch';
+/** Lock list page (spec 001 §9). */
+export const LOCK_PAGE_SIZE = 50;
+
+export interface Profile {
+  userId: number;
+  chineseName: string;
+  idcard: string | null;
+  phone: string;
+  pic: string | null;
+  workUnit: string | null;
+  workAddress: string | null;
+  lastloginDate: string | null;
+}
+export interface Lease {
+  fId: number;
+  fStartTime: string | null;
+  fEndTime: string | null;
+  fStatus: number;
+  tRentalHouse: { fStreetName: string | null; fHouseName: string | null } | null;
+}
+export interface LockRow {
+  fId: number;
+  fLockTime: string;
+  fLockType: number;
+  tRentalHouse: { fHouseName: string | null; fAddress: string | null } | null;
+}
+export interface LocationRow {
+  fId: number;
+  fAddress: string | null;
+  fCtime: string;
+}
+export interface AppRow {
+  fId: number;
+  fAppName: string | null;
+  fPackage: string | null;
+}
+export type EdgeType = 'address' | 'tother' | 'totherHouse';
+export interface Related {
+  name: string;
+  number: string;
+  userId: number | null;
+  tag: EdgeType;
+}
+export interface House {
+  houseId: number;
+  areaName: string | null;
+  streetName: string | null;
+  houseName: string | null;
+  roomNum: string | null;
+}
+export interface GraphNode {
+  id: string;
+  nodetype: 'person' | 'phone';
+  properties: { name: string; number: string; userId?: number; owner?: string };
+}
+export interface GraphEdge {
+  startNodeId: string;
+  endNodeId: string;
+  properties: { type: EdgeType };
+}
+export interface GraphAnswer {
+  nodeList: GraphNode[];
+  relationshipList: GraphEdge[];
+  houses: House[];
+  center: string | null;
+  truncated?: boolean;
+}
+
+export type Result<T> = { ok: true; data: T } | { ok: false; message: string; key?: SearchMessage };
+
+const KEY_OF = Object.fromEntries(Object.entries(SEARCH_MESSAGES).map(([k, v]) => [v, k as SearchMessage]));
+
+/** One call; a refusal comes back with the server's message and, for the search's messages, its i18n key. */
+export async function ask<T>(path: string, body: object): Promise<Result<T>> {
+  try {
+    const res = await call<T>(path, body, { raw: true });
+    if (res.code === 200 && res.success) return { ok: true, data: res.data };
+    return { ok: false, message: res.message, key: KEY_OF[res.message] };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}

@@ -1,0 +1,499 @@
+/**
+ * Person intelligence (spec 001 §2.12, §2.13): the holographic profile of one person — basic data,
+ * installed apps, location trail, leases, unlock records, related people — and the call-relation graph
+ * of phone books, co-residents (same room, overlapping leases) and housemates (same house, another
+ * room, overlapping leases). Every call needs hologram:sch, and every lookup leaves an operation-log
+ * entry naming who looked up whom, with the phone and ID number masked.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { Refusal } from '../http/envelope';
+import { registerCall, type RouteContext } from '../http/route';
+import { formatRow } from '../crud/format';
+import { declareLogName, record, type LogName } from '../oplog';
+import type { User } from '../crud/types';
+import type { DB } from '../db';
+import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskPhone, readSearch } from '../../adapters/personal';
+
+export const HOLOGRAM_CODE = 'hologram:sch';
+
+export const INTEL_PATHS = {
+  search: '/biz/hologram/search',
+  leases: '/biz/t-tenant-house/userLeaseRecord',
+  locks: '/biz/t-lock-record/pageList',
+  locations: '/biz/t-location-record/userLocationRecord',
+  apps: '/biz/t-user-app/userAppList',
+  related: '/biz/t-address-book/addressBookRelation',
+  graph: '/biz/relation/graph',
+  expand: '/biz/relation/expand',
+};
+
+/** Relation types (enums.json relationType) and the edge type each one draws. */
+export const RELATION_TYPES = { 1: 'address', 2: 'tother', 3: 'totherHouse' } as const;
+type EdgeType = (typeof RELATION_TYPES)[keyof typeof RELATION_TYPES];
+
+/** A graph answer stops growing here, so a deep query cannot exhaust the server or the browser. */
+export const MAX_NODES = 12000;
+const MAX_DEPTH = 100;
+const IN_CHUNK = 2000;
+
+type Body = Record<string, unknown>;
+interface Call {
+  user: User | null;
+  body: Body;
+  request: FastifyRequest;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Who is looked up, and the log line it leaves
+
+interface Subject {
+  userId?: number;
+  phone?: string;
+  idcard?: string;
+}
+
+/** The log's record of a lookup: the subject masked, never the plain phone or ID number. */
+function maskedSubject(s: Subject, extra: Body = {}): Body {
+  return {
+    ...(s.userId ? { userId: s.userId } : {}),
+    ...(s.phone ? { phone: maskPhone(s.phone) } : {}),
+    ...(s.idcard ? { idcard: maskIdcard(s.idcard) } : {}),
+    ...extra,
+  };
+}
+
+/** The operation log's names of the lookups, in three languages (who looked up whom is always logged). */
+const LOG_NAMES: Record<string, LogName> = {
+  '全息档案查询': { key: 'intel.profile', 'zh-CN': '全息档案查询', 'zh-TW': '全息檔案查詢', 'en-US': 'Profile lookup' },
+  '人员详情查询': { key: 'intel.person', 'zh-CN': '人员详情查询', 'zh-TW': '人員詳情查詢', 'en-US': 'Person details lookup' },
+  '全息档案搜索': { key: 'intel.search', 'zh-CN': '全息档案搜索', 'zh-TW': '全息檔案搜尋', 'en-US': 'Profile search' },
+  '租住记录查询': { key: 'intel.leases', 'zh-CN': '租住记录查询', 'zh-TW': '租住記錄查詢', 'en-US': 'Lease records lookup' },
+  '开锁记录查询': { key: 'intel.locks', 'zh-CN': '开锁记录查询', 'zh-TW': '開鎖記錄查詢', 'en-US': 'Unlock records lookup' },
+  '活动轨迹查询': { key: 'intel.locations', 'zh-CN': '活动轨迹查询', 'zh-TW': '活動軌跡查詢', 'en-US': 'Activity trail lookup' },
+  '兴趣爱好查询': { key: 'intel.apps', 'zh-CN': '兴趣爱好查询', 'zh-TW': '興趣愛好查詢', 'en-US': 'Interests lookup' },
+  '关系人查询': { key: 'intel.related', 'zh-CN': '关系人查询', 'zh-TW': '關係人查詢', 'en-US': 'Related people lookup' },
+  '通话关系查询': { key: 'intel.graph', 'zh-CN': '通话关系查询', 'zh-TW': '通話關係查詢', 'en-US': 'Call-relation lookup' },
+  '通话关系展开': { key: 'intel.expand', 'zh-CN': '通话关系展开', 'zh-TW': '通話關係展開', 'en-US': 'Call-relation expansion' },
+};
+for (const name of Object.values(LOG_NAMES)) declareLogName(name.key, name);
+
+/** Runs a lookup and writes its log entry (success or refusal) with a readable log type. */
+async function logged<T>(ctx: RouteContext, call: Call, words: string, subject: () => Subject, run: () => Promise<T>, extra: Body = {}): Promise<T> {
+  const logname = LOG_NAMES[words]?.key ?? words;
+  try {
+    const out = await run();
+    await record(ctx.db, { request: call.request, user: call.user, logname, body: maskedSubject(subject(), extra), succeed: true });
+    return out;
+  } catch (error) {
+    await record(ctx.db, { request: call.request, user: call.user, logname, body: maskedSubject(subject(), extra), succeed: false, error }).catch(() => undefined);
+    throw error;
+  }
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+function userIdOf(body: Body, ...keys: string[]): number | undefined {
+  for (const k of keys) {
+    const v = body[k];
+    if (v === undefined || v === null || v === '') continue;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new Refusal('参数错误');
+    return n;
+  }
+  return undefined;
+}
+
+function requireUserId(body: Body, ...keys: string[]): number {
+  const id = userIdOf(body, ...keys);
+  if (!id) throw new Refusal('人员不能为空');
+  return id;
+}
+
+/** A phone and/or ID number of a request, checked with the search's rules and messages. */
+function subjectOf(body: Body): Subject {
+  const out: Subject = { userId: userIdOf(body, 'userId', 'fUserId') };
+  const phone = str(body.phone);
+  const idcard = str(body.idcard);
+  if (phone) {
+    if (!MOBILE.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);
+    out.phone = phone;
+  }
+  if (idcard) {
+    const read = readSearch(idcard);
+    if ('error' in read) throw new Refusal(SEARCH_MESSAGES[read.error]);
+    if (!('idcard' in read) || !IDCARD.test(read.idcard)) throw new Refusal(SEARCH_MESSAGES.idcard);
+    out.idcard = read.idcard;
+  }
+  return out;
+}
+
+/** The search input: one `keyword`, or phone / idcard as the console sends them. */
+function searchTerm(body: Body): Subject {
+  const value = str(body.keyword) || str(body.phone) || str(body.idcard);
+  const read = readSearch(value);
+  if ('error' in read) throw new Refusal(SEARCH_MESSAGES[read.error]);
+  return 'phone' in read ? { phone: read.phone } : { idcard: read.idcard };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The profile
+
+const PROFILE_COLUMNS = ['fId', 'fChineseName', 'fIdcard', 'fPhone', 'fPic', 'fGender', 'fWorkUnit', 'fWorkAddress', 'fLastloginDate'] as const;
+
+async function findPerson(db: DB, s: Subject) {
+  if (!s.userId && !s.phone && !s.idcard) throw new Refusal(SEARCH_MESSAGES.empty);
+  let q = db.selectFrom('t_sys_user').select([...PROFILE_COLUMNS]);
+  if (s.userId) q = q.where('fId', '=', s.userId);
+  if (s.phone) q = q.where('fPhone', '=', s.phone);
+  if (s.idcard) q = q.where(sql`upper(f_idcard)`, '=', s.idcard.toUpperCase());
+  return q.orderBy('fId').limit(1).executeTakeFirst();
+}
+
+/** The legacy profile shape (spec 001 §3): chineseName, idcard, phone, pic, workUnit, workAddress, lastloginDate. */
+function profileOf(row: Record<string, unknown>, timeZone: string) {
+  const r = formatRow(row, timeZone);
+  return {
+    fId: r.fId, userId: r.fId, chineseName: r.fChineseName, idcard: r.fIdcard ?? null, phone: r.fPhone, pic: r.fPic ?? null,
+    gender: r.fGender ?? null, workUnit: r.fWorkUnit ?? null, workAddress: r.fWorkAddress ?? null, lastloginDate: r.fLastloginDate ?? null,
+  };
+}
+
+async function profile(ctx: RouteContext, s: Subject) {
+  const row = await findPerson(ctx.db, s);
+  if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
+  return profileOf(row, ctx.timeZone);
+}
+
+/**
+ * /system/t-sys-user/getUserInfo and /getUserData serve two screens: the user page (spec 002) sends
+ * `id` / `fId`, the profile (spec 001) sends `userId`, `phone` or `idcard`. This tells them apart.
+ */
+export const isProfileLookup = (body: Body) =>
+  body.id === undefined && body.fId === undefined && ['userId', 'phone', 'idcard'].some((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
+
+/** getUserInfo for the profile: the person by user id and/or phone or ID number. */
+export function profileInfo(ctx: RouteContext, call: Call) {
+  let s: Subject = {};
+  return logged(ctx, call, '全息档案查询', () => s, async () => {
+    s = subjectOf(call.body);
+    const p = await profile(ctx, s);
+    s = { ...s, userId: Number(p.fId) };
+    return p;
+  });
+}
+
+/** getUserData for the relation drawer: the person detail and their phone book. */
+export function personDetail(ctx: RouteContext, call: Call) {
+  let s: Subject = {};
+  return logged(ctx, call, '人员详情查询', () => s, async () => {
+    s = subjectOf(call.body);
+    const p = await profile(ctx, s);
+    s = { ...s, userId: Number(p.fId) };
+    const phonebook = await ctx.db.selectFrom('t_address_book').select(['fName as name', 'fNumber as number']).where('fUserId', '=', p.fId).orderBy('fId').execute();
+    return { ...p, phonebook };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The relation graph
+
+interface GraphNode {
+  id: string;
+  nodetype: 'person' | 'phone';
+  properties: { name: string; number: string; userId?: number; owner?: string };
+}
+interface GraphEdge {
+  startNodeId: string;
+  endNodeId: string;
+  properties: { type: EdgeType };
+}
+interface GraphHouse {
+  houseId: number;
+  areaName: string | null;
+  streetName: string | null;
+  houseName: string | null;
+  roomNum: string | null;
+}
+export interface RelationGraph {
+  nodeList: GraphNode[];
+  relationshipList: GraphEdge[];
+  houses: GraphHouse[];
+  /** The phone the query started from (its node id). */
+  center: string | null;
+  truncated: boolean;
+}
+
+const personId = (userId: number) => `u${userId}`;
+
+function chunked<T>(items: T[], size = IN_CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function relationTypes(value: unknown): Set<EdgeType> {
+  const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
+  const types = new Set<EdgeType>();
+  for (const v of list) {
+    const t = RELATION_TYPES[Number(v) as keyof typeof RELATION_TYPES];
+    if (t) types.add(t);
+  }
+  if (!types.size) throw new Refusal(SEARCH_MESSAGES.relations);
+  return types;
+}
+
+const overlaps = (a: { fStartTime: unknown; fEndTime: unknown }, b: { fStartTime: unknown; fEndTime: unknown }) => {
+  const t = (v: unknown, open: number) => (v ? new Date(v as string).getTime() : open);
+  return t(a.fStartTime, -Infinity) <= t(b.fEndTime, Infinity) && t(b.fStartTime, -Infinity) <= t(a.fEndTime, Infinity);
+};
+
+/**
+ * Grows the graph breadth-first from the start phones: each hop adds the phone books that hold or are
+ * held by the frontier's phones, and the frontier owners' co-residents and housemates.
+ */
+export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, depth = 1): Promise<RelationGraph> {
+  const nodes = new Map<string, GraphNode>();
+  const edges = new Map<string, GraphEdge>();
+  const houses = new Map<string, GraphHouse>();
+  const owners = new Map<string, { fId: number; fChineseName: string }>();
+  let truncated = false;
+
+  const phoneNode = (phone: string, name: string) => {
+    const n = nodes.get(phone);
+    if (n) return n;
+    const created: GraphNode = { id: phone, nodetype: 'phone', properties: { name, number: phone } };
+    nodes.set(phone, created);
+    return created;
+  };
+  const edge = (a: string, b: string, type: EdgeType) => {
+    // One edge per pair and type, whichever side's book holds the other.
+    const key = type === 'address' ? `${type}:${a}>${b}` : `${type}:${[a, b].sort().join('|')}`;
+    if (!edges.has(key) && a !== b) edges.set(key, { startNodeId: a, endNodeId: b, properties: { type } });
+  };
+  /** Loads the owners of phones (platform users) and adds their person nodes. */
+  const loadOwners = async (phones: string[]) => {
+    const missing = phones.filter((p) => !owners.has(p));
+    for (const part of chunked(missing)) {
+      const rows = await db.selectFrom('t_sys_user').select(['fId', 'fPhone', 'fChineseName']).where('fPhone', 'in', part).execute();
+      for (const r of rows) {
+        owners.set(r.fPhone, r);
+        const phone = phoneNode(r.fPhone, r.fChineseName);
+        phone.properties.name = r.fChineseName;
+        phone.properties.userId = r.fId;
+        phone.properties.owner = personId(r.fId);
+        nodes.set(personId(r.fId), { id: personId(r.fId), nodetype: 'person', properties: { name: r.fChineseName, number: r.fPhone, userId: r.fId } });
+      }
+    }
+  };
+
+  let frontier = [...new Set(start)];
+  const visited = new Set<string>();
+  for (let hop = 0; hop < depth && frontier.length; hop++) {
+    frontier.forEach((p) => visited.add(p));
+    for (const p of frontier) phoneNode(p, p);
+    await loadOwners(frontier);
+    const found = new Set<string>();
+
+    if (types.has('address')) {
+      for (const part of chunked(frontier)) {
+        const rows = await db
+          .selectFrom('t_address_book as b')
+          .innerJoin('t_sys_user as u', 'u.fId', 'b.fUserId')
+          .select(['b.fName', 'b.fNumber', 'u.fPhone', 'u.fChineseName', 'u.fId'])
+          .where((eb) => eb.or([eb('u.fPhone', 'in', part), eb('b.fNumber', 'in', part)]))
+          .execute();
+        for (const r of rows) {
+          phoneNode(r.fPhone, r.fChineseName);
+          phoneNode(r.fNumber, r.fName || r.fNumber);
+          edge(r.fPhone, r.fNumber, 'address');
+          found.add(r.fPhone).add(r.fNumber);
+        }
+      }
+    }
+
+    const lessees = frontier.map((p) => owners.get(p)).filter((o): o is { fId: number; fChineseName: string } => !!o);
+    if ((types.has('tother') || types.has('totherHouse')) && lessees.length) {
+      for (const part of chunked(lessees.map((o) => o.fId))) {
+        const own = await db.selectFrom('t_tenant_house').select(['fUserId', 'fHouseId', 'fRoomId', 'fStartTime', 'fEndTime']).where('fUserId', 'in', part).execute();
+        if (!own.length) continue;
+        const others = await db
+          .selectFrom('t_tenant_house as t')
+          .innerJoin('t_sys_user as u', 'u.fId', 't.fUserId')
+          .select(['t.fUserId', 't.fHouseId', 't.fRoomId', 't.fStartTime', 't.fEndTime', 'u.fPhone', 'u.fChineseName'])
+          .where('t.fHouseId', 'in', [...new Set(own.map((l) => l.fHouseId))])
+          .execute();
+        for (const mine of own) {
+          for (const o of others) {
+            if (o.fUserId === mine.fUserId || o.fHouseId !== mine.fHouseId || !overlaps(mine, o)) continue;
+            const type: EdgeType = o.fRoomId === mine.fRoomId ? 'tother' : 'totherHouse';
+            if (!types.has(type)) continue;
+            if (!owners.has(o.fPhone)) {
+              owners.set(o.fPhone, { fId: o.fUserId, fChineseName: o.fChineseName });
+              const phone = phoneNode(o.fPhone, o.fChineseName);
+              Object.assign(phone.properties, { name: o.fChineseName, userId: o.fUserId, owner: personId(o.fUserId) });
+              nodes.set(personId(o.fUserId), { id: personId(o.fUserId), nodetype: 'person', properties: { name: o.fChineseName, number: o.fPhone, userId: o.fUserId } });
+            }
+            edge(personId(mine.fUserId), personId(o.fUserId), type);
+            found.add(o.fPhone);
+          }
+        }
+      }
+    }
+    if (nodes.size >= MAX_NODES) {
+      truncated = hop + 1 < depth;
+      break;
+    }
+    frontier = [...found].filter((p) => !visited.has(p));
+  }
+  await loadOwners([...nodes.values()].filter((n) => n.nodetype === 'phone').map((n) => n.id));
+
+  // The houses the start phones' owners rent or rented.
+  const startOwners = start.map((p) => owners.get(p)).filter((o): o is { fId: number; fChineseName: string } => !!o);
+  if (startOwners.length) {
+    const rows = await db
+      .selectFrom('t_tenant_house as t')
+      .innerJoin('t_house_info as h', 'h.fHouseId', 't.fHouseId')
+      .leftJoin('t_rental_room as r', 'r.fId', 't.fRoomId')
+      .leftJoin('t_area_info as a', 'a.fAreaId', 'h.fAreaId')
+      .select(['h.fHouseId', 'a.fAreaName', 'h.fStreetName', 'h.fHouseName', 'r.fRoom'])
+      .where('t.fUserId', 'in', startOwners.map((o) => o.fId))
+      .orderBy('t.fStartTime', 'desc')
+      .execute();
+    for (const r of rows) {
+      const key = `${r.fHouseId}:${r.fRoom ?? ''}`;
+      if (!houses.has(key)) houses.set(key, { houseId: r.fHouseId, areaName: r.fAreaName ?? null, streetName: r.fStreetName ?? null, houseName: r.fHouseName ?? null, roomNum: r.fRoom ?? null });
+    }
+  }
+  return { nodeList: [...nodes.values()], relationshipList: [...edges.values()], houses: [...houses.values()], center: start[0] ?? null, truncated };
+}
+
+/** The phone a graph starts from: the one given, or the phone of the person with that ID number. */
+async function startPhone(db: DB, s: Subject): Promise<string> {
+  if (s.phone) return s.phone;
+  const row = await findPerson(db, s);
+  if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
+  return row.fPhone;
+}
+
+/** The people related to one phone, tagged as the profile's related-people panel and the drawer list them. */
+async function relatedPeople(db: DB, phone: string) {
+  const g = await buildGraph(db, [phone], new Set<EdgeType>(['address', 'tother', 'totherHouse']), 1);
+  const byId = new Map(g.nodeList.map((n) => [n.id, n]));
+  const self = byId.get(phone)?.properties.owner;
+  const list: { name: string; number: string; userId: number | null; tag: EdgeType; direction?: 'out' | 'in' }[] = [];
+  for (const e of g.relationshipList) {
+    const mine = e.properties.type === 'address' ? phone : self;
+    if (!mine || (e.startNodeId !== mine && e.endNodeId !== mine)) continue;
+    const other = byId.get(e.startNodeId === mine ? e.endNodeId : e.startNodeId);
+    if (!other) continue;
+    list.push({
+      name: other.properties.name, number: other.properties.number, userId: other.properties.userId ?? null, tag: e.properties.type,
+      ...(e.properties.type === 'address' ? { direction: e.startNodeId === mine ? ('out' as const) : ('in' as const) } : {}),
+    });
+  }
+  return { list, houses: g.houses };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The calls
+
+export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const tz = ctx.timeZone;
+  const lookup = (path: string, logname: string, subject: (body: Body) => Subject, run: (body: Body, s: Subject) => Promise<unknown>) =>
+    registerCall(app, ctx, {
+      path,
+      permission: HOLOGRAM_CODE,
+      handler: async (call) => {
+        let s: Subject = {};
+        return logged(ctx, call, logname, () => s, async () => {
+          s = subject(call.body);
+          return run(call.body, s);
+        });
+      },
+    });
+
+  // The holographic search: one phone or ID number; answers the profile to open.
+  lookup(INTEL_PATHS.search, '全息档案搜索', searchTerm, async (_body, s) => profile(ctx, s));
+
+  lookup(INTEL_PATHS.leases, '租住记录查询', (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+    const rows = await ctx.db
+      .selectFrom('t_tenant_house as t')
+      .leftJoin('t_house_info as h', 'h.fHouseId', 't.fHouseId')
+      .leftJoin('t_rental_room as r', 'r.fId', 't.fRoomId')
+      .select(['t.fId', 't.fHouseId', 't.fRoomId', 't.fShortTerm', 't.fStartTime', 't.fEndTime', 't.fStatus', 'h.fHouseName', 'h.fStreetName', 'h.fAddress', 'r.fRoom'])
+      .where('t.fUserId', '=', s.userId!)
+      .orderBy('t.fStartTime', 'desc')
+      .execute();
+    const shaped = rows.map((row) => {
+      const r = formatRow(row, tz);
+      return {
+        fId: r.fId, fHouseId: r.fHouseId, fRoomId: r.fRoomId, fShortTerm: r.fShortTerm, fStartTime: r.fStartTime, fEndTime: r.fEndTime, fStatus: r.fStatus,
+        tRentalHouse: { fHouseName: r.fHouseName, fStreetName: r.fStreetName, fAddress: r.fAddress },
+        tRentalRoom: r.fRoom ? { fRoom: r.fRoom } : null,
+      };
+    });
+    return { shortTenant: shaped.filter((l) => l.fShortTerm === 1), tenant: shaped.filter((l) => l.fShortTerm !== 1) };
+  });
+
+  lookup(INTEL_PATHS.locks, '开锁记录查询', (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
+    const c = (body.condition ?? {}) as Body;
+    const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 50, 1), 500);
+    const current = Math.max(Number(body.current) || 1, 1);
+    let q = ctx.db.selectFrom('t_lock_record as l').where('l.fUserId', '=', s.userId!);
+    const since = str(c.startTime);
+    if (since) {
+      if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(since)) throw new Refusal('开始时间格式不正确');
+      q = q.where('l.fLockTime', '>=', sql<Date>`(${since}::timestamp at time zone ${tz}::text)`);
+    }
+    const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+    const rows = await q
+      .leftJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId')
+      .select(['l.fId', 'l.fUserId', 'l.fHouseId', 'l.fLockTime', 'l.fLockType', 'h.fHouseName', 'h.fStreetName', 'h.fAddress'])
+      .orderBy('l.fLockTime', 'desc')
+      .limit(size)
+      .offset((current - 1) * size)
+      .execute();
+    const records = rows.map((row) => {
+      const r = formatRow(row, tz);
+      return { fId: r.fId, fUserId: r.fUserId, fHouseId: r.fHouseId, fLockTime: r.fLockTime, fLockType: r.fLockType, tRentalHouse: r.fHouseId ? { fHouseName: r.fHouseName, fStreetName: r.fStreetName, fAddress: r.fAddress } : null };
+    });
+    return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+  });
+
+  lookup(INTEL_PATHS.locations, '活动轨迹查询', (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+    const rows = await ctx.db
+      .selectFrom('t_location_record')
+      .select(['fId', 'fAddress', 'fLongitude', 'fLatitude', 'fCtime'])
+      .where('fUserId', '=', s.userId!)
+      .orderBy('fCtime', 'desc')
+      .limit(100)
+      .execute();
+    return rows.map((r) => formatRow(r, tz));
+  });
+
+  lookup(INTEL_PATHS.apps, '兴趣爱好查询', (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
+    ctx.db.selectFrom('t_user_app').select(['fId', 'fAppName', 'fPackage']).where('fUserId', '=', s.userId!).orderBy('fId').execute(),
+  );
+
+  lookup(INTEL_PATHS.related, '关系人查询', (b) => {
+    const s = subjectOf(b);
+    if (!s.phone) throw new Refusal(SEARCH_MESSAGES.empty);
+    return s;
+  }, async (_b, s) => relatedPeople(ctx.db, s.phone!));
+
+  // The call-relation graph: {phone | idcard, relations: [1,2,3], depth?}.
+  lookup(INTEL_PATHS.graph, '通话关系查询', searchTerm, async (body, s) => {
+    const types = relationTypes(body.relations);
+    const depth = Math.min(Math.max(Math.trunc(Number(body.depth)) || 1, 1), MAX_DEPTH);
+    return buildGraph(ctx.db, [await startPhone(ctx.db, s)], types, depth);
+  });
+
+  // One phone node's neighbours, for the console to merge into the graph it shows.
+  lookup(INTEL_PATHS.expand, '通话关系展开', (b) => {
+    const phone = str(b.phone);
+    if (!phone) throw new Refusal(SEARCH_MESSAGES.empty);
+    if (!MOBILE.test(phone) && !/^\d{3,20}$/.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);
+    return { phone };
+  }, async (body, s) => buildGraph(ctx.db, [s.phone!], relationTypes(body.relations ?? [1, 2, 3]), 1));
+}

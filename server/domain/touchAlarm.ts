@@ -1,0 +1,81 @@
+/**
+ * One-touch alerts (t_touch_alarm): a person pressed the emergency button of the app; staff see where
+ * and sign the alert off. Administrators see every alert; anyone else only the alerts they raised.
+ * The caller's name, ID card and phone are matched on t_sys_user, which is not an entity of its own
+ * (it holds password hashes), so the list resolves them to user ids first.
+ */
+import { sql } from 'kysely';
+import { Refusal } from '../http/envelope';
+import { Answer } from '../http/route';
+import { isAdmin } from '../crud/types';
+import type { CallContext, Query, Services, User } from '../crud/types';
+import { list, scoped } from '../crud/engine';
+import { maskPhone } from './alarm';
+
+type Row = Record<string, unknown>;
+
+export const MESSAGES = {
+  idRequired: '报警编号不能为空',
+  alreadySigned: '该报警已签收，请勿重复签收',
+  notFound: '数据不存在或无权操作',
+  signed: '签收成功',
+};
+
+export function scope(query: Query, user: User): Query {
+  if (isAdmin(user)) return query;
+  return query.where('t_touch_alarm.fUserId', '=', user.fId);
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/** userName / idcard / phone become the ids of the users they match (the `in` filters on fUserId). */
+export async function pageList(ctx: CallContext) {
+  const condition = { ...((ctx.body.condition as Row) ?? {}) };
+  const wanted = (['userName', 'idcard', 'phone'] as const).filter((k) => typeof condition[k] === 'string' && (condition[k] as string).trim());
+  if (wanted.length) {
+    let q = ctx.db.selectFrom('t_sys_user').select('fId');
+    const column = { userName: 'fChineseName', idcard: 'fIdcard', phone: 'fPhone' } as const;
+    for (const k of wanted) q = q.where(sql.ref(`t_sys_user.${column[k]}`), 'ilike', `%${escapeLike((condition[k] as string).trim())}%`);
+    const ids = (await q.limit(1000).execute()).map((r) => r.fId);
+    delete condition.idcard;
+    delete condition.phone;
+    // No match is an empty result, not an ignored filter.
+    condition.userName = ids.length ? ids : [-1];
+  }
+  return list({ ...ctx, body: { ...ctx.body, condition } });
+}
+
+/** User name ('not verified' stays empty), phone masked 3+4, and the point as "longitude,latitude". */
+export async function afterRead(rows: Row[], ctx: Services) {
+  const ids = [...new Set(rows.map((r) => r.fUserId).filter((v) => v !== null && v !== undefined))] as number[];
+  const users = ids.length ? await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fIdcard']).where('fId', 'in', ids).execute() : [];
+  const byId = new Map(users.map((u) => [u.fId, u]));
+  for (const r of rows) {
+    const u = byId.get(r.fUserId as number);
+    // A person who never verified their identity has no ID number: the console shows 'not verified'.
+    const verified = !!u?.fIdcard;
+    r.tSysUser = u ? { fId: u.fId, chineseName: verified ? u.fChineseName : null, phone: maskPhone(u.fPhone) } : null;
+    r.fUserName = verified ? u!.fChineseName : null;
+    r.fPhone = maskPhone(u?.fPhone);
+    r.fPoint = r.fLongitude !== null && r.fLongitude !== undefined && r.fLatitude !== null && r.fLatitude !== undefined ? `${r.fLongitude},${r.fLatitude}` : null;
+  }
+}
+
+/** /biz/t-touch-alarm/updateStatus {fId}: signed (1) by the caller, now; a signed alert stays signed. */
+export async function updateStatus(ctx: CallContext) {
+  const id = Number(ctx.body.fId);
+  if (!Number.isInteger(id) || id <= 0) throw new Refusal(MESSAGES.idRequired);
+  const visible = scoped(ctx, ctx.entity, ctx.user).clearSelect().select('t_touch_alarm.fId').where('t_touch_alarm.fId', '=', id);
+  const done = await ctx.db
+    .updateTable('t_touch_alarm')
+    .set({ fStatus: 1, fHandleUserId: ctx.user.fId, fHandleTime: new Date() })
+    .where('fId', 'in', visible)
+    .where('fStatus', '=', 0)
+    .returning('fId')
+    .executeTakeFirst();
+  if (!done) {
+    const exists = await scoped(ctx, ctx.entity, ctx.user).where('t_touch_alarm.fId', '=', id).executeTakeFirst();
+    throw new Refusal(exists ? MESSAGES.alreadySigned : MESSAGES.notFound);
+  }
+  return new Answer(null, MESSAGES.signed);
+}

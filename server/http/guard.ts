@@ -1,0 +1,53 @@
+/**
+ * The shape every request body must have before any handler sees it: a bounded depth, bounded arrays,
+ * no NUL characters (PostgreSQL cannot store them and answers an error instead). A call that breaks
+ * these rules is refused with the envelope, so no malformed value reaches a query or a recursive walk.
+ */
+import { Refusal } from './envelope';
+
+/** Deeper than any form or condition the console sends (a description library with children is ~6). */
+export const MAX_DEPTH = 16;
+/** Longer than any selection the console sends in one call (batch commands, bulk sign-off, imports). */
+export const MAX_ARRAY = 5000;
+
+export const MALFORMED = '请求格式错误';
+
+export function checkShape(value: unknown): void {
+  // Iterative, so a body nested thousands deep is refused without deep recursion.
+  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
+  while (stack.length) {
+    const { v, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) throw new Refusal(`${MALFORMED}：不能包含空字符`);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) throw new Refusal(`${MALFORMED}：嵌套层级过深`);
+    if (Array.isArray(v)) {
+      if (v.length > MAX_ARRAY) throw new Refusal(`${MALFORMED}：一次最多${MAX_ARRAY}项`);
+      for (const item of v) stack.push({ v: item, depth: depth + 1 });
+    } else {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\u0000')) throw new Refusal(`${MALFORMED}：不能包含空字符`);
+        stack.push({ v: item, depth: depth + 1 });
+      }
+    }
+  }
+}
+
+export const INT_MAX = 2147483647;
+
+/** An id is a positive integer that fits the column: never `true`, `"1"`, 1.5 or 2^31. */
+export function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= INT_MAX;
+}
+
+/**
+ * A list of ids as the legacy calls send them (an array, or "1,2,3"): the positive integers that fit
+ * the column, each once. Anything else in the list is dropped, never passed to a query.
+ */
+export function idList(value: unknown): number[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value === undefined || value === null ? [] : [value];
+  const numbers = list.map((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v));
+  return [...new Set(numbers.filter(isId))];
+}

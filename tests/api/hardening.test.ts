@@ -1,0 +1,105 @@
+/**
+ * Malformed input of the kinds seen in the wild answers a refusal in the envelope (HTTP 200, code ≠ 200)
+ * before any query: wrong types, out-of-range integers, NUL characters, huge arrays, deep nesting, long
+ * search patterns; ids are integers and nothing else; racing unique saves get the field's message; the
+ * login limit believes no X-Forwarded-For from an unconfigured proxy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, backends, startServer, type TestServer } from './harness';
+
+describe.each(backends)('bad input on %s', (backend) => {
+  let s: TestServer;
+  let admin: string;
+  const call = (path: string, body: unknown = {}, token = admin) => s.call(path, body, token);
+  /** A refusal: the envelope with a message, never a server error. */
+  const refused = async (path: string, body: unknown) => {
+    const r = await call(path, body);
+    expect(r.status, `${path} ${JSON.stringify(body).slice(0, 80)}`).toBe(200);
+    expect(r.body.success).toBe(false);
+    expect(r.body.code).not.toBe(200);
+    expect(r.body.message).toBeTruthy();
+    return r.body.message as string;
+  };
+
+  beforeAll(async () => {
+    s = await startServer(backend);
+    admin = await s.login(ADMIN);
+  }, 120_000);
+  afterAll(() => s?.close());
+
+  it('checks condition values against their columns', async () => {
+    await refused('/biz/t-device/devices', { current: 1, size: 10, condition: { product_id: 'abc' } });
+    await refused('/biz/t-device/devices', { current: 1, size: 10, condition: { product_id: 2147483648 } });
+    await refused('/biz/t-firmware/firmwares', { current: 1, size: 10, condition: { beginTime: 'abc' } });
+    await refused('/biz/t-product-json/pagelist', { current: 1, size: 10, condition: { fBid: [1, 2] } });
+    await refused('/biz/t-device/devices', { condition: { keyword: 'x'.repeat(101) } });
+    // Still answered: a digit string for an integer filter, and absurd paging is clamped.
+    const ok = await call('/biz/t-device/devices', { current: 1e308, size: 9007199254740992, condition: { product_id: '1' } });
+    expect(ok.body).toMatchObject({ code: 200, success: true });
+    expect((await call('/biz/t-firmware/firmwares', { current: 9007199254740992 })).body.success).toBe(true);
+  });
+
+  it('refuses ids that are not integers of the column', async () => {
+    for (const fId of [true, '1', 1.5, 2147483648, -1, [1], { a: 1 }]) {
+      await refused('/biz/t-firmware/firmware', { fId });
+    }
+    // The administrator's password stays as it was: `true` is not id 1.
+    await refused('/system/t-sys-user/resetUserPwd', { fId: true });
+    expect(await s.login(ADMIN)).toBeTruthy();
+    await refused('/app/device/device-total', { deviceIds: [2147483648], stime: '2026-01-01', etime: '2026-01-02' });
+    const body = await call('/system/t-area-info/addOrEditAreaInfo', { fAreaId: 2147483648, fAreaName: 'x' });
+    expect(body.status).toBe(200);
+    expect(body.body.success).toBe(false);
+  });
+
+  it('refuses NUL characters, huge arrays and deep nesting, and stays up', async () => {
+    expect(await refused('/biz/t-firmware/firmwares', { condition: { name: 'a\u0000b' } })).toContain('空字符');
+    expect(await refused('/biz/t-device/send', { fIds: Array.from({ length: 100_000 }, (_, i) => i + 1), cmd: 1 })).toContain('5000');
+    // Written by hand: JSON.stringify itself cannot nest this deep.
+    const nested = '{"a":'.repeat(5000) + '{}' + '}'.repeat(5000);
+    const r = await fetch(`${s.url}/logout`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: admin }, body: nested });
+    expect(r.status).toBe(200);
+    expect((await r.json()).success).toBe(false);
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers a long search pattern at once instead of scanning', async () => {
+    const started = Date.now();
+    expect(await refused('/system/log/pageList', { current: 1, size: 10, condition: { keyword: 'x'.repeat(1_000_000) } })).toContain('过长');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('answers the unique message to saves that race each other', async () => {
+    const saves = Array.from({ length: 8 }, () => call('/biz/t-product/addorupdate', { fNumber: 'RACE-1', fName: '竞态产品', fCategoryId: 1, fProtocol: 1, fDeviceType: 1 }));
+    const answers = await Promise.all(saves);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.body.success).length).toBe(1);
+    const messages = new Set(answers.filter((a) => !a.body.success).map((a) => a.body.message));
+    expect(messages.size).toBe(1);
+    expect([...messages][0]).toMatch(/已存在/);
+  });
+
+  it('believes no X-Forwarded-For and counts padded account names as the same account', async () => {
+    const attempt = (i: number, name = '13900000009') =>
+      fetch(`${s.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${i >> 8}.${i & 255}` },
+        body: JSON.stringify({ userName: i % 2 ? ` ${name} ` : name, password: 'wrong-password' }),
+      }).then((r) => r.json());
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await attempt(i));
+    expect(answers.slice(20).every((a) => a.code === 429)).toBe(true);
+  });
+
+  it('opens the event stream with a single-use ticket, never with the token in the URL', async () => {
+    expect((await fetch(`${s.url}/api/events?token=${encodeURIComponent(admin)}`)).status).toBe(700);
+    const { ticket } = (await call('/api/events/ticket')).body.data;
+    const controller = new AbortController();
+    const stream = await fetch(`${s.url}/api/events?ticket=${ticket}`, { signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    controller.abort();
+    expect((await fetch(`${s.url}/api/events?ticket=${ticket}`)).status).toBe(700);
+    expect((await s.call('/api/events/ticket', {})).status).toBe(700);
+  });
+});

@@ -1,0 +1,109 @@
+import { expect, test, type Page } from '@playwright/test';
+import { login, shot } from './helpers';
+import { startSecuritySimulator, type SecuritySimulator } from '../../server/simulator/security';
+
+// The server under test runs the embedded broker on PORT + 10000 (playwright.config.ts).
+const BROKER = `mqtt://127.0.0.1:${Number(process.env.E2E_PORT ?? 8181) + 10000}`;
+
+/** The alarm time as the list shows it (the server's time zone, Asia/Shanghai). */
+const shown = (ts: number) => new Date(ts).toLocaleString('sv-SE', { timeZone: 'Asia/Shanghai' });
+
+let lock: SecuritySimulator;
+test.beforeAll(async () => {
+  // A door lock of the demo: LK-H01-1 in a room of the first equipped rental house.
+  lock = await startSecuritySimulator({ url: BROKER, devices: [{ productNumber: 'P-LOCK', deviceNumber: 'LK-H01-1', kind: 2, idcards: [] }], periodMs: 0 });
+});
+test.afterAll(() => lock?.stop());
+
+test('a door lock left unlocked appears in its list without a reload and is signed off', async ({ page }) => {
+  await login(page);
+  // Right after login: the summary of unsigned alarms; a group opens its list.
+  const summary = page.getByTestId('alarm-summary');
+  await expect(summary).toBeVisible();
+  await shot(page, 'alarms-summary');
+  await summary.getByTestId('alarm-summary-lock').click();
+  await expect(page).toHaveURL(/\/alarmLock$/);
+  const rows = page.getByTestId('list-row');
+  await expect(rows.first()).toBeVisible();
+  await shot(page, 'alarms-lock-list');
+
+  const ts = Date.now() - 1000;
+  await lock.raise('LK-H01-1', { type: 3, ts });
+  // The list reloads on the live event: the new alarm is on top, unsigned and highlighted.
+  const fresh = rows.filter({ hasText: shown(ts) });
+  await expect(fresh).toHaveCount(1);
+  await expect(rows.first()).toContainText(shown(ts));
+  await expect(fresh).toHaveAttribute('data-highlighted', '1');
+  await expect(fresh).toContainText('门未锁');
+
+  await fresh.getByTestId('alarm-sign').click();
+  const dialog = page.getByTestId('sign-dialog');
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('处理备注不能为空')).toBeVisible();
+  await dialog.getByTestId('sign-note').fill('已联系租客，门已锁好');
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog).toBeHidden();
+  await expect(fresh).toHaveAttribute('data-highlighted', '0');
+  await expect(fresh).toContainText('已签收');
+  await expect(fresh).toContainText('已联系租客，门已锁好');
+  await expect(fresh.getByTestId('alarm-sign')).toHaveCount(0);
+});
+
+test('three device alarms are signed off together with one note', async ({ page }) => {
+  await login(page);
+  await page.getByTestId('alarm-summary-close').click().catch(() => undefined);
+  await page.goto('/alarmDevice');
+  await page.getByTestId('filter-status').click();
+  await page.getByRole('option', { name: '未签收', exact: true }).click();
+  await page.getByTestId('list-query').click();
+  const rows = page.getByTestId('list-row');
+  await expect(rows.first()).toHaveAttribute('data-highlighted', '1');
+  const before = await page.locator('.MuiTablePagination-displayedRows').textContent();
+  const times: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    await rows.nth(i).getByTestId('list-select').click();
+    times.push((await rows.nth(i).locator('td').nth(6).textContent()) ?? '');
+  }
+  await page.getByTestId('alarm-batch-sign').click();
+  const dialog = page.getByTestId('batch-sign-dialog');
+  await dialog.getByTestId('sign-note').fill('社区网格员已上门核查');
+  await shot(page, 'alarms-batch-dialog');
+  await dialog.getByTestId('batch-sign-submit').click();
+  await expect(dialog.getByTestId('batch-sign-result')).toHaveCount(3);
+  await expect(dialog.locator('[data-testid="batch-sign-result"][data-success="1"]')).toHaveCount(3);
+  await expect(dialog.getByTestId('batch-sign-summary')).toHaveText('已签收 3 条，失败 0 条');
+  await dialog.getByTestId('batch-sign-close').click();
+  await expect(dialog).toBeHidden();
+  // Signed, they leave the list of unsigned alarms.
+  await expect(page.locator('.MuiTablePagination-displayedRows')).not.toHaveText(before ?? '');
+  for (const t of times) if (t) await expect(rows.filter({ hasText: t })).toHaveCount(0);
+});
+
+test('one-touch alerts open their point on a map', async ({ page }) => {
+  await login(page);
+  await page.goto('/touchAlarm');
+  const row = page.getByTestId('list-row').first();
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(/\d{3}\*{4}\d{4}/);
+  await shot(page, 'alarms-touch-list');
+  await row.getByTestId('touch-point').click();
+  const map = page.getByTestId('point-dialog');
+  await expect(map.getByText('点位详情')).toBeVisible();
+  await expect(map.getByTestId('point-marker')).toBeVisible();
+  await expect(map.getByTestId('point-label')).toContainText('附近');
+  await shot(page, 'alarms-point-map');
+  await map.getByTestId('point-close').click();
+  await expect(map).toBeHidden();
+});
+
+test('the device alarm list in English', async ({ page }) => {
+  await login(page);
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.goto('/alarmDevice');
+  await expect(page.getByTestId('list-row').first()).toBeVisible();
+  await shot(page, 'alarms-device-en');
+  await page.goto('/alarmTime');
+  await expect(page.getByTestId('list-row').first()).toBeVisible();
+  await shot(page, 'alarms-time-en');
+  await page.evaluate(() => localStorage.setItem('locale', 'zh-CN'));
+});

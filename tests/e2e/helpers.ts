@@ -1,0 +1,49 @@
+/** What every end-to-end test does the same way: sign in, open a page from the sidebar, pick options. */
+import { expect, type Page } from '@playwright/test';
+
+export interface Account {
+  phone: string;
+  password: string;
+}
+
+/** The demo's accounts (server/db/seed.ts). */
+export const ADMIN: Account = { phone: '13800000000', password: 'Admin@123' };
+export const AGENT: Account = { phone: '13800000001', password: 'Agent@123' };
+export const USER: Account = { phone: '13800000002', password: 'User@123' };
+
+/** Signs in through the login form, in the console language given, and waits for the home page. */
+export async function login(page: Page, account: Account = ADMIN, locale?: string) {
+  await page.goto('/login');
+  if (locale) {
+    await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+    await page.goto('/login');
+  }
+  await page.getByTestId('login-phone').fill(account.phone);
+  await page.getByTestId('login-password').fill(account.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+/**
+ * Opens a page from the sidebar, unfolding its section when it is folded, and waits until the page's
+ * address is shown, as a user waits for the page before the next click.
+ */
+export async function openMenu(page: Page, component: string, section = 'device-manage') {
+  const item = page.getByTestId(`menu-item-${component}`);
+  if (!(await item.isVisible())) await page.getByTestId(`menu-section-${section}`).click();
+  const href = await item.getAttribute('href');
+  await item.click();
+  if (href) await expect(page).toHaveURL(new RegExp(`${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([?#].*)?$`));
+}
+
+/** Chooses an option of a form's select field by its shown name. */
+export async function pick(page: Page, field: string, option: string) {
+  await page.getByTestId(`form-field-${field}`).getByRole('combobox').click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Screenshots for review, written only when SHOTS_DIR names a folder. */
+export async function shot(page: Page, name: string, fullPage = false) {
+  const dir = process.env.SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
+}

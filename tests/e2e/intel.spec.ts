@@ -1,0 +1,148 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, AGENT, login, shot } from './helpers';
+
+/** A call with the signed-in console's token. */
+async function api(page: Page, path: string, body: object) {
+  return page.evaluate(
+    async ([p, b]) => {
+      const res = await fetch(p as string, { method: 'POST', headers: { 'content-type': 'application/json', authorization: localStorage.getItem('token') ?? '' }, body: JSON.stringify(b) });
+      return { status: res.status, body: await res.json() };
+    },
+    [path, body] as const,
+  );
+}
+
+/** A current tenant of the demo district (a phone with a phone book, leases and unlock records). */
+async function seededTenant(page: Page): Promise<{ userId: number; phone: string }> {
+  const leases = await api(page, '/biz/t-tenant-house/pageList', { current: 1, size: 1, condition: { fStatus: 2 }, orders: [{ column: 'fId', asc: true }] });
+  const userId = leases.body.data.records[0].fUserId;
+  const info = await api(page, '/system/t-sys-user/getUserInfo', { userId });
+  return { userId, phone: info.body.data.phone };
+}
+
+test('an administrator searches a person, sees every profile panel and closes it with Esc', async ({ page }) => {
+  await login(page, ADMIN);
+  const who = await seededTenant(page);
+  await page.getByTestId('menu-section-person-intel').click();
+  await page.getByTestId('menu-item-hologram').click();
+  await expect(page).toHaveURL(/\/hologram$/);
+
+  const input = page.getByTestId('hologram-input');
+  const error = page.getByTestId('hologram-input-error');
+  await page.getByTestId('hologram-search').click();
+  await expect(error).toHaveText('请输入搜索条件');
+  await input.fill('12345678901');
+  await page.getByTestId('hologram-search').click();
+  await expect(error).toHaveText('请输入正确的手机号');
+  await input.fill('1234');
+  await page.getByTestId('hologram-search').click();
+  await expect(error).toHaveText('请输入正确的手机号或身份证号');
+  await input.fill('44010619900101123Y');
+  await page.getByTestId('hologram-search').click();
+  await expect(error).toHaveText('请输入正确的身份证号');
+  await input.fill('13912345670');
+  await page.getByTestId('hologram-search').click();
+  await expect(page.getByTestId('hologram-none')).toHaveText('暂无信息');
+  await shot(page, 'intel-search-zh');
+
+  await input.fill(who.phone);
+  await page.getByTestId('hologram-search').click();
+  const modal = page.getByTestId('profile-modal');
+  await expect(modal).toBeVisible();
+  for (const panel of ['basic', 'interests', 'trail', 'rental', 'locks', 'related']) await expect(modal.getByTestId(`profile-panel-${panel}`)).toBeVisible();
+  await expect(modal.getByTestId('profile-phone')).toContainText(`${who.phone.slice(0, 3)}****${who.phone.slice(7)}`);
+  await expect(modal.getByTestId('profile-phone')).not.toContainText(who.phone);
+  await expect(modal.getByTestId('profile-panel-rental')).toContainText('在租');
+  await expect(modal.getByTestId('profile-panel-locks').getByTestId('profile-empty')).toHaveCount(0);
+  await expect(modal.getByTestId('profile-panel-related')).toContainText('通讯录');
+  await expect(page.getByTestId('digital-rain')).toBeVisible();
+  // Nothing personal is kept in the browser's storage.
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  expect(stored).not.toContain(who.phone);
+  await page.waitForTimeout(800);
+  await shot(page, 'intel-profile-zh');
+
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  await expect(page).toHaveURL(/\/hologram$/);
+
+  // Other screens link a name straight to the profile.
+  await page.goto(`/hologram?userId=${who.userId}&phone=${who.phone}`);
+  await expect(page.getByTestId('profile-modal')).toBeVisible();
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-basic')).toBeVisible();
+});
+
+test('the relation graph opens from ?phone=, expands a phone by double click and hides people', async ({ page }) => {
+  await login(page, ADMIN);
+  const who = await seededTenant(page);
+  await page.goto(`/relation?phone=${who.phone}`);
+  await expect(page.getByTestId('relation-input')).toHaveValue(who.phone);
+  const count = page.getByTestId('relation-count');
+  await expect(count).toBeVisible();
+  await page.waitForFunction(() => (window as any).__relationGraph?.order() > 0);
+  // The layout settles in a worker, then moves the nodes in a 400 ms animation.
+  await page.waitForFunction(() => performance.getEntriesByName('relation:settled').length > 0, null, { timeout: 30_000 });
+  await shot(page, 'intel-relation-zh');
+  const before = await page.evaluate(() => (window as any).__relationGraph.order());
+
+  // A click selects (after the click delay) and opens the drawer.
+  const canvas = page.getByTestId('relation-canvas');
+  const box = (await canvas.boundingBox())!;
+  const at = async (id: string) => page.evaluate((n) => (window as any).__relationGraph.nodePosition(n), id);
+  const center = await at(who.phone);
+  await page.mouse.click(box.x + center.x, box.y + center.y);
+  const drawer = page.getByTestId('relation-drawer');
+  await expect(drawer.getByTestId('drawer-personal')).toContainText(`${who.phone.slice(0, 3)}****${who.phone.slice(7)}`);
+  await expect(drawer.getByTestId('drawer-phonebook')).toBeVisible();
+  await expect(drawer.getByTestId('drawer-co-residents')).toBeVisible();
+  await expect(drawer.getByTestId('drawer-same-house')).toBeVisible();
+  await shot(page, 'intel-relation-drawer-zh');
+  await page.getByTestId('relation-drawer-close').click();
+
+  // Double click a phone node other than the searched one: its neighbours join the graph.
+  const phones: string[] = await page.evaluate(() => (window as any).__relationGraph.nodesOf('phone'));
+  const other = phones.find((p) => p !== who.phone)!;
+  const pos = await at(other);
+  await page.mouse.dblclick(box.x + pos.x, box.y + pos.y);
+  await page.waitForFunction((n) => (window as any).__relationGraph.order() > n, before);
+
+  // Hiding people merges each person into their phone.
+  const shown = await page.evaluate(() => (window as any).__relationGraph.order());
+  await page.getByTestId('relation-people').click();
+  await page.waitForFunction((n) => (window as any).__relationGraph.order() < n, shown);
+  expect(await page.evaluate(() => (window as any).__relationGraph.nodesOf('person').length)).toBe(0);
+  await page.getByTestId('relation-people').click();
+  await page.waitForFunction((n) => (window as any).__relationGraph.order() === n, shown);
+
+  // At least one relation type.
+  for (const t of [1, 2, 3]) await page.getByTestId(`relation-type-${t}`).uncheck();
+  await page.getByTestId('relation-search').click();
+  await expect(page.getByTestId('relation-types-error')).toHaveText('请至少选择一个关系类型');
+});
+
+test('the pages in English', async ({ page }) => {
+  await login(page, ADMIN);
+  const who = await seededTenant(page);
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.goto(`/hologram?userId=${who.userId}&phone=${who.phone}`);
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-locks')).toBeVisible();
+  await page.waitForTimeout(800);
+  await shot(page, 'intel-profile-en');
+  await page.goto(`/relation?phone=${who.phone}`);
+  await page.waitForFunction(() => performance.getEntriesByName('relation:settled').length > 0, null, { timeout: 30_000 });
+  await shot(page, 'intel-relation-en');
+});
+
+test('a user without hologram:sch sees no menu and is refused by the server', async ({ page }) => {
+  await login(page, AGENT);
+  await expect(page.getByTestId('menu-section-person-intel')).toHaveCount(0);
+  await expect(page.getByTestId('menu-item-hologram')).toHaveCount(0);
+  for (const [path, body] of [
+    ['/biz/hologram/search', { phone: '13800000000' }],
+    ['/biz/relation/graph', { phone: '13800000000', relations: [1] }],
+    ['/system/t-sys-user/getUserInfo', { phone: '13800000000' }],
+  ] as const) {
+    const res = await api(page, path, body);
+    expect(res.status, path).toBe(401);
+  }
+});
