@@ -76,11 +76,14 @@ function variantConfigs(entity: Entity) {
   const r = entity.resource;
   return Object.entries(r.list.variants ?? {}).map(([name, v]) => {
     const shown = v.filters ? v.filters.map((k) => base.list.filters.find((f) => f.key === k)!) : base.list.filters;
+    // The variant's own codes decide its buttons (a type-4 document is edited with programHelpManual:edit).
+    const own = Object.fromEntries(Object.entries(v.permissions ?? {}).map(([a, code]) => [a, typeof base.permissions[a] === 'object' ? { create: code, update: code } : code]));
     return {
       ...base,
       name,
       entity: entity.name,
       label: `menus.${v.menu.key}`,
+      permissions: { ...base.permissions, ...own },
       list: {
         ...base.list,
         pageSize: v.pageSize ?? base.list.pageSize,
