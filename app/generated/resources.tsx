@@ -1134,6 +1134,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -1485,6 +1491,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -1838,6 +1850,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -2188,6 +2206,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -2538,6 +2562,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -3254,6 +3284,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -5645,6 +5681,12 @@ export const resources: ResourceDefinition[] = [
             "key": "title",
             "field": "fTitle",
             "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -5834,6 +5876,12 @@ export const resources: ResourceDefinition[] = [
             "key": "title",
             "field": "fTitle",
             "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -6023,6 +6071,12 @@ export const resources: ResourceDefinition[] = [
             "key": "title",
             "field": "fTitle",
             "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -6212,6 +6266,12 @@ export const resources: ResourceDefinition[] = [
             "key": "title",
             "field": "fTitle",
             "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
           }
         ],
         "sort": [
