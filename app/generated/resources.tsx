@@ -8249,7 +8249,7 @@ export const resources: ResourceDefinition[] = [
       "menu": {
         "key": "platform-doc",
         "path": "/platform-doc",
-        "icon": "Article"
+        "icon": "Info"
       }
     },
     list: DocumentList,

@@ -207,7 +207,7 @@ export const menus = [
     "parent": "document-manage",
     "path": "/platform-doc",
     "component": "platform",
-    "icon": "Article",
+    "icon": "Info",
     "sort": 6,
     "title": "平台文档",
     "permission": "platform:list"

@@ -7,6 +7,11 @@ import { solidPng } from '../../server/domain/feedback';
 
 const dir = mkdtempSync(join(tmpdir(), 'documents-e2e-'));
 
+/** Waits for the read view's fade-in, so its screenshot is not of a half-shown dialog. */
+async function readerShown(page: Page) {
+  await expect(page.getByTestId('document-reader').locator('.MuiDialog-paper')).toHaveCSS('opacity', '1');
+}
+
 /** The help-manual list, opened from the sidebar. */
 async function openHelpManuals(page: Page) {
   await openMenu(page, 'helpManual', 'document-manage');
@@ -69,6 +74,7 @@ test('a help manual written in the rich-text editor is saved and read formatted'
   await expect(red).toHaveCSS('color', 'rgb(211, 47, 47)');
   await expect(body.locator('h2')).toHaveCSS('font-size', '21px');
   await expect(body.locator('img')).toBeVisible();
+  await readerShown(page);
   await shot(page, 'documents-help-reader-zh-CN');
   await page.getByTestId('document-reader-close').click();
 
@@ -112,15 +118,19 @@ for (const [locale, section] of [
     await page.getByTestId('form-cancel').click();
     await page.getByTestId('list-row').first().getByTestId('list-read').click();
     await expect(page.getByTestId('document-reader-body').locator('h2')).toBeVisible();
+    await readerShown(page);
     await shot(page, `documents-help-reader-${locale}`);
     await page.getByTestId('document-reader-close').click();
-    await openMenu(page, 'programHelpManual', 'document-manage');
-    await expect(page.getByTestId('list-row').first()).toBeVisible();
-    await openMenu(page, 'rentalFile', 'document-manage');
-    await expect(page.getByTestId('list-row').first()).toBeVisible();
-    await shot(page, `documents-rental-files-${locale}`);
-    await openMenu(page, 'reminderRecord', 'document-manage');
-    await expect(page.getByTestId('list-row').first()).toBeVisible();
-    await shot(page, `documents-reminders-${locale}`);
+    for (const [page_, list] of [
+      ['programHelpManual', 'programHelpManual'],
+      ['rentalFile', 'rentalFile'],
+      ['platform', 'platform'],
+      ['platformFeedback', 'platformFeedback'],
+      ['reminderRecord', 'reminderRecord'],
+    ]) {
+      await openMenu(page, page_, 'document-manage');
+      await expect(page.getByTestId(`${list}-list`).getByTestId('list-row').first()).toBeVisible();
+      await shot(page, `documents-${list}-${locale}`);
+    }
   });
 }
