@@ -131,7 +131,9 @@ function codesByValue(entity: Entity, action: string) {
   let key: { key: string; field: string } | undefined;
   for (const v of Object.values(r.list.variants ?? {})) {
     const k = variantKey(r, v);
-    const code = v.permissions?.[action] ?? ((r.endpoints[action]?.as ?? action) === 'list' ? v.permission : undefined);
+    // Reading a list or one row of the variant needs its page code.
+    const reads = ['list', 'get'].includes(r.endpoints[action]?.as ?? action);
+    const code = v.permissions?.[action] ?? (reads ? v.permission : undefined);
     if (!k || !code) continue;
     key = { key: k.key, field: k.field };
     codes[k.value] = code;

@@ -104,6 +104,7 @@ export async function all(ctx: CallContext) {
 
 export async function get(ctx: CallContext) {
   const row = await findScoped(ctx, idOf(ctx.entity, ctx.body));
+  if (ctx.route.byValue) requireCodeFor(ctx, row[ctx.route.byValue.field]);
   return (await present(ctx, ctx.entity, [row]))[0];
 }
 

@@ -108,6 +108,8 @@ describe.each(backends)('help manuals and documents on %s', (backend) => {
     // The type-4 codes do not open the type-5 list, nor write a type-5 row, nor move a row to type 5.
     expect((await list(5, agent)).status).toBe(401);
     expect((await s.call(`${HELP}/pageList`, { current: 1 }, agent)).status).toBe(401);
+    expect((await s.call(`${HELP}/detail`, { fId: type5.fId }, agent)).status).toBe(401);
+    expect((await s.call(`${HELP}/detail`, { fId: type4.fId }, agent)).body.data.fTitle).toBe(type4.fTitle);
     expect((await s.call(`${HELP}/updateStatus`, { fId: type5.fId, fStatus: 2 }, agent)).status).toBe(401);
     expect((await s.call(`${HELP}/removeHelpManual`, { fId: type5.fId }, agent)).status).toBe(401);
     expect((await s.call(`${HELP}/addOrUpdateHelpManual`, { fType: 5, fTitle: '越权', fStatus: 1 }, agent)).status).toBe(401);

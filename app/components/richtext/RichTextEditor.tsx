@@ -26,7 +26,7 @@ import { ApiError } from '../../../adapters/http';
 import type { FieldInputProps } from '../FieldInput';
 import { IMAGE_UPLOAD_PATH } from '../ImageUpload';
 import { imageUrl } from '../api';
-import { UPLOAD_LIMIT_KB, extensionOf, uploadFile } from '../upload/uploadFile';
+import { imageProblem, uploadFile } from '../upload/uploadFile';
 import { Video } from './video';
 import { richTextSx } from './styles';
 
@@ -44,7 +44,6 @@ const FONT_NAMES = [
 ];
 const COLOURS = ['#000000', '#595959', '#d32f2f', '#e65100', '#f9a825', '#2e7d32', '#00838f', '#1976d2', '#6a1b9a', '#ffffff'];
 const BACKGROUNDS = ['#fff59d', '#ffe0b2', '#ffcdd2', '#c8e6c9', '#b3e5fc', '#e1bee7', '#eeeeee'];
-const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'];
 
 const EXTENSIONS = [
   StarterKit.configure({ heading: { levels: [...HEADINGS] }, link: { openOnClick: false } }),
@@ -189,8 +188,8 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
   // are referenced by the address the server serves them from.
   const upload = async (picked: File | undefined) => {
     if (!picked) return;
-    if (!IMAGE_EXTENSIONS.includes(extensionOf(picked.name))) return notify(translate('upload.badFormat'), { type: 'warning' });
-    if (picked.size > UPLOAD_LIMIT_KB * 1024) return notify(translate('upload.tooLarge'), { type: 'warning' });
+    const problem = imageProblem(picked);
+    if (problem) return notify(translate(problem), { type: 'warning' });
     setUploading(true);
     try {
       const envelope = await uploadFile<string>(IMAGE_UPLOAD_PATH, picked);
