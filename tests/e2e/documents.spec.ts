@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'documents-e2e-'));
 
 /** Waits for the read view's fade-in, so its screenshot is not of a half-shown dialog. */
 async function readerShown(page: Page) {
-  await expect(page.getByTestId('document-reader').locator('.MuiDialog-paper')).toHaveCSS('opacity', '1');
+  await expect(page.getByTestId('document-reader').locator('.MuiDialog-container')).toHaveCSS('opacity', '1');
 }
 
 /** The help-manual list, opened from the sidebar. */
