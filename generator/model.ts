@@ -29,7 +29,9 @@ export interface Property {
   'x-multi'?: string[];
   'x-transform'?: 'upper';
   'x-mask'?: 'idcard' | 'phone';
-  'x-widget'?: 'image';
+  'x-widget'?: 'image' | 'richText';
+  /** html: sanitised by the server on the way in and on the way out (server/crud/html.ts). */
+  'x-format'?: 'html';
   'x-messages'?: Record<string, I18n>;
   'x-db'?: { primaryKey?: boolean; unique?: boolean; virtual?: boolean; default?: 'now' };
 }
@@ -87,6 +89,12 @@ export interface Variant {
   links?: Record<string, { target: string; permission: string; idField: string }>;
   placeholders?: Record<string, I18n>;
   actions?: string[];
+  /**
+   * Codes of this variant's rows by action (save, delete, status…), replacing the endpoint's: the server
+   * picks the code from the row's value of the field the variant's condition fixes (a type-4 document
+   * needs programHelpManual:edit). `list` defaults to the variant's page code.
+   */
+  permissions?: Record<string, string>;
 }
 
 export interface Resource {
@@ -294,6 +302,8 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     }
     for (const [name, p] of Object.entries(props)) {
       if (p['x-enum'] && !enums[p['x-enum']]) problems.push({ file: sf, pointer: `/properties/${name}/x-enum`, message: `unknown option list "${p['x-enum']}"`, hint: `declare it in schemas/enums.json (known: ${Object.keys(enums).join(', ')})` });
+      if (p['x-widget'] === 'richText' && p['x-format'] !== 'html') problems.push({ file: sf, pointer: `/properties/${name}/x-format`, message: `rich-text field "${name}" is not sanitised`, hint: 'add "x-format": "html" so the server cleans it on the way in and out' });
+      if (p['x-format'] === 'html' && p.type !== 'string') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `html field "${name}" must be a string`, hint: 'use "type": "string"' });
       if (p['x-db']?.unique && !p['x-messages']?.unique) problems.push({ file: sf, pointer: `/properties/${name}/x-messages`, message: `unique field "${name}" has no message`, hint: 'add "x-messages": { "unique": {…} }' });
     }
     for (const [rel, r] of Object.entries(schema['x-db'].relations ?? {})) {
@@ -399,7 +409,25 @@ function checkVariants(entities: Entity[], menus: Menus, resource: Resource, rf:
       if (!resource.permissions[link.permission]) push(`/links/${c}/permission`, `permission "${link.permission}" is not declared`, 'declare it under "permissions" with its labels');
     }
     for (const c of Object.keys(v.placeholders ?? {})) if (!columns.includes(c)) push(`/placeholders/${c}`, `"${c}" is not a column of this variant`, 'a placeholder fills a shown column');
+    for (const [action, code] of Object.entries(v.permissions ?? {})) {
+      if (!resource.endpoints[action]) push(`/permissions/${action}`, `"${action}" is not an endpoint of the resource`, `known: ${Object.keys(resource.endpoints).join(', ')}`);
+      if (!resource.permissions[code]) push(`/permissions/${action}`, `permission "${code}" is not declared`, 'declare it under "permissions" with its labels');
+    }
+    if (v.permissions && !variantKey(resource, v)) push('/condition', 'a variant with its own codes must fix one value of an eq filter on a field', 'e.g. "condition": { "type": 4 } with the filter { "key": "type", "op": "eq", "field": "fType" }');
   }
+}
+
+/**
+ * The field and value a variant's condition fixes through an `eq` filter on a field (a document list's
+ * type): the server reads that field of a row to know which variant's codes apply to it.
+ */
+export function variantKey(resource: Resource, v: Variant): { key: string; field: string; value: string } | undefined {
+  for (const [key, raw] of Object.entries(v.condition ?? {})) {
+    const filter = resource.list.filters?.find((f) => f.key === key);
+    const value = Array.isArray(raw) ? (raw.length === 1 ? raw[0] : undefined) : raw;
+    if (filter?.op === 'eq' && filter.field && value !== undefined && value !== null && typeof value !== 'object') return { key, field: filter.field, value: String(value) };
+  }
+  return undefined;
 }
 
 /** Property name -> column name, the same mapping Kysely's CamelCasePlugin applies at run time. */

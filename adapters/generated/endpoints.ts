@@ -75,6 +75,13 @@ export const endpoints = {
     "userList": "/biz/t-device-user-timing/pagelist",
     "userSave": "/biz/t-device-user-timing/save"
   },
+  "document": {
+    "list": "/biz/t-help-manual/pageList",
+    "get": "/biz/t-help-manual/detail",
+    "save": "/biz/t-help-manual/addOrUpdateHelpManual",
+    "delete": "/biz/t-help-manual/removeHelpManual",
+    "status": "/biz/t-help-manual/updateStatus"
+  },
   "feedback": {
     "list": "/biz/t-feedback/pageList",
     "adminList": "/biz/t-feedback/pagelist",
@@ -134,6 +141,14 @@ export const endpoints = {
     "save": "/system/t-sys-user-home/addorupdate",
     "delete": "/system/t-sys-user-home/del"
   },
+  "platform": {
+    "list": "/biz/t-platform/pageList",
+    "save": "/biz/t-platform/addOrUpdatePlatform",
+    "delete": "/biz/t-platform/removeUpdatePlatform"
+  },
+  "platformFeedback": {
+    "list": "/biz/t-platform-feedback/pageList"
+  },
   "policeStation": {
     "list": "/system/t-police-sta-info/list"
   },
@@ -159,6 +174,15 @@ export const endpoints = {
     "list": "/biz/t-product-json-conf/pagelist",
     "save": "/biz/t-product-json-conf/addorupdate",
     "delete": "/biz/t-product-json-conf/del"
+  },
+  "reminderRecord": {
+    "list": "/biz/t-reminder-record/pageList",
+    "status": "/biz/t-reminder-record/updateRecordStatus"
+  },
+  "rentalFile": {
+    "list": "/biz/t-rental-file/pageList",
+    "save": "/biz/t-rental-file/addOrUpdateFile",
+    "delete": "/biz/t-rental-file/removeFile"
   },
   "rentalRoom": {
     "list": "/biz/t-rental-room/list",

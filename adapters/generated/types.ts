@@ -651,6 +651,45 @@ export interface DeviceTiming {
   tDevice?: Device;
 }
 
+export interface Document {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Title (标题名称)
+   */
+  fTitle?: string;
+  /**
+   * Document type (文档类型)
+   */
+  fType?: 2 | 3 | 4 | 5;
+  /**
+   * Status (状态)
+   */
+  fStatus?: 1 | 2;
+  /**
+   * Status name (状态名称)
+   */
+  statusName?: string;
+  /**
+   * Order (排序)
+   */
+  fSort?: number;
+  /**
+   * Cover picture (封面图片)
+   */
+  fImage?: string;
+  /**
+   * Content (内容)
+   */
+  fContent?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+}
+
 export interface Feedback {
   /**
    * ID (编号)
@@ -1139,6 +1178,72 @@ export interface Place {
   fIntime?: string;
 }
 
+export interface Platform {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Title (标题名称)
+   */
+  fTitle?: string;
+  /**
+   * Status (状态)
+   */
+  fStatus?: 1 | 2;
+  /**
+   * Status name (状态名称)
+   */
+  statusName?: string;
+  /**
+   * Order (排序)
+   */
+  fSort?: number;
+  /**
+   * Cover picture (封面图片)
+   */
+  fImage?: string;
+  /**
+   * Content (内容)
+   */
+  fContent?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+}
+
+export interface PlatformFeedback {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * User (反馈用户)
+   */
+  fUserId?: number;
+  /**
+   * User (反馈用户)
+   */
+  userName?: string;
+  /**
+   * Phone (手机号)
+   */
+  fPhone?: string;
+  /**
+   * Platform document (所属平台文档)
+   */
+  fPlatformId?: number;
+  /**
+   * Content (反馈内容)
+   */
+  fContent?: string;
+  /**
+   * Submitted (反馈时间)
+   */
+  fIntime?: string;
+}
+
 export interface PoliceStation {
   /**
    * ID (编号)
@@ -1424,6 +1529,72 @@ export interface ProductJsonConf {
    * Sub-library name (下级描述库名称)
    */
   jsonSubName?: string;
+}
+
+export interface ReminderRecord {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * User (提醒用户)
+   */
+  fUserId?: number;
+  /**
+   * User (提醒用户)
+   */
+  userName?: string;
+  /**
+   * Title (提醒标题)
+   */
+  fTitle?: string;
+  /**
+   * Content (提醒内容)
+   */
+  fContent?: string;
+  /**
+   * Status (处理状态)
+   */
+  fStatus?: 0 | 1;
+  /**
+   * Sent (提醒时间)
+   */
+  fIntime?: string;
+}
+
+export interface RentalFile {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Title (标题名称)
+   */
+  fTitle?: string;
+  /**
+   * Status (状态)
+   */
+  fStatus?: 1 | 2;
+  /**
+   * Status name (状态名称)
+   */
+  statusName?: string;
+  /**
+   * Order (排序)
+   */
+  fSort?: number;
+  /**
+   * Cover picture (封面图片)
+   */
+  fImage?: string;
+  /**
+   * Content (内容)
+   */
+  fContent?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
 }
 
 export interface RentalRoom {

@@ -1,9 +1,20 @@
-import { useState } from 'react';
-import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, MenuItem, TextField } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, LinearProgress, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { FieldConfig } from '../resources/types';
 import { useAgents, useAllProducts, useDictionary, useEntityOptions, type Option } from './lookups';
 import { ImageUpload } from './ImageUpload';
+
+// The editor (TipTap, ProseMirror) is a large download: fetched only when a form with rich text opens.
+const RichTextEditor = lazy(() => import('./richtext/RichTextEditor'));
+
+function RichTextInput(props: FieldInputProps) {
+  return (
+    <Suspense fallback={<LinearProgress data-testid="rt-loading" />}>
+      <RichTextEditor {...props} />
+    </Suspense>
+  );
+}
 import { endpoints } from '../../adapters/generated/endpoints';
 import { JurisdictionPicker, areaPath, idPath } from './JurisdictionPicker';
 
@@ -23,6 +34,7 @@ export function FieldInput(props: FieldInputProps) {
   const { field } = props;
   // Pictures are stored by the name the upload answers, never typed in.
   if (field.source === 'fImageName' || field.widget === 'image') return <ImageUpload {...props} />;
+  if (field.widget === 'richText') return <RichTextInput {...props} />;
   if (field.multi) return <MultiInput {...props} />;
   if (field.enum || field.values) return <EnumInput {...props} />;
   if (field.dictionary) return <DictionaryInput {...props} />;

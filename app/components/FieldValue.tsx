@@ -3,6 +3,7 @@ import { Box, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { imageUrl } from './api';
+import { plainText } from './richtext/RichTextView';
 import { useAgents, useAllProducts, useDictionary, useIsAdmin } from './lookups';
 
 type Row = Record<string, unknown>;
@@ -52,6 +53,8 @@ export function FieldValue({ field, row }: { field: FieldConfig; row: Row }) {
       </>
     );
   if (field.widget === 'image') return <ImageValue name={String(value)} />;
+  // Rich text in a cell or a detail is its words; the read view shows it formatted.
+  if (field.widget === 'richText') return <>{plainText(value) || '-'}</>;
   if (field.enum) return <>{translate(`enums.${field.enum}.${value}`, { _: String(value) })}</>;
   if (field.dictionary) return <DictionaryValue dictionary={field.dictionary} value={value} byValue={field.type === 'string'} />;
   if (field.ref === 'product') {

@@ -6,10 +6,9 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../adapters/http';
 import { imageUrl } from './api';
 import type { FieldInputProps } from './FieldInput';
-import { UPLOAD_LIMIT_KB, extensionOf, uploadFile } from './upload/uploadFile';
+import { imageProblem, uploadFile } from './upload/uploadFile';
 
 export const IMAGE_UPLOAD_PATH = '/api/upload';
-const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'];
 
 /**
  * A picture field (a product's fImageName): the current picture, and an upload that stores the file on
@@ -26,8 +25,8 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
 
   const pick = async (file: File | undefined) => {
     if (!file) return;
-    if (!IMAGE_EXTENSIONS.includes(extensionOf(file.name))) return notify(translate('upload.badFormat'), { type: 'warning' });
-    if (file.size > UPLOAD_LIMIT_KB * 1024) return notify(translate('upload.tooLarge'), { type: 'warning' });
+    const problem = imageProblem(file);
+    if (problem) return notify(translate(problem), { type: 'warning' });
     setBusy(true);
     try {
       const envelope = await uploadFile<string>(IMAGE_UPLOAD_PATH, file);

@@ -268,7 +268,14 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
   // Filters with a value are always sent (a hidden filter fixing the list, e.g. rental houses only).
   const fixed = useMemo(() => Object.fromEntries(config.list.filters.filter((f) => f.value !== undefined).map((f) => [f.key, f.value])), [config]);
   // A list fixed to a value (rooms of one house) creates rows with that value.
-  const fixedFields = useMemo(() => Object.fromEntries(config.list.filters.filter((f) => f.value !== undefined && f.field).map((f) => [f.field!, f.value])), [config]);
+  // So does a list variant whose condition fixes one value of an eq filter (the type-4 document list).
+  const fixedFields = useMemo(() => {
+    const byValue = config.list.filters.filter((f) => f.value !== undefined && f.field).map((f) => [f.field!, f.value]);
+    const byCondition = config.list.filters
+      .filter((f) => f.op === 'eq' && f.field && defaults[f.key] !== undefined && typeof defaults[f.key] !== 'object')
+      .map((f) => [f.field!, defaults[f.key]]);
+    return Object.fromEntries([...byCondition, ...byValue]);
+  }, [config, defaults]);
   // A cleared filter with a default goes back to it: the door-lock list never shows other types.
   const filter = useMemo(() => {
     const out: Record<string, FilterValue> = { ...defaults };

@@ -528,6 +528,62 @@ export default {
           "userSave": "保存成功"
         }
       },
+      "document": {
+        "name": "文档",
+        "fields": {
+          "fId": "编号",
+          "fTitle": "标题名称",
+          "fType": "文档类型",
+          "fStatus": "状态",
+          "statusName": "状态名称",
+          "fSort": "排序",
+          "fImage": "封面图片",
+          "fContent": "内容",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "标题名称不能为空",
+            "maxLength": "标题名称不能超过100个字符"
+          },
+          "fType": {
+            "required": "文档类型不能为空",
+            "enum": "文档类型不正确"
+          },
+          "fStatus": {
+            "required": "状态不能为空",
+            "enum": "状态不能为空",
+            "type": "状态不能为空"
+          },
+          "fSort": {
+            "minimum": "排序为0到9999的整数",
+            "maximum": "排序为0到9999的整数",
+            "type": "排序为0到9999的整数"
+          },
+          "fContent": {
+            "maxLength": "内容过长"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "status": "操作成功"
+        },
+        "variants": {
+          "helpManual": {
+            "placeholders": {}
+          },
+          "programHelpManual": {
+            "placeholders": {}
+          },
+          "userAgreement": {
+            "placeholders": {}
+          },
+          "privacyPolicy": {
+            "placeholders": {}
+          }
+        }
+      },
       "feedback": {
         "name": "意见反馈",
         "fields": {
@@ -862,6 +918,56 @@ export default {
           "delete": "场所删除成功"
         }
       },
+      "platform": {
+        "name": "平台文档",
+        "fields": {
+          "fId": "编号",
+          "fTitle": "标题名称",
+          "fStatus": "状态",
+          "statusName": "状态名称",
+          "fSort": "排序",
+          "fImage": "封面图片",
+          "fContent": "内容",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "标题名称不能为空",
+            "maxLength": "标题名称不能超过100个字符"
+          },
+          "fStatus": {
+            "required": "状态不能为空",
+            "enum": "状态不能为空",
+            "type": "状态不能为空"
+          },
+          "fSort": {
+            "minimum": "排序为0到9999的整数",
+            "maximum": "排序为0到9999的整数",
+            "type": "排序为0到9999的整数"
+          },
+          "fContent": {
+            "maxLength": "内容过长"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
+      "platformFeedback": {
+        "name": "平台反馈",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "反馈用户",
+          "userName": "反馈用户",
+          "fPhone": "手机号",
+          "fPlatformId": "所属平台文档",
+          "fContent": "反馈内容",
+          "fIntime": "反馈时间"
+        },
+        "messages": {},
+        "notifications": {}
+      },
       "policeStation": {
         "name": "派出所",
         "fields": {
@@ -1046,6 +1152,64 @@ export default {
         "notifications": {
           "save": "字段保存成功",
           "delete": "字段删除成功"
+        }
+      },
+      "reminderRecord": {
+        "name": "提醒记录",
+        "fields": {
+          "fId": "编号",
+          "fUserId": "提醒用户",
+          "userName": "提醒用户",
+          "fTitle": "提醒标题",
+          "fContent": "提醒内容",
+          "fStatus": "处理状态",
+          "fIntime": "提醒时间"
+        },
+        "messages": {
+          "fStatus": {
+            "required": "状态不能为空",
+            "enum": "状态不能为空",
+            "type": "状态不能为空"
+          }
+        },
+        "notifications": {
+          "status": "操作成功"
+        }
+      },
+      "rentalFile": {
+        "name": "租房文件",
+        "fields": {
+          "fId": "编号",
+          "fTitle": "标题名称",
+          "fStatus": "状态",
+          "statusName": "状态名称",
+          "fSort": "排序",
+          "fImage": "封面图片",
+          "fContent": "内容",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "标题名称不能为空",
+            "maxLength": "标题名称不能超过100个字符"
+          },
+          "fStatus": {
+            "required": "状态不能为空",
+            "enum": "状态不能为空",
+            "type": "状态不能为空"
+          },
+          "fSort": {
+            "minimum": "排序为0到9999的整数",
+            "maximum": "排序为0到9999的整数",
+            "type": "排序为0到9999的整数"
+          },
+          "fContent": {
+            "maxLength": "内容过长"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
         }
       },
       "rentalRoom": {
@@ -1426,6 +1590,20 @@ export default {
       },
       "productJsonFunctionType": {
         "switch": "开关"
+      },
+      "documentStatus": {
+        "1": "启用",
+        "2": "禁用"
+      },
+      "documentType": {
+        "2": "隐私政策",
+        "3": "用户协议",
+        "4": "程序帮助手册",
+        "5": "帮助手册"
+      },
+      "reminderStatus": {
+        "0": "未处理",
+        "1": "已处理"
       }
     },
     "menus": {
@@ -1436,6 +1614,7 @@ export default {
       "rental-manage": "出租屋管理",
       "person-intel": "人员研判",
       "platform-manage": "平台管理",
+      "document-manage": "文档管理",
       "sys-user": "用户管理",
       "sys-role": "角色管理",
       "sys-menu": "菜单管理",
@@ -1458,9 +1637,13 @@ export default {
       "rental-house": "出租屋",
       "messageModel": "消息模板",
       "place": "场所管理",
+      "platform-doc": "平台文档",
+      "platform-feedback": "平台反馈",
       "product": "产品管理",
       "productFunction": "功能列表",
       "productJson": "描述库管理",
+      "reminder-record": "提醒记录",
+      "rental-file": "租房文件",
       "touch-alarm": "一键报警",
       "alarm-lock": "门未锁/试探禁止",
       "alarm-gather": "聚集预警",
@@ -1469,7 +1652,11 @@ export default {
       "alarm-foreign": "外来人员预警",
       "alarm-person": "人员预警",
       "alarm-device": "设备报警",
-      "alarm-card": "身份证预警记录"
+      "alarm-card": "身份证预警记录",
+      "help-manual": "帮助手册",
+      "program-help-manual": "程序帮助手册",
+      "user-agreement": "用户协议",
+      "privacy-policy": "隐私政策"
     },
     "permissions": {
       "hologram:sch": "全息档案查询",
@@ -1526,6 +1713,14 @@ export default {
       "group:del": "分组删除",
       "deviceTiming:list": "定时查看",
       "deviceTiming:user-edit": "我的定时编辑",
+      "helpManual:list": "帮助手册查看",
+      "helpManual:edit": "帮助手册编辑",
+      "helpManual:del": "帮助手册删除",
+      "programHelpManual:list": "程序帮助手册查看",
+      "programHelpManual:edit": "程序帮助手册编辑",
+      "programHelpManual:del": "程序帮助手册删除",
+      "userAgreement:list": "用户协议查看",
+      "privacyPolicy:list": "隐私政策查看",
       "feedback:list": "意见反馈处理",
       "firmware:list": "固件查看",
       "firmware:add": "固件新增",
@@ -1553,6 +1748,10 @@ export default {
       "place:add": "场所新增",
       "place:edit": "场所编辑",
       "place:del": "场所删除",
+      "platform:list": "平台文档查看",
+      "platform:edit": "平台文档编辑",
+      "platform:del": "平台文档删除",
+      "platformFeedback:list": "平台反馈查看",
       "product:list": "产品查看",
       "product:add": "产品新增",
       "product:edit": "产品编辑",
@@ -1569,6 +1768,11 @@ export default {
       "json_conf:look": "描述库详情查看",
       "json_conf:add": "描述库字段新增编辑",
       "json_conf:del": "描述库字段删除",
+      "reminderRecord:list": "提醒记录查看",
+      "reminderRecord:edit": "提醒记录处理",
+      "rentalFile:list": "租房文件查看",
+      "rentalFile:edit": "租房文件编辑",
+      "rentalFile:del": "租房文件删除",
       "rentalRoom:add": "出租屋房间新增",
       "rentalRoom:edit": "出租屋房间编辑",
       "rentalRoom:del": "出租屋房间删除",
@@ -2108,6 +2312,62 @@ export default {
           "userSave": "儲存成功"
         }
       },
+      "document": {
+        "name": "文檔",
+        "fields": {
+          "fId": "編號",
+          "fTitle": "標題名稱",
+          "fType": "文檔類型",
+          "fStatus": "狀態",
+          "statusName": "狀態名稱",
+          "fSort": "排序",
+          "fImage": "封面圖片",
+          "fContent": "內容",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "標題名稱不能為空",
+            "maxLength": "標題名稱不能超過100個字元"
+          },
+          "fType": {
+            "required": "文檔類型不能為空",
+            "enum": "文檔類型不正確"
+          },
+          "fStatus": {
+            "required": "狀態不能為空",
+            "enum": "狀態不能為空",
+            "type": "狀態不能為空"
+          },
+          "fSort": {
+            "minimum": "排序為0到9999的整數",
+            "maximum": "排序為0到9999的整數",
+            "type": "排序為0到9999的整數"
+          },
+          "fContent": {
+            "maxLength": "內容過長"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "status": "操作成功"
+        },
+        "variants": {
+          "helpManual": {
+            "placeholders": {}
+          },
+          "programHelpManual": {
+            "placeholders": {}
+          },
+          "userAgreement": {
+            "placeholders": {}
+          },
+          "privacyPolicy": {
+            "placeholders": {}
+          }
+        }
+      },
       "feedback": {
         "name": "意見回饋",
         "fields": {
@@ -2442,6 +2702,56 @@ export default {
           "delete": "場所刪除成功"
         }
       },
+      "platform": {
+        "name": "平台文檔",
+        "fields": {
+          "fId": "編號",
+          "fTitle": "標題名稱",
+          "fStatus": "狀態",
+          "statusName": "狀態名稱",
+          "fSort": "排序",
+          "fImage": "封面圖片",
+          "fContent": "內容",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "標題名稱不能為空",
+            "maxLength": "標題名稱不能超過100個字元"
+          },
+          "fStatus": {
+            "required": "狀態不能為空",
+            "enum": "狀態不能為空",
+            "type": "狀態不能為空"
+          },
+          "fSort": {
+            "minimum": "排序為0到9999的整數",
+            "maximum": "排序為0到9999的整數",
+            "type": "排序為0到9999的整數"
+          },
+          "fContent": {
+            "maxLength": "內容過長"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
+      "platformFeedback": {
+        "name": "平台回饋",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "回饋使用者",
+          "userName": "回饋使用者",
+          "fPhone": "手機號",
+          "fPlatformId": "所屬平台文檔",
+          "fContent": "回饋內容",
+          "fIntime": "回饋時間"
+        },
+        "messages": {},
+        "notifications": {}
+      },
       "policeStation": {
         "name": "派出所",
         "fields": {
@@ -2626,6 +2936,64 @@ export default {
         "notifications": {
           "save": "欄位儲存成功",
           "delete": "欄位刪除成功"
+        }
+      },
+      "reminderRecord": {
+        "name": "提醒記錄",
+        "fields": {
+          "fId": "編號",
+          "fUserId": "提醒使用者",
+          "userName": "提醒使用者",
+          "fTitle": "提醒標題",
+          "fContent": "提醒內容",
+          "fStatus": "處理狀態",
+          "fIntime": "提醒時間"
+        },
+        "messages": {
+          "fStatus": {
+            "required": "狀態不能為空",
+            "enum": "狀態不能為空",
+            "type": "狀態不能為空"
+          }
+        },
+        "notifications": {
+          "status": "操作成功"
+        }
+      },
+      "rentalFile": {
+        "name": "租房文件",
+        "fields": {
+          "fId": "編號",
+          "fTitle": "標題名稱",
+          "fStatus": "狀態",
+          "statusName": "狀態名稱",
+          "fSort": "排序",
+          "fImage": "封面圖片",
+          "fContent": "內容",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "標題名稱不能為空",
+            "maxLength": "標題名稱不能超過100個字元"
+          },
+          "fStatus": {
+            "required": "狀態不能為空",
+            "enum": "狀態不能為空",
+            "type": "狀態不能為空"
+          },
+          "fSort": {
+            "minimum": "排序為0到9999的整數",
+            "maximum": "排序為0到9999的整數",
+            "type": "排序為0到9999的整數"
+          },
+          "fContent": {
+            "maxLength": "內容過長"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
         }
       },
       "rentalRoom": {
@@ -3006,6 +3374,20 @@ export default {
       },
       "productJsonFunctionType": {
         "switch": "開關"
+      },
+      "documentStatus": {
+        "1": "啟用",
+        "2": "停用"
+      },
+      "documentType": {
+        "2": "隱私政策",
+        "3": "用戶協議",
+        "4": "程式幫助手冊",
+        "5": "幫助手冊"
+      },
+      "reminderStatus": {
+        "0": "未處理",
+        "1": "已處理"
       }
     },
     "menus": {
@@ -3016,6 +3398,7 @@ export default {
       "rental-manage": "出租屋管理",
       "person-intel": "人員研判",
       "platform-manage": "平台管理",
+      "document-manage": "文檔管理",
       "sys-user": "用戶管理",
       "sys-role": "角色管理",
       "sys-menu": "選單管理",
@@ -3038,9 +3421,13 @@ export default {
       "rental-house": "出租屋",
       "messageModel": "訊息範本",
       "place": "場所管理",
+      "platform-doc": "平台文檔",
+      "platform-feedback": "平台回饋",
       "product": "產品管理",
       "productFunction": "功能列表",
       "productJson": "描述庫管理",
+      "reminder-record": "提醒記錄",
+      "rental-file": "租房文件",
       "touch-alarm": "一鍵報警",
       "alarm-lock": "門未鎖/試探禁止",
       "alarm-gather": "聚集預警",
@@ -3049,7 +3436,11 @@ export default {
       "alarm-foreign": "外來人員預警",
       "alarm-person": "人員預警",
       "alarm-device": "設備報警",
-      "alarm-card": "身份證預警記錄"
+      "alarm-card": "身份證預警記錄",
+      "help-manual": "幫助手冊",
+      "program-help-manual": "程式幫助手冊",
+      "user-agreement": "用戶協議",
+      "privacy-policy": "隱私政策"
     },
     "permissions": {
       "hologram:sch": "全息檔案查詢",
@@ -3106,6 +3497,14 @@ export default {
       "group:del": "分組刪除",
       "deviceTiming:list": "定時查看",
       "deviceTiming:user-edit": "我的定時編輯",
+      "helpManual:list": "幫助手冊查看",
+      "helpManual:edit": "幫助手冊編輯",
+      "helpManual:del": "幫助手冊刪除",
+      "programHelpManual:list": "程式幫助手冊查看",
+      "programHelpManual:edit": "程式幫助手冊編輯",
+      "programHelpManual:del": "程式幫助手冊刪除",
+      "userAgreement:list": "用戶協議查看",
+      "privacyPolicy:list": "隱私政策查看",
       "feedback:list": "意見回饋處理",
       "firmware:list": "韌體查看",
       "firmware:add": "韌體新增",
@@ -3133,6 +3532,10 @@ export default {
       "place:add": "場所新增",
       "place:edit": "場所編輯",
       "place:del": "場所刪除",
+      "platform:list": "平台文檔查看",
+      "platform:edit": "平台文檔編輯",
+      "platform:del": "平台文檔刪除",
+      "platformFeedback:list": "平台回饋查看",
       "product:list": "產品查看",
       "product:add": "產品新增",
       "product:edit": "產品編輯",
@@ -3149,6 +3552,11 @@ export default {
       "json_conf:look": "描述庫詳情查看",
       "json_conf:add": "描述庫欄位新增編輯",
       "json_conf:del": "描述庫欄位刪除",
+      "reminderRecord:list": "提醒記錄查看",
+      "reminderRecord:edit": "提醒記錄處理",
+      "rentalFile:list": "租房文件查看",
+      "rentalFile:edit": "租房文件編輯",
+      "rentalFile:del": "租房文件刪除",
       "rentalRoom:add": "出租屋房間新增",
       "rentalRoom:edit": "出租屋房間編輯",
       "rentalRoom:del": "出租屋房間刪除",
@@ -3688,6 +4096,62 @@ export default {
           "userSave": "Saved"
         }
       },
+      "document": {
+        "name": "Document",
+        "fields": {
+          "fId": "ID",
+          "fTitle": "Title",
+          "fType": "Document type",
+          "fStatus": "Status",
+          "statusName": "Status name",
+          "fSort": "Order",
+          "fImage": "Cover picture",
+          "fContent": "Content",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "Title cannot be empty",
+            "maxLength": "Title is at most 100 characters"
+          },
+          "fType": {
+            "required": "Document type cannot be empty",
+            "enum": "Unknown document type"
+          },
+          "fStatus": {
+            "required": "Status cannot be empty",
+            "enum": "Status cannot be empty",
+            "type": "Status cannot be empty"
+          },
+          "fSort": {
+            "minimum": "Order is a whole number from 0 to 9999",
+            "maximum": "Order is a whole number from 0 to 9999",
+            "type": "Order is a whole number from 0 to 9999"
+          },
+          "fContent": {
+            "maxLength": "The content is too long"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful",
+          "status": "Operation successful"
+        },
+        "variants": {
+          "helpManual": {
+            "placeholders": {}
+          },
+          "programHelpManual": {
+            "placeholders": {}
+          },
+          "userAgreement": {
+            "placeholders": {}
+          },
+          "privacyPolicy": {
+            "placeholders": {}
+          }
+        }
+      },
       "feedback": {
         "name": "Feedback",
         "fields": {
@@ -4022,6 +4486,56 @@ export default {
           "delete": "Place deleted"
         }
       },
+      "platform": {
+        "name": "Platform document",
+        "fields": {
+          "fId": "ID",
+          "fTitle": "Title",
+          "fStatus": "Status",
+          "statusName": "Status name",
+          "fSort": "Order",
+          "fImage": "Cover picture",
+          "fContent": "Content",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "Title cannot be empty",
+            "maxLength": "Title is at most 100 characters"
+          },
+          "fStatus": {
+            "required": "Status cannot be empty",
+            "enum": "Status cannot be empty",
+            "type": "Status cannot be empty"
+          },
+          "fSort": {
+            "minimum": "Order is a whole number from 0 to 9999",
+            "maximum": "Order is a whole number from 0 to 9999",
+            "type": "Order is a whole number from 0 to 9999"
+          },
+          "fContent": {
+            "maxLength": "The content is too long"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful"
+        }
+      },
+      "platformFeedback": {
+        "name": "Platform feedback",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "User",
+          "userName": "User",
+          "fPhone": "Phone",
+          "fPlatformId": "Platform document",
+          "fContent": "Content",
+          "fIntime": "Submitted"
+        },
+        "messages": {},
+        "notifications": {}
+      },
       "policeStation": {
         "name": "Police station",
         "fields": {
@@ -4206,6 +4720,64 @@ export default {
         "notifications": {
           "save": "Field saved",
           "delete": "Field deleted"
+        }
+      },
+      "reminderRecord": {
+        "name": "Reminder record",
+        "fields": {
+          "fId": "ID",
+          "fUserId": "User",
+          "userName": "User",
+          "fTitle": "Title",
+          "fContent": "Content",
+          "fStatus": "Status",
+          "fIntime": "Sent"
+        },
+        "messages": {
+          "fStatus": {
+            "required": "Status cannot be empty",
+            "enum": "Status cannot be empty",
+            "type": "Status cannot be empty"
+          }
+        },
+        "notifications": {
+          "status": "Operation successful"
+        }
+      },
+      "rentalFile": {
+        "name": "Rental file",
+        "fields": {
+          "fId": "ID",
+          "fTitle": "Title",
+          "fStatus": "Status",
+          "statusName": "Status name",
+          "fSort": "Order",
+          "fImage": "Cover picture",
+          "fContent": "Content",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fTitle": {
+            "required": "Title cannot be empty",
+            "maxLength": "Title is at most 100 characters"
+          },
+          "fStatus": {
+            "required": "Status cannot be empty",
+            "enum": "Status cannot be empty",
+            "type": "Status cannot be empty"
+          },
+          "fSort": {
+            "minimum": "Order is a whole number from 0 to 9999",
+            "maximum": "Order is a whole number from 0 to 9999",
+            "type": "Order is a whole number from 0 to 9999"
+          },
+          "fContent": {
+            "maxLength": "The content is too long"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful"
         }
       },
       "rentalRoom": {
@@ -4586,6 +5158,20 @@ export default {
       },
       "productJsonFunctionType": {
         "switch": "Switch"
+      },
+      "documentStatus": {
+        "1": "Enabled",
+        "2": "Disabled"
+      },
+      "documentType": {
+        "2": "Privacy policy",
+        "3": "User agreement",
+        "4": "App help manual",
+        "5": "Help manual"
+      },
+      "reminderStatus": {
+        "0": "Open",
+        "1": "Handled"
       }
     },
     "menus": {
@@ -4596,6 +5182,7 @@ export default {
       "rental-manage": "Rental housing",
       "person-intel": "Person intelligence",
       "platform-manage": "Platform",
+      "document-manage": "Documents",
       "sys-user": "Users",
       "sys-role": "Roles",
       "sys-menu": "Menus",
@@ -4618,9 +5205,13 @@ export default {
       "rental-house": "Rental houses",
       "messageModel": "Message templates",
       "place": "Places",
+      "platform-doc": "Platform documents",
+      "platform-feedback": "Platform feedback",
       "product": "Products",
       "productFunction": "Functions",
       "productJson": "Description libraries",
+      "reminder-record": "Reminder records",
+      "rental-file": "Rental files",
       "touch-alarm": "One-touch alerts",
       "alarm-lock": "Door not locked / test forbidden",
       "alarm-gather": "Gathering alarms",
@@ -4629,7 +5220,11 @@ export default {
       "alarm-foreign": "Foreign-person warnings",
       "alarm-person": "Person warnings",
       "alarm-device": "Device alarms",
-      "alarm-card": "Identity-card warnings"
+      "alarm-card": "Identity-card warnings",
+      "help-manual": "Help manuals",
+      "program-help-manual": "App help manuals",
+      "user-agreement": "User agreements",
+      "privacy-policy": "Privacy policies"
     },
     "permissions": {
       "hologram:sch": "Look up person profiles",
@@ -4686,6 +5281,14 @@ export default {
       "group:del": "Delete group",
       "deviceTiming:list": "View timers",
       "deviceTiming:user-edit": "Edit own timers",
+      "helpManual:list": "View help manuals",
+      "helpManual:edit": "Edit help manuals",
+      "helpManual:del": "Delete help manuals",
+      "programHelpManual:list": "View app help manuals",
+      "programHelpManual:edit": "Edit app help manuals",
+      "programHelpManual:del": "Delete app help manuals",
+      "userAgreement:list": "View user agreements",
+      "privacyPolicy:list": "View privacy policies",
       "feedback:list": "Handle feedback",
       "firmware:list": "View firmware",
       "firmware:add": "Add firmware",
@@ -4713,6 +5316,10 @@ export default {
       "place:add": "Add place",
       "place:edit": "Edit place",
       "place:del": "Delete place",
+      "platform:list": "View platform documents",
+      "platform:edit": "Edit platform documents",
+      "platform:del": "Delete platform documents",
+      "platformFeedback:list": "View platform feedback",
       "product:list": "View products",
       "product:add": "Add product",
       "product:edit": "Edit product",
@@ -4729,6 +5336,11 @@ export default {
       "json_conf:look": "View library fields",
       "json_conf:add": "Add or edit library field",
       "json_conf:del": "Delete library field",
+      "reminderRecord:list": "View reminder records",
+      "reminderRecord:edit": "Handle reminder records",
+      "rentalFile:list": "View rental files",
+      "rentalFile:edit": "Edit rental files",
+      "rentalFile:del": "Delete rental files",
       "rentalRoom:add": "Add rental room",
       "rentalRoom:edit": "Edit rental room",
       "rentalRoom:del": "Delete rental room",

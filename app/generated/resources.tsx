@@ -7,6 +7,7 @@ import AreaPage from '../areas/AreaPage';
 import ControlPersonList from '../controlPersons/ControlPersonList';
 import DepartmentPage from '../departments/DepartmentPage';
 import DeviceList from '../devices/DeviceList';
+import DocumentList from '../documents/DocumentList';
 import FeedbackList from '../feedback/FeedbackList';
 import FirmwareList from '../firmware/FirmwareList';
 import GroupList from '../groups/GroupList';
@@ -1133,6 +1134,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -1484,6 +1491,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -1837,6 +1850,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -2187,6 +2206,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -2537,6 +2562,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -3253,6 +3284,12 @@ export const resources: ResourceDefinition[] = [
             "key": "time_limit",
             "op": "between",
             "field": "fAlarmTime"
+          },
+          {
+            "key": "alarm_type",
+            "op": "in",
+            "field": "fAlarmType",
+            "input": "hidden"
           }
         ],
         "sort": [
@@ -5306,6 +5343,972 @@ export const resources: ResourceDefinition[] = [
   },
   {
     config: {
+      "name": "document",
+      "label": "resources.document.name",
+      "endpoints": {
+        "list": "/biz/t-help-manual/pageList",
+        "get": "/biz/t-help-manual/detail",
+        "save": "/biz/t-help-manual/addOrUpdateHelpManual",
+        "delete": "/biz/t-help-manual/removeHelpManual",
+        "status": "/biz/t-help-manual/updateStatus"
+      },
+      "notifications": {
+        "save": "resources.document.notifications.save",
+        "delete": "resources.document.notifications.delete",
+        "status": "resources.document.notifications.status"
+      },
+      "permissions": {
+        "list": "helpManual:list",
+        "get": "helpManual:list",
+        "save": {
+          "create": "helpManual:edit",
+          "update": "helpManual:edit"
+        },
+        "delete": "helpManual:del",
+        "status": "helpManual:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.document.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.document.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.document.messages.fTitle.required",
+            "maxLength": "resources.document.messages.fTitle.maxLength"
+          }
+        },
+        "fType": {
+          "source": "fType",
+          "type": "integer",
+          "label": "resources.document.fields.fType",
+          "required": true,
+          "enum": "documentType",
+          "values": [
+            2,
+            3,
+            4,
+            5
+          ],
+          "messages": {
+            "required": "resources.document.messages.fType.required",
+            "enum": "resources.document.messages.fType.enum"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.document.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.document.messages.fStatus.required",
+            "enum": "resources.document.messages.fStatus.enum",
+            "type": "resources.document.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.document.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.document.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.document.messages.fSort.minimum",
+            "maximum": "resources.document.messages.fSort.maximum",
+            "type": "resources.document.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.document.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.document.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.document.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.document.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "status",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      }
+    },
+    list: DocumentList,
+  },
+  {
+    config: {
+      "name": "helpManual",
+      "label": "menus.help-manual",
+      "endpoints": {
+        "list": "/biz/t-help-manual/pageList",
+        "get": "/biz/t-help-manual/detail",
+        "save": "/biz/t-help-manual/addOrUpdateHelpManual",
+        "delete": "/biz/t-help-manual/removeHelpManual",
+        "status": "/biz/t-help-manual/updateStatus"
+      },
+      "notifications": {
+        "save": "resources.document.notifications.save",
+        "delete": "resources.document.notifications.delete",
+        "status": "resources.document.notifications.status"
+      },
+      "permissions": {
+        "list": "helpManual:list",
+        "get": "helpManual:list",
+        "save": {
+          "create": "helpManual:edit",
+          "update": "helpManual:edit"
+        },
+        "delete": "helpManual:del",
+        "status": "helpManual:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.document.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.document.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.document.messages.fTitle.required",
+            "maxLength": "resources.document.messages.fTitle.maxLength"
+          }
+        },
+        "fType": {
+          "source": "fType",
+          "type": "integer",
+          "label": "resources.document.fields.fType",
+          "required": true,
+          "enum": "documentType",
+          "values": [
+            2,
+            3,
+            4,
+            5
+          ],
+          "messages": {
+            "required": "resources.document.messages.fType.required",
+            "enum": "resources.document.messages.fType.enum"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.document.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.document.messages.fStatus.required",
+            "enum": "resources.document.messages.fStatus.enum",
+            "type": "resources.document.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.document.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.document.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.document.messages.fSort.minimum",
+            "maximum": "resources.document.messages.fSort.maximum",
+            "type": "resources.document.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.document.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.document.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.document.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.document.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "status",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ],
+        "condition": {
+          "type": 5
+        }
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      },
+      "entity": "document",
+      "menu": {
+        "key": "help-manual",
+        "path": "/helpManual",
+        "icon": "MenuBook"
+      }
+    },
+    list: DocumentList,
+  },
+  {
+    config: {
+      "name": "programHelpManual",
+      "label": "menus.program-help-manual",
+      "endpoints": {
+        "list": "/biz/t-help-manual/pageList",
+        "get": "/biz/t-help-manual/detail",
+        "save": "/biz/t-help-manual/addOrUpdateHelpManual",
+        "delete": "/biz/t-help-manual/removeHelpManual",
+        "status": "/biz/t-help-manual/updateStatus"
+      },
+      "notifications": {
+        "save": "resources.document.notifications.save",
+        "delete": "resources.document.notifications.delete",
+        "status": "resources.document.notifications.status"
+      },
+      "permissions": {
+        "list": "helpManual:list",
+        "get": "helpManual:list",
+        "save": {
+          "create": "programHelpManual:edit",
+          "update": "programHelpManual:edit"
+        },
+        "delete": "programHelpManual:del",
+        "status": "programHelpManual:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.document.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.document.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.document.messages.fTitle.required",
+            "maxLength": "resources.document.messages.fTitle.maxLength"
+          }
+        },
+        "fType": {
+          "source": "fType",
+          "type": "integer",
+          "label": "resources.document.fields.fType",
+          "required": true,
+          "enum": "documentType",
+          "values": [
+            2,
+            3,
+            4,
+            5
+          ],
+          "messages": {
+            "required": "resources.document.messages.fType.required",
+            "enum": "resources.document.messages.fType.enum"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.document.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.document.messages.fStatus.required",
+            "enum": "resources.document.messages.fStatus.enum",
+            "type": "resources.document.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.document.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.document.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.document.messages.fSort.minimum",
+            "maximum": "resources.document.messages.fSort.maximum",
+            "type": "resources.document.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.document.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.document.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.document.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.document.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "status",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ],
+        "condition": {
+          "type": 4
+        }
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      },
+      "entity": "document",
+      "menu": {
+        "key": "program-help-manual",
+        "path": "/programHelpManual",
+        "icon": "PhoneAndroid"
+      }
+    },
+    list: DocumentList,
+  },
+  {
+    config: {
+      "name": "userAgreement",
+      "label": "menus.user-agreement",
+      "endpoints": {
+        "list": "/biz/t-help-manual/pageList",
+        "get": "/biz/t-help-manual/detail",
+        "save": "/biz/t-help-manual/addOrUpdateHelpManual",
+        "delete": "/biz/t-help-manual/removeHelpManual",
+        "status": "/biz/t-help-manual/updateStatus"
+      },
+      "notifications": {
+        "save": "resources.document.notifications.save",
+        "delete": "resources.document.notifications.delete",
+        "status": "resources.document.notifications.status"
+      },
+      "permissions": {
+        "list": "helpManual:list",
+        "get": "helpManual:list",
+        "save": {
+          "create": "helpManual:edit",
+          "update": "helpManual:edit"
+        },
+        "delete": "helpManual:del",
+        "status": "helpManual:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.document.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.document.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.document.messages.fTitle.required",
+            "maxLength": "resources.document.messages.fTitle.maxLength"
+          }
+        },
+        "fType": {
+          "source": "fType",
+          "type": "integer",
+          "label": "resources.document.fields.fType",
+          "required": true,
+          "enum": "documentType",
+          "values": [
+            2,
+            3,
+            4,
+            5
+          ],
+          "messages": {
+            "required": "resources.document.messages.fType.required",
+            "enum": "resources.document.messages.fType.enum"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.document.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.document.messages.fStatus.required",
+            "enum": "resources.document.messages.fStatus.enum",
+            "type": "resources.document.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.document.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.document.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.document.messages.fSort.minimum",
+            "maximum": "resources.document.messages.fSort.maximum",
+            "type": "resources.document.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.document.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.document.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.document.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.document.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "status",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ],
+        "condition": {
+          "type": 3
+        }
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      },
+      "entity": "document",
+      "menu": {
+        "key": "user-agreement",
+        "path": "/userAgreement",
+        "icon": "Handshake"
+      }
+    },
+    list: DocumentList,
+  },
+  {
+    config: {
+      "name": "privacyPolicy",
+      "label": "menus.privacy-policy",
+      "endpoints": {
+        "list": "/biz/t-help-manual/pageList",
+        "get": "/biz/t-help-manual/detail",
+        "save": "/biz/t-help-manual/addOrUpdateHelpManual",
+        "delete": "/biz/t-help-manual/removeHelpManual",
+        "status": "/biz/t-help-manual/updateStatus"
+      },
+      "notifications": {
+        "save": "resources.document.notifications.save",
+        "delete": "resources.document.notifications.delete",
+        "status": "resources.document.notifications.status"
+      },
+      "permissions": {
+        "list": "helpManual:list",
+        "get": "helpManual:list",
+        "save": {
+          "create": "helpManual:edit",
+          "update": "helpManual:edit"
+        },
+        "delete": "helpManual:del",
+        "status": "helpManual:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.document.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.document.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.document.messages.fTitle.required",
+            "maxLength": "resources.document.messages.fTitle.maxLength"
+          }
+        },
+        "fType": {
+          "source": "fType",
+          "type": "integer",
+          "label": "resources.document.fields.fType",
+          "required": true,
+          "enum": "documentType",
+          "values": [
+            2,
+            3,
+            4,
+            5
+          ],
+          "messages": {
+            "required": "resources.document.messages.fType.required",
+            "enum": "resources.document.messages.fType.enum"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.document.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.document.messages.fStatus.required",
+            "enum": "resources.document.messages.fStatus.enum",
+            "type": "resources.document.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.document.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.document.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.document.messages.fSort.minimum",
+            "maximum": "resources.document.messages.fSort.maximum",
+            "type": "resources.document.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.document.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.document.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.document.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.document.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "status",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ],
+        "condition": {
+          "type": 2
+        }
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      },
+      "entity": "document",
+      "menu": {
+        "key": "privacy-policy",
+        "path": "/privacyPolicy",
+        "icon": "PrivacyTip"
+      }
+    },
+    list: DocumentList,
+  },
+  {
+    config: {
       "name": "feedback",
       "label": "resources.feedback.name",
       "endpoints": {
@@ -7090,6 +8093,280 @@ export const resources: ResourceDefinition[] = [
   },
   {
     config: {
+      "name": "platform",
+      "label": "resources.platform.name",
+      "endpoints": {
+        "list": "/biz/t-platform/pageList",
+        "save": "/biz/t-platform/addOrUpdatePlatform",
+        "delete": "/biz/t-platform/removeUpdatePlatform"
+      },
+      "notifications": {
+        "save": "resources.platform.notifications.save",
+        "delete": "resources.platform.notifications.delete"
+      },
+      "permissions": {
+        "list": "platform:list",
+        "save": {
+          "create": "platform:edit",
+          "update": "platform:edit"
+        },
+        "delete": "platform:del"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.platform.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.platform.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.platform.messages.fTitle.required",
+            "maxLength": "resources.platform.messages.fTitle.maxLength"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.platform.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.platform.messages.fStatus.required",
+            "enum": "resources.platform.messages.fStatus.enum",
+            "type": "resources.platform.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.platform.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.platform.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.platform.messages.fSort.minimum",
+            "maximum": "resources.platform.messages.fSort.maximum",
+            "type": "resources.platform.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.platform.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.platform.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.platform.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.platform.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "save",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      },
+      "menu": {
+        "key": "platform-doc",
+        "path": "/platform-doc",
+        "icon": "Info"
+      }
+    },
+    list: DocumentList,
+  },
+  {
+    config: {
+      "name": "platformFeedback",
+      "label": "resources.platformFeedback.name",
+      "endpoints": {
+        "list": "/biz/t-platform-feedback/pageList"
+      },
+      "notifications": {},
+      "permissions": {
+        "list": "platformFeedback:list"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.platformFeedback.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fUserId": {
+          "source": "fUserId",
+          "type": "integer",
+          "label": "resources.platformFeedback.fields.fUserId",
+          "messages": {}
+        },
+        "userName": {
+          "source": "userName",
+          "type": "string",
+          "label": "resources.platformFeedback.fields.userName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fPhone": {
+          "source": "fPhone",
+          "type": "string",
+          "label": "resources.platformFeedback.fields.fPhone",
+          "maxLength": 20,
+          "mask": "phone",
+          "messages": {}
+        },
+        "fPlatformId": {
+          "source": "fPlatformId",
+          "type": "integer",
+          "label": "resources.platformFeedback.fields.fPlatformId",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.platformFeedback.fields.fContent",
+          "maxLength": 1000,
+          "messages": {}
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.platformFeedback.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "userName",
+          "fPhone",
+          "fContent",
+          "fIntime"
+        ],
+        "filters": [
+          {
+            "key": "phone",
+            "field": "fPhone",
+            "op": "like"
+          },
+          {
+            "key": "content",
+            "field": "fContent",
+            "op": "like"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fIntime",
+            "asc": false
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": []
+      },
+      "menu": {
+        "key": "platform-feedback",
+        "path": "/platform-feedback",
+        "icon": "RateReview"
+      }
+    },
+    list: SchemaList,
+  },
+  {
+    config: {
       "name": "policeStation",
       "label": "resources.policeStation.name",
       "endpoints": {
@@ -8129,6 +9406,305 @@ export const resources: ResourceDefinition[] = [
       }
     },
     list: SchemaList,
+  },
+  {
+    config: {
+      "name": "reminderRecord",
+      "label": "resources.reminderRecord.name",
+      "endpoints": {
+        "list": "/biz/t-reminder-record/pageList",
+        "status": "/biz/t-reminder-record/updateRecordStatus"
+      },
+      "notifications": {
+        "status": "resources.reminderRecord.notifications.status"
+      },
+      "permissions": {
+        "list": "reminderRecord:list",
+        "status": "reminderRecord:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.reminderRecord.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fUserId": {
+          "source": "fUserId",
+          "type": "integer",
+          "label": "resources.reminderRecord.fields.fUserId",
+          "messages": {}
+        },
+        "userName": {
+          "source": "userName",
+          "type": "string",
+          "label": "resources.reminderRecord.fields.userName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.reminderRecord.fields.fTitle",
+          "maxLength": 100,
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.reminderRecord.fields.fContent",
+          "maxLength": 1000,
+          "messages": {}
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.reminderRecord.fields.fStatus",
+          "default": 0,
+          "enum": "reminderStatus",
+          "values": [
+            0,
+            1
+          ],
+          "messages": {
+            "required": "resources.reminderRecord.messages.fStatus.required",
+            "enum": "resources.reminderRecord.messages.fStatus.enum",
+            "type": "resources.reminderRecord.messages.fStatus.type"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.reminderRecord.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "userName",
+          "fTitle",
+          "fContent",
+          "fIntime",
+          "fStatus"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "status",
+            "on": 1,
+            "off": 0
+          }
+        ],
+        "filters": [
+          {
+            "key": "keyword",
+            "fields": [
+              "fTitle",
+              "fContent"
+            ],
+            "op": "like"
+          },
+          {
+            "key": "status",
+            "field": "fStatus",
+            "op": "eq"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fIntime",
+            "asc": false
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": []
+      },
+      "menu": {
+        "key": "reminder-record",
+        "path": "/reminder-record",
+        "icon": "NotificationsNone"
+      }
+    },
+    list: SchemaList,
+  },
+  {
+    config: {
+      "name": "rentalFile",
+      "label": "resources.rentalFile.name",
+      "endpoints": {
+        "list": "/biz/t-rental-file/pageList",
+        "save": "/biz/t-rental-file/addOrUpdateFile",
+        "delete": "/biz/t-rental-file/removeFile"
+      },
+      "notifications": {
+        "save": "resources.rentalFile.notifications.save",
+        "delete": "resources.rentalFile.notifications.delete"
+      },
+      "permissions": {
+        "list": "rentalFile:list",
+        "save": {
+          "create": "rentalFile:edit",
+          "update": "rentalFile:edit"
+        },
+        "delete": "rentalFile:del"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.rentalFile.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fTitle": {
+          "source": "fTitle",
+          "type": "string",
+          "label": "resources.rentalFile.fields.fTitle",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.rentalFile.messages.fTitle.required",
+            "maxLength": "resources.rentalFile.messages.fTitle.maxLength"
+          }
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.rentalFile.fields.fStatus",
+          "required": true,
+          "default": 1,
+          "enum": "documentStatus",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.rentalFile.messages.fStatus.required",
+            "enum": "resources.rentalFile.messages.fStatus.enum",
+            "type": "resources.rentalFile.messages.fStatus.type"
+          }
+        },
+        "statusName": {
+          "source": "statusName",
+          "type": "string",
+          "label": "resources.rentalFile.fields.statusName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fSort": {
+          "source": "fSort",
+          "type": "integer",
+          "label": "resources.rentalFile.fields.fSort",
+          "minimum": 0,
+          "maximum": 9999,
+          "default": 0,
+          "messages": {
+            "minimum": "resources.rentalFile.messages.fSort.minimum",
+            "maximum": "resources.rentalFile.messages.fSort.maximum",
+            "type": "resources.rentalFile.messages.fSort.type"
+          }
+        },
+        "fImage": {
+          "source": "fImage",
+          "type": "string",
+          "label": "resources.rentalFile.fields.fImage",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fContent": {
+          "source": "fContent",
+          "type": "string",
+          "label": "resources.rentalFile.fields.fContent",
+          "maxLength": 200000,
+          "widget": "richText",
+          "messages": {
+            "maxLength": "resources.rentalFile.messages.fContent.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.rentalFile.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fTitle",
+          "fImage",
+          "fSort",
+          "fStatus",
+          "fIntime"
+        ],
+        "switches": [
+          {
+            "field": "fStatus",
+            "endpoint": "save",
+            "on": 1,
+            "off": 2
+          }
+        ],
+        "filters": [
+          {
+            "key": "title",
+            "field": "fTitle",
+            "op": "like"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fSort",
+            "asc": true
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fTitle",
+          "fStatus",
+          "fSort",
+          "fImage",
+          "fContent"
+        ]
+      },
+      "menu": {
+        "key": "rental-file",
+        "path": "/rental-file",
+        "icon": "Description"
+      }
+    },
+    list: DocumentList,
   },
   {
     config: {

@@ -31,8 +31,8 @@ export interface FieldConfig {
   transform?: 'upper';
   /** Shown masked in lists: idcard keeps the first 6 and last 4 characters, phone the first 3 and last 4. */
   mask?: 'idcard' | 'phone';
-  /** image: an uploaded picture kept by its stored name. */
-  widget?: 'image';
+  /** image: an uploaded picture kept by its stored name; richText: the rich-text editor (HTML the server sanitises). */
+  widget?: 'image' | 'richText';
   readOnly?: boolean;
   readOnlyOnEdit?: boolean;
   adminOnly?: boolean;

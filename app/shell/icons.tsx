@@ -53,6 +53,13 @@ import Diversity3Icon from '@mui/icons-material/Diversity3';
 import ReportProblemIcon from '@mui/icons-material/ReportProblem';
 import PhonelinkRingIcon from '@mui/icons-material/PhonelinkRing';
 import HiveIcon from '@mui/icons-material/Hive';
+import InfoIcon from '@mui/icons-material/Info';
+import MenuBookIcon from '@mui/icons-material/MenuBook';
+import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
+import HandshakeIcon from '@mui/icons-material/Handshake';
+import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
+import RateReviewIcon from '@mui/icons-material/RateReview';
+import NotificationsNoneIcon from '@mui/icons-material/NotificationsNone';
 
 const icons: Record<string, SvgIconComponent> = {
   DevicesOther: DevicesOtherIcon,
@@ -104,6 +111,13 @@ const icons: Record<string, SvgIconComponent> = {
   ReportProblem: ReportProblemIcon,
   PhonelinkRing: PhonelinkRingIcon,
   Hive: HiveIcon,
+  Info: InfoIcon,
+  MenuBook: MenuBookIcon,
+  PhoneAndroid: PhoneAndroidIcon,
+  Handshake: HandshakeIcon,
+  PrivacyTip: PrivacyTipIcon,
+  RateReview: RateReviewIcon,
+  NotificationsNone: NotificationsNoneIcon,
 };
 
 /** Accepts `Router`, `router`, `RouterOutlined` and `md-router`-style legacy names. */

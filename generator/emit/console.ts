@@ -75,12 +75,18 @@ function variantConfigs(entity: Entity) {
   const base = resourceConfig(entity);
   const r = entity.resource;
   return Object.entries(r.list.variants ?? {}).map(([name, v]) => {
-    const shown = v.filters ? v.filters.map((k) => base.list.filters.find((f) => f.key === k)!) : base.list.filters;
+    const listed = v.filters ? v.filters.map((k) => base.list.filters.find((f) => f.key === k)!) : base.list.filters;
+    // A filter the condition fixes stays known to the page, hidden, so new rows get its value (a document's type).
+    const fixedByCondition = base.list.filters.filter((f) => f.key in (v.condition ?? {}) && !listed.includes(f)).map((f) => ({ ...f, input: 'hidden' as const }));
+    const shown = [...listed, ...fixedByCondition];
+    // The variant's own codes decide its buttons (a type-4 document is edited with programHelpManual:edit).
+    const own = Object.fromEntries(Object.entries(v.permissions ?? {}).map(([a, code]) => [a, typeof base.permissions[a] === 'object' ? { create: code, update: code } : code]));
     return {
       ...base,
       name,
       entity: entity.name,
       label: `menus.${v.menu.key}`,
+      permissions: { ...base.permissions, ...own },
       list: {
         ...base.list,
         pageSize: v.pageSize ?? base.list.pageSize,

@@ -4,7 +4,7 @@
  * rows to seed), migrations/<entity>.sql (idempotent DDL) and openapi.json.
  */
 import type { Model, Entity, Property } from '../model';
-import { columnName, primaryKey, isWrite, logName } from '../model';
+import { columnName, primaryKey, isWrite, logName, variantKey } from '../model';
 import { tsHeader, sqlHeader, literal, HEADER } from './common';
 
 function zh(messages: Property['x-messages']): Record<string, string> {
@@ -39,6 +39,7 @@ function entityModel(entity: Entity) {
         ...(p['x-db']?.virtual ? { virtual: true } : {}),
         ...(p.default !== undefined ? { default: p.default } : {}),
         ...(p['x-transform'] ? { transform: p['x-transform'] } : {}),
+        ...(p['x-format'] ? { format: p['x-format'] } : {}),
         messages: zh(p['x-messages']),
       },
     ]),
@@ -120,10 +121,31 @@ function migration(entity: Entity): string {
   return sqlHeader + lines.join('\n') + '\n';
 }
 
+/**
+ * The codes of a route by the row's value of a variant's field (a document's type): each variant with
+ * its own codes, and for list each variant's page code. Absent when no variant changes the route's code.
+ */
+function codesByValue(entity: Entity, action: string) {
+  const r = entity.resource;
+  const codes: Record<string, string> = {};
+  let key: { key: string; field: string } | undefined;
+  for (const v of Object.values(r.list.variants ?? {})) {
+    const k = variantKey(r, v);
+    // Reading a list or one row of the variant needs its page code.
+    const reads = ['list', 'get'].includes(r.endpoints[action]?.as ?? action);
+    const code = v.permissions?.[action] ?? (reads ? v.permission : undefined);
+    if (!k || !code) continue;
+    key = { key: k.key, field: k.field };
+    codes[k.value] = code;
+  }
+  return key ? { ...key, codes } : undefined;
+}
+
 function routeTable(model: Model) {
   const modules = new Set<string>();
   const rows: string[] = [];
-  for (const { name, resource, schema } of model.entities) {
+  for (const entity of model.entities) {
+    const { name, resource, schema } = entity;
     const mod = resource.server?.module;
     if (mod) modules.add(mod);
     for (const [action, ep] of Object.entries(resource.endpoints)) {
@@ -139,6 +161,7 @@ function routeTable(model: Model) {
         ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
         ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),
         ...(ep.handler ? [`handler: ${mod}.${ep.handler}`] : []),
+        ...(codesByValue(entity, action) ? [`byValue: ${JSON.stringify(codesByValue(entity, action))}`] : []),
       ];
       rows.push(`  { ${parts.join(', ')} },`);
     }

@@ -3,11 +3,12 @@
  * entity from its generated model, with the entity's server module adding scope, hooks and computed
  * fields. Custom actions are handlers of that module.
  */
-import { Refusal, NotFound } from '../http/envelope';
+import { Refusal, NotFound, Forbidden } from '../http/envelope';
 import { isId } from '../http/guard';
 import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
+import { cleanHtmlFields } from './html';
 import { applyFilters, conditionOf, pageRequest } from './query';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
@@ -33,7 +34,8 @@ export function scoped(ctx: Services, model: EntityModel, user: User): Query {
 
 /** Formats rows and attaches their relations (a device's tProduct) and computed fields. */
 export async function present(ctx: Services, model: EntityModel, rows: Row[]): Promise<Row[]> {
-  const out = rows.map((r) => formatRow(r, ctx.timeZone));
+  // Rich text is cleaned again on the way out: a row written around the API is served clean too.
+  const out = rows.map((r) => cleanHtmlFields(model, formatRow(r, ctx.timeZone)));
   for (const [name, rel] of Object.entries(model.relations)) {
     const target = entity(rel.entity);
     const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
@@ -61,9 +63,24 @@ async function findScoped(ctx: CallContext, id: number): Promise<Row> {
   return row;
 }
 
+/**
+ * A route with codes by value (a document list's type): the user must hold the code for the row's value,
+ * or the route's own code for a value no variant names. The route-level check only asked for any of them.
+ */
+function requireCodeFor(ctx: CallContext, value: unknown, creating = false) {
+  const byValue = ctx.route.byValue;
+  if (!byValue) return;
+  const p = ctx.route.permission;
+  const base = typeof p === 'string' ? p : creating ? p.create : p.update;
+  const one = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  const code = one === undefined || one === null || Array.isArray(one) ? base : (byValue.codes[String(one)] ?? base);
+  if (!ctx.user.permissions.has(code)) throw new Forbidden();
+}
+
 export async function list(ctx: CallContext) {
   const { entity: model } = ctx;
   const page = pageRequest(model, ctx.body);
+  if (ctx.route.byValue) requireCodeFor(ctx, page.condition[ctx.route.byValue.key]);
   const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
   const { total } = (await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
   let q = filtered;
@@ -87,6 +104,7 @@ export async function all(ctx: CallContext) {
 
 export async function get(ctx: CallContext) {
   const row = await findScoped(ctx, idOf(ctx.entity, ctx.body));
+  if (ctx.route.byValue) requireCodeFor(ctx, row[ctx.route.byValue.field]);
   return (await present(ctx, ctx.entity, [row]))[0];
 }
 
@@ -123,13 +141,19 @@ export async function save(ctx: CallContext) {
     const tctx = { ...ctx, db: trx };
     let row: Row;
     if (!creating && !isId(rawId)) idOf(model, ctx.body);
+    const byField = ctx.route.byValue?.field;
     if (creating) {
+      if (byField) requireCodeFor(ctx, values[byField], true);
       await hooks.beforeSave?.(values, tctx);
       await checkUnique(tctx, values);
       row = await trx.insertInto(model.table).values(values).returningAll().executeTakeFirstOrThrow();
     } else {
       const id = idOf(model, ctx.body);
       const existing = await findScoped(tctx, id);
+      if (byField) {
+        requireCodeFor(ctx, existing[byField]);
+        if (byField in values) requireCodeFor(ctx, values[byField]);
+      }
       await hooks.beforeSave?.(values, tctx, existing);
       await checkUnique(tctx, values, id);
       row = Object.keys(values).length
@@ -144,6 +168,7 @@ export async function save(ctx: CallContext) {
 export async function remove(ctx: CallContext) {
   const { entity: model } = ctx;
   const row = await findScoped(ctx, idOf(model, ctx.body));
+  if (ctx.route.byValue) requireCodeFor(ctx, row[ctx.route.byValue.field]);
   await ctx.db.transaction().execute(async (trx) => {
     await hooksOf(model).beforeDelete?.(row, { ...ctx, db: trx });
     await trx.deleteFrom(model.table).where(model.primaryKey, '=', row[model.primaryKey]).execute();
@@ -166,6 +191,7 @@ export async function set(ctx: CallContext) {
 async function setFields(ctx: CallContext, values: Row) {
   const { entity: model } = ctx;
   const row = await findScoped(ctx, idOf(model, ctx.body));
+  if (ctx.route.byValue) requireCodeFor(ctx, row[ctx.route.byValue.field]);
   await ctx.db.updateTable(model.table).set(values).where(model.primaryKey, '=', row[model.primaryKey]).execute();
   return null;
 }

@@ -7,12 +7,15 @@ import type { RouteSpec } from './types';
 
 const READS = new Set(['list', 'get', 'all']);
 
+/** The code(s) a call needs before the engine sees the row; with codes by value, any of them (the engine checks the row's). */
 function permissionOf(route: RouteSpec) {
   const p = route.permission;
-  if (typeof p === 'string') return p;
+  const byValue = route.byValue ? Object.values(route.byValue.codes) : [];
+  if (typeof p === 'string') return byValue.length ? [p, ...byValue] : p;
   return (body: Record<string, unknown>) => {
     const id = body.fId;
-    return id === undefined || id === null || id === '' ? p.create : p.update;
+    const code = id === undefined || id === null || id === '' ? p.create : p.update;
+    return byValue.length ? [code, ...byValue] : code;
   };
 }
 

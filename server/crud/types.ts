@@ -11,6 +11,8 @@ export interface FieldModel {
   default?: unknown;
   /** upper: upper-cased before it is checked and stored (plates, ID numbers). */
   transform?: 'upper';
+  /** html: rich text, sanitised when written and when read (server/crud/html.ts). */
+  format?: 'html';
   /** The spec's messages by rule (required, unique, pattern…). */
   messages: Record<string, string>;
 }
@@ -92,6 +94,11 @@ export interface RouteSpec {
   /** The operation log's name of a write: a stable key and its words in the three languages. */
   log?: LogName;
   handler?: Handler;
+  /**
+   * Codes by the row's value of a field (list variants with codes of their own, e.g. a type-4 document
+   * needs programHelpManual:edit): `key` is the list condition's key, `field` the row's field.
+   */
+  byValue?: { key: string; field: string; codes: Record<string, string> };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -8,6 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { Refusal } from '../http/envelope';
 import type { EntityModel, User } from './types';
 import { isAdmin } from './types';
+import { cleanHtmlFields } from './html';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
 const compiled = new WeakMap<EntityModel, ValidateFunction>();
@@ -49,6 +50,8 @@ export function validateBody(entity: EntityModel, body: Record<string, unknown>,
     const text = typeof raw === 'string' ? raw.trim() : raw;
     values[field] = empty(raw) ? null : typeof text === 'string' && entity.fields[field]?.transform === 'upper' ? text.toUpperCase() : text;
   }
+  // Rich text is cleaned before the rules: a body of nothing but a script is an empty one.
+  cleanHtmlFields(entity, values);
   for (const field of entity.required) {
     const missing = mode === 'create' ? empty(values[field]) : field in values && empty(values[field]);
     if (missing) throw new Refusal(messageFor(entity, field, 'required'));

@@ -11,6 +11,8 @@ import { seedLibraryDemo } from '../domain/librarySeed';
 import { seedAlarms } from '../domain/alarmSeed';
 import { seedFirstScreens } from './demo/firstScreens';
 import { seedTenantAssets } from './demo/tenantAssets';
+import { seedDocuments } from '../domain/documents';
+import { seedDocumentFeedback } from '../domain/documentFeedback';
 
 export const DEMO_ACCOUNTS = [
   { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },
@@ -91,5 +93,7 @@ export async function seedDemo(db: DB): Promise<boolean> {
   await seedAlarms(db);
   await seedFirstScreens(db, ids.agent);
   await seedTenantAssets(db);
+  await seedDocuments(db);
+  await seedDocumentFeedback(db);
   return true;
 }

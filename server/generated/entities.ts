@@ -2591,6 +2591,193 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "document": {
+    "name": "document",
+    "table": "t_document",
+    "label": "文档",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fTitle": {
+        "type": "string",
+        "label": "标题名称",
+        "messages": {
+          "required": "标题名称不能为空",
+          "maxLength": "标题名称不能超过100个字符"
+        }
+      },
+      "fType": {
+        "type": "integer",
+        "label": "文档类型",
+        "messages": {
+          "required": "文档类型不能为空",
+          "enum": "文档类型不正确"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {
+          "required": "状态不能为空",
+          "enum": "状态不能为空",
+          "type": "状态不能为空"
+        }
+      },
+      "statusName": {
+        "type": "string",
+        "label": "状态名称",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fSort": {
+        "type": "integer",
+        "label": "排序",
+        "default": 0,
+        "messages": {
+          "minimum": "排序为0到9999的整数",
+          "maximum": "排序为0到9999的整数",
+          "type": "排序为0到9999的整数"
+        }
+      },
+      "fImage": {
+        "type": "string",
+        "label": "封面图片",
+        "messages": {}
+      },
+      "fContent": {
+        "type": "string",
+        "label": "内容",
+        "format": "html",
+        "messages": {
+          "maxLength": "内容过长"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fTitle",
+      "fType",
+      "fStatus"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "title",
+        "field": "fTitle",
+        "op": "like"
+      },
+      {
+        "key": "type",
+        "field": "fType",
+        "op": "eq",
+        "input": "hidden"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fSort",
+          "asc": true
+        },
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fSort",
+        "fIntime",
+        "fTitle"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fTitle": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            2,
+            3,
+            4,
+            5,
+            null
+          ]
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fSort": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 9999
+        },
+        "fImage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fContent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200000
+        }
+      }
+    }
+  },
   "feedback": {
     "name": "feedback",
     "table": "t_feedback",
@@ -4586,6 +4773,287 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "platform": {
+    "name": "platform",
+    "table": "t_platform",
+    "label": "平台文档",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fTitle": {
+        "type": "string",
+        "label": "标题名称",
+        "messages": {
+          "required": "标题名称不能为空",
+          "maxLength": "标题名称不能超过100个字符"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {
+          "required": "状态不能为空",
+          "enum": "状态不能为空",
+          "type": "状态不能为空"
+        }
+      },
+      "statusName": {
+        "type": "string",
+        "label": "状态名称",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fSort": {
+        "type": "integer",
+        "label": "排序",
+        "default": 0,
+        "messages": {
+          "minimum": "排序为0到9999的整数",
+          "maximum": "排序为0到9999的整数",
+          "type": "排序为0到9999的整数"
+        }
+      },
+      "fImage": {
+        "type": "string",
+        "label": "封面图片",
+        "messages": {}
+      },
+      "fContent": {
+        "type": "string",
+        "label": "内容",
+        "format": "html",
+        "messages": {
+          "maxLength": "内容过长"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fTitle",
+      "fStatus"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "title",
+        "field": "fTitle",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fSort",
+          "asc": true
+        },
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fSort",
+        "fIntime",
+        "fTitle"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fTitle": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fSort": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 9999
+        },
+        "fImage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fContent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200000
+        }
+      }
+    }
+  },
+  "platformFeedback": {
+    "name": "platformFeedback",
+    "table": "t_platform_feedback",
+    "label": "平台反馈",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "反馈用户",
+        "messages": {}
+      },
+      "userName": {
+        "type": "string",
+        "label": "反馈用户",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fPhone": {
+        "type": "string",
+        "label": "手机号",
+        "messages": {}
+      },
+      "fPlatformId": {
+        "type": "integer",
+        "label": "所属平台文档",
+        "messages": {}
+      },
+      "fContent": {
+        "type": "string",
+        "label": "反馈内容",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "反馈时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "phone",
+        "field": "fPhone",
+        "op": "like"
+      },
+      {
+        "key": "content",
+        "field": "fContent",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fIntime",
+          "asc": false
+        },
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fPhone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "fPlatformId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fContent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000
+        }
+      }
+    }
+  },
   "policeStation": {
     "name": "policeStation",
     "table": "t_police_sta_info",
@@ -5775,6 +6243,300 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "reminderRecord": {
+    "name": "reminderRecord",
+    "table": "t_reminder_record",
+    "label": "提醒记录",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "提醒用户",
+        "messages": {}
+      },
+      "userName": {
+        "type": "string",
+        "label": "提醒用户",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fTitle": {
+        "type": "string",
+        "label": "提醒标题",
+        "messages": {}
+      },
+      "fContent": {
+        "type": "string",
+        "label": "提醒内容",
+        "messages": {}
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "处理状态",
+        "default": 0,
+        "messages": {
+          "required": "状态不能为空",
+          "enum": "状态不能为空",
+          "type": "状态不能为空"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "提醒时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "keyword",
+        "fields": [
+          "fTitle",
+          "fContent"
+        ],
+        "op": "like"
+      },
+      {
+        "key": "status",
+        "field": "fStatus",
+        "op": "eq"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fIntime",
+          "asc": false
+        },
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fIntime"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fTitle": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fContent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        }
+      }
+    }
+  },
+  "rentalFile": {
+    "name": "rentalFile",
+    "table": "t_rental_file",
+    "label": "租房文件",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fTitle": {
+        "type": "string",
+        "label": "标题名称",
+        "messages": {
+          "required": "标题名称不能为空",
+          "maxLength": "标题名称不能超过100个字符"
+        }
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {
+          "required": "状态不能为空",
+          "enum": "状态不能为空",
+          "type": "状态不能为空"
+        }
+      },
+      "statusName": {
+        "type": "string",
+        "label": "状态名称",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fSort": {
+        "type": "integer",
+        "label": "排序",
+        "default": 0,
+        "messages": {
+          "minimum": "排序为0到9999的整数",
+          "maximum": "排序为0到9999的整数",
+          "type": "排序为0到9999的整数"
+        }
+      },
+      "fImage": {
+        "type": "string",
+        "label": "封面图片",
+        "messages": {}
+      },
+      "fContent": {
+        "type": "string",
+        "label": "内容",
+        "format": "html",
+        "messages": {
+          "maxLength": "内容过长"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fTitle",
+      "fStatus"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "title",
+        "field": "fTitle",
+        "op": "like"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fSort",
+          "asc": true
+        },
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fSort",
+        "fIntime",
+        "fTitle"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fTitle": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fSort": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 9999
+        },
+        "fImage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fContent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200000
+        }
+      }
+    }
+  },
   "rentalRoom": {
     "name": "rentalRoom",
     "table": "t_rental_room",
@@ -6850,6 +7612,7 @@ export const migrations = [
   "deviceAlarmCabinet",
   "deviceSwitch",
   "deviceTiming",
+  "document",
   "feedback",
   "firmware",
   "firmwareUpdateDevice",
@@ -6861,10 +7624,14 @@ export const migrations = [
   "messageModel",
   "person",
   "place",
+  "platform",
+  "platformFeedback",
   "policeStation",
   "productFunction",
   "productJson",
   "productJsonConf",
+  "reminderRecord",
+  "rentalFile",
   "room",
   "roomDevice",
   "school",

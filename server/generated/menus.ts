@@ -73,6 +73,16 @@ export const menus = [
     "permission": "platform-manage"
   },
   {
+    "key": "document-manage",
+    "parent": null,
+    "path": "/document-manage",
+    "component": "Main",
+    "icon": "MenuBook",
+    "sort": 7,
+    "title": "文档管理",
+    "permission": "document-manage"
+  },
+  {
     "key": "appVersion",
     "parent": "platform-manage",
     "path": "/app-version",
@@ -193,6 +203,26 @@ export const menus = [
     "permission": "place:list"
   },
   {
+    "key": "platform-doc",
+    "parent": "document-manage",
+    "path": "/platform-doc",
+    "component": "platform",
+    "icon": "Info",
+    "sort": 6,
+    "title": "平台文档",
+    "permission": "platform:list"
+  },
+  {
+    "key": "platform-feedback",
+    "parent": "document-manage",
+    "path": "/platform-feedback",
+    "component": "platformFeedback",
+    "icon": "RateReview",
+    "sort": 7,
+    "title": "平台反馈",
+    "permission": "platformFeedback:list"
+  },
+  {
     "key": "product",
     "parent": "device-manage",
     "path": "/product",
@@ -221,6 +251,26 @@ export const menus = [
     "sort": 6,
     "title": "描述库管理",
     "permission": "json:list"
+  },
+  {
+    "key": "reminder-record",
+    "parent": "document-manage",
+    "path": "/reminder-record",
+    "component": "reminderRecord",
+    "icon": "NotificationsNone",
+    "sort": 8,
+    "title": "提醒记录",
+    "permission": "reminderRecord:list"
+  },
+  {
+    "key": "rental-file",
+    "parent": "document-manage",
+    "path": "/rental-file",
+    "component": "rentalFile",
+    "icon": "Description",
+    "sort": 5,
+    "title": "租房文件",
+    "permission": "rentalFile:list"
   },
   {
     "key": "touch-alarm",
@@ -311,6 +361,46 @@ export const menus = [
     "sort": 8,
     "title": "身份证预警记录",
     "permission": "alarm-card:list"
+  },
+  {
+    "key": "help-manual",
+    "parent": "document-manage",
+    "path": "/helpManual",
+    "component": "helpManual",
+    "icon": "MenuBook",
+    "sort": 1,
+    "title": "帮助手册",
+    "permission": "helpManual:list"
+  },
+  {
+    "key": "program-help-manual",
+    "parent": "document-manage",
+    "path": "/programHelpManual",
+    "component": "programHelpManual",
+    "icon": "PhoneAndroid",
+    "sort": 2,
+    "title": "程序帮助手册",
+    "permission": "programHelpManual:list"
+  },
+  {
+    "key": "user-agreement",
+    "parent": "document-manage",
+    "path": "/userAgreement",
+    "component": "userAgreement",
+    "icon": "Handshake",
+    "sort": 3,
+    "title": "用户协议",
+    "permission": "userAgreement:list"
+  },
+  {
+    "key": "privacy-policy",
+    "parent": "document-manage",
+    "path": "/privacyPolicy",
+    "component": "privacyPolicy",
+    "icon": "PrivacyTip",
+    "sort": 4,
+    "title": "隐私政策",
+    "permission": "privacyPolicy:list"
   },
   {
     "key": "sys-user",
@@ -722,6 +812,26 @@ export const buttons = [
     "title": "场所删除"
   },
   {
+    "code": "platform:list",
+    "menu": "platform-doc",
+    "title": "平台文档查看"
+  },
+  {
+    "code": "platform:edit",
+    "menu": "platform-doc",
+    "title": "平台文档编辑"
+  },
+  {
+    "code": "platform:del",
+    "menu": "platform-doc",
+    "title": "平台文档删除"
+  },
+  {
+    "code": "platformFeedback:list",
+    "menu": "platform-feedback",
+    "title": "平台反馈查看"
+  },
+  {
     "code": "product:list",
     "menu": "product",
     "title": "产品查看"
@@ -785,6 +895,31 @@ export const buttons = [
     "code": "device:command",
     "menu": "productJson",
     "title": "设备指令下发"
+  },
+  {
+    "code": "reminderRecord:list",
+    "menu": "reminder-record",
+    "title": "提醒记录查看"
+  },
+  {
+    "code": "reminderRecord:edit",
+    "menu": "reminder-record",
+    "title": "提醒记录处理"
+  },
+  {
+    "code": "rentalFile:list",
+    "menu": "rental-file",
+    "title": "租房文件查看"
+  },
+  {
+    "code": "rentalFile:edit",
+    "menu": "rental-file",
+    "title": "租房文件编辑"
+  },
+  {
+    "code": "rentalFile:del",
+    "menu": "rental-file",
+    "title": "租房文件删除"
   },
   {
     "code": "touchAlarm:list",
@@ -870,6 +1005,46 @@ export const buttons = [
     "code": "deviceTiming:user-edit",
     "menu": "device",
     "title": "我的定时编辑"
+  },
+  {
+    "code": "helpManual:list",
+    "menu": "help-manual",
+    "title": "帮助手册查看"
+  },
+  {
+    "code": "helpManual:edit",
+    "menu": "help-manual",
+    "title": "帮助手册编辑"
+  },
+  {
+    "code": "helpManual:del",
+    "menu": "help-manual",
+    "title": "帮助手册删除"
+  },
+  {
+    "code": "programHelpManual:list",
+    "menu": "help-manual",
+    "title": "程序帮助手册查看"
+  },
+  {
+    "code": "programHelpManual:edit",
+    "menu": "help-manual",
+    "title": "程序帮助手册编辑"
+  },
+  {
+    "code": "programHelpManual:del",
+    "menu": "help-manual",
+    "title": "程序帮助手册删除"
+  },
+  {
+    "code": "userAgreement:list",
+    "menu": "help-manual",
+    "title": "用户协议查看"
+  },
+  {
+    "code": "privacyPolicy:list",
+    "menu": "help-manual",
+    "title": "隐私政策查看"
   },
   {
     "code": "firmware:add-device",

@@ -10,6 +10,8 @@ import * as device from '../domain/device';
 import * as deviceAlarmCabinet from '../domain/deviceAlarmCabinet';
 import * as deviceSwitch from '../domain/deviceSwitch';
 import * as deviceTiming from '../domain/deviceTiming';
+import * as documentFeedback from '../domain/documentFeedback';
+import * as documents from '../domain/documents';
 import * as feedback from '../domain/feedback';
 import * as firmware from '../domain/firmware';
 import * as firmwareUpdateDevice from '../domain/firmwareUpdateDevice';
@@ -75,6 +77,11 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-device-timing/share-saves', entity: 'deviceTiming', action: 'shareSaves', permission: "group:edit", message: "定时同步成功", log: {"key":"deviceTiming.shareSaves","zh-CN":"定时同步","zh-TW":"定時同步","en-US":"Copy timers to devices"}, handler: deviceTiming.shareSaves },
   { path: '/biz/t-device-user-timing/pagelist', entity: 'deviceTiming', action: 'userList', permission: "deviceTiming:list", handler: deviceTiming.userList },
   { path: '/biz/t-device-user-timing/save', entity: 'deviceTiming', action: 'userSave', permission: "deviceTiming:user-edit", message: "保存成功", log: {"key":"deviceTiming.userSave","zh-CN":"用户定时保存","zh-TW":"使用者定時儲存","en-US":"Save own timer"}, handler: deviceTiming.userSave },
+  { path: '/biz/t-help-manual/pageList', entity: 'document', action: 'list', permission: "helpManual:list", byValue: {"key":"type","field":"fType","codes":{"2":"privacyPolicy:list","3":"userAgreement:list","4":"programHelpManual:list","5":"helpManual:list"}} },
+  { path: '/biz/t-help-manual/detail', entity: 'document', action: 'get', permission: "helpManual:list", byValue: {"key":"type","field":"fType","codes":{"2":"privacyPolicy:list","3":"userAgreement:list","4":"programHelpManual:list","5":"helpManual:list"}} },
+  { path: '/biz/t-help-manual/addOrUpdateHelpManual', entity: 'document', action: 'save', permission: {"create":"helpManual:edit","update":"helpManual:edit"}, message: "操作成功", log: {"key":"document.save","zh-CN":"文档保存","zh-TW":"文檔儲存","en-US":"Save document"}, byValue: {"key":"type","field":"fType","codes":{"4":"programHelpManual:edit"}} },
+  { path: '/biz/t-help-manual/removeHelpManual', entity: 'document', action: 'delete', permission: "helpManual:del", message: "操作成功", log: {"key":"document.delete","zh-CN":"文档删除","zh-TW":"文檔刪除","en-US":"Delete document"}, byValue: {"key":"type","field":"fType","codes":{"4":"programHelpManual:del"}} },
+  { path: '/biz/t-help-manual/updateStatus', entity: 'document', action: 'status', permission: "helpManual:edit", field: 'fStatus', message: "操作成功", log: {"key":"document.status","zh-CN":"文档状态修改","zh-TW":"文檔狀態修改","en-US":"Change status of document"}, byValue: {"key":"type","field":"fType","codes":{"4":"programHelpManual:edit"}} },
   { path: '/biz/t-feedback/pageList', entity: 'feedback', action: 'list', permission: "feedback:list" },
   { path: '/biz/t-feedback/pagelist', entity: 'feedback', action: 'adminList', permission: "feedback:list", as: 'list' },
   { path: '/biz/t-feedback/sign', entity: 'feedback', action: 'sign', permission: "feedback:list", set: {"fStatus":1}, message: "签收成功", log: {"key":"feedback.sign","zh-CN":"反馈签收","zh-TW":"回饋簽收","en-US":"Sign off feedback"} },
@@ -110,6 +117,10 @@ export const routes: RouteSpec[] = [
   { path: '/system/t-sys-user-home/homes', entity: 'place', action: 'list', permission: "place:list" },
   { path: '/system/t-sys-user-home/addorupdate', entity: 'place', action: 'save', permission: {"create":"place:add","update":"place:edit"}, message: "场所保存成功", log: {"key":"place.save","zh-CN":"场所保存","zh-TW":"場所儲存","en-US":"Save place"} },
   { path: '/system/t-sys-user-home/del', entity: 'place', action: 'delete', permission: "place:del", message: "场所删除成功", log: {"key":"place.delete","zh-CN":"场所删除","zh-TW":"場所刪除","en-US":"Delete place"} },
+  { path: '/biz/t-platform/pageList', entity: 'platform', action: 'list', permission: "platform:list" },
+  { path: '/biz/t-platform/addOrUpdatePlatform', entity: 'platform', action: 'save', permission: {"create":"platform:edit","update":"platform:edit"}, message: "操作成功", log: {"key":"platform.save","zh-CN":"平台文档保存","zh-TW":"平台文檔儲存","en-US":"Save platform document"} },
+  { path: '/biz/t-platform/removeUpdatePlatform', entity: 'platform', action: 'delete', permission: "platform:del", message: "操作成功", log: {"key":"platform.delete","zh-CN":"平台文档删除","zh-TW":"平台文檔刪除","en-US":"Delete platform document"} },
+  { path: '/biz/t-platform-feedback/pageList', entity: 'platformFeedback', action: 'list', permission: "platformFeedback:list" },
   { path: '/system/t-police-sta-info/list', entity: 'policeStation', action: 'list', permission: "address:list" },
   { path: '/biz/t-product/products', entity: 'product', action: 'list', permission: "product:list" },
   { path: '/biz/t-product/addorupdate', entity: 'product', action: 'save', permission: {"create":"product:add","update":"product:edit"}, message: "产品保存成功", log: {"key":"product.save","zh-CN":"产品保存","zh-TW":"產品儲存","en-US":"Save product"} },
@@ -126,6 +137,11 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-product-json-conf/pagelist', entity: 'productJsonConf', action: 'list', permission: "json_conf:look" },
   { path: '/biz/t-product-json-conf/addorupdate', entity: 'productJsonConf', action: 'save', permission: {"create":"json_conf:add","update":"json_conf:add"}, message: "字段保存成功", log: {"key":"productJsonConf.save","zh-CN":"描述库字段保存","zh-TW":"描述庫欄位儲存","en-US":"Save library field"} },
   { path: '/biz/t-product-json-conf/del', entity: 'productJsonConf', action: 'delete', permission: "json_conf:del", message: "字段删除成功", log: {"key":"productJsonConf.delete","zh-CN":"描述库字段删除","zh-TW":"描述庫欄位刪除","en-US":"Delete library field"} },
+  { path: '/biz/t-reminder-record/pageList', entity: 'reminderRecord', action: 'list', permission: "reminderRecord:list" },
+  { path: '/biz/t-reminder-record/updateRecordStatus', entity: 'reminderRecord', action: 'status', permission: "reminderRecord:edit", field: 'fStatus', message: "操作成功", log: {"key":"reminderRecord.status","zh-CN":"提醒记录处理状态修改","zh-TW":"提醒記錄處理狀態修改","en-US":"Change reminder status"} },
+  { path: '/biz/t-rental-file/pageList', entity: 'rentalFile', action: 'list', permission: "rentalFile:list" },
+  { path: '/biz/t-rental-file/addOrUpdateFile', entity: 'rentalFile', action: 'save', permission: {"create":"rentalFile:edit","update":"rentalFile:edit"}, message: "操作成功", log: {"key":"rentalFile.save","zh-CN":"租房文件保存","zh-TW":"租房文件儲存","en-US":"Save rental file"} },
+  { path: '/biz/t-rental-file/removeFile', entity: 'rentalFile', action: 'delete', permission: "rentalFile:del", message: "操作成功", log: {"key":"rentalFile.delete","zh-CN":"租房文件删除","zh-TW":"租房文件刪除","en-US":"Delete rental file"} },
   { path: '/biz/t-rental-room/list', entity: 'rentalRoom', action: 'list', permission: "address:list" },
   { path: '/biz/t-rental-room/addOrUpdateRoom', entity: 'rentalRoom', action: 'save', permission: {"create":"rentalRoom:add","update":"rentalRoom:edit"}, message: "房间保存成功", log: {"key":"rentalRoom.save","zh-CN":"出租房间保存","zh-TW":"出租房間儲存","en-US":"Save rental room"} },
   { path: '/biz/t-rental-room/removeRoom', entity: 'rentalRoom', action: 'delete', permission: "rentalRoom:del", message: "房间删除成功", log: {"key":"rentalRoom.delete","zh-CN":"出租房间删除","zh-TW":"出租房間刪除","en-US":"Delete rental room"} },
@@ -160,6 +176,7 @@ export const modules = {
   deviceAlarmCabinet: deviceAlarmCabinet,
   deviceSwitch: deviceSwitch,
   deviceTiming: deviceTiming,
+  document: documents,
   feedback: feedback,
   firmware: firmware,
   firmwareUpdateDevice: firmwareUpdateDevice,
@@ -167,10 +184,14 @@ export const modules = {
   groupDevice: groupDevice,
   house: house,
   place: place,
+  platform: documents,
+  platformFeedback: documentFeedback,
   product: product,
   productFunction: productFunction,
   productJson: productJson,
   productJsonConf: productJsonConf,
+  reminderRecord: documentFeedback,
+  rentalFile: documents,
   rentalRoom: rentalRoom,
   room: room,
   roomDevice: roomDevice,

@@ -24,8 +24,8 @@ export class Answer<T = unknown> {
 
 export interface CallDef {
   path: string;
-  /** Permission code(s); a function picks one from the body (save: create or update). null: any logged-in user. */
-  permission: string | null | ((body: Record<string, unknown>) => string);
+  /** Permission code(s), a list meaning any of them; a function picks from the body (save: create or update). null: any logged-in user. */
+  permission: string | string[] | null | ((body: Record<string, unknown>) => string | string[]);
   /** Reachable without a token (login, register). */
   public?: boolean;
   /** Recorded in the operation log (every call that changes something). */
@@ -76,7 +76,7 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     const user = request.user;
     if (user && def.permission) {
       const code = typeof def.permission === 'function' ? def.permission(body) : def.permission;
-      if (!user.permissions.has(code)) throw new Forbidden();
+      if (!(Array.isArray(code) ? code : [code]).some((c) => user.permissions.has(c))) throw new Forbidden();
     }
     try {
       const result = await def.handler({ user, body, request, reply });

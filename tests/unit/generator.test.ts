@@ -95,6 +95,31 @@ describe('generator', () => {
     expect(problems.some((p) => /"fNoSuch" is not a property of device/.test(p.message))).toBe(true);
   });
 
+  it('requires rich text to be sanitised and variant codes to name a fixed value', () => {
+    const dir = workspace();
+    edit(dir, 'schemas/document.schema.json', (s) => delete s.properties.fContent['x-format']);
+    edit(dir, 'resources/document.resource.json', (r) => {
+      r.list.variants.programHelpManual.permissions.publish = 'programHelpManual:edit';
+      r.list.variants.programHelpManual.permissions.delete = 'programHelpManual:drop';
+      r.list.variants.userAgreement.permissions = { save: 'helpManual:edit' };
+      r.list.variants.userAgreement.condition = { title: '协议' };
+    });
+    const problems = problemsOf(dir);
+    const at = (pointer: string) => problems.find((p) => p.pointer === pointer)?.message;
+    expect(at('/properties/fContent/x-format')).toMatch(/not sanitised/);
+    expect(at('/list/variants/programHelpManual/permissions/publish')).toMatch(/not an endpoint/);
+    expect(at('/list/variants/programHelpManual/permissions/delete')).toMatch(/programHelpManual:drop/);
+    expect(at('/list/variants/userAgreement/condition')).toMatch(/fix one value of an eq filter/);
+  });
+
+  it('gives each route the codes of its variants by the row value', () => {
+    const routes = readFileSync(join(ROOT, 'server/generated/routes.ts'), 'utf8');
+    expect(routes).toMatch(/addOrUpdateHelpManual'.*byValue: \{"key":"type","field":"fType","codes":\{"4":"programHelpManual:edit"\}\}/);
+    expect(routes).toMatch(/t-help-manual\/pageList'.*"4":"programHelpManual:list","5":"helpManual:list"/);
+    const entities = readFileSync(join(ROOT, 'server/generated/entities.ts'), 'utf8');
+    expect(entities).toMatch(/"fContent": \{[^}]*"format": "html"/);
+  });
+
   it('emits a page, a menu row and a console config per list variant', () => {
     const menus = readFileSync(join(ROOT, 'server/generated/menus.ts'), 'utf8');
     expect(menus).toMatch(/"key": "alarm-lock",\s+"parent": "alarm-manage",\s+"path": "\/alarmLock",\s+"component": "alarmLock"/);

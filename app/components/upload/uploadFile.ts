@@ -6,6 +6,15 @@ export const UPLOAD_LIMIT_KB = 2048;
 /** The file's extension in lower case, without the dot. */
 export const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
 
+const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'];
+
+/** Why a picture would be refused (the i18n key of the spec's warning), before it is sent; null when it may go. */
+export function imageProblem(file: File): 'upload.badFormat' | 'upload.tooLarge' | null {
+  if (!IMAGE_EXTENSIONS.includes(extensionOf(file.name))) return 'upload.badFormat';
+  if (file.size > UPLOAD_LIMIT_KB * 1024) return 'upload.tooLarge';
+  return null;
+}
+
 /**
  * Sends one file as multipart form data with the session token; resolves with the envelope, rejects with
  * ApiError carrying the server's message (文件格式不正确, 超出文件大小限制 …).
