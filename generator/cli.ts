@@ -37,7 +37,7 @@ program
       if (opts.check) {
         const files = await stale(root);
         if (files.length) {
-          console.error(`generated code is stale; run \`npm run gen\`:\n${files.map((f) => '  ' + f).join('\n')}`);
+          console.error(`generated code or the migration history is not current (run \`npm run gen\`; see docs/generator.md, "Changing a schema"):\n${files.map((f) => '  ' + f).join('\n')}`);
           process.exit(1);
         }
         console.log('generated code is up to date');

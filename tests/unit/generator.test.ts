@@ -14,7 +14,7 @@ const temps: string[] = [];
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'iot-gen-'));
   temps.push(dir);
-  for (const d of ['schemas', 'resources', ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+  for (const d of ['schemas', 'resources', 'server/db/migrations', ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   return dir;
 }
 
@@ -118,12 +118,13 @@ describe('generator', () => {
       s.properties.fColour = { type: 'string', maxLength: 20, 'x-label': { 'zh-CN': '颜色', 'zh-TW': '顏色', 'en-US': 'Colour' } };
     });
     const files = await stale(dir);
-    expect(files).toContain('server/generated/migrations/product.sql');
+    expect(files).toContain('server/generated/snapshot/t_product.json');
+    expect(files).toContain('server/db/migrations/011_schema_t_product.sql (a migration for the schema changes is missing)');
     expect(files).toContain('adapters/generated/types.ts');
     expect(files).toContain('app/generated/messages.ts');
     await write(dir);
     expect(await stale(dir)).toEqual([]);
-    expect(readFileSync(join(dir, 'server/generated/migrations/product.sql'), 'utf8')).toContain('ADD COLUMN IF NOT EXISTS f_colour varchar(20);');
+    expect(readFileSync(join(dir, 'server/db/migrations/011_schema_t_product.sql'), 'utf8')).toContain('ALTER TABLE t_product ADD COLUMN f_colour varchar(20);');
   });
 
   it('check flags a hand edit of a generated file and an extra file', async () => {
