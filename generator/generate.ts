@@ -31,10 +31,10 @@ function listFiles(root: string, dir: string): string[] {
 }
 
 /**
- * Files that differ from what the inputs produce: changed, missing, or no longer produced; and, when the
- * snapshot is current, every way the migrations, run on an empty database, disagree with it.
+ * Files that differ from what the inputs produce: changed, missing, or no longer produced; and, when all
+ * are current, every way the migrations, run on an empty database, disagree with the snapshot.
  */
-export async function stale(root: string): Promise<string[]> {
+export async function stale(root: string, { replay = true }: { replay?: boolean } = {}): Promise<string[]> {
   const model = loadModel(root);
   const files = await render(root, model);
   const out: string[] = [];
@@ -45,7 +45,8 @@ export async function stale(root: string): Promise<string[]> {
     if (!existsSync(abs) || readFileSync(abs, 'utf8') !== content) out.push(path);
   }
   for (const dir of GENERATED_DIRS) for (const path of listFiles(root, dir)) if (!(path in files)) out.push(path);
-  if (!pending) out.push(...(await replayHistory(root)).map((d) => `migrations disagree with the snapshot: ${d}`));
+  // Replayed only when everything else is current: until then the answer is `npm run gen` anyway.
+  if (!out.length && replay) out.push(...(await replayHistory(root)).map((d) => `migrations disagree with the snapshot: ${d}`));
   return out.sort();
 }
 

@@ -234,7 +234,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
         touched.add(t);
         if (have.default !== null) alter('DROP DEFAULT');
         if (!safe) steps.alterColumns.push(`-- ${t}.${c}: ${have.type} -> ${want.type} declared by ${file} (x-db.narrowTo); values that do not fit are cut or emptied`);
-        alter(`TYPE ${want.type} USING ${conversion(c, have.type, want.type)}`);
+        alter(`TYPE ${want.type}${safe && isText(have.type) && isText(want.type) ? '' : ` USING ${safe ? `${c}::${want.type}` : conversion(c, have.type, want.type)}`}`);
         if (want.default !== null) alter(`SET DEFAULT ${want.default}`);
       } else if (have.default !== want.default) {
         touched.add(t);
