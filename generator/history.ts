@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Model, Entity, Property, Problem } from './model';
 import { columnName, primaryKey, InvalidInputs } from './model';
 import { HEADER } from './emit/common';
-import type { TableSnapshot, Column, Index } from '../server/db/snapshot';
+import { readSnapshot, type TableSnapshot, type Column, type Index } from '../server/db/snapshot';
 
 export const MIGRATIONS_DIR = 'server/db/migrations';
 export const SNAPSHOT_DIR = 'server/generated/snapshot';
@@ -86,11 +86,7 @@ export function snapshotFiles(model: Model): Record<string, string> {
   }));
 }
 
-export function readCommittedSnapshot(root: string): TableSnapshot[] {
-  const dir = join(root, SNAPSHOT_DIR);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-}
+export const readCommittedSnapshot = (root: string): TableSnapshot[] => readSnapshot(join(root, SNAPSHOT_DIR));
 
 function droppedTables(root: string): string[] {
   const file = join(root, DROPPED_FILE);
