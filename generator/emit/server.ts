@@ -4,7 +4,7 @@
  * rows to seed), snapshot/<table>.json (the tables as the migrations leave them) and openapi.json.
  */
 import type { Model, Entity, Property } from '../model';
-import { columnName, primaryKey, isWrite, logName } from '../model';
+import { primaryKey, isWrite, logName } from '../model';
 import { tsHeader, literal, HEADER } from './common';
 import { snapshotFiles } from '../history';
 

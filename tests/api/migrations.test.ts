@@ -15,12 +15,12 @@ import { loadConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/db/migrate';
 import { assertNoDrift, readSnapshot, DriftError } from '../../server/db/snapshot';
-import { write, GENERATED_DIRS } from '../../generator/generate';
+import { write } from '../../generator/generate';
 import { MIGRATIONS_DIR, SNAPSHOT_DIR } from '../../generator/history';
 import { backends, freshPostgres, type Backend } from './harness';
 import { copyPglite } from './template';
+import { workspace, edit, removeWorkspaces, ROOT } from '../unit/workspace';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -53,17 +53,11 @@ async function open(backend: Backend, { seeded = false } = {}): Promise<{ databa
 
 const rows = async <T = any>(database: Database, text: string) => (await sql.raw(text).execute(database.db)).rows as T[];
 
-function edit(dir: string, file: string, change: (json: any) => void) {
-  const path = join(dir, file);
-  const json = JSON.parse(readFileSync(path, 'utf8'));
-  change(json);
-  writeFileSync(path, JSON.stringify(json, null, 2));
-}
 
 describe.each(backends)('migrations on %s', (backend) => {
   it('a length change, a new enum value, a rename and a removal keep every row', async () => {
-    const ws = temp('iot-mig-ws-');
-    for (const d of ['schemas', 'resources', MIGRATIONS_DIR, ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(ws, d), { recursive: true });
+    const ws = workspace();
+    cleanups.push(removeWorkspaces);
     const history = join(ws, MIGRATIONS_DIR);
     const { database } = await open(backend);
     expect(await migrate(database, history)).toEqual(readdirSync(history).sort());

@@ -1,29 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, workspace, edit, removeWorkspaces } from './workspace';
 import { loadModel, InvalidInputs } from '../../generator/model';
-import { stale, write, GENERATED_DIRS } from '../../generator/generate';
+import { stale, write } from '../../generator/generate';
 import { scaffold } from '../../generator/scaffold';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const temps: string[] = [];
-
-/** A copy of the inputs and the generated folders, to break and regenerate freely. */
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'iot-gen-'));
-  temps.push(dir);
-  for (const d of ['schemas', 'resources', 'server/db/migrations', ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-  return dir;
-}
-
-function edit(dir: string, file: string, change: (json: any) => void) {
-  const path = join(dir, file);
-  const json = JSON.parse(readFileSync(path, 'utf8'));
-  change(json);
-  writeFileSync(path, JSON.stringify(json, null, 2));
-}
 
 function problemsOf(dir: string) {
   try {
@@ -35,9 +17,7 @@ function problemsOf(dir: string) {
   }
 }
 
-afterEach(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeWorkspaces);
 
 describe('generator', () => {
   it('finds the committed generated code and migration history up to date', async () => {

@@ -1,27 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, workspace, edit, removeWorkspaces } from './workspace';
 import { loadModel, InvalidInputs, type Problem } from '../../generator/model';
 import { plan, readCommittedSnapshot, nextMigration } from '../../generator/history';
-import { stale, write, GENERATED_DIRS } from '../../generator/generate';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const temps: string[] = [];
-
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'iot-mig-'));
-  temps.push(dir);
-  for (const d of ['schemas', 'resources', 'server/db/migrations', ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-  return dir;
-}
-
-function edit(dir: string, file: string, change: (json: any) => void) {
-  const path = join(dir, file);
-  const json = JSON.parse(readFileSync(path, 'utf8'));
-  change(json);
-  writeFileSync(path, JSON.stringify(json, null, 2));
-}
+import { stale, write } from '../../generator/generate';
 
 /** Drops every mention of a property from a resource (lists of names, filters naming it). */
 function forget(dir: string, entity: string, prop: string) {
@@ -51,9 +34,7 @@ function refusal(work: () => unknown): Problem[] {
 
 const planFor = (dir: string) => plan(readCommittedSnapshot(dir), loadModel(dir)).statements;
 
-afterEach(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeWorkspaces);
 
 describe('schema changes become migrations', () => {
   it('the committed snapshot matches the schemas: nothing to migrate', () => {
