@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { loadModel, InvalidInputs, formatProblem } from './model';
 import { stale, write } from './generate';
 import { scaffold } from './scaffold';
+import { nextMigration, readCommittedSnapshot } from './history';
 
 const program = new Command('gen').description('Turns schemas/ and resources/ into typed, committed code.').option('--root <dir>', 'repository root', process.cwd());
 
@@ -17,11 +18,15 @@ function fail(error: unknown): never {
 
 program
   .command('validate')
-  .description('check every schema and resource file against the meta-schemas and each other')
+  .description('check every schema and resource file against the meta-schemas and each other, and the pending schema change')
   .action(() => {
     try {
-      const model = loadModel(program.opts().root);
+      const root = program.opts().root;
+      const model = loadModel(root);
+      // A schema change that would lose data without a declared decision is an input problem too.
+      const pending = nextMigration(root, readCommittedSnapshot(root), model);
       console.log(`ok: ${model.entities.length} entities (${model.entities.map((e) => e.name).join(', ')})`);
+      if (pending) console.log(`\`npm run gen\` will write ${pending.path}`);
     } catch (e) {
       fail(e);
     }
