@@ -43,7 +43,10 @@ export async function start() {
   const ran = await migrate(database);
   if (ran.length) console.log(`migrations applied: ${ran.join(', ')}`);
   // Queries are built from the schemas: on tables that differ from them they would fail one by one, later.
-  await assertNoDrift(database.db);
+  await assertNoDrift(database.db).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   await syncMenus(database.db);
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
