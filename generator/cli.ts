@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { loadModel, InvalidInputs, formatProblem } from './model';
 import { stale, write } from './generate';
 import { scaffold } from './scaffold';
+import { nextMigration, readCommittedSnapshot } from './history';
 
 const program = new Command('gen').description('Turns schemas/ and resources/ into typed, committed code.').option('--root <dir>', 'repository root', process.cwd());
 
@@ -17,11 +18,15 @@ function fail(error: unknown): never {
 
 program
   .command('validate')
-  .description('check every schema and resource file against the meta-schemas and each other')
+  .description('check every schema and resource file against the meta-schemas and each other, and the pending schema change')
   .action(() => {
     try {
-      const model = loadModel(program.opts().root);
+      const root = program.opts().root;
+      const model = loadModel(root);
+      // A schema change that would lose data without a declared decision is an input problem too.
+      const pending = nextMigration(root, readCommittedSnapshot(root), model);
       console.log(`ok: ${model.entities.length} entities (${model.entities.map((e) => e.name).join(', ')})`);
+      if (pending) console.log(`\`npm run gen\` will write ${pending.path}`);
     } catch (e) {
       fail(e);
     }
@@ -37,7 +42,7 @@ program
       if (opts.check) {
         const files = await stale(root);
         if (files.length) {
-          console.error(`generated code is stale; run \`npm run gen\`:\n${files.map((f) => '  ' + f).join('\n')}`);
+          console.error(`generated code or the migration history is not current (run \`npm run gen\`; see docs/generator.md, "Changing a schema"):\n${files.map((f) => '  ' + f).join('\n')}`);
           process.exit(1);
         }
         console.log('generated code is up to date');

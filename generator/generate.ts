@@ -1,7 +1,9 @@
 /** Runs every emitter and writes, or compares, the generated folders. */
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, rmSync, existsSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { loadModel } from './model';
+import { loadModel, type Model } from './model';
+import { nextMigration, readCommittedSnapshot } from './history';
+import { replayHistory } from './replay';
 import { emitTypes } from './emit/types';
 import { emitEndpoints } from './emit/endpoints';
 import { emitConsole } from './emit/console';
@@ -10,8 +12,7 @@ import { emitServer } from './emit/server';
 /** The folders that hold nothing but generated files; anything else found in them is stale. */
 export const GENERATED_DIRS = ['adapters/generated', 'app/generated', 'server/generated'];
 
-export async function render(root: string): Promise<Record<string, string>> {
-  const model = loadModel(root);
+export async function render(root: string, model: Model = loadModel(root)): Promise<Record<string, string>> {
   return {
     ...(await emitTypes(model)),
     ...emitEndpoints(model),
@@ -29,20 +30,31 @@ function listFiles(root: string, dir: string): string[] {
   });
 }
 
-/** Files that differ from what the inputs produce: changed, missing, or no longer produced. */
-export async function stale(root: string): Promise<string[]> {
-  const files = await render(root);
+/**
+ * Files that differ from what the inputs produce: changed, missing, or no longer produced; and, when all
+ * are current, every way the migrations, run on an empty database, disagree with the snapshot.
+ */
+export async function stale(root: string, { replay = true }: { replay?: boolean } = {}): Promise<string[]> {
+  const model = loadModel(root);
+  const files = await render(root, model);
   const out: string[] = [];
+  const pending = nextMigration(root, readCommittedSnapshot(root), model);
+  if (pending) out.push(`${pending.path} (a migration for the schema changes is missing)`);
   for (const [path, content] of Object.entries(files)) {
     const abs = join(root, path);
     if (!existsSync(abs) || readFileSync(abs, 'utf8') !== content) out.push(path);
   }
   for (const dir of GENERATED_DIRS) for (const path of listFiles(root, dir)) if (!(path in files)) out.push(path);
+  // Replayed only when everything else is current: until then the answer is `npm run gen` anyway.
+  if (!out.length && replay) out.push(...(await replayHistory(root)).map((d) => `migrations disagree with the snapshot: ${d}`));
   return out.sort();
 }
 
 export async function write(root: string): Promise<string[]> {
-  const files = await render(root);
+  const model = loadModel(root);
+  // Planned before anything is written: a refused change (data loss without a decision) leaves every file as it was.
+  const migration = nextMigration(root, readCommittedSnapshot(root), model);
+  const files = { ...(await render(root, model)), ...(migration ? { [migration.path]: migration.content } : {}) };
   const changed: string[] = [];
   for (const [path, content] of Object.entries(files)) {
     const abs = join(root, path);

@@ -33,14 +33,32 @@ export interface Property {
   /** html: sanitised by the server on the way in and on the way out (server/crud/html.ts). */
   'x-format'?: 'html';
   'x-messages'?: Record<string, I18n>;
-  'x-db'?: { primaryKey?: boolean; unique?: boolean; virtual?: boolean; default?: 'now' };
+  'x-db'?: {
+    primaryKey?: boolean;
+    unique?: boolean;
+    virtual?: boolean;
+    default?: 'now';
+    notNull?: boolean;
+    /** The property's former name: the next migration renames its column instead of dropping it. */
+    renamedFrom?: string;
+    /** The column type a lossy change is accepted to (values that do not fit are cut or emptied). */
+    narrowTo?: string;
+  };
 }
 
 export interface EntitySchema {
   $id: string;
   title?: string;
   'x-label': I18n;
-  'x-db': { table: string; indexes?: string[][]; relations?: Record<string, { entity: string; from: string }> };
+  'x-db': {
+    table: string;
+    indexes?: string[][];
+    relations?: Record<string, { entity: string; from: string }>;
+    /** The table's former name: the next migration renames it instead of creating a new one. */
+    renamedFrom?: string;
+    /** Removed properties whose columns, and their values, the next migration drops. */
+    dropColumns?: string[];
+  };
   properties: Record<string, Property>;
   required?: string[];
 }
@@ -302,14 +320,26 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     }
     for (const [name, p] of Object.entries(props)) {
       if (p['x-enum'] && !enums[p['x-enum']]) problems.push({ file: sf, pointer: `/properties/${name}/x-enum`, message: `unknown option list "${p['x-enum']}"`, hint: `declare it in schemas/enums.json (known: ${Object.keys(enums).join(', ')})` });
+      else if (p['x-enum']) {
+        // The console labels each value from the option list: a value without an entry would show as a bare number.
+        const options = enums[p['x-enum']];
+        (p.enum ?? []).forEach((v, i) => {
+          if (!(String(v) in options)) problems.push({ file: sf, pointer: `/properties/${name}/enum/${i}`, message: `option ${JSON.stringify(v)} is not in the option list "${p['x-enum']}"`, hint: `add "${v}" with its three labels to "${p['x-enum']}" in schemas/enums.json (it has ${Object.keys(options).join(', ')})` });
+        });
+      }
       if (p['x-widget'] === 'richText' && p['x-format'] !== 'html') problems.push({ file: sf, pointer: `/properties/${name}/x-format`, message: `rich-text field "${name}" is not sanitised`, hint: 'add "x-format": "html" so the server cleans it on the way in and out' });
       if (p['x-format'] === 'html' && p.type !== 'string') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `html field "${name}" must be a string`, hint: 'use "type": "string"' });
+      const renamedFrom = p['x-db']?.renamedFrom;
+      if (renamedFrom && has(renamedFrom)) problems.push({ file: sf, pointer: `/properties/${name}/x-db/renamedFrom`, message: `"${renamedFrom}" is still a property, so "${name}" cannot be its new name`, hint: 'remove the old property when renaming it' });
       if (p['x-db']?.unique && !p['x-messages']?.unique) problems.push({ file: sf, pointer: `/properties/${name}/x-messages`, message: `unique field "${name}" has no message`, hint: 'add "x-messages": { "unique": {…} }' });
     }
     for (const [rel, r] of Object.entries(schema['x-db'].relations ?? {})) {
       if (!entityNames.has(r.entity)) problems.push({ file: sf, pointer: `/x-db/relations/${rel}/entity`, message: `unknown entity "${r.entity}"`, hint: `known: ${[...entityNames].join(', ')}` });
       if (!has(r.from)) problems.push({ file: sf, pointer: `/x-db/relations/${rel}/from`, message: `"${r.from}" is not a property`, hint: 'name the foreign-key property' });
     }
+    (schema['x-db'].dropColumns ?? []).forEach((f, i) => {
+      if (has(f)) problems.push({ file: sf, pointer: `/x-db/dropColumns/${i}`, message: `"${f}" is a property and cannot be dropped`, hint: 'remove the property, or remove it from dropColumns' });
+    });
     for (const index of schema['x-db'].indexes ?? []) {
       for (const f of index) if (!has(f)) problems.push({ file: sf, pointer: '/x-db/indexes', message: `index field "${f}" is not a property`, hint: 'use property names' });
     }
@@ -353,7 +383,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     for (const [action, ep] of Object.entries(resource.endpoints)) {
       const at = `/endpoints/${action}`;
       const prior = paths.get(ep.path);
-      if (prior) problems.push({ file: rf, pointer: `${at}/path`, message: `path ${ep.path} is already served by ${prior}`, hint: 'each path is served once' });
+      if (prior) problems.push({ file: rf, pointer: `${at}/path`, message: `path ${ep.path} is already served by ${prior}`, hint: 'each path is served once; to serve a standard action under a second legacy path, give that endpoint its own path and "as": "<action>"' });
       paths.set(ep.path, `${rf}${at}`);
       const codes = typeof ep.permission === 'string' ? [ep.permission] : [ep.permission.create, ep.permission.update];
       for (const code of codes) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
+import { assertNoDrift, DriftError } from './db/snapshot';
 import { syncMenus } from './db/menus';
 import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
 import { createTokens, loadSecret } from './auth/tokens';
@@ -41,6 +42,11 @@ export async function start() {
   const database = await openDatabase(config);
   const ran = await migrate(database);
   if (ran.length) console.log(`migrations applied: ${ran.join(', ')}`);
+  // Queries are built from the schemas: on tables that differ from them they would fail one by one, later.
+  await assertNoDrift(database.db).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   await syncMenus(database.db);
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
@@ -76,7 +82,7 @@ export async function start() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   start().catch((error) => {
-    console.error(error);
+    console.error(error instanceof DriftError ? error.message : error);
     process.exit(1);
   });
 }

@@ -1,43 +1,60 @@
 /**
- * Hand-written migrations (server/db/migrations/NNN_*.sql) run once each, in name order. Generated
- * migrations (server/generated/migrations/<entity>.sql) are idempotent DDL and run again whenever their
- * text changes, so editing a schema and restarting adds the new columns and indexes.
+ * Migrations are one numbered history in server/db/migrations/: hand-written ones (NNN_name.sql) and the
+ * ones `npm run gen` writes from schema changes (NNN_schema_*.sql) share the sequence, so a hand-written
+ * migration can change a generated table and a generated one can build on a hand-written one. Each runs
+ * once, in name order, in its own transaction, and is recorded in schema_migrations. A session advisory
+ * lock lets one of several servers starting together migrate while the others wait.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Database } from './index';
-import { migrations as generated } from '../generated/entities';
 
-const HAND = join(import.meta.dirname, 'migrations');
-const GENERATED = join(import.meta.dirname, '..', 'generated', 'migrations');
+export const MIGRATIONS = join(import.meta.dirname, 'migrations');
+const LOCK = 4242;
 
-export async function migrate(database: Database): Promise<string[]> {
-  const { db } = database;
-  await database.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, hash text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-  // Several replicas may start together: one migrates at a time.
-  return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(4242)`.execute(trx);
-    const applied = new Map((await trx.selectFrom('schema_migrations').select(['name', 'hash']).execute()).map((r) => [r.name as string, r.hash as string]));
-    const ran: string[] = [];
-    const run = async (name: string, text: string, again: boolean) => {
-      const hash = createHash('sha256').update(text).digest('hex');
-      const prior = applied.get(name);
-      if (prior === hash || (prior && !again)) return;
-      for (const statement of splitStatements(text)) await sql.raw(statement).execute(trx);
-      await trx.insertInto('schema_migrations').values({ name, hash }).onConflict((oc) => oc.column('name').doUpdateSet({ hash, appliedAt: new Date() })).execute();
-      ran.push(name);
-    };
-    for (const file of readdirSync(HAND).filter((f) => f.endsWith('.sql')).sort()) await run(file, readFileSync(join(HAND, file), 'utf8'), false);
-    for (const entity of generated) await run(`generated/${entity}.sql`, readFileSync(join(GENERATED, `${entity}.sql`), 'utf8'), true);
-    return ran;
+export async function migrate(database: Database, dir = MIGRATIONS): Promise<string[]> {
+  const files = readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
+  return database.db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(${sql.lit(LOCK)})`.execute(conn);
+    try {
+      await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, hash text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(conn);
+      // Rows of the former scheme, where each entity's DDL re-ran whenever it changed; the baseline
+      // migration (the first NNN_schema_*.sql) now stands for them.
+      await sql`DELETE FROM schema_migrations WHERE name LIKE 'generated/%'`.execute(conn);
+      const applied = new Map((await conn.selectFrom('schema_migrations').select(['name', 'hash']).execute()).map((r) => [r.name as string, r.hash as string]));
+      const ran: string[] = [];
+      for (const name of files) {
+        const text = readFileSync(join(dir, name), 'utf8');
+        const hash = createHash('sha256').update(text).digest('hex');
+        const prior = applied.get(name);
+        if (prior !== undefined) {
+          if (prior !== hash) console.warn(`migration ${name} changed after it was applied; it does not run again (write a new migration instead)`);
+          continue;
+        }
+        await conn.transaction().execute(async (trx) => {
+          for (const statement of splitStatements(text)) {
+            try {
+              await sql.raw(statement).execute(trx);
+            } catch (e) {
+              throw new Error(`migration ${name} failed (nothing of it was applied): ${(e as Error).message}\n  in: ${statement.slice(0, 300)}`);
+            }
+          }
+          await trx.insertInto('schema_migrations').values({ name, hash }).execute();
+        });
+        ran.push(name);
+      }
+      return ran;
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${sql.lit(LOCK)})`.execute(conn);
+    }
   });
 }
 
 /** Statements of a migration script: split on semicolons that end a line, comments dropped. */
-function splitStatements(sql: string): string[] {
-  return sql
+export function splitStatements(text: string): string[] {
+  return text
     .split('\n')
     .filter((line) => !line.trim().startsWith('--'))
     .join('\n')

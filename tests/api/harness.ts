@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db';
 import { migrate } from '../../server/db/migrate';
+import { assertNoDrift } from '../../server/db/snapshot';
 import { syncMenus } from '../../server/db/menus';
 import { seedDemo } from '../../server/db/seed';
 import { createTokens } from '../../server/auth/tokens';
@@ -59,7 +60,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function freshPostgres(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgres(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.DATABASE_URL!);
   const name = `iot_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: base.toString() });
@@ -96,6 +97,8 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
   const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: options.broker === 'external' ? process.env.MQTT_URL : undefined };
   const database = await openDatabase(config);
   await migrate(database);
+  // As at start: every test server's database matches the schemas.
+  await assertNoDrift(database.db);
   await syncMenus(database.db);
   await seedDemo(database.db);
   const tokens = createTokens(new TextEncoder().encode('test-secret-test-secret-test-secret'), config.tokenTtl);

@@ -1,29 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, workspace, edit, removeWorkspaces } from './workspace';
 import { loadModel, InvalidInputs } from '../../generator/model';
-import { stale, write, GENERATED_DIRS } from '../../generator/generate';
+import { stale, write } from '../../generator/generate';
 import { scaffold } from '../../generator/scaffold';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const temps: string[] = [];
-
-/** A copy of the inputs and the generated folders, to break and regenerate freely. */
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'iot-gen-'));
-  temps.push(dir);
-  for (const d of ['schemas', 'resources', ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-  return dir;
-}
-
-function edit(dir: string, file: string, change: (json: any) => void) {
-  const path = join(dir, file);
-  const json = JSON.parse(readFileSync(path, 'utf8'));
-  change(json);
-  writeFileSync(path, JSON.stringify(json, null, 2));
-}
 
 function problemsOf(dir: string) {
   try {
@@ -35,14 +17,12 @@ function problemsOf(dir: string) {
   }
 }
 
-afterEach(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeWorkspaces);
 
 describe('generator', () => {
-  it('finds the committed generated code up to date', async () => {
+  it('finds the committed generated code and migration history up to date', async () => {
     expect(await stale(ROOT)).toEqual([]);
-  });
+  }, 300_000);
 
   it('reports every broken input with file, JSON pointer and hint', () => {
     const dir = workspace();
@@ -138,24 +118,25 @@ describe('generator', () => {
 
   it('check names the stale files after an input changes, and generate makes them current', async () => {
     const dir = workspace();
-    expect(await stale(dir)).toEqual([]);
+    expect(await stale(dir, { replay: false })).toEqual([]);
     edit(dir, 'schemas/product.schema.json', (s) => {
       s.properties.fColour = { type: 'string', maxLength: 20, 'x-label': { 'zh-CN': '颜色', 'zh-TW': '顏色', 'en-US': 'Colour' } };
     });
-    const files = await stale(dir);
-    expect(files).toContain('server/generated/migrations/product.sql');
+    const files = await stale(dir, { replay: false });
+    expect(files).toContain('server/generated/snapshot/t_product.json');
+    expect(files).toContain('server/db/migrations/011_schema_t_product.sql (a migration for the schema changes is missing)');
     expect(files).toContain('adapters/generated/types.ts');
     expect(files).toContain('app/generated/messages.ts');
     await write(dir);
-    expect(await stale(dir)).toEqual([]);
-    expect(readFileSync(join(dir, 'server/generated/migrations/product.sql'), 'utf8')).toContain('ADD COLUMN IF NOT EXISTS f_colour varchar(20);');
-  });
+    expect(await stale(dir, { replay: false })).toEqual([]);
+    expect(readFileSync(join(dir, 'server/db/migrations/011_schema_t_product.sql'), 'utf8')).toContain('ALTER TABLE t_product ADD COLUMN f_colour varchar(20);');
+  }, 120_000);
 
   it('check flags a hand edit of a generated file and an extra file', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'server/generated/routes.ts'), readFileSync(join(dir, 'server/generated/routes.ts'), 'utf8') + '\n// edited\n');
     writeFileSync(join(dir, 'app/generated/extra.ts'), 'export {};\n');
-    expect(await stale(dir)).toEqual(['app/generated/extra.ts', 'server/generated/routes.ts']);
+    expect(await stale(dir, { replay: false })).toEqual(['app/generated/extra.ts', 'server/generated/routes.ts']);
   });
 
   it('the CLI exits 1 naming stale files, 0 when current', () => {
@@ -171,7 +152,7 @@ describe('generator', () => {
     }
     expect(failure?.status).toBe(1);
     expect(String(failure?.stderr)).toContain('adapters/generated/endpoints.ts');
-  });
+  }, 300_000);
 
   it('new scaffolds two files that validate and generate', async () => {
     const dir = workspace();

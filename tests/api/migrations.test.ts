@@ -1,0 +1,166 @@
+/**
+ * Schema changes on a database full of rows, on embedded PGlite and on PostgreSQL: a temporary copy of
+ * schemas/ and the migration history is changed, `gen` writes the migration, the runner applies it, and
+ * the rows must have survived. Also: upgrading a database of the former scheme, one transaction per
+ * migration, two servers migrating at once, and a server refusing a database that drifted.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it, inject } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { openDatabase, type Database } from '../../server/db';
+import { migrate, MIGRATIONS } from '../../server/db/migrate';
+import { assertNoDrift, readSnapshot, DriftError } from '../../server/db/snapshot';
+import { write } from '../../generator/generate';
+import { MIGRATIONS_DIR, SNAPSHOT_DIR } from '../../generator/history';
+import { backends, freshPostgres, type Backend } from './harness';
+import { copyPglite } from './template';
+import { workspace, edit, removeWorkspaces, ROOT } from '../unit/workspace';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function temp(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** An empty database (or the run's seeded one) of the backend, closed and removed after the test. */
+async function open(backend: Backend, { seeded = false } = {}): Promise<{ database: Database; env: Record<string, string> }> {
+  const dataDir = temp('iot-mig-db-');
+  const templates = inject('templates');
+  if (backend === 'pglite' && seeded) copyPglite(templates, dataDir);
+  const pg = backend === 'postgres' ? await freshPostgres(seeded ? templates.postgres : undefined) : undefined;
+  if (pg) cleanups.push(pg.drop);
+  const env = { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' };
+  const database = await openDatabase(loadConfig(env));
+  let closed = false;
+  const close = database.close;
+  database.close = async () => {
+    if (!closed) await close();
+    closed = true;
+  };
+  cleanups.push(() => database.close());
+  return { database, env };
+}
+
+const rows = async <T = any>(database: Database, text: string) => (await sql.raw(text).execute(database.db)).rows as T[];
+
+
+describe.each(backends)('migrations on %s', (backend) => {
+  it('a length change, a new enum value, a rename and a removal keep every row', async () => {
+    const ws = workspace();
+    cleanups.push(removeWorkspaces);
+    const history = join(ws, MIGRATIONS_DIR);
+    const { database } = await open(backend);
+    expect(await migrate(database, history)).toEqual(readdirSync(history).sort());
+    await rows(database, `INSERT INTO t_product (f_number, f_name, f_power, f_number_rule, f_remark, f_protocol)
+      SELECT 'P' || i, 'name ' || i, repeat('w', i % 40), 'rule-' || i, 'remark ' || i, 1 + i % 3 FROM generate_series(1, 3000) AS s(i)`);
+    const before = await rows(database, 'SELECT f_id, f_name, f_power, f_number_rule FROM t_product ORDER BY f_id');
+    expect(before.length).toBeGreaterThanOrEqual(3000);
+
+    edit(ws, 'schemas/product.schema.json', (s) => {
+      s.properties.fName.maxLength = 160;
+      s.properties.fPower.maxLength = 10;
+      s.properties.fPower['x-db'] = { narrowTo: 'varchar(10)' };
+      s.properties.fProtocol.enum.push(4);
+      const { fNumberRule, fRemark, ...rest } = s.properties;
+      void fRemark;
+      s.properties = { ...rest, fRule: { ...fNumberRule, 'x-db': { renamedFrom: 'fNumberRule' } } };
+      s['x-db'].dropColumns = ['fRemark'];
+    });
+    edit(ws, 'schemas/enums.json', (e) => (e.protocol['4'] = { 'zh-CN': '其他', 'zh-TW': '其他', 'en-US': 'Other' }));
+    edit(ws, 'resources/product.resource.json', (r) => (r.form.fields = r.form.fields.filter((f: string) => f !== 'fRemark').map((f: string) => (f === 'fNumberRule' ? 'fRule' : f))));
+    const written = await write(ws);
+    expect(written).toContain(`${MIGRATIONS_DIR}/011_schema_t_product.sql`);
+    expect(readFileSync(join(ws, MIGRATIONS_DIR, '011_schema_t_product.sql'), 'utf8')).toContain('ALTER TABLE t_product RENAME COLUMN f_number_rule TO f_rule;');
+
+    expect(await migrate(database, history)).toEqual(['011_schema_t_product.sql']);
+    const after = await rows(database, 'SELECT f_id, f_name, f_power, f_rule FROM t_product ORDER BY f_id');
+    expect(after.length).toBe(before.length);
+    after.forEach((row, i) => {
+      expect(row.fId).toBe(before[i].fId);
+      expect(row.fName).toBe(before[i].fName);
+      expect(row.fPower).toBe(before[i].fPower?.slice(0, 10) ?? null);
+      expect(row.fRule).toBe(before[i].fNumberRule);
+    });
+    expect(await rows(database, `SELECT column_name FROM information_schema.columns WHERE table_name = 't_product' AND column_name = 'f_remark'`)).toEqual([]);
+    await rows(database, `INSERT INTO t_product (f_number, f_name, f_protocol) VALUES ('P-new', '${'长'.repeat(150)}', 4)`);
+    // The database now matches the new snapshot, and nothing runs twice.
+    await assertNoDrift(database.db, readSnapshot(join(ws, SNAPSHOT_DIR)));
+    await expect(assertNoDrift(database.db)).rejects.toThrow(/t_product\.f_power is varchar\(10\) in the database, the schema has varchar\(50\)/);
+    expect(await migrate(database, history)).toEqual([]);
+  }, 180_000);
+
+  it('upgrades a database created by the former scheme (generated DDL re-run on change) without touching its rows', async () => {
+    const { database } = await open(backend);
+    const former = temp('iot-mig-former-');
+    const hand = readdirSync(MIGRATIONS).filter((f) => !f.includes('_schema_'));
+    for (const f of hand) cpSync(join(MIGRATIONS, f), join(former, f));
+    await migrate(database, former);
+    // The former runner ran each entity's idempotent DDL, which the baseline is made of, and recorded it by entity.
+    const baseline = readdirSync(MIGRATIONS).find((f) => f.includes('_schema_baseline'))!;
+    await database.exec(readFileSync(join(MIGRATIONS, baseline), 'utf8'));
+    await rows(database, `INSERT INTO schema_migrations (name, hash) VALUES ('generated/product.sql', 'x'), ('generated/device.sql', 'y')`);
+    await rows(database, `INSERT INTO t_product (f_number, f_name) VALUES ('OLD-1', 'kept')`);
+
+    expect(await migrate(database)).toEqual(readdirSync(MIGRATIONS).filter((f) => !hand.includes(f)).sort());
+    expect(await rows(database, `SELECT name FROM schema_migrations WHERE name LIKE 'generated/%'`)).toEqual([]);
+    expect(await rows(database, `SELECT f_name FROM t_product WHERE f_number = 'OLD-1'`)).toEqual([{ fName: 'kept' }]);
+    await assertNoDrift(database.db);
+  }, 120_000);
+
+  it('runs each migration in its own transaction: a failing one leaves nothing of itself and stops the rest', async () => {
+    const { database } = await open(backend);
+    const dir = temp('iot-mig-tx-');
+    writeFileSync(join(dir, '001_a.sql'), 'CREATE TABLE t_mig_a (id integer);\n');
+    writeFileSync(join(dir, '002_b.sql'), 'CREATE TABLE t_mig_b (id integer);\nINSERT INTO t_mig_missing VALUES (1);\n');
+    writeFileSync(join(dir, '003_c.sql'), 'CREATE TABLE t_mig_c (id integer);\n');
+    await expect(migrate(database, dir)).rejects.toThrow(/migration 002_b\.sql failed \(nothing of it was applied\).*t_mig_missing/s);
+    const tables = await rows(database, `SELECT table_name FROM information_schema.tables WHERE table_name LIKE 't_mig_%' ORDER BY 1`);
+    expect(tables).toEqual([{ tableName: 't_mig_a' }]);
+    expect(await rows(database, 'SELECT name FROM schema_migrations ORDER BY name')).toEqual([{ name: '001_a.sql' }]);
+    // Fixed, it runs from where it stopped.
+    writeFileSync(join(dir, '002_b.sql'), 'CREATE TABLE t_mig_b (id integer);\n');
+    expect(await migrate(database, dir)).toEqual(['002_b.sql', '003_c.sql']);
+  }, 60_000);
+
+  it('the server refuses to start on a database that differs from the schemas, naming table and column', async () => {
+    const { database, env } = await open(backend, { seeded: true });
+    await assertNoDrift(database.db);
+    await rows(database, 'ALTER TABLE t_feedback ALTER COLUMN f_phone TYPE varchar(30)');
+    await rows(database, 'ALTER TABLE t_device ADD COLUMN f_extra integer');
+    const drift = await assertNoDrift(database.db).catch((e) => e);
+    expect(drift).toBeInstanceOf(DriftError);
+    await database.close();
+    const started = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...process.env, ...env, SEED: '0', PORT: '0', MQTT_PORT: '0' }, timeout: 120_000 }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e) => ({ code: e.code as number, stderr: String(e.stderr) }),
+    );
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain('the database does not match the schemas');
+    expect(started.stderr).toContain('t_feedback.f_phone is varchar(30) in the database, the schema has varchar(20)');
+    expect(started.stderr).toContain('t_device.f_extra (integer) exists in the database but not in the schema of device');
+  }, 180_000);
+});
+
+describe.runIf(backends.includes('postgres'))('migrations on one PostgreSQL', () => {
+  it('two servers starting at once: one migrates, the other waits and finds nothing to do', async () => {
+    const first = await open('postgres');
+    const second = await openDatabase(loadConfig(first.env));
+    cleanups.push(() => second.close());
+    const results = await Promise.all([migrate(first.database), migrate(second)]);
+    const files = readdirSync(MIGRATIONS).sort();
+    expect(results.map((r) => r.length).sort((a, b) => a - b)).toEqual([0, files.length]);
+    expect((await rows(first.database, 'SELECT name FROM schema_migrations ORDER BY name')).map((r) => r.name)).toEqual(files);
+    await assertNoDrift(second.db);
+  }, 120_000);
+});
+
