@@ -160,6 +160,10 @@ export const endpoints = {
     "save": "/biz/t-product-json-conf/addorupdate",
     "delete": "/biz/t-product-json-conf/del"
   },
+  "productProperty": {
+    "list": "/biz/t-product-property/propertys",
+    "saveAll": "/biz/t-product-property/addorupdate"
+  },
   "rentalRoom": {
     "list": "/biz/t-rental-room/list",
     "save": "/biz/t-rental-room/addOrUpdateRoom",

@@ -21,6 +21,7 @@ import * as product from '../domain/product';
 import * as productFunction from '../domain/productFunction';
 import * as productJson from '../domain/productJson';
 import * as productJsonConf from '../domain/productJsonConf';
+import * as productProperty from '../domain/productProperty';
 import * as rentalRoom from '../domain/rentalRoom';
 import * as room from '../domain/room';
 import * as roomDevice from '../domain/roomDevice';
@@ -126,6 +127,8 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-product-json-conf/pagelist', entity: 'productJsonConf', action: 'list', permission: "json_conf:look" },
   { path: '/biz/t-product-json-conf/addorupdate', entity: 'productJsonConf', action: 'save', permission: {"create":"json_conf:add","update":"json_conf:add"}, message: "字段保存成功", log: {"key":"productJsonConf.save","zh-CN":"描述库字段保存","zh-TW":"描述庫欄位儲存","en-US":"Save library field"} },
   { path: '/biz/t-product-json-conf/del', entity: 'productJsonConf', action: 'delete', permission: "json_conf:del", message: "字段删除成功", log: {"key":"productJsonConf.delete","zh-CN":"描述库字段删除","zh-TW":"描述庫欄位刪除","en-US":"Delete library field"} },
+  { path: '/biz/t-product-property/propertys', entity: 'productProperty', action: 'list', permission: "product:list" },
+  { path: '/biz/t-product-property/addorupdate', entity: 'productProperty', action: 'saveAll', permission: "product:edit", message: "产品属性保存成功", log: {"key":"productProperty.saveAll","zh-CN":"产品属性保存","zh-TW":"產品屬性儲存","en-US":"Save product properties"}, handler: productProperty.saveAll },
   { path: '/biz/t-rental-room/list', entity: 'rentalRoom', action: 'list', permission: "address:list" },
   { path: '/biz/t-rental-room/addOrUpdateRoom', entity: 'rentalRoom', action: 'save', permission: {"create":"rentalRoom:add","update":"rentalRoom:edit"}, message: "房间保存成功", log: {"key":"rentalRoom.save","zh-CN":"出租房间保存","zh-TW":"出租房間儲存","en-US":"Save rental room"} },
   { path: '/biz/t-rental-room/removeRoom', entity: 'rentalRoom', action: 'delete', permission: "rentalRoom:del", message: "房间删除成功", log: {"key":"rentalRoom.delete","zh-CN":"出租房间删除","zh-TW":"出租房間刪除","en-US":"Delete rental room"} },
@@ -171,6 +174,7 @@ export const modules = {
   productFunction: productFunction,
   productJson: productJson,
   productJsonConf: productJsonConf,
+  productProperty: productProperty,
   rentalRoom: rentalRoom,
   room: room,
   roomDevice: roomDevice,

@@ -9,7 +9,7 @@ import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { OnlineChip } from '../cells';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
-import { LatestReadings, PATHS, send, useReadings } from './shared';
+import { LatestReadings, PATHS, pathsFor, send, useReadings } from './shared';
 
 /** The spec's pause before a failed toggle's command state is read again. */
 const RELOAD_AFTER_FAILURE_MS = 1500;
@@ -55,7 +55,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const canControl = useCan('device:control');
-  const readings = useReadings(device.fId);
+  const readings = useReadings(device.fId, pathsFor(device).elec);
   const commands = useCommands(device.fId);
   const [switchOn, setSwitchOn] = useState(bit(device.switchStatus));
   const [locked, setLocked] = useState(bit(device.fLock));
