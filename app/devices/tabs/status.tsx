@@ -93,7 +93,8 @@ function StatusTab({ device, reload }: DeviceTabProps) {
       return;
     }
     set(previous);
-    if (!res.announced) notify(res.message || translate('deviceTab.sendFailed', { message: '' }), { type: 'error' });
+    // The switch's failure reads as the spec words it (获取开关状态异常:…); the lock's is the device's own answer.
+    if (!res.announced) notify(what === 'switch' ? translate('deviceTab.status.switchFailed', { message: res.message }) : res.message || translate('deviceTab.saveFailed'), { type: 'error' });
     afterFailure();
   };
 
