@@ -16,6 +16,8 @@ export interface FieldInputProps {
   error?: string;
   /** The whole form's values, for inputs that show more than their own field (the address path). */
   record?: Record<string, unknown>;
+  /** Sets another value of the form (a picked district fills its code and its name). */
+  setValue?: (source: string, value: unknown) => void;
 }
 
 /** One form control chosen from the field's declaration: enum, dictionary, reference, multi choice or text. */

@@ -7076,7 +7076,6 @@ export const resources: ResourceDefinition[] = [
         "fields": [
           "fName",
           "fCityName",
-          "fCityCode",
           "fUserId"
         ]
       },
