@@ -1,3 +1,4 @@
+import { DateTimeInput as SharedDateTimeInput } from './DateTimeInput';
 import { useState } from 'react';
 import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
@@ -68,26 +69,20 @@ function TextInput({ field, value, onChange, disabled, error }: FieldInputProps)
   );
 }
 
-/** The server's `YYYY-MM-DD HH:mm:ss` shown in the browser's date-time picker, and back. */
-const toPicker = (value: unknown) => (typeof value === 'string' && value ? value.replace(' ', 'T').slice(0, 16) : '');
-const fromPicker = (value: string) => (value ? `${value.replace('T', ' ')}:00`.slice(0, 19) : '');
-
+/** A date-time field of a form: the shared picker, with the server's 'YYYY-MM-DD HH:mm:ss'. */
 function DateTimeInput({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
   return (
-    <TextField
-      type="datetime-local"
+    <SharedDateTimeInput
+      seconds
+      fullWidth
       label={translate(field.label)}
-      value={toPicker(value)}
-      onChange={(e) => onChange(fromPicker(e.target.value))}
+      value={typeof value === 'string' ? value : ''}
+      onChange={onChange}
       disabled={disabled}
       required={field.required}
-      error={Boolean(error)}
-      helperText={error || ' '}
-      fullWidth
-      size="small"
-      data-testid={'form-field-' + field.source}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'form-input-' + field.source } }}
+      error={error || undefined}
+      testId={'form-field-' + field.source}
     />
   );
 }
