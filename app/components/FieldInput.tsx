@@ -32,7 +32,7 @@ export function FieldInput(props: FieldInputProps) {
   if (field.ref === 'product') return <ProductInput {...props} />;
   if (field.ref === 'user') return <AgentInput {...props} />;
   if (field.ref === 'building') return <BuildingInput {...props} />;
-  if (field.type === 'date-time') return <DateTimeInput {...props} />;
+  if (field.type === 'date-time' || field.type === 'date') return <DateTimeInput {...props} />;
   if (field.ref && field.type === 'string' && hasRows(field.ref)) return <RefMultiInput {...props} />;
   if (field.ref && hasAll(field.ref)) return <RefInput {...props} />;
   return <TextInput {...props} />;
@@ -69,11 +69,12 @@ function TextInput({ field, value, onChange, disabled, error }: FieldInputProps)
   );
 }
 
-/** A date-time field of a form: the shared picker, with the server's 'YYYY-MM-DD HH:mm:ss'. */
+/** A date or date-time field of a form: the shared picker, with the server's 'YYYY-MM-DD[ HH:mm:ss]'. */
 function DateTimeInput({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
   return (
     <SharedDateTimeInput
+      mode={field.type === 'date' ? 'date' : 'datetime'}
       seconds
       fullWidth
       label={translate(field.label)}

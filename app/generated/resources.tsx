@@ -3765,7 +3765,7 @@ export const resources: ResourceDefinition[] = [
         },
         "fBuildtime": {
           "source": "fBuildtime",
-          "type": "string",
+          "type": "date",
           "label": "resources.community.fields.fBuildtime",
           "messages": {}
         },
