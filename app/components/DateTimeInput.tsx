@@ -116,7 +116,7 @@ export function DateTimeInput({ label, value, onChange, mode = 'datetime', secon
         fullWidth,
         'data-testid': testId,
         'data-value': value,
-        sx: { width: fullWidth ? undefined : mode === 'date' ? 170 : seconds ? 230 : 210, ...sx },
+        sx: { width: fullWidth ? undefined : mode === 'date' ? 190 : seconds ? 270 : 240, ...sx },
       },
       field: { clearable: true },
       actionBar: { actions: ['clear', 'today', 'accept'] as ('clear' | 'today' | 'accept')[] },

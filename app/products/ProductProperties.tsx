@@ -20,7 +20,8 @@ interface PropertyRow {
   fValue: string;
 }
 
-const config = resources.find((r) => r.config.name === 'productProperty')!.config;
+/** Looked up when first needed: the generated resources import the product page, which imports this. */
+const propertyConfig = () => resources.find((r) => r.config.name === 'productProperty')!.config;
 /** Suggested names: the platform's Product_Property dictionary (brand, model, rated voltage …); any other name may be typed. */
 const NAME_DICTIONARY = 'Product_Property';
 let nextKey = 1;
@@ -32,6 +33,7 @@ let nextKey = 1;
 export function ProductProperties({ productId }: { productId: number }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const config = useMemo(propertyConfig, []);
   const canEdit = useCan(permissionOf(config, 'saveAll', 'product:edit'));
   const { options: suggestions } = useDictionary(NAME_DICTIONARY);
   const names = useMemo(() => [...new Set(suggestions.map((o) => o.label))], [suggestions]);
@@ -51,7 +53,7 @@ export function ProductProperties({ productId }: { productId: number }) {
     } finally {
       setLoading(false);
     }
-  }, [productId]);
+  }, [productId, config]);
   useEffect(() => {
     void load();
   }, [load]);
