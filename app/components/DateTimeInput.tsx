@@ -5,6 +5,7 @@
  * <DateTimeInput label="开始时间" value={begin} onChange={setBegin} testId="oplog-begin" />          // 'YYYY-MM-DD HH:mm'
  * <DateTimeInput seconds label="开始时间" value={stime} onChange={setStime} />                      // 'YYYY-MM-DD HH:mm:ss'
  * <DateTimeInput mode="date" label="开始日期" value={day} onChange={setDay} />                        // 'YYYY-MM-DD'
+ * <DateTimeInput mode="time" label="时间" value={at} onChange={setAt} />                              // 'HH:mm'
  * ```
  *
  * - Values are the API's wall-clock text in the server's time zone (the session says which; Asia/Shanghai
@@ -31,6 +32,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { TimePicker } from '@mui/x-date-pickers/TimePicker';
 import { enUS, zhCN, zhTW } from '@mui/x-date-pickers/locales';
 import { getServerTimeZone } from '../../adapters/authProvider';
 
@@ -45,9 +47,14 @@ const LOCALES: Record<string, { adapter: string; text: typeof enUS }> = {
   'en-US': { adapter: 'en', text: enUS },
 };
 
-export type DateTimeMode = 'datetime' | 'date';
+export type DateTimeMode = 'datetime' | 'date' | 'time';
 
-const formatOf = (mode: DateTimeMode, seconds: boolean) => (mode === 'date' ? 'YYYY-MM-DD' : seconds ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD HH:mm');
+const formatOf = (mode: DateTimeMode, seconds: boolean) => {
+  const time = seconds ? 'HH:mm:ss' : 'HH:mm';
+  return mode === 'date' ? 'YYYY-MM-DD' : mode === 'time' ? time : `YYYY-MM-DD ${time}`;
+};
+/** A time of day is read on a fixed day: only its hours, minutes and seconds are ever handed on. */
+const TIME_DAY = '2000-01-01';
 const PATTERN = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** The server's current time, for defaults ("last 7 days") that must not follow the browser's clock zone. */
@@ -87,7 +94,7 @@ export function DateTimeInput({ label, value, onChange, mode = 'datetime', secon
   const language = LOCALES[locale] ?? LOCALES['zh-CN'];
   const timeZone = getServerTimeZone();
   const format = formatOf(mode, seconds);
-  const picked = useMemo(() => parseServerTime(value, timeZone), [value, timeZone]);
+  const picked = useMemo(() => parseServerTime(mode === 'time' && value ? `${TIME_DAY} ${value}` : value, timeZone), [mode, value, timeZone]);
 
   const change = (next: Dayjs | null) => {
     if (!next) {
@@ -116,7 +123,7 @@ export function DateTimeInput({ label, value, onChange, mode = 'datetime', secon
         fullWidth,
         'data-testid': testId,
         'data-value': value,
-        sx: { width: fullWidth ? undefined : mode === 'date' ? 190 : seconds ? 270 : 240, ...sx },
+        sx: { width: fullWidth ? undefined : mode === 'time' ? 150 : mode === 'date' ? 190 : seconds ? 270 : 240, ...sx },
       },
       field: { clearable: true },
       actionBar: { actions: ['clear', 'today', 'accept'] as ('clear' | 'today' | 'accept')[] },
@@ -126,8 +133,10 @@ export function DateTimeInput({ label, value, onChange, mode = 'datetime', secon
     <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale={language.adapter} localeText={language.text.components.MuiLocalizationProvider.defaultProps.localeText}>
       {mode === 'date' ? (
         <DatePicker {...common} />
+      ) : mode === 'time' ? (
+        <TimePicker {...common} ampm={false} timeSteps={{ hours: 1, minutes: 1, seconds: 1 }} views={seconds ? ['hours', 'minutes', 'seconds'] : ['hours', 'minutes']} />
       ) : (
-        <DateTimePicker {...common} ampm={false} views={seconds ? ['year', 'month', 'day', 'hours', 'minutes', 'seconds'] : ['year', 'month', 'day', 'hours', 'minutes']} />
+        <DateTimePicker {...common} ampm={false} timeSteps={{ hours: 1, minutes: 1, seconds: 1 }} views={seconds ? ['year', 'month', 'day', 'hours', 'minutes', 'seconds'] : ['year', 'month', 'day', 'hours', 'minutes']} />
       )}
     </LocalizationProvider>
   );

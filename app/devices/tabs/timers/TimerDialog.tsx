@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { DateTimeInput } from '../../../components/DateTimeInput';
 import {
   Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, MenuItem, Switch, TextField, Tooltip, Typography,
 } from '@mui/material';
@@ -120,15 +121,14 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                 data-testid="timer-form-row"
                 sx={{ display: 'grid', gridTemplateColumns: COLUMNS, columnGap: 1.5, alignItems: 'start', px: 1, pt: 1, borderTop: index ? 1 : 0, borderColor: 'divider' }}
               >
-                <TextField
-                  type="time"
-                  size="small"
+                <DateTimeInput
+                  mode="time"
+                  label={translate('deviceTimers.time')}
                   value={r.fTime}
-                  onChange={(ev) => change(r.key, { fTime: ev.target.value })}
-                  error={Boolean(e.fTime)}
-                  helperText={e.fTime ?? ' '}
+                  onChange={(fTime) => change(r.key, { fTime })}
+                  error={e.fTime}
                   disabled={saving}
-                  slotProps={{ htmlInput: { 'data-testid': 'timer-time', 'aria-label': translate('deviceTimers.time') }, inputLabel: { shrink: true } }}
+                  testId="timer-time"
                 />
                 <TextField
                   select
