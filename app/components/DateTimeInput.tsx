@@ -123,9 +123,10 @@ export function DateTimeInput({ label, value, onChange, mode = 'datetime', secon
         fullWidth,
         'data-testid': testId,
         'data-value': value,
-        sx: { width: fullWidth ? undefined : mode === 'time' ? 150 : mode === 'date' ? 190 : seconds ? 270 : 240, ...sx },
+        sx: { width: fullWidth ? undefined : mode === 'time' ? 140 : mode === 'date' ? 190 : seconds ? 270 : 240, ...sx },
       },
-      field: { clearable: true },
+      // A time of day sits in narrow table cells; Backspace still empties its sections.
+      field: { clearable: mode !== 'time' },
       actionBar: { actions: ['clear', 'today', 'accept'] as ('clear' | 'today' | 'accept')[] },
     },
   };
