@@ -12,6 +12,10 @@ export const PERMISSIONS_KEY = 'permissions';
 /** The tab bar keeps its list here; it belongs to the session, so logout clears it. */
 export const TABS_KEY = 'tabList';
 export const REMEMBER_KEY = 'loginRemember';
+/** The server's time zone, which every wall-clock time of the API is in (the session answers it). */
+export const TIME_ZONE_KEY = 'serverTimeZone';
+/** Until a session has said otherwise: the server's default (server/config.ts). */
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
 /** Remembered login details last 30 days, like the legacy login cookies. */
 const REMEMBER_DAYS = 30;
@@ -53,6 +57,7 @@ interface LoginAnswer {
   user?: SessionUser;
   menus?: MenuNode[];
   permissions?: string[];
+  timeZone?: string;
 }
 
 function readJson<T>(key: string, fallback: T): T {
@@ -83,6 +88,12 @@ function storeSession(answer: LoginAnswer): void {
   if (answer.user) localStorage.setItem(USER_KEY, JSON.stringify(answer.user));
   if (answer.menus) localStorage.setItem(MENUS_KEY, JSON.stringify(answer.menus));
   if (answer.permissions) localStorage.setItem(PERMISSIONS_KEY, JSON.stringify(answer.permissions));
+  if (answer.timeZone) localStorage.setItem(TIME_ZONE_KEY, answer.timeZone);
+}
+
+/** The time zone the server's times are in: the last session's answer, else the server's default. */
+export function getServerTimeZone(): string {
+  return localStorage.getItem(TIME_ZONE_KEY) || DEFAULT_TIME_ZONE;
 }
 
 export function clearSession(): void {

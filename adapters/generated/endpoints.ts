@@ -175,6 +175,10 @@ export const endpoints = {
     "save": "/biz/t-product-json-conf/addorupdate",
     "delete": "/biz/t-product-json-conf/del"
   },
+  "productProperty": {
+    "list": "/biz/t-product-property/propertys",
+    "saveAll": "/biz/t-product-property/addorupdate"
+  },
   "reminderRecord": {
     "list": "/biz/t-reminder-record/pageList",
     "status": "/biz/t-reminder-record/updateRecordStatus"

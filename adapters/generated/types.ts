@@ -1531,6 +1531,29 @@ export interface ProductJsonConf {
   jsonSubName?: string;
 }
 
+export interface ProductProperty {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Product (所属产品)
+   */
+  fProductId?: number;
+  /**
+   * Property (属性名称)
+   */
+  fName?: string;
+  /**
+   * Value (属性值)
+   */
+  fValue?: string;
+  /**
+   * Created (创建时间)
+   */
+  fIntime?: string;
+}
+
 export interface ReminderRecord {
   /**
    * ID (编号)

@@ -1,63 +1,146 @@
-import { useEffect, useState } from 'react';
-import { TextField, type SxProps } from '@mui/material';
-import { useTranslate } from 'react-admin';
+/**
+ * # DateTimeInput — the console's one date and date-time picker
+ *
+ * ```tsx
+ * <DateTimeInput label="开始时间" value={begin} onChange={setBegin} testId="oplog-begin" />          // 'YYYY-MM-DD HH:mm'
+ * <DateTimeInput seconds label="开始时间" value={stime} onChange={setStime} />                      // 'YYYY-MM-DD HH:mm:ss'
+ * <DateTimeInput mode="date" label="开始日期" value={day} onChange={setDay} />                        // 'YYYY-MM-DD'
+ * <DateTimeInput mode="time" label="时间" value={at} onChange={setAt} />                              // 'HH:mm'
+ * ```
+ *
+ * - Values are the API's wall-clock text in the server's time zone (the session says which; Asia/Shanghai
+ *   by default), never the browser's: the calendar's "today" and the times shown are the server's.
+ * - The calendar, its buttons and the field's section placeholders follow the language the console is
+ *   set to (zh-CN, zh-TW, en-US), not the browser's locale; the field shows one unambiguous
+ *   `YYYY-MM-DD HH:mm` order in every language, with a 24-hour clock.
+ * - Keyboard: the field's year, month, day, hour and minute sections take digits (typing moves on to
+ *   the next section), ↑ ↓ step a section, ← → move between sections, Backspace clears one; the
+ *   calendar button opens the picker, whose days, hours and minutes are reachable with the arrow keys
+ *   and Enter, and Esc closes it. Only complete, real dates are handed on; clearing hands on ''.
+ */
+import { useMemo } from 'react';
+import type { SxProps } from '@mui/material';
+import { useLocaleState } from 'react-admin';
+import dayjs, { type Dayjs } from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+import 'dayjs/locale/zh-cn';
+import 'dayjs/locale/zh-tw';
+import 'dayjs/locale/en';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { TimePicker } from '@mui/x-date-pickers/TimePicker';
+import { enUS, zhCN, zhTW } from '@mui/x-date-pickers/locales';
+import { getServerTimeZone } from '../../adapters/authProvider';
 
+dayjs.extend(utc);
+dayjs.extend(timezone);
+dayjs.extend(customParseFormat);
+
+/** The console's languages → the calendar's locale and the picker's texts. */
+const LOCALES: Record<string, { adapter: string; text: typeof enUS }> = {
+  'zh-CN': { adapter: 'zh-cn', text: zhCN },
+  'zh-TW': { adapter: 'zh-tw', text: zhTW },
+  'en-US': { adapter: 'en', text: enUS },
+};
+
+export type DateTimeMode = 'datetime' | 'date' | 'time';
+
+const formatOf = (mode: DateTimeMode, seconds: boolean) => {
+  const time = seconds ? 'HH:mm:ss' : 'HH:mm';
+  return mode === 'date' ? 'YYYY-MM-DD' : mode === 'time' ? time : `YYYY-MM-DD ${time}`;
+};
+/** A time of day is read on a fixed day: only its hours, minutes and seconds are ever handed on. */
+const TIME_DAY = '2000-01-01';
 const PATTERN = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
-const two = (n: number) => String(n).padStart(2, '0');
 
-/** The typed text in the API's wall-clock format, or null when it is not a real date and time. */
-export function parseWallTime(text: string, seconds: boolean): string | null {
-  const m = PATTERN.exec(text.trim());
+/** The server's current time, for defaults ("last 7 days") that must not follow the browser's clock zone. */
+export const serverNow = (): Dayjs => dayjs().tz(getServerTimeZone());
+
+/** A wall-clock text of the API ('YYYY-MM-DD[ HH:mm[:ss]]') as a moment in the server's zone; null when empty or not a date. */
+export function parseServerTime(text: unknown, timeZone = getServerTimeZone()): Dayjs | null {
+  const m = typeof text === 'string' ? PATTERN.exec(text.trim()) : null;
   if (!m) return null;
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
-  const day = `${y}-${two(mo)}-${two(d)} ${two(h ?? 0)}:${two(mi ?? 0)}`;
-  return seconds ? `${day}:${two(s ?? 0)}` : day;
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1).map((v) => v ?? undefined) as string[];
+  const pad = (v: string) => v.padStart(2, '0');
+  const normal = `${y}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}`;
+  const parsed = dayjs.tz(normal, 'YYYY-MM-DD HH:mm:ss', timeZone);
+  // dayjs rolls 2026-02-30 over to March; a date that does not exist is no date.
+  return parsed.isValid() && parsed.format('YYYY-MM-DD HH:mm:ss') === normal ? parsed : null;
 }
 
-/**
- * The console's one date-time input. The browser's native picker writes dates in the browser's locale
- * (MM/DD/YYYY in an English browser) whatever language the console speaks; this field reads and
- * writes the server's wall-clock format ('YYYY-MM-DD HH:mm[:ss]', the server's time zone) in every
- * language, says so in its placeholder, and hands on only complete, real dates.
- */
-export function DateTimeInput({ label, value, onChange, seconds = false, testId, sx }: { label: string; value: string; onChange: (value: string) => void; seconds?: boolean; testId?: string; sx?: SxProps }) {
-  const translate = useTranslate();
-  const [text, setText] = useState(value);
-  const [invalid, setInvalid] = useState(false);
-  // A value set from outside (reset, a preset range) replaces what was typed.
-  useEffect(() => {
-    setText(value);
-    setInvalid(false);
-  }, [value]);
-  const format = seconds ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD HH:mm';
-  const commit = (next: string) => {
-    if (!next.trim()) {
-      setInvalid(false);
+export interface DateTimeInputProps {
+  label: string;
+  /** 'YYYY-MM-DD HH:mm[:ss]' (or 'YYYY-MM-DD' in date mode) in the server's time zone; '' for none. */
+  value: string;
+  onChange: (value: string) => void;
+  mode?: DateTimeMode;
+  /** Whether the value carries seconds (a date-time's seconds section is shown too). */
+  seconds?: boolean;
+  testId?: string;
+  sx?: SxProps;
+  disabled?: boolean;
+  required?: boolean;
+  /** A failed rule's message, shown under the field. */
+  error?: string;
+  fullWidth?: boolean;
+}
+
+export function DateTimeInput({ label, value, onChange, mode = 'datetime', seconds = false, testId, sx, disabled, required, error, fullWidth }: DateTimeInputProps) {
+  const [locale] = useLocaleState();
+  const language = LOCALES[locale] ?? LOCALES['zh-CN'];
+  const timeZone = getServerTimeZone();
+  const format = formatOf(mode, seconds);
+  const picked = useMemo(() => parseServerTime(mode === 'time' && value ? `${TIME_DAY} ${value}` : value, timeZone), [mode, value, timeZone]);
+
+  const change = (next: Dayjs | null) => {
+    if (!next) {
       if (value) onChange('');
       return;
     }
-    const parsed = parseWallTime(next, seconds);
-    setInvalid(!parsed);
-    if (parsed && parsed !== value) onChange(parsed);
+    // A partly typed entry is not a date yet; it is handed on once every section is filled.
+    if (!next.isValid()) return;
+    const text = next.tz(timeZone).format(format);
+    if (text !== value) onChange(text);
+  };
+
+  const common = {
+    label,
+    value: picked,
+    onChange: change,
+    format,
+    timezone: timeZone,
+    disabled,
+    slotProps: {
+      textField: {
+        size: 'small' as const,
+        required,
+        error: Boolean(error),
+        helperText: error,
+        fullWidth,
+        'data-testid': testId,
+        'data-value': value,
+        sx: { width: fullWidth ? undefined : mode === 'time' ? 140 : mode === 'date' ? 190 : seconds ? 270 : 240, ...sx },
+      },
+      // A time of day sits in narrow table cells; Backspace still empties its sections.
+      field: { clearable: mode !== 'time' },
+      actionBar: { actions: ['clear', 'today', 'accept'] as ('clear' | 'today' | 'accept')[] },
+    },
   };
   return (
-    <TextField
-      size="small"
-      label={label}
-      value={text}
-      placeholder={format}
-      error={invalid}
-      helperText={invalid ? translate('common.dateTimeFormat', { format }) : undefined}
-      onChange={(e) => {
-        setText(e.target.value);
-        // A complete entry applies at once; a partial one waits for the field to be left.
-        if (parseWallTime(e.target.value, seconds) || !e.target.value) commit(e.target.value);
-      }}
-      onBlur={() => commit(text)}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', 'data-testid': testId } }}
-      sx={{ width: seconds ? 210 : 190, ...sx } as SxProps}
-    />
+    <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale={language.adapter} localeText={language.text.components.MuiLocalizationProvider.defaultProps.localeText}>
+      {mode === 'date' ? (
+        <DatePicker {...common} />
+      ) : mode === 'time' ? (
+        <TimePicker {...common} ampm={false} timeSteps={{ hours: 1, minutes: 1, seconds: 1 }} views={seconds ? ['hours', 'minutes', 'seconds'] : ['hours', 'minutes']} />
+      ) : (
+        <DateTimePicker {...common} ampm={false} timeSteps={{ hours: 1, minutes: 1, seconds: 1 }} views={seconds ? ['year', 'month', 'day', 'hours', 'minutes', 'seconds'] : ['year', 'month', 'day', 'hours', 'minutes']} />
+      )}
+    </LocalizationProvider>
   );
 }
+
+export default DateTimeInput;

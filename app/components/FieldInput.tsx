@@ -1,3 +1,4 @@
+import { DateTimeInput as SharedDateTimeInput } from './DateTimeInput';
 import { lazy, Suspense, useState } from 'react';
 import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, LinearProgress, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
@@ -27,6 +28,8 @@ export interface FieldInputProps {
   error?: string;
   /** The whole form's values, for inputs that show more than their own field (the address path). */
   record?: Record<string, unknown>;
+  /** Sets another value of the form (a picked district fills its code and its name). */
+  setValue?: (source: string, value: unknown) => void;
 }
 
 /** One form control chosen from the field's declaration: enum, dictionary, reference, multi choice or text. */
@@ -41,7 +44,7 @@ export function FieldInput(props: FieldInputProps) {
   if (field.ref === 'product') return <ProductInput {...props} />;
   if (field.ref === 'user') return <AgentInput {...props} />;
   if (field.ref === 'building') return <BuildingInput {...props} />;
-  if (field.type === 'date-time') return <DateTimeInput {...props} />;
+  if (field.type === 'date-time' || field.type === 'date') return <DateTimeInput {...props} />;
   if (field.ref && field.type === 'string' && hasRows(field.ref)) return <RefMultiInput {...props} />;
   if (field.ref && hasAll(field.ref)) return <RefInput {...props} />;
   return <TextInput {...props} />;
@@ -78,26 +81,21 @@ function TextInput({ field, value, onChange, disabled, error }: FieldInputProps)
   );
 }
 
-/** The server's `YYYY-MM-DD HH:mm:ss` shown in the browser's date-time picker, and back. */
-const toPicker = (value: unknown) => (typeof value === 'string' && value ? value.replace(' ', 'T').slice(0, 16) : '');
-const fromPicker = (value: string) => (value ? `${value.replace('T', ' ')}:00`.slice(0, 19) : '');
-
+/** A date or date-time field of a form: the shared picker, with the server's 'YYYY-MM-DD[ HH:mm:ss]'. */
 function DateTimeInput({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
   return (
-    <TextField
-      type="datetime-local"
+    <SharedDateTimeInput
+      mode={field.type === 'date' ? 'date' : 'datetime'}
+      seconds
+      fullWidth
       label={translate(field.label)}
-      value={toPicker(value)}
-      onChange={(e) => onChange(fromPicker(e.target.value))}
+      value={typeof value === 'string' ? value : ''}
+      onChange={onChange}
       disabled={disabled}
       required={field.required}
-      error={Boolean(error)}
-      helperText={error || ' '}
-      fullWidth
-      size="small"
-      data-testid={'form-field-' + field.source}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'form-input-' + field.source } }}
+      error={error || undefined}
+      testId={'form-field-' + field.source}
     />
   );
 }

@@ -168,6 +168,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
                   value={values[field.source]}
                   record={{ ...record, ...values }}
                   onChange={(v) => setValue(field.source, v)}
+                  setValue={setValue}
                   disabled={readOnly || saving || (editing && field.readOnlyOnEdit)}
                   error={message(errors[field.source])}
                 />

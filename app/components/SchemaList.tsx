@@ -1,3 +1,4 @@
+import { DateTimeInput } from './DateTimeInput';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Box, Button, Checkbox, IconButton, LinearProgress, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -40,9 +41,9 @@ function JurisdictionFilter({ filter, typed, onChange }: { filter: FilterConfig;
 
 type FilterValue = unknown;
 
-/** `2026-11-23T09:30` (datetime-local) <-> `2026-11-23 09:30:00` (the legacy condition's time format). */
-const toLegacyTime = (v: string) => (v ? v.replace('T', ' ') + (v.length === 16 ? ':00' : '') : '');
-const fromLegacyTime = (v: unknown) => (typeof v === 'string' && v ? v.replace(' ', 'T').slice(0, 16) : '');
+/** The picker's `2026-11-23 09:30` <-> `2026-11-23 09:30:00` (the legacy condition's time format). */
+const toLegacyTime = (v: string) => (v ? `${v}:00` : '');
+const fromLegacyTime = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 16) : '');
 
 /**
  * A filter of the search bar: a select for fields with options (several at once for `in`, limited to
@@ -65,8 +66,8 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
     };
     return (
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }} data-testid={`filter-${filter.key}`}>
-        <TextField size="small" type="datetime-local" label={`${label} ${translate('common.from')}`} value={fromLegacyTime(from)} onChange={(e) => set(0, e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
-        <TextField size="small" type="datetime-local" label={translate('common.to')} value={fromLegacyTime(to)} onChange={(e) => set(1, e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+        <DateTimeInput label={`${label} ${translate('common.from')}`} value={fromLegacyTime(from)} onChange={(v) => set(0, v)} testId={`filter-${filter.key}-from`} />
+        <DateTimeInput label={translate('common.to')} value={fromLegacyTime(to)} onChange={(v) => set(1, v)} testId={`filter-${filter.key}-to`} />
       </Box>
     );
   }

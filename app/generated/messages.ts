@@ -1154,6 +1154,33 @@ export default {
           "delete": "字段删除成功"
         }
       },
+      "productProperty": {
+        "name": "产品属性",
+        "fields": {
+          "fId": "编号",
+          "fProductId": "所属产品",
+          "fName": "属性名称",
+          "fValue": "属性值",
+          "fIntime": "创建时间"
+        },
+        "messages": {
+          "fProductId": {
+            "required": "所属产品不能为空",
+            "type": "所属产品不能为空"
+          },
+          "fName": {
+            "required": "属性名称不能为空",
+            "maxLength": "属性名称最多50个字符"
+          },
+          "fValue": {
+            "required": "属性值不能为空",
+            "maxLength": "属性值最多200个字符"
+          }
+        },
+        "notifications": {
+          "saveAll": "产品属性保存成功"
+        }
+      },
       "reminderRecord": {
         "name": "提醒记录",
         "fields": {
@@ -2938,6 +2965,33 @@ export default {
           "delete": "欄位刪除成功"
         }
       },
+      "productProperty": {
+        "name": "產品屬性",
+        "fields": {
+          "fId": "編號",
+          "fProductId": "所屬產品",
+          "fName": "屬性名稱",
+          "fValue": "屬性值",
+          "fIntime": "建立時間"
+        },
+        "messages": {
+          "fProductId": {
+            "required": "所屬產品不能為空",
+            "type": "所屬產品不能為空"
+          },
+          "fName": {
+            "required": "屬性名稱不能為空",
+            "maxLength": "屬性名稱最多50個字元"
+          },
+          "fValue": {
+            "required": "屬性值不能為空",
+            "maxLength": "屬性值最多200個字元"
+          }
+        },
+        "notifications": {
+          "saveAll": "產品屬性儲存成功"
+        }
+      },
       "reminderRecord": {
         "name": "提醒記錄",
         "fields": {
@@ -4720,6 +4774,33 @@ export default {
         "notifications": {
           "save": "Field saved",
           "delete": "Field deleted"
+        }
+      },
+      "productProperty": {
+        "name": "Product property",
+        "fields": {
+          "fId": "ID",
+          "fProductId": "Product",
+          "fName": "Property",
+          "fValue": "Value",
+          "fIntime": "Created"
+        },
+        "messages": {
+          "fProductId": {
+            "required": "Product is required",
+            "type": "Product is required"
+          },
+          "fName": {
+            "required": "Property name is required",
+            "maxLength": "Property name is at most 50 characters"
+          },
+          "fValue": {
+            "required": "Property value is required",
+            "maxLength": "Property value is at most 200 characters"
+          }
+        },
+        "notifications": {
+          "saveAll": "Product properties saved"
         }
       },
       "reminderRecord": {

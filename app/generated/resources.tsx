@@ -3802,7 +3802,7 @@ export const resources: ResourceDefinition[] = [
         },
         "fBuildtime": {
           "source": "fBuildtime",
-          "type": "string",
+          "type": "date",
           "label": "resources.community.fields.fBuildtime",
           "messages": {}
         },
@@ -8079,7 +8079,6 @@ export const resources: ResourceDefinition[] = [
         "fields": [
           "fName",
           "fCityName",
-          "fCityCode",
           "fUserId"
         ]
       },
@@ -9402,6 +9401,105 @@ export const resources: ResourceDefinition[] = [
           "fIsNotify",
           "fIsShowApp",
           "fJsonDes"
+        ]
+      }
+    },
+    list: SchemaList,
+  },
+  {
+    config: {
+      "name": "productProperty",
+      "label": "resources.productProperty.name",
+      "endpoints": {
+        "list": "/biz/t-product-property/propertys",
+        "saveAll": "/biz/t-product-property/addorupdate"
+      },
+      "notifications": {
+        "saveAll": "resources.productProperty.notifications.saveAll"
+      },
+      "permissions": {
+        "list": "product:list",
+        "saveAll": "product:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.productProperty.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fProductId": {
+          "source": "fProductId",
+          "type": "integer",
+          "label": "resources.productProperty.fields.fProductId",
+          "required": true,
+          "ref": "product",
+          "messages": {
+            "required": "resources.productProperty.messages.fProductId.required",
+            "type": "resources.productProperty.messages.fProductId.type"
+          }
+        },
+        "fName": {
+          "source": "fName",
+          "type": "string",
+          "label": "resources.productProperty.fields.fName",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.productProperty.messages.fName.required",
+            "maxLength": "resources.productProperty.messages.fName.maxLength"
+          }
+        },
+        "fValue": {
+          "source": "fValue",
+          "type": "string",
+          "label": "resources.productProperty.fields.fValue",
+          "required": true,
+          "maxLength": 200,
+          "messages": {
+            "required": "resources.productProperty.messages.fValue.required",
+            "maxLength": "resources.productProperty.messages.fValue.maxLength"
+          }
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.productProperty.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 999,
+        "pageSizes": [
+          999
+        ],
+        "columns": [
+          "fName",
+          "fValue"
+        ],
+        "filters": [
+          {
+            "key": "fProductId",
+            "field": "fProductId",
+            "op": "eq",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": true
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fName",
+          "fValue"
         ]
       }
     },

@@ -16,6 +16,11 @@ import { request } from '../devices/tabs/timers/api';
 import type { ResourceConfig } from '../resources/types';
 import { PAGE_SIZE, PLACE_CODES, PLACE_PATHS, type Page, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
+import { DistrictInput } from './DistrictInput';
+
+/** The district is picked from the area tree; its code travels with the name the picker fills. */
+const DISTRICT_INPUTS = { fCityName: DistrictInput };
+const DISTRICT_KEYS = ['fCityCode'];
 import { Pager } from '../components/Pager';
 import { IconAction } from '../components/IconAction';
 
@@ -147,6 +152,8 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
         onSaved={() => void load()}
         failureKey="places.saveFailed"
         maxWidth="sm"
+        inputs={DISTRICT_INPUTS}
+        extraKeys={DISTRICT_KEYS}
       />
       <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={() => void load()} />
       {dialog}

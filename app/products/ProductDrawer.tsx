@@ -6,10 +6,11 @@ import { DetailFields } from '../components/FieldValue';
 import { MessageLog } from '../devices/tabs/logs';
 import type { ResourceConfig } from '../resources/types';
 import type { ProductRow } from './ProductCard';
+import { ProductProperties } from './ProductProperties';
 
 const INFO_FIELDS = ['fNumber', 'fName', 'fCategoryId', 'fProtocol', 'fDeviceType', 'fCommunicationType', 'fStatKeys', 'fFirmwareVersion', 'fPower', 'fNumberRule', 'fStatus', 'deviceCount', 'fIntime', 'fRemark'];
 
-/** Product detail: its fields, and the message log of the product's devices. */
+/** Product detail: its fields with its properties, and the message log of the product's devices. */
 export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig; row: ProductRow | null; onClose: () => void }) {
   const translate = useTranslate();
   const [tab, setTab] = useState('info');
@@ -30,7 +31,12 @@ export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig
             <Tab value="log" label={translate('product.tabs.log')} data-testid="product-tab-log" />
           </Tabs>
           <Box sx={{ p: 2, overflow: 'auto', flex: 1 }}>
-            {tab === 'info' && <DetailFields config={config} row={row} sources={INFO_FIELDS} />}
+            {tab === 'info' && (
+              <>
+                <DetailFields config={config} row={row} sources={INFO_FIELDS} />
+                <ProductProperties key={String(row.fId)} productId={Number(row.fId)} />
+              </>
+            )}
             {tab === 'log' && <MessageLog scope={{ productId: Number(row.fId) }} />}
           </Box>
         </Box>

@@ -12,6 +12,7 @@ import { useConfirm } from '../components/ConfirmDialog';
 import { OptionSelect, useEnumOptions } from '../components/FieldInput';
 import { FormDialog } from '../components/FormDialog';
 import { invalidateLookups, useDictionary } from '../components/lookups';
+import { failureText } from '../components/failure';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { ProductCard, type ProductRow } from './ProductCard';
 import { ProductDrawer } from './ProductDrawer';
@@ -91,9 +92,10 @@ export function ProductList({ config }: { config: ResourceConfig }) {
     invalidateLookups('products');
     refresh();
   };
-  const failed = (error: unknown, fallbackKey: string) => {
+  /** Status failures read 产品状态修改失败:<reason>; a failed delete shows the server's reason alone (spec 000 §8). */
+  const failed = (error: unknown, key: string, withText = true) => {
     if (error instanceof ApiError && error.status !== 200) return;
-    notify(error instanceof Error && error.message ? error.message : translate(fallbackKey), { type: 'error' });
+    notify(withText ? failureText(translate, key, error) : error instanceof Error && error.message ? error.message : translate(key), { type: 'error' });
   };
 
   const toggle = (row: ProductRow) => {
@@ -116,7 +118,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
         if (rows.length === 1 && page > 1) setPage(page - 1);
         afterWrite();
       } catch (error) {
-        failed(error, 'product.deleteFailed');
+        failed(error, 'product.deleteFailed', false);
       }
     });
   };
@@ -188,7 +190,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
         )}
       />
 
-      <FormDialog config={config} open={editing !== undefined} record={editing} onClose={() => setEditing(undefined)} onSaved={() => invalidateLookups('products')} />
+      <FormDialog config={config} open={editing !== undefined} record={editing} onClose={() => setEditing(undefined)} onSaved={() => invalidateLookups('products')} failureKey="product.saveFailed" />
       <ProductDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
       {confirm.dialog}
     </Box>

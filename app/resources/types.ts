@@ -4,7 +4,7 @@
  */
 import type { ComponentType } from 'react';
 
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'date-time' | 'date';
 
 export interface FieldConfig {
   source: string;

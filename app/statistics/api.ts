@@ -2,7 +2,9 @@
  * The statistics calls (docs/api.md, spec §7) and the range defaults of spec §9, shared by the statistics
  * page and the device drawer's tab.
  */
+import type { Dayjs } from 'dayjs';
 import { ApiError, call, getToken } from '../../adapters/http';
+import { serverNow } from '../components/DateTimeInput';
 
 export const DEVICE_TOTAL_PATH = '/app/device/device-total';
 export const DOWNLOAD_PATH = '/app/device/download-device-total';
@@ -26,21 +28,19 @@ export interface DeviceTotal {
   chart: { categories: string[]; series: { name: string; data: number[] }[] };
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-export const formatDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-export const formatTime = (d: Date) => `${formatDay(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-
-/** Last 7 days: the first at 00:00:00; the end today 23:59:59, or the current hour's :59:59 when by hour. */
-export function defaultRange(timeType: number, now = new Date()): { stime: string; etime: string } {
-  const begin = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (DEFAULT_DAYS - 1));
-  return { stime: `${formatDay(begin)} 00:00:00`, etime: defaultEnd(timeType, now) };
+/**
+ * Last 7 days: the first at 00:00:00; the end today 23:59:59, or the current hour's :59:59 when by hour.
+ * "Today" is the server's (its time zone), as every time of the API is.
+ */
+export function defaultRange(timeType: number, now: Dayjs = serverNow()): { stime: string; etime: string } {
+  const begin = now.subtract(DEFAULT_DAYS - 1, 'day');
+  return { stime: `${begin.format('YYYY-MM-DD')} 00:00:00`, etime: defaultEnd(timeType, now) };
 }
 
-export function defaultEnd(timeType: number, now = new Date()): string {
-  return timeType === TIME_TYPE_HOUR ? `${formatDay(now)} ${pad(now.getHours())}:59:59` : `${formatDay(now)} 23:59:59`;
+export function defaultEnd(timeType: number, now: Dayjs = serverNow()): string {
+  return now.format(timeType === TIME_TYPE_HOUR ? 'YYYY-MM-DD HH:59:59' : 'YYYY-MM-DD 23:59:59');
 }
 
-/** `YYYY-MM-DD HH:mm:ss` <-> the value of an `<input type="datetime-local" step="1">`. */
 
 export async function fetchDeviceTotal(query: DeviceTotalQuery): Promise<DeviceTotal> {
   return (await call<DeviceTotal>(DEVICE_TOTAL_PATH, query)).data;

@@ -13,7 +13,7 @@ function fieldConfig(entity: Entity, source: string) {
   const messages = Object.fromEntries(Object.keys(p['x-messages'] ?? {}).map((rule) => [rule, `${key}.messages.${source}.${rule}`]));
   return {
     source,
-    type: p.format === 'date-time' ? 'date-time' : p.type,
+    type: p.format === 'date-time' || p.format === 'date' ? p.format : p.type,
     label: `${key}.fields.${source}`,
     ...((entity.schema.required ?? []).includes(source) ? { required: true } : {}),
     ...(p.maxLength ? { maxLength: p.maxLength } : {}),

@@ -25,6 +25,7 @@ export const MESSAGES = {
   passwordFailed: '密码校验失败',
   timeout: '设备响应超时',
   brokerDown: '消息服务器未连接',
+  notBreaker: '该设备不是塑壳断路器',
 };
 
 export type CommandSource = 'console' | 'timer' | 'batch' | 'refresh';

@@ -15,11 +15,12 @@ import {
   validateCalibration, validateProtection, validateThresholds, type Thresholds,
 } from '../mqtt/device-params';
 import type { Command } from '../mqtt/protocol';
-import { sendCommand, type CommandOutcome, type CommandSource } from './commands';
+import { MESSAGES, sendCommand, type CommandOutcome, type CommandSource } from './commands';
 import { pageNumber } from '../crud/query';
 import { idList } from '../http/guard';
 import { randomBytes } from 'node:crypto';
 import { loadUser } from '../auth/users';
+import { deviceType } from '../domain/deviceAccess';
 
 /** How long a stream ticket is good for: just long enough for the browser to open the stream. */
 const TICKET_SECONDS = 30;
@@ -50,6 +51,13 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const row = await scoped(ctx, device, user).where('t_device.fId', '=', fId).executeTakeFirst();
     if (!row) throw new Refusal('设备不存在或无权操作');
     return row as { fId: number; fNumber: string; fTypeId: number | null; tOnline: number | null };
+  }
+
+  /** A type-6 device (plastic-case breaker) the user may see: the /app/device6 calls take no other. */
+  async function breaker(user: User, id: unknown) {
+    const d = await visible(user, id);
+    if ((await deviceType(ctx, d)) !== 6) throw new Refusal(MESSAGES.notBreaker);
+    return d;
   }
 
   const send = (user: User | null, deviceId: number, command: Command, name: string, options: { source?: CommandSource; sensitive?: boolean } = {}) =>
@@ -113,6 +121,32 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
+  /**
+   * Thresholds, or with `cmd` one of the abilities 2–4: change the device password (414, data1 the old
+   * and data2 the new one), clear its data (415), broadcast the time (416).
+   */
+  async function setThresholds(user: User, d: { fId: number }, body: Record<string, unknown>) {
+    const cmd = Number(body.cmd);
+    if (cmd === 414) {
+      const [oldPassword, newPassword] = [String(body.data1 ?? ''), String(body.data2 ?? '')];
+      if (!oldPassword || !newPassword) throw new Refusal('设备密码不能为空');
+      if (newPassword.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);
+      return answer(await send(user, d.fId, { bid: 414, password: oldPassword, newPassword }, '修改密码', { sensitive: true }));
+    }
+    if (cmd === 415) return answer(await send(user, d.fId, { bid: 415 }, '清除数据', { sensitive: true }));
+    if (cmd === 416) return answer(await send(user, d.fId, { bid: 416, time: Date.now() }, '时间同步', { sensitive: true }));
+    const given: Record<string, number> = {};
+    for (const key of Object.keys(THRESHOLD_RULES)) {
+      if (body[key] === undefined || body[key] === null || body[key] === '') throw new Refusal(`${key} 不能为空`);
+      given[key] = Number(body[key]);
+    }
+    const problems = validateThresholds(given, { requireAll: true });
+    if (problems.length) throw new Refusal(`参数错误: ${problems.join('; ')}`);
+    const known = { ...THRESHOLD_DEFAULTS, ...(await lastKnown(d.fId, ['read-threshold', 'set-threshold'])) } as Thresholds;
+    if (Object.keys(given).every((k) => known[k as keyof Thresholds] === given[k])) throw new Refusal('未发现改动,无需更新');
+    return answer(await send(user, d.fId, { bid: 'set-threshold', ...given }, '阈值设置', { sensitive: true }));
+  }
+
   registerCall(app, ctx, {
     path: '/app/device/set-gateway-device-threshold',
     permission: 'device:control',
@@ -121,27 +155,16 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       if (!hasThresholds(d.fTypeId ?? 0)) throw new Refusal('该设备没有网关参数');
-      const cmd = Number(body.cmd);
-      // Abilities 2–4: change the device password, clear its data, broadcast the time.
-      if (cmd === 414) {
-        const [oldPassword, newPassword] = [String(body.data1 ?? ''), String(body.data2 ?? '')];
-        if (!oldPassword || !newPassword) throw new Refusal('设备密码不能为空');
-        if (newPassword.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);
-        return answer(await send(user, d.fId, { bid: 414, password: oldPassword, newPassword }, '修改密码', { sensitive: true }));
-      }
-      if (cmd === 415) return answer(await send(user, d.fId, { bid: 415 }, '清除数据', { sensitive: true }));
-      if (cmd === 416) return answer(await send(user, d.fId, { bid: 416, time: Date.now() }, '时间同步', { sensitive: true }));
-      const given: Record<string, number> = {};
-      for (const key of Object.keys(THRESHOLD_RULES)) {
-        if (body[key] === undefined || body[key] === null || body[key] === '') throw new Refusal(`${key} 不能为空`);
-        given[key] = Number(body[key]);
-      }
-      const problems = validateThresholds(given, { requireAll: true });
-      if (problems.length) throw new Refusal(`参数错误: ${problems.join('; ')}`);
-      const known = { ...THRESHOLD_DEFAULTS, ...(await lastKnown(d.fId, ['read-threshold', 'set-threshold'])) } as Thresholds;
-      if (Object.keys(given).every((k) => known[k as keyof Thresholds] === given[k])) throw new Refusal('未发现改动,无需更新');
-      return answer(await send(user, d.fId, { bid: 'set-threshold', ...given }, '阈值设置', { sensitive: true }));
+      return setThresholds(user!, d, body);
     },
+  });
+
+  registerCall(app, ctx, {
+    path: '/app/device6/set-gateway-device-threshold',
+    permission: 'device:control',
+    write: true,
+    logname: { key: 'device6.threshold', 'zh-CN': '设置断路器阈值', 'zh-TW': '設定斷路器閾值', 'en-US': 'Set breaker thresholds' },
+    handler: async ({ user, body }) => setThresholds(user!, await breaker(user!, body.deviceId ?? body.fId), body),
   });
 
   registerCall(app, ctx, {
@@ -181,8 +204,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     write: true,
     logname: { key: 'device.motor', 'zh-CN': '电机控制', 'zh-TW': '電機控制', 'en-US': 'Control motor' },
     handler: async ({ user, body }) => {
-      const d = await visible(user!, body.deviceId ?? body.fId);
-      if (d.fTypeId !== 6) throw new Refusal('该设备不是塑壳断路器');
+      const d = await breaker(user!, body.deviceId ?? body.fId);
       const password = typeof body.password === 'string' ? body.password : String(body.password ?? '');
       if (!password) throw new Refusal('设备密码不能为空');
       if (password.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);

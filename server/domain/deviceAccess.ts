@@ -20,3 +20,15 @@ export async function visibleDevice(ctx: Services, user: User, id: unknown): Pro
   if (!row) throw new Refusal('设备不存在或无权操作');
   return row as VisibleDevice;
 }
+
+/** A device's type: its own fTypeId, else its product's fDeviceType (as the console reads it). */
+export async function deviceType(ctx: Services, device: Pick<VisibleDevice, 'fId' | 'fTypeId'>): Promise<number> {
+  if (device.fTypeId !== null && device.fTypeId !== undefined) return Number(device.fTypeId);
+  const row = await ctx.db
+    .selectFrom('t_device')
+    .innerJoin('t_product', 't_product.fId', 't_device.fProductId')
+    .select('t_product.fDeviceType')
+    .where('t_device.fId', '=', device.fId)
+    .executeTakeFirst();
+  return Number(row?.fDeviceType ?? 0);
+}

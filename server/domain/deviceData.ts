@@ -7,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { registerCall, type RouteContext } from '../http/route';
 import { formatTime } from '../crud/format';
 import type { Services, User } from '../crud/types';
-import { visibleDevice } from './deviceAccess';
-import { sendCommand } from '../devices/commands';
+import { deviceType, visibleDevice, type VisibleDevice } from './deviceAccess';
+import { Refusal } from '../http/envelope';
+import { MESSAGES, sendCommand } from '../devices/commands';
 import { registerShareRoutes } from './deviceShares';
 import { registerMessageRecordRoutes } from './messageRecords';
 
@@ -48,32 +49,45 @@ async function refresh(ctx: RouteContext, user: User, deviceId: number) {
 const round = (v: unknown, digits: number) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
 
 export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext) {
+  /** The latest samples of a device; `isSendCmd` first asks the device for fresh ones. */
+  async function readings(user: User, device: VisibleDevice, body: Record<string, unknown>) {
+    if (body.isSendCmd === true || body.isSendCmd === 1 || body.isSendCmd === 'true') await refresh(ctx, user, device.fId);
+    const rows = await ctx.db
+      .selectFrom('t_device_telemetry')
+      .select(['fTime', 'voltage', 'current', 'power', 'energy', 'temperature', 'leakage', 'switch'])
+      .where('fDeviceId', '=', device.fId)
+      .orderBy('fId', 'desc')
+      .limit(ROWS)
+      .execute();
+    return {
+      tableCols: READING_COLUMNS,
+      table: rows.map((r) => ({
+        fTime: formatTime(new Date(r.fTime as Date), ctx.timeZone),
+        voltage: round(r.voltage, 1),
+        current: round(r.current, 3),
+        power: round(r.power, 1),
+        energy: round(r.energy, 3),
+        temperature: round(r.temperature, 1),
+        leakage: round(r.leakage, 1),
+        switch: r.switch === null ? null : Number(r.switch),
+      })),
+    };
+  }
+
   registerCall(app, ctx, {
     path: '/app/device/device-elec',
     permission: 'device:list',
+    handler: async ({ user, body }) => readings(user!, await visibleDevice(ctx, user!, body.fId ?? body.deviceId), body),
+  });
+
+  // The type-6 drawer's data display: the same samples, for plastic-case breakers only.
+  registerCall(app, ctx, {
+    path: '/app/device6/device-elec',
+    permission: 'device:list',
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
-      if (body.isSendCmd === true || body.isSendCmd === 1 || body.isSendCmd === 'true') await refresh(ctx, user!, device.fId);
-      const rows = await ctx.db
-        .selectFrom('t_device_telemetry')
-        .select(['fTime', 'voltage', 'current', 'power', 'energy', 'temperature', 'leakage', 'switch'])
-        .where('fDeviceId', '=', device.fId)
-        .orderBy('fId', 'desc')
-        .limit(ROWS)
-        .execute();
-      return {
-        tableCols: READING_COLUMNS,
-        table: rows.map((r) => ({
-          fTime: formatTime(new Date(r.fTime as Date), ctx.timeZone),
-          voltage: round(r.voltage, 1),
-          current: round(r.current, 3),
-          power: round(r.power, 1),
-          energy: round(r.energy, 3),
-          temperature: round(r.temperature, 1),
-          leakage: round(r.leakage, 1),
-          switch: r.switch === null ? null : Number(r.switch),
-        })),
-      };
+      if ((await deviceType(ctx, device)) !== 6) throw new Refusal(MESSAGES.notBreaker);
+      return readings(user!, device, body);
     },
   });
 

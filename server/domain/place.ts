@@ -14,8 +14,29 @@ export function scope(query: Query, user: User): Query {
   return query.where('t_sys_user_home.fUserId', '=', user.fId);
 }
 
+/**
+ * The district is picked from the area tree: its code must be an area, and the name stored is that
+ * area's own, whatever name the request carried; a name without a code changes nothing.
+ */
+async function districtOf(values: Row, ctx: CallContext) {
+  if (!('fCityCode' in values)) {
+    delete values.fCityName;
+    return;
+  }
+  if (values.fCityCode === null) {
+    values.fCityName = null;
+    return;
+  }
+  const id = Number(values.fCityCode);
+  const area = Number.isInteger(id) && id > 0 ? await ctx.db.selectFrom('t_area_info').select('fAreaName').where('fAreaId', '=', id).executeTakeFirst() : undefined;
+  if (!area) throw new Refusal('所属区域不存在');
+  values.fCityCode = String(id);
+  values.fCityName = area.fAreaName;
+}
+
 /** An administrator's place without an owner is the platform's own (fUserId null), as with groups. */
 export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
+  await districtOf(values, ctx);
   if (!isAdmin(ctx.user)) {
     if (!existing) values.fUserId = ctx.user.fId;
     return;

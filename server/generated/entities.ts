@@ -6243,6 +6243,115 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "productProperty": {
+    "name": "productProperty",
+    "table": "t_product_property",
+    "label": "产品属性",
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fProductId": {
+        "type": "integer",
+        "label": "所属产品",
+        "messages": {
+          "required": "所属产品不能为空",
+          "type": "所属产品不能为空"
+        }
+      },
+      "fName": {
+        "type": "string",
+        "label": "属性名称",
+        "messages": {
+          "required": "属性名称不能为空",
+          "maxLength": "属性名称最多50个字符"
+        }
+      },
+      "fValue": {
+        "type": "string",
+        "label": "属性值",
+        "messages": {
+          "required": "属性值不能为空",
+          "maxLength": "属性值最多200个字符"
+        }
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fProductId",
+      "fName",
+      "fValue"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "fProductId",
+        "field": "fProductId",
+        "op": "eq",
+        "input": "hidden"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fName"
+      ]
+    },
+    "pageSize": 999,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fProductId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fValue": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        }
+      }
+    }
+  },
   "reminderRecord": {
     "name": "reminderRecord",
     "table": "t_reminder_record",

@@ -23,6 +23,7 @@ import * as product from '../domain/product';
 import * as productFunction from '../domain/productFunction';
 import * as productJson from '../domain/productJson';
 import * as productJsonConf from '../domain/productJsonConf';
+import * as productProperty from '../domain/productProperty';
 import * as rentalRoom from '../domain/rentalRoom';
 import * as room from '../domain/room';
 import * as roomDevice from '../domain/roomDevice';
@@ -137,6 +138,8 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-product-json-conf/pagelist', entity: 'productJsonConf', action: 'list', permission: "json_conf:look" },
   { path: '/biz/t-product-json-conf/addorupdate', entity: 'productJsonConf', action: 'save', permission: {"create":"json_conf:add","update":"json_conf:add"}, message: "字段保存成功", log: {"key":"productJsonConf.save","zh-CN":"描述库字段保存","zh-TW":"描述庫欄位儲存","en-US":"Save library field"} },
   { path: '/biz/t-product-json-conf/del', entity: 'productJsonConf', action: 'delete', permission: "json_conf:del", message: "字段删除成功", log: {"key":"productJsonConf.delete","zh-CN":"描述库字段删除","zh-TW":"描述庫欄位刪除","en-US":"Delete library field"} },
+  { path: '/biz/t-product-property/propertys', entity: 'productProperty', action: 'list', permission: "product:list" },
+  { path: '/biz/t-product-property/addorupdate', entity: 'productProperty', action: 'saveAll', permission: "product:edit", message: "产品属性保存成功", log: {"key":"productProperty.saveAll","zh-CN":"产品属性保存","zh-TW":"產品屬性儲存","en-US":"Save product properties"}, handler: productProperty.saveAll },
   { path: '/biz/t-reminder-record/pageList', entity: 'reminderRecord', action: 'list', permission: "reminderRecord:list" },
   { path: '/biz/t-reminder-record/updateRecordStatus', entity: 'reminderRecord', action: 'status', permission: "reminderRecord:edit", field: 'fStatus', message: "操作成功", log: {"key":"reminderRecord.status","zh-CN":"提醒记录处理状态修改","zh-TW":"提醒記錄處理狀態修改","en-US":"Change reminder status"} },
   { path: '/biz/t-rental-file/pageList', entity: 'rentalFile', action: 'list', permission: "rentalFile:list" },
@@ -190,6 +193,7 @@ export const modules = {
   productFunction: productFunction,
   productJson: productJson,
   productJsonConf: productJsonConf,
+  productProperty: productProperty,
   reminderRecord: documentFeedback,
   rentalFile: documents,
   rentalRoom: rentalRoom,

@@ -36,6 +36,11 @@ describe.each(backends)('places, rooms and room devices on %s', (backend) => {
     expect(mine.body).toMatchObject({ success: true, message: '场所保存成功' });
     expect(mine.body.data).toMatchObject({ fName: '阳光公寓', fUserId: agentId, fCityName: '南山区', roomCount: 0, deviceCount: 0 });
     id.place = mine.body.data.fId;
+    // The district comes from the area tree: an unknown code is refused, and the name is the tree's.
+    expect((await s.call(`${HOME}/addorupdate`, { isAdd: true, fName: 'x', fCityCode: '999999', fCityName: '某区' }, agent)).body).toMatchObject({ success: false, message: '所属区域不存在' });
+    const named = await s.call(`${HOME}/addorupdate`, { isAdd: true, fName: '天河之家', fCityCode: '440106', fCityName: '随便写' }, agent);
+    expect(named.body.data).toMatchObject({ fCityCode: '440106', fCityName: '天河区' });
+    await s.call(`${HOME}/del`, { fId: named.body.data.fId }, agent);
     const forUser = await s.call(`${HOME}/addorupdate`, { isAdd: true, fName: '用户之家', fUserId: userId }, admin);
     expect(forUser.body).toMatchObject({ success: true, data: { fUserId: userId, ownerName: '演示用户' } });
     id.userPlace = forUser.body.data.fId;

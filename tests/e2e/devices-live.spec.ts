@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers';
+import { login, shot } from './helpers';
 
 async function findDevice(page: Page, number: string) {
   await page.goto('/device');
@@ -84,7 +84,11 @@ test('the device drawer: running status switches the device, a timer is set and 
   const dialog = page.getByTestId('timer-dialog');
   await dialog.getByTestId('timer-save').click();
   await expect(dialog.getByText('时间不能为空')).toBeVisible();
-  await dialog.getByTestId('timer-time').fill('07:30');
+  // The time picker takes the hours and minutes from the keyboard.
+  await dialog.getByTestId('timer-time').getByRole('spinbutton').first().click();
+  await page.keyboard.type('0730');
+  await expect(dialog.getByTestId('timer-time').locator('input').first()).toHaveValue('07:30');
+  await shot(page, 'devices-timer-time');
   await dialog.getByTestId('timer-save').click();
   await expect(dialog).toBeHidden();
   const timer = drawer.getByTestId('timer-row');

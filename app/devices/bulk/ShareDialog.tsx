@@ -59,7 +59,7 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
       const answer = await call<{ successMsg?: string; errorMsg?: string }>(BULK_PATHS.share, { deviceIds: devices.map((d) => d.fId), user: user.trim() });
       setOutcome({ success: answer.data?.successMsg || answer.message, error: answer.data?.errorMsg || undefined });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: error instanceof Error ? error.message : String(error) });
+      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: translate('deviceBulk.shareFailed', { message: error instanceof Error ? error.message : String(error) }) });
     } finally {
       setBusy(false);
     }

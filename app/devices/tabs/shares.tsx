@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { failureText } from '../../components/failure';
 import {
   Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer,
   TableHead, TableRow, TextField, Typography,
@@ -119,7 +120,7 @@ function SharesTab({ device }: DeviceTabProps) {
     ask(translate('deviceTab.shares.confirmDelete'), async () => {
       const res = await send(PATHS.shareDel, { fId: row.fId });
       if (res.ok) notify(translate('deviceTab.shares.deleted'), { type: 'success' });
-      else if (!res.announced) notify(res.message || translate('deviceTab.shares.deleteFailed'), { type: 'error' });
+      else if (!res.announced) notify(failureText(translate, 'deviceTab.shares.deleteFailed', res.message), { type: 'error' });
       await load();
     });
 

@@ -3,7 +3,8 @@
  * consumption over a date range. Gateways (types 2 and 4) measure nothing, so they do not get it.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { Box, Button, LinearProgress, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
+import { DateTimeInput } from '../../components/DateTimeInput';
 import SearchIcon from '@mui/icons-material/Search';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
@@ -53,22 +54,8 @@ function StatisticsTab({ device }: DeviceTabProps) {
   return (
     <Box data-testid="device-statistics">
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap' }}>
-        <TextField
-          size="small"
-          type="date"
-          label={translate('statistics.begin')}
-          value={range.begin}
-          onChange={(e) => setRange((r) => ({ ...r, begin: e.target.value }))}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'device-statistics-begin' } }}
-        />
-        <TextField
-          size="small"
-          type="date"
-          label={translate('statistics.end')}
-          value={range.end}
-          onChange={(e) => setRange((r) => ({ ...r, end: e.target.value }))}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'device-statistics-end' } }}
-        />
+        <DateTimeInput mode="date" label={translate('statistics.begin')} value={range.begin} onChange={(begin) => setRange((r) => ({ ...r, begin }))} testId="device-statistics-begin" />
+        <DateTimeInput mode="date" label={translate('statistics.end')} value={range.end} onChange={(end) => setRange((r) => ({ ...r, end }))} testId="device-statistics-end" />
         <Button variant="contained" startIcon={<SearchIcon />} onClick={() => load(range.begin, range.end)} disabled={loading} data-testid="device-statistics-query">
           {translate('statistics.query')}
         </Button>

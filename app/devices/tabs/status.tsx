@@ -9,7 +9,7 @@ import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { OnlineChip } from '../cells';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
-import { LatestReadings, PATHS, send, useReadings } from './shared';
+import { LatestReadings, PATHS, pathsFor, send, useReadings } from './shared';
 
 /** The spec's pause before a failed toggle's command state is read again. */
 const RELOAD_AFTER_FAILURE_MS = 1500;
@@ -55,7 +55,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const canControl = useCan('device:control');
-  const readings = useReadings(device.fId);
+  const readings = useReadings(device.fId, pathsFor(device).elec);
   const commands = useCommands(device.fId);
   const [switchOn, setSwitchOn] = useState(bit(device.switchStatus));
   const [locked, setLocked] = useState(bit(device.fLock));
@@ -93,7 +93,8 @@ function StatusTab({ device, reload }: DeviceTabProps) {
       return;
     }
     set(previous);
-    if (!res.announced) notify(res.message || translate('deviceTab.sendFailed', { message: '' }), { type: 'error' });
+    // The switch's failure reads as the spec words it (获取开关状态异常:…); the lock's is the device's own answer.
+    if (!res.announced) notify(what === 'switch' ? translate('deviceTab.status.switchFailed', { message: res.message }) : res.message || translate('deviceTab.saveFailed'), { type: 'error' });
     afterFailure();
   };
 

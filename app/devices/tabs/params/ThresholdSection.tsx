@@ -17,7 +17,7 @@ const ABILITY_CMD: Record<number, number> = { 2: 414, 3: 415, 4: 416 };
  * Gateway thresholds (types 2, 4 and 6) and the gateway abilities: push thresholds, change password,
  * clear data, time sync. Each sends only after the login password has been checked.
  */
-export function ThresholdSection({ deviceId, canControl, onRead }: { deviceId: number; canControl: boolean; onRead?: () => void }) {
+export function ThresholdSection({ deviceId, setPath = PATHS.setThreshold, canControl, onRead }: { deviceId: number; setPath?: string; canControl: boolean; onRead?: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const { guard, dialog } = useLoginPassword();
@@ -59,7 +59,7 @@ export function ThresholdSection({ deviceId, canControl, onRead }: { deviceId: n
 
   const run = async (body: Values, after?: () => void) => {
     setBusy(true);
-    const res = await send(PATHS.setThreshold, { deviceId, ...body });
+    const res = await send(setPath, { deviceId, ...body });
     setBusy(false);
     if (res.ok) {
       notify(res.message || translate('deviceTab.sendSuccess'), { type: 'success' });

@@ -29,6 +29,15 @@ export const PATHS = {
   records: '/biz/t-emq-message-publish/records',
 };
 
+/** The type-6 breaker's own calls (spec 000 §7 /app/device6/…), which the server answers only for type 6. */
+const BREAKER_PATHS: Partial<typeof PATHS> = {
+  elec: '/app/device6/device-elec',
+  setThreshold: '/app/device6/set-gateway-device-threshold',
+};
+
+/** The drawer's calls for this device: the breaker's own where it has them. */
+export const pathsFor = (device: DeviceRow): typeof PATHS => (isBreaker(device) ? { ...PATHS, ...BREAKER_PATHS } : PATHS);
+
 export interface SendResult<T = unknown> {
   ok: boolean;
   message: string;

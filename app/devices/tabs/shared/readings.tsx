@@ -16,7 +16,7 @@ export interface Readings {
 }
 
 /** The device's latest samples (/app/device/device-elec); `load(true)` first asks the device for fresh ones. */
-export function useReadings(deviceId: number) {
+export function useReadings(deviceId: number, path: string = PATHS.elec) {
   const [data, setData] = useState<Readings | undefined>();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -30,7 +30,7 @@ export function useReadings(deviceId: number) {
   const load = useCallback(
     async (isSendCmd = false) => {
       setLoading(true);
-      const res = await send<Readings>(PATHS.elec, { fId: deviceId, isSendCmd });
+      const res = await send<Readings>(path, { fId: deviceId, isSendCmd });
       if (!alive.current) return;
       setLoading(false);
       if (res.ok && res.data) {
@@ -38,7 +38,7 @@ export function useReadings(deviceId: number) {
         setError(undefined);
       } else if (!res.announced) setError(res.message);
     },
-    [deviceId],
+    [deviceId, path],
   );
   useEffect(() => {
     setData(undefined);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { DateTimeInput } from '../../../components/DateTimeInput';
 import {
   Box, Button, Chip, CircularProgress, IconButton, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography,
 } from '@mui/material';
@@ -106,15 +107,14 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
               {rows.map((r) => (
                 <TableRow key={r.key} data-testid="schedule-row" data-id={r.fId ?? ''} data-unsaved={r.fId ? undefined : 'true'}>
                   <TableCell sx={{ width: 170 }}>
-                    <TextField
-                      type="time"
-                      size="small"
+                    <DateTimeInput
+                      mode="time"
+                      label={translate('deviceSchedules.beginTime')}
                       value={r.fBeginTime}
                       disabled={!canEdit || r.saving}
-                      onChange={(e) => patch(r.key, { fBeginTime: e.target.value, dirty: true, error: undefined })}
-                      error={Boolean(r.error)}
-                      helperText={r.error}
-                      slotProps={{ htmlInput: { 'data-testid': 'schedule-time', 'aria-label': translate('deviceSchedules.beginTime') } }}
+                      onChange={(fBeginTime) => patch(r.key, { fBeginTime, dirty: true, error: undefined })}
+                      error={r.error}
+                      testId="schedule-time"
                     />
                   </TableCell>
                   <TableCell sx={{ width: 120 }}>

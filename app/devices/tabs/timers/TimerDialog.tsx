@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { DateTimeInput } from '../../../components/DateTimeInput';
 import {
   Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, MenuItem, Switch, TextField, Tooltip, Typography,
 } from '@mui/material';
@@ -15,7 +16,7 @@ const ROWS_MAX_HEIGHT = 400;
 type FormRow = Timer & { key: number };
 type RowErrors = Partial<Record<'fTime' | 'fValidType' | 'fReverseSecond', string>>;
 
-const COLUMNS = '130px 130px 90px 70px 120px 70px 76px';
+const COLUMNS = '150px 130px 90px 70px 120px 70px 76px';
 
 /**
  * Add or edit timers of one device. The form may hold several rows, saved together; the first row
@@ -102,7 +103,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
     <Dialog open={open} onClose={() => !saving && onClose()} maxWidth="md" fullWidth data-testid="timer-dialog">
       <DialogTitle>{translate(record?.fId ? 'deviceTimers.editTitle' : 'deviceTimers.addTitle')}</DialogTitle>
       <DialogContent dividers sx={{ px: 2 }}>
-        <Box sx={{ display: 'grid', gridTemplateColumns: COLUMNS, columnGap: 1.5, alignItems: 'center', px: 1, pb: 1, minWidth: 760 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: COLUMNS, columnGap: 1.5, alignItems: 'center', px: 1, pb: 1, minWidth: 780 }}>
           {header('deviceTimers.time')}
           {header('deviceTimers.validType')}
           {header('deviceTimers.opt')}
@@ -111,7 +112,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
           {header('deviceTimers.state')}
           <span />
         </Box>
-        <Box sx={{ maxHeight: ROWS_MAX_HEIGHT, overflowY: 'auto', minWidth: 760 }} data-testid="timer-form-rows">
+        <Box sx={{ maxHeight: ROWS_MAX_HEIGHT, overflowY: 'auto', minWidth: 780 }} data-testid="timer-form-rows">
           {rows.map((r, index) => {
             const e = errors[r.key] ?? {};
             return (
@@ -120,15 +121,14 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                 data-testid="timer-form-row"
                 sx={{ display: 'grid', gridTemplateColumns: COLUMNS, columnGap: 1.5, alignItems: 'start', px: 1, pt: 1, borderTop: index ? 1 : 0, borderColor: 'divider' }}
               >
-                <TextField
-                  type="time"
-                  size="small"
+                <DateTimeInput
+                  mode="time"
+                  label={translate('deviceTimers.time')}
                   value={r.fTime}
-                  onChange={(ev) => change(r.key, { fTime: ev.target.value })}
-                  error={Boolean(e.fTime)}
-                  helperText={e.fTime ?? ' '}
+                  onChange={(fTime) => change(r.key, { fTime })}
+                  error={e.fTime}
                   disabled={saving}
-                  slotProps={{ htmlInput: { 'data-testid': 'timer-time', 'aria-label': translate('deviceTimers.time') }, inputLabel: { shrink: true } }}
+                  testId="timer-time"
                 />
                 <TextField
                   select
