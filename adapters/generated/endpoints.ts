@@ -75,6 +75,9 @@ export const endpoints = {
     "userList": "/biz/t-device-user-timing/pagelist",
     "userSave": "/biz/t-device-user-timing/save"
   },
+  "errorLog": {
+    "list": "/system/error-log/pageList"
+  },
   "feedback": {
     "list": "/biz/t-feedback/pageList",
     "adminList": "/biz/t-feedback/pagelist",

@@ -52,6 +52,10 @@ import Groups3Icon from '@mui/icons-material/Groups3';
 import Diversity3Icon from '@mui/icons-material/Diversity3';
 import ReportProblemIcon from '@mui/icons-material/ReportProblem';
 import PhonelinkRingIcon from '@mui/icons-material/PhonelinkRing';
+import ApiIcon from '@mui/icons-material/Api';
+import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
+import StorageIcon from '@mui/icons-material/Storage';
+import BugReportIcon from '@mui/icons-material/BugReport';
 import HiveIcon from '@mui/icons-material/Hive';
 
 const icons: Record<string, SvgIconComponent> = {
@@ -104,6 +108,10 @@ const icons: Record<string, SvgIconComponent> = {
   ReportProblem: ReportProblemIcon,
   PhonelinkRing: PhonelinkRingIcon,
   Hive: HiveIcon,
+  Api: ApiIcon,
+  MonitorHeart: MonitorHeartIcon,
+  Storage: StorageIcon,
+  BugReport: BugReportIcon,
 };
 
 /** Accepts `Router`, `router`, `RouterOutlined` and `md-router`-style legacy names. */

@@ -2,11 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { Refusal } from '../http/envelope';
+import { S } from '../http/catalog';
 import { checkPassword, hashPassword } from './passwords';
 import { loadUser, menusFor, publicUser } from './users';
 import type { User } from '../crud/types';
 
 const PHONE = /^1[345789]\d{9}$/;
+export const LOGINWX_MESSAGES = { openId: 'openId不能为空', unavailable: '未开通微信登录，请使用手机号和密码登录' };
 /** Self-registered users get this one fixed role. */
 export const DEFAULT_ROLE_ALIAS = 'user';
 
@@ -49,6 +51,25 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
       if (!user) throw new Refusal('账号已过期');
       await ctx.db.updateTable('t_sys_user').set({ fLastloginDate: new Date() }).where('fId', '=', user.fId).execute();
       return new Answer({ token: await ctx.tokens.issue(user.fId), ...(await session(user)) }, '登录成功');
+    },
+  });
+
+  // The legacy app signs in with a messaging-app (WeChat) openId. This installation holds no messaging-app
+  // credentials and no openId bindings, so the call answers the contract's refusal and the app falls back
+  // to the phone-and-password login.
+  registerCall(app, ctx, {
+    path: '/app/sys-user/loginwx',
+    permission: null,
+    public: true,
+    write: true,
+    perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
+    logname: { key: 'session.loginwx', 'zh-CN': '微信登录', 'zh-TW': '微信登入', 'en-US': 'Sign in with WeChat' },
+    body: S.object(
+      { openId: { type: 'string', minLength: 1, maxLength: 64, 'x-message': LOGINWX_MESSAGES.openId }, nickName: S.string(100), avatarUrl: S.string(500), gender: S.number(), city: S.string(100), province: S.string(100), country: S.string(100) },
+      ['openId'],
+    ),
+    handler: async () => {
+      throw new Refusal(LOGINWX_MESSAGES.unavailable);
     },
   });
 

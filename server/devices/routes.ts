@@ -194,6 +194,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   registerCall(app, ctx, {
     path: '/biz/t-device/send',
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
+    codes: [...new Set(Object.values(BATCH).map((b) => b.permission))],
     write: true,
     logname: { key: 'device.send', 'zh-CN': '设备命令', 'zh-TW': '設備命令', 'en-US': 'Device command' },
     handler: async ({ user, body }) => {

@@ -75,6 +75,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: MENU_PATHS.save,
     permission: (body) => (Number(body.id) ? MENU_CODES.edit : MENU_CODES.add),
+    codes: [MENU_CODES.add, MENU_CODES.edit],
     write: true,
     logname: { key: 'menu.save', 'zh-CN': '保存菜单', 'zh-TW': '儲存選單', 'en-US': 'Save menu' },
     handler: async ({ body }) => {

@@ -72,6 +72,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: ROLE_PATHS.save,
     permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
+    codes: [ROLE_CODES.add, ROLE_CODES.edit],
     write: true,
     logname: { key: 'role.save', 'zh-CN': '保存角色', 'zh-TW': '儲存角色', 'en-US': 'Save role' },
     handler: async ({ body }) => {

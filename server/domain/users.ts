@@ -298,12 +298,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USER_PATHS.list,
     permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.list : USER_CODES.list),
+    codes: [USER_CODES.list, TENANT_CODES.list],
     handler: async ({ body }) => userPage(ctx, body),
   });
 
   registerCall(app, ctx, {
     path: USER_PATHS.save,
     permission: (body) => (Number(body.fId ?? body.id) ? USER_CODES.edit : USER_CODES.add),
+    codes: [USER_CODES.add, USER_CODES.edit],
     write: true,
     logname: { key: 'user.save', 'zh-CN': '保存用户', 'zh-TW': '儲存使用者', 'en-US': 'Save user' },
     handler: async ({ body, user }) => formatRow(await saveUser(ctx, body, user!.fId), ctx.timeZone),
@@ -349,6 +351,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USER_PATHS.status,
     permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.status : USER_CODES.edit),
+    codes: [USER_CODES.edit, TENANT_CODES.status],
     write: true,
     logname: { key: 'user.status', 'zh-CN': '用户状态', 'zh-TW': '使用者狀態', 'en-US': 'Change user status' },
     handler: async ({ body, user }) => {
@@ -368,6 +371,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
     path: USER_PATHS.info,
     // The holographic profile (spec 001) shares this path: it asks by userId, phone or idcard.
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
+    codes: [USER_CODES.list, HOLOGRAM_CODE],
     handler: async (call) => {
       if (isProfileLookup(call.body)) return profileInfo(ctx, call);
       const { body } = call;
@@ -381,6 +385,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USER_PATHS.devices,
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
+    codes: [USER_CODES.list, HOLOGRAM_CODE],
     handler: async (call) => {
       if (isProfileLookup(call.body)) return personDetail(ctx, call);
       const { body } = call;

@@ -75,6 +75,7 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-device-timing/share-saves', entity: 'deviceTiming', action: 'shareSaves', permission: "group:edit", message: "定时同步成功", log: {"key":"deviceTiming.shareSaves","zh-CN":"定时同步","zh-TW":"定時同步","en-US":"Copy timers to devices"}, handler: deviceTiming.shareSaves },
   { path: '/biz/t-device-user-timing/pagelist', entity: 'deviceTiming', action: 'userList', permission: "deviceTiming:list", handler: deviceTiming.userList },
   { path: '/biz/t-device-user-timing/save', entity: 'deviceTiming', action: 'userSave', permission: "deviceTiming:user-edit", message: "保存成功", log: {"key":"deviceTiming.userSave","zh-CN":"用户定时保存","zh-TW":"使用者定時儲存","en-US":"Save own timer"}, handler: deviceTiming.userSave },
+  { path: '/system/error-log/pageList', entity: 'errorLog', action: 'list', permission: "errorLog:list" },
   { path: '/biz/t-feedback/pageList', entity: 'feedback', action: 'list', permission: "feedback:list" },
   { path: '/biz/t-feedback/pagelist', entity: 'feedback', action: 'adminList', permission: "feedback:list", as: 'list' },
   { path: '/biz/t-feedback/sign', entity: 'feedback', action: 'sign', permission: "feedback:list", set: {"fStatus":1}, message: "签收成功", log: {"key":"feedback.sign","zh-CN":"反馈签收","zh-TW":"回饋簽收","en-US":"Sign off feedback"} },
