@@ -33,6 +33,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/login',
+    body: S.object({ userName: S.string(50, 'the phone number'), password: S.string(100) }),
     permission: null,
     public: true,
     write: true,
@@ -73,10 +74,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     },
   });
 
-  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, handler: async ({ user }) => session(user!) });
+  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async ({ user }) => session(user!) });
 
   registerCall(app, ctx, {
     path: '/logout',
+    body: S.object({}),
     permission: null,
     write: true,
     logname: { key: 'session.logout', 'zh-CN': '退出登录', 'zh-TW': '登出', 'en-US': 'Sign out' },
@@ -94,6 +96,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/check-password',
+    body: S.object({ password: S.string(100) }),
     permission: null,
     handler: async ({ user, body }) => {
       const password = typeof body.password === 'string' ? body.password : '';
@@ -108,6 +111,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/register',
+    body: S.object({ fChineseName: S.string(100), fPhone: S.string(20), fPassword: S.string(100), passwordCheck: S.string(100), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
     permission: null,
     public: true,
     write: true,
@@ -138,6 +142,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/t-sys-user/updateUserPwd',
+    body: S.object({ fPassword: S.string(100), passwordCheck: S.string(100) }),
     permission: null,
     write: true,
     logname: { key: 'session.password', 'zh-CN': '修改密码', 'zh-TW': '修改密碼', 'en-US': 'Change password' },

@@ -6,6 +6,7 @@
 import type { AlarmEvent } from '../domain/alarmEvents';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S, describeRoute } from '../http/catalog';
 import { LoginExpired, Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
@@ -76,6 +77,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/send-switch',
+    body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 on, 0 off'), switchStatus: S.number() }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.switch', 'zh-CN': '设备开关', 'zh-TW': '設備開關', 'en-US': 'Switch device' },
@@ -89,6 +91,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/send-lock',
+    body: S.object({ deviceId: S.id(), fId: S.id(), lock: S.number('1 locked, 0 unlocked') }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.lock', 'zh-CN': '设备锁定', 'zh-TW': '設備鎖定', 'en-US': 'Lock device' },
@@ -101,6 +104,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/gateway-device-threshold',
+    body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.fId ?? body.deviceId);
@@ -115,6 +119,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/set-gateway-device-threshold',
+    body: S.object({ deviceId: S.id(), fId: S.id() }, [], { description: 'the thresholds to set, as their names (see docs/mqtt.md)' }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.threshold', 'zh-CN': '设置网关阈值', 'zh-TW': '設定閘道閾值', 'en-US': 'Set gateway thresholds' },
@@ -146,6 +151,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/set-device-parameter',
+    body: S.object({ deviceId: S.id(), fId: S.id(), parameter: S.string(20, 'calibration, or the protection parameters'), data: { type: ['object', 'null'], description: 'parameter values by name' } }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.parameter', 'zh-CN': '设置设备参数', 'zh-TW': '設定設備參數', 'en-US': 'Set device parameters' },
@@ -168,6 +174,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     registerCall(app, ctx, {
       path,
       permission: 'device:list',
+      body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
       handler: async ({ user, body }) => {
         const d = await visible(user!, body.deviceId ?? body.fId);
         return answer(await send(user, d.fId, { bid }, name, { source: 'refresh' }));
@@ -177,6 +184,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device6/send-onoff',
+    body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 open, 0 close'), password: S.string(100, 'the caller\'s password') }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.motor', 'zh-CN': '电机控制', 'zh-TW': '電機控制', 'en-US': 'Control motor' },
@@ -193,6 +201,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/send',
+    body: S.object({ fCmdType: S.number('1 reboot, 2 time sync, 3 open, 4 close, …'), fIds: S.ids('the devices') }),
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
     codes: [...new Set(Object.values(BATCH).map((b) => b.permission))],
     write: true,
@@ -218,6 +227,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/devices-refresh',
+    body: S.page({ keyword: S.string(100) }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
@@ -232,6 +242,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/commands',
+    body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
@@ -249,7 +260,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
-  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, handler: async () => ({ state: ctx.live.state }) });
+  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async () => ({ state: ctx.live.state }) });
 
   // Live events for the console: device online/switch/lock changes and the broker state. EventSource
   // cannot send headers, so the token comes in the query string.
@@ -257,6 +268,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
     path: '/api/events/ticket',
+    body: S.object({}),
     permission: null,
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');
@@ -266,6 +278,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
+  describeRoute(ctx.catalog, { path: '/api/events', methods: ['GET'], codes: null, public: true, tag: 'events', produces: 'text/event-stream', summary: { 'zh-CN': '实时事件流（凭票据）', 'zh-TW': '即時事件流（憑票據）', 'en-US': 'Live events (server-sent events; ?ticket= from /api/events/ticket)' } });
   app.get('/api/events', async (request, reply) => {
     const ticket = String((request.query as { ticket?: unknown }).ticket ?? '');
     const used = ticket ? await ctx.db.deleteFrom('t_event_ticket').where('ticket', '=', ticket).returning(['userId', 'expiresAt']).executeTakeFirst() : undefined;

@@ -1,6 +1,7 @@
 /** Roles and their permission tree (spec 002 screen 5). */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { NotFound, Refusal } from '../http/envelope';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
@@ -41,6 +42,7 @@ function nodeIds(value: unknown): number[] {
 export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: ROLE_PATHS.list,
+    body: S.page({ name: S.string(50, 'role name') }),
     permission: ROLE_CODES.list,
     handler: async ({ body }) => {
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
@@ -65,12 +67,14 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   // Every role, for the user form's role choice.
   registerCall(app, ctx, {
     path: ROLE_PATHS.all,
+    body: S.object({}),
     permission: 'user:list',
     handler: async () => ctx.db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute(),
   });
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.save,
+    body: S.object({ id: S.id('absent: add'), name: S.string(50), alias: S.string(50) }),
     permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
     codes: [ROLE_CODES.add, ROLE_CODES.edit],
     write: true,
@@ -96,6 +100,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.remove,
+    body: S.object({ id: S.id(), ids: S.ids() }),
     permission: ROLE_CODES.del,
     write: true,
     logname: { key: 'role.delete', 'zh-CN': '删除角色', 'zh-TW': '刪除角色', 'en-US': 'Delete role' },
@@ -112,6 +117,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.tree,
+    body: S.object({ id: S.id('the role') }),
     permission: ROLE_CODES.setPermissions,
     handler: async ({ body }) => {
       const id = idOf(body);
@@ -122,6 +128,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.setPermissions,
+    body: S.object({ id: S.id('the role'), treeNodes: S.array({ type: ['integer', 'string', 'object'] }, 'the checked menu ids (or nodes)') }),
     permission: ROLE_CODES.setPermissions,
     write: true,
     logname: { key: 'role.permissions', 'zh-CN': '角色授权', 'zh-TW': '角色授權', 'en-US': 'Grant role permissions' },

@@ -94,7 +94,6 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     checkShape(request.body);
     checkShape(request.query);
-    if (def.body && !def.bodyCheckedByHandler && !def.upload) checkBody(def, request.body ?? {});
     const body = {
       ...(request.query as Record<string, unknown>),
       ...(request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {}),
@@ -107,6 +106,8 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
       if (!user.permissions.has(code)) throw new Forbidden();
     }
     try {
+      // After the caller is known (a stranger gets 700, not a hint about the body); a write's refusal is logged.
+      if (def.body && !def.bodyCheckedByHandler && !def.upload) checkBody(def, request.body ?? {});
       const result = await def.handler({ user, body, request, reply });
       if (def.write) await record(ctx.db, { request, user, logname, body, succeed: true });
       // A file answer (produces) has been sent by the handler.
