@@ -33,7 +33,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/login',
-    body: S.object({ userName: S.string(50, 'the phone number'), password: S.string(100) }),
+    body: S.object({ userName: S.string(undefined, 'the phone number'), password: S.string() }),
     permission: null,
     public: true,
     write: true,
@@ -61,6 +61,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/app/sys-user/loginwx',
     permission: null,
+    tag: 'session',
     public: true,
     write: true,
     perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
@@ -96,7 +97,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/check-password',
-    body: S.object({ password: S.string(100) }),
+    body: S.object({ password: S.string() }),
     permission: null,
     handler: async ({ user, body }) => {
       const password = typeof body.password === 'string' ? body.password : '';
@@ -111,7 +112,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/register',
-    body: S.object({ fChineseName: S.string(100), fPhone: S.string(20), fPassword: S.string(100), passwordCheck: S.string(100), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
+    body: S.object({ fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(), passwordCheck: S.string(), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
     permission: null,
     public: true,
     write: true,
@@ -142,7 +143,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/t-sys-user/updateUserPwd',
-    body: S.object({ fPassword: S.string(100), passwordCheck: S.string(100) }),
+    body: S.object({ fPassword: S.string(), passwordCheck: S.string() }),
     permission: null,
     write: true,
     logname: { key: 'session.password', 'zh-CN': '修改密码', 'zh-TW': '修改密碼', 'en-US': 'Change password' },

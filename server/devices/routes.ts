@@ -227,7 +227,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/devices-refresh',
-    body: S.page({ keyword: S.string(100) }),
+    body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;

@@ -98,7 +98,7 @@ export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<s
 export function registerLocationRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: LOCATION_PATHS.devices,
-    body: S.page({ keyword: S.string(100), productId: S.id() }),
+    body: S.page({ keyword: S.keyword(), productId: S.id() }),
     permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceLocations(ctx, user!, conditionOf(body)),
   });

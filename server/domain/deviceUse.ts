@@ -39,7 +39,7 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
 export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USE_PATHS.mine,
-    body: S.page({ keyword: S.string(100) }),
+    body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const model = entity('device');

@@ -76,7 +76,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: MENU_PATHS.save,
-    body: S.object({ id: S.id('absent: add'), parentId: S.id('0: top level'), menuName: S.string(50), fPermissionType: S.number('1 menu, 2 permission'), menuUri: S.string(200), icon: S.string(50), component: S.string(100), sort: S.number(), permissions: S.string(100) }),
+    body: S.object({ id: S.id('absent: add'), parentId: S.id('0: top level'), menuName: S.string(), fPermissionType: S.number('1 menu, 2 permission'), menuUri: S.string(), icon: S.string(), component: S.string(), sort: S.number(), permissions: S.string() }),
     permission: (body) => (Number(body.id) ? MENU_CODES.edit : MENU_CODES.add),
     codes: [MENU_CODES.add, MENU_CODES.edit],
     write: true,

@@ -25,7 +25,7 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/log/pageList',
-    body: S.page({ keyword: S.string(100, 'operator name'), beginTime: S.string(19), endTime: S.string(19), succeed: S.number('1 success, 0 failure') }),
+    body: S.page({ keyword: S.keyword('operator name'), beginTime: S.string(19), endTime: S.string(19), succeed: S.number('1 success, 0 failure') }),
     permission: LOG_CODE,
     handler: async ({ body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;

@@ -42,7 +42,7 @@ function nodeIds(value: unknown): number[] {
 export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: ROLE_PATHS.list,
-    body: S.page({ name: S.string(50, 'role name') }),
+    body: S.page({ name: S.string(undefined, 'role name') }),
     permission: ROLE_CODES.list,
     handler: async ({ body }) => {
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
@@ -74,7 +74,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.save,
-    body: S.object({ id: S.id('absent: add'), name: S.string(50), alias: S.string(50) }),
+    body: S.object({ id: S.id('absent: add'), name: S.string(), alias: S.string() }),
     permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
     codes: [ROLE_CODES.add, ROLE_CODES.edit],
     write: true,

@@ -298,7 +298,7 @@ async function userDevices(ctx: RouteContext, userId: number, body: Record<strin
 export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USER_PATHS.list,
-    body: S.page({ keyword: S.string(100, 'name or phone'), status: S.number('1 enabled, 0 disabled'), userType: S.number('1 staff, 2 tenants') }),
+    body: S.page({ keyword: S.keyword('name or phone'), status: S.number('1 enabled, 0 disabled'), userType: S.number('1 staff, 2 tenants') }),
     permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.list : USER_CODES.list),
     codes: [USER_CODES.list, TENANT_CODES.list],
     handler: async ({ body }) => userPage(ctx, body),
@@ -306,7 +306,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.save,
-    body: S.object({ fId: S.id('absent: add'), fChineseName: S.string(50), fPhone: S.string(11), fPassword: S.string(100, 'required on add; blank on edit keeps it'), passwordCheck: S.string(100), fAdmin: S.number('0 user, 1 administrator, 2 agent'), fUserType: S.number(), roles: S.ids('role ids'), fStatus: S.number(), fExpireTime: S.string(30), fPic: S.string(200), fAreaIds: S.any(), department: S.any(), idcard: S.string(18) }),
+    body: S.object({ fId: S.id('absent: add'), fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(undefined, 'required on add; blank on edit keeps it'), passwordCheck: S.string(), fAdmin: S.number('0 user, 1 administrator, 2 agent'), fUserType: S.number(), roles: S.ids('role ids'), fStatus: S.number(), fExpireTime: S.string(), fPic: S.string(), fAreaIds: S.any(), department: S.any(), idcard: S.string() }),
     permission: (body) => (Number(body.fId ?? body.id) ? USER_CODES.edit : USER_CODES.add),
     codes: [USER_CODES.add, USER_CODES.edit],
     write: true,

@@ -9,6 +9,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Refusal } from './envelope';
 import { MALFORMED } from './guard';
 import type { CallDef } from './route';
+import { MAX_PATTERN } from '../crud/query';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -80,7 +81,7 @@ export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
   const missing = error.keyword === 'required' ? String((error.params as { missingProperty: string }).missingProperty) : null;
   const parent = error.parentSchema as JsonSchema | undefined;
   const schema = missing ? (parent?.properties as Record<string, JsonSchema> | undefined)?.[missing] : parent;
-  const words = schema?.['x-message'];
+  const words = (schema?.['x-messages'] as Record<string, string> | undefined)?.[error.keyword] ?? schema?.['x-message'];
   if (typeof words === 'string') throw new Refusal(words);
   const field = missing ?? error.instancePath.split('/').filter(Boolean).join('.');
   throw new Refusal(field ? `${MALFORMED}：${field}` : MALFORMED);
@@ -93,6 +94,8 @@ export const S = {
   id: (description?: string): JsonSchema => ({ type: ['integer', 'string', 'null'], ...(description ? { description } : {}) }),
   ids: (description?: string): JsonSchema => ({ type: ['array', 'string', 'integer'], items: { type: ['integer', 'string'] }, ...(description ? { description } : {}) }),
   string: (maxLength?: number, description?: string): JsonSchema => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}), ...(description ? { description } : {}) }),
+  /** A search text: as long as the list queries allow (crud/query.ts), with their message. */
+  keyword: (description?: string): JsonSchema => ({ type: ['string', 'number', 'null'], maxLength: MAX_PATTERN, 'x-messages': { maxLength: `查询条件过长，最多${MAX_PATTERN}个字符` }, ...(description ? { description } : {}) }),
   number: (description?: string): JsonSchema => ({ type: ['number', 'string', 'null'], ...(description ? { description } : {}) }),
   bool: (description?: string): JsonSchema => ({ type: ['boolean', 'integer', 'string', 'null'], ...(description ? { description } : {}) }),
   any: (description?: string): JsonSchema => (description ? { description } : {}),

@@ -22,7 +22,7 @@ export function visibleTo(entry: CatalogEntry, user: User | null): boolean {
 }
 
 function operation(entry: CatalogEntry, method: string): JsonSchema {
-  const summary = entry.summary ? `${entry.summary['en-US']} / ${entry.summary['zh-CN']}` : entry.path;
+  const summary = entry.summary ? `${entry.summary['en-US']} / ${entry.summary['zh-CN']}` : undefined;
   const permission = entry.public ? 'none (public)' : entry.codes === null ? 'any signed-in user' : entry.codes.join(' or ');
   const notes = [
     `Permission: ${permission}.`,
@@ -69,7 +69,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
   responses['500'] = { description: 'Server error', content: { 'application/json': { schema: { $ref: ENVELOPE_REFUSAL } } } };
   return {
     tags: [entry.tag ?? familyOf(entry.path)],
-    summary,
+    ...(summary ? { summary } : {}),
     description: notes.join(' '),
     operationId: `${method}${entry.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     'x-permission': entry.public ? null : entry.codes,
