@@ -104,6 +104,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/gateway-device-threshold',
+    summary: { 'zh-CN': '网关阈值查询', 'zh-TW': '閘道閾值查詢', 'en-US': 'Gateway thresholds' },
     body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
@@ -227,6 +228,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/devices-refresh',
+    summary: { 'zh-CN': '刷新设备状态', 'zh-TW': '重新整理設備狀態', 'en-US': 'Refresh device states' },
     body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
@@ -242,6 +244,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/commands',
+    summary: { 'zh-CN': '设备命令记录', 'zh-TW': '設備命令記錄', 'en-US': 'A device's command records' },
     body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
@@ -268,6 +271,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
     path: '/api/events/ticket',
+    summary: { 'zh-CN': '实时事件票据', 'zh-TW': '即時事件票據', 'en-US': 'A ticket for the live event stream' },
     body: S.object({}),
     permission: null,
     handler: async ({ user }) => {

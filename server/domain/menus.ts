@@ -64,6 +64,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: MENU_PATHS.get,
+    summary: { 'zh-CN': '菜单详情', 'zh-TW': '選單詳情', 'en-US': 'Menu details' },
     body: S.object({ id: S.id() }),
     permission: MENU_CODES.list,
     handler: async ({ body }) => {

@@ -42,6 +42,7 @@ function nodeIds(value: unknown): number[] {
 export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: ROLE_PATHS.list,
+    summary: { 'zh-CN': '角色列表', 'zh-TW': '角色列表', 'en-US': 'Roles list' },
     body: S.page({ name: S.string(undefined, 'role name') }),
     permission: ROLE_CODES.list,
     handler: async ({ body }) => {
@@ -67,6 +68,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   // Every role, for the user form's role choice.
   registerCall(app, ctx, {
     path: ROLE_PATHS.all,
+    summary: { 'zh-CN': '全部角色', 'zh-TW': '全部角色', 'en-US': 'All roles' },
     body: S.object({}),
     permission: 'user:list',
     handler: async () => ctx.db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute(),
@@ -117,6 +119,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.tree,
+    summary: { 'zh-CN': '角色权限树', 'zh-TW': '角色權限樹', 'en-US': 'A role's permission tree' },
     body: S.object({ id: S.id('the role') }),
     permission: ROLE_CODES.setPermissions,
     handler: async ({ body }) => {

@@ -298,6 +298,7 @@ async function userDevices(ctx: RouteContext, userId: number, body: Record<strin
 export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USER_PATHS.list,
+    summary: { 'zh-CN': '用户列表', 'zh-TW': '用戶列表', 'en-US': 'Users (or tenants) list' },
     body: S.page({ keyword: S.keyword('name or phone'), status: S.number('1 enabled, 0 disabled'), userType: S.number('1 staff, 2 tenants') }),
     permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.list : USER_CODES.list),
     codes: [USER_CODES.list, TENANT_CODES.list],
@@ -375,6 +376,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.info,
+    summary: { 'zh-CN': '用户详情', 'zh-TW': '用戶詳情', 'en-US': 'User details (or a profile lookup)' },
     body: S.object({ id: S.id(), fId: S.id(), userId: S.id(), phone: S.string(20, 'profile lookup'), idcard: S.string(18, 'profile lookup') }),
     // The holographic profile (spec 001) shares this path: it asks by userId, phone or idcard.
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
@@ -391,6 +393,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.devices,
+    summary: { 'zh-CN': '用户资产', 'zh-TW': '用戶資產', 'en-US': 'A user's devices (or a profile lookup)' },
     body: S.object({ fId: S.id(), id: S.id(), userId: S.id(), condition: S.any(), current: S.number(), size: S.number() }),
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
     codes: [USER_CODES.list, HOLOGRAM_CODE],
