@@ -244,7 +244,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/commands',
-    summary: { 'zh-CN': '设备命令记录', 'zh-TW': '設備命令記錄', 'en-US': 'A device's command records' },
+    summary: { 'zh-CN': '设备命令记录', 'zh-TW': '設備命令記錄', 'en-US': 'Command records of a device' },
     body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
