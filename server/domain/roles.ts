@@ -119,7 +119,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.tree,
-    summary: { 'zh-CN': '角色权限树', 'zh-TW': '角色權限樹', 'en-US': 'A role's permission tree' },
+    summary: { 'zh-CN': '角色权限树', 'zh-TW': '角色權限樹', 'en-US': 'Permission tree of a role' },
     body: S.object({ id: S.id('the role') }),
     permission: ROLE_CODES.setPermissions,
     handler: async ({ body }) => {

@@ -393,7 +393,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.devices,
-    summary: { 'zh-CN': '用户资产', 'zh-TW': '用戶資產', 'en-US': 'A user's devices (or a profile lookup)' },
+    summary: { 'zh-CN': '用户资产', 'zh-TW': '用戶資產', 'en-US': 'Devices of a user (or a profile lookup)' },
     body: S.object({ fId: S.id(), id: S.id(), userId: S.id(), condition: S.any(), current: S.number(), size: S.number() }),
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
     codes: [USER_CODES.list, HOLOGRAM_CODE],
