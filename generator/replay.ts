@@ -14,7 +14,7 @@ export async function replayHistory(root: string): Promise<string[]> {
   const client = await PGlite.create();
   const db = new Kysely<any>({ dialect: new PGliteDialect(client), plugins: [new CamelCasePlugin()] });
   try {
-    await migrate({ db, kind: 'pglite', exec: async (text) => void (await client.exec(text)), close: () => db.destroy() }, join(root, MIGRATIONS_DIR));
+    await migrate({ db, kind: 'pglite', exec: async (text) => void (await client.exec(text)) }, join(root, MIGRATIONS_DIR));
     return compare(readCommittedSnapshot(root), await readLive(db));
   } catch (e) {
     return [`running them on an empty database fails: ${(e as Error).message}`];

@@ -11,7 +11,13 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
-import type { RouteContext } from './http/route';
+import { authenticate, type RouteContext } from './http/route';
+import { describeRoute, type ApiCatalog } from './http/catalog';
+import { openApiDocument } from './http/openapi';
+import { registerApiDocs } from './http/apiDocs';
+import { registerMonitorRoutes } from './domain/monitor';
+import { registerErrorLogRoutes } from './domain/errorLog';
+import { ServerMetrics } from './monitor/metrics';
 import { registerSessionRoutes } from './auth/routes';
 import { registerResourceRoutes } from './crud/routes';
 import { registerSystemRoutes } from './domain/system';
@@ -48,6 +54,13 @@ export interface AppDeps {
 
 const fail = (code: number, message: string) => ({ code, success: false, message, data: null });
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route Fastify registered (method and path), as the OpenAPI test walks them. */
+    registeredRoutes: { method: string; url: string }[];
+  }
+}
+
 export async function buildApp({ config, database, tokens, live }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -58,7 +71,16 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, live };
+  const catalog: ApiCatalog = [];
+  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, live, catalog };
+  const registeredRoutes: { method: string; url: string }[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
+  });
+  const metrics = new ServerMetrics();
+  metrics.attach(app);
+  live.transport.on('message', (m) => metrics.countMessage(m.direction));
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -102,8 +124,15 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     await sql`select 1`.execute(database.db);
     return reply.send({ status: 'ok', database: database.kind });
   });
-  const openapi = readFileSync(join(ROOT, 'server', 'generated', 'openapi.json'), 'utf8');
-  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));
+  describeRoute(catalog, { path: '/healthz', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '健康检查', 'zh-TW': '健康檢查', 'en-US': 'Health (200 once the database answers)' } });
+  const generated = JSON.parse(readFileSync(join(ROOT, 'server', 'generated', 'openapi.json'), 'utf8')) as Record<string, unknown>;
+  // The document a caller may see: with a token, the calls its permission codes open; without, the public ones.
+  app.get('/openapi.json', async (request, reply) => {
+    const user = request.headers.authorization ? await authenticate(ctx, request, reply).catch(() => null) : null;
+    return reply.type('application/json').send(openApiDocument(generated, catalog, user));
+  });
+  describeRoute(catalog, { path: '/openapi.json', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '接口文档（按调用者权限）', 'zh-TW': '介面文件（依呼叫者權限）', 'en-US': "This document (the calls the caller's token opens)" } });
+  await registerApiDocs(app, catalog);
 
   registerSessionRoutes(app, ctx);
   registerSystemRoutes(app, ctx);
@@ -128,10 +157,13 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerAppVersionRoutes(app, ctx, config.dataDir);
   ensureDemoPhotos(config.dataDir);
   registerIntelRoutes(app, ctx);
+  registerMonitorRoutes(app, ctx, database, metrics);
+  registerErrorLogRoutes(app, ctx);
 
   // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
   // answer the bare root as a directory listing it may not give, which the error handler turns into 400.
   app.get('/', async (_req, reply) => reply.redirect('/home'));
+  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '控制台入口（转到 /home）', 'zh-TW': '控制台入口（轉到 /home）', 'en-US': 'The console (redirects to /home)' } });
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.

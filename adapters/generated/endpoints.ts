@@ -82,6 +82,9 @@ export const endpoints = {
     "delete": "/biz/t-help-manual/removeHelpManual",
     "status": "/biz/t-help-manual/updateStatus"
   },
+  "errorLog": {
+    "list": "/system/error-log/pageList"
+  },
   "feedback": {
     "list": "/biz/t-feedback/pageList",
     "adminList": "/biz/t-feedback/pagelist",

@@ -690,6 +690,49 @@ export interface Document {
   fIntime?: string;
 }
 
+export interface ErrorLog {
+  /**
+   * ID (编号)
+   */
+  fId: number;
+  /**
+   * Type (类型)
+   */
+  fType?: "script" | "promise" | "api" | "network";
+  /**
+   * Code (编码)
+   */
+  fCode?: number;
+  /**
+   * Message (错误信息)
+   */
+  fMessage?: string;
+  /**
+   * URL (地址)
+   */
+  fUrl?: string;
+  /**
+   * Stack (调用栈)
+   */
+  fStack?: string;
+  /**
+   * User ID (用户编号)
+   */
+  fUserId?: number;
+  /**
+   * User (用户)
+   */
+  fUserName?: string;
+  /**
+   * Browser (浏览器)
+   */
+  fUserAgent?: string;
+  /**
+   * Time (时间)
+   */
+  fIntime?: string;
+}
+
 export interface Feedback {
   /**
    * ID (编号)

@@ -231,6 +231,8 @@ export interface SchemaListProps {
   selection?: { selectable: (row: Row) => boolean; toolbar: (rows: Row[], clear: () => void) => ReactNode };
   /** Any change reloads the list (live events). */
   reloadKey?: number;
+  /** Told the condition the list queries with, whenever it changes (an export of what the list shows). */
+  onFilterChange?: (filter: Record<string, unknown>) => void;
 }
 
 /**
@@ -239,7 +241,7 @@ export interface SchemaListProps {
  * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
  * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, filterWidgets, linkTargets, selection, reloadKey }: SchemaListProps) {
+export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -283,6 +285,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
     for (const [k, v] of Object.entries(applied)) if (!isBlank(v)) out[k] = v;
     return { ...out, ...fixed, ...fixedFilter };
   }, [applied, defaults, fixed, fixedFilter]);
+  useEffect(() => onFilterChange?.(filter), [filter, onFilterChange]);
   const { data, total, isFetching, refetch } = useGetList<Row & { id: number }>(
     config.entity ?? config.name,
     { pagination: { page, perPage }, sort: defaultSort(config), filter },

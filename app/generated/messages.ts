@@ -584,6 +584,32 @@ export default {
           }
         }
       },
+      "errorLog": {
+        "name": "错误日志",
+        "fields": {
+          "fId": "编号",
+          "fType": "类型",
+          "fCode": "编码",
+          "fMessage": "错误信息",
+          "fUrl": "地址",
+          "fStack": "调用栈",
+          "fUserId": "用户编号",
+          "fUserName": "用户",
+          "fUserAgent": "浏览器",
+          "fIntime": "时间"
+        },
+        "messages": {
+          "fType": {
+            "required": "错误类型不能为空",
+            "enum": "错误类型不正确"
+          },
+          "fMessage": {
+            "required": "错误信息不能为空",
+            "maxLength": "错误信息最多2000个字符"
+          }
+        },
+        "notifications": {}
+      },
       "feedback": {
         "name": "意见反馈",
         "fields": {
@@ -1631,6 +1657,12 @@ export default {
       "reminderStatus": {
         "0": "未处理",
         "1": "已处理"
+      },
+      "errorType": {
+        "script": "脚本错误",
+        "promise": "未处理的异步错误",
+        "api": "接口错误",
+        "network": "网络错误"
       }
     },
     "menus": {
@@ -1652,12 +1684,16 @@ export default {
       "hologram": "全息档案",
       "relation": "通话关系",
       "tenant": "租客管理",
+      "api-docs": "系统接口",
+      "sys-monitor": "系统监控",
+      "druid": "数据监控",
       "appVersion": "应用版本管理",
       "area": "地区管理",
       "controlCar": "布控车辆",
       "controlPerson": "布控人员",
       "department": "部门管理",
       "device": "设备管理",
+      "errorLog": "错误日志",
       "feedback": "意见反馈",
       "firmware": "固件管理",
       "group": "分组管理",
@@ -1748,6 +1784,7 @@ export default {
       "programHelpManual:del": "程序帮助手册删除",
       "userAgreement:list": "用户协议查看",
       "privacyPolicy:list": "隐私政策查看",
+      "errorLog:list": "错误日志查看",
       "feedback:list": "意见反馈处理",
       "firmware:list": "固件查看",
       "firmware:add": "固件新增",
@@ -2394,6 +2431,32 @@ export default {
             "placeholders": {}
           }
         }
+      },
+      "errorLog": {
+        "name": "錯誤日誌",
+        "fields": {
+          "fId": "編號",
+          "fType": "類型",
+          "fCode": "編碼",
+          "fMessage": "錯誤資訊",
+          "fUrl": "位址",
+          "fStack": "呼叫堆疊",
+          "fUserId": "使用者編號",
+          "fUserName": "使用者",
+          "fUserAgent": "瀏覽器",
+          "fIntime": "時間"
+        },
+        "messages": {
+          "fType": {
+            "required": "錯誤類型不能為空",
+            "enum": "錯誤類型不正確"
+          },
+          "fMessage": {
+            "required": "錯誤資訊不能為空",
+            "maxLength": "錯誤資訊最多2000個字元"
+          }
+        },
+        "notifications": {}
       },
       "feedback": {
         "name": "意見回饋",
@@ -3442,6 +3505,12 @@ export default {
       "reminderStatus": {
         "0": "未處理",
         "1": "已處理"
+      },
+      "errorType": {
+        "script": "腳本錯誤",
+        "promise": "未處理的非同步錯誤",
+        "api": "介面錯誤",
+        "network": "網路錯誤"
       }
     },
     "menus": {
@@ -3463,12 +3532,16 @@ export default {
       "hologram": "全息檔案",
       "relation": "通話關係",
       "tenant": "租客管理",
+      "api-docs": "系統介面",
+      "sys-monitor": "系統監控",
+      "druid": "資料監控",
       "appVersion": "應用版本管理",
       "area": "地區管理",
       "controlCar": "布控車輛",
       "controlPerson": "布控人員",
       "department": "部門管理",
       "device": "設備管理",
+      "errorLog": "錯誤日誌",
       "feedback": "意見回饋",
       "firmware": "韌體管理",
       "group": "分組管理",
@@ -3559,6 +3632,7 @@ export default {
       "programHelpManual:del": "程式幫助手冊刪除",
       "userAgreement:list": "用戶協議查看",
       "privacyPolicy:list": "隱私政策查看",
+      "errorLog:list": "錯誤日誌查看",
       "feedback:list": "意見回饋處理",
       "firmware:list": "韌體查看",
       "firmware:add": "韌體新增",
@@ -4205,6 +4279,32 @@ export default {
             "placeholders": {}
           }
         }
+      },
+      "errorLog": {
+        "name": "Error log",
+        "fields": {
+          "fId": "ID",
+          "fType": "Type",
+          "fCode": "Code",
+          "fMessage": "Message",
+          "fUrl": "URL",
+          "fStack": "Stack",
+          "fUserId": "User ID",
+          "fUserName": "User",
+          "fUserAgent": "Browser",
+          "fIntime": "Time"
+        },
+        "messages": {
+          "fType": {
+            "required": "Error type is required",
+            "enum": "Invalid error type"
+          },
+          "fMessage": {
+            "required": "Error message is required",
+            "maxLength": "Error message is at most 2000 characters"
+          }
+        },
+        "notifications": {}
       },
       "feedback": {
         "name": "Feedback",
@@ -5253,6 +5353,12 @@ export default {
       "reminderStatus": {
         "0": "Open",
         "1": "Handled"
+      },
+      "errorType": {
+        "script": "Script error",
+        "promise": "Unhandled rejection",
+        "api": "API error",
+        "network": "Network error"
       }
     },
     "menus": {
@@ -5274,12 +5380,16 @@ export default {
       "hologram": "Person profiles",
       "relation": "Call relations",
       "tenant": "Tenants",
+      "api-docs": "API documentation",
+      "sys-monitor": "System monitor",
+      "druid": "Database monitor",
       "appVersion": "App versions",
       "area": "Areas",
       "controlCar": "Watch-list vehicles",
       "controlPerson": "Watch-list people",
       "department": "Departments",
       "device": "Devices",
+      "errorLog": "Error log",
       "feedback": "Feedback",
       "firmware": "Firmware",
       "group": "Groups",
@@ -5370,6 +5480,7 @@ export default {
       "programHelpManual:del": "Delete app help manuals",
       "userAgreement:list": "View user agreements",
       "privacyPolicy:list": "View privacy policies",
+      "errorLog:list": "View the error log",
       "feedback:list": "Handle feedback",
       "firmware:list": "View firmware",
       "firmware:add": "Add firmware",

@@ -8,6 +8,7 @@ import ControlPersonList from '../controlPersons/ControlPersonList';
 import DepartmentPage from '../departments/DepartmentPage';
 import DeviceList from '../devices/DeviceList';
 import DocumentList from '../documents/DocumentList';
+import ErrorLogList from '../errorLog/ErrorLogList';
 import FeedbackList from '../feedback/FeedbackList';
 import FirmwareList from '../firmware/FirmwareList';
 import GroupList from '../groups/GroupList';
@@ -6306,6 +6307,165 @@ export const resources: ResourceDefinition[] = [
       }
     },
     list: DocumentList,
+  },
+  {
+    config: {
+      "name": "errorLog",
+      "label": "resources.errorLog.name",
+      "endpoints": {
+        "list": "/system/error-log/pageList"
+      },
+      "notifications": {},
+      "permissions": {
+        "list": "errorLog:list"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.errorLog.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fType": {
+          "source": "fType",
+          "type": "string",
+          "label": "resources.errorLog.fields.fType",
+          "required": true,
+          "maxLength": 20,
+          "enum": "errorType",
+          "values": [
+            "script",
+            "promise",
+            "api",
+            "network"
+          ],
+          "messages": {
+            "required": "resources.errorLog.messages.fType.required",
+            "enum": "resources.errorLog.messages.fType.enum"
+          }
+        },
+        "fCode": {
+          "source": "fCode",
+          "type": "integer",
+          "label": "resources.errorLog.fields.fCode",
+          "messages": {}
+        },
+        "fMessage": {
+          "source": "fMessage",
+          "type": "string",
+          "label": "resources.errorLog.fields.fMessage",
+          "required": true,
+          "maxLength": 2000,
+          "messages": {
+            "required": "resources.errorLog.messages.fMessage.required",
+            "maxLength": "resources.errorLog.messages.fMessage.maxLength"
+          }
+        },
+        "fUrl": {
+          "source": "fUrl",
+          "type": "string",
+          "label": "resources.errorLog.fields.fUrl",
+          "maxLength": 500,
+          "messages": {}
+        },
+        "fStack": {
+          "source": "fStack",
+          "type": "string",
+          "label": "resources.errorLog.fields.fStack",
+          "maxLength": 4000,
+          "messages": {}
+        },
+        "fUserId": {
+          "source": "fUserId",
+          "type": "integer",
+          "label": "resources.errorLog.fields.fUserId",
+          "messages": {}
+        },
+        "fUserName": {
+          "source": "fUserName",
+          "type": "string",
+          "label": "resources.errorLog.fields.fUserName",
+          "maxLength": 50,
+          "messages": {}
+        },
+        "fUserAgent": {
+          "source": "fUserAgent",
+          "type": "string",
+          "label": "resources.errorLog.fields.fUserAgent",
+          "maxLength": 300,
+          "messages": {}
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.errorLog.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 20,
+        "pageSizes": [
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fType",
+          "fCode",
+          "fMessage",
+          "fUrl",
+          "fUserName",
+          "fIntime"
+        ],
+        "filters": [
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq"
+          },
+          {
+            "key": "keyword",
+            "op": "like",
+            "fields": [
+              "fMessage",
+              "fUrl"
+            ]
+          },
+          {
+            "key": "time_limit",
+            "op": "between",
+            "field": "fIntime"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fType",
+          "fCode",
+          "fMessage",
+          "fUrl",
+          "fStack",
+          "fUserName",
+          "fUserAgent"
+        ]
+      },
+      "menu": {
+        "key": "errorLog",
+        "path": "/errorLog",
+        "icon": "BugReport"
+      }
+    },
+    list: ErrorLogList,
   },
   {
     config: {

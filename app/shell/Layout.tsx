@@ -17,6 +17,7 @@ import { customPages } from './pages';
 import { HOME_PATH, openTab } from './tabs';
 import { withoutPersonalQuery } from '../../adapters/personal';
 import { useApiErrors } from './useApiErrors';
+import { useErrorCapture } from '../errorLog/capture';
 import { AlarmSummary } from '../alarms/AlarmSummary';
 
 /** The back-to-top button shows once the page has scrolled this far. */
@@ -31,6 +32,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const [scrolled, setScrolled] = useState(false);
   const menus = useMenus();
   useApiErrors();
+  useErrorCapture();
 
   // Only real pages become tabs; an unknown address shows the 404 page without leaving a tab behind.
   const known = pathname === HOME_PATH || !!findTrail(menus, pathname) || Object.values(customPages).some((p) => p.path === pathname);

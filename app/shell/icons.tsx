@@ -52,6 +52,10 @@ import Groups3Icon from '@mui/icons-material/Groups3';
 import Diversity3Icon from '@mui/icons-material/Diversity3';
 import ReportProblemIcon from '@mui/icons-material/ReportProblem';
 import PhonelinkRingIcon from '@mui/icons-material/PhonelinkRing';
+import ApiIcon from '@mui/icons-material/Api';
+import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
+import StorageIcon from '@mui/icons-material/Storage';
+import BugReportIcon from '@mui/icons-material/BugReport';
 import HiveIcon from '@mui/icons-material/Hive';
 import InfoIcon from '@mui/icons-material/Info';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
@@ -118,6 +122,10 @@ const icons: Record<string, SvgIconComponent> = {
   PrivacyTip: PrivacyTipIcon,
   RateReview: RateReviewIcon,
   NotificationsNone: NotificationsNoneIcon,
+  Api: ApiIcon,
+  MonitorHeart: MonitorHeartIcon,
+  Storage: StorageIcon,
+  BugReport: BugReportIcon,
 };
 
 /** Accepts `Router`, `router`, `RouterOutlined` and `md-router`-style legacy names. */

@@ -21,6 +21,9 @@ const MenuPage = lazy(() => import('../system/MenuPage'));
 const HologramPage = lazy(() => import('../intel/HologramPage'));
 const RelationPage = lazy(() => import('../intel/RelationPage'));
 const TenantPage = lazy(() => import('../housing/TenantPage'));
+const ApiDocsPage = lazy(() => import('../monitor/ApiDocsPage'));
+const SystemMonitorPage = lazy(() => import('../monitor/SystemMonitorPage'));
+const DruidPage = lazy(() => import('../monitor/DruidPage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
@@ -33,4 +36,7 @@ export const customPages: Record<string, CustomPage> = {
   hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
   relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },
   tenant: { path: '/tenant', title: 'menus.tenant', element: <TenantPage /> },
+  'api-docs': { path: '/swagger', title: 'menus.api-docs', element: <ApiDocsPage /> },
+  'sys-monitor': { path: '/monitor', title: 'menus.sys-monitor', element: <SystemMonitorPage /> },
+  druid: { path: '/druid', title: 'menus.druid', element: <DruidPage /> },
 };

@@ -49,6 +49,7 @@ function entityModel(entity: Entity) {
     name: entity.name,
     table: schema['x-db'].table,
     label: schema['x-label']['zh-CN'],
+    labels: schema['x-label'],
     primaryKey: primaryKey(schema),
     fields,
     required: schema.required ?? [],

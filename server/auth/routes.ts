@@ -2,11 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { Refusal } from '../http/envelope';
+import { S } from '../http/catalog';
 import { checkPassword, hashPassword } from './passwords';
 import { loadUser, menusFor, publicUser } from './users';
 import type { User } from '../crud/types';
 
 const PHONE = /^1[345789]\d{9}$/;
+export const LOGINWX_MESSAGES = { openId: 'openId不能为空', unavailable: '未开通微信登录，请使用手机号和密码登录' };
 /** Self-registered users get this one fixed role. */
 export const DEFAULT_ROLE_ALIAS = 'user';
 
@@ -31,6 +33,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/login',
+    body: S.object({ userName: S.string(undefined, 'the phone number'), password: S.string() }),
     permission: null,
     public: true,
     write: true,
@@ -52,10 +55,31 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     },
   });
 
-  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, handler: async ({ user }) => session(user!) });
+  // The legacy app signs in with a messaging-app (WeChat) openId. This installation holds no messaging-app
+  // credentials and no openId bindings, so the call answers the contract's refusal and the app falls back
+  // to the phone-and-password login.
+  registerCall(app, ctx, {
+    path: '/app/sys-user/loginwx',
+    permission: null,
+    tag: 'session',
+    public: true,
+    write: true,
+    perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
+    logname: { key: 'session.loginwx', 'zh-CN': '微信登录', 'zh-TW': '微信登入', 'en-US': 'Sign in with WeChat' },
+    body: S.object(
+      { openId: { type: 'string', minLength: 1, maxLength: 64, 'x-message': LOGINWX_MESSAGES.openId }, nickName: S.string(100), avatarUrl: S.string(500), gender: S.number(), city: S.string(100), province: S.string(100), country: S.string(100) },
+      ['openId'],
+    ),
+    handler: async () => {
+      throw new Refusal(LOGINWX_MESSAGES.unavailable);
+    },
+  });
+
+  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async ({ user }) => session(user!) });
 
   registerCall(app, ctx, {
     path: '/logout',
+    body: S.object({}),
     permission: null,
     write: true,
     logname: { key: 'session.logout', 'zh-CN': '退出登录', 'zh-TW': '登出', 'en-US': 'Sign out' },
@@ -73,6 +97,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/check-password',
+    body: S.object({ password: S.string() }),
     permission: null,
     handler: async ({ user, body }) => {
       const password = typeof body.password === 'string' ? body.password : '';
@@ -87,6 +112,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/register',
+    body: S.object({ fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(), passwordCheck: S.string(), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
     permission: null,
     public: true,
     write: true,
@@ -117,6 +143,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/t-sys-user/updateUserPwd',
+    body: S.object({ fPassword: S.string(), passwordCheck: S.string() }),
     permission: null,
     write: true,
     logname: { key: 'session.password', 'zh-CN': '修改密码', 'zh-TW': '修改密碼', 'en-US': 'Change password' },

@@ -36,6 +36,8 @@ export interface EntityModel {
   name: string;
   table: string;
   label: string;
+  /** The entity's name in the console's three languages (the API document's summaries). */
+  labels: { 'zh-CN': string; 'zh-TW': string; 'en-US': string };
   primaryKey: string;
   fields: Record<string, FieldModel>;
   required: string[];

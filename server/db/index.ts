@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
+import { QueryStats } from './queryStats';
 
 // The tables are declared by the schemas and hand-written migrations; queries are built from the
 // generated entity models at run time, so the query builder is not typed per table.
@@ -18,6 +19,10 @@ export interface Database {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   kind: 'pglite' | 'postgres';
+  /** Every statement's count and time since start (the database monitor's slowest statements). */
+  queries: QueryStats;
+  /** The connection pool's figures (PostgreSQL); PGlite is one connection inside this process. */
+  pool(): { total: number; idle: number; waiting: number; max: number } | null;
 }
 
 const plugins = [new CamelCasePlugin()];
@@ -35,10 +40,13 @@ export async function openDatabase(config: Config): Promise<Database> {
     // process: the pool replaces it on the next query.
     pool.on('error', (error) => console.warn(`postgres: ${error.message}`));
     await pool.query('select 1');
-    const db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins });
+    const queries = new QueryStats();
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins, log: queries.log });
     return {
       db,
       kind: 'postgres',
+      queries,
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
       exec: async (sql) => void (await pool.query(sql)),
       close: () => db.destroy(),
     };
@@ -51,10 +59,13 @@ export async function openDatabase(config: Config): Promise<Database> {
     parsers: { 20: (v: string) => Number(v) },
   });
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
-  const db = new Kysely({ dialect: new PGliteDialect(client), plugins });
+  const queries = new QueryStats();
+  const db = new Kysely({ dialect: new PGliteDialect(client), plugins, log: queries.log });
   return {
     db,
     kind: 'pglite',
+    queries,
+    pool: () => null,
     exec: async (sql) => void (await client.exec(sql)),
     close: () => db.destroy(),
   };

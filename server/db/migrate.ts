@@ -14,7 +14,7 @@ import type { Database } from './index';
 export const MIGRATIONS = join(import.meta.dirname, 'migrations');
 const LOCK = 4242;
 
-export async function migrate(database: Database, dir = MIGRATIONS): Promise<string[]> {
+export async function migrate(database: Pick<Database, 'db' | 'kind' | 'exec'>, dir = MIGRATIONS): Promise<string[]> {
   const files = readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
   return database.db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(${sql.lit(LOCK)})`.execute(conn);

@@ -6,6 +6,7 @@
 import type { AlarmEvent } from '../domain/alarmEvents';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S, describeRoute } from '../http/catalog';
 import { LoginExpired, Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
@@ -84,6 +85,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/send-switch',
+    body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 on, 0 off'), switchStatus: S.number() }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.switch', 'zh-CN': '设备开关', 'zh-TW': '設備開關', 'en-US': 'Switch device' },
@@ -97,6 +99,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/send-lock',
+    body: S.object({ deviceId: S.id(), fId: S.id(), lock: S.number('1 locked, 0 unlocked') }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.lock', 'zh-CN': '设备锁定', 'zh-TW': '設備鎖定', 'en-US': 'Lock device' },
@@ -109,6 +112,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/gateway-device-threshold',
+    summary: { 'zh-CN': '网关阈值查询', 'zh-TW': '閘道閾值查詢', 'en-US': 'Gateway thresholds' },
+    body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.fId ?? body.deviceId);
@@ -149,6 +154,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/set-gateway-device-threshold',
+    body: S.object({ deviceId: S.id(), fId: S.id() }, [], { description: 'the thresholds to set, as their names (see docs/mqtt.md)' }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.threshold', 'zh-CN': '设置网关阈值', 'zh-TW': '設定閘道閾值', 'en-US': 'Set gateway thresholds' },
@@ -169,6 +175,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/set-device-parameter',
+    body: S.object({ deviceId: S.id(), fId: S.id(), parameter: S.string(20, 'calibration, or the protection parameters'), data: { type: ['object', 'null'], description: 'parameter values by name' } }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.parameter', 'zh-CN': '设置设备参数', 'zh-TW': '設定設備參數', 'en-US': 'Set device parameters' },
@@ -191,6 +198,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     registerCall(app, ctx, {
       path,
       permission: 'device:list',
+      body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
       handler: async ({ user, body }) => {
         const d = await visible(user!, body.deviceId ?? body.fId);
         return answer(await send(user, d.fId, { bid }, name, { source: 'refresh' }));
@@ -200,6 +208,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device6/send-onoff',
+    body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 open, 0 close'), password: S.string(100, 'the caller\'s password') }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device.motor', 'zh-CN': '电机控制', 'zh-TW': '電機控制', 'en-US': 'Control motor' },
@@ -215,7 +224,9 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/send',
+    body: S.object({ fCmdType: S.number('1 reboot, 2 time sync, 3 open, 4 close, …'), fIds: S.ids('the devices') }),
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
+    codes: [...new Set(Object.values(BATCH).map((b) => b.permission))],
     write: true,
     logname: { key: 'device.send', 'zh-CN': '设备命令', 'zh-TW': '設備命令', 'en-US': 'Device command' },
     handler: async ({ user, body }) => {
@@ -239,6 +250,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/devices-refresh',
+    summary: { 'zh-CN': '刷新设备状态', 'zh-TW': '重新整理設備狀態', 'en-US': 'Refresh device states' },
+    body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
@@ -253,6 +266,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/commands',
+    summary: { 'zh-CN': '设备命令记录', 'zh-TW': '設備命令記錄', 'en-US': 'Command records of a device' },
+    body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
@@ -270,7 +285,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
-  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, handler: async () => ({ state: ctx.live.state }) });
+  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async () => ({ state: ctx.live.state }) });
 
   // Live events for the console: device online/switch/lock changes and the broker state. EventSource
   // cannot send headers, so the token comes in the query string.
@@ -278,6 +293,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
     path: '/api/events/ticket',
+    summary: { 'zh-CN': '实时事件票据', 'zh-TW': '即時事件票據', 'en-US': 'A ticket for the live event stream' },
+    body: S.object({}),
     permission: null,
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');
@@ -287,6 +304,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
+  describeRoute(ctx.catalog, { path: '/api/events', methods: ['GET'], codes: null, public: true, tag: 'events', produces: 'text/event-stream', summary: { 'zh-CN': '实时事件流（凭票据）', 'zh-TW': '即時事件流（憑票據）', 'en-US': 'Live events (server-sent events; ?ticket= from /api/events/ticket)' } });
   app.get('/api/events', async (request, reply) => {
     const ticket = String((request.query as { ticket?: unknown }).ticket ?? '');
     const used = ticket ? await ctx.db.deleteFrom('t_event_ticket').where('ticket', '=', ticket).returning(['userId', 'expiresAt']).executeTakeFirst() : undefined;

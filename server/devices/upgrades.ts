@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { User } from '../crud/types';
@@ -123,6 +124,7 @@ export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
    */
   registerCall(app, ctx, {
     path: '/biz/t-firmware-update-device/push',
+    body: S.object({ fId: S.id('one upgrade row to push again'), fFirmwareId: S.id('the firmware'), deviceIds: S.ids('the devices'), fDeviceIds: S.ids() }),
     permission: PUSH_PERMISSION,
     write: true,
     logname: { key: 'firmware.push', 'zh-CN': '固件升级推送', 'zh-TW': '韌體升級推送', 'en-US': 'Push firmware upgrade' },

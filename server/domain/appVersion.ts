@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { describeRoute, S } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import { attachment } from './deviceTransfer';
@@ -84,6 +85,7 @@ export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext
     await scope.register(multipart, { limits: { fileSize: APP_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: APP_PATHS.upload,
+      upload: { field: 'file', accept: 'apk, ipa, wgt, zip', maxBytes: APP_LIMIT_BYTES },
       permission: null,
       write: true,
       logname: { key: 'appVersion.upload', 'zh-CN': '上传应用安装包', 'zh-TW': '上傳應用安裝包', 'en-US': 'Upload app package' },
@@ -124,6 +126,7 @@ export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext
   });
 
   // Served without a token: the apps fetch their update by this address, and a console link has no header.
+  describeRoute(ctx.catalog, { path: '/biz/t-app-version/download/{id}', methods: ['GET'], codes: null, public: true, tag: 't-app-version', produces: 'application/octet-stream', summary: { 'zh-CN': '下载应用安装包', 'zh-TW': '下載應用安裝包', 'en-US': 'An app package' } });
   app.get<{ Params: { id: string } }>(APP_PATHS.download, async (request, reply) => {
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id <= 0) throw new NotFound(APP_MESSAGES.noFile);

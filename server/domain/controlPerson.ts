@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { describeRoute, S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity } from '../crud/engine';
 import { validateBody } from '../crud/validate';
@@ -138,6 +139,7 @@ export async function importControlPersons(ctx: RouteContext, user: User, file: 
 
 export function registerControlPersonRoutes(app: FastifyInstance, ctx: RouteContext) {
   // A blank template holds no personal data: served without a token so a plain link downloads it.
+  describeRoute(ctx.catalog, { path: CONTROL_PERSON_PATHS.template, methods: ['GET'], codes: null, public: true, tag: 't-control-person', produces: XLSX_TYPE });
   app.get(CONTROL_PERSON_PATHS.template, async (_request, reply) =>
     reply.header('content-disposition', attachment('布控人员导入模板.xlsx', 'controlPerson.xlsx')).type(XLSX_TYPE).send(await templateWorkbook()),
   );
@@ -146,6 +148,7 @@ export function registerControlPersonRoutes(app: FastifyInstance, ctx: RouteCont
     await scope.register(multipart, { limits: { fileSize: IMPORT_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: CONTROL_PERSON_PATHS.import,
+      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_LIMIT_BYTES },
       permission: 'controlPerson:add',
       write: true,
       logname: { key: 'controlPerson.import', 'zh-CN': '导入布控人员', 'zh-TW': '匯入布控人員', 'en-US': 'Import watched persons' },

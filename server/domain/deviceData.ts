@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { Services, User } from '../crud/types';
 import { deviceType, visibleDevice, type VisibleDevice } from './deviceAccess';
@@ -76,6 +77,7 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext
 
   registerCall(app, ctx, {
     path: '/app/device/device-elec',
+    body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
     permission: 'device:list',
     handler: async ({ user, body }) => readings(user!, await visibleDevice(ctx, user!, body.fId ?? body.deviceId), body),
   });

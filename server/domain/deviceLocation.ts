@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { entity, scoped } from '../crud/engine';
 import { applyFilters, pageNumber } from '../crud/query';
 import { formatRow } from '../crud/format';
@@ -97,11 +98,13 @@ export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<s
 export function registerLocationRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: LOCATION_PATHS.devices,
+    body: S.page({ keyword: S.keyword(), productId: S.id() }),
     permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceLocations(ctx, user!, conditionOf(body)),
   });
   registerCall(app, ctx, {
     path: LOCATION_PATHS.alarms,
+    body: S.page({ deviceId: S.id() }),
     permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceAlarms(ctx, user!, body),
   });

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
@@ -49,6 +50,7 @@ async function findTarget(ctx: Services, text: string) {
 export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/biz/t-user-device/pageList',
+    body: S.page({ deviceId: S.id(), fDeviceId: S.id() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
@@ -76,6 +78,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/biz/t-user-device/del',
+    body: S.object({ fId: S.id('the share') }),
     permission: 'device:share-del',
     write: true,
     logname: { key: 'device.shareDelete', 'zh-CN': '删除分享', 'zh-TW': '刪除分享', 'en-US': 'Delete share' },
@@ -92,6 +95,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/app/device/device-share-more',
+    body: S.object({ deviceIds: S.ids('the devices'), user: S.string(50, 'phone of the user to share with') }),
     permission: 'device:device-share-more',
     write: true,
     logname: { key: 'device.share', 'zh-CN': '设备分享', 'zh-TW': '設備分享', 'en-US': 'Share devices' },

@@ -10,6 +10,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import QRCode from 'qrcode';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
+import { describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { applyFilters } from '../crud/query';
@@ -81,6 +82,7 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 
 /** A file answer still refuses with the envelope, so the console can show the message. */
 function fileRoute(app: FastifyInstance, ctx: RouteContext, path: string, permission: string, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
+  describeRoute(ctx.catalog, { path, methods: ['POST'], codes: [permission], public: false, tag: 't-device', produces: path === TRANSFER_PATHS.qrcode ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: { type: 'object', description: 'the device list filters (condition), or the chosen ids' } });
   app.route({
     method: 'POST',
     url: path,
@@ -316,6 +318,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext) 
     await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: TRANSFER_PATHS.import,
+      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES },
       permission: IMPORT_PERMISSION,
       write: true,
       logname: { key: 'device.import', 'zh-CN': '设备导入', 'zh-TW': '設備匯入', 'en-US': 'Import devices' },

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, present, scoped } from '../crud/engine';
 import { applyFilters, pageNumber } from '../crud/query';
@@ -38,6 +39,7 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
 export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USE_PATHS.mine,
+    body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const model = entity('device');
@@ -61,6 +63,7 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USE_PATHS.use,
+    body: S.object({ fId: S.id('the device'), deviceId: S.id() }),
     permission: USE_PERMISSION,
     write: true,
     logname: { key: 'device.use', 'zh-CN': '设备使用', 'zh-TW': '設備使用', 'en-US': 'Use or remove devices' },

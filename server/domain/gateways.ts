@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
@@ -152,9 +153,9 @@ export async function unbindChild(ctx: Services, user: User, body: Row) {
 
 export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
   const services = (): Services => ({ db: ctx.db, timeZone: ctx.timeZone });
-  registerCall(app, ctx, { path: '/biz/t-device/devicesmore', permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayCards(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/devicesbygatewayid', permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/add', permission: GATEWAY_CODES.add, write: true, logname: { key: 'gateway.bind', 'zh-CN': '网关添加子设备', 'zh-TW': '閘道新增子設備', 'en-US': 'Add gateway child devices' }, handler: ({ user, body }) => bindChildren(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/del', permission: GATEWAY_CODES.add, write: true, logname: { key: 'gateway.unbind', 'zh-CN': '网关移除子设备', 'zh-TW': '閘道移除子設備', 'en-US': 'Remove gateway child device' }, handler: ({ user, body }) => unbindChild(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-device/devicesmore', body: S.page({ keyword: S.keyword() }), permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayCards(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/devicesbygatewayid', body: S.page({ gateway_id: S.id(), gatewayId: S.id() }), permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', body: S.page({ gateway_id: S.id(), keyword: S.keyword() }), permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/add', body: { type: ['object', 'array'], properties: { items: S.array(S.object({ fDeviceId: S.id(), fGatewayId: S.id() })), list: S.array(), records: S.array() }, items: S.object({ fDeviceId: S.id(), fGatewayId: S.id() }) }, permission: GATEWAY_CODES.add, write: true, logname: { key: 'gateway.bind', 'zh-CN': '网关添加子设备', 'zh-TW': '閘道新增子設備', 'en-US': 'Add gateway child devices' }, handler: ({ user, body }) => bindChildren(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-gateway-device/del', body: S.object({ gatewayDeviceId: S.id(), fDeviceId: S.id(), fGatewayId: S.id() }), permission: GATEWAY_CODES.add, write: true, logname: { key: 'gateway.unbind', 'zh-CN': '网关移除子设备', 'zh-TW': '閘道移除子設備', 'en-US': 'Remove gateway child device' }, handler: ({ user, body }) => unbindChild(services(), user!, body) });
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import { registerCall, type RouteContext } from '../http/route';
+import { S, type JsonSchema } from '../http/catalog';
 import { isAdmin, type User } from '../crud/types';
 import { scope } from './device';
 
@@ -43,8 +44,8 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   /** The ids of the devices the user sees, as a subquery; null for an administrator (everything). */
   const visibleIds = (user: User) => (isAdmin(user) ? null : scope(db.selectFrom('t_device').select('t_device.fId'), user));
 
-  const home = (path: string, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>) =>
-    registerCall(app, ctx, { path, permission: null, handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
+  const home = (path: string, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>, body: JsonSchema = S.object({})) =>
+    registerCall(app, ctx, { path, permission: null, tag: 'home', body, handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
 
   /** Daily counts of this month so far, one category per day (MM-DD). */
   async function monthly(table: 't_emq_message_publish' | 't_device_alarm', user: User, series: { key: string; name: string; filter: RawBuilder<unknown> }[], where?: RawBuilder<unknown>): Promise<Chart> {

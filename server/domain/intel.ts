@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';
 import type { User } from '../crud/types';
@@ -398,12 +399,20 @@ async function relatedPeople(db: DB, phone: string) {
 // ---------------------------------------------------------------------------------------------------
 // The calls
 
+/** What every lookup takes: its subject (a user, a phone or an ID number), paging, and the graph's options. */
+const INTEL_BODY = S.page({ fUserId: S.id(), userId: S.id() });
+Object.assign(INTEL_BODY.properties as object, {
+  id: S.id('the person'), fId: S.id(), fUserId: S.id(), userId: S.id(), phone: S.string(20), idcard: S.string(18), keyword: S.string(20, 'a phone or ID number'),
+  relations: S.ids('1 phone book, 2 co-residents, 3 housemates'), depth: S.number('graph depth'),
+});
+
 export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = ctx.timeZone;
   const lookup = (path: string, logname: string, subject: (body: Body) => Subject, run: (body: Body, s: Subject) => Promise<unknown>) =>
     registerCall(app, ctx, {
       path,
       permission: HOLOGRAM_CODE,
+      body: INTEL_BODY,
       handler: async (call) => {
         let s: Subject = {};
         return logged(ctx, call, logname, () => s, async () => {

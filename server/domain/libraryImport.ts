@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
 import { authenticate, Answer, registerCall, type RouteContext } from '../http/route';
+import { describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import { entity } from '../crud/engine';
 import { validateBody } from '../crud/validate';
@@ -146,6 +147,7 @@ function isTooLarge(error: unknown): boolean {
 }
 
 export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteContext) {
+  describeRoute(ctx.catalog, { path: LIBRARY_IMPORT_PATHS.template, methods: ['GET', 'POST'], codes: ['json_conf:look'], public: false, tag: 't-product-json-conf', produces: XLSX_TYPE, body: { type: 'object' } });
   app.route({
     method: ['GET', 'POST'],
     url: LIBRARY_IMPORT_PATHS.template,
@@ -164,6 +166,7 @@ export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteCont
     await scope.register(multipart, { limits: { fileSize: LIBRARY_IMPORT_MAX_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: LIBRARY_IMPORT_PATHS.import,
+      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: LIBRARY_IMPORT_MAX_BYTES },
       permission: 'json_conf:add',
       write: true,
       logname: { key: 'productJsonConf.import', 'zh-CN': '导入描述库字段', 'zh-TW': '匯入描述庫欄位', 'en-US': 'Import library fields' },

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { NotFound, Refusal } from '../http/envelope';
 import type { DB } from '../db';
 
@@ -59,10 +60,12 @@ function text(body: Record<string, unknown>, key: string): string {
 }
 
 export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
-  registerCall(app, ctx, { path: MENU_PATHS.tree, permission: MENU_CODES.list, handler: async () => buildTree(await menuRows(ctx.db)) });
+  registerCall(app, ctx, { path: MENU_PATHS.tree, permission: MENU_CODES.list, body: S.object({}), handler: async () => buildTree(await menuRows(ctx.db)) });
 
   registerCall(app, ctx, {
     path: MENU_PATHS.get,
+    summary: { 'zh-CN': '菜单详情', 'zh-TW': '選單詳情', 'en-US': 'Menu details' },
+    body: S.object({ id: S.id() }),
     permission: MENU_CODES.list,
     handler: async ({ body }) => {
       const id = Number(body.id ?? body.fId);
@@ -74,7 +77,9 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: MENU_PATHS.save,
+    body: S.object({ id: S.id('absent: add'), parentId: S.id('0: top level'), menuName: S.string(), fPermissionType: S.number('1 menu, 2 permission'), menuUri: S.string(), icon: S.string(), component: S.string(), sort: S.number(), permissions: S.string() }),
     permission: (body) => (Number(body.id) ? MENU_CODES.edit : MENU_CODES.add),
+    codes: [MENU_CODES.add, MENU_CODES.edit],
     write: true,
     logname: { key: 'menu.save', 'zh-CN': '保存菜单', 'zh-TW': '儲存選單', 'en-US': 'Save menu' },
     handler: async ({ body }) => {
@@ -131,6 +136,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: MENU_PATHS.remove,
+    body: S.object({ id: S.id() }),
     permission: MENU_CODES.del,
     write: true,
     logname: { key: 'menu.delete', 'zh-CN': '删除菜单', 'zh-TW': '刪除選單', 'en-US': 'Delete menu' },

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
@@ -41,6 +42,7 @@ function typeFilter(type: unknown): { direction?: 'up' | 'down'; bid?: string } 
 export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/biz/t-emq-message-publish/records',
+    body: S.page({ deviceId: S.id(), fDeviceId: S.id(), beginTime: S.string(19), endTime: S.string(19), channel: S.string(20) }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;

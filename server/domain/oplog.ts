@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { containing, pageNumber } from '../crud/query';
 import { logNameOf } from '../oplog';
@@ -24,6 +25,8 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/log/pageList',
+    summary: { 'zh-CN': '操作日志列表', 'zh-TW': '操作日誌列表', 'en-US': 'Operation log' },
+    body: S.page({ keyword: S.keyword('operator name'), beginTime: S.string(19), endTime: S.string(19), succeed: S.number('1 success, 0 failure') }),
     permission: LOG_CODE,
     handler: async ({ body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;

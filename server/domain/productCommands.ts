@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { User } from '../crud/types';
@@ -266,11 +267,13 @@ export async function sendProductCommand(ctx: RouteContext, user: User, body: Re
 export function registerProductCommandRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/biz/t-product-json/send',
+    body: S.object({ fId: S.id('the device'), fIsApp: S.bool() , productJson: S.any('the command of the product description') }),
     permission: COMMAND_PERMISSION,
     handler: async ({ user, body }) => commandConfig(ctx, user!, body),
   });
   registerCall(app, ctx, {
     path: '/api/emq/send',
+    body: S.object({ gateWayId: S.id(), deviceId: S.id(), productJson: { type: ['object', 'null'], description: 'the command: bid and its values' }, isSearch: S.bool('a read, not a write') }),
     permission: COMMAND_PERMISSION,
     write: true,
     logname: { key: 'device.command', 'zh-CN': '设备指令下发', 'zh-TW': '設備指令下發', 'en-US': 'Send device command' },

@@ -1,6 +1,7 @@
 /** Roles and their permission tree (spec 002 screen 5). */
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { NotFound, Refusal } from '../http/envelope';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
@@ -41,6 +42,8 @@ function nodeIds(value: unknown): number[] {
 export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: ROLE_PATHS.list,
+    summary: { 'zh-CN': '角色列表', 'zh-TW': '角色列表', 'en-US': 'Roles list' },
+    body: S.page({ name: S.string(undefined, 'role name') }),
     permission: ROLE_CODES.list,
     handler: async ({ body }) => {
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
@@ -65,13 +68,17 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
   // Every role, for the user form's role choice.
   registerCall(app, ctx, {
     path: ROLE_PATHS.all,
+    summary: { 'zh-CN': '全部角色', 'zh-TW': '全部角色', 'en-US': 'All roles' },
+    body: S.object({}),
     permission: 'user:list',
     handler: async () => ctx.db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute(),
   });
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.save,
+    body: S.object({ id: S.id('absent: add'), name: S.string(), alias: S.string() }),
     permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
+    codes: [ROLE_CODES.add, ROLE_CODES.edit],
     write: true,
     logname: { key: 'role.save', 'zh-CN': '保存角色', 'zh-TW': '儲存角色', 'en-US': 'Save role' },
     handler: async ({ body }) => {
@@ -95,6 +102,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.remove,
+    body: S.object({ id: S.id(), ids: S.ids() }),
     permission: ROLE_CODES.del,
     write: true,
     logname: { key: 'role.delete', 'zh-CN': '删除角色', 'zh-TW': '刪除角色', 'en-US': 'Delete role' },
@@ -111,6 +119,8 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.tree,
+    summary: { 'zh-CN': '角色权限树', 'zh-TW': '角色權限樹', 'en-US': 'Permission tree of a role' },
+    body: S.object({ id: S.id('the role') }),
     permission: ROLE_CODES.setPermissions,
     handler: async ({ body }) => {
       const id = idOf(body);
@@ -121,6 +131,7 @@ export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: ROLE_PATHS.setPermissions,
+    body: S.object({ id: S.id('the role'), treeNodes: S.array({ type: ['integer', 'string', 'object'] }, 'the checked menu ids (or nodes)') }),
     permission: ROLE_CODES.setPermissions,
     write: true,
     logname: { key: 'role.permissions', 'zh-CN': '角色授权', 'zh-TW': '角色授權', 'en-US': 'Grant role permissions' },

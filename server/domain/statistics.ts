@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { authenticate, registerCall, type RouteContext } from '../http/route';
+import { describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';
 import { scope } from './device';
@@ -147,11 +148,13 @@ export function attachment(fileName: string): string {
 export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/app/device/device-total',
+    body: S.object({ deviceIds: S.ids('the devices; none: all visible'), time: S.array(S.string(19), '[from, to] as YYYY-MM-DD HH:mm:ss'), stime: S.string(19), etime: S.string(19), timeType: S.number('1 by hour, 2 by day') }),
     permission: STATISTICS_PERMISSION,
     handler: async ({ user, body }) => deviceTotal(ctx, user!, body),
   });
 
   // A file, not an envelope; refusals still answer the envelope, so the console can show the message.
+  describeRoute(ctx.catalog, { path: '/app/device/download-device-total', methods: ['POST'], codes: [STATISTICS_PERMISSION], public: false, tag: 'device', produces: XLSX_TYPE, body: { type: 'object', description: 'the statistics filters (timeType, time range, devices)' } });
   app.route({
     method: 'POST',
     url: '/app/device/download-device-total',

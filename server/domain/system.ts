@@ -1,17 +1,41 @@
 /**
- * System lookups the device screens need: the dictionary. The agent list of the device form's owner
- * selector is the user list of users.ts.
+ * System lookups the device screens need: the dictionary, and the start-up data an app asks for before
+ * it signs in. The agent list of the device form's owner selector is the user list of users.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
+
+const DICTIONARY_ROW = S.object({ fId: { type: 'integer' }, fKey: S.string(), fValue: S.string(), fContent: S.string() });
 
 export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/system/t-sys-dic/getdic',
     permission: null,
+    summary: { 'zh-CN': '字典查询', 'zh-TW': '字典查詢', 'en-US': 'Dictionary entries of a key' },
+    body: S.object({ key: S.string(50, 'Room_Type, messagetype, file_status, work_type, user_audit_status, …') }),
+    data: S.array(DICTIONARY_ROW),
     handler: async ({ body }) => {
       const key = typeof body.key === 'string' ? body.key : '';
       return ctx.db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fValue', 'fContent']).where('fKey', '=', key).orderBy('fSort').orderBy('fId').execute();
+    },
+  });
+
+  // Declared by the legacy console (spec 002 §7) for an app's first screen: what it needs before signing
+  // in — the server's time and zone, the languages, and every dictionary, so no lookup waits for a login.
+  registerCall(app, ctx, {
+    path: '/api/public/initializationData',
+    methods: ['GET', 'POST'],
+    permission: null,
+    public: true,
+    summary: { 'zh-CN': '初始化数据', 'zh-TW': '初始化資料', 'en-US': 'Start-up data (public)' },
+    body: S.object({}),
+    data: S.object({ serverTime: S.string(), timeZone: S.string(), languages: S.array(S.string()), dictionaries: { type: 'object', additionalProperties: S.array(DICTIONARY_ROW) } }),
+    handler: async () => {
+      const rows = await ctx.db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fValue', 'fContent']).orderBy('fKey').orderBy('fSort').orderBy('fId').execute();
+      const dictionaries: Record<string, unknown[]> = {};
+      for (const r of rows) (dictionaries[r.fKey as string] ??= []).push(r);
+      return { serverTime: new Date().toISOString(), timeZone: ctx.timeZone, languages: ['zh-CN', 'zh-TW', 'en-US'], dictionaries };
     },
   });
 

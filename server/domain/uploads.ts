@@ -10,6 +10,7 @@ import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Answer, registerCall, type RouteContext } from '../http/route';
+import { describeRoute, S } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';
 
@@ -75,6 +76,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
     registerCall(scope, ctx, {
       path: '/api/upload',
+      upload: { field: 'file', accept: 'jpg, jpeg, png', maxBytes: UPLOAD_LIMIT_BYTES },
       // Pictures belong to products, groups and users alike: any signed-in user may upload one.
       permission: null,
       write: true,
@@ -93,6 +95,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
     registerCall(scope, ctx, {
       path: '/api/upload/firmware',
+      upload: { field: 'file', accept: 'bin, hex, img, fw, zip, gz, tar', maxBytes: UPLOAD_LIMIT_BYTES },
       permission: null,
       write: true,
       logname: { key: 'upload.firmware', 'zh-CN': '上传固件', 'zh-TW': '上傳韌體', 'en-US': 'Upload firmware' },
@@ -112,6 +115,8 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
   // Served without a token: an <img> cannot send one, and a device fetches its firmware by address.
   // Names are generated and unguessable, and only names of the stored form are looked up.
+  describeRoute(ctx.catalog, { path: '/api/upload/{name}', methods: ['GET'], codes: null, public: true, tag: 'upload', produces: 'image/*', summary: { 'zh-CN': '读取图片', 'zh-TW': '讀取圖片', 'en-US': 'An uploaded picture' } });
+  describeRoute(ctx.catalog, { path: '/api/upload/firmware/{name}', methods: ['GET'], codes: null, public: true, tag: 'upload', produces: 'application/octet-stream', summary: { 'zh-CN': '下载固件', 'zh-TW': '下載韌體', 'en-US': 'A firmware file' } });
   app.get<{ Params: { name: string } }>('/api/upload/:name', async (request, reply) => {
     const { name } = request.params;
     const path = join(imageDir, name);

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
+import { S, describeRoute } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { isId } from '../http/guard';
 import { hashPassword } from '../auth/passwords';
@@ -297,13 +298,18 @@ async function userDevices(ctx: RouteContext, userId: number, body: Record<strin
 export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USER_PATHS.list,
+    summary: { 'zh-CN': '用户列表', 'zh-TW': '用戶列表', 'en-US': 'Users (or tenants) list' },
+    body: S.page({ keyword: S.keyword('name or phone'), status: S.number('1 enabled, 0 disabled'), userType: S.number('1 staff, 2 tenants') }),
     permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.list : USER_CODES.list),
+    codes: [USER_CODES.list, TENANT_CODES.list],
     handler: async ({ body }) => userPage(ctx, body),
   });
 
   registerCall(app, ctx, {
     path: USER_PATHS.save,
+    body: S.object({ fId: S.id('absent: add'), fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(undefined, 'required on add; blank on edit keeps it'), passwordCheck: S.string(), fAdmin: S.number('0 user, 1 administrator, 2 agent'), fUserType: S.number(), roles: S.ids('role ids'), fStatus: S.number(), fExpireTime: S.string(), fPic: S.string(), fAreaIds: S.any(), department: S.any(), idcard: S.string() }),
     permission: (body) => (Number(body.fId ?? body.id) ? USER_CODES.edit : USER_CODES.add),
+    codes: [USER_CODES.add, USER_CODES.edit],
     write: true,
     logname: { key: 'user.save', 'zh-CN': '保存用户', 'zh-TW': '儲存使用者', 'en-US': 'Save user' },
     handler: async ({ body, user }) => formatRow(await saveUser(ctx, body, user!.fId), ctx.timeZone),
@@ -311,6 +317,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.remove,
+    body: S.object({ fId: S.id(), id: S.id(), ids: S.ids() }),
     permission: USER_CODES.edit,
     write: true,
     logname: { key: 'user.delete', 'zh-CN': '删除用户', 'zh-TW': '刪除使用者', 'en-US': 'Delete user' },
@@ -329,6 +336,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.resetPwd,
+    body: S.object({ fId: S.id(), id: S.id() }),
     permission: USER_CODES.edit,
     write: true,
     logname: { key: 'user.resetPassword', 'zh-CN': '重置密码', 'zh-TW': '重設密碼', 'en-US': 'Reset password' },
@@ -348,7 +356,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.status,
+    body: S.object({ fId: S.id(), fStatus: S.number('1 enabled, 0 disabled'), userType: S.number() }),
     permission: (body) => (userTypeOf(body) === TENANT ? TENANT_CODES.status : USER_CODES.edit),
+    codes: [USER_CODES.edit, TENANT_CODES.status],
     write: true,
     logname: { key: 'user.status', 'zh-CN': '用户状态', 'zh-TW': '使用者狀態', 'en-US': 'Change user status' },
     handler: async ({ body, user }) => {
@@ -366,8 +376,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.info,
+    summary: { 'zh-CN': '用户详情', 'zh-TW': '用戶詳情', 'en-US': 'User details (or a profile lookup)' },
+    body: S.object({ id: S.id(), fId: S.id(), userId: S.id(), phone: S.string(20, 'profile lookup'), idcard: S.string(18, 'profile lookup') }),
     // The holographic profile (spec 001) shares this path: it asks by userId, phone or idcard.
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
+    codes: [USER_CODES.list, HOLOGRAM_CODE],
     handler: async (call) => {
       if (isProfileLookup(call.body)) return profileInfo(ctx, call);
       const { body } = call;
@@ -380,7 +393,10 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USER_PATHS.devices,
+    summary: { 'zh-CN': '用户资产', 'zh-TW': '用戶資產', 'en-US': 'Devices of a user (or a profile lookup)' },
+    body: S.object({ fId: S.id(), id: S.id(), userId: S.id(), condition: S.any(), current: S.number(), size: S.number() }),
     permission: (body) => (isProfileLookup(body) ? HOLOGRAM_CODE : USER_CODES.list),
+    codes: [USER_CODES.list, HOLOGRAM_CODE],
     handler: async (call) => {
       if (isProfileLookup(call.body)) return personDetail(ctx, call);
       const { body } = call;
@@ -389,7 +405,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
     },
   });
 
-  const fileRoute = (path: string, code: string, make: (body: Record<string, unknown>) => Promise<Buffer>, name: string, fallback: string) =>
+  const fileRoute = (path: string, code: string, make: (body: Record<string, unknown>) => Promise<Buffer>, name: string, fallback: string) => {
+    describeRoute(ctx.catalog, { path, methods: ['POST'], codes: [code], public: false, tag: 't-sys-user', produces: XLSX_TYPE, body: { type: 'object', properties: { json: { type: 'string', description: 'the search as JSON (a form post)' } } } });
     app.route({
       method: 'POST',
       url: path,
@@ -410,5 +427,6 @@ export function registerUserRoutes(app: FastifyInstance, ctx: RouteContext) {
         return reply.header('content-disposition', attachment(name, fallback)).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(file);
       },
     });
+  };
   fileRoute(USER_PATHS.export, USER_CODES.export, (body) => exportWorkbook(ctx, body), '用户数据.xlsx', 'users.xlsx');
 }

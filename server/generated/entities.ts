@@ -6,6 +6,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "addressBook",
     "table": "t_address_book",
     "label": "通讯录",
+    "labels": {
+      "zh-CN": "通讯录",
+      "zh-TW": "通訊錄",
+      "en-US": "Phone book"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -115,6 +120,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "alarm",
     "table": "t_alarm",
     "label": "报警记录",
+    "labels": {
+      "zh-CN": "报警记录",
+      "zh-TW": "報警記錄",
+      "en-US": "Alarm"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -498,6 +508,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "appVersion",
     "table": "t_app_version",
     "label": "应用版本",
+    "labels": {
+      "zh-CN": "应用版本",
+      "zh-TW": "應用版本",
+      "en-US": "App version"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -687,6 +702,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "area",
     "table": "t_area_info",
     "label": "地区",
+    "labels": {
+      "zh-CN": "地区",
+      "zh-TW": "地區",
+      "en-US": "Area"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -833,6 +853,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "building",
     "table": "t_build_info",
     "label": "楼栋",
+    "labels": {
+      "zh-CN": "楼栋",
+      "zh-TW": "樓棟",
+      "en-US": "Building"
+    },
     "primaryKey": "id",
     "fields": {
       "id": {
@@ -960,6 +985,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "community",
     "table": "t_community",
     "label": "社区",
+    "labels": {
+      "zh-CN": "社区",
+      "zh-TW": "社區",
+      "en-US": "Community"
+    },
     "primaryKey": "id",
     "fields": {
       "id": {
@@ -1135,6 +1165,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "controlCar",
     "table": "t_control_car",
     "label": "布控车辆",
+    "labels": {
+      "zh-CN": "布控车辆",
+      "zh-TW": "布控車輛",
+      "en-US": "Watch-list vehicle"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -1303,6 +1338,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "controlPerson",
     "table": "t_control_person",
     "label": "布控人员",
+    "labels": {
+      "zh-CN": "布控人员",
+      "zh-TW": "布控人員",
+      "en-US": "Watch-list person"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -1557,6 +1597,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "department",
     "table": "t_department_info",
     "label": "部门",
+    "labels": {
+      "zh-CN": "部门",
+      "zh-TW": "部門",
+      "en-US": "Department"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -1660,6 +1705,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "device",
     "table": "t_device",
     "label": "设备",
+    "labels": {
+      "zh-CN": "设备",
+      "zh-TW": "設備",
+      "en-US": "Device"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -1977,6 +2027,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "deviceAlarmCabinet",
     "table": "t_device_alarm_cabinet",
     "label": "报警设置",
+    "labels": {
+      "zh-CN": "报警设置",
+      "zh-TW": "報警設定",
+      "en-US": "Alarm setting"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -2214,6 +2269,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "deviceSwitch",
     "table": "t_device_switch",
     "label": "定时开关",
+    "labels": {
+      "zh-CN": "定时开关",
+      "zh-TW": "定時開關",
+      "en-US": "Switch schedule"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -2361,6 +2421,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "deviceTiming",
     "table": "t_device_timing",
     "label": "定时",
+    "labels": {
+      "zh-CN": "定时",
+      "zh-TW": "定時",
+      "en-US": "Timer"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -2595,6 +2660,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "document",
     "table": "t_document",
     "label": "文档",
+    "labels": {
+      "zh-CN": "文档",
+      "zh-TW": "文檔",
+      "en-US": "Document"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -2778,10 +2848,205 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "errorLog": {
+    "name": "errorLog",
+    "table": "t_sys_error_log",
+    "label": "错误日志",
+    "labels": {
+      "zh-CN": "错误日志",
+      "zh-TW": "錯誤日誌",
+      "en-US": "Error log"
+    },
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fType": {
+        "type": "string",
+        "label": "类型",
+        "messages": {
+          "required": "错误类型不能为空",
+          "enum": "错误类型不正确"
+        }
+      },
+      "fCode": {
+        "type": "integer",
+        "label": "编码",
+        "messages": {}
+      },
+      "fMessage": {
+        "type": "string",
+        "label": "错误信息",
+        "messages": {
+          "required": "错误信息不能为空",
+          "maxLength": "错误信息最多2000个字符"
+        }
+      },
+      "fUrl": {
+        "type": "string",
+        "label": "地址",
+        "messages": {}
+      },
+      "fStack": {
+        "type": "string",
+        "label": "调用栈",
+        "messages": {}
+      },
+      "fUserId": {
+        "type": "integer",
+        "label": "用户编号",
+        "messages": {}
+      },
+      "fUserName": {
+        "type": "string",
+        "label": "用户",
+        "messages": {}
+      },
+      "fUserAgent": {
+        "type": "string",
+        "label": "浏览器",
+        "messages": {}
+      },
+      "fIntime": {
+        "type": "date-time",
+        "label": "时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fType",
+      "fMessage"
+    ],
+    "unique": [],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "type",
+        "field": "fType",
+        "op": "eq"
+      },
+      {
+        "key": "keyword",
+        "op": "like",
+        "fields": [
+          "fMessage",
+          "fUrl"
+        ]
+      },
+      {
+        "key": "time_limit",
+        "op": "between",
+        "field": "fIntime"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "fId",
+        "fIntime"
+      ]
+    },
+    "pageSize": 20,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "enum": [
+            "script",
+            "promise",
+            "api",
+            "network",
+            null
+          ]
+        },
+        "fCode": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
+        },
+        "fUrl": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fStack": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 4000
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fUserAgent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 300
+        }
+      }
+    }
+  },
   "feedback": {
     "name": "feedback",
     "table": "t_feedback",
     "label": "意见反馈",
+    "labels": {
+      "zh-CN": "意见反馈",
+      "zh-TW": "意見回饋",
+      "en-US": "Feedback"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -2978,6 +3243,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "firmware",
     "table": "t_firmware",
     "label": "固件",
+    "labels": {
+      "zh-CN": "固件",
+      "zh-TW": "韌體",
+      "en-US": "Firmware"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -3174,6 +3444,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "firmwareUpdateDevice",
     "table": "t_firmware_update_device",
     "label": "升级设备",
+    "labels": {
+      "zh-CN": "升级设备",
+      "zh-TW": "升級設備",
+      "en-US": "Upgrade device"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -3309,6 +3584,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "group",
     "table": "t_group",
     "label": "分组",
+    "labels": {
+      "zh-CN": "分组",
+      "zh-TW": "分組",
+      "en-US": "Group"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -3459,6 +3739,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "groupDevice",
     "table": "t_group_device",
     "label": "分组设备",
+    "labels": {
+      "zh-CN": "分组设备",
+      "zh-TW": "分組設備",
+      "en-US": "Group device"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -3550,6 +3835,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "house",
     "table": "t_house_info",
     "label": "出租屋",
+    "labels": {
+      "zh-CN": "出租屋",
+      "zh-TW": "出租屋",
+      "en-US": "Rental house"
+    },
     "primaryKey": "fHouseId",
     "fields": {
       "fHouseId": {
@@ -3881,6 +4171,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "houseDevice",
     "table": "t_house_device",
     "label": "出租屋设备",
+    "labels": {
+      "zh-CN": "出租屋设备",
+      "zh-TW": "出租屋設備",
+      "en-US": "Rental-house device"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -4024,6 +4319,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "locationRecord",
     "table": "t_location_record",
     "label": "位置记录",
+    "labels": {
+      "zh-CN": "位置记录",
+      "zh-TW": "位置記錄",
+      "en-US": "Location record"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -4142,6 +4442,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "lockRecord",
     "table": "t_lock_record",
     "label": "开锁记录",
+    "labels": {
+      "zh-CN": "开锁记录",
+      "zh-TW": "開鎖記錄",
+      "en-US": "Unlock record"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -4278,6 +4583,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "messageModel",
     "table": "t_message_model",
     "label": "消息模板",
+    "labels": {
+      "zh-CN": "消息模板",
+      "zh-TW": "訊息範本",
+      "en-US": "Message template"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -4402,6 +4712,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "person",
     "table": "t_person_info",
     "label": "人员",
+    "labels": {
+      "zh-CN": "人员",
+      "zh-TW": "人員",
+      "en-US": "Person"
+    },
     "primaryKey": "fPersonId",
     "fields": {
       "fPersonId": {
@@ -4635,6 +4950,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "place",
     "table": "t_sys_user_home",
     "label": "场所",
+    "labels": {
+      "zh-CN": "场所",
+      "zh-TW": "場所",
+      "en-US": "Place"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -4777,6 +5097,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "platform",
     "table": "t_platform",
     "label": "平台文档",
+    "labels": {
+      "zh-CN": "平台文档",
+      "zh-TW": "平台文檔",
+      "en-US": "Platform document"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -4934,6 +5259,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "platformFeedback",
     "table": "t_platform_feedback",
     "label": "平台反馈",
+    "labels": {
+      "zh-CN": "平台反馈",
+      "zh-TW": "平台回饋",
+      "en-US": "Platform feedback"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -5058,6 +5388,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "policeStation",
     "table": "t_police_sta_info",
     "label": "派出所",
+    "labels": {
+      "zh-CN": "派出所",
+      "zh-TW": "派出所",
+      "en-US": "Police station"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -5210,6 +5545,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "product",
     "table": "t_product",
     "label": "产品",
+    "labels": {
+      "zh-CN": "产品",
+      "zh-TW": "產品",
+      "en-US": "Product"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -5533,6 +5873,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "productFunction",
     "table": "t_product_function",
     "label": "产品功能",
+    "labels": {
+      "zh-CN": "产品功能",
+      "zh-TW": "產品功能",
+      "en-US": "Product function"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -5668,6 +6013,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "productJson",
     "table": "t_product_json",
     "label": "描述库",
+    "labels": {
+      "zh-CN": "描述库",
+      "zh-TW": "描述庫",
+      "en-US": "Description library"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -5872,6 +6222,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "productJsonConf",
     "table": "t_product_json_conf",
     "label": "描述库字段",
+    "labels": {
+      "zh-CN": "描述库字段",
+      "zh-TW": "描述庫欄位",
+      "en-US": "Library field"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -6247,6 +6602,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "productProperty",
     "table": "t_product_property",
     "label": "产品属性",
+    "labels": {
+      "zh-CN": "产品属性",
+      "zh-TW": "產品屬性",
+      "en-US": "Product property"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -6356,6 +6716,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "reminderRecord",
     "table": "t_reminder_record",
     "label": "提醒记录",
+    "labels": {
+      "zh-CN": "提醒记录",
+      "zh-TW": "提醒記錄",
+      "en-US": "Reminder record"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -6493,6 +6858,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "rentalFile",
     "table": "t_rental_file",
     "label": "租房文件",
+    "labels": {
+      "zh-CN": "租房文件",
+      "zh-TW": "租房文件",
+      "en-US": "Rental file"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -6650,6 +7020,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "rentalRoom",
     "table": "t_rental_room",
     "label": "出租房间",
+    "labels": {
+      "zh-CN": "出租房间",
+      "zh-TW": "出租房間",
+      "en-US": "Rental room"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -6783,6 +7158,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "room",
     "table": "t_sys_user_room",
     "label": "房间",
+    "labels": {
+      "zh-CN": "房间",
+      "zh-TW": "房間",
+      "en-US": "Room"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -6916,6 +7296,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "roomDevice",
     "table": "t_sys_user_room_device",
     "label": "房间设备",
+    "labels": {
+      "zh-CN": "房间设备",
+      "zh-TW": "房間設備",
+      "en-US": "Room device"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -7024,6 +7409,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "school",
     "table": "t_school",
     "label": "学校",
+    "labels": {
+      "zh-CN": "学校",
+      "zh-TW": "學校",
+      "en-US": "School"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -7124,6 +7514,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "street",
     "table": "t_street_info",
     "label": "街道",
+    "labels": {
+      "zh-CN": "街道",
+      "zh-TW": "街道",
+      "en-US": "Street"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -7242,6 +7637,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "tenantHouse",
     "table": "t_tenant_house",
     "label": "租住记录",
+    "labels": {
+      "zh-CN": "租住记录",
+      "zh-TW": "租住記錄",
+      "en-US": "Lease"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -7426,6 +7826,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "touchAlarm",
     "table": "t_touch_alarm",
     "label": "一键报警",
+    "labels": {
+      "zh-CN": "一键报警",
+      "zh-TW": "一鍵報警",
+      "en-US": "One-touch alert"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {
@@ -7607,6 +8012,11 @@ export const entities: Record<string, EntityModel> = {
     "name": "userApp",
     "table": "t_user_app",
     "label": "已装应用",
+    "labels": {
+      "zh-CN": "已装应用",
+      "zh-TW": "已裝應用",
+      "en-US": "Installed app"
+    },
     "primaryKey": "fId",
     "fields": {
       "fId": {

@@ -143,6 +143,16 @@ export const menus = [
     "permission": "device:list"
   },
   {
+    "key": "errorLog",
+    "parent": "system-manage",
+    "path": "/errorLog",
+    "component": "errorLog",
+    "icon": "BugReport",
+    "sort": 16,
+    "title": "错误日志",
+    "permission": "errorLog:list"
+  },
+  {
     "key": "feedback",
     "parent": "rental-manage",
     "path": "/feedback",
@@ -501,6 +511,36 @@ export const menus = [
     "sort": 2,
     "title": "租客管理",
     "permission": "tenant:list"
+  },
+  {
+    "key": "api-docs",
+    "parent": "system-manage",
+    "path": "/swagger",
+    "component": "api-docs",
+    "icon": "Api",
+    "sort": 17,
+    "title": "系统接口",
+    "permission": "monitor:api"
+  },
+  {
+    "key": "sys-monitor",
+    "parent": "system-manage",
+    "path": "/monitor",
+    "component": "sys-monitor",
+    "icon": "MonitorHeart",
+    "sort": 18,
+    "title": "系统监控",
+    "permission": "monitor:system"
+  },
+  {
+    "key": "druid",
+    "parent": "system-manage",
+    "path": "/druid",
+    "component": "druid",
+    "icon": "Storage",
+    "sort": 19,
+    "title": "数据监控",
+    "permission": "monitor:druid"
   }
 ];
 
@@ -685,6 +725,11 @@ export const buttons = [
     "code": "device:use",
     "menu": "device",
     "title": "设备加入移除"
+  },
+  {
+    "code": "errorLog:list",
+    "menu": "errorLog",
+    "title": "错误日志查看"
   },
   {
     "code": "feedback:list",

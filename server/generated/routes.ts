@@ -83,6 +83,7 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-help-manual/addOrUpdateHelpManual', entity: 'document', action: 'save', permission: {"create":"helpManual:edit","update":"helpManual:edit"}, message: "操作成功", log: {"key":"document.save","zh-CN":"文档保存","zh-TW":"文檔儲存","en-US":"Save document"}, byValue: {"key":"type","field":"fType","codes":{"4":"programHelpManual:edit"}} },
   { path: '/biz/t-help-manual/removeHelpManual', entity: 'document', action: 'delete', permission: "helpManual:del", message: "操作成功", log: {"key":"document.delete","zh-CN":"文档删除","zh-TW":"文檔刪除","en-US":"Delete document"}, byValue: {"key":"type","field":"fType","codes":{"4":"programHelpManual:del"}} },
   { path: '/biz/t-help-manual/updateStatus', entity: 'document', action: 'status', permission: "helpManual:edit", field: 'fStatus', message: "操作成功", log: {"key":"document.status","zh-CN":"文档状态修改","zh-TW":"文檔狀態修改","en-US":"Change status of document"}, byValue: {"key":"type","field":"fType","codes":{"4":"programHelpManual:edit"}} },
+  { path: '/system/error-log/pageList', entity: 'errorLog', action: 'list', permission: "errorLog:list" },
   { path: '/biz/t-feedback/pageList', entity: 'feedback', action: 'list', permission: "feedback:list" },
   { path: '/biz/t-feedback/pagelist', entity: 'feedback', action: 'adminList', permission: "feedback:list", as: 'list' },
   { path: '/biz/t-feedback/sign', entity: 'feedback', action: 'sign', permission: "feedback:list", set: {"fStatus":1}, message: "签收成功", log: {"key":"feedback.sign","zh-CN":"反馈签收","zh-TW":"回饋簽收","en-US":"Sign off feedback"} },

@@ -11,10 +11,13 @@ import { loadUser } from '../auth/users';
 import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
 import { checkShape } from './guard';
 import type { LiveDevices } from '../devices/live';
+import { catalogCall, checkBody, type ApiCatalog, type JsonSchema } from './catalog';
 
 export interface RouteContext extends Services {
   tokens: Tokens;
   live: LiveDevices;
+  /** Every call the server answers, as the OpenAPI document describes it (server/http/openapi.ts). */
+  catalog: ApiCatalog;
 }
 
 /** A handler's answer with a message other than the default one. */
@@ -26,6 +29,8 @@ export interface CallDef {
   path: string;
   /** Permission code(s), a list meaning any of them; a function picks from the body (save: create or update). null: any logged-in user. */
   permission: string | string[] | null | ((body: Record<string, unknown>) => string | string[]);
+  /** The codes a permission function may pick (the document names them; a viewer holding one sees the call). */
+  codes?: string[];
   /** Reachable without a token (login, register). */
   public?: boolean;
   /** Recorded in the operation log (every call that changes something). */
@@ -36,6 +41,26 @@ export interface CallDef {
   perMinute?: number;
   /** The log's name for a write, in the console's three languages; its key is what the log stores. */
   logname?: LogName;
+  /**
+   * The body's JSON Schema: the OpenAPI document shows it and every request is checked against it before
+   * the handler runs (a property's `x-message` is the refusal's words). Multipart calls name their file
+   * field instead (`upload`).
+   */
+  body?: JsonSchema;
+  /** The body is documented here but checked by the handler (the CRUD engine's entity rules and messages). */
+  bodyCheckedByHandler?: boolean;
+  /** A multipart upload: its file field, the types it takes and its size limit, for the document. */
+  upload?: { field: string; accept: string; maxBytes: number };
+  /** The JSON Schema of the answer's `data`, where it is known. */
+  data?: JsonSchema;
+  /** A call that answers a file instead of the envelope (refusals still answer the envelope). */
+  produces?: string;
+  /** Largest body accepted, in bytes (smaller than the server's 10 MB for calls anyone signed in may make). */
+  bodyLimit?: number;
+  /** Grouping in the document (defaults to the path's family). */
+  tag?: string;
+  /** What a read call does, in the console's three languages (writes use `logname`). */
+  summary?: Omit<LogName, 'key'>;
   handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
 }
 
@@ -63,6 +88,8 @@ export async function authenticate(ctx: RouteContext, request: FastifyRequest, r
 export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallDef) {
   if (def.write && def.logname) declareLogName(def.path, def.logname);
   else if (def.write) unnamedWrites.add(def.path);
+  if (typeof def.permission === 'function' && !def.codes?.length) throw new Error(`${def.path}: a permission function must list its codes`);
+  catalogCall(ctx.catalog, def);
   const logname = def.logname?.key ?? def.path;
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     checkShape(request.body);
@@ -79,8 +106,12 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
       if (!(Array.isArray(code) ? code : [code]).some((c) => user.permissions.has(c))) throw new Forbidden();
     }
     try {
+      // After the caller is known (a stranger gets 700, not a hint about the body); a write's refusal is logged.
+      if (def.body && !def.bodyCheckedByHandler && !def.upload) checkBody(def, request.body ?? {});
       const result = await def.handler({ user, body, request, reply });
       if (def.write) await record(ctx.db, { request, user, logname, body, succeed: true });
+      // A file answer (produces) has been sent by the handler.
+      if (reply.sent || def.produces) return reply;
       return result instanceof Answer ? ok(result.data, result.message) : ok(result ?? null);
     } catch (error) {
       if (def.write) await record(ctx.db, { request, user, logname, body, succeed: false, error }).catch(() => undefined);
@@ -95,5 +126,5 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     // Trimmed, so " 1380…" is the same account as "1380…".
     keyGenerator: (req: FastifyRequest) => `${req.ip}:${String((req.body as { userName?: unknown } | undefined)?.userName ?? '').trim()}`,
   };
-  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, ...(rateLimit ? { config: { rateLimit } } : {}) });
+  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}), ...(rateLimit ? { config: { rateLimit } } : {}) });
 }

@@ -57,6 +57,8 @@ export interface TestServer {
   devices: DeviceSide;
   /** The server's database, for tests that run start-up steps (the menu sync) again. */
   db: Awaited<ReturnType<typeof openDatabase>>['db'];
+  /** The server's Fastify instance (the OpenAPI test walks its routes). */
+  app: Awaited<ReturnType<typeof buildApp>>;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,7 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
     },
     devices,
     db: database.db,
+    app,
     async close() {
       await app.close();
       await devices.stop();

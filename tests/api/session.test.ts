@@ -117,7 +117,11 @@ describe.each(backends)('session on %s', (backend) => {
 
   it('serves health and the OpenAPI document', async () => {
     expect((await fetch(s.url + '/healthz')).status).toBe(200);
-    const doc = await (await fetch(s.url + '/openapi.json')).json();
+    // The document lists the calls the caller's token opens; without one, only the public calls.
+    const anonymous = await (await fetch(s.url + '/openapi.json')).json();
+    expect(anonymous.paths['/login']).toBeDefined();
+    expect(anonymous.paths['/biz/t-device/devices']).toBeUndefined();
+    const doc = await (await fetch(s.url + '/openapi.json', { headers: { authorization: await s.login(ADMIN) } })).json();
     expect(doc.paths['/biz/t-device/devices']).toBeDefined();
   });
 });

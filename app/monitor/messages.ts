@@ -1,0 +1,66 @@
+/** Texts of the embedded pages: API documentation, system monitor, database monitor, error log. */
+export default {
+  'zh-CN': {
+    apiDocs: { title: '系统接口', hint: '按当前账号的权限列出可调用的接口；“Try it out”会以当前账号调用。', open: '在新窗口打开' },
+    monitor: {
+      live: '实时', paused: '已暂停', pause: '暂停', resume: '继续', refresh: '刷新', updated: '更新于 %{time}', failed: '加载失败',
+      process: '进程', hostCpu: '主机 CPU', processCpu: '进程 CPU', rss: '常驻内存', heap: '堆内存', uptime: '运行时间', node: 'Node.js',
+      eventLoop: '事件循环延迟', mean: '平均', max: '最大',
+      http: '接口请求', rate: '请求/秒', lastMinute: '近一分钟', errors: '服务器错误', refused: '拒绝（401/700）', latency: '响应时间',
+      database: '数据库', kind: '类型', pool: '连接池', poolTotal: '连接', poolIdle: '空闲', poolWaiting: '等待', embedded: '内嵌 PGlite（进程内单连接）', statements: '已计时语句',
+      mqtt: 'MQTT', state: '连接状态', up: '上行/秒', down: '下行/秒', upSeries: '近一分钟上行消息',
+      states: { connected: '已连接', connecting: '连接中', reconnecting: '重连中', offline: '离线', closed: '已关闭' },
+      seconds: '%{n} 秒',
+    },
+    druid: {
+      overview: '概览', name: '数据库', version: '版本', size: '大小', cacheHit: '缓存命中率', commits: '提交', rollbacks: '回滚', tables: '数据表',
+      table: '表名', rows: '行数', estimate: '估算', total: '总大小', data: '数据', indexes: '索引', seqScans: '顺序扫描', indexScans: '索引扫描',
+      connections: '连接', maxConnections: '最大连接数', connState: '状态', count: '数量', pool: '连接池',
+      statements: '最慢语句', source: '来源', sourceServer: '本服务计时（未启用 pg_stat_statements）', sourcePg: 'pg_stat_statements',
+      query: '语句', calls: '次数', mean: '平均(ms)', max: '最大(ms)', totalMs: '合计(ms)', empty: '暂无数据',
+    },
+    errorLog: { exportCsv: '导出CSV', exportFailed: '导出失败' },
+  },
+  'zh-TW': {
+    apiDocs: { title: '系統介面', hint: '依目前帳號的權限列出可呼叫的介面；「Try it out」會以目前帳號呼叫。', open: '在新視窗開啟' },
+    monitor: {
+      live: '即時', paused: '已暫停', pause: '暫停', resume: '繼續', refresh: '重新整理', updated: '更新於 %{time}', failed: '載入失敗',
+      process: '行程', hostCpu: '主機 CPU', processCpu: '行程 CPU', rss: '常駐記憶體', heap: '堆積記憶體', uptime: '執行時間', node: 'Node.js',
+      eventLoop: '事件迴圈延遲', mean: '平均', max: '最大',
+      http: '介面請求', rate: '請求/秒', lastMinute: '近一分鐘', errors: '伺服器錯誤', refused: '拒絕（401/700）', latency: '回應時間',
+      database: '資料庫', kind: '類型', pool: '連線池', poolTotal: '連線', poolIdle: '閒置', poolWaiting: '等待', embedded: '內嵌 PGlite（行程內單連線）', statements: '已計時語句',
+      mqtt: 'MQTT', state: '連線狀態', up: '上行/秒', down: '下行/秒', upSeries: '近一分鐘上行訊息',
+      states: { connected: '已連線', connecting: '連線中', reconnecting: '重新連線中', offline: '離線', closed: '已關閉' },
+      seconds: '%{n} 秒',
+    },
+    druid: {
+      overview: '概覽', name: '資料庫', version: '版本', size: '大小', cacheHit: '快取命中率', commits: '提交', rollbacks: '回滾', tables: '資料表',
+      table: '表名', rows: '列數', estimate: '估算', total: '總大小', data: '資料', indexes: '索引', seqScans: '循序掃描', indexScans: '索引掃描',
+      connections: '連線', maxConnections: '最大連線數', connState: '狀態', count: '數量', pool: '連線池',
+      statements: '最慢語句', source: '來源', sourceServer: '本服務計時（未啟用 pg_stat_statements）', sourcePg: 'pg_stat_statements',
+      query: '語句', calls: '次數', mean: '平均(ms)', max: '最大(ms)', totalMs: '合計(ms)', empty: '暫無資料',
+    },
+    errorLog: { exportCsv: '匯出CSV', exportFailed: '匯出失敗' },
+  },
+  'en-US': {
+    apiDocs: { title: 'API documentation', hint: "Lists the calls this account may make; “Try it out” calls them as this account.", open: 'Open in a new window' },
+    monitor: {
+      live: 'Live', paused: 'Paused', pause: 'Pause', resume: 'Resume', refresh: 'Refresh', updated: 'Updated %{time}', failed: 'Could not load',
+      process: 'Process', hostCpu: 'Host CPU', processCpu: 'Process CPU', rss: 'Resident memory', heap: 'Heap', uptime: 'Uptime', node: 'Node.js',
+      eventLoop: 'Event-loop delay', mean: 'Mean', max: 'Max',
+      http: 'HTTP calls', rate: 'Calls/s', lastMinute: 'Last minute', errors: 'Server errors', refused: 'Refused (401/700)', latency: 'Latency',
+      database: 'Database', kind: 'Kind', pool: 'Pool', poolTotal: 'Connections', poolIdle: 'Idle', poolWaiting: 'Waiting', embedded: 'Embedded PGlite (one connection in this process)', statements: 'Statements timed',
+      mqtt: 'MQTT', state: 'Connection', up: 'Up/s', down: 'Down/s', upSeries: 'Device messages, last minute',
+      states: { connected: 'Connected', connecting: 'Connecting', reconnecting: 'Reconnecting', offline: 'Offline', closed: 'Closed' },
+      seconds: '%{n} s',
+    },
+    druid: {
+      overview: 'Overview', name: 'Database', version: 'Version', size: 'Size', cacheHit: 'Cache hit ratio', commits: 'Commits', rollbacks: 'Rollbacks', tables: 'Tables',
+      table: 'Table', rows: 'Rows', estimate: 'estimate', total: 'Total size', data: 'Data', indexes: 'Indexes', seqScans: 'Seq scans', indexScans: 'Index scans',
+      connections: 'Connections', maxConnections: 'Max connections', connState: 'State', count: 'Count', pool: 'Pool',
+      statements: 'Slowest statements', source: 'Source', sourceServer: "this server's timings (pg_stat_statements not enabled)", sourcePg: 'pg_stat_statements',
+      query: 'Statement', calls: 'Calls', mean: 'Mean (ms)', max: 'Max (ms)', totalMs: 'Total (ms)', empty: 'No data',
+    },
+    errorLog: { exportCsv: 'Export CSV', exportFailed: 'Export failed' },
+  },
+};

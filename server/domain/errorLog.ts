@@ -1,0 +1,90 @@
+/**
+ * The error logger (spec 002 §2.17, §8): the console's global handler sends each script error,
+ * unhandled rejection and failed call here; the list is the declared errorLog resource, and its CSV
+ * export answers the same filters. Any signed-in user's console may report, so a report is small and a
+ * console may send only so many a minute.
+ */
+import type { FastifyInstance } from 'fastify';
+import { registerCall, type RouteContext } from '../http/route';
+import { entity, list } from '../crud/engine';
+import { validateBody } from '../crud/validate';
+import { routes } from '../generated/routes';
+import type { JsonSchema } from '../http/catalog';
+
+export const ERROR_LOG_PATHS = { add: '/system/error-log/add', export: '/system/error-log/exportCsv', list: '/system/error-log/pageList' };
+export const ERROR_LOG_CODE = 'errorLog:list';
+/** A report is a few fields; the largest (stack 4000, message 2000) fit well under this. */
+export const ERROR_REPORT_MAX_BYTES = 16 * 1024;
+/** Reports a minute per address: a console stuck in an error loop must not fill the table. */
+export const ERROR_REPORTS_PER_MINUTE = Number(process.env.ERROR_LOG_RATE_LIMIT ?? 30);
+/** Rows in one CSV export, newest first (the engine's largest page). */
+export const EXPORT_MAX_ROWS = 10000;
+
+const CSV_COLUMNS: [string, string][] = [
+  ['fIntime', '时间'],
+  ['fType', '类型'],
+  ['fCode', '编码'],
+  ['fMessage', '错误信息'],
+  ['fUrl', '地址'],
+  ['fUserName', '用户'],
+  ['fUserAgent', '浏览器'],
+];
+
+/** A CSV field: quoted, inner quotes doubled; a leading = + - @ is defused so a spreadsheet does not run it. */
+function csvField(value: unknown): string {
+  let text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function toCsv(rows: Record<string, unknown>[]): string {
+  const lines = [CSV_COLUMNS.map(([, title]) => csvField(title)).join(',')];
+  for (const row of rows) lines.push(CSV_COLUMNS.map(([key]) => csvField(row[key])).join(','));
+  // The byte-order mark makes spreadsheet programs read the Chinese text as UTF-8.
+  return '\uFEFF' + lines.join('\r\n') + '\r\n';
+}
+
+export function registerErrorLogRoutes(app: FastifyInstance, ctx: RouteContext) {
+  const model = entity('errorLog');
+  const listRoute = routes.find((r) => r.path === ERROR_LOG_PATHS.list)!;
+
+  registerCall(app, ctx, {
+    path: ERROR_LOG_PATHS.add,
+    permission: null,
+    tag: 'errorLog',
+    summary: { 'zh-CN': '上报前端错误', 'zh-TW': '上報前端錯誤', 'en-US': 'Report a console error' },
+    // The entity's rules check the report (one declaration for the table, the list and this call).
+    body: model.body as JsonSchema,
+    bodyCheckedByHandler: true,
+    bodyLimit: ERROR_REPORT_MAX_BYTES,
+    perMinute: ERROR_REPORTS_PER_MINUTE,
+    data: { type: 'object', properties: { fId: { type: 'integer' } } },
+    handler: async ({ user, body, request }) => {
+      const values = validateBody(model, body, 'create', user!);
+      const row = await ctx.db
+        .insertInto('t_sys_error_log')
+        .values({ ...values, fUserId: user!.fId, fUserName: user!.fChineseName?.slice(0, 50) ?? null, fUserAgent: String(request.headers['user-agent'] ?? '').slice(0, 300) || null })
+        .returning('fId')
+        .executeTakeFirstOrThrow();
+      return { fId: row.fId };
+    },
+  });
+
+  registerCall(app, ctx, {
+    path: ERROR_LOG_PATHS.export,
+    permission: ERROR_LOG_CODE,
+    tag: 'errorLog',
+    summary: { 'zh-CN': '导出错误日志（CSV）', 'zh-TW': '匯出錯誤日誌（CSV）', 'en-US': 'Export the error log (CSV)' },
+    body: { type: 'object', properties: { condition: { type: ['object', 'null'], description: 'the filters of the list (type, keyword, time_limit)' } } },
+    produces: 'text/csv',
+    handler: async ({ user, body, reply }) => {
+      const page = (await list({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body: { condition: body.condition, current: 1, size: EXPORT_MAX_ROWS }, entity: model, route: listRoute })) as { records: Record<string, unknown>[] };
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-disposition', `attachment; filename="error-log-${stamp}.csv"`)
+        .header('access-control-expose-headers', 'content-disposition')
+        .type('text/csv; charset=utf-8')
+        .send(toCsv(page.records));
+    },
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * The catalog of every call the server answers: each `registerCall` adds its declaration (path,
+ * permission codes, body and answer schemas, log name) and routes outside it (file downloads, the event
+ * stream, health) add theirs with `describeRoute`. The OpenAPI document is built from it, and a call's
+ * declared body is also what its requests are checked against, so the document cannot drift from the
+ * server.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Refusal } from './envelope';
+import { MALFORMED } from './guard';
+import type { CallDef } from './route';
+import { MAX_PATTERN } from '../crud/query';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface CatalogEntry {
+  path: string;
+  methods: string[];
+  /** null: any signed-in user (or anyone, when public). */
+  codes: string[] | null;
+  public: boolean;
+  write: boolean;
+  summary?: { 'zh-CN': string; 'zh-TW': string; 'en-US': string };
+  tag?: string;
+  body?: JsonSchema;
+  upload?: CallDef['upload'];
+  data?: JsonSchema;
+  produces?: string;
+  perMinute?: number;
+  bodyLimit?: number;
+  /** A route answering outside the envelope (a page, a stream), described by hand. */
+  raw?: boolean;
+}
+
+export type ApiCatalog = CatalogEntry[];
+
+export function catalogCall(catalog: ApiCatalog, def: CallDef) {
+  const codes = def.permission === null ? null : typeof def.permission === 'string' ? [def.permission] : def.codes!;
+  const { key: _key, ...logname } = def.logname ?? { key: '' };
+  catalog.push({
+    path: def.path,
+    methods: def.methods ?? ['POST'],
+    codes,
+    public: Boolean(def.public),
+    write: Boolean(def.write),
+    summary: def.summary ?? (def.logname ? (logname as CatalogEntry['summary']) : undefined),
+    tag: def.tag,
+    body: def.body,
+    upload: def.upload,
+    data: def.data,
+    produces: def.produces,
+    perMinute: def.perMinute,
+    bodyLimit: def.bodyLimit,
+  });
+}
+
+/** A route registered without `registerCall` (a file, a stream, a page) still appears in the document. */
+export function describeRoute(catalog: ApiCatalog, entry: Omit<CatalogEntry, 'write' | 'raw'> & { write?: boolean }) {
+  catalog.push({ write: false, raw: true, ...entry });
+}
+
+// Loose on purpose: the legacy console sends numbers as strings here and there, and the schemas say so
+// with type unions rather than by silent coercion.
+const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+function validator(schema: JsonSchema): ValidateFunction {
+  let v = compiled.get(schema);
+  if (!v) {
+    v = ajv.compile(schema);
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
+/** Refuses a body its declared schema does not accept, with the failing property's `x-message` when it has one. */
+export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
+  const validate = validator(def.body!);
+  if (validate(body)) return;
+  const error = validate.errors![0];
+  const missing = error.keyword === 'required' ? String((error.params as { missingProperty: string }).missingProperty) : null;
+  const parent = error.parentSchema as JsonSchema | undefined;
+  const schema = missing ? (parent?.properties as Record<string, JsonSchema> | undefined)?.[missing] : parent;
+  const words = (schema?.['x-messages'] as Record<string, string> | undefined)?.[error.keyword] ?? schema?.['x-message'];
+  if (typeof words === 'string') throw new Refusal(words);
+  const field = missing ?? error.instancePath.split('/').filter(Boolean).join('.');
+  throw new Refusal(field ? `${MALFORMED}：${field}` : MALFORMED);
+}
+
+/** Builders for the common shapes, so the declarations stay short. */
+export const S = {
+  object: (properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema => ({ type: 'object', properties, ...(required.length ? { required } : {}), ...extra }),
+  /** An id as the legacy console sends it: a number, or its digits as a string. */
+  id: (description?: string): JsonSchema => ({ type: ['integer', 'string', 'null'], ...(description ? { description } : {}) }),
+  ids: (description?: string): JsonSchema => ({ type: ['array', 'string', 'integer'], items: { type: ['integer', 'string'] }, ...(description ? { description } : {}) }),
+  string: (maxLength?: number, description?: string): JsonSchema => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}), ...(description ? { description } : {}) }),
+  /** A search text: as long as the list queries allow (crud/query.ts), with their message. */
+  keyword: (description?: string): JsonSchema => ({ type: ['string', 'number', 'null'], maxLength: MAX_PATTERN, 'x-messages': { maxLength: `查询条件过长，最多${MAX_PATTERN}个字符` }, ...(description ? { description } : {}) }),
+  number: (description?: string): JsonSchema => ({ type: ['number', 'string', 'null'], ...(description ? { description } : {}) }),
+  bool: (description?: string): JsonSchema => ({ type: ['boolean', 'integer', 'string', 'null'], ...(description ? { description } : {}) }),
+  any: (description?: string): JsonSchema => (description ? { description } : {}),
+  array: (items: JsonSchema = {}, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) }),
+  /** The paged-list request every list call takes. */
+  page: (condition: Record<string, JsonSchema> = {}): JsonSchema => ({
+    type: 'object',
+    properties: {
+      current: { type: ['integer', 'string'], description: 'page, from 1' },
+      size: { type: ['integer', 'string'], description: 'rows a page' },
+      pageSize: { type: ['integer', 'string'], description: 'rows a page (older callers)' },
+      condition: { type: ['object', 'null'], properties: condition },
+      orders: { type: ['array', 'null'], items: { type: 'object', properties: { column: { type: 'string' }, asc: { type: 'boolean' } } } },
+    },
+  }),
+  /** The `data` of a paged list. */
+  pageOf: (row: JsonSchema): JsonSchema => ({
+    type: 'object',
+    properties: { records: { type: 'array', items: row }, total: { type: 'integer' }, current: { type: 'integer' }, size: { type: 'integer' } },
+  }),
+};

@@ -1,0 +1,109 @@
+/**
+ * The OpenAPI document describes every call the server answers: each route Fastify registered is in it
+ * (with its permission and error answers), and the body schemas it documents accept the payloads the
+ * console and the API tests really send (the same schemas check those requests on the server).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+
+/** Fastify's own routes that are not calls: the console's files (the single-page app) and HEAD twins. */
+const NOT_CALLS = new Set(['/*']);
+
+/** The OpenAPI path of a Fastify route: `/a/:id` → `/a/{id}`. */
+const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** Real bodies, one or more per call family, as the console and the API tests send them. */
+const PAYLOADS: [string, unknown][] = [
+  ['/login', { userName: '13800000000', password: 'Admin@123' }],
+  ['/register', { fChineseName: '张三', fPhone: '13912345678', fPassword: 'abc123', passwordCheck: 'abc123', fUserType: 1, fAdmin: 0 }],
+  ['/app/sys-user/loginwx', { openId: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M', nickName: '微信用户' }],
+  ['/system/t-sys-dic/getdic', { key: 'Room_Type' }],
+  ['/system/t-sys-user/pageList', { current: 1, pageSize: 10, condition: { keyword: '', status: '', userType: 1 } }],
+  ['/system/t-sys-user/addOrUpdateSysUser', { fChineseName: '李四', fPhone: '13912345679', fPassword: 'abc123', passwordCheck: 'abc123', fAdmin: 0, roles: [3], fUserType: 1 }],
+  ['/system/t-sys-user/statusUser', { fId: 3, fStatus: 0 }],
+  ['/system/t-sys-role/addOrUpdateSysRole', { name: '巡查员', alias: 'patrol' }],
+  ['/system/t-sys-role/updateRolePermission', { id: 2, treeNodes: [1, 2, 3] }],
+  ['/system/t-sys-permission-menu/addOrUpdateSysMenu', { parentId: 0, menuName: '测试', fPermissionType: 1, menuUri: '/t', icon: 'Home', component: 'Main', sort: 1, permissions: 't:list' }],
+  ['/app/device/send-switch', { deviceId: 1, onOff: 1 }],
+  ['/biz/t-device/send', { fCmdType: 3, fIds: [1, 2] }],
+  ['/system/t-area-info/addOrEditAreaInfo', { fAreaId: 440100, fAreaName: '广州市', fHighAreaId: 440000 }],
+  ['/system/t-message-model/addoredit', { fName: '欢迎', fTypeId: 1, fStatus: 1, fMessage: '你好' }],
+  ['/system/log/pageList', { current: 1, size: 10, condition: { keyword: '', succeed: 1 } }],
+  ['/system/error-log/add', { fType: 'script', fCode: 0, fMessage: 'x is not defined', fUrl: 'http://localhost/home' }],
+  ['/system/error-log/pageList', { current: 1, size: 20, condition: { type: 'api' } }],
+  ['/monitor/system', {}],
+  ['/druid/stat', {}],
+];
+
+describe.each(backends)('OpenAPI document on %s', (backend) => {
+  let s: TestServer;
+  let all: any;
+  let admin: string;
+
+  beforeAll(async () => {
+    s = await startServer(backend);
+    admin = await s.login(ADMIN);
+    all = await (await fetch(`${s.url}/openapi.json`, { headers: { authorization: admin } })).json();
+  }, 60_000);
+  afterAll(() => s?.close());
+
+  it('lists every route the server registered, with its permission and error answers', () => {
+    const missing: string[] = [];
+    for (const { method, url } of s.app.registeredRoutes) {
+      if (method === 'HEAD' || NOT_CALLS.has(url)) continue;
+      const op = all.paths[openApiPath(url)]?.[method.toLowerCase()];
+      if (!op) missing.push(`${method} ${url}`);
+    }
+    expect(missing).toEqual([]);
+    const user = all.paths['/system/t-sys-user/pageList'].post;
+    expect(user['x-permission']).toEqual(expect.arrayContaining(['user:list']));
+    expect(Object.keys(user.responses)).toEqual(expect.arrayContaining(['200', '401', '700']));
+    expect(all.paths['/login'].post.security).toEqual([]);
+    expect(all.components.schemas.Refusal.properties.success).toEqual({ const: false });
+  });
+
+  it('documents request bodies and answers of hand-written and generated calls', () => {
+    const noBody = Object.entries(all.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, item]) => Object.entries(item).map(([m, op]) => ({ path, m, op })))
+      .filter(({ m, op }) => m === 'post' && !op.requestBody && !op.description.includes('See the description'));
+    expect(noBody.map((o) => o.path)).toEqual([]);
+    const monitor = all.paths['/monitor/system'].post;
+    expect(monitor.responses['200'].content['application/json'].schema.oneOf[0].allOf[1].properties.data.properties.eventLoop).toBeTruthy();
+    const list = all.paths['/system/t-message-model/list'].post.responses['200'].content['application/json'].schema.oneOf[0].allOf[1].properties.data;
+    expect(list.properties.records.items).toEqual({ $ref: '#/components/schemas/messageModel' });
+  });
+
+  it('accepts the real payloads with the bodies it documents', () => {
+    const ajv = new Ajv({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: all.components });
+    for (const [path, payload] of PAYLOADS) {
+      const op = all.paths[path]?.post;
+      expect(op, path).toBeTruthy();
+      const schema = JSON.parse(JSON.stringify(op.requestBody.content['application/json'].schema).replace(/"#\/components/g, '"doc#/components'));
+      const validate = ajv.compile(schema);
+      expect(validate(payload), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
+
+  it('shows each viewer the calls its permission codes open', async () => {
+    const docOf = async (token?: string) => (await fetch(`${s.url}/openapi.json`, { headers: token ? { authorization: token } : {} })).json();
+    const anonymous = await docOf();
+    expect(Object.keys(anonymous.paths)).toEqual(expect.arrayContaining(['/login', '/register', '/api/public/initializationData']));
+    expect(anonymous.paths['/system/t-sys-user/pageList']).toBeUndefined();
+    const user = await docOf(await s.login(USER));
+    expect(user.paths['/get_info']).toBeTruthy();
+    expect(user.paths['/monitor/system']).toBeUndefined();
+    expect(user.paths['/system/t-sys-role/pageList']).toBeUndefined();
+    const agent = await docOf(await s.login(AGENT));
+    expect(Object.keys(agent.paths).length).toBeLessThan(Object.keys(all.paths).length);
+    expect(Object.keys(agent.paths).length).toBeGreaterThan(Object.keys(user.paths).length - 1);
+  });
+
+  it('checks a request against its declared body', async () => {
+    const r = await s.call('/app/sys-user/loginwx', { nickName: 'x' });
+    expect(r.body).toMatchObject({ code: 400, message: 'openId不能为空' });
+    const wrongType = await s.call('/system/t-sys-dic/getdic', { key: { $ne: 1 } }, admin);
+    expect(wrongType.body).toMatchObject({ code: 400, message: '请求格式错误：key' });
+  });
+});
