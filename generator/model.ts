@@ -87,6 +87,8 @@ export interface Variant {
   links?: Record<string, { target: string; permission: string; idField: string }>;
   placeholders?: Record<string, I18n>;
   actions?: string[];
+  /** The endpoint action serving this list (a second list call of the entity); default `list`. */
+  endpoint?: string;
 }
 
 export interface Resource {
@@ -399,6 +401,11 @@ function checkVariants(entities: Entity[], menus: Menus, resource: Resource, rf:
       if (!resource.permissions[link.permission]) push(`/links/${c}/permission`, `permission "${link.permission}" is not declared`, 'declare it under "permissions" with its labels');
     }
     for (const c of Object.keys(v.placeholders ?? {})) if (!columns.includes(c)) push(`/placeholders/${c}`, `"${c}" is not a column of this variant`, 'a placeholder fills a shown column');
+    if (v.endpoint) {
+      const ep = resource.endpoints[v.endpoint];
+      if (!ep) push('/endpoint', `"${v.endpoint}" is not an endpoint of ${resource.entity}`, `known: ${Object.keys(resource.endpoints).join(', ')}`);
+      else if ((ep.as ?? v.endpoint) !== 'list') push('/endpoint', `endpoint "${v.endpoint}" does not serve a list`, 'name an endpoint with "as": "list"');
+    }
   }
 }
 

@@ -35,6 +35,7 @@ import { registerAppVersionRoutes } from './domain/appVersion';
 import { ensureDemoPhotos } from './domain/feedback';
 import { registerIntelRoutes } from './domain/intel';
 import { registerLibraryImportRoutes } from './domain/libraryImport';
+import { registerMessageCentreRoutes } from './domain/messageCentre';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -128,6 +129,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerAppVersionRoutes(app, ctx, config.dataDir);
   ensureDemoPhotos(config.dataDir);
   registerIntelRoutes(app, ctx);
+  registerMessageCentreRoutes(app, ctx);
 
   // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
   // answer the bare root as a directory listing it may not give, which the error handler turns into 400.

@@ -548,6 +548,11 @@ export default {
         "notifications": {
           "sign": "签收成功",
           "answer": "反馈答复成功"
+        },
+        "variants": {
+          "feedbackAnswer": {
+            "placeholders": {}
+          }
         }
       },
       "firmware": {
@@ -780,6 +785,7 @@ export default {
           "fName": "模板名称",
           "fTypeId": "消息类型",
           "fMessage": "消息内容",
+          "fCode": "消息用途",
           "fStatus": "状态"
         },
         "messages": {
@@ -792,6 +798,9 @@ export default {
           },
           "fMessage": {
             "maxLength": "消息内容最多2000个字符"
+          },
+          "fCode": {
+            "enum": "消息用途不正确"
           },
           "fStatus": {
             "enum": "状态不正确"
@@ -1290,6 +1299,12 @@ export default {
         "0": "禁用",
         "1": "启用"
       },
+      "messageKind": {
+        "alarm": "新报警",
+        "import": "导入完成",
+        "firmware": "固件升级结果",
+        "feedback": "反馈答复"
+      },
       "yesNo": {
         "0": "否",
         "1": "是"
@@ -1469,7 +1484,8 @@ export default {
       "alarm-foreign": "外来人员预警",
       "alarm-person": "人员预警",
       "alarm-device": "设备报警",
-      "alarm-card": "身份证预警记录"
+      "alarm-card": "身份证预警记录",
+      "feedback-answer": "反馈答复"
     },
     "permissions": {
       "hologram:sch": "全息档案查询",
@@ -1527,6 +1543,7 @@ export default {
       "deviceTiming:list": "定时查看",
       "deviceTiming:user-edit": "我的定时编辑",
       "feedback:list": "意见反馈处理",
+      "feedback-answer:list": "反馈答复",
       "firmware:list": "固件查看",
       "firmware:add": "固件新增",
       "firmware:edit": "固件编辑",
@@ -2128,6 +2145,11 @@ export default {
         "notifications": {
           "sign": "簽收成功",
           "answer": "回饋答覆成功"
+        },
+        "variants": {
+          "feedbackAnswer": {
+            "placeholders": {}
+          }
         }
       },
       "firmware": {
@@ -2360,6 +2382,7 @@ export default {
           "fName": "範本名稱",
           "fTypeId": "訊息類型",
           "fMessage": "訊息內容",
+          "fCode": "訊息用途",
           "fStatus": "狀態"
         },
         "messages": {
@@ -2372,6 +2395,9 @@ export default {
           },
           "fMessage": {
             "maxLength": "訊息內容最多2000個字元"
+          },
+          "fCode": {
+            "enum": "訊息用途不正確"
           },
           "fStatus": {
             "enum": "狀態不正確"
@@ -2870,6 +2896,12 @@ export default {
         "0": "停用",
         "1": "啟用"
       },
+      "messageKind": {
+        "alarm": "新報警",
+        "import": "匯入完成",
+        "firmware": "韌體升級結果",
+        "feedback": "回饋答覆"
+      },
       "yesNo": {
         "0": "否",
         "1": "是"
@@ -3049,7 +3081,8 @@ export default {
       "alarm-foreign": "外來人員預警",
       "alarm-person": "人員預警",
       "alarm-device": "設備報警",
-      "alarm-card": "身份證預警記錄"
+      "alarm-card": "身份證預警記錄",
+      "feedback-answer": "回饋答覆"
     },
     "permissions": {
       "hologram:sch": "全息檔案查詢",
@@ -3107,6 +3140,7 @@ export default {
       "deviceTiming:list": "定時查看",
       "deviceTiming:user-edit": "我的定時編輯",
       "feedback:list": "意見回饋處理",
+      "feedback-answer:list": "回饋答覆",
       "firmware:list": "韌體查看",
       "firmware:add": "韌體新增",
       "firmware:edit": "韌體編輯",
@@ -3708,6 +3742,11 @@ export default {
         "notifications": {
           "sign": "Signed off",
           "answer": "Reply sent"
+        },
+        "variants": {
+          "feedbackAnswer": {
+            "placeholders": {}
+          }
         }
       },
       "firmware": {
@@ -3940,6 +3979,7 @@ export default {
           "fName": "Template name",
           "fTypeId": "Message type",
           "fMessage": "Message",
+          "fCode": "Used for",
           "fStatus": "Status"
         },
         "messages": {
@@ -3952,6 +3992,9 @@ export default {
           },
           "fMessage": {
             "maxLength": "Message is at most 2000 characters"
+          },
+          "fCode": {
+            "enum": "Invalid use"
           },
           "fStatus": {
             "enum": "Invalid status"
@@ -4450,6 +4493,12 @@ export default {
         "0": "Disabled",
         "1": "Enabled"
       },
+      "messageKind": {
+        "alarm": "New alarm",
+        "import": "Import finished",
+        "firmware": "Firmware upgrade result",
+        "feedback": "Feedback reply"
+      },
       "yesNo": {
         "0": "No",
         "1": "Yes"
@@ -4629,7 +4678,8 @@ export default {
       "alarm-foreign": "Foreign-person warnings",
       "alarm-person": "Person warnings",
       "alarm-device": "Device alarms",
-      "alarm-card": "Identity-card warnings"
+      "alarm-card": "Identity-card warnings",
+      "feedback-answer": "Feedback replies"
     },
     "permissions": {
       "hologram:sch": "Look up person profiles",
@@ -4687,6 +4737,7 @@ export default {
       "deviceTiming:list": "View timers",
       "deviceTiming:user-edit": "Edit own timers",
       "feedback:list": "Handle feedback",
+      "feedback-answer:list": "Answer feedback",
       "firmware:list": "View firmware",
       "firmware:add": "Add firmware",
       "firmware:edit": "Edit firmware",

@@ -21,6 +21,7 @@ const MenuPage = lazy(() => import('../system/MenuPage'));
 const HologramPage = lazy(() => import('../intel/HologramPage'));
 const RelationPage = lazy(() => import('../intel/RelationPage'));
 const TenantPage = lazy(() => import('../housing/TenantPage'));
+const MessagePage = lazy(() => import('../messages/MessagePage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
@@ -33,4 +34,6 @@ export const customPages: Record<string, CustomPage> = {
   hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
   relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },
   tenant: { path: '/tenant', title: 'menus.tenant', element: <TenantPage /> },
+  // Every user's, reached from the top bar rather than a menu.
+  message: { path: '/message', title: 'messageCentre.title', element: <MessagePage /> },
 };
