@@ -4,7 +4,7 @@
  * the trash and come back from it. New messages arrive on the live stream and reload the lists.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Badge, Box, Button, CircularProgress, Divider, List, ListItemButton, ListItemText, Paper, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Button, Chip, CircularProgress, Divider, List, ListItemButton, ListItemText, Paper, Tab, Tabs, Typography } from '@mui/material';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Restore from '@mui/icons-material/Restore';
 import { useNotify, useTranslate } from 'react-admin';
@@ -92,11 +92,15 @@ export function MessagePage() {
   };
 
   const items = lists?.[tab] ?? [];
-  const label = (key: ListKey) => (
-    <Badge color={key === 'unread' ? 'error' : 'default'} badgeContent={lists?.[COUNT[key]] ?? 0} max={999} showZero={false} sx={{ '& .MuiBadge-badge': { right: -14 } }}>
-      {translate(`messageCentre.${key}`)}
-    </Badge>
-  );
+  const label = (key: ListKey) => {
+    const n = lists?.[COUNT[key]] ?? 0;
+    return (
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+        {translate(`messageCentre.${key}`)}
+        {n > 0 && <Chip size="small" label={n > 999 ? '999+' : n} color={key === 'unread' ? 'error' : 'default'} sx={{ height: 20, fontSize: 12 }} data-testid={`message-count-${key}`} />}
+      </Box>
+    );
+  };
   const action = (item: MessageItem) =>
     tab === 'readed' ? (
       <Button size="small" color="error" startIcon={<DeleteOutline />} disabled={busy} onClick={() => void shift(item, MESSAGE_PATHS.remove, 'readed', 'trash', 'messageCentre.removed')} data-testid="message-remove">
@@ -120,7 +124,7 @@ export function MessagePage() {
         sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}
       >
         {TABS.map((key) => (
-          <Tab key={key} value={key} label={label(key)} sx={{ pr: 4 }} data-testid={`message-tab-${key}`} />
+          <Tab key={key} value={key} label={label(key)} data-testid={`message-tab-${key}`} />
         ))}
       </Tabs>
       <Box sx={{ display: 'flex', flex: 1, minHeight: 0, flexDirection: { xs: 'column', md: 'row' } }}>
