@@ -176,6 +176,28 @@ describe.each(backends)('message centre on %s', (backend) => {
     expect((await init(user)).unreadCount).toBe(count);
   });
 
+  it('a firmware upgrade result tells whoever pushed it and the device owner', async () => {
+    const [dev] = await s.sql(`select f_id, f_product_id, f_user_id from t_device where f_number = 'DEV000009'`);
+    const [{ fId: agentId }] = await s.sql(`select f_id from t_sys_user where f_phone = '${AGENT.phone}'`);
+    expect(dev.fUserId).toBe(agentId);
+    await until(async () => (await s.sql(`select t_online from t_device where f_id = ${dev.fId}`))[0].tOnline === 1, 20_000);
+    // The simulated device refuses a firmware whose signature is not an MD5.
+    const fw = await s.call('/biz/t-firmware/addorupdate', { fProductId: dev.fProductId, fName: '消息固件', fVersion: '9.0.0', fVersionCode: '900', fMd5Sign: 'not-an-md5', fRemark: 'r' }, admin);
+    await s.call('/biz/t-firmware-update-device/addorupdate', [{ fDeviceId: dev.fId, fFirmwareId: fw.body.data.fId }], admin);
+    const [a0, g0, u0] = [await init(admin), await init(agent), await init(user)];
+    expect((await s.call('/biz/t-firmware-update-device/push', { fFirmwareId: fw.body.data.fId }, admin)).body.data.sent).toBe(1);
+    const a1 = await until(async () => {
+      const lists = await init(admin);
+      return lists.unreadCount > a0.unreadCount ? lists : undefined;
+    }, 15_000);
+    expect(a1.unreadCount).toBe(a0.unreadCount + 1);
+    expect(a1.unread[0]).toMatchObject({ title: '固件升级结果', kind: 'firmware' });
+    const text = (await get('content', admin, `?msg_id=${a1.unread[0].msg_id}`)).body.data;
+    expect(text).toMatch(/^设备DEV000009升级固件9\.0\.0失败（.+）。原因：固件签名校验失败$/);
+    expect((await init(agent)).unreadCount).toBe(g0.unreadCount + 1);
+    expect((await init(user)).unreadCount).toBe(u0.unreadCount);
+  }, 40_000);
+
   it('a finished import tells the importer', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('布控人员');
