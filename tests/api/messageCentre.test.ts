@@ -213,4 +213,27 @@ describe.each(backends)('message centre on %s', (backend) => {
     expect(after.unread[0]).toMatchObject({ title: '导入完成通知', kind: 'import' });
     expect((await get('content', admin, `?msg_id=${after.unread[0].msg_id}`)).body.data).toMatch(/^布控人员导入完成，共导入1条数据/);
   });
+
+  it('an agent holding the alarm list hears of the alarms of its own devices only', async () => {
+    const [{ fId: agentId }] = await s.sql(`select f_id from t_sys_user where f_phone = '${AGENT.phone}'`);
+    const sim = s.devices.security!;
+    const owners = new Map((await s.sql(`select f_number, f_user_id from t_device`)).map((r) => [r.fNumber, r.fUserId]));
+    const [own, foreign] = sim.devices.filter((d) => owners.get(d.deviceNumber) === agentId);
+    // The demo's door locks are all the agent's: one of them is nobody's for this check.
+    await s.sql(`update t_device set f_user_id = null where f_number = '${foreign.deviceNumber}'`);
+    await s.sql(`insert into t_sys_role_menu (role_id, menu_id) select r.id, m.id from t_sys_role r, t_sys_permission_menu m where r.alias = 'agent' and m.permissions = 'alarm:list'`);
+    const relogged = await s.login(AGENT);
+    const [a0, g0] = [await init(admin), await init(relogged)];
+    await sim.raise(foreign.deviceNumber, { type: 4 });
+    await until(async () => (await init(admin)).unreadCount === a0.unreadCount + 1);
+    expect((await init(relogged)).unreadCount).toBe(g0.unreadCount);
+    await sim.raise(own.deviceNumber, { type: 4 });
+    await until(async () => (await init(admin)).unreadCount === a0.unreadCount + 2);
+    const mine = await until(async () => {
+      const lists = await init(relogged);
+      return lists.unreadCount === g0.unreadCount + 1 ? lists : undefined;
+    });
+    expect(mine.unread[0]).toMatchObject({ title: '新报警提醒', kind: 'alarm' });
+    await s.sql(`update t_device set f_user_id = ${agentId} where f_number = '${foreign.deviceNumber}'`);
+  }, 40_000);
 });
