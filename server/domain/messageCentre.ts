@@ -7,7 +7,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
-import type { DB } from '../db';
+import { sql } from 'kysely';
+import type { DB, Database } from '../db';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
 import { formatTime } from '../crud/format';
@@ -49,10 +50,36 @@ export interface MessageEvent {
   title: string;
 }
 
-/** New messages as they are written, for the live event stream (server/devices/routes.ts). */
+/** New messages as they are written on any replica, for the live event stream (server/devices/routes.ts). */
 export const messageEvents = new EventEmitter<{ message: [MessageEvent] }>();
 // One listener per open console.
 messageEvents.setMaxListeners(0);
+
+/**
+ * New messages travel as a NOTIFY, so a console whose event stream is held by another replica than the
+ * one that wrote the message hears of it too; PostgreSQL sends it on commit.
+ */
+const CHANNEL = 'message_centre';
+/** Recipients per NOTIFY: a payload must stay under PostgreSQL's 8000 bytes. */
+const NOTIFY_BATCH = 200;
+
+interface Notice {
+  title: string;
+  /** [addressee, message id] */
+  rows: [number, number][];
+}
+
+/** Relays the notices of every replica to this one's event streams; answers how to stop. */
+export function startMessageRelay(database: Database): Promise<() => Promise<void>> {
+  return database.listen(CHANNEL, (payload) => {
+    try {
+      const notice = JSON.parse(payload) as Notice;
+      for (const [userId, id] of notice.rows) messageEvents.emit('message', { userId, msg_id: id, title: notice.title });
+    } catch (error) {
+      console.warn(`message centre: ${(error as Error).message}`);
+    }
+  });
+}
 
 const timeZone = () => process.env.TZ || 'Asia/Shanghai';
 
@@ -95,7 +122,10 @@ export async function sendMessage(db: DB, message: { userIds: (number | null | u
       .values(users.map((u) => ({ fUserId: u.fId, fKind: message.kind, fTitle: title, fContent: content, fStatus: MESSAGE_STATUS.unread })))
       .returning(['fId', 'fUserId'])
       .execute();
-    for (const r of rows) messageEvents.emit('message', { userId: r.fUserId as number, msg_id: r.fId as number, title });
+    for (let i = 0; i < rows.length; i += NOTIFY_BATCH) {
+      const notice: Notice = { title, rows: rows.slice(i, i + NOTIFY_BATCH).map((r) => [r.fUserId as number, r.fId as number]) };
+      await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(db);
+    }
     return rows.length;
   } catch (error) {
     console.warn(`message centre: ${(error as Error).message}`);

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
+import { loadConfig } from '../../server/config';
+import { openDatabase } from '../../server/db';
 
 const MSG = '/message';
 type Item = { msg_id: number; title: string; create_time: string; kind: string };
@@ -174,6 +177,7 @@ describe.each(backends)('message centre on %s', (backend) => {
     const count = (await init(user)).unreadCount;
     expect((await s.call('/biz/t-feedback/answer', { fId: row.fId, fAnswerContent: '第二次' }, admin)).body.success).toBe(true);
     expect((await init(user)).unreadCount).toBe(count);
+    await s.sql(`update t_message_model set f_status = 1 where f_code = 'feedback'`);
   });
 
   it('a firmware upgrade result tells whoever pushed it and the device owner', async () => {
@@ -236,4 +240,24 @@ describe.each(backends)('message centre on %s', (backend) => {
     expect(mine.unread[0]).toMatchObject({ title: '新报警提醒', kind: 'alarm' });
     await s.sql(`update t_device set f_user_id = ${agentId} where f_number = '${foreign.deviceNumber}'`);
   }, 40_000);
+
+  it.runIf(backend === 'postgres')('another replica hears of a new message through the database', async () => {
+    // A second connection to the same database, as another replica's relay holds.
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(s.db);
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${rows[0].name}`;
+    const other = await openDatabase({ ...loadConfig({ DATABASE_URL: url.toString() }) });
+    const heard: string[] = [];
+    const stop = await other.listen('message_centre', (payload) => heard.push(payload));
+    try {
+      const [row] = await s.sql(`insert into t_feedback (f_user_id, f_feedback_content, f_status) values (${userId}, '跨副本', 0) returning f_id`);
+      await s.call('/biz/t-feedback/answer', { fId: row.fId, fAnswerContent: '收到' }, admin);
+      const notice = JSON.parse(await until(async () => heard[0]));
+      const newest = (await init(user)).unread[0];
+      expect(notice).toEqual({ title: newest.title, rows: [[userId, newest.msg_id]] });
+    } finally {
+      await stop();
+      await other.close();
+    }
+  });
 });
