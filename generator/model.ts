@@ -113,6 +113,8 @@ export interface Variant {
    * needs programHelpManual:edit). `list` defaults to the variant's page code.
    */
   permissions?: Record<string, string>;
+  /** The endpoint action serving this list (a second list call of the entity); default `list`. */
+  endpoint?: string;
 }
 
 export interface Resource {
@@ -444,6 +446,11 @@ function checkVariants(entities: Entity[], menus: Menus, resource: Resource, rf:
       if (!resource.permissions[code]) push(`/permissions/${action}`, `permission "${code}" is not declared`, 'declare it under "permissions" with its labels');
     }
     if (v.permissions && !variantKey(resource, v)) push('/condition', 'a variant with its own codes must fix one value of an eq filter on a field', 'e.g. "condition": { "type": 4 } with the filter { "key": "type", "op": "eq", "field": "fType" }');
+    if (v.endpoint) {
+      const ep = resource.endpoints[v.endpoint];
+      if (!ep) push('/endpoint', `"${v.endpoint}" is not an endpoint of ${resource.entity}`, `known: ${Object.keys(resource.endpoints).join(', ')}`);
+      else if ((ep.as ?? v.endpoint) !== 'list') push('/endpoint', `endpoint "${v.endpoint}" does not serve a list`, 'name an endpoint with "as": "list"');
+    }
   }
 }
 

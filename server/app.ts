@@ -41,6 +41,7 @@ import { registerAppVersionRoutes } from './domain/appVersion';
 import { ensureDemoPhotos } from './domain/feedback';
 import { registerIntelRoutes } from './domain/intel';
 import { registerLibraryImportRoutes } from './domain/libraryImport';
+import { registerMessageCentreRoutes, startMessageRelay } from './domain/messageCentre';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -159,6 +160,11 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerIntelRoutes(app, ctx);
   registerMonitorRoutes(app, ctx, database, metrics);
   registerErrorLogRoutes(app, ctx);
+  registerMessageCentreRoutes(app, ctx);
+  const stopRelay = await startMessageRelay(database);
+  app.addHook('onClose', async () => {
+    await stopRelay();
+  });
 
   // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
   // answer the bare root as a directory listing it may not give, which the error handler turns into 400.

@@ -1122,6 +1122,10 @@ export interface MessageModel {
    */
   fMessage?: string;
   /**
+   * Used for (消息用途)
+   */
+  fCode?: "alarm" | "import" | "firmware" | "feedback";
+  /**
    * Status (状态)
    */
   fStatus?: 0 | 1;

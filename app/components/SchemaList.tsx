@@ -288,7 +288,8 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
   useEffect(() => onFilterChange?.(filter), [filter, onFilterChange]);
   const { data, total, isFetching, refetch } = useGetList<Row & { id: number }>(
     config.entity ?? config.name,
-    { pagination: { page, perPage }, sort: defaultSort(config), filter },
+    // A variant served by another list call of the entity (the administration flavour of feedback).
+    { pagination: { page, perPage }, sort: defaultSort(config), filter, ...(config.list.endpoint ? { meta: { endpoint: config.list.endpoint } } : {}) },
     { placeholderData: (previous) => previous },
   );
   const rows = data ?? [];

@@ -104,9 +104,9 @@ function ReplyDialog({ row, path, onClose }: { row: Row; path: string; onClose: 
 }
 
 /**
- * Feedback: the tenant list's photos and sign-off (spec 001 §2.8) and the administration list's filters and
- * reply (spec 002 §2 item 10) in one list of one entity. Neither spec gates these buttons by a code; the
- * server requires the list's code for all of them.
+ * Feedback: the tenant list's photos and sign-off (spec 001 §2.8) and, as the list variant 反馈答复, the
+ * administration list's filters, photos and reply (spec 002 §2 item 10); the resource's `actions` say which
+ * buttons a list offers. Neither spec gates these buttons by a code; the server requires each list's code.
  */
 export function FeedbackList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
@@ -114,6 +114,7 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
   const refresh = useRefresh();
   const [photos, setPhotos] = useState<string[] | null>(null);
   const [replying, setReplying] = useState<Row | null>(null);
+  const actions = config.list.actions ?? ['photo', 'sign'];
 
   const sign = async (row: Row) => {
     try {
@@ -151,15 +152,21 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
           const list = photosOf(row);
           return (
             <>
-              <Button size="small" disabled={!list.length} onClick={() => setPhotos(list)} data-testid="feedback-photos-open">
-                {translate(list.length ? 'feedback.photos' : 'feedback.noPhotos')}
-              </Button>
-              <Button size="small" disabled={Number(row.fStatus) !== 0} onClick={() => void sign(row)} data-testid="feedback-sign">
-                {translate(Number(row.fStatus) === 0 ? 'feedback.sign' : 'feedback.signedLabel')}
-              </Button>
-              <Button size="small" onClick={() => setReplying(row)} data-testid="feedback-reply-open">
-                {translate('feedback.reply')}
-              </Button>
+              {actions.includes('photo') && (
+                <Button size="small" disabled={!list.length} onClick={() => setPhotos(list)} data-testid="feedback-photos-open">
+                  {translate(list.length ? 'feedback.photos' : 'feedback.noPhotos')}
+                </Button>
+              )}
+              {actions.includes('sign') && (
+                <Button size="small" disabled={Number(row.fStatus) !== 0} onClick={() => void sign(row)} data-testid="feedback-sign">
+                  {translate(Number(row.fStatus) === 0 ? 'feedback.sign' : 'feedback.signedLabel')}
+                </Button>
+              )}
+              {actions.includes('reply') && (
+                <Button size="small" onClick={() => setReplying(row)} data-testid="feedback-reply-open">
+                  {translate('feedback.reply')}
+                </Button>
+              )}
             </>
           );
         }}

@@ -630,6 +630,11 @@ export default {
         "notifications": {
           "sign": "签收成功",
           "answer": "反馈答复成功"
+        },
+        "variants": {
+          "feedbackAnswer": {
+            "placeholders": {}
+          }
         }
       },
       "firmware": {
@@ -862,6 +867,7 @@ export default {
           "fName": "模板名称",
           "fTypeId": "消息类型",
           "fMessage": "消息内容",
+          "fCode": "消息用途",
           "fStatus": "状态"
         },
         "messages": {
@@ -874,6 +880,9 @@ export default {
           },
           "fMessage": {
             "maxLength": "消息内容最多2000个字符"
+          },
+          "fCode": {
+            "enum": "消息用途不正确"
           },
           "fStatus": {
             "enum": "状态不正确"
@@ -1507,6 +1516,12 @@ export default {
         "0": "禁用",
         "1": "启用"
       },
+      "messageKind": {
+        "alarm": "新报警",
+        "import": "导入完成",
+        "firmware": "固件升级结果",
+        "feedback": "反馈答复"
+      },
       "yesNo": {
         "0": "否",
         "1": "是"
@@ -1719,7 +1734,8 @@ export default {
       "help-manual": "帮助手册",
       "program-help-manual": "程序帮助手册",
       "user-agreement": "用户协议",
-      "privacy-policy": "隐私政策"
+      "privacy-policy": "隐私政策",
+      "feedback-answer": "反馈答复"
     },
     "permissions": {
       "hologram:sch": "全息档案查询",
@@ -1786,6 +1802,7 @@ export default {
       "privacyPolicy:list": "隐私政策查看",
       "errorLog:list": "错误日志查看",
       "feedback:list": "意见反馈处理",
+      "feedback-answer:list": "反馈答复",
       "firmware:list": "固件查看",
       "firmware:add": "固件新增",
       "firmware:edit": "固件编辑",
@@ -2478,6 +2495,11 @@ export default {
         "notifications": {
           "sign": "簽收成功",
           "answer": "回饋答覆成功"
+        },
+        "variants": {
+          "feedbackAnswer": {
+            "placeholders": {}
+          }
         }
       },
       "firmware": {
@@ -2710,6 +2732,7 @@ export default {
           "fName": "範本名稱",
           "fTypeId": "訊息類型",
           "fMessage": "訊息內容",
+          "fCode": "訊息用途",
           "fStatus": "狀態"
         },
         "messages": {
@@ -2722,6 +2745,9 @@ export default {
           },
           "fMessage": {
             "maxLength": "訊息內容最多2000個字元"
+          },
+          "fCode": {
+            "enum": "訊息用途不正確"
           },
           "fStatus": {
             "enum": "狀態不正確"
@@ -3355,6 +3381,12 @@ export default {
         "0": "停用",
         "1": "啟用"
       },
+      "messageKind": {
+        "alarm": "新報警",
+        "import": "匯入完成",
+        "firmware": "韌體升級結果",
+        "feedback": "回饋答覆"
+      },
       "yesNo": {
         "0": "否",
         "1": "是"
@@ -3567,7 +3599,8 @@ export default {
       "help-manual": "幫助手冊",
       "program-help-manual": "程式幫助手冊",
       "user-agreement": "用戶協議",
-      "privacy-policy": "隱私政策"
+      "privacy-policy": "隱私政策",
+      "feedback-answer": "回饋答覆"
     },
     "permissions": {
       "hologram:sch": "全息檔案查詢",
@@ -3634,6 +3667,7 @@ export default {
       "privacyPolicy:list": "隱私政策查看",
       "errorLog:list": "錯誤日誌查看",
       "feedback:list": "意見回饋處理",
+      "feedback-answer:list": "回饋答覆",
       "firmware:list": "韌體查看",
       "firmware:add": "韌體新增",
       "firmware:edit": "韌體編輯",
@@ -4326,6 +4360,11 @@ export default {
         "notifications": {
           "sign": "Signed off",
           "answer": "Reply sent"
+        },
+        "variants": {
+          "feedbackAnswer": {
+            "placeholders": {}
+          }
         }
       },
       "firmware": {
@@ -4558,6 +4597,7 @@ export default {
           "fName": "Template name",
           "fTypeId": "Message type",
           "fMessage": "Message",
+          "fCode": "Used for",
           "fStatus": "Status"
         },
         "messages": {
@@ -4570,6 +4610,9 @@ export default {
           },
           "fMessage": {
             "maxLength": "Message is at most 2000 characters"
+          },
+          "fCode": {
+            "enum": "Invalid use"
           },
           "fStatus": {
             "enum": "Invalid status"
@@ -5203,6 +5246,12 @@ export default {
         "0": "Disabled",
         "1": "Enabled"
       },
+      "messageKind": {
+        "alarm": "New alarm",
+        "import": "Import finished",
+        "firmware": "Firmware upgrade result",
+        "feedback": "Feedback reply"
+      },
       "yesNo": {
         "0": "No",
         "1": "Yes"
@@ -5415,7 +5464,8 @@ export default {
       "help-manual": "Help manuals",
       "program-help-manual": "App help manuals",
       "user-agreement": "User agreements",
-      "privacy-policy": "Privacy policies"
+      "privacy-policy": "Privacy policies",
+      "feedback-answer": "Feedback replies"
     },
     "permissions": {
       "hologram:sch": "Look up person profiles",
@@ -5482,6 +5532,7 @@ export default {
       "privacyPolicy:list": "View privacy policies",
       "errorLog:list": "View the error log",
       "feedback:list": "Handle feedback",
+      "feedback-answer:list": "Answer feedback",
       "firmware:list": "View firmware",
       "firmware:add": "Add firmware",
       "firmware:edit": "Edit firmware",

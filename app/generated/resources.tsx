@@ -6483,9 +6483,9 @@ export const resources: ResourceDefinition[] = [
       },
       "permissions": {
         "list": "feedback:list",
-        "adminList": "feedback:list",
+        "adminList": "feedback-answer:list",
         "sign": "feedback:list",
-        "answer": "feedback:list"
+        "answer": "feedback-answer:list"
       },
       "fields": {
         "fId": {
@@ -6647,6 +6647,191 @@ export const resources: ResourceDefinition[] = [
         "path": "/feedback",
         "icon": "Feedback"
       }
+    },
+    list: FeedbackList,
+  },
+  {
+    config: {
+      "name": "feedbackAnswer",
+      "label": "menus.feedback-answer",
+      "endpoints": {
+        "list": "/biz/t-feedback/pageList",
+        "adminList": "/biz/t-feedback/pagelist",
+        "sign": "/biz/t-feedback/sign",
+        "answer": "/biz/t-feedback/answer"
+      },
+      "notifications": {
+        "sign": "resources.feedback.notifications.sign",
+        "answer": "resources.feedback.notifications.answer"
+      },
+      "permissions": {
+        "list": "feedback:list",
+        "adminList": "feedback-answer:list",
+        "sign": "feedback:list",
+        "answer": "feedback-answer:list"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.feedback.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fUserId": {
+          "source": "fUserId",
+          "type": "integer",
+          "label": "resources.feedback.fields.fUserId",
+          "messages": {}
+        },
+        "fPhone": {
+          "source": "fPhone",
+          "type": "string",
+          "label": "resources.feedback.fields.fPhone",
+          "maxLength": 20,
+          "mask": "phone",
+          "messages": {}
+        },
+        "fType": {
+          "source": "fType",
+          "type": "string",
+          "label": "resources.feedback.fields.fType",
+          "enum": "feedbackType",
+          "values": [
+            "1",
+            "2",
+            "3",
+            "9"
+          ],
+          "messages": {}
+        },
+        "fFeedbackContent": {
+          "source": "fFeedbackContent",
+          "type": "string",
+          "label": "resources.feedback.fields.fFeedbackContent",
+          "maxLength": 1000,
+          "messages": {}
+        },
+        "fPhotos": {
+          "source": "fPhotos",
+          "type": "string",
+          "label": "resources.feedback.fields.fPhotos",
+          "maxLength": 2000,
+          "messages": {}
+        },
+        "fIntime": {
+          "source": "fIntime",
+          "type": "date-time",
+          "label": "resources.feedback.fields.fIntime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.feedback.fields.fStatus",
+          "default": 0,
+          "enum": "feedbackStatus",
+          "values": [
+            0,
+            1,
+            9
+          ],
+          "messages": {}
+        },
+        "fAnswer": {
+          "source": "fAnswer",
+          "type": "string",
+          "label": "resources.feedback.fields.fAnswer",
+          "maxLength": 1000,
+          "messages": {}
+        },
+        "fAnswerTime": {
+          "source": "fAnswerTime",
+          "type": "date-time",
+          "label": "resources.feedback.fields.fAnswerTime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fAnswerUserId": {
+          "source": "fAnswerUserId",
+          "type": "integer",
+          "label": "resources.feedback.fields.fAnswerUserId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "userName": {
+          "source": "userName",
+          "type": "string",
+          "label": "resources.feedback.fields.userName",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "userName",
+          "fPhone",
+          "fType",
+          "fFeedbackContent",
+          "fIntime",
+          "fStatus",
+          "fAnswer",
+          "fAnswerTime"
+        ],
+        "filters": [
+          {
+            "key": "phone",
+            "field": "fPhone",
+            "op": "like"
+          },
+          {
+            "key": "type",
+            "field": "fType",
+            "op": "eq"
+          },
+          {
+            "key": "content",
+            "field": "fFeedbackContent",
+            "op": "like"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fIntime",
+            "asc": false
+          },
+          {
+            "column": "fId",
+            "asc": false
+          }
+        ],
+        "actions": [
+          "photo",
+          "reply"
+        ],
+        "endpoint": "/biz/t-feedback/pagelist"
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fAnswer"
+        ]
+      },
+      "menu": {
+        "key": "feedback-answer",
+        "path": "/feedbackAnswer",
+        "icon": "QuestionAnswer"
+      },
+      "entity": "feedback"
     },
     list: FeedbackList,
   },
@@ -7862,6 +8047,21 @@ export const resources: ResourceDefinition[] = [
             "maxLength": "resources.messageModel.messages.fMessage.maxLength"
           }
         },
+        "fCode": {
+          "source": "fCode",
+          "type": "string",
+          "label": "resources.messageModel.fields.fCode",
+          "enum": "messageKind",
+          "values": [
+            "alarm",
+            "import",
+            "firmware",
+            "feedback"
+          ],
+          "messages": {
+            "enum": "resources.messageModel.messages.fCode.enum"
+          }
+        },
         "fStatus": {
           "source": "fStatus",
           "type": "integer",
@@ -7888,6 +8088,7 @@ export const resources: ResourceDefinition[] = [
         "columns": [
           "fName",
           "fTypeId",
+          "fCode",
           "fMessage",
           "fStatus"
         ],
@@ -7915,6 +8116,7 @@ export const resources: ResourceDefinition[] = [
         "fields": [
           "fName",
           "fTypeId",
+          "fCode",
           "fStatus",
           "fMessage"
         ]

@@ -96,6 +96,8 @@ export interface ResourceConfig {
     placeholders?: Record<string, string>;
     /** Row actions of the list component to offer. */
     actions?: string[];
+    /** A list variant served by another list call of the entity (its path). */
+    endpoint?: string;
   };
   form: {
     layout: 'modal' | 'page';

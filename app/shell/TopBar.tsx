@@ -1,4 +1,4 @@
-/** Top bar: sidebar toggle, breadcrumb (section / page), full screen, language, user menu. */
+/** Top bar: sidebar toggle, breadcrumb (section / page), messages, full screen, language, user menu. */
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useGetIdentity, useLogout, useTranslate } from 'react-admin';
@@ -16,6 +16,7 @@ import { PasswordDialog } from './PasswordDialog';
 import { HOME_PATH } from './tabs';
 import { TOPBAR_HEIGHT } from './theme';
 import { BrokerStateChip } from '../devices/live/BrokerState';
+import { MessageBell } from '../messages/MessageBell';
 
 export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const translate = useTranslate();
@@ -43,6 +44,7 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
       <Trail />
       <Box sx={{ flex: 1 }} />
       <BrokerStateChip />
+      <MessageBell />
       <FullscreenToggle />
       <LanguageSwitch />
       <UserMenu />

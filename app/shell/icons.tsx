@@ -32,6 +32,7 @@ import MemoryIcon from '@mui/icons-material/Memory';
 import GroupsIcon from '@mui/icons-material/Groups';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import CampaignIcon from '@mui/icons-material/Campaign';
+import QuestionAnswerIcon from '@mui/icons-material/QuestionAnswer';
 import HistoryIcon from '@mui/icons-material/History';
 import AppsIcon from '@mui/icons-material/Apps';
 import PolicyIcon from '@mui/icons-material/Policy';
@@ -94,6 +95,7 @@ const icons: Record<string, SvgIconComponent> = {
   Groups: GroupsIcon,
   MeetingRoom: MeetingRoomIcon,
   Campaign: CampaignIcon,
+  QuestionAnswer: QuestionAnswerIcon,
   History: HistoryIcon,
   Apps: AppsIcon,
   Policy: PolicyIcon,

@@ -24,6 +24,7 @@ const TenantPage = lazy(() => import('../housing/TenantPage'));
 const ApiDocsPage = lazy(() => import('../monitor/ApiDocsPage'));
 const SystemMonitorPage = lazy(() => import('../monitor/SystemMonitorPage'));
 const DruidPage = lazy(() => import('../monitor/DruidPage'));
+const MessagePage = lazy(() => import('../messages/MessagePage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
@@ -39,4 +40,6 @@ export const customPages: Record<string, CustomPage> = {
   'api-docs': { path: '/swagger', title: 'menus.api-docs', element: <ApiDocsPage /> },
   'sys-monitor': { path: '/monitor', title: 'menus.sys-monitor', element: <SystemMonitorPage /> },
   druid: { path: '/druid', title: 'menus.druid', element: <DruidPage /> },
+  // Every user's, reached from the top bar rather than a menu.
+  message: { path: '/message', title: 'messageCentre.title', element: <MessagePage /> },
 };

@@ -17,6 +17,11 @@ export interface Database {
   db: DB;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls back with the payload of every NOTIFY on the channel, from any replica; answers how to stop.
+   * The channel name is the caller's constant, never user input.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   kind: 'pglite' | 'postgres';
   /** Every statement's count and time since start (the database monitor's slowest statements). */
@@ -48,6 +53,7 @@ export async function openDatabase(config: Config): Promise<Database> {
       queries,
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
       exec: async (sql) => void (await pool.query(sql)),
+      listen: (channel, onPayload) => listenPostgres(pg.default, config.databaseUrl!, channel, onPayload),
       close: () => db.destroy(),
     };
   }
@@ -67,6 +73,41 @@ export async function openDatabase(config: Config): Promise<Database> {
     queries,
     pool: () => null,
     exec: async (sql) => void (await client.exec(sql)),
+    listen: async (channel, onPayload) => {
+      const stop = await client.listen(channel, onPayload);
+      return async () => void (await stop());
+    },
     close: () => db.destroy(),
+  };
+}
+
+/** Wait before listening again after the listening connection dropped (a server restart). */
+const RELISTEN_MS = 3000;
+
+/** A connection of its own that holds LISTEN (a pooled one would be handed back), reconnected when it drops. */
+async function listenPostgres(pg: typeof import('pg').default, url: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: InstanceType<typeof pg.Client> | null = null;
+  let stopped = false;
+  const retry = () =>
+    setTimeout(() => {
+      if (!stopped) void connect().catch((e: Error) => (console.warn(`postgres listener: ${e.message}`), retry()));
+    }, RELISTEN_MS).unref();
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload) onPayload(n.payload);
+    });
+    c.on('error', (error) => console.warn(`postgres listener: ${error.message}`));
+    c.on('end', () => {
+      if (!stopped && client === c) retry();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }

@@ -4,6 +4,7 @@
  * the live event stream. Each goes through sendCommand, so the server holds the spec's rules itself.
  */
 import type { AlarmEvent } from '../domain/alarmEvents';
+import { messageEvents, type MessageEvent } from '../domain/messageCentre';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S, describeRoute } from '../http/catalog';
@@ -287,8 +288,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async () => ({ state: ctx.live.state }) });
 
-  // Live events for the console: device online/switch/lock changes and the broker state. EventSource
-  // cannot send headers, so the token comes in the query string.
+  // Live events for the console: device online/switch/lock changes, new alarms and messages, and the
+  // broker state.
   // EventSource cannot send headers: the console first asks for a ticket (with its token, in the header)
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
@@ -328,9 +329,14 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const onAlarm = (e: AlarmEvent) => {
       if (user.permissions.has('alarm:list') && (isAdmin(user) || (user.fAdmin === 2 && e.ownerId === user.fId))) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
     };
+    // A new message goes to its addressee only (server/domain/messageCentre.ts).
+    const onMessage = (e: MessageEvent) => {
+      if (e.userId === user.fId) write('message', { msg_id: e.msg_id, title: e.title });
+    };
     ctx.live.on('device', onDevice);
     ctx.live.on('state', onState);
     ctx.live.on('alarm', onAlarm);
+    messageEvents.on('message', onMessage);
     // A comment line keeps proxies from closing an idle stream; the visible set follows new shares.
     const keepAlive = setInterval(() => {
       reply.raw.write(': keep-alive\n\n');
@@ -341,6 +347,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       ctx.live.off('device', onDevice);
       ctx.live.off('state', onState);
       ctx.live.off('alarm', onAlarm);
+      messageEvents.off('message', onMessage);
     });
   });
 }

@@ -14,6 +14,7 @@ import type { User } from '../crud/types';
 import type { DB } from '../db';
 import type { ProgressEvent } from '../mqtt/transport';
 import { UPGRADE } from '../domain/firmwareUpdateDevice';
+import { sendMessage } from '../domain/messageCentre';
 import { sendCommand } from './commands';
 import type { LiveDevices } from './live';
 
@@ -101,12 +102,28 @@ export async function applyProgress(db: DB, event: ProgressEvent) {
       : p.step === 'failed'
         ? { fStatus: UPGRADE.failed, fMessage: p.message ?? '升级失败' }
         : { fProgress: Number(p.progress) || 0 };
-  await db
+  const ended = await db
     .updateTable('t_firmware_update_device')
     .set({ ...values, fUpdateTime: new Date() })
     .where('fId', '=', record.fId as number)
     .where('fStatus', '=', UPGRADE.sending)
-    .execute();
+    .returning('fId')
+    .executeTakeFirst();
+  // Only the replica whose update ended the record tells of the result, so it is told once.
+  if (ended && (p.step === 'done' || p.step === 'failed')) await announceResult(db, record, p.step === 'done', values.fMessage as string | null);
+}
+
+/** The upgrade's result goes to whoever pushed it and to the device's owner. */
+async function announceResult(db: DB, record: Row, success: boolean, reason: string | null) {
+  const device = await db.selectFrom('t_device').select(['fNumber', 'fUserId']).where('fId', '=', record.fDeviceId as number).executeTakeFirst();
+  const firmware = await db.selectFrom('t_firmware').select('fVersion').where('fId', '=', record.fFirmwareId as number).executeTakeFirst();
+  const mid = /^cmd-(\d+)$/.exec(String(record.fMid ?? ''));
+  const command = mid ? await db.selectFrom('t_device_command').select('fUserId').where('fId', '=', Number(mid[1])).executeTakeFirst() : undefined;
+  await sendMessage(db, {
+    userIds: [command?.fUserId as number | undefined, device?.fUserId as number | undefined],
+    kind: 'firmware',
+    params: { device: device?.fNumber ?? '', version: firmware?.fVersion ?? '', result: success ? '成功' : '失败', reason: success ? '' : `原因：${reason ?? '升级失败'}`, time: new Date() },
+  });
 }
 
 export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {

@@ -18,7 +18,7 @@ import { entity, scoped } from '../crud/engine';
 type Row = Record<string, unknown>;
 
 const enums = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schemas', 'enums.json'), 'utf8')) as Record<string, Record<string, { 'zh-CN': string }>>;
-const label = (list: string, value: unknown) => (value === null || value === undefined ? null : enums[list]?.[String(value)]?.['zh-CN'] ?? null);
+export const label = (list: string, value: unknown) => (value === null || value === undefined ? null : enums[list]?.[String(value)]?.['zh-CN'] ?? null);
 
 /** The spec's login summary groups (001 §4), in the order the summary shows them. */
 export const SUMMARY_GROUPS: { type: string; alarmTypes: number[] }[] = [

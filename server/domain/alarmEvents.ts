@@ -8,6 +8,8 @@ import type { SecurityMessage } from '../mqtt/protocol';
 import type { SecurityDeviceSpec } from '../simulator/security';
 import { random } from '../db/demo/random';
 import { describeAlarm } from './alarmSeed';
+import { label } from './alarm';
+import { sendMessage } from './messageCentre';
 
 /** What the console's event stream carries about a new alarm; the owner decides who hears of it. */
 export interface AlarmEvent {
@@ -30,7 +32,7 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
     .selectFrom('t_house_device as b')
     .innerJoin('t_device as d', 'd.fId', 'b.fDeviceId')
     .innerJoin('t_house_info as h', 'h.fHouseId', 'b.fHouseId')
-    .select(['b.fDeviceId', 'b.fHouseId', 'b.fRoomId', 'b.fDeviceType', 'd.fUserId as ownerId', 'h.fAreaId', 'h.fStreetId', 'h.fCommunityId'])
+    .select(['b.fDeviceId', 'b.fHouseId', 'b.fRoomId', 'b.fDeviceType', 'd.fUserId as ownerId', 'd.fNumber as deviceNumber', 'h.fHouseName', 'h.fAreaId', 'h.fStreetId', 'h.fCommunityId'])
     .where('d.fNumber', '=', deviceNumber)
     .executeTakeFirst();
   // A device bound to no house raises nothing a rental list could show.
@@ -56,7 +58,38 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
     })
     .returning('fId')
     .executeTakeFirstOrThrow();
-  return { fId: row.fId, fAlarmType: type, fHouseId: binding.fHouseId, fRoomId: roomId, fDeviceId: binding.fDeviceId, ownerId: (binding.ownerId as number | null) ?? null };
+  const alarm = { fId: row.fId, fAlarmType: type, fHouseId: binding.fHouseId, fRoomId: roomId, fDeviceId: binding.fDeviceId, ownerId: (binding.ownerId as number | null) ?? null };
+  await sendMessage(db, {
+    userIds: await alarmAudience(db, alarm.ownerId),
+    kind: 'alarm',
+    params: { alarm: label('alarmType', type) ?? String(type), house: binding.fHouseName ?? '', device: binding.deviceNumber, time, remark },
+  });
+  return alarm;
+}
+
+/**
+ * Who is told of a new alarm: those whose alarm lists show it (server/domain/alarm.ts scope) —
+ * administrators all alarms, an agent those of the devices it owns — and who may open the lists.
+ */
+export async function alarmAudience(db: DB, ownerId: number | null): Promise<number[]> {
+  const rows = await db
+    .selectFrom('t_sys_user as u')
+    .select('u.fId')
+    .where('u.fStatus', '=', 1)
+    .where((eb) => eb.or([eb('u.fAdmin', '=', 1), ...(ownerId ? [eb.and([eb('u.fAdmin', '=', 2), eb('u.fId', '=', ownerId)])] : [])]))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('t_sys_user_role as ur')
+          .innerJoin('t_sys_role_menu as rm', 'rm.roleId', 'ur.roleId')
+          .innerJoin('t_sys_permission_menu as m', 'm.id', 'rm.menuId')
+          .select('m.id')
+          .whereRef('ur.userId', '=', 'u.fId')
+          .where('m.permissions', '=', 'alarm:list'),
+      ),
+    )
+    .execute();
+  return rows.map((r) => r.fId as number);
 }
 
 /** The bound door locks and access controls, with the ID numbers of the people behind each (for the simulator). */

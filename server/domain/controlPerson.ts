@@ -14,6 +14,7 @@ import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { checkTimes } from './controlCar';
 import { attachment, cellText } from './deviceTransfer';
+import { sendMessage } from './messageCentre';
 
 type Row = Record<string, unknown>;
 
@@ -134,6 +135,7 @@ export async function importControlPersons(ctx: RouteContext, user: User, file: 
   await ctx.db.transaction().execute(async (trx) => {
     for (let i = 0; i < values.length; i += 500) await trx.insertInto('t_control_person').values(values.slice(i, i + 500) as never).execute();
   });
+  await sendMessage(ctx.db, { userIds: [user.fId], kind: 'import', params: { what: '布控人员', count: values.length, time: new Date() } });
   return { imported: values.length };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Feedback (spec 001 §2.8, spec 002 §2 item 10, §4, §5): one entity serves the tenant list (sign-off) and the
  * administration list (filters phone, type, content; reply). Statuses 0 unconfirmed, 1 confirmed,
- * 9 corrected. A reply is stored with its time and author and confirms an unconfirmed row.
+ * 9 corrected. A reply is stored with its time and author, confirms an unconfirmed row and reaches the
+ * author in the message centre.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { Refusal } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext, Services } from '../crud/types';
 import { random } from '../db/demo/random';
+import { sendMessage } from './messageCentre';
 
 type Row = Record<string, unknown>;
 
@@ -45,6 +47,12 @@ export async function answer(ctx: CallContext) {
     .where('fId', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  const content = String(row.fFeedbackContent ?? '');
+  await sendMessage(ctx.db, {
+    userIds: [row.fUserId as number | null],
+    kind: 'feedback',
+    params: { time: row.fIntime as Date, feedback: content.length > 40 ? `${content.slice(0, 40)}…` : content, answer: text },
+  });
   return (await present(ctx, ctx.entity, [updated]))[0];
 }
 

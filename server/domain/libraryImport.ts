@@ -20,6 +20,7 @@ import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { attachment } from './deviceTransfer';
 import { CONF_MESSAGES, checkConf } from './productJsonConf';
+import { sendMessage } from './messageCentre';
 
 export const LIBRARY_IMPORT_PATHS = {
   import: '/biz/t-product-json-conf/import',
@@ -82,7 +83,7 @@ export async function templateWorkbook(): Promise<Buffer> {
 
 /** Reads the sheet and inserts every row, or refuses naming each bad row; nothing is half-imported. */
 export async function importFields(ctx: RouteContext, user: User, libraryId: number, file: string): Promise<number> {
-  const library = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', libraryId).executeTakeFirst();
+  const library = await ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).where('fId', '=', libraryId).executeTakeFirst();
   if (!library) throw new Refusal(CONF_MESSAGES.libraryUnknown);
   const book = new ExcelJS.Workbook();
   try {
@@ -138,6 +139,7 @@ export async function importFields(ctx: RouteContext, user: User, libraryId: num
   await ctx.db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('t_product_json_conf').values(rows.slice(i, i + 500) as never).execute();
   });
+  await sendMessage(ctx.db, { userIds: [user.fId], kind: 'import', params: { what: `描述库“${String(library.fName)}”的字段`, count: rows.length, time: new Date() } });
   return rows.length;
 }
 

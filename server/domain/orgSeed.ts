@@ -1,5 +1,6 @@
-/** Demo data of the system screens: a small region tree and two message templates, so the pages have something to show. */
+/** Demo data of the system screens: a small region tree and the message templates, so the pages have something to show. */
 import type { DB } from '../db';
+import { seedMessageTemplates } from './messageCentre';
 
 const AREAS = [
   { fAreaId: 440000, fAreaName: '广东省', fAreaPinyin: 'guangdongsheng', fAreaPinyinAcr: 'gds', fHighAreaId: 0 },
@@ -33,4 +34,5 @@ export async function seedMessageModels(db: DB): Promise<void> {
 export async function seedOrg(db: DB): Promise<void> {
   await seedAreas(db);
   await seedMessageModels(db);
+  await seedMessageTemplates(db);
 }

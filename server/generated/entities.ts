@@ -4618,6 +4618,13 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": "消息内容最多2000个字符"
         }
       },
+      "fCode": {
+        "type": "string",
+        "label": "消息用途",
+        "messages": {
+          "enum": "消息用途不正确"
+        }
+      },
       "fStatus": {
         "type": "integer",
         "label": "状态",
@@ -4691,6 +4698,19 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "maxLength": 2000
+        },
+        "fCode": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "alarm",
+            "import",
+            "firmware",
+            "feedback",
+            null
+          ]
         },
         "fStatus": {
           "type": [

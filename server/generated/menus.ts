@@ -413,6 +413,16 @@ export const menus = [
     "permission": "privacyPolicy:list"
   },
   {
+    "key": "feedback-answer",
+    "parent": "system-manage",
+    "path": "/feedbackAnswer",
+    "component": "feedbackAnswer",
+    "icon": "QuestionAnswer",
+    "sort": 10,
+    "title": "反馈答复",
+    "permission": "feedback-answer:list"
+  },
+  {
     "key": "sys-user",
     "parent": "system-manage",
     "path": "/sys-user",
@@ -735,6 +745,11 @@ export const buttons = [
     "code": "feedback:list",
     "menu": "feedback",
     "title": "意见反馈处理"
+  },
+  {
+    "code": "feedback-answer:list",
+    "menu": "feedback",
+    "title": "反馈答复"
   },
   {
     "code": "firmware:list",

@@ -59,6 +59,8 @@ describe('generator', () => {
       v.alarmGather.columns = ['fHouseName', 'fGone'];
       v.alarmGather.links = { fUserAlarmName: { target: 'profile', permission: 'hologram:sch', idField: 'fMissing' } };
       v.device = v.alarmRoom;
+      v.alarmTime.endpoint = 'signing';
+      v.alarmRoom.endpoint = 'nowhere';
       r.list.filters.push({ key: 'bad', op: 'like', relation: 'tNothing', field: 'fName' }, { key: 'bad2', op: 'like', relation: 'tDevice', field: 'fNoSuch' });
     });
     const problems = problemsOf(dir).filter((p) => p.file === 'resources/alarm.resource.json');
@@ -71,6 +73,8 @@ describe('generator', () => {
     expect(at('/list/variants/alarmGather/links/fUserAlarmName')).toMatch(/not a column/);
     expect(at('/list/variants/alarmGather/links/fUserAlarmName/idField')).toMatch(/fMissing/);
     expect(at('/list/variants/device')).toMatch(/name of an entity/);
+    expect(at('/list/variants/alarmTime/endpoint')).toMatch(/does not serve a list/);
+    expect(at('/list/variants/alarmRoom/endpoint')).toMatch(/"nowhere" is not an endpoint/);
     expect(problems.find((p) => p.pointer.endsWith('/relation'))?.message).toMatch(/tNothing/);
     expect(problems.some((p) => /"fNoSuch" is not a property of device/.test(p.message))).toBe(true);
   });
@@ -106,6 +110,8 @@ describe('generator', () => {
     const consoleConfig = readFileSync(join(ROOT, 'app/generated/resources.tsx'), 'utf8');
     expect(consoleConfig).toMatch(/"name": "alarmLock",[^]*?"entity": "alarm"/);
     expect(consoleConfig).toMatch(/"condition": \{\s+"alarm_type": \[\s+4,\s+3\s+\]/);
+    // A variant on another list call of its entity: the feedback answers read the administration list.
+    expect(consoleConfig).toMatch(/"name": "feedbackAnswer",[^]*?"endpoint": "\/biz\/t-feedback\/pagelist"/);
   });
 
   it('reports invalid JSON and a resource without a schema', () => {

@@ -1,6 +1,7 @@
 /**
  * One live connection per page to the server's event stream (/api/events): device online, switch and
- * lock changes, and the state of the server's MQTT connection. Components subscribe with the hooks.
+ * lock changes, new alarms, new messages of the message centre, and the state of the server's MQTT
+ * connection. Components subscribe with the hooks.
  */
 import { useEffect, useState } from 'react';
 import { call, getToken } from '../../../adapters/http';
@@ -22,9 +23,15 @@ export interface AlarmEvent {
   fAlarmType: number;
 }
 
+/** A new message of the message centre, addressed to the logged-in user. */
+export interface InboxEvent {
+  msg_id: number;
+  title: string;
+}
+
 export type BrokerState = 'connected' | 'reconnecting' | 'offline' | 'unknown';
 
-type Listener = { device?: (e: DeviceEvent) => void; broker?: (s: BrokerState) => void; alarm?: (e: AlarmEvent) => void };
+type Listener = { device?: (e: DeviceEvent) => void; broker?: (s: BrokerState) => void; alarm?: (e: AlarmEvent) => void; message?: (e: InboxEvent) => void };
 
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
@@ -57,6 +64,10 @@ function open(ticket: string) {
   source.addEventListener('alarm', (m) => {
     const e = JSON.parse((m as MessageEvent).data) as AlarmEvent;
     for (const l of listeners) l.alarm?.(e);
+  });
+  source.addEventListener('message', (m) => {
+    const e = JSON.parse((m as MessageEvent).data) as InboxEvent;
+    for (const l of listeners) l.message?.(e);
   });
   source.addEventListener('broker', (m) => {
     broker = (JSON.parse((m as MessageEvent).data) as { state: BrokerState }).state;
@@ -95,6 +106,11 @@ export function useDeviceEvents(onEvent: (e: DeviceEvent) => void) {
 /** Calls back on every new alarm the user may see. */
 export function useAlarmEvents(onEvent: (e: AlarmEvent) => void) {
   useEffect(() => subscribe({ alarm: onEvent }), [onEvent]);
+}
+
+/** Calls back on every new message addressed to the user. */
+export function useInboxEvents(onEvent: (e: InboxEvent) => void) {
+  useEffect(() => subscribe({ message: onEvent }), [onEvent]);
 }
 
 /** The server's connection to the MQTT broker, as last reported. */
