@@ -207,8 +207,8 @@ export interface SchemaListProps {
   config: ResourceConfig;
   /** Buttons of a row shown before edit and delete (e.g. a detail drawer). */
   rowActions?: (row: Row) => ReactNode;
-  /** Buttons of the search bar shown before add (e.g. an import). */
-  toolbar?: ReactNode;
+  /** Buttons of the search bar shown before add (e.g. an import); a function receives the applied search (an export). */
+  toolbar?: ReactNode | ((filter: Record<string, unknown>) => ReactNode);
   /** Page-specific options of the add/edit dialog. */
   form?: Pick<FormDialogProps, 'isVisible' | 'maxWidth' | 'inputs' | 'fixed' | 'validate' | 'extraKeys' | 'extra'>;
   /** Conditions every query carries (the library whose fields a drawer lists). */
@@ -387,7 +387,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
         </Button>
         <Box sx={{ flex: 1 }} />
         {selection?.toolbar([...chosen.values()], clearChosen)}
-        {toolbar}
+        {typeof toolbar === 'function' ? toolbar(filter) : toolbar}
         {canAdd && (
           <Button
             variant="contained"
@@ -529,6 +529,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
       </TableContainer>
       <Pager
         component="div"
+        data-testid={`${config.name}-pagination`}
         count={total ?? 0}
         page={Math.max(0, page - 1)}
         rowsPerPage={perPage}

@@ -15,12 +15,12 @@ const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
 const GatewayPage = lazy(() => import('../gateways/GatewayPage'));
 const LocationPage = lazy(() => import('../location/LocationPage'));
 const OplogPage = lazy(() => import('../oplog/OplogPage'));
-const UserPage = lazy(() => import('../system/UserPage'));
+// The user list is the declared resource's; its menu keeps the legacy address /sys-user.
+const UserPage = lazy(() => import('../system/UserResourcePage'));
 const RolePage = lazy(() => import('../system/RolePage'));
 const MenuPage = lazy(() => import('../system/MenuPage'));
 const HologramPage = lazy(() => import('../intel/HologramPage'));
 const RelationPage = lazy(() => import('../intel/RelationPage'));
-const TenantPage = lazy(() => import('../housing/TenantPage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },
@@ -32,5 +32,4 @@ export const customPages: Record<string, CustomPage> = {
   'sys-menu': { path: '/sys-menu', title: 'menus.sys-menu', element: <MenuPage /> },
   hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
   relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },
-  tenant: { path: '/tenant', title: 'menus.tenant', element: <TenantPage /> },
 };

@@ -173,6 +173,16 @@ export const menus = [
     "permission": "house:list"
   },
   {
+    "key": "sys-menu",
+    "parent": "system-manage",
+    "path": "/sys-menu",
+    "component": "sys-menu",
+    "icon": "AccountTree",
+    "sort": 3,
+    "title": "菜单管理",
+    "permission": "menu:list"
+  },
+  {
     "key": "messageModel",
     "parent": "system-manage",
     "path": "/messageModel",
@@ -223,6 +233,16 @@ export const menus = [
     "permission": "json:list"
   },
   {
+    "key": "sys-role",
+    "parent": "system-manage",
+    "path": "/sys-role",
+    "component": "sys-role",
+    "icon": "AdminPanelSettings",
+    "sort": 2,
+    "title": "角色管理",
+    "permission": "role:list"
+  },
+  {
     "key": "touch-alarm",
     "parent": "alarm-manage",
     "path": "/touchAlarm",
@@ -231,6 +251,16 @@ export const menus = [
     "sort": 9,
     "title": "一键报警",
     "permission": "touchAlarm:list"
+  },
+  {
+    "key": "sys-user",
+    "parent": "system-manage",
+    "path": "/sys-user",
+    "component": "sys-user",
+    "icon": "People",
+    "sort": 1,
+    "title": "用户管理",
+    "permission": "user:list"
   },
   {
     "key": "alarm-lock",
@@ -313,34 +343,14 @@ export const menus = [
     "permission": "alarm-card:list"
   },
   {
-    "key": "sys-user",
-    "parent": "system-manage",
-    "path": "/sys-user",
-    "component": "sys-user",
+    "key": "tenant",
+    "parent": "rental-manage",
+    "path": "/tenant",
+    "component": "tenant",
     "icon": "People",
-    "sort": 1,
-    "title": "用户管理",
-    "permission": "user:list"
-  },
-  {
-    "key": "sys-role",
-    "parent": "system-manage",
-    "path": "/sys-role",
-    "component": "sys-role",
-    "icon": "AdminPanelSettings",
     "sort": 2,
-    "title": "角色管理",
-    "permission": "role:list"
-  },
-  {
-    "key": "sys-menu",
-    "parent": "system-manage",
-    "path": "/sys-menu",
-    "component": "sys-menu",
-    "icon": "AccountTree",
-    "sort": 3,
-    "title": "菜单管理",
-    "permission": "menu:list"
+    "title": "租客管理",
+    "permission": "tenant:list"
   },
   {
     "key": "oplog",
@@ -401,16 +411,6 @@ export const menus = [
     "sort": 2,
     "title": "通话关系",
     "permission": "relation:sch"
-  },
-  {
-    "key": "tenant",
-    "parent": "rental-manage",
-    "path": "/tenant",
-    "component": "tenant",
-    "icon": "People",
-    "sort": 2,
-    "title": "租客管理",
-    "permission": "tenant:list"
   }
 ];
 
@@ -682,6 +682,26 @@ export const buttons = [
     "title": "出租屋删除"
   },
   {
+    "code": "menu:list",
+    "menu": "sys-menu",
+    "title": "菜单查看"
+  },
+  {
+    "code": "menu:add",
+    "menu": "sys-menu",
+    "title": "菜单新增"
+  },
+  {
+    "code": "menu:edit",
+    "menu": "sys-menu",
+    "title": "菜单编辑"
+  },
+  {
+    "code": "menu:del",
+    "menu": "sys-menu",
+    "title": "菜单删除"
+  },
+  {
     "code": "messageModel:list",
     "menu": "messageModel",
     "title": "消息模板查看"
@@ -787,14 +807,69 @@ export const buttons = [
     "title": "设备指令下发"
   },
   {
+    "code": "role:list",
+    "menu": "sys-role",
+    "title": "角色查看"
+  },
+  {
+    "code": "role:add",
+    "menu": "sys-role",
+    "title": "角色新增"
+  },
+  {
+    "code": "role:edit",
+    "menu": "sys-role",
+    "title": "角色编辑"
+  },
+  {
+    "code": "role:del",
+    "menu": "sys-role",
+    "title": "角色删除"
+  },
+  {
+    "code": "role:setPermissions",
+    "menu": "sys-role",
+    "title": "角色授权"
+  },
+  {
+    "code": "user:list",
+    "menu": "sys-role",
+    "title": "用户查看"
+  },
+  {
     "code": "touchAlarm:list",
     "menu": "touch-alarm",
     "title": "一键报警"
   },
   {
+    "code": "user:add",
+    "menu": "sys-user",
+    "title": "用户新增"
+  },
+  {
+    "code": "user:edit",
+    "menu": "sys-user",
+    "title": "用户编辑"
+  },
+  {
+    "code": "user:export",
+    "menu": "sys-user",
+    "title": "用户导出"
+  },
+  {
+    "code": "tenant:list",
+    "menu": "tenant",
+    "title": "租客查看"
+  },
+  {
+    "code": "tenant:status",
+    "menu": "tenant",
+    "title": "租客启用/禁用"
+  },
+  {
     "code": "hologram:sch",
-    "menu": "hologram",
-    "title": "全息档案查询"
+    "menu": "sys-user",
+    "title": "全息档案查看"
   },
   {
     "code": "alarm:list",
@@ -813,37 +888,37 @@ export const buttons = [
   },
   {
     "code": "alarm-gather:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-gather",
     "title": "聚集预警"
   },
   {
     "code": "alarm-time:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-time",
     "title": "时间段预警"
   },
   {
     "code": "alarm-room:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-room",
     "title": "房间人数预警"
   },
   {
     "code": "alarm-foreign:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-foreign",
     "title": "外来人员预警"
   },
   {
     "code": "alarm-person:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-person",
     "title": "人员预警"
   },
   {
     "code": "alarm-device:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-device",
     "title": "设备报警"
   },
   {
     "code": "alarm-card:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-card",
     "title": "身份证预警记录"
   },
   {
@@ -940,15 +1015,5 @@ export const buttons = [
     "code": "room-device:bind",
     "menu": "place",
     "title": "房间绑定设备"
-  },
-  {
-    "code": "tenant:list",
-    "menu": "rental-manage",
-    "title": "租客查看"
-  },
-  {
-    "code": "tenant:status",
-    "menu": "rental-manage",
-    "title": "租客启用/禁用"
   }
 ];
