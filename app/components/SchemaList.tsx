@@ -222,6 +222,8 @@ export interface SchemaListProps {
   view?: boolean;
   /** Hides the generic add/edit/delete buttons (a list that only acts through its own row buttons). */
   readOnly?: boolean;
+  /** Rows that may be deleted (the built-in roles may not); all by default. */
+  deletable?: (row: Row) => boolean;
   /** Inputs for filters that name a widget; filters of one widget share one input. */
   filterWidgets?: Record<string, FilterWidget>;
   /** What a link column opens (list.links[column].target), given the row and the link's id field value. */
@@ -238,7 +240,7 @@ export interface SchemaListProps {
  * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
  * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, filterWidgets, linkTargets, selection, reloadKey }: SchemaListProps) {
+export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey }: SchemaListProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -514,7 +516,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
                         {translate('common.edit')}
                       </Button>
                     )}
-                    {canDelete && (
+                    {canDelete && (!deletable || deletable(row)) && (
                       <Button size="small" color="error" onClick={() => remove(row)} data-testid="list-delete">
                         {translate('common.delete')}
                       </Button>

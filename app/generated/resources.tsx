@@ -15,7 +15,7 @@ import MenuPage from '../system/MenuPage';
 import PlaceList from '../places/PlaceList';
 import ProductList from '../products/ProductList';
 import LibraryList from '../library/LibraryList';
-import RolePage from '../system/RolePage';
+import RoleList from '../system/RoleList';
 import TouchAlarmList from '../alarms/TouchAlarmList';
 import UserList from '../system/UserList';
 
@@ -8527,7 +8527,7 @@ export const resources: ResourceDefinition[] = [
         "icon": "AdminPanelSettings"
       }
     },
-    list: RolePage,
+    list: RoleList,
   },
   {
     config: {

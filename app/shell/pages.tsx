@@ -15,9 +15,8 @@ const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
 const GatewayPage = lazy(() => import('../gateways/GatewayPage'));
 const LocationPage = lazy(() => import('../location/LocationPage'));
 const OplogPage = lazy(() => import('../oplog/OplogPage'));
-// The user list is the declared resource's; its menu keeps the legacy address /sys-user.
-const UserPage = lazy(() => import('../system/UserResourcePage'));
-const RolePage = lazy(() => import('../system/RolePage'));
+// Users and roles are declared resources; their menus keep the legacy addresses /sys-user and /sys-role.
+const ResourcePage = lazy(() => import('../system/ResourcePage'));
 const MenuPage = lazy(() => import('../system/MenuPage'));
 const HologramPage = lazy(() => import('../intel/HologramPage'));
 const RelationPage = lazy(() => import('../intel/RelationPage'));
@@ -27,8 +26,8 @@ export const customPages: Record<string, CustomPage> = {
   gateway: { path: '/gateway', title: 'menus.gateway', element: <GatewayPage /> },
   location: { path: '/location', title: 'menus.location', element: <LocationPage /> },
   oplog: { path: '/oplog', title: 'menus.oplog', element: <OplogPage /> },
-  'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <UserPage /> },
-  'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <RolePage /> },
+  'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <ResourcePage name="user" /> },
+  'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <ResourcePage name="role" /> },
   'sys-menu': { path: '/sys-menu', title: 'menus.sys-menu', element: <MenuPage /> },
   hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
   relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },

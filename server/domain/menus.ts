@@ -68,7 +68,7 @@ export async function get({ db, body }: CallContext) {
 }
 
 export async function save({ db, body }: CallContext) {
-  const id = Number(body.id) || 0;
+  const id = Number(body.id ?? body.fId) || 0;
   const type = Number(body.fPermissionType) === 2 ? 2 : 1;
   const name = text(body, 'menuName');
   const code = text(body, 'permissions');

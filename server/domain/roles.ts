@@ -57,7 +57,8 @@ export async function list({ db, body }: CallContext) {
     .limit(size)
     .offset((current - 1) * size)
     .execute();
-  const records = rows.map((r) => ({ ...r, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(r.alias) }));
+  // fId as well: the generic list and form key every row by it.
+  const records = rows.map((r) => ({ ...r, fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(r.alias) }));
   return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
 }
 
@@ -68,7 +69,7 @@ export async function all({ db }: CallContext) {
 }
 
 export async function save({ db, body }: CallContext) {
-  const id = Number(body.id) || 0;
+  const id = Number(body.id ?? body.fId) || 0;
   const name = text(body, 'name');
   const alias = text(body, 'alias');
   if (!name) throw new Refusal('角色名称不能为空');
