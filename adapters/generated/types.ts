@@ -1038,7 +1038,7 @@ export interface Menu {
   /**
    * Type (类型)
    */
-  fPermissionType?: number;
+  fPermissionType?: 1 | 2;
   /**
    * Address (菜单地址)
    */
@@ -1721,7 +1721,7 @@ export interface User {
   /**
    * Kind (用户类型)
    */
-  fAdmin?: number;
+  fAdmin?: 0 | 1 | 2;
   /**
    * Name (姓名)
    */
@@ -1741,11 +1741,11 @@ export interface User {
   /**
    * Account type (账号类别)
    */
-  fUserType?: number;
+  fUserType?: 1 | 2;
   /**
    * Status (状态)
    */
-  fStatus?: number;
+  fStatus?: 0 | 1;
   /**
    * Avatar (头像)
    */
@@ -1761,7 +1761,7 @@ export interface User {
   /**
    * Gender (性别)
    */
-  fGender?: string;
+  fGender?: "1" | "0";
   /**
    * E-mail (邮箱)
    */

@@ -6698,6 +6698,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.menu.fields.fPermissionType",
           "default": 1,
           "enum": "permissionType",
+          "values": [
+            1,
+            2
+          ],
           "messages": {}
         },
         "menuUri": {
@@ -9340,6 +9344,11 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fAdmin",
           "required": true,
           "enum": "userKind",
+          "values": [
+            0,
+            1,
+            2
+          ],
           "messages": {
             "required": "resources.user.messages.fAdmin.required"
           }
@@ -9392,6 +9401,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fUserType",
           "default": 1,
           "enum": "userType",
+          "values": [
+            1,
+            2
+          ],
           "messages": {}
         },
         "fStatus": {
@@ -9400,6 +9413,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fStatus",
           "default": 1,
           "enum": "userStatus",
+          "values": [
+            0,
+            1
+          ],
           "messages": {}
         },
         "fPic": {
@@ -9431,6 +9448,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fGender",
           "maxLength": 1,
           "enum": "gender",
+          "values": [
+            "1",
+            "0"
+          ],
           "readOnly": true,
           "messages": {}
         },
@@ -9595,6 +9616,11 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fAdmin",
           "required": true,
           "enum": "userKind",
+          "values": [
+            0,
+            1,
+            2
+          ],
           "messages": {
             "required": "resources.user.messages.fAdmin.required"
           }
@@ -9647,6 +9673,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fUserType",
           "default": 1,
           "enum": "userType",
+          "values": [
+            1,
+            2
+          ],
           "messages": {}
         },
         "fStatus": {
@@ -9655,6 +9685,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fStatus",
           "default": 1,
           "enum": "userStatus",
+          "values": [
+            0,
+            1
+          ],
           "messages": {}
         },
         "fPic": {
@@ -9686,6 +9720,10 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.user.fields.fGender",
           "maxLength": 1,
           "enum": "gender",
+          "values": [
+            "1",
+            "0"
+          ],
           "readOnly": true,
           "messages": {}
         },

@@ -31,6 +31,7 @@ export default {
       },
       saved: '操作成功', failed: '操作失败',
     },
+    resources: { user: { filters: { keyword: '姓名/手机号码' } }, role: { filters: { name: '角色名称/别名' } } },
   },
   'zh-TW': {
     sys: {
@@ -63,6 +64,7 @@ export default {
       },
       saved: '操作成功', failed: '操作失敗',
     },
+    resources: { user: { filters: { keyword: '姓名/手機號碼' } }, role: { filters: { name: '角色名稱/別名' } } },
   },
   'en-US': {
     sys: {
@@ -95,5 +97,6 @@ export default {
       },
       saved: 'Operation successful', failed: 'Operation failed',
     },
+    resources: { user: { filters: { keyword: 'Name or phone' } }, role: { filters: { name: 'Role name or alias' } } },
   },
 };

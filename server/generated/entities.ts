@@ -4209,7 +4209,12 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "minimum": -2147483648,
-          "maximum": 2147483647
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
         },
         "menuUri": {
           "type": [
@@ -7182,7 +7187,13 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "minimum": -2147483648,
-          "maximum": 2147483647
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            2,
+            null
+          ]
         },
         "fChineseName": {
           "type": [
@@ -7205,7 +7216,12 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "minimum": -2147483648,
-          "maximum": 2147483647
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
         },
         "fStatus": {
           "type": [
@@ -7213,7 +7229,12 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "minimum": -2147483648,
-          "maximum": 2147483647
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            null
+          ]
         },
         "fPic": {
           "type": [
