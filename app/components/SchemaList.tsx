@@ -361,7 +361,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
           return (
             <FilterInput
               key={f.key}
-              entity={config.name}
+              entity={config.entity ?? config.name}
               filter={f}
               field={config.fields[f.field ?? f.fields?.[0] ?? '']}
               value={typed[f.key] ?? (Array.isArray(fallback) ? fallback : '')}
