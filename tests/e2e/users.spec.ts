@@ -115,4 +115,15 @@ test('an import with one bad row lists that row and stores nothing', async ({ pa
   const download = page.waitForEvent('download');
   await page.getByTestId('user-export').click();
   expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+
+  // The same screen in Traditional Chinese and English.
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-zh-TW').click();
+  await expect(page.getByTestId('user-export')).toContainText('匯出');
+  await expect(page.getByLabel('姓名/手機號碼')).toBeVisible();
+  await shot(page, 'users-list-zh-TW');
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-en-US').click();
+  await expect(page.getByLabel('Name or phone')).toBeVisible();
+  await shot(page, 'users-list-en');
 });
