@@ -56,8 +56,11 @@ export function migrationOrder(model: Model): Entity[] {
     done.push(e);
   };
   for (const e of model.entities) visit(e, new Set());
-  return done;
+  return done.filter(isMigrated);
 }
+
+/** Tables made by hand-written migrations (`x-db.migration: "hand"`: users, roles, menus) are neither snapshotted nor migrated here. */
+export const isMigrated = (e: Entity) => e.schema['x-db'].migration !== 'hand';
 
 /** The table an entity's schema declares, as the snapshot records it. */
 export function tableOf(entity: Entity): TableSnapshot {
@@ -80,7 +83,7 @@ export function tableOf(entity: Entity): TableSnapshot {
 }
 
 export function snapshotFiles(model: Model): Record<string, string> {
-  return Object.fromEntries(model.entities.map((e) => {
+  return Object.fromEntries(model.entities.filter(isMigrated).map((e) => {
     const t = tableOf(e);
     return [`${SNAPSHOT_DIR}/${t.table}.json`, JSON.stringify({ 'x-generated': HEADER, ...t }, null, 2) + '\n'];
   }));

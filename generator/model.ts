@@ -58,6 +58,8 @@ export interface EntitySchema {
     renamedFrom?: string;
     /** Removed properties whose columns, and their values, the next migration drops. */
     dropColumns?: string[];
+    /** hand: the table is made by server/db/migrations and gets no generated migration. */
+    migration?: 'hand';
   };
   properties: Record<string, Property>;
   required?: string[];
@@ -75,6 +77,8 @@ export interface Endpoint {
   message?: I18n;
   /** The call's name in the operation log (writes); standard actions have a default. */
   log?: I18n;
+  /** Another code when the body names a value (a tenant list call, condition.userType 2, needs tenant:list). */
+  permissionWhen?: { keys: string[]; equals?: string | number | boolean; permission: string }[];
 }
 
 export interface Filter {
@@ -387,7 +391,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       const prior = paths.get(ep.path);
       if (prior) problems.push({ file: rf, pointer: `${at}/path`, message: `path ${ep.path} is already served by ${prior}`, hint: 'each path is served once; to serve a standard action under a second legacy path, give that endpoint its own path and "as": "<action>"' });
       paths.set(ep.path, `${rf}${at}`);
-      const codes = typeof ep.permission === 'string' ? [ep.permission] : [ep.permission.create, ep.permission.update];
+      const codes = [...(typeof ep.permission === 'string' ? [ep.permission] : [ep.permission.create, ep.permission.update]), ...(ep.permissionWhen ?? []).map((w) => w.permission)];
       for (const code of codes) {
         if (!resource.permissions[code]) problems.push({ file: rf, pointer: `${at}/permission`, message: `permission "${code}" is not declared`, hint: 'declare it under "permissions" with its labels' });
       }

@@ -1,4 +1,5 @@
 /** The HTTP application: the legacy calls, the OpenAPI document, health, and the built console. */
+import { maskPersonalText } from './oplog';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -21,9 +22,7 @@ import { ServerMetrics } from './monitor/metrics';
 import { registerSessionRoutes } from './auth/routes';
 import { registerResourceRoutes } from './crud/routes';
 import { registerSystemRoutes } from './domain/system';
-import { registerUserRoutes } from './domain/users';
-import { registerRoleRoutes } from './domain/roles';
-import { registerMenuRoutes } from './domain/menus';
+import { registerUserFileRoutes } from './domain/users';
 import { registerStatisticsRoutes } from './domain/statistics';
 import { registerHomeRoutes } from './domain/home';
 import { registerDeviceCommandRoutes } from './devices/routes';
@@ -117,7 +116,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 429) return reply.code(200).send(fail(429, '操作过于频繁，请稍后再试'));
     if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));
-    request.log.error(error);
+    // Database errors may quote the row (a duplicate key's phone): the server's log gets them masked.
+    request.log.error({ err: { type: (error as Error).name, message: maskPersonalText(String((error as Error).message ?? error)), stack: maskPersonalText(String((error as Error).stack ?? '')) } });
     return reply.code(500).send(fail(500, '服务器错误'));
   });
 
@@ -137,9 +137,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
 
   registerSessionRoutes(app, ctx);
   registerSystemRoutes(app, ctx);
-  registerUserRoutes(app, ctx);
-  registerRoleRoutes(app, ctx);
-  registerMenuRoutes(app, ctx);
+  registerUserFileRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
   registerHomeRoutes(app, ctx);

@@ -36,15 +36,34 @@ const PERSONAL_KEYS: [RegExp, number, number][] = [
   [/idcard/i, 6, 4],
   [/phone/i, 3, 4],
 ];
+/** Keys holding a person's name (or the account typed at login, a phone): kept to their first character. */
+const NAME_KEYS = /chinese_?name|user_?name|real_?name|person_?name|^name$/i;
+
+const keep = (v: string, head: number, tail: number) => (v.length <= head + tail ? v : v.slice(0, head) + '*'.repeat(v.length - head - tail) + v.slice(-tail));
+
+/** A person's name as 张** (a phone typed as the account as 138****0000): who it was stays guessable only to who knows. */
+export function maskName(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const v = String(value).trim();
+  if (!v) return null;
+  if (/^\d{7,}$/.test(v)) return keep(v, 3, 4);
+  return v.slice(0, 1) + '*'.repeat(Math.max(v.length - 1, 1));
+}
 
 function maskPersonal(key: string, value: unknown): unknown {
+  if (NAME_KEYS.test(key) && (typeof value === 'string' || typeof value === 'number')) return maskName(value);
   const rule = PERSONAL_KEYS.find(([re]) => re.test(key));
   if (!rule || (typeof value !== 'string' && typeof value !== 'number')) return value;
   const [, head, tail] = rule;
   return String(value)
     .split(',')
-    .map((v) => (v.length <= head + tail ? v : v.slice(0, head) + '*'.repeat(v.length - head - tail) + v.slice(-tail)))
+    .map((v) => keep(v, head, tail))
     .join(',');
+}
+
+/** Free text (an error's message) with mobile phones and ID numbers masked, for the server's own log. */
+export function maskPersonalText(text: string): string {
+  return text.replace(/(?<!\d)\d{17}[\dXx](?!\d)/g, (m) => keep(m, 6, 4)).replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (m) => keep(m, 3, 4));
 }
 
 /** The body without secrets or readable personal data, cut to a readable length. */
@@ -65,7 +84,8 @@ export async function record(
       message,
       logtype: request.method,
       userId: user?.fId ?? null,
-      userName: user?.fChineseName ?? (typeof body.userName === 'string' ? body.userName.slice(0, 50) : null),
+      // Masked: the log is read by other staff; the list shows the operator's current name by userId.
+      userName: maskName(user?.fChineseName ?? (typeof body.userName === 'string' ? body.userName.slice(0, 50) : null)),
       logname,
       ip: request.ip,
       succeed: succeed ? 1 : 0,

@@ -130,6 +130,12 @@ export const endpoints = {
   "lockRecord": {
     "list": "/biz/t-lock-record/list"
   },
+  "menu": {
+    "list": "/system/t-sys-permission-menu/treeList",
+    "get": "/system/t-sys-permission-menu/menuById",
+    "save": "/system/t-sys-permission-menu/addOrUpdateSysMenu",
+    "delete": "/system/t-sys-permission-menu/removeSysMenu"
+  },
   "messageModel": {
     "list": "/system/t-message-model/list",
     "save": "/system/t-message-model/addoredit",
@@ -196,6 +202,14 @@ export const endpoints = {
     "save": "/biz/t-rental-room/addOrUpdateRoom",
     "delete": "/biz/t-rental-room/removeRoom"
   },
+  "role": {
+    "list": "/system/t-sys-role/pageList",
+    "all": "/system/t-sys-role/list",
+    "save": "/system/t-sys-role/addOrUpdateSysRole",
+    "delete": "/system/t-sys-role/removeSysRole",
+    "tree": "/system/t-sys-role/treeList",
+    "permissions": "/system/t-sys-role/updateRolePermission"
+  },
   "room": {
     "list": "/biz/t-sys-user-room/rooms",
     "save": "/biz/t-sys-user-room/addorupdate",
@@ -223,6 +237,15 @@ export const endpoints = {
   "touchAlarm": {
     "list": "/biz/t-touch-alarm/pageList",
     "updateStatus": "/biz/t-touch-alarm/updateStatus"
+  },
+  "user": {
+    "list": "/system/t-sys-user/pageList",
+    "get": "/system/t-sys-user/getUserInfo",
+    "devices": "/system/t-sys-user/getUserData",
+    "save": "/system/t-sys-user/addOrUpdateSysUser",
+    "delete": "/system/t-sys-user/removeSysUser",
+    "resetPassword": "/system/t-sys-user/resetUserPwd",
+    "status": "/system/t-sys-user/statusUser"
   },
   "userApp": {
     "list": "/biz/t-user-app/pageList"

@@ -1104,6 +1104,45 @@ export interface LockRecord {
   tRentalHouse?: House;
 }
 
+export interface Menu {
+  /**
+   * ID (编号)
+   */
+  id?: number;
+  /**
+   * Parent (上级菜单)
+   */
+  parentId?: number;
+  /**
+   * Name (名称)
+   */
+  menuName?: string;
+  /**
+   * Type (类型)
+   */
+  fPermissionType?: 1 | 2;
+  /**
+   * Address (菜单地址)
+   */
+  menuUri?: string;
+  /**
+   * Icon (图标)
+   */
+  icon?: string;
+  /**
+   * Component (组件)
+   */
+  component?: string;
+  /**
+   * Order (排序)
+   */
+  sort?: number;
+  /**
+   * Permission code (权限标识)
+   */
+  permissions?: string;
+}
+
 export interface MessageModel {
   /**
    * ID (编号)
@@ -1702,6 +1741,25 @@ export interface RentalRoom {
   tRentalHouse?: House;
 }
 
+export interface Role {
+  /**
+   * ID (编号)
+   */
+  id?: number;
+  /**
+   * Role name (角色名称)
+   */
+  name?: string;
+  /**
+   * Alias (角色别名)
+   */
+  alias?: string;
+  /**
+   * Users (用户数)
+   */
+  userCount?: number;
+}
+
 export interface Room {
   /**
    * ID (编号)
@@ -1894,6 +1952,81 @@ export interface TouchAlarm {
    * Longitude,latitude (经度,纬度)
    */
   fPoint?: string;
+}
+
+export interface User {
+  /**
+   * User ID (用户ID)
+   */
+  fId: number;
+  /**
+   * Kind (用户类型)
+   */
+  fAdmin?: 0 | 1 | 2;
+  /**
+   * Name (姓名)
+   */
+  fChineseName?: string;
+  /**
+   * Mobile phone (手机号码)
+   */
+  fPhone?: string;
+  /**
+   * Roles (所属角色)
+   */
+  fRoleIds?: string;
+  /**
+   * Roles (所属角色)
+   */
+  roleNames?: string;
+  /**
+   * Account type (账号类别)
+   */
+  fUserType?: 1 | 2;
+  /**
+   * Status (状态)
+   */
+  fStatus?: 0 | 1;
+  /**
+   * Avatar (头像)
+   */
+  fPic?: string;
+  /**
+   * Expires (到期时间)
+   */
+  fExpireTime?: string;
+  /**
+   * ID number (身份证号)
+   */
+  fIdcard?: string;
+  /**
+   * Gender (性别)
+   */
+  fGender?: "1" | "0";
+  /**
+   * E-mail (邮箱)
+   */
+  fEmail?: string;
+  /**
+   * Work unit (工作单位)
+   */
+  fWorkUnit?: string;
+  /**
+   * Work address (工作地址)
+   */
+  fWorkAddress?: string;
+  /**
+   * Current lease (当前租住)
+   */
+  leaseName?: string;
+  /**
+   * Created (创建时间)
+   */
+  fCreateTime?: string;
+  /**
+   * Last sign-in (最后登录时间)
+   */
+  fLastloginDate?: string;
 }
 
 export interface UserApp {

@@ -37,7 +37,16 @@ export interface FormDialogProps {
   /** Keys of values edited by `extra` rather than by a field: read from the record, sent with the save. */
   extraKeys?: string[];
   /** Page-specific controls below the fields (child rows), editing `extraKeys` in the same form state. */
-  extra?: (props: { values: FormValues; setValue: (source: string, value: unknown) => void; disabled: boolean }) => ReactNode;
+  extra?: (props: {
+    values: FormValues;
+    setValue: (source: string, value: unknown) => void;
+    disabled: boolean;
+    /** View mode, and whether the form edits a stored row (an add otherwise). */
+    readOnly: boolean;
+    editing: boolean;
+    /** Messages of failed `validate` rules by key, for controls of extraKeys. */
+    errors: Record<string, string | undefined>;
+  }) => ReactNode;
 }
 
 function initialValues(fields: FieldConfig[], record: Row | null | undefined, extraKeys: string[] = []): FormValues {
@@ -175,7 +184,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
               </Box>
             );
           })}
-          {extra && <Box sx={{ gridColumn: '1 / -1' }}>{extra({ values, setValue, disabled: saving || readOnly })}</Box>}
+          {extra && <Box sx={{ gridColumn: '1 / -1' }}>{extra({ values, setValue, disabled: saving || readOnly, readOnly, editing, errors: Object.fromEntries(Object.entries(errors).map(([k, e]) => [k, message(e)])) })}</Box>}
           {/* Lets Enter in a text box submit the form. */}
           <button type="submit" hidden />
         </Box>

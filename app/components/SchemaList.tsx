@@ -208,8 +208,8 @@ export interface SchemaListProps {
   config: ResourceConfig;
   /** Buttons of a row shown before edit and delete (e.g. a detail drawer). */
   rowActions?: (row: Row) => ReactNode;
-  /** Buttons of the search bar shown before add (e.g. an import). */
-  toolbar?: ReactNode;
+  /** Buttons of the search bar shown before add (e.g. an import); a function receives the applied search (an export). */
+  toolbar?: ReactNode | ((filter: Record<string, unknown>) => ReactNode);
   /** Page-specific options of the add/edit dialog. */
   form?: Pick<FormDialogProps, 'isVisible' | 'maxWidth' | 'inputs' | 'fixed' | 'validate' | 'extraKeys' | 'extra'>;
   /** Conditions every query carries (the library whose fields a drawer lists). */
@@ -223,6 +223,8 @@ export interface SchemaListProps {
   view?: boolean;
   /** Hides the generic add/edit/delete buttons (a list that only acts through its own row buttons). */
   readOnly?: boolean;
+  /** Rows that may be deleted (the built-in roles may not); all by default. */
+  deletable?: (row: Row) => boolean;
   /** Inputs for filters that name a widget; filters of one widget share one input. */
   filterWidgets?: Record<string, FilterWidget>;
   /** What a link column opens (list.links[column].target), given the row and the link's id field value. */
@@ -241,7 +243,7 @@ export interface SchemaListProps {
  * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
  * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
+export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -371,7 +373,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
           return (
             <FilterInput
               key={f.key}
-              entity={config.name}
+              entity={config.entity ?? config.name}
               filter={f}
               field={config.fields[f.field ?? f.fields?.[0] ?? '']}
               value={typed[f.key] ?? (Array.isArray(fallback) ? fallback : '')}
@@ -399,7 +401,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
         </Button>
         <Box sx={{ flex: 1 }} />
         {selection?.toolbar([...chosen.values()], clearChosen)}
-        {toolbar}
+        {typeof toolbar === 'function' ? toolbar(filter) : toolbar}
         {canAdd && (
           <Button
             variant="contained"
@@ -526,7 +528,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
                         {translate('common.edit')}
                       </Button>
                     )}
-                    {canDelete && (
+                    {canDelete && (!deletable || deletable(row)) && (
                       <Button size="small" color="error" onClick={() => remove(row)} data-testid="list-delete">
                         {translate('common.delete')}
                       </Button>
@@ -541,6 +543,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
       </TableContainer>
       <Pager
         component="div"
+        data-testid={`${config.name}-pagination`}
         count={total ?? 0}
         page={Math.max(0, page - 1)}
         rowsPerPage={perPage}

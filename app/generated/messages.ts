@@ -860,6 +860,42 @@ export default {
         },
         "notifications": {}
       },
+      "menu": {
+        "name": "菜单",
+        "fields": {
+          "id": "编号",
+          "parentId": "上级菜单",
+          "menuName": "名称",
+          "fPermissionType": "类型",
+          "menuUri": "菜单地址",
+          "icon": "图标",
+          "component": "组件",
+          "sort": "排序",
+          "permissions": "权限标识"
+        },
+        "messages": {
+          "menuName": {
+            "required": "名称不能为空"
+          },
+          "menuUri": {
+            "required": "菜单地址不能为空"
+          },
+          "icon": {
+            "required": "图标不能为空"
+          },
+          "sort": {
+            "required": "排序不能为空"
+          },
+          "permissions": {
+            "required": "权限标识不能为空",
+            "unique": "权限标识已存在"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
       "messageModel": {
         "name": "消息模板",
         "fields": {
@@ -1302,6 +1338,31 @@ export default {
           "delete": "房间删除成功"
         }
       },
+      "role": {
+        "name": "角色",
+        "fields": {
+          "id": "编号",
+          "name": "角色名称",
+          "alias": "角色别名",
+          "userCount": "用户数"
+        },
+        "messages": {
+          "name": {
+            "required": "角色名称不能为空",
+            "maxLength": "长度超出限制"
+          },
+          "alias": {
+            "required": "角色别名不能为空",
+            "maxLength": "长度超出限制",
+            "unique": "角色别名已存在"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "permissions": "授权成功"
+        }
+      },
       "room": {
         "name": "房间",
         "fields": {
@@ -1445,6 +1506,57 @@ export default {
         },
         "notifications": {
           "updateStatus": "签收成功"
+        }
+      },
+      "user": {
+        "name": "用户",
+        "fields": {
+          "fId": "用户ID",
+          "fAdmin": "用户类型",
+          "fChineseName": "姓名",
+          "fPhone": "手机号码",
+          "fRoleIds": "所属角色",
+          "roleNames": "所属角色",
+          "fUserType": "账号类别",
+          "fStatus": "状态",
+          "fPic": "头像",
+          "fExpireTime": "到期时间",
+          "fIdcard": "身份证号",
+          "fGender": "性别",
+          "fEmail": "邮箱",
+          "fWorkUnit": "工作单位",
+          "fWorkAddress": "工作地址",
+          "leaseName": "当前租住",
+          "fCreateTime": "创建时间",
+          "fLastloginDate": "最后登录时间"
+        },
+        "messages": {
+          "fAdmin": {
+            "required": "权限角色不能为空"
+          },
+          "fChineseName": {
+            "required": "姓名不能为空",
+            "maxLength": "姓名长度超出限制"
+          },
+          "fPhone": {
+            "required": "手机号码不能为空",
+            "pattern": "手机号码格式错误",
+            "unique": "该手机号码已存在"
+          },
+          "fRoleIds": {
+            "required": "所属角色不能为空"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "resetPassword": "密码重置成功",
+          "status": "用户状态修改成功"
+        },
+        "variants": {
+          "tenant": {
+            "placeholders": {}
+          }
         }
       },
       "userApp": {
@@ -1678,6 +1790,19 @@ export default {
         "promise": "未处理的异步错误",
         "api": "接口错误",
         "network": "网络错误"
+      },
+      "userKind": {
+        "0": "普通用户",
+        "1": "管理员",
+        "2": "代理商"
+      },
+      "userType": {
+        "1": "系统用户",
+        "2": "租客"
+      },
+      "permissionType": {
+        "1": "菜单",
+        "2": "按钮"
       }
     },
     "menus": {
@@ -1689,16 +1814,12 @@ export default {
       "person-intel": "人员研判",
       "platform-manage": "平台管理",
       "document-manage": "文档管理",
-      "sys-user": "用户管理",
-      "sys-role": "角色管理",
-      "sys-menu": "菜单管理",
       "oplog": "操作日志",
       "statistics": "数据统计",
       "location": "设备定位",
       "gateway": "网关管理",
       "hologram": "全息档案",
       "relation": "通话关系",
-      "tenant": "租客管理",
       "api-docs": "系统接口",
       "sys-monitor": "系统监控",
       "druid": "数据监控",
@@ -1713,6 +1834,7 @@ export default {
       "firmware": "固件管理",
       "group": "分组管理",
       "rental-house": "出租屋",
+      "sys-menu": "菜单管理",
       "messageModel": "消息模板",
       "place": "场所管理",
       "platform-doc": "平台文档",
@@ -1722,7 +1844,9 @@ export default {
       "productJson": "描述库管理",
       "reminder-record": "提醒记录",
       "rental-file": "租房文件",
+      "sys-role": "角色管理",
       "touch-alarm": "一键报警",
+      "sys-user": "用户管理",
       "alarm-lock": "门未锁/试探禁止",
       "alarm-gather": "聚集预警",
       "alarm-time": "时间段预警",
@@ -1735,7 +1859,8 @@ export default {
       "program-help-manual": "程序帮助手册",
       "user-agreement": "用户协议",
       "privacy-policy": "隐私政策",
-      "feedback-answer": "反馈答复"
+      "feedback-answer": "反馈答复",
+      "tenant": "租客管理"
     },
     "permissions": {
       "hologram:sch": "全息档案查询",
@@ -1821,6 +1946,10 @@ export default {
       "house:add": "出租屋新增",
       "house:edit": "出租屋编辑",
       "house:del": "出租屋删除",
+      "menu:list": "菜单查看",
+      "menu:add": "菜单新增",
+      "menu:edit": "菜单编辑",
+      "menu:del": "菜单删除",
       "messageModel:list": "消息模板查看",
       "messageModel:add": "消息模板新增",
       "messageModel:edit": "消息模板编辑",
@@ -1857,13 +1986,22 @@ export default {
       "rentalRoom:add": "出租屋房间新增",
       "rentalRoom:edit": "出租屋房间编辑",
       "rentalRoom:del": "出租屋房间删除",
+      "role:list": "角色查看",
+      "role:add": "角色新增",
+      "role:edit": "角色编辑",
+      "role:del": "角色删除",
+      "role:setPermissions": "角色授权",
+      "user:list": "用户查看",
       "room:add": "房间新增",
       "room:edit": "房间编辑",
       "room:del": "房间删除",
       "room-device:bind": "房间绑定设备",
       "tenant:list": "租客查看",
       "tenant:status": "租客启用/禁用",
-      "touchAlarm:list": "一键报警"
+      "touchAlarm:list": "一键报警",
+      "user:add": "用户新增",
+      "user:edit": "用户编辑",
+      "user:export": "用户导出"
     }
   },
   "zh-TW": {
@@ -2725,6 +2863,42 @@ export default {
         },
         "notifications": {}
       },
+      "menu": {
+        "name": "選單",
+        "fields": {
+          "id": "編號",
+          "parentId": "上級選單",
+          "menuName": "名稱",
+          "fPermissionType": "類型",
+          "menuUri": "選單位址",
+          "icon": "圖示",
+          "component": "元件",
+          "sort": "排序",
+          "permissions": "權限標識"
+        },
+        "messages": {
+          "menuName": {
+            "required": "名稱不能為空"
+          },
+          "menuUri": {
+            "required": "選單位址不能為空"
+          },
+          "icon": {
+            "required": "圖示不能為空"
+          },
+          "sort": {
+            "required": "排序不能為空"
+          },
+          "permissions": {
+            "required": "權限標識不能為空",
+            "unique": "權限標識已存在"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功"
+        }
+      },
       "messageModel": {
         "name": "訊息範本",
         "fields": {
@@ -3167,6 +3341,31 @@ export default {
           "delete": "房間刪除成功"
         }
       },
+      "role": {
+        "name": "角色",
+        "fields": {
+          "id": "編號",
+          "name": "角色名稱",
+          "alias": "角色別名",
+          "userCount": "使用者數"
+        },
+        "messages": {
+          "name": {
+            "required": "角色名稱不能為空",
+            "maxLength": "長度超出限制"
+          },
+          "alias": {
+            "required": "角色別名不能為空",
+            "maxLength": "長度超出限制",
+            "unique": "角色別名已存在"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "permissions": "授權成功"
+        }
+      },
       "room": {
         "name": "房間",
         "fields": {
@@ -3310,6 +3509,57 @@ export default {
         },
         "notifications": {
           "updateStatus": "簽收成功"
+        }
+      },
+      "user": {
+        "name": "使用者",
+        "fields": {
+          "fId": "使用者ID",
+          "fAdmin": "使用者類型",
+          "fChineseName": "姓名",
+          "fPhone": "手機號碼",
+          "fRoleIds": "所屬角色",
+          "roleNames": "所屬角色",
+          "fUserType": "帳號類別",
+          "fStatus": "狀態",
+          "fPic": "頭像",
+          "fExpireTime": "到期時間",
+          "fIdcard": "身分證號",
+          "fGender": "性別",
+          "fEmail": "郵箱",
+          "fWorkUnit": "工作單位",
+          "fWorkAddress": "工作地址",
+          "leaseName": "目前租住",
+          "fCreateTime": "建立時間",
+          "fLastloginDate": "最後登入時間"
+        },
+        "messages": {
+          "fAdmin": {
+            "required": "權限角色不能為空"
+          },
+          "fChineseName": {
+            "required": "姓名不能為空",
+            "maxLength": "姓名長度超出限制"
+          },
+          "fPhone": {
+            "required": "手機號碼不能為空",
+            "pattern": "手機號碼格式錯誤",
+            "unique": "該手機號碼已存在"
+          },
+          "fRoleIds": {
+            "required": "所屬角色不能為空"
+          }
+        },
+        "notifications": {
+          "save": "操作成功",
+          "delete": "操作成功",
+          "resetPassword": "密碼重設成功",
+          "status": "使用者狀態修改成功"
+        },
+        "variants": {
+          "tenant": {
+            "placeholders": {}
+          }
         }
       },
       "userApp": {
@@ -3543,6 +3793,19 @@ export default {
         "promise": "未處理的非同步錯誤",
         "api": "介面錯誤",
         "network": "網路錯誤"
+      },
+      "userKind": {
+        "0": "一般使用者",
+        "1": "管理員",
+        "2": "代理商"
+      },
+      "userType": {
+        "1": "系統使用者",
+        "2": "租客"
+      },
+      "permissionType": {
+        "1": "選單",
+        "2": "按鈕"
       }
     },
     "menus": {
@@ -3554,16 +3817,12 @@ export default {
       "person-intel": "人員研判",
       "platform-manage": "平台管理",
       "document-manage": "文檔管理",
-      "sys-user": "用戶管理",
-      "sys-role": "角色管理",
-      "sys-menu": "選單管理",
       "oplog": "操作日誌",
       "statistics": "數據統計",
       "location": "設備定位",
       "gateway": "閘道管理",
       "hologram": "全息檔案",
       "relation": "通話關係",
-      "tenant": "租客管理",
       "api-docs": "系統介面",
       "sys-monitor": "系統監控",
       "druid": "資料監控",
@@ -3578,6 +3837,7 @@ export default {
       "firmware": "韌體管理",
       "group": "分組管理",
       "rental-house": "出租屋",
+      "sys-menu": "選單管理",
       "messageModel": "訊息範本",
       "place": "場所管理",
       "platform-doc": "平台文檔",
@@ -3587,7 +3847,9 @@ export default {
       "productJson": "描述庫管理",
       "reminder-record": "提醒記錄",
       "rental-file": "租房文件",
+      "sys-role": "角色管理",
       "touch-alarm": "一鍵報警",
+      "sys-user": "用戶管理",
       "alarm-lock": "門未鎖/試探禁止",
       "alarm-gather": "聚集預警",
       "alarm-time": "時間段預警",
@@ -3600,7 +3862,8 @@ export default {
       "program-help-manual": "程式幫助手冊",
       "user-agreement": "用戶協議",
       "privacy-policy": "隱私政策",
-      "feedback-answer": "回饋答覆"
+      "feedback-answer": "回饋答覆",
+      "tenant": "租客管理"
     },
     "permissions": {
       "hologram:sch": "全息檔案查詢",
@@ -3686,6 +3949,10 @@ export default {
       "house:add": "出租屋新增",
       "house:edit": "出租屋編輯",
       "house:del": "出租屋刪除",
+      "menu:list": "選單查看",
+      "menu:add": "選單新增",
+      "menu:edit": "選單編輯",
+      "menu:del": "選單刪除",
       "messageModel:list": "訊息範本查看",
       "messageModel:add": "訊息範本新增",
       "messageModel:edit": "訊息範本編輯",
@@ -3722,13 +3989,22 @@ export default {
       "rentalRoom:add": "出租屋房間新增",
       "rentalRoom:edit": "出租屋房間編輯",
       "rentalRoom:del": "出租屋房間刪除",
+      "role:list": "角色查看",
+      "role:add": "角色新增",
+      "role:edit": "角色編輯",
+      "role:del": "角色刪除",
+      "role:setPermissions": "角色授權",
+      "user:list": "使用者查看",
       "room:add": "房間新增",
       "room:edit": "房間編輯",
       "room:del": "房間刪除",
       "room-device:bind": "房間綁定設備",
       "tenant:list": "租客查看",
       "tenant:status": "租客啟用/停用",
-      "touchAlarm:list": "一鍵報警"
+      "touchAlarm:list": "一鍵報警",
+      "user:add": "使用者新增",
+      "user:edit": "使用者編輯",
+      "user:export": "使用者匯出"
     }
   },
   "en-US": {
@@ -4590,6 +4866,42 @@ export default {
         },
         "notifications": {}
       },
+      "menu": {
+        "name": "Menu",
+        "fields": {
+          "id": "ID",
+          "parentId": "Parent",
+          "menuName": "Name",
+          "fPermissionType": "Type",
+          "menuUri": "Address",
+          "icon": "Icon",
+          "component": "Component",
+          "sort": "Order",
+          "permissions": "Permission code"
+        },
+        "messages": {
+          "menuName": {
+            "required": "Name is required"
+          },
+          "menuUri": {
+            "required": "Address is required"
+          },
+          "icon": {
+            "required": "Icon is required"
+          },
+          "sort": {
+            "required": "Order is required"
+          },
+          "permissions": {
+            "required": "Permission code is required",
+            "unique": "This code is already used"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful"
+        }
+      },
       "messageModel": {
         "name": "Message template",
         "fields": {
@@ -5032,6 +5344,31 @@ export default {
           "delete": "Room deleted"
         }
       },
+      "role": {
+        "name": "Role",
+        "fields": {
+          "id": "ID",
+          "name": "Role name",
+          "alias": "Alias",
+          "userCount": "Users"
+        },
+        "messages": {
+          "name": {
+            "required": "Role name is required",
+            "maxLength": "Too long"
+          },
+          "alias": {
+            "required": "Alias is required",
+            "maxLength": "Too long",
+            "unique": "This alias is already used"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful",
+          "permissions": "Permissions granted"
+        }
+      },
       "room": {
         "name": "Room",
         "fields": {
@@ -5175,6 +5512,57 @@ export default {
         },
         "notifications": {
           "updateStatus": "Signed off"
+        }
+      },
+      "user": {
+        "name": "User",
+        "fields": {
+          "fId": "User ID",
+          "fAdmin": "Kind",
+          "fChineseName": "Name",
+          "fPhone": "Mobile phone",
+          "fRoleIds": "Roles",
+          "roleNames": "Roles",
+          "fUserType": "Account type",
+          "fStatus": "Status",
+          "fPic": "Avatar",
+          "fExpireTime": "Expires",
+          "fIdcard": "ID number",
+          "fGender": "Gender",
+          "fEmail": "E-mail",
+          "fWorkUnit": "Work unit",
+          "fWorkAddress": "Work address",
+          "leaseName": "Current lease",
+          "fCreateTime": "Created",
+          "fLastloginDate": "Last sign-in"
+        },
+        "messages": {
+          "fAdmin": {
+            "required": "Choose the kind of user"
+          },
+          "fChineseName": {
+            "required": "Name is required",
+            "maxLength": "The name is too long"
+          },
+          "fPhone": {
+            "required": "Mobile phone is required",
+            "pattern": "Invalid mobile phone number",
+            "unique": "This mobile phone number is already used"
+          },
+          "fRoleIds": {
+            "required": "Choose at least one role"
+          }
+        },
+        "notifications": {
+          "save": "Operation successful",
+          "delete": "Operation successful",
+          "resetPassword": "Password reset",
+          "status": "User status changed"
+        },
+        "variants": {
+          "tenant": {
+            "placeholders": {}
+          }
         }
       },
       "userApp": {
@@ -5408,6 +5796,19 @@ export default {
         "promise": "Unhandled rejection",
         "api": "API error",
         "network": "Network error"
+      },
+      "userKind": {
+        "0": "Ordinary user",
+        "1": "Administrator",
+        "2": "Agent"
+      },
+      "userType": {
+        "1": "System user",
+        "2": "Tenant"
+      },
+      "permissionType": {
+        "1": "Menu",
+        "2": "Button"
       }
     },
     "menus": {
@@ -5419,16 +5820,12 @@ export default {
       "person-intel": "Person intelligence",
       "platform-manage": "Platform",
       "document-manage": "Documents",
-      "sys-user": "Users",
-      "sys-role": "Roles",
-      "sys-menu": "Menus",
       "oplog": "Operation log",
       "statistics": "Statistics",
       "location": "Device location",
       "gateway": "Gateways",
       "hologram": "Person profiles",
       "relation": "Call relations",
-      "tenant": "Tenants",
       "api-docs": "API documentation",
       "sys-monitor": "System monitor",
       "druid": "Database monitor",
@@ -5443,6 +5840,7 @@ export default {
       "firmware": "Firmware",
       "group": "Groups",
       "rental-house": "Rental houses",
+      "sys-menu": "Menus",
       "messageModel": "Message templates",
       "place": "Places",
       "platform-doc": "Platform documents",
@@ -5452,7 +5850,9 @@ export default {
       "productJson": "Description libraries",
       "reminder-record": "Reminder records",
       "rental-file": "Rental files",
+      "sys-role": "Roles",
       "touch-alarm": "One-touch alerts",
+      "sys-user": "Users",
       "alarm-lock": "Door not locked / test forbidden",
       "alarm-gather": "Gathering alarms",
       "alarm-time": "Time-based alarms",
@@ -5465,7 +5865,8 @@ export default {
       "program-help-manual": "App help manuals",
       "user-agreement": "User agreements",
       "privacy-policy": "Privacy policies",
-      "feedback-answer": "Feedback replies"
+      "feedback-answer": "Feedback replies",
+      "tenant": "Tenants"
     },
     "permissions": {
       "hologram:sch": "Look up person profiles",
@@ -5551,6 +5952,10 @@ export default {
       "house:add": "Add rental house",
       "house:edit": "Edit rental house",
       "house:del": "Delete rental house",
+      "menu:list": "View menus",
+      "menu:add": "Add menus",
+      "menu:edit": "Edit menus",
+      "menu:del": "Delete menus",
       "messageModel:list": "View message templates",
       "messageModel:add": "Add message template",
       "messageModel:edit": "Edit message template",
@@ -5587,13 +5992,22 @@ export default {
       "rentalRoom:add": "Add rental room",
       "rentalRoom:edit": "Edit rental room",
       "rentalRoom:del": "Delete rental room",
+      "role:list": "View roles",
+      "role:add": "Add roles",
+      "role:edit": "Edit roles",
+      "role:del": "Delete roles",
+      "role:setPermissions": "Grant permissions",
+      "user:list": "View users",
       "room:add": "Add room",
       "room:edit": "Edit room",
       "room:del": "Delete room",
       "room-device:bind": "Bind devices to rooms",
       "tenant:list": "View tenants",
       "tenant:status": "Enable or disable tenants",
-      "touchAlarm:list": "One-touch alerts"
+      "touchAlarm:list": "One-touch alerts",
+      "user:add": "Add users",
+      "user:edit": "Edit users",
+      "user:export": "Export users"
     }
   }
 };

@@ -13,10 +13,13 @@ import FeedbackList from '../feedback/FeedbackList';
 import FirmwareList from '../firmware/FirmwareList';
 import GroupList from '../groups/GroupList';
 import RentalHouseList from '../housing/RentalHouseList';
+import MenuPage from '../system/MenuPage';
 import PlaceList from '../places/PlaceList';
 import ProductList from '../products/ProductList';
 import LibraryList from '../library/LibraryList';
+import RoleList from '../system/RoleList';
 import TouchAlarmList from '../alarms/TouchAlarmList';
+import UserList from '../system/UserList';
 
 export const resources: ResourceDefinition[] = [
   {
@@ -7991,6 +7994,158 @@ export const resources: ResourceDefinition[] = [
   },
   {
     config: {
+      "name": "menu",
+      "label": "resources.menu.name",
+      "endpoints": {
+        "list": "/system/t-sys-permission-menu/treeList",
+        "get": "/system/t-sys-permission-menu/menuById",
+        "save": "/system/t-sys-permission-menu/addOrUpdateSysMenu",
+        "delete": "/system/t-sys-permission-menu/removeSysMenu"
+      },
+      "notifications": {
+        "save": "resources.menu.notifications.save",
+        "delete": "resources.menu.notifications.delete"
+      },
+      "permissions": {
+        "list": "menu:list",
+        "get": "menu:list",
+        "save": {
+          "create": "menu:add",
+          "update": "menu:edit"
+        },
+        "delete": "menu:del"
+      },
+      "fields": {
+        "id": {
+          "source": "id",
+          "type": "integer",
+          "label": "resources.menu.fields.id",
+          "readOnly": true,
+          "messages": {}
+        },
+        "parentId": {
+          "source": "parentId",
+          "type": "integer",
+          "label": "resources.menu.fields.parentId",
+          "default": 0,
+          "messages": {}
+        },
+        "menuName": {
+          "source": "menuName",
+          "type": "string",
+          "label": "resources.menu.fields.menuName",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.menu.messages.menuName.required"
+          }
+        },
+        "fPermissionType": {
+          "source": "fPermissionType",
+          "type": "integer",
+          "label": "resources.menu.fields.fPermissionType",
+          "default": 1,
+          "enum": "permissionType",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {}
+        },
+        "menuUri": {
+          "source": "menuUri",
+          "type": "string",
+          "label": "resources.menu.fields.menuUri",
+          "maxLength": 200,
+          "messages": {
+            "required": "resources.menu.messages.menuUri.required"
+          }
+        },
+        "icon": {
+          "source": "icon",
+          "type": "string",
+          "label": "resources.menu.fields.icon",
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.menu.messages.icon.required"
+          }
+        },
+        "component": {
+          "source": "component",
+          "type": "string",
+          "label": "resources.menu.fields.component",
+          "maxLength": 100,
+          "messages": {}
+        },
+        "sort": {
+          "source": "sort",
+          "type": "integer",
+          "label": "resources.menu.fields.sort",
+          "required": true,
+          "messages": {
+            "required": "resources.menu.messages.sort.required"
+          }
+        },
+        "permissions": {
+          "source": "permissions",
+          "type": "string",
+          "label": "resources.menu.fields.permissions",
+          "required": true,
+          "maxLength": 100,
+          "messages": {
+            "required": "resources.menu.messages.permissions.required",
+            "unique": "resources.menu.messages.permissions.unique"
+          }
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 9999,
+        "pageSizes": [
+          9999
+        ],
+        "tree": {
+          "parent": "parentId"
+        },
+        "columns": [
+          "menuName",
+          "fPermissionType",
+          "permissions",
+          "menuUri",
+          "icon",
+          "sort"
+        ],
+        "filters": [],
+        "sort": [
+          {
+            "column": "id",
+            "asc": false
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "parentId",
+          "fPermissionType",
+          "menuName",
+          "permissions",
+          "menuUri",
+          "icon",
+          "component",
+          "sort"
+        ]
+      },
+      "menu": {
+        "key": "sys-menu",
+        "path": "/sys-menu",
+        "icon": "AccountTree"
+      }
+    },
+    list: MenuPage,
+  },
+  {
+    config: {
       "name": "messageModel",
       "label": "resources.messageModel.name",
       "endpoints": {
@@ -10302,6 +10457,120 @@ export const resources: ResourceDefinition[] = [
   },
   {
     config: {
+      "name": "role",
+      "label": "resources.role.name",
+      "endpoints": {
+        "list": "/system/t-sys-role/pageList",
+        "all": "/system/t-sys-role/list",
+        "save": "/system/t-sys-role/addOrUpdateSysRole",
+        "delete": "/system/t-sys-role/removeSysRole",
+        "tree": "/system/t-sys-role/treeList",
+        "permissions": "/system/t-sys-role/updateRolePermission"
+      },
+      "notifications": {
+        "save": "resources.role.notifications.save",
+        "delete": "resources.role.notifications.delete",
+        "permissions": "resources.role.notifications.permissions"
+      },
+      "permissions": {
+        "list": "role:list",
+        "all": "user:list",
+        "save": {
+          "create": "role:add",
+          "update": "role:edit"
+        },
+        "delete": "role:del",
+        "tree": "role:setPermissions",
+        "permissions": "role:setPermissions"
+      },
+      "fields": {
+        "id": {
+          "source": "id",
+          "type": "integer",
+          "label": "resources.role.fields.id",
+          "readOnly": true,
+          "messages": {}
+        },
+        "name": {
+          "source": "name",
+          "type": "string",
+          "label": "resources.role.fields.name",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.role.messages.name.required",
+            "maxLength": "resources.role.messages.name.maxLength"
+          }
+        },
+        "alias": {
+          "source": "alias",
+          "type": "string",
+          "label": "resources.role.fields.alias",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.role.messages.alias.required",
+            "maxLength": "resources.role.messages.alias.maxLength",
+            "unique": "resources.role.messages.alias.unique"
+          }
+        },
+        "userCount": {
+          "source": "userCount",
+          "type": "integer",
+          "label": "resources.role.fields.userCount",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "name",
+          "alias",
+          "userCount"
+        ],
+        "filters": [
+          {
+            "key": "name",
+            "op": "like",
+            "fields": [
+              "name",
+              "alias"
+            ]
+          }
+        ],
+        "sort": [
+          {
+            "column": "id",
+            "asc": true
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "name",
+          "alias"
+        ],
+        "view": true
+      },
+      "menu": {
+        "key": "sys-role",
+        "path": "/sys-role",
+        "icon": "AdminPanelSettings"
+      }
+    },
+    list: RoleList,
+  },
+  {
+    config: {
       "name": "room",
       "label": "resources.room.name",
       "endpoints": {
@@ -11065,6 +11334,553 @@ export const resources: ResourceDefinition[] = [
       }
     },
     list: TouchAlarmList,
+  },
+  {
+    config: {
+      "name": "user",
+      "label": "resources.user.name",
+      "endpoints": {
+        "list": "/system/t-sys-user/pageList",
+        "get": "/system/t-sys-user/getUserInfo",
+        "devices": "/system/t-sys-user/getUserData",
+        "save": "/system/t-sys-user/addOrUpdateSysUser",
+        "delete": "/system/t-sys-user/removeSysUser",
+        "resetPassword": "/system/t-sys-user/resetUserPwd",
+        "status": "/system/t-sys-user/statusUser"
+      },
+      "notifications": {
+        "save": "resources.user.notifications.save",
+        "delete": "resources.user.notifications.delete",
+        "resetPassword": "resources.user.notifications.resetPassword",
+        "status": "resources.user.notifications.status"
+      },
+      "permissions": {
+        "list": "user:list",
+        "get": "user:list",
+        "devices": "user:list",
+        "save": {
+          "create": "user:add",
+          "update": "user:edit"
+        },
+        "delete": "user:edit",
+        "resetPassword": "user:edit",
+        "status": "user:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.user.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fAdmin": {
+          "source": "fAdmin",
+          "type": "integer",
+          "label": "resources.user.fields.fAdmin",
+          "required": true,
+          "enum": "userKind",
+          "values": [
+            0,
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.user.messages.fAdmin.required"
+          }
+        },
+        "fChineseName": {
+          "source": "fChineseName",
+          "type": "string",
+          "label": "resources.user.fields.fChineseName",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.user.messages.fChineseName.required",
+            "maxLength": "resources.user.messages.fChineseName.maxLength"
+          }
+        },
+        "fPhone": {
+          "source": "fPhone",
+          "type": "string",
+          "label": "resources.user.fields.fPhone",
+          "required": true,
+          "maxLength": 11,
+          "pattern": "^1[3-9]\\d{9}$",
+          "mask": "phone",
+          "messages": {
+            "required": "resources.user.messages.fPhone.required",
+            "pattern": "resources.user.messages.fPhone.pattern",
+            "unique": "resources.user.messages.fPhone.unique"
+          }
+        },
+        "fRoleIds": {
+          "source": "fRoleIds",
+          "type": "string",
+          "label": "resources.user.fields.fRoleIds",
+          "required": true,
+          "ref": "role",
+          "messages": {
+            "required": "resources.user.messages.fRoleIds.required"
+          }
+        },
+        "roleNames": {
+          "source": "roleNames",
+          "type": "string",
+          "label": "resources.user.fields.roleNames",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fUserType": {
+          "source": "fUserType",
+          "type": "integer",
+          "label": "resources.user.fields.fUserType",
+          "default": 1,
+          "enum": "userType",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {}
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.user.fields.fStatus",
+          "default": 1,
+          "enum": "userStatus",
+          "values": [
+            0,
+            1
+          ],
+          "messages": {}
+        },
+        "fPic": {
+          "source": "fPic",
+          "type": "string",
+          "label": "resources.user.fields.fPic",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fExpireTime": {
+          "source": "fExpireTime",
+          "type": "date-time",
+          "label": "resources.user.fields.fExpireTime",
+          "messages": {}
+        },
+        "fIdcard": {
+          "source": "fIdcard",
+          "type": "string",
+          "label": "resources.user.fields.fIdcard",
+          "maxLength": 18,
+          "mask": "idcard",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fGender": {
+          "source": "fGender",
+          "type": "string",
+          "label": "resources.user.fields.fGender",
+          "maxLength": 1,
+          "enum": "gender",
+          "values": [
+            "1",
+            "0"
+          ],
+          "readOnly": true,
+          "messages": {}
+        },
+        "fEmail": {
+          "source": "fEmail",
+          "type": "string",
+          "label": "resources.user.fields.fEmail",
+          "maxLength": 100,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fWorkUnit": {
+          "source": "fWorkUnit",
+          "type": "string",
+          "label": "resources.user.fields.fWorkUnit",
+          "maxLength": 100,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fWorkAddress": {
+          "source": "fWorkAddress",
+          "type": "string",
+          "label": "resources.user.fields.fWorkAddress",
+          "maxLength": 200,
+          "readOnly": true,
+          "messages": {}
+        },
+        "leaseName": {
+          "source": "leaseName",
+          "type": "string",
+          "label": "resources.user.fields.leaseName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fCreateTime": {
+          "source": "fCreateTime",
+          "type": "date-time",
+          "label": "resources.user.fields.fCreateTime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fLastloginDate": {
+          "source": "fLastloginDate",
+          "type": "date-time",
+          "label": "resources.user.fields.fLastloginDate",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fChineseName",
+          "fPhone",
+          "fAdmin",
+          "roleNames",
+          "fStatus",
+          "fCreateTime",
+          "fLastloginDate"
+        ],
+        "filters": [
+          {
+            "key": "keyword",
+            "op": "like",
+            "fields": [
+              "fChineseName",
+              "fPhone"
+            ]
+          },
+          {
+            "key": "status",
+            "op": "eq",
+            "field": "fStatus"
+          },
+          {
+            "key": "fAdmin",
+            "op": "eq",
+            "field": "fAdmin"
+          },
+          {
+            "key": "userType",
+            "op": "eq",
+            "field": "fUserType",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": true
+          }
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fAdmin",
+          "fChineseName",
+          "fPhone",
+          "fRoleIds",
+          "fPic"
+        ],
+        "view": true
+      },
+      "menu": {
+        "key": "sys-user",
+        "path": "/sys-user",
+        "icon": "People"
+      }
+    },
+    list: UserList,
+  },
+  {
+    config: {
+      "name": "tenant",
+      "label": "menus.tenant",
+      "endpoints": {
+        "list": "/system/t-sys-user/pageList",
+        "get": "/system/t-sys-user/getUserInfo",
+        "devices": "/system/t-sys-user/getUserData",
+        "save": "/system/t-sys-user/addOrUpdateSysUser",
+        "delete": "/system/t-sys-user/removeSysUser",
+        "resetPassword": "/system/t-sys-user/resetUserPwd",
+        "status": "/system/t-sys-user/statusUser"
+      },
+      "notifications": {
+        "save": "resources.user.notifications.save",
+        "delete": "resources.user.notifications.delete",
+        "resetPassword": "resources.user.notifications.resetPassword",
+        "status": "resources.user.notifications.status"
+      },
+      "permissions": {
+        "list": "user:list",
+        "get": "user:list",
+        "devices": "user:list",
+        "save": {
+          "create": "user:add",
+          "update": "user:edit"
+        },
+        "delete": "user:edit",
+        "resetPassword": "user:edit",
+        "status": "user:edit"
+      },
+      "fields": {
+        "fId": {
+          "source": "fId",
+          "type": "integer",
+          "label": "resources.user.fields.fId",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fAdmin": {
+          "source": "fAdmin",
+          "type": "integer",
+          "label": "resources.user.fields.fAdmin",
+          "required": true,
+          "enum": "userKind",
+          "values": [
+            0,
+            1,
+            2
+          ],
+          "messages": {
+            "required": "resources.user.messages.fAdmin.required"
+          }
+        },
+        "fChineseName": {
+          "source": "fChineseName",
+          "type": "string",
+          "label": "resources.user.fields.fChineseName",
+          "required": true,
+          "maxLength": 50,
+          "messages": {
+            "required": "resources.user.messages.fChineseName.required",
+            "maxLength": "resources.user.messages.fChineseName.maxLength"
+          }
+        },
+        "fPhone": {
+          "source": "fPhone",
+          "type": "string",
+          "label": "resources.user.fields.fPhone",
+          "required": true,
+          "maxLength": 11,
+          "pattern": "^1[3-9]\\d{9}$",
+          "mask": "phone",
+          "messages": {
+            "required": "resources.user.messages.fPhone.required",
+            "pattern": "resources.user.messages.fPhone.pattern",
+            "unique": "resources.user.messages.fPhone.unique"
+          }
+        },
+        "fRoleIds": {
+          "source": "fRoleIds",
+          "type": "string",
+          "label": "resources.user.fields.fRoleIds",
+          "required": true,
+          "ref": "role",
+          "messages": {
+            "required": "resources.user.messages.fRoleIds.required"
+          }
+        },
+        "roleNames": {
+          "source": "roleNames",
+          "type": "string",
+          "label": "resources.user.fields.roleNames",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fUserType": {
+          "source": "fUserType",
+          "type": "integer",
+          "label": "resources.user.fields.fUserType",
+          "default": 1,
+          "enum": "userType",
+          "values": [
+            1,
+            2
+          ],
+          "messages": {}
+        },
+        "fStatus": {
+          "source": "fStatus",
+          "type": "integer",
+          "label": "resources.user.fields.fStatus",
+          "default": 1,
+          "enum": "userStatus",
+          "values": [
+            0,
+            1
+          ],
+          "messages": {}
+        },
+        "fPic": {
+          "source": "fPic",
+          "type": "string",
+          "label": "resources.user.fields.fPic",
+          "maxLength": 200,
+          "widget": "image",
+          "messages": {}
+        },
+        "fExpireTime": {
+          "source": "fExpireTime",
+          "type": "date-time",
+          "label": "resources.user.fields.fExpireTime",
+          "messages": {}
+        },
+        "fIdcard": {
+          "source": "fIdcard",
+          "type": "string",
+          "label": "resources.user.fields.fIdcard",
+          "maxLength": 18,
+          "mask": "idcard",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fGender": {
+          "source": "fGender",
+          "type": "string",
+          "label": "resources.user.fields.fGender",
+          "maxLength": 1,
+          "enum": "gender",
+          "values": [
+            "1",
+            "0"
+          ],
+          "readOnly": true,
+          "messages": {}
+        },
+        "fEmail": {
+          "source": "fEmail",
+          "type": "string",
+          "label": "resources.user.fields.fEmail",
+          "maxLength": 100,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fWorkUnit": {
+          "source": "fWorkUnit",
+          "type": "string",
+          "label": "resources.user.fields.fWorkUnit",
+          "maxLength": 100,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fWorkAddress": {
+          "source": "fWorkAddress",
+          "type": "string",
+          "label": "resources.user.fields.fWorkAddress",
+          "maxLength": 200,
+          "readOnly": true,
+          "messages": {}
+        },
+        "leaseName": {
+          "source": "leaseName",
+          "type": "string",
+          "label": "resources.user.fields.leaseName",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fCreateTime": {
+          "source": "fCreateTime",
+          "type": "date-time",
+          "label": "resources.user.fields.fCreateTime",
+          "readOnly": true,
+          "messages": {}
+        },
+        "fLastloginDate": {
+          "source": "fLastloginDate",
+          "type": "date-time",
+          "label": "resources.user.fields.fLastloginDate",
+          "readOnly": true,
+          "messages": {}
+        }
+      },
+      "list": {
+        "view": "table",
+        "pageSize": 10,
+        "pageSizes": [
+          10,
+          20,
+          50,
+          100
+        ],
+        "columns": [
+          "fChineseName",
+          "fPhone",
+          "fIdcard",
+          "fGender",
+          "leaseName",
+          "fStatus",
+          "fLastloginDate"
+        ],
+        "filters": [
+          {
+            "key": "keyword",
+            "op": "like",
+            "fields": [
+              "fChineseName",
+              "fPhone"
+            ]
+          },
+          {
+            "key": "status",
+            "op": "eq",
+            "field": "fStatus"
+          },
+          {
+            "key": "userType",
+            "op": "eq",
+            "field": "fUserType",
+            "input": "hidden"
+          }
+        ],
+        "sort": [
+          {
+            "column": "fId",
+            "asc": true
+          }
+        ],
+        "condition": {
+          "userType": 2
+        },
+        "actions": [
+          "assets",
+          "toggle"
+        ]
+      },
+      "form": {
+        "layout": "modal",
+        "fields": [
+          "fAdmin",
+          "fChineseName",
+          "fPhone",
+          "fRoleIds",
+          "fPic"
+        ],
+        "view": true
+      },
+      "menu": {
+        "key": "tenant",
+        "path": "/tenant",
+        "icon": "People"
+      },
+      "entity": "user"
+    },
+    list: UserList,
   },
   {
     config: {

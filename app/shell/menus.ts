@@ -31,12 +31,13 @@ export function resourceOf(node: MenuNode): ResourceDefinition | undefined {
   );
 }
 
-/** Where a menu leads: a resource at /<entity>, a known page at its path, anything else at its menuUri. */
+/** Where a menu leads: a known page at its path, a resource at /<entity>, anything else at its menuUri. */
 export function pathOf(node: MenuNode): string {
-  const resource = resourceOf(node);
-  if (resource) return '/' + resource.config.name;
+  // A known page first: a declared resource may keep a legacy address (the user list at /sys-user).
   const page = node.component ? customPages[node.component] : undefined;
   if (page) return page.path;
+  const resource = resourceOf(node);
+  if (resource) return '/' + resource.config.name;
   return withSlash(node.menuUri) || '/' + (node.component ?? node.id);
 }
 

@@ -15,12 +15,11 @@ const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
 const GatewayPage = lazy(() => import('../gateways/GatewayPage'));
 const LocationPage = lazy(() => import('../location/LocationPage'));
 const OplogPage = lazy(() => import('../oplog/OplogPage'));
-const UserPage = lazy(() => import('../system/UserPage'));
-const RolePage = lazy(() => import('../system/RolePage'));
+// Users and roles are declared resources; their menus keep the legacy addresses /sys-user and /sys-role.
+const ResourcePage = lazy(() => import('../system/ResourcePage'));
 const MenuPage = lazy(() => import('../system/MenuPage'));
 const HologramPage = lazy(() => import('../intel/HologramPage'));
 const RelationPage = lazy(() => import('../intel/RelationPage'));
-const TenantPage = lazy(() => import('../housing/TenantPage'));
 const ApiDocsPage = lazy(() => import('../monitor/ApiDocsPage'));
 const SystemMonitorPage = lazy(() => import('../monitor/SystemMonitorPage'));
 const DruidPage = lazy(() => import('../monitor/DruidPage'));
@@ -31,12 +30,11 @@ export const customPages: Record<string, CustomPage> = {
   gateway: { path: '/gateway', title: 'menus.gateway', element: <GatewayPage /> },
   location: { path: '/location', title: 'menus.location', element: <LocationPage /> },
   oplog: { path: '/oplog', title: 'menus.oplog', element: <OplogPage /> },
-  'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <UserPage /> },
-  'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <RolePage /> },
+  'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <ResourcePage name="user" /> },
+  'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <ResourcePage name="role" /> },
   'sys-menu': { path: '/sys-menu', title: 'menus.sys-menu', element: <MenuPage /> },
   hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
   relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },
-  tenant: { path: '/tenant', title: 'menus.tenant', element: <TenantPage /> },
   'api-docs': { path: '/swagger', title: 'menus.api-docs', element: <ApiDocsPage /> },
   'sys-monitor': { path: '/monitor', title: 'menus.sys-monitor', element: <SystemMonitorPage /> },
   druid: { path: '/druid', title: 'menus.druid', element: <DruidPage /> },

@@ -7,6 +7,8 @@ export const USER_PATHS = {
   status: '/system/t-sys-user/statusUser',
   info: '/system/t-sys-user/getUserInfo',
   export: '/system/t-sys-user/exportTable',
+  template: '/system/t-sys-user/template',
+  import: '/system/t-sys-user/importExcel',
   devices: '/system/t-sys-user/getUserData',
 };
 export const ROLE_PATHS = {

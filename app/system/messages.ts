@@ -15,6 +15,7 @@ export default {
         nameRequired: '姓名不能为空', phoneRequired: '手机号码不能为空', phoneFormat: '手机号码格式错误', rolesRequired: '所属角色不能为空',
         adminRequired: '权限角色不能为空', passwordRequired: '密码不能为空', passwordLength: '密码长度必须大于6位', mismatch: '密码不一致!',
         templateNote: '请按模板填写姓名、手机号码后联系管理员导入',
+        importing: '导入中...', imported: '导入成功，共 %{count} 条', importFailed: '导入失败', badFormat: '文件格式不正确，请上传xlsx或xls文件', tooLarge: '超出文件大小限制，不能超过2048KB',
       },
       role: {
         name: '角色名称', alias: '角色别名', users: '用户数', add: '新增角色', addTitle: '新增角色', editTitle: '编辑角色', viewTitle: '查看角色',
@@ -30,6 +31,7 @@ export default {
       },
       saved: '操作成功', failed: '操作失败',
     },
+    resources: { user: { filters: { keyword: '姓名/手机号码' } }, role: { filters: { name: '角色名称/别名' } } },
   },
   'zh-TW': {
     sys: {
@@ -46,6 +48,7 @@ export default {
         nameRequired: '姓名不能為空', phoneRequired: '手機號碼不能為空', phoneFormat: '手機號碼格式錯誤', rolesRequired: '所屬角色不能為空',
         adminRequired: '權限角色不能為空', passwordRequired: '密碼不能為空', passwordLength: '密碼長度必須大於6位', mismatch: '密碼不一致!',
         templateNote: '請按模板填寫姓名、手機號碼後聯絡管理員匯入',
+        importing: '匯入中...', imported: '匯入成功，共 %{count} 筆', importFailed: '匯入失敗', badFormat: '檔案格式不正確，請上傳xlsx或xls檔案', tooLarge: '超出檔案大小限制，不能超過2048KB',
       },
       role: {
         name: '角色名稱', alias: '角色別名', users: '用戶數', add: '新增角色', addTitle: '新增角色', editTitle: '編輯角色', viewTitle: '查看角色',
@@ -61,6 +64,7 @@ export default {
       },
       saved: '操作成功', failed: '操作失敗',
     },
+    resources: { user: { filters: { keyword: '姓名/手機號碼' } }, role: { filters: { name: '角色名稱/別名' } } },
   },
   'en-US': {
     sys: {
@@ -77,6 +81,7 @@ export default {
         nameRequired: 'Name is required', phoneRequired: 'Phone is required', phoneFormat: 'Invalid mobile number', rolesRequired: 'Choose at least one role',
         adminRequired: 'Account kind is required', passwordRequired: 'Password is required', passwordLength: 'At least 6 characters', mismatch: 'Passwords do not match',
         templateNote: 'Fill in names and phones in the template, then ask an administrator to import it',
+        importing: 'Importing...', imported: 'Imported %{count} users', importFailed: 'Import refused', badFormat: 'Incorrect file format: choose an xlsx or xls file', tooLarge: 'File exceeds the size limit of 2048 KB',
       },
       role: {
         name: 'Role name', alias: 'Alias', users: 'Users', add: 'Add role', addTitle: 'Add role', editTitle: 'Edit role', viewTitle: 'Role',
@@ -92,5 +97,6 @@ export default {
       },
       saved: 'Operation successful', failed: 'Operation failed',
     },
+    resources: { user: { filters: { keyword: 'Name or phone' } }, role: { filters: { name: 'Role name or alias' } } },
   },
 };

@@ -104,6 +104,7 @@ function routeTable(model: Model) {
         ...(ep.method ? [`method: '${ep.method}'`] : []),
         ...(ep.field ? [`field: '${ep.field}'`] : []),
         ...(ep.set ? [`set: ${JSON.stringify(ep.set)}`] : []),
+        ...(ep.permissionWhen ? [`permissionWhen: ${JSON.stringify(ep.permissionWhen)}`] : []),
         ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
         ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),
         ...(ep.handler ? [`handler: ${mod}.${ep.handler}`] : []),
@@ -122,6 +123,13 @@ function routeTable(model: Model) {
   );
 }
 
+/** The menu of the list variant whose own code has this code's prefix: tenant:status sits under 租客管理 (tenant:list). */
+function variantOf(model: Model, code: string): string | undefined {
+  const prefix = code.split(':')[0];
+  for (const e of model.entities) for (const v of Object.values(e.resource.list.variants ?? {})) if (v.permission.split(':')[0] === prefix) return v.menu.key;
+  return undefined;
+}
+
 function menuSeeds(model: Model) {
   const sections = model.menus.sections.map((s) => ({ key: s.key, parent: null, path: s.path, component: 'Main', icon: s.icon, sort: s.sort, title: s.title['zh-CN'], permission: s.key }));
   const pages = [
@@ -135,7 +143,7 @@ function menuSeeds(model: Model) {
   const owners = [...model.entities].sort((a, b) => Number(!a.resource.menu) - Number(!b.resource.menu));
   const seen = new Set<string>();
   const buttons = owners
-    .flatMap(({ resource: r }) => Object.entries(r.permissions).map(([code, t]) => ({ code, menu: r.menu?.key ?? Object.values(r.list.variants ?? {})[0]?.menu.key ?? r.permissionsUnder!, title: t['zh-CN'] })))
+    .flatMap(({ resource: r }) => Object.entries(r.permissions).map(([code, t]) => ({ code, menu: variantOf(model, code) ?? r.menu?.key ?? Object.values(r.list.variants ?? {})[0]?.menu.key ?? r.permissionsUnder!, title: t['zh-CN'] })))
     .filter((b) => !seen.has(b.code) && seen.add(b.code));
   return `${tsHeader}
 /** Menu sections and pages (type 1) to seed; \`permission\` is the code that opens the page. */

@@ -1,4 +1,5 @@
 /** The shapes shared by the generated route table, the CRUD engine and the domain modules. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { LogName } from '../oplog';
@@ -74,6 +75,9 @@ export interface Services {
 export interface CallContext extends Services {
   user: User;
   body: Record<string, unknown>;
+  /** The HTTP request, for handlers that read an upload or send a file. */
+  request?: FastifyRequest;
+  reply?: FastifyReply;
   entity: EntityModel;
   route: RouteSpec;
 }
@@ -92,6 +96,8 @@ export interface RouteSpec {
   method?: 'GET' | 'POST';
   field?: string;
   set?: Record<string, unknown>;
+  /** Another code when the body names a value: the first entry one of whose keys equals its value (or has any, without `equals`) decides. */
+  permissionWhen?: { keys: string[]; equals?: unknown; permission: string }[];
   message?: string;
   /** The operation log's name of a write: a stable key and its words in the three languages. */
   log?: LogName;

@@ -14,19 +14,8 @@ export const ROLES = [
 /** Codes the platform itself checks, beyond those the resource files declare. */
 const SYSTEM_BUTTONS: { code: string; title: string; menu: string }[] = [
   // `menu` is the page whose screen uses the code; every button sits under one (spec 002 §6).
-  { code: 'user:list', title: '用户查看', menu: 'sys-user' },
   { code: 'device:device-share-more', title: '设备分享', menu: 'device' },
   { code: 'device:share-del', title: '删除分享', menu: 'device' },
-  { code: 'user:add', title: '用户新增', menu: 'sys-user' },
-  { code: 'user:edit', title: '用户编辑', menu: 'sys-user' },
-  { code: 'user:export', title: '用户导出', menu: 'sys-user' },
-  { code: 'role:add', title: '角色新增', menu: 'sys-role' },
-  { code: 'role:edit', title: '角色编辑', menu: 'sys-role' },
-  { code: 'role:del', title: '角色删除', menu: 'sys-role' },
-  { code: 'role:setPermissions', title: '角色授权', menu: 'sys-role' },
-  { code: 'menu:add', title: '菜单新增', menu: 'sys-menu' },
-  { code: 'menu:edit', title: '菜单编辑', menu: 'sys-menu' },
-  { code: 'menu:del', title: '菜单删除', menu: 'sys-menu' },
 ];
 
 export async function syncMenus(db: DB): Promise<void> {

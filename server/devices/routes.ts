@@ -168,6 +168,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device6/set-gateway-device-threshold',
+    body: S.object({ deviceId: S.id(), fId: S.id(), cmd: S.number('414, 415 or 416: one threshold command'), data1: S.number(), data2: S.number() }, [], { description: 'the thresholds to set, as their names, or one threshold command (see docs/mqtt.md)' }),
     permission: 'device:control',
     write: true,
     logname: { key: 'device6.threshold', 'zh-CN': '设置断路器阈值', 'zh-TW': '設定斷路器閾值', 'en-US': 'Set breaker thresholds' },

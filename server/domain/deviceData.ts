@@ -85,6 +85,7 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext
   // The type-6 drawer's data display: the same samples, for plastic-case breakers only.
   registerCall(app, ctx, {
     path: '/app/device6/device-elec',
+    body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);

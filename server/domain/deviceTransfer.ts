@@ -9,6 +9,7 @@ import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import QRCode from 'qrcode';
+import { cellText } from './sheetImport';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
 import { describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
@@ -152,13 +153,6 @@ export interface ImportResult {
   imported: number;
   failed: number;
   errors: ImportRowError[];
-}
-
-export function cellText(cell: ExcelJS.Cell): string {
-  const v = cell.value;
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-  return String(cell.text ?? '').trim();
 }
 
 /** Columns by their header text; a sheet whose first row names none of them is read in template order. */

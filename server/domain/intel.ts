@@ -12,7 +12,7 @@ import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';
-import type { User } from '../crud/types';
+import type { Services, User } from '../crud/types';
 import type { DB } from '../db';
 import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskPhone, readSearch } from '../../adapters/personal';
 
@@ -80,7 +80,7 @@ const LOG_NAMES: Record<string, LogName> = {
 for (const name of Object.values(LOG_NAMES)) declareLogName(name.key, name);
 
 /** Runs a lookup and writes its log entry (success or refusal) with a readable log type. */
-async function logged<T>(ctx: RouteContext, call: Call, words: string, subject: () => Subject, run: () => Promise<T>, extra: Body = {}): Promise<T> {
+async function logged<T>(ctx: Services, call: Call, words: string, subject: () => Subject, run: () => Promise<T>, extra: Body = {}): Promise<T> {
   const logname = LOG_NAMES[words]?.key ?? words;
   try {
     const out = await run();
@@ -160,7 +160,7 @@ function profileOf(row: Record<string, unknown>, timeZone: string) {
   };
 }
 
-async function profile(ctx: RouteContext, s: Subject) {
+async function profile(ctx: Services, s: Subject) {
   const row = await findPerson(ctx.db, s);
   if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
   return profileOf(row, ctx.timeZone);
@@ -174,7 +174,7 @@ export const isProfileLookup = (body: Body) =>
   body.id === undefined && body.fId === undefined && ['userId', 'phone', 'idcard'].some((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
 
 /** getUserInfo for the profile: the person by user id and/or phone or ID number. */
-export function profileInfo(ctx: RouteContext, call: Call) {
+export function profileInfo(ctx: Services, call: Call) {
   let s: Subject = {};
   return logged(ctx, call, '全息档案查询', () => s, async () => {
     s = subjectOf(call.body);
@@ -185,7 +185,7 @@ export function profileInfo(ctx: RouteContext, call: Call) {
 }
 
 /** getUserData for the relation drawer: the person detail and their phone book. */
-export function personDetail(ctx: RouteContext, call: Call) {
+export function personDetail(ctx: Services, call: Call) {
   let s: Subject = {};
   return logged(ctx, call, '人员详情查询', () => s, async () => {
     s = subjectOf(call.body);

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
 import { authenticate, Answer, registerCall, type RouteContext } from '../http/route';
 import { describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
@@ -20,6 +19,7 @@ import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { attachment } from './deviceTransfer';
 import { CONF_MESSAGES, checkConf } from './productJsonConf';
+import { XLSX_TYPE, checkRows, insertAll, isTooLarge, openSheet, refuseBadRows, templateBook } from './sheetImport';
 import { sendMessage } from './messageCentre';
 
 export const LIBRARY_IMPORT_PATHS = {
@@ -41,8 +41,6 @@ export const LIBRARY_IMPORT_MESSAGES = {
   failed: '导入失败，请修改以下行后重新导入：',
 };
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 const COLUMNS = [
   { key: 'fJsonKey', header: '标识符', width: 18 },
   { key: 'fJsonName', header: '功能点名称', width: 18 },
@@ -53,99 +51,44 @@ const COLUMNS = [
   { key: 'fJsonSubId', header: '下级描述库', width: 18 },
   { key: 'fJsonDes', header: '说明', width: 40 },
 ] as const;
-type ColumnKey = (typeof COLUMNS)[number]['key'];
 
 /** Data types by number or by their zh-CN label (schemas/enums.json productJsonDataType). */
 const DATA_TYPES: Record<string, number> = { 整数: 1, 浮点数: 2, 字符串: 3, 数组: 4, 布尔: 5, 时间: 6, 实体: 7, 实体数组: 8 };
 
-export interface LibraryImportError {
-  row: number;
-  message: string;
-}
-
-function cellText(cell: ExcelJS.Cell): string {
-  const v = cell.value;
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-  return String(cell.text ?? '').trim();
-}
-
-export async function templateWorkbook(): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('字段');
-  sheet.columns = COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
-  sheet.addRow({ fJsonKey: 'voltage', fJsonName: '电压', fDataType: '浮点数', fValueType: 'reading', fJsonDes: '单位 V；数据类型填 1-8 或名称，值类型填字典值或名称' });
-  const head = sheet.getRow(1);
-  head.font = { bold: true };
-  head.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8F0FE' } };
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
+export const templateWorkbook = () =>
+  templateBook('字段', COLUMNS, { fJsonKey: 'voltage', fJsonName: '电压', fDataType: '浮点数', fValueType: 'reading', fJsonDes: '单位 V；数据类型填 1-8 或名称，值类型填字典值或名称' });
 
 /** Reads the sheet and inserts every row, or refuses naming each bad row; nothing is half-imported. */
 export async function importFields(ctx: RouteContext, user: User, libraryId: number, file: string): Promise<number> {
   const library = await ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).where('fId', '=', libraryId).executeTakeFirst();
   if (!library) throw new Refusal(CONF_MESSAGES.libraryUnknown);
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.readFile(file);
-  } catch {
-    // An .xls of the old binary format or anything else that is not a workbook.
-    throw new Refusal(LIBRARY_IMPORT_MESSAGES.badType);
-  }
-  const sheet = book.worksheets[0];
-  if (!sheet) throw new Refusal(LIBRARY_IMPORT_MESSAGES.empty);
-  const columns = new Map<ColumnKey, number>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    const found = COLUMNS.find((c) => c.header === cellText(cell) || c.key === cellText(cell));
-    if (found && !columns.has(found.key)) columns.set(found.key, col);
-  });
-  if (!columns.size) COLUMNS.forEach((c, i) => columns.set(c.key, i + 1));
-
   const model = entity('productJsonConf');
   const valueTypes = await ctx.db.selectFrom('t_sys_dic').select(['fValue', 'fContent']).where('fKey', '=', 'Product_Property').execute();
   const libraries = await ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).execute();
   const taken = new Set((await ctx.db.selectFrom('t_product_json_conf').select('fJsonKey').where('fProductJsonId', '=', libraryId).execute()).map((r) => String(r.fJsonKey)));
   const seen = new Set<string>();
-  const errors: LibraryImportError[] = [];
-  const rows: Record<string, unknown>[] = [];
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const raw = Object.fromEntries(COLUMNS.map((c) => [c.key, columns.has(c.key) ? cellText(row.getCell(columns.get(c.key)!)) : ''])) as Record<ColumnKey, string>;
-    if (Object.values(raw).every((v) => v === '')) continue;
-    try {
-      const dataType = raw.fDataType === '' ? '' : DATA_TYPES[raw.fDataType] ?? (/^[1-8]$/.test(raw.fDataType) ? Number(raw.fDataType) : NaN);
-      if (Number.isNaN(dataType)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.dataType);
-      const valueType = valueTypes.find((v) => v.fValue === raw.fValueType || v.fContent === raw.fValueType)?.fValue ?? raw.fValueType;
-      let sub: number | '' = '';
-      if (raw.fJsonSubId) {
-        const found = libraries.find((l) => String(l.fId) === raw.fJsonSubId || l.fName === raw.fJsonSubId);
-        if (!found) throw new Refusal(LIBRARY_IMPORT_MESSAGES.subUnknown);
-        sub = found.fId;
-      }
-      const values = validateBody(model, { ...raw, fDataType: dataType, fValueType: valueType, fJsonSubId: sub, fProductJsonId: libraryId }, 'create', user);
-      checkConf(values);
-      const key = String(values.fJsonKey);
-      if (seen.has(key)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.duplicateInFile);
-      if (taken.has(key)) throw new Refusal(CONF_MESSAGES.keyTaken);
-      seen.add(key);
-      rows.push(values);
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      errors.push({ row: r, message: error.message });
+  const result = await checkRows(await openSheet(file, LIBRARY_IMPORT_MESSAGES.badType), COLUMNS, (raw) => {
+    const dataType = raw.fDataType === '' ? '' : DATA_TYPES[raw.fDataType] ?? (/^[1-8]$/.test(raw.fDataType) ? Number(raw.fDataType) : NaN);
+    if (Number.isNaN(dataType)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.dataType);
+    const valueType = valueTypes.find((v) => v.fValue === raw.fValueType || v.fContent === raw.fValueType)?.fValue ?? raw.fValueType;
+    let sub: number | '' = '';
+    if (raw.fJsonSubId) {
+      const found = libraries.find((l) => String(l.fId) === raw.fJsonSubId || l.fName === raw.fJsonSubId);
+      if (!found) throw new Refusal(LIBRARY_IMPORT_MESSAGES.subUnknown);
+      sub = found.fId;
     }
-  }
-  if (errors.length) throw new Refusal([LIBRARY_IMPORT_MESSAGES.failed, ...errors.map((e) => `第${e.row}行：${e.message}`)].join('\n'));
-  if (!rows.length) throw new Refusal(LIBRARY_IMPORT_MESSAGES.empty);
-  await ctx.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('t_product_json_conf').values(rows.slice(i, i + 500) as never).execute();
+    const values = validateBody(model, { ...raw, fDataType: dataType, fValueType: valueType, fJsonSubId: sub, fProductJsonId: libraryId }, 'create', user);
+    checkConf(values);
+    const key = String(values.fJsonKey);
+    if (seen.has(key)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.duplicateInFile);
+    if (taken.has(key)) throw new Refusal(CONF_MESSAGES.keyTaken);
+    seen.add(key);
+    return values;
   });
-  await sendMessage(ctx.db, { userIds: [user.fId], kind: 'import', params: { what: `描述库“${String(library.fName)}”的字段`, count: rows.length, time: new Date() } });
-  return rows.length;
-}
-
-function isTooLarge(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || (error as { statusCode?: number }).statusCode === 413;
+  refuseBadRows(result, LIBRARY_IMPORT_MESSAGES);
+  await ctx.db.transaction().execute((trx) => insertAll(trx, 't_product_json_conf', result.rows));
+  await sendMessage(ctx.db, { userIds: [user.fId], kind: 'import', params: { what: `描述库“${String(library.fName)}”的字段`, count: result.rows.length, time: new Date() } });
+  return result.rows.length;
 }
 
 export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteContext) {

@@ -1,11 +1,10 @@
 /**
- * The menu and permission tree (spec 002 screen 6). Rows made here live beside the ones server/db/menus.ts
+ * The menu and permission tree (spec 002 screen 6), declared by resources/menu.resource.json: these are
+ * its handlers (its list is the whole tree). Rows made here live beside the ones server/db/menus.ts
  * keeps in step with the resource files; that sync upserts by permission code and never deletes, so a
  * hand-made row survives restarts (a synced row edited here gets its declared values back on start).
  */
-import type { FastifyInstance } from 'fastify';
-import { registerCall, type RouteContext } from '../http/route';
-import { S } from '../http/catalog';
+import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
 import type { DB } from '../db';
 
@@ -59,94 +58,71 @@ function text(body: Record<string, unknown>, key: string): string {
   return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
 }
 
-export function registerMenuRoutes(app: FastifyInstance, ctx: RouteContext) {
-  registerCall(app, ctx, { path: MENU_PATHS.tree, permission: MENU_CODES.list, body: S.object({}), handler: async () => buildTree(await menuRows(ctx.db)) });
+export const tree = async ({ db }: CallContext) => buildTree(await menuRows(db));
 
-  registerCall(app, ctx, {
-    path: MENU_PATHS.get,
-    summary: { 'zh-CN': '菜单详情', 'zh-TW': '選單詳情', 'en-US': 'Menu details' },
-    body: S.object({ id: S.id() }),
-    permission: MENU_CODES.list,
-    handler: async ({ body }) => {
-      const id = Number(body.id ?? body.fId);
-      const row = Number.isInteger(id) ? await ctx.db.selectFrom('t_sys_permission_menu').select([...COLUMNS]).where('id', '=', id).executeTakeFirst() : undefined;
-      if (!row) throw new NotFound('菜单不存在');
-      return row;
-    },
-  });
+export async function get({ db, body }: CallContext) {
+  const id = Number(body.id ?? body.fId);
+  const row = Number.isInteger(id) ? await db.selectFrom('t_sys_permission_menu').select([...COLUMNS]).where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw new NotFound('菜单不存在');
+  return row;
+}
 
-  registerCall(app, ctx, {
-    path: MENU_PATHS.save,
-    body: S.object({ id: S.id('absent: add'), parentId: S.id('0: top level'), menuName: S.string(), fPermissionType: S.number('1 menu, 2 permission'), menuUri: S.string(), icon: S.string(), component: S.string(), sort: S.number(), permissions: S.string() }),
-    permission: (body) => (Number(body.id) ? MENU_CODES.edit : MENU_CODES.add),
-    codes: [MENU_CODES.add, MENU_CODES.edit],
-    write: true,
-    logname: { key: 'menu.save', 'zh-CN': '保存菜单', 'zh-TW': '儲存選單', 'en-US': 'Save menu' },
-    handler: async ({ body }) => {
-      const id = Number(body.id) || 0;
-      const type = Number(body.fPermissionType) === 2 ? 2 : 1;
-      const name = text(body, 'menuName');
-      const code = text(body, 'permissions');
-      const uri = text(body, 'menuUri');
-      const icon = text(body, 'icon');
-      const sortRaw = text(body, 'sort');
-      if (!name) throw new Refusal('名称不能为空');
-      if (!code) throw new Refusal('权限标识不能为空');
-      // A button permission has no address or icon of its own.
-      if (type === 1 && !uri) throw new Refusal('菜单地址不能为空');
-      if (type === 1 && !icon) throw new Refusal('图标不能为空');
-      if (!sortRaw) throw new Refusal('排序不能为空');
-      const sort = Number(sortRaw);
-      if (!Number.isInteger(sort)) throw new Refusal('排序必须是整数');
-      if (name.length > 50 || code.length > 100 || uri.length > 200 || icon.length > 50) throw new Refusal('长度超出限制');
-      const parentId = Number(body.parentId) || 0;
-      const rows = await menuRows(ctx.db);
-      if (parentId) {
-        if (!rows.some((r) => r.id === parentId)) throw new Refusal('上级菜单不存在');
-        // A node cannot move under itself or one of its descendants.
-        for (let p: number | undefined = parentId; p; p = rows.find((r) => r.id === p)?.parentId) {
-          if (id && p === id) throw new Refusal('上级菜单不能是自身或其下级');
-        }
-      }
-      const clash = rows.find((r) => r.permissions === code);
-      if (clash && clash.id !== id) throw new Refusal('权限标识已存在', 409);
-      const values = {
-        parentId,
-        menuName: name,
-        fPermissionType: type,
-        menuUri: uri || null,
-        icon: icon || null,
-        component: text(body, 'component') || null,
-        sort,
-        permissions: code,
-      };
-      if (id) {
-        if (!rows.some((r) => r.id === id)) throw new NotFound('菜单不存在');
-        return ctx.db.updateTable('t_sys_permission_menu').set(values).where('id', '=', id).returning([...COLUMNS]).executeTakeFirstOrThrow();
-      }
-      return ctx.db.transaction().execute(async (trx) => {
-        const created = await trx.insertInto('t_sys_permission_menu').values(values).returning([...COLUMNS]).executeTakeFirstOrThrow();
-        // The administrator role holds every code, new ones included.
-        const admin = await trx.selectFrom('t_sys_role').select('id').where('alias', '=', 'admin').executeTakeFirst();
-        if (admin) await trx.insertInto('t_sys_role_menu').values({ roleId: admin.id, menuId: created.id }).onConflict((oc) => oc.doNothing()).execute();
-        return created;
-      });
-    },
+export async function save({ db, body }: CallContext) {
+  const id = Number(body.id ?? body.fId) || 0;
+  const type = Number(body.fPermissionType) === 2 ? 2 : 1;
+  const name = text(body, 'menuName');
+  const code = text(body, 'permissions');
+  const uri = text(body, 'menuUri');
+  const icon = text(body, 'icon');
+  const sortRaw = text(body, 'sort');
+  if (!name) throw new Refusal('名称不能为空');
+  if (!code) throw new Refusal('权限标识不能为空');
+  // A button permission has no address or icon of its own.
+  if (type === 1 && !uri) throw new Refusal('菜单地址不能为空');
+  if (type === 1 && !icon) throw new Refusal('图标不能为空');
+  if (!sortRaw) throw new Refusal('排序不能为空');
+  const sort = Number(sortRaw);
+  if (!Number.isInteger(sort)) throw new Refusal('排序必须是整数');
+  if (name.length > 50 || code.length > 100 || uri.length > 200 || icon.length > 50) throw new Refusal('长度超出限制');
+  const parentId = Number(body.parentId) || 0;
+  const rows = await menuRows(db);
+  if (parentId) {
+    if (!rows.some((r) => r.id === parentId)) throw new Refusal('上级菜单不存在');
+    // A node cannot move under itself or one of its descendants.
+    for (let p: number | undefined = parentId; p; p = rows.find((r) => r.id === p)?.parentId) {
+      if (id && p === id) throw new Refusal('上级菜单不能是自身或其下级');
+    }
+  }
+  const clash = rows.find((r) => r.permissions === code);
+  if (clash && clash.id !== id) throw new Refusal('权限标识已存在', 409);
+  const values = {
+    parentId,
+    menuName: name,
+    fPermissionType: type,
+    menuUri: uri || null,
+    icon: icon || null,
+    component: text(body, 'component') || null,
+    sort,
+    permissions: code,
+  };
+  if (id) {
+    if (!rows.some((r) => r.id === id)) throw new NotFound('菜单不存在');
+    return db.updateTable('t_sys_permission_menu').set(values).where('id', '=', id).returning([...COLUMNS]).executeTakeFirstOrThrow();
+  }
+  return db.transaction().execute(async (trx) => {
+    const created = await trx.insertInto('t_sys_permission_menu').values(values).returning([...COLUMNS]).executeTakeFirstOrThrow();
+    // The administrator role holds every code, new ones included.
+    const admin = await trx.selectFrom('t_sys_role').select('id').where('alias', '=', 'admin').executeTakeFirst();
+    if (admin) await trx.insertInto('t_sys_role_menu').values({ roleId: admin.id, menuId: created.id }).onConflict((oc) => oc.doNothing()).execute();
+    return created;
   });
+}
 
-  registerCall(app, ctx, {
-    path: MENU_PATHS.remove,
-    body: S.object({ id: S.id() }),
-    permission: MENU_CODES.del,
-    write: true,
-    logname: { key: 'menu.delete', 'zh-CN': '删除菜单', 'zh-TW': '刪除選單', 'en-US': 'Delete menu' },
-    handler: async ({ body }) => {
-      const id = Number(body.id ?? body.fId);
-      if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
-      if (await ctx.db.selectFrom('t_sys_permission_menu').select('id').where('parentId', '=', id).executeTakeFirst()) throw new Refusal('请先删除子地区');
-      const gone = await ctx.db.deleteFrom('t_sys_permission_menu').where('id', '=', id).executeTakeFirst();
-      if (!Number(gone.numDeletedRows)) throw new NotFound('菜单不存在');
-      return null;
-    },
-  });
+export async function remove({ db, body }: CallContext) {
+  const id = Number(body.id ?? body.fId);
+  if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
+  if (await db.selectFrom('t_sys_permission_menu').select('id').where('parentId', '=', id).executeTakeFirst()) throw new Refusal('请先删除子地区');
+  const gone = await db.deleteFrom('t_sys_permission_menu').where('id', '=', id).executeTakeFirst();
+  if (!Number(gone.numDeletedRows)) throw new NotFound('菜单不存在');
+  return null;
 }

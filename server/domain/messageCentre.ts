@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { DB, Database } from '../db';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
+import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { User } from '../crud/types';
 
@@ -204,11 +205,14 @@ export async function messageLists(db: DB, user: User, tz: string) {
   };
 }
 
+const MESSAGE_BODY = S.object({ msg_id: S.id('the message'), msgId: S.id() });
+
 /** Every logged-in user has a message centre: the calls need no code, only the caller's own rows. */
 export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/message/init',
     methods: ['GET', 'POST'],
+    body: S.object({}),
     permission: null,
     logname: LOG.init,
     handler: async ({ user }) => messageLists(ctx.db, user!, ctx.timeZone),
@@ -217,12 +221,14 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   registerCall(app, ctx, {
     path: '/message/content',
     methods: ['GET', 'POST'],
+    body: MESSAGE_BODY,
     permission: null,
     logname: LOG.content,
     handler: async ({ user, body }) => String((await ownMessage(ctx.db, user!, body)).fContent),
   });
   registerCall(app, ctx, {
     path: '/message/has_read',
+    body: MESSAGE_BODY,
     permission: null,
     write: true,
     logname: LOG.hasRead,
@@ -230,6 +236,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   });
   registerCall(app, ctx, {
     path: '/message/remove_readed',
+    body: MESSAGE_BODY,
     permission: null,
     write: true,
     logname: LOG.remove,
@@ -237,6 +244,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   });
   registerCall(app, ctx, {
     path: '/message/restore',
+    body: MESSAGE_BODY,
     permission: null,
     write: true,
     logname: LOG.restore,

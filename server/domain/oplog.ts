@@ -32,9 +32,10 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 500);
       const current = pageNumber(body.current);
-      let q = ctx.db.selectFrom('t_sys_log');
+      // The log keeps names masked; an operator is found, and shown, by the account's current name.
+      let q = ctx.db.selectFrom('t_sys_log').leftJoin('t_sys_user as u', 'u.fId', 't_sys_log.userId');
       const keyword = String(c.keyword ?? c.userName ?? '').trim();
-      if (keyword) q = q.where('userName', 'ilike', containing(keyword));
+      if (keyword) q = q.where((eb) => eb.or([eb('u.fChineseName', 'ilike', containing(keyword)), eb('t_sys_log.userName', 'ilike', containing(keyword))]));
       const range = Array.isArray(c.time) ? c.time : Array.isArray(c.dateRange) ? c.dateRange : [];
       const begin = c.beginTime ?? c.startTime ?? range[0];
       const end = c.endTime ?? range[1];
@@ -53,9 +54,10 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
       if (typeof c.logtype === 'string' && c.logtype) q = q.where('logtype', '=', c.logtype);
       const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
       const rows = await q
-        .select(['id', 'message', 'logtype', 'userId', 'userName', 'logname', 'ip', 'succeed', 'createtime'])
+        .select(['t_sys_log.id', 'message', 'logtype', 'userId', 'logname', 'ip', 'succeed', 'createtime'])
+        .select((eb) => eb.fn.coalesce('u.fChineseName', 't_sys_log.userName').as('userName'))
         .orderBy('createtime', 'desc')
-        .orderBy('id', 'desc')
+        .orderBy('t_sys_log.id', 'desc')
         .limit(size)
         .offset((current - 1) * size)
         .execute();

@@ -1,7 +1,10 @@
-/** Roles and their permission tree (spec 002 screen 5). */
-import type { FastifyInstance } from 'fastify';
-import { Answer, registerCall, type RouteContext } from '../http/route';
-import { S } from '../http/catalog';
+/**
+ * Roles and their permission tree (spec 002 screen 5), declared by resources/role.resource.json: these
+ * are its handlers. The built-in roles keep their alias and cannot be deleted; the administrator role
+ * holds every code and is not granted by hand.
+ */
+import { Answer } from '../http/route';
+import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
@@ -39,120 +42,82 @@ function nodeIds(value: unknown): number[] {
   return [...new Set(list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter(isId))];
 }
 
-export function registerRoleRoutes(app: FastifyInstance, ctx: RouteContext) {
-  registerCall(app, ctx, {
-    path: ROLE_PATHS.list,
-    summary: { 'zh-CN': '角色列表', 'zh-TW': '角色列表', 'en-US': 'Roles list' },
-    body: S.page({ name: S.string(undefined, 'role name') }),
-    permission: ROLE_CODES.list,
-    handler: async ({ body }) => {
-      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-      const current = pageNumber(body.current);
-      const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
-      const name = text(condition, 'name') || text(condition, 'keyword');
-      let q = ctx.db.selectFrom('t_sys_role');
-      if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', containing(name)), eb('alias', 'ilike', containing(name))]));
-      const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-      const rows = await q
-        .select(['id', 'name', 'alias'])
-        .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'))
-        .orderBy('id')
-        .limit(size)
-        .offset((current - 1) * size)
-        .execute();
-      const records = rows.map((r) => ({ ...r, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(r.alias) }));
-      return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
-    },
-  });
+export async function list({ db, body }: CallContext) {
+  const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
+  const current = pageNumber(body.current);
+  const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
+  const name = text(condition, 'name') || text(condition, 'keyword');
+  let q = db.selectFrom('t_sys_role');
+  if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', containing(name)), eb('alias', 'ilike', containing(name))]));
+  const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+  const rows = await q
+    .select(['id', 'name', 'alias'])
+    .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'))
+    .orderBy('id')
+    .limit(size)
+    .offset((current - 1) * size)
+    .execute();
+  // fId as well: the generic list and form key every row by it.
+  const records = rows.map((r) => ({ ...r, fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(r.alias) }));
+  return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+}
 
-  // Every role, for the user form's role choice.
-  registerCall(app, ctx, {
-    path: ROLE_PATHS.all,
-    summary: { 'zh-CN': '全部角色', 'zh-TW': '全部角色', 'en-US': 'All roles' },
-    body: S.object({}),
-    permission: 'user:list',
-    handler: async () => ctx.db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute(),
-  });
+/** Every role, for the user form's role choice (fId and fName as the declared form's pickers read them). */
+export async function all({ db }: CallContext) {
+  const rows = await db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute();
+  return rows.map((r) => ({ ...r, fId: r.id, fName: r.name }));
+}
 
-  registerCall(app, ctx, {
-    path: ROLE_PATHS.save,
-    body: S.object({ id: S.id('absent: add'), name: S.string(), alias: S.string() }),
-    permission: (body) => (Number(body.id) ? ROLE_CODES.edit : ROLE_CODES.add),
-    codes: [ROLE_CODES.add, ROLE_CODES.edit],
-    write: true,
-    logname: { key: 'role.save', 'zh-CN': '保存角色', 'zh-TW': '儲存角色', 'en-US': 'Save role' },
-    handler: async ({ body }) => {
-      const id = Number(body.id) || 0;
-      const name = text(body, 'name');
-      const alias = text(body, 'alias');
-      if (!name) throw new Refusal('角色名称不能为空');
-      if (!alias) throw new Refusal('角色别名不能为空');
-      if (name.length > 50 || alias.length > 50) throw new Refusal('长度超出限制');
-      const clash = await ctx.db.selectFrom('t_sys_role').select('id').where('alias', '=', alias).executeTakeFirst();
-      if (clash && clash.id !== id) throw new Refusal('角色别名已存在', 409);
-      if (id) {
-        const existing = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
-        if (!existing) throw new NotFound('角色不存在');
-        if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw new Refusal('内置角色的别名不能修改');
-        return ctx.db.updateTable('t_sys_role').set({ name, alias }).where('id', '=', id).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
-      }
-      return ctx.db.insertInto('t_sys_role').values({ name, alias }).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
-    },
-  });
+export async function save({ db, body }: CallContext) {
+  const id = Number(body.id ?? body.fId) || 0;
+  const name = text(body, 'name');
+  const alias = text(body, 'alias');
+  if (!name) throw new Refusal('角色名称不能为空');
+  if (!alias) throw new Refusal('角色别名不能为空');
+  if (name.length > 50 || alias.length > 50) throw new Refusal('长度超出限制');
+  const clash = await db.selectFrom('t_sys_role').select('id').where('alias', '=', alias).executeTakeFirst();
+  if (clash && clash.id !== id) throw new Refusal('角色别名已存在', 409);
+  if (id) {
+    const existing = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
+    if (!existing) throw new NotFound('角色不存在');
+    if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw new Refusal('内置角色的别名不能修改');
+    return db.updateTable('t_sys_role').set({ name, alias }).where('id', '=', id).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
+  }
+  return db.insertInto('t_sys_role').values({ name, alias }).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
+}
 
-  registerCall(app, ctx, {
-    path: ROLE_PATHS.remove,
-    body: S.object({ id: S.id(), ids: S.ids() }),
-    permission: ROLE_CODES.del,
-    write: true,
-    logname: { key: 'role.delete', 'zh-CN': '删除角色', 'zh-TW': '刪除角色', 'en-US': 'Delete role' },
-    handler: async ({ body }) => {
-      const id = idOf(body);
-      const role = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
-      if (!role) throw new NotFound('角色不存在');
-      if (BUILT_IN.has(role.alias)) throw new Refusal('内置角色不能删除');
-      if (await ctx.db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw new Refusal('该角色下存在用户，无法删除');
-      await ctx.db.deleteFrom('t_sys_role').where('id', '=', id).execute();
-      return null;
-    },
-  });
+export async function remove({ db, body }: CallContext) {
+  const id = idOf(body);
+  const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
+  if (!role) throw new NotFound('角色不存在');
+  if (BUILT_IN.has(role.alias)) throw new Refusal('内置角色不能删除');
+  if (await db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw new Refusal('该角色下存在用户，无法删除');
+  await db.deleteFrom('t_sys_role').where('id', '=', id).execute();
+  return null;
+}
 
-  registerCall(app, ctx, {
-    path: ROLE_PATHS.tree,
-    summary: { 'zh-CN': '角色权限树', 'zh-TW': '角色權限樹', 'en-US': 'Permission tree of a role' },
-    body: S.object({ id: S.id('the role') }),
-    permission: ROLE_CODES.setPermissions,
-    handler: async ({ body }) => {
-      const id = idOf(body);
-      const held = await ctx.db.selectFrom('t_sys_role_menu').select('menuId').where('roleId', '=', id).execute();
-      return buildTree(await menuRows(ctx.db), new Set(held.map((h) => h.menuId)));
-    },
-  });
+export async function tree({ db, body }: CallContext) {
+  const id = idOf(body);
+  const held = await db.selectFrom('t_sys_role_menu').select('menuId').where('roleId', '=', id).execute();
+  return buildTree(await menuRows(db), new Set(held.map((h) => h.menuId)));
+}
 
-  registerCall(app, ctx, {
-    path: ROLE_PATHS.setPermissions,
-    body: S.object({ id: S.id('the role'), treeNodes: S.array({ type: ['integer', 'string', 'object'] }, 'the checked menu ids (or nodes)') }),
-    permission: ROLE_CODES.setPermissions,
-    write: true,
-    logname: { key: 'role.permissions', 'zh-CN': '角色授权', 'zh-TW': '角色授權', 'en-US': 'Grant role permissions' },
-    handler: async ({ body }) => {
-      const id = idOf(body);
-      const role = await ctx.db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
-      if (!role) throw new NotFound('角色不存在');
-      // Every start gives the administrator role every code again; a change here would not last.
-      if (role.alias === 'admin') throw new Refusal('超级管理员拥有全部权限，无需设置');
-      const rows = await menuRows(ctx.db);
-      const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));
-      const chosen = new Set<number>();
-      for (const nodeId of nodeIds(body.treeNodes ?? body.menuIds)) {
-        // A checked node brings its ancestors, so a granted page is reachable from its section.
-        for (let n: number | undefined = nodeId; n && parentOf.has(n) && !chosen.has(n); n = parentOf.get(n)) chosen.add(n);
-      }
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('t_sys_role_menu').where('roleId', '=', id).execute();
-        if (chosen.size) await trx.insertInto('t_sys_role_menu').values([...chosen].map((menuId) => ({ roleId: id, menuId }))).execute();
-      });
-      return new Answer([...chosen].sort((a, b) => a - b), '授权成功');
-    },
+export async function setPermissions({ db, body }: CallContext) {
+  const id = idOf(body);
+  const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
+  if (!role) throw new NotFound('角色不存在');
+  // Every start gives the administrator role every code again; a change here would not last.
+  if (role.alias === 'admin') throw new Refusal('超级管理员拥有全部权限，无需设置');
+  const rows = await menuRows(db);
+  const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));
+  const chosen = new Set<number>();
+  for (const nodeId of nodeIds(body.treeNodes ?? body.menuIds)) {
+    // A checked node brings its ancestors, so a granted page is reachable from its section.
+    for (let n: number | undefined = nodeId; n && parentOf.has(n) && !chosen.has(n); n = parentOf.get(n)) chosen.add(n);
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('t_sys_role_menu').where('roleId', '=', id).execute();
+    if (chosen.size) await trx.insertInto('t_sys_role_menu').values([...chosen].map((menuId) => ({ roleId: id, menuId }))).execute();
   });
+  return new Answer([...chosen].sort((a, b) => a - b), '授权成功');
 }

@@ -1,6 +1,6 @@
 /**
  * System lookups the device screens need: the dictionary, and the start-up data an app asks for before
- * it signs in. The agent list of the device form's owner selector is the user list of users.ts.
+ * it signs in. The agent list of the device form's owner selector is the user list (resources/user.resource.json).
  */
 import type { FastifyInstance } from 'fastify';
 import { registerCall, type RouteContext } from '../http/route';
@@ -39,5 +39,4 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
     },
   });
 
-  // The user list (also the agent selector's lookup) lives in users.ts with the other user calls.
 }

@@ -4579,6 +4579,179 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "menu": {
+    "name": "menu",
+    "table": "t_sys_permission_menu",
+    "label": "菜单",
+    "labels": {
+      "zh-CN": "菜单",
+      "zh-TW": "選單",
+      "en-US": "Menu"
+    },
+    "primaryKey": "id",
+    "fields": {
+      "id": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "parentId": {
+        "type": "integer",
+        "label": "上级菜单",
+        "default": 0,
+        "messages": {}
+      },
+      "menuName": {
+        "type": "string",
+        "label": "名称",
+        "messages": {
+          "required": "名称不能为空"
+        }
+      },
+      "fPermissionType": {
+        "type": "integer",
+        "label": "类型",
+        "default": 1,
+        "messages": {}
+      },
+      "menuUri": {
+        "type": "string",
+        "label": "菜单地址",
+        "messages": {
+          "required": "菜单地址不能为空"
+        }
+      },
+      "icon": {
+        "type": "string",
+        "label": "图标",
+        "messages": {
+          "required": "图标不能为空"
+        }
+      },
+      "component": {
+        "type": "string",
+        "label": "组件",
+        "messages": {}
+      },
+      "sort": {
+        "type": "integer",
+        "label": "排序",
+        "messages": {
+          "required": "排序不能为空"
+        }
+      },
+      "permissions": {
+        "type": "string",
+        "label": "权限标识",
+        "messages": {
+          "required": "权限标识不能为空",
+          "unique": "权限标识已存在"
+        }
+      }
+    },
+    "required": [
+      "menuName",
+      "sort",
+      "permissions"
+    ],
+    "unique": [
+      "permissions"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [],
+    "sort": {
+      "default": [
+        {
+          "column": "id",
+          "asc": false
+        }
+      ],
+      "allowed": [
+        "id"
+      ]
+    },
+    "pageSize": 9999,
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "parentId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "menuName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fPermissionType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "menuUri": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "icon": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "component": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "sort": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "permissions": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        }
+      }
+    }
+  },
   "messageModel": {
     "name": "messageModel",
     "table": "t_message_model",
@@ -7174,6 +7347,108 @@ export const entities: Record<string, EntityModel> = {
       }
     }
   },
+  "role": {
+    "name": "role",
+    "table": "t_sys_role",
+    "label": "角色",
+    "labels": {
+      "zh-CN": "角色",
+      "zh-TW": "角色",
+      "en-US": "Role"
+    },
+    "primaryKey": "id",
+    "fields": {
+      "id": {
+        "type": "integer",
+        "label": "编号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "name": {
+        "type": "string",
+        "label": "角色名称",
+        "messages": {
+          "required": "角色名称不能为空",
+          "maxLength": "长度超出限制"
+        }
+      },
+      "alias": {
+        "type": "string",
+        "label": "角色别名",
+        "messages": {
+          "required": "角色别名不能为空",
+          "maxLength": "长度超出限制",
+          "unique": "角色别名已存在"
+        }
+      },
+      "userCount": {
+        "type": "integer",
+        "label": "用户数",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "name",
+      "alias"
+    ],
+    "unique": [
+      "alias"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "name",
+        "op": "like",
+        "fields": [
+          "name",
+          "alias"
+        ]
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "id",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "id"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "alias": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        }
+      }
+    }
+  },
   "room": {
     "name": "room",
     "table": "t_sys_user_room",
@@ -8024,6 +8299,266 @@ export const entities: Record<string, EntityModel> = {
             "null"
           ],
           "maxLength": 200
+        }
+      }
+    }
+  },
+  "user": {
+    "name": "user",
+    "table": "t_sys_user",
+    "label": "用户",
+    "labels": {
+      "zh-CN": "用户",
+      "zh-TW": "使用者",
+      "en-US": "User"
+    },
+    "primaryKey": "fId",
+    "fields": {
+      "fId": {
+        "type": "integer",
+        "label": "用户ID",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fAdmin": {
+        "type": "integer",
+        "label": "用户类型",
+        "messages": {
+          "required": "权限角色不能为空"
+        }
+      },
+      "fChineseName": {
+        "type": "string",
+        "label": "姓名",
+        "messages": {
+          "required": "姓名不能为空",
+          "maxLength": "姓名长度超出限制"
+        }
+      },
+      "fPhone": {
+        "type": "string",
+        "label": "手机号码",
+        "messages": {
+          "required": "手机号码不能为空",
+          "pattern": "手机号码格式错误",
+          "unique": "该手机号码已存在"
+        }
+      },
+      "fRoleIds": {
+        "type": "string",
+        "label": "所属角色",
+        "virtual": true,
+        "messages": {
+          "required": "所属角色不能为空"
+        }
+      },
+      "roleNames": {
+        "type": "string",
+        "label": "所属角色",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fUserType": {
+        "type": "integer",
+        "label": "账号类别",
+        "default": 1,
+        "messages": {}
+      },
+      "fStatus": {
+        "type": "integer",
+        "label": "状态",
+        "default": 1,
+        "messages": {}
+      },
+      "fPic": {
+        "type": "string",
+        "label": "头像",
+        "messages": {}
+      },
+      "fExpireTime": {
+        "type": "date-time",
+        "label": "到期时间",
+        "messages": {}
+      },
+      "fIdcard": {
+        "type": "string",
+        "label": "身份证号",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fGender": {
+        "type": "string",
+        "label": "性别",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fEmail": {
+        "type": "string",
+        "label": "邮箱",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fWorkUnit": {
+        "type": "string",
+        "label": "工作单位",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fWorkAddress": {
+        "type": "string",
+        "label": "工作地址",
+        "readOnly": true,
+        "messages": {}
+      },
+      "leaseName": {
+        "type": "string",
+        "label": "当前租住",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
+      "fCreateTime": {
+        "type": "date-time",
+        "label": "创建时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fLastloginDate": {
+        "type": "date-time",
+        "label": "最后登录时间",
+        "readOnly": true,
+        "messages": {}
+      }
+    },
+    "required": [
+      "fAdmin",
+      "fChineseName",
+      "fPhone",
+      "fRoleIds"
+    ],
+    "unique": [
+      "fPhone"
+    ],
+    "relations": {},
+    "readOnlyOnEdit": [],
+    "adminOnly": [],
+    "filters": [
+      {
+        "key": "keyword",
+        "op": "like",
+        "fields": [
+          "fChineseName",
+          "fPhone"
+        ]
+      },
+      {
+        "key": "status",
+        "op": "eq",
+        "field": "fStatus"
+      },
+      {
+        "key": "fAdmin",
+        "op": "eq",
+        "field": "fAdmin"
+      },
+      {
+        "key": "userType",
+        "op": "eq",
+        "field": "fUserType",
+        "input": "hidden"
+      }
+    ],
+    "sort": {
+      "default": [
+        {
+          "column": "fId",
+          "asc": true
+        }
+      ],
+      "allowed": [
+        "fId"
+      ]
+    },
+    "pageSize": 10,
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fAdmin": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            2,
+            null
+          ]
+        },
+        "fChineseName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fPhone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 11,
+          "pattern": "^1[3-9]\\d{9}$"
+        },
+        "fUserType": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            1,
+            2,
+            null
+          ]
+        },
+        "fStatus": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647,
+          "enum": [
+            0,
+            1,
+            null
+          ]
+        },
+        "fPic": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200
+        },
+        "fExpireTime": {
+          "type": [
+            "string",
+            "null"
+          ]
         }
       }
     }

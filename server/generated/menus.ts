@@ -193,6 +193,16 @@ export const menus = [
     "permission": "house:list"
   },
   {
+    "key": "sys-menu",
+    "parent": "system-manage",
+    "path": "/sys-menu",
+    "component": "sys-menu",
+    "icon": "AccountTree",
+    "sort": 3,
+    "title": "菜单管理",
+    "permission": "menu:list"
+  },
+  {
     "key": "messageModel",
     "parent": "system-manage",
     "path": "/messageModel",
@@ -283,6 +293,16 @@ export const menus = [
     "permission": "rentalFile:list"
   },
   {
+    "key": "sys-role",
+    "parent": "system-manage",
+    "path": "/sys-role",
+    "component": "sys-role",
+    "icon": "AdminPanelSettings",
+    "sort": 2,
+    "title": "角色管理",
+    "permission": "role:list"
+  },
+  {
     "key": "touch-alarm",
     "parent": "alarm-manage",
     "path": "/touchAlarm",
@@ -291,6 +311,16 @@ export const menus = [
     "sort": 9,
     "title": "一键报警",
     "permission": "touchAlarm:list"
+  },
+  {
+    "key": "sys-user",
+    "parent": "system-manage",
+    "path": "/sys-user",
+    "component": "sys-user",
+    "icon": "People",
+    "sort": 1,
+    "title": "用户管理",
+    "permission": "user:list"
   },
   {
     "key": "alarm-lock",
@@ -423,34 +453,14 @@ export const menus = [
     "permission": "feedback-answer:list"
   },
   {
-    "key": "sys-user",
-    "parent": "system-manage",
-    "path": "/sys-user",
-    "component": "sys-user",
+    "key": "tenant",
+    "parent": "rental-manage",
+    "path": "/tenant",
+    "component": "tenant",
     "icon": "People",
-    "sort": 1,
-    "title": "用户管理",
-    "permission": "user:list"
-  },
-  {
-    "key": "sys-role",
-    "parent": "system-manage",
-    "path": "/sys-role",
-    "component": "sys-role",
-    "icon": "AdminPanelSettings",
     "sort": 2,
-    "title": "角色管理",
-    "permission": "role:list"
-  },
-  {
-    "key": "sys-menu",
-    "parent": "system-manage",
-    "path": "/sys-menu",
-    "component": "sys-menu",
-    "icon": "AccountTree",
-    "sort": 3,
-    "title": "菜单管理",
-    "permission": "menu:list"
+    "title": "租客管理",
+    "permission": "tenant:list"
   },
   {
     "key": "oplog",
@@ -511,16 +521,6 @@ export const menus = [
     "sort": 2,
     "title": "通话关系",
     "permission": "relation:sch"
-  },
-  {
-    "key": "tenant",
-    "parent": "rental-manage",
-    "path": "/tenant",
-    "component": "tenant",
-    "icon": "People",
-    "sort": 2,
-    "title": "租客管理",
-    "permission": "tenant:list"
   },
   {
     "key": "api-docs",
@@ -748,7 +748,7 @@ export const buttons = [
   },
   {
     "code": "feedback-answer:list",
-    "menu": "feedback",
+    "menu": "feedback-answer",
     "title": "反馈答复"
   },
   {
@@ -830,6 +830,26 @@ export const buttons = [
     "code": "house:del",
     "menu": "rental-house",
     "title": "出租屋删除"
+  },
+  {
+    "code": "menu:list",
+    "menu": "sys-menu",
+    "title": "菜单查看"
+  },
+  {
+    "code": "menu:add",
+    "menu": "sys-menu",
+    "title": "菜单新增"
+  },
+  {
+    "code": "menu:edit",
+    "menu": "sys-menu",
+    "title": "菜单编辑"
+  },
+  {
+    "code": "menu:del",
+    "menu": "sys-menu",
+    "title": "菜单删除"
   },
   {
     "code": "messageModel:list",
@@ -982,14 +1002,69 @@ export const buttons = [
     "title": "租房文件删除"
   },
   {
+    "code": "role:list",
+    "menu": "sys-role",
+    "title": "角色查看"
+  },
+  {
+    "code": "role:add",
+    "menu": "sys-role",
+    "title": "角色新增"
+  },
+  {
+    "code": "role:edit",
+    "menu": "sys-role",
+    "title": "角色编辑"
+  },
+  {
+    "code": "role:del",
+    "menu": "sys-role",
+    "title": "角色删除"
+  },
+  {
+    "code": "role:setPermissions",
+    "menu": "sys-role",
+    "title": "角色授权"
+  },
+  {
+    "code": "user:list",
+    "menu": "sys-role",
+    "title": "用户查看"
+  },
+  {
     "code": "touchAlarm:list",
     "menu": "touch-alarm",
     "title": "一键报警"
   },
   {
+    "code": "user:add",
+    "menu": "sys-user",
+    "title": "用户新增"
+  },
+  {
+    "code": "user:edit",
+    "menu": "sys-user",
+    "title": "用户编辑"
+  },
+  {
+    "code": "user:export",
+    "menu": "sys-user",
+    "title": "用户导出"
+  },
+  {
+    "code": "tenant:list",
+    "menu": "tenant",
+    "title": "租客查看"
+  },
+  {
+    "code": "tenant:status",
+    "menu": "tenant",
+    "title": "租客启用/禁用"
+  },
+  {
     "code": "hologram:sch",
-    "menu": "hologram",
-    "title": "全息档案查询"
+    "menu": "sys-user",
+    "title": "全息档案查看"
   },
   {
     "code": "alarm:list",
@@ -1008,37 +1083,37 @@ export const buttons = [
   },
   {
     "code": "alarm-gather:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-gather",
     "title": "聚集预警"
   },
   {
     "code": "alarm-time:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-time",
     "title": "时间段预警"
   },
   {
     "code": "alarm-room:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-room",
     "title": "房间人数预警"
   },
   {
     "code": "alarm-foreign:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-foreign",
     "title": "外来人员预警"
   },
   {
     "code": "alarm-person:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-person",
     "title": "人员预警"
   },
   {
     "code": "alarm-device:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-device",
     "title": "设备报警"
   },
   {
     "code": "alarm-card:list",
-    "menu": "alarm-lock",
+    "menu": "alarm-card",
     "title": "身份证预警记录"
   },
   {
@@ -1083,27 +1158,27 @@ export const buttons = [
   },
   {
     "code": "programHelpManual:list",
-    "menu": "help-manual",
+    "menu": "program-help-manual",
     "title": "程序帮助手册查看"
   },
   {
     "code": "programHelpManual:edit",
-    "menu": "help-manual",
+    "menu": "program-help-manual",
     "title": "程序帮助手册编辑"
   },
   {
     "code": "programHelpManual:del",
-    "menu": "help-manual",
+    "menu": "program-help-manual",
     "title": "程序帮助手册删除"
   },
   {
     "code": "userAgreement:list",
-    "menu": "help-manual",
+    "menu": "user-agreement",
     "title": "用户协议查看"
   },
   {
     "code": "privacyPolicy:list",
-    "menu": "help-manual",
+    "menu": "privacy-policy",
     "title": "隐私政策查看"
   },
   {
@@ -1175,15 +1250,5 @@ export const buttons = [
     "code": "room-device:bind",
     "menu": "place",
     "title": "房间绑定设备"
-  },
-  {
-    "code": "tenant:list",
-    "menu": "rental-manage",
-    "title": "租客查看"
-  },
-  {
-    "code": "tenant:status",
-    "menu": "rental-manage",
-    "title": "租客启用/禁用"
   }
 ];

@@ -18,6 +18,7 @@ import * as firmwareUpdateDevice from '../domain/firmwareUpdateDevice';
 import * as group from '../domain/group';
 import * as groupDevice from '../domain/groupDevice';
 import * as house from '../domain/house';
+import * as menus from '../domain/menus';
 import * as place from '../domain/place';
 import * as product from '../domain/product';
 import * as productFunction from '../domain/productFunction';
@@ -25,9 +26,11 @@ import * as productJson from '../domain/productJson';
 import * as productJsonConf from '../domain/productJsonConf';
 import * as productProperty from '../domain/productProperty';
 import * as rentalRoom from '../domain/rentalRoom';
+import * as roles from '../domain/roles';
 import * as room from '../domain/room';
 import * as roomDevice from '../domain/roomDevice';
 import * as touchAlarm from '../domain/touchAlarm';
+import * as users from '../domain/users';
 
 export const routes: RouteSpec[] = [
   { path: '/biz/t-address-book/pageList', entity: 'addressBook', action: 'list', permission: "hologram:sch" },
@@ -111,6 +114,10 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-house-device/pageList', entity: 'houseDevice', action: 'list', permission: "alarm:list" },
   { path: '/biz/t-location-record/pageList', entity: 'locationRecord', action: 'list', permission: "hologram:sch" },
   { path: '/biz/t-lock-record/list', entity: 'lockRecord', action: 'list', permission: "hologram:sch" },
+  { path: '/system/t-sys-permission-menu/treeList', entity: 'menu', action: 'list', permission: "menu:list", handler: menus.tree },
+  { path: '/system/t-sys-permission-menu/menuById', entity: 'menu', action: 'get', permission: "menu:list", handler: menus.get },
+  { path: '/system/t-sys-permission-menu/addOrUpdateSysMenu', entity: 'menu', action: 'save', permission: {"create":"menu:add","update":"menu:edit"}, message: "操作成功", log: {"key":"menu.save","zh-CN":"保存菜单","zh-TW":"儲存選單","en-US":"Save menu"}, handler: menus.save },
+  { path: '/system/t-sys-permission-menu/removeSysMenu', entity: 'menu', action: 'delete', permission: "menu:del", message: "操作成功", log: {"key":"menu.delete","zh-CN":"删除菜单","zh-TW":"刪除選單","en-US":"Delete menu"}, handler: menus.remove },
   { path: '/system/t-message-model/list', entity: 'messageModel', action: 'list', permission: "messageModel:list" },
   { path: '/system/t-message-model/addoredit', entity: 'messageModel', action: 'save', permission: {"create":"messageModel:add","update":"messageModel:edit"}, message: "消息模板保存成功", log: {"key":"messageModel.save","zh-CN":"消息模板保存","zh-TW":"訊息範本儲存","en-US":"Save message template"} },
   { path: '/system/t-message-model/delete', entity: 'messageModel', action: 'delete', permission: "messageModel:del", message: "消息模板删除成功", log: {"key":"messageModel.delete","zh-CN":"消息模板删除","zh-TW":"訊息範本刪除","en-US":"Delete message template"} },
@@ -149,6 +156,12 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-rental-room/list', entity: 'rentalRoom', action: 'list', permission: "address:list" },
   { path: '/biz/t-rental-room/addOrUpdateRoom', entity: 'rentalRoom', action: 'save', permission: {"create":"rentalRoom:add","update":"rentalRoom:edit"}, message: "房间保存成功", log: {"key":"rentalRoom.save","zh-CN":"出租房间保存","zh-TW":"出租房間儲存","en-US":"Save rental room"} },
   { path: '/biz/t-rental-room/removeRoom', entity: 'rentalRoom', action: 'delete', permission: "rentalRoom:del", message: "房间删除成功", log: {"key":"rentalRoom.delete","zh-CN":"出租房间删除","zh-TW":"出租房間刪除","en-US":"Delete rental room"} },
+  { path: '/system/t-sys-role/pageList', entity: 'role', action: 'list', permission: "role:list", handler: roles.list },
+  { path: '/system/t-sys-role/list', entity: 'role', action: 'all', permission: "user:list", handler: roles.all },
+  { path: '/system/t-sys-role/addOrUpdateSysRole', entity: 'role', action: 'save', permission: {"create":"role:add","update":"role:edit"}, message: "操作成功", log: {"key":"role.save","zh-CN":"保存角色","zh-TW":"儲存角色","en-US":"Save role"}, handler: roles.save },
+  { path: '/system/t-sys-role/removeSysRole', entity: 'role', action: 'delete', permission: "role:del", message: "操作成功", log: {"key":"role.delete","zh-CN":"删除角色","zh-TW":"刪除角色","en-US":"Delete role"}, handler: roles.remove },
+  { path: '/system/t-sys-role/treeList', entity: 'role', action: 'tree', permission: "role:setPermissions", handler: roles.tree },
+  { path: '/system/t-sys-role/updateRolePermission', entity: 'role', action: 'permissions', permission: "role:setPermissions", message: "授权成功", log: {"key":"role.permissions","zh-CN":"角色授权","zh-TW":"角色授權","en-US":"Grant role permissions"}, handler: roles.setPermissions },
   { path: '/biz/t-sys-user-room/rooms', entity: 'room', action: 'list', permission: "place:list" },
   { path: '/biz/t-sys-user-room/addorupdate', entity: 'room', action: 'save', permission: {"create":"room:add","update":"room:edit"}, message: "房间保存成功", log: {"key":"room.save","zh-CN":"房间保存","zh-TW":"房間儲存","en-US":"Save room"} },
   { path: '/biz/t-sys-user-room/del', entity: 'room', action: 'delete', permission: "room:del", message: "房间删除成功", log: {"key":"room.delete","zh-CN":"房间删除","zh-TW":"房間刪除","en-US":"Delete room"} },
@@ -165,6 +178,13 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-tenant-house/pageList', entity: 'tenantHouse', action: 'list', permission: "tenant:list" },
   { path: '/biz/t-touch-alarm/pageList', entity: 'touchAlarm', action: 'list', permission: "touchAlarm:list", handler: touchAlarm.pageList },
   { path: '/biz/t-touch-alarm/updateStatus', entity: 'touchAlarm', action: 'updateStatus', permission: "touchAlarm:list", message: "签收成功", log: {"key":"touchAlarm.updateStatus","zh-CN":"一键报警签收","zh-TW":"一鍵報警簽收","en-US":"Sign off one-touch alert"}, handler: touchAlarm.updateStatus },
+  { path: '/system/t-sys-user/pageList', entity: 'user', action: 'list', permission: "user:list", permissionWhen: [{"keys":["userType","fUserType"],"equals":2,"permission":"tenant:list"}], handler: users.list, byValue: {"key":"userType","field":"fUserType","codes":{"2":"tenant:list"}} },
+  { path: '/system/t-sys-user/getUserInfo', entity: 'user', action: 'get', permission: "user:list", permissionWhen: [{"keys":["id","fId"],"permission":"user:list"},{"keys":["userId","phone","idcard"],"permission":"hologram:sch"}], handler: users.info, byValue: {"key":"userType","field":"fUserType","codes":{"2":"tenant:list"}} },
+  { path: '/system/t-sys-user/getUserData', entity: 'user', action: 'devices', permission: "user:list", permissionWhen: [{"keys":["id","fId"],"permission":"user:list"},{"keys":["userId","phone","idcard"],"permission":"hologram:sch"}], handler: users.devices },
+  { path: '/system/t-sys-user/addOrUpdateSysUser', entity: 'user', action: 'save', permission: {"create":"user:add","update":"user:edit"}, message: "操作成功", log: {"key":"user.save","zh-CN":"保存用户","zh-TW":"儲存使用者","en-US":"Save user"}, handler: users.save },
+  { path: '/system/t-sys-user/removeSysUser', entity: 'user', action: 'delete', permission: "user:edit", message: "操作成功", log: {"key":"user.delete","zh-CN":"删除用户","zh-TW":"刪除使用者","en-US":"Delete user"}, handler: users.remove },
+  { path: '/system/t-sys-user/resetUserPwd', entity: 'user', action: 'resetPassword', permission: "user:edit", message: "密码重置成功", log: {"key":"user.resetPassword","zh-CN":"重置密码","zh-TW":"重設密碼","en-US":"Reset password"}, handler: users.resetPassword },
+  { path: '/system/t-sys-user/statusUser', entity: 'user', action: 'status', permission: "user:edit", field: 'fStatus', permissionWhen: [{"keys":["fUserType","userType"],"equals":2,"permission":"tenant:status"}], message: "用户状态修改成功", log: {"key":"user.status","zh-CN":"用户状态","zh-TW":"使用者狀態","en-US":"Change user status"}, handler: users.status },
   { path: '/biz/t-user-app/pageList', entity: 'userApp', action: 'list', permission: "hologram:sch" },
 ];
 
@@ -187,6 +207,7 @@ export const modules = {
   group: group,
   groupDevice: groupDevice,
   house: house,
+  menu: menus,
   place: place,
   platform: documents,
   platformFeedback: documentFeedback,
@@ -198,7 +219,9 @@ export const modules = {
   reminderRecord: documentFeedback,
   rentalFile: documents,
   rentalRoom: rentalRoom,
+  role: roles,
   room: room,
   roomDevice: roomDevice,
   touchAlarm: touchAlarm,
+  user: users,
 };

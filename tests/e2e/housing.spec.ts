@@ -88,7 +88,7 @@ test('a tenant opens with both tabs and is disabled and enabled again after the 
   await login(page);
   await openMenu(page, 'tenant', 'rental-manage');
   await expect(page).toHaveURL(/\/tenant$/);
-  const rows = page.getByTestId('tenant-row');
+  const rows = page.getByTestId('list-row');
   await expect(rows).toHaveCount(10);
   await expect(rows.first()).toContainText(/1[3-9]\d\*{4}\d{4}/);
 
@@ -102,8 +102,8 @@ test('a tenant opens with both tabs and is disabled and enabled again after the 
     const u = list.data.records.find((r: { fId: number }) => r.fId === owner);
     return { name: u.fChineseName as string, phone: u.fPhone as string };
   });
-  await page.getByTestId('tenant-keyword').fill(phone);
-  await page.getByTestId('tenant-query').click();
+  await page.getByTestId('filter-keyword').fill(phone);
+  await page.getByTestId('list-query').click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(name);
   await shot(page, 'housing-tenants');

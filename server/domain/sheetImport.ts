@@ -1,0 +1,149 @@
+/**
+ * What every all-or-nothing Excel import shares (watch-list people, description-library fields, system
+ * users): the template, the single uploaded .xlsx/.xls part, reading the first sheet by its header (or
+ * in template order when the header names no known column), checking each row, and refusing the whole
+ * file with every bad row's number and reason, so nothing is ever half-imported.
+ */
+import type { FastifyRequest } from 'fastify';
+import ExcelJS from 'exceljs';
+import { Refusal } from '../http/envelope';
+import type { DB } from '../db';
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Spec 001 §9 and 002 §9: xlsx or xls up to 2048 KB. */
+export const SHEET_LIMIT_BYTES = 2048 * 1024;
+
+export const SHEET_MESSAGES = {
+  format: '文件格式不正确',
+  size: '超出文件大小限制',
+  missing: '请选择导入文件',
+  empty: '导入文件没有数据',
+  failed: '导入失败，未导入任何数据',
+};
+
+export interface SheetColumn {
+  key: string;
+  header: string;
+  width?: number;
+}
+
+export interface RowError {
+  row: number;
+  message: string;
+}
+
+/** A cell as the text a person typed: a formula's result, a number without Excel's formatting surprises. */
+export function cellText(cell: ExcelJS.Cell): string {
+  const v = cell.value;
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
+  return String(cell.text ?? '').trim();
+}
+
+/** A template: bold, tinted, frozen header; `text` columns stay text (ID numbers and phones never become numbers). */
+export async function templateBook(name: string, columns: readonly SheetColumn[], example: Record<string, string>, text: string[] = []): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet(name);
+  sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 16 }));
+  for (const key of text) sheet.getColumn(key).numFmt = '@';
+  sheet.addRow(example);
+  const head = sheet.getRow(1);
+  head.font = { bold: true };
+  head.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8F0FE' } };
+  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/**
+ * The one file of a multipart import, whole in memory (imports of this size only): a name other than
+ * .xlsx/.xls is refused unread, a file over the scope's multipart limit with `size`.
+ */
+export async function receiveSheet(request: FastifyRequest, messages: { missing: string; format: string; size: string } = SHEET_MESSAGES): Promise<{ filename: string; data: Buffer }> {
+  if (!request.isMultipart()) throw new Refusal(messages.missing);
+  try {
+    const part = await request.file();
+    if (!part) throw new Refusal(messages.missing);
+    if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
+      part.file.resume();
+      throw new Refusal(messages.format);
+    }
+    const data = await part.toBuffer();
+    if (part.file.truncated) throw new Refusal(messages.size);
+    if (!data.length) throw new Refusal(messages.missing);
+    return { filename: part.filename, data };
+  } catch (error) {
+    if (error instanceof Refusal) throw error;
+    if (isTooLarge(error)) throw new Refusal(messages.size);
+    throw error;
+  }
+}
+
+export function isTooLarge(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || (error as { statusCode?: number }).statusCode === 413;
+}
+
+/** The first sheet of a workbook given as bytes or as a file path; anything that is not one is `badType`. */
+export async function openSheet(source: Buffer | string, badType: string = SHEET_MESSAGES.format): Promise<ExcelJS.Worksheet | undefined> {
+  const book = new ExcelJS.Workbook();
+  try {
+    if (typeof source === 'string') await book.xlsx.readFile(source);
+    else await book.xlsx.load(source as unknown as ArrayBuffer);
+  } catch {
+    // An .xls of the old binary format, or anything else that is not a workbook.
+    throw new Refusal(badType);
+  }
+  return book.worksheets[0];
+}
+
+/** Column numbers by key: the header's cells naming a column (its header, the header before "(", or its key). */
+function columnNumbers(sheet: ExcelJS.Worksheet, columns: readonly SheetColumn[]): Map<string, number> {
+  const found = new Map<string, number>();
+  sheet.getRow(1).eachCell((cell, col) => {
+    const text = cellText(cell);
+    const column = columns.find((c) => c.header === text || c.header.split('(')[0] === text || c.key === text);
+    if (column && !found.has(column.key)) found.set(column.key, col);
+  });
+  if (!found.size) columns.forEach((c, i) => found.set(c.key, i + 1));
+  return found;
+}
+
+/**
+ * Every non-blank data row through `check`; a Refusal it throws is that row's reason, and each row
+ * is reported. `read` turns a cell into text when a column needs more than cellText (dates).
+ */
+export async function checkRows<T>(
+  sheet: ExcelJS.Worksheet | undefined,
+  columns: readonly SheetColumn[],
+  check: (raw: Record<string, string>, row: number) => T | Promise<T>,
+  read: (cell: ExcelJS.Cell, key: string) => string = cellText,
+): Promise<{ rows: T[]; errors: RowError[] }> {
+  const rows: T[] = [];
+  const errors: RowError[] = [];
+  if (!sheet) return { rows, errors };
+  const numbers = columnNumbers(sheet, columns);
+  for (let r = 2; r <= sheet.rowCount; r++) {
+    const row = sheet.getRow(r);
+    const raw = Object.fromEntries(columns.map((c) => [c.key, numbers.has(c.key) ? read(row.getCell(numbers.get(c.key)!), c.key) : '']));
+    if (Object.values(raw).every((v) => v === '')) continue;
+    try {
+      rows.push(await check(raw, r));
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      errors.push({ row: r, message: error.message });
+    }
+  }
+  return { rows, errors };
+}
+
+/** Refuses the file when any row is bad (every one listed) or none is there; otherwise returns. */
+export function refuseBadRows(result: { rows: unknown[]; errors: RowError[] }, messages: { failed: string; empty: string } = SHEET_MESSAGES): void {
+  if (result.errors.length) throw new Refusal([messages.failed, ...result.errors.map((e) => `第${e.row}行：${e.message}`)].join('\n'));
+  if (!result.rows.length) throw new Refusal(messages.empty);
+}
+
+/** Inserts in batches inside the caller's transaction. */
+export async function insertAll(trx: DB, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await trx.insertInto(table as never).values(rows.slice(i, i + 500) as never).execute();
+}

@@ -1,0 +1,129 @@
+import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { login, pick, shot } from './helpers';
+
+const ROLE = { name: '产品查看员', alias: 'e2e-product-viewer' };
+const PERSON = { name: '端到端用户', phone: '13612345678', password: 'Viewer@123' };
+
+test('a role with some permissions and a user holding it: that user sees exactly that menu and those buttons', async ({ page }) => {
+  await login(page);
+  await page.goto('/sys-role');
+
+  // The role, from the generic list and form.
+  await page.getByTestId('list-add').click();
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('form-dialog').getByText('角色名称不能为空')).toBeVisible();
+  await page.getByTestId('form-input-name').fill(ROLE.name);
+  await page.getByTestId('form-input-alias').fill(ROLE.alias);
+  await page.getByTestId('form-save').click();
+  const roleRow = page.getByTestId('list-row').filter({ hasText: ROLE.alias });
+  await expect(roleRow).toBeVisible();
+  await expect(page.getByTestId('list-row').filter({ hasText: 'admin' }).getByTestId('list-delete')).toHaveCount(0);
+
+  // Products only, and of their buttons only 新增: checking the page brings its section and buttons.
+  await roleRow.getByTestId('role-permissions').click();
+  const tree = page.getByTestId('role-permission-dialog');
+  await tree.getByTestId('role-tree-check-product:list').check();
+  for (const code of ['product:edit', 'product:del', 'product:status']) {
+    const box = tree.getByTestId(`role-tree-check-${code}`);
+    if (await box.count()) await box.uncheck();
+  }
+  await expect(tree.getByTestId('role-tree-check-product:add')).toBeChecked();
+  await shot(page, 'users-role-permissions');
+  await page.getByTestId('role-permission-save').click();
+  await expect(page.getByText('授权成功')).toBeVisible();
+
+  // The user, from the generic form with the password fields the format cannot declare.
+  await page.goto('/sys-user');
+  await page.getByTestId('list-add').click();
+  await page.getByTestId('form-save').click();
+  const form = page.getByTestId('form-dialog');
+  await expect(form.getByText('姓名不能为空')).toBeVisible();
+  await expect(form.getByText('所属角色不能为空')).toBeVisible();
+  await expect(form.getByText('密码不能为空')).toBeVisible();
+  await pick(page, 'fAdmin', '普通用户');
+  await page.getByTestId('form-input-fChineseName').fill(PERSON.name);
+  await page.getByTestId('form-input-fPhone').fill(PERSON.phone);
+  await page.getByTestId('form-field-fRoleIds').getByRole('combobox').click();
+  await page.getByRole('option', { name: ROLE.name }).click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('user-form-password').fill(PERSON.password);
+  await page.getByTestId('user-form-password-check').fill('Other@123');
+  await page.getByTestId('form-save').click();
+  await expect(form.getByText('密码不一致!')).toBeVisible();
+  await page.getByTestId('user-form-password-check').fill(PERSON.password);
+  await shot(page, 'users-form');
+  await page.getByTestId('form-save').click();
+  await expect(form).toBeHidden();
+  await page.getByTestId('filter-keyword').fill(PERSON.name);
+  await page.getByTestId('list-query').click();
+  const userRow = page.getByTestId('list-row').filter({ hasText: PERSON.name });
+  await expect(userRow).toHaveCount(1);
+  await expect(userRow).toContainText(ROLE.name);
+  await expect(userRow).toContainText('136****5678');
+  await shot(page, 'users-list');
+
+  // Signed in as that user: one section, one page, and only the add button on it.
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
+  await login(page, { phone: PERSON.phone, password: PERSON.password });
+  await expect(page.locator('[data-testid^="menu-section-"]')).toHaveCount(1);
+  await expect(page.getByTestId('menu-section-device-manage')).toBeVisible();
+  if (!(await page.getByTestId('menu-item-product').isVisible())) await page.getByTestId('menu-section-device-manage').click();
+  await expect(page.locator('[data-testid^="menu-item-"]')).toHaveCount(1);
+  await page.getByTestId('menu-item-product').click();
+  await expect(page).toHaveURL(/\/product$/);
+  await expect(page.getByTestId('product-add')).toBeVisible();
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  await expect(page.getByTestId('product-edit')).toHaveCount(0);
+  await expect(page.getByTestId('product-delete')).toHaveCount(0);
+  await shot(page, 'users-limited-menu');
+  // A page outside the role is not reachable by its address either.
+  await page.goto('/sys-user');
+  await expect(page.getByTestId('list-add')).toHaveCount(0);
+});
+
+test('an import with one bad row lists that row and stores nothing', async ({ page }) => {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('用户');
+  sheet.addRow(['姓名', '手机号码', '用户类型', '所属角色', '密码']);
+  sheet.addRow(['导入好人', '13622220001', '普通用户', 'user', 'Import@123']);
+  sheet.addRow(['导入坏人', '1362222000', '普通用户', 'user', 'Import@123']);
+  const buffer = Buffer.from(await book.xlsx.writeBuffer());
+
+  await login(page);
+  await page.goto('/sys-user');
+  await page.getByTestId('user-import-file').setInputFiles({ name: 'users.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+  const result = page.getByTestId('user-import-result');
+  await expect(result).toContainText('导入失败，未导入任何数据');
+  await expect(result.getByTestId('import-problem')).toHaveText(['第3行：手机号码格式错误']);
+  await shot(page, 'users-import-refused');
+  await result.getByRole('button').click();
+  await page.getByTestId('filter-keyword').fill('导入好人');
+  await page.getByTestId('list-query').click();
+  await expect(page.getByTestId('list-row')).toHaveCount(0);
+
+  // The same file without the bad row goes in whole.
+  sheet.spliceRows(3, 1);
+  const good = Buffer.from(await book.xlsx.writeBuffer());
+  await page.getByTestId('user-import-file').setInputFiles({ name: 'users.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: good });
+  await expect(page.getByText('导入成功，共 1 条')).toBeVisible();
+  await page.getByTestId('list-query').click();
+  await expect(page.getByTestId('list-row')).toHaveCount(1);
+
+  // The export is a form post of the search: the browser saves the file.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('user-export').click();
+  expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+
+  // The same screen in Traditional Chinese and English.
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-zh-TW').click();
+  await expect(page.getByTestId('user-export')).toContainText('匯出');
+  await expect(page.getByLabel('姓名/手機號碼')).toBeVisible();
+  await shot(page, 'users-list-zh-TW');
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-en-US').click();
+  await expect(page.getByLabel('Name or phone')).toBeVisible();
+  await shot(page, 'users-list-en');
+});
