@@ -8,8 +8,12 @@
 import type Sigma from 'sigma';
 import type { CameraState } from 'sigma/types';
 
-/** How long the camera stays still before the graph is drawn again. */
-const REST_MS = 120;
+/**
+ * How long the camera stays still before the graph is drawn again: a redraw blocks input for a frame's
+ * time, so while the button is held (a drag that only paused between mouse events) it waits longer.
+ */
+const REST_MS = 150;
+const REST_HELD_MS = 500;
 /** sigma's layers, bottom to top ('mouse' only catches events). */
 const LAYERS = ['edges', 'edgeLabels', 'nodes', 'labels', 'hovers', 'hoverNodes'];
 
@@ -77,7 +81,7 @@ export function moveAsBitmap(sigma: Sigma, active: () => boolean): () => void {
     }
     place();
     window.clearTimeout(restTimer);
-    restTimer = window.setTimeout(rest, REST_MS);
+    restTimer = window.setTimeout(rest, sigma.getMouseCaptor().isMouseDown ? REST_HELD_MS : REST_MS);
   };
   camera.on('updated', onCamera);
 
