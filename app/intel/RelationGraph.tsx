@@ -3,6 +3,7 @@
  * 20,000 edges pan and zoom smoothly. Loaded only by the relation page. People and phones are nodes;
  * edges are coloured and tagged by relation type. A click (after 300 ms, to tell it from a double
  * click) selects a node, a double click on a phone expands it, the layout settles in a 400 ms animation.
+ * A large graph moves as a bitmap of its last frame (bitmapCamera.ts) and takes its layout in one step.
  */
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { Box } from '@mui/material';
@@ -10,6 +11,7 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import { animateNodes } from 'sigma/utils';
 import type { LayoutAnswer, LayoutRequest } from './layout.worker';
+import { composeLayers, moveAsBitmap } from './bitmapCamera';
 import type { EdgeType, GraphEdge, GraphNode } from './api';
 
 /** Spec 001 §9. */
@@ -20,8 +22,11 @@ export const EDGE_COLORS: Record<EdgeType | 'own', string> = { address: '#1e88e5
 export const NODE_COLORS = { person: '#e53935', phone: '#26a69a', center: '#fbc02d' };
 /** Edge labels cost a text draw each: shown only on graphs small enough to read them. */
 const LABELLED_EDGES = 400;
-/** Above this many edges the graph pans and zooms with its edges hidden until the camera stops. */
-const MOVE_WITHOUT_EDGES = 8000;
+/**
+ * Above this many edges a software-rendered frame takes longer than a frame's time: the graph pans and
+ * zooms as a bitmap, and settles its layout in one step instead of a 400 ms animation of full redraws.
+ */
+const LARGE_EDGES = 4000;
 
 /** One layout worker for the page's life (created on first use). */
 let worker: Worker | null = null;
@@ -68,9 +73,16 @@ function view(data: GraphData, hidePeople: boolean) {
   return { nodes, edges };
 }
 
-/** A starting place near the node's first placed neighbour, or on a spiral in arrival order. */
-function startPosition(i: number, near?: { x: number; y: number }) {
-  if (near) return { x: near.x + (Math.random() - 0.5) * 2, y: near.y + (Math.random() - 0.5) * 2 };
+/** A number in [-1, 1) from the node's id: the same graph always starts from the same places. */
+function jitter(id: string, salt: number) {
+  let h = 2166136261 ^ salt;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
+  return ((h >>> 0) / 2 ** 31) - 1;
+}
+
+/** A starting place near the node's first placed neighbour, or on a spiral in arrival order (breadth first from the centre). */
+function startPosition(id: string, i: number, near?: { x: number; y: number }) {
+  if (near) return { x: near.x + jitter(id, 1), y: near.y + jitter(id, 2) };
   const r = 1.5 * Math.sqrt(i);
   const a = i * 2.399963; // the golden angle: an even spiral
   return { x: r * Math.cos(a), y: r * Math.sin(a) };
@@ -81,9 +93,18 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
   const sigmaRef = useRef<Sigma | null>(null);
   const graphRef = useRef<Graph | null>(null);
   const highlighted = useRef<string | null>(null);
+  /** The highlighted node's neighbours, computed once per highlight rather than per node per redraw. */
+  const neighbours = useRef(new Set<string>());
+  const large = useRef(false);
+  /** The benchmark's switch to draw every camera move live (its baseline). */
+  const liveMoves = useRef(false);
   const layoutRequest = useRef(0);
   const callbacks = useRef({ onSelect, onExpand, data });
   callbacks.current = { onSelect, onExpand, data };
+  const highlight = (node: string | null) => {
+    highlighted.current = node;
+    neighbours.current = new Set(node && graphRef.current?.hasNode(node) ? graphRef.current.neighbors(node) : []);
+  };
 
   // One renderer for the page's life; the graph inside it changes.
   useEffect(() => {
@@ -92,6 +113,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       renderEdgeLabels: false,
       // Labels are text drawn on a 2D canvas: skipped while the camera moves, redrawn when it stops.
       hideLabelsOnMove: true,
+      hideEdgesOnMove: false,
       labelRenderedSizeThreshold: 9,
       defaultEdgeColor: '#ccc',
       // Room for the toolbar above and the legend below, so no node sits under them.
@@ -101,7 +123,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
         const h = highlighted.current;
         if (!h) return attrs;
         if (node === h) return { ...attrs, highlighted: true, size: attrs.size * 1.6, zIndex: 2 };
-        return graph.areNeighbors(node, h) ? { ...attrs, zIndex: 1 } : { ...attrs, color: '#e0e0e0', label: '' };
+        return neighbours.current.has(node) ? { ...attrs, zIndex: 1 } : { ...attrs, color: '#e0e0e0', label: '' };
       },
       edgeReducer: (edge, attrs) => {
         const h = highlighted.current;
@@ -111,6 +133,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
     });
     sigmaRef.current = sigma;
     graphRef.current = graph;
+    const stopBitmap = moveAsBitmap(sigma, () => large.current && !liveMoves.current);
     // The page's panes settle after the renderer starts (and the drawer, the window change them):
     // sigma only follows window resizes by itself.
     const resize = new ResizeObserver(() => {
@@ -124,7 +147,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
     sigma.on('clickNode', ({ node }) => {
       window.clearTimeout(clickTimer);
       clickTimer = window.setTimeout(() => {
-        highlighted.current = node;
+        highlight(node);
         sigma.refresh({ skipIndexation: true });
         callbacks.current.onSelect(nodeOf(node));
       }, CLICK_DELAY_MS);
@@ -136,7 +159,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       if (n?.nodetype === 'phone') callbacks.current.onExpand(n);
     });
     sigma.on('clickStage', () => {
-      highlighted.current = null;
+      highlight(null);
       sigma.refresh({ skipIndexation: true });
       callbacks.current.onSelect(null);
     });
@@ -154,6 +177,11 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       size: () => graph.size,
       camera: () => sigma.getCamera(),
       sigma,
+      /** Whether camera moves currently shift a bitmap; `live` draws every move instead (the benchmark's baseline). */
+      bitmapMoves: (live?: boolean) => {
+        if (live !== undefined) liveMoves.current = live;
+        return large.current && !liveMoves.current;
+      },
       /** Milliseconds one full synchronous render takes (the benchmark's per-frame cost). */
       renderTime: () => {
         const t = performance.now();
@@ -171,6 +199,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
     (window as unknown as { __relationGraph?: typeof hook }).__relationGraph = hook;
     return () => {
       window.clearTimeout(clickTimer);
+      stopBitmap();
       resize.disconnect();
       sigma.kill();
       worker?.terminate();
@@ -195,7 +224,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
     }
     nodes.forEach((n, i) => {
       const near = old.get(n.id) ? undefined : old.get(neighbour.get(n.id) ?? '');
-      const at = old.get(n.id) ?? startPosition(i, near);
+      const at = old.get(n.id) ?? startPosition(n.id, i, near);
       const center = n.id === data.center;
       const centerPerson = n.nodetype === 'person' && n.properties.number === data.center;
       graph.addNode(n.id, {
@@ -211,11 +240,11 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       if (!graph.hasNode(e.source) || !graph.hasNode(e.target) || e.source === e.target) continue;
       graph.addEdge(e.source, e.target, { color: EDGE_COLORS[e.type], size: e.type === 'own' ? 0.5 : 1, label: labelled && e.type !== 'own' ? tags[e.type] : undefined, type: 'line' });
     }
+    large.current = graph.size > LARGE_EDGES;
     sigma.setSetting('renderEdgeLabels', labelled);
-    // On a CPU-rendered WebGL context tens of thousands of edges cost most of a frame: a large graph
-    // moves without them and draws them again as soon as the camera stops.
-    sigma.setSetting('hideEdgesOnMove', edges.length > MOVE_WITHOUT_EDGES);
-    if (highlighted.current && !graph.hasNode(highlighted.current)) highlighted.current = null;
+    // A large graph's frames are drawn only at rest (its moves shift a bitmap): with labels always.
+    sigma.setSetting('hideLabelsOnMove', !large.current);
+    highlight(highlighted.current && graph.hasNode(highlighted.current) ? highlighted.current : null);
     if (!graph.order) return;
 
     // Settle the layout in a worker while the first frame is on screen, then move the nodes there in 400 ms.
@@ -224,6 +253,13 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
     let cancelAnimation: (() => void) | undefined;
     const onAnswer = (event: MessageEvent<LayoutAnswer>) => {
       if (event.data.id !== id || !graphRef.current) return;
+      if (large.current) {
+        // Each animation step would redraw everything: a large graph moves to its layout in one frame.
+        const { positions } = event.data;
+        graph.updateEachNodeAttributes((key, a) => (positions[key] ? { ...a, ...positions[key] } : a), { attributes: ['x', 'y'] });
+        performance.mark('relation:settled');
+        return;
+      }
       cancelAnimation = animateNodes(graph, event.data.positions, { duration: LAYOUT_MS, easing: 'quadraticInOut' }, () => {
         performance.mark('relation:settled');
       });
@@ -251,7 +287,7 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       if (!graph || !sigma || !t) return false;
       const hit = graph.findNode((id, a) => id.includes(t) || String(a.label ?? '').includes(t));
       if (!hit) return false;
-      highlighted.current = hit;
+      highlight(hit);
       sigma.refresh({ skipIndexation: true });
       const d = sigma.getNodeDisplayData(hit);
       if (d) void sigma.getCamera().animate({ x: d.x, y: d.y, ratio: 0.25 }, { duration: LAYOUT_MS });
@@ -263,15 +299,8 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       if (!sigma) return;
       // Draw right after a synchronous render, while the WebGL layers still hold the frame.
       sigma.refresh();
-      const layers = sigma.getCanvases();
-      const first = Object.values(layers)[0];
       const out = document.createElement('canvas');
-      out.width = first.width;
-      out.height = first.height;
-      const g = out.getContext('2d')!;
-      g.fillStyle = '#ffffff';
-      g.fillRect(0, 0, out.width, out.height);
-      for (const name of ['edges', 'edgeLabels', 'nodes', 'labels', 'hovers', 'hoverNodes']) if (layers[name]) g.drawImage(layers[name], 0, 0);
+      composeLayers(sigma, out, '#ffffff');
       out.toBlob((blob) => {
         if (!blob) return;
         const a = document.createElement('a');

@@ -36,7 +36,6 @@ type EdgeType = (typeof RELATION_TYPES)[keyof typeof RELATION_TYPES];
 /** A graph answer stops growing here, so a deep query cannot exhaust the server or the browser. */
 export const MAX_NODES = 12000;
 const MAX_DEPTH = 100;
-const IN_CHUNK = 2000;
 
 type Body = Record<string, unknown>;
 interface Call {
@@ -225,13 +224,23 @@ export interface RelationGraph {
   truncated: boolean;
 }
 
+interface HouseLease {
+  fUserId: number;
+  fHouseId: number;
+  fRoomId: number | null;
+  fStartTime: unknown;
+  fEndTime: unknown;
+  fPhone: string;
+  fChineseName: string;
+}
+
 const personId = (userId: number) => `u${userId}`;
 
-function chunked<T>(items: T[], size = IN_CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+/**
+ * `column = any(array)`: the whole list as one array parameter, so a hop of thousands of phones is one
+ * statement that keeps the column's index, instead of thousands of parameters in chunks.
+ */
+const anyOf = (column: string, values: readonly (string | number)[], type: 'int' | 'text') => sql<boolean>`${sql.ref(column)} = any(${values}::${sql.raw(type)}[])`;
 
 function relationTypes(value: unknown): Set<EdgeType> {
   const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
@@ -275,8 +284,8 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
   /** Loads the owners of phones (platform users) and adds their person nodes. */
   const loadOwners = async (phones: string[]) => {
     const missing = phones.filter((p) => !owners.has(p));
-    for (const part of chunked(missing)) {
-      const rows = await db.selectFrom('t_sys_user').select(['fId', 'fPhone', 'fChineseName']).where('fPhone', 'in', part).execute();
+    if (missing.length) {
+      const rows = await db.selectFrom('t_sys_user').select(['fId', 'fPhone', 'fChineseName']).where(anyOf('fPhone', missing, 'text')).execute();
       for (const r of rows) {
         owners.set(r.fPhone, r);
         const phone = phoneNode(r.fPhone, r.fChineseName);
@@ -290,6 +299,9 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
 
   let frontier = [...new Set(start)];
   const visited = new Set<string>();
+  const leasesByHouse = new Map<number, HouseLease[]>();
+  /** Owners whose phone books are in the graph already. */
+  const keptBooks = new Set<number>();
   for (let hop = 0; hop < depth && frontier.length; hop++) {
     frontier.forEach((p) => visited.add(p));
     for (const p of frontier) phoneNode(p, p);
@@ -297,13 +309,15 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
     const found = new Set<string>();
 
     if (types.has('address')) {
-      for (const part of chunked(frontier)) {
-        const rows = await db
-          .selectFrom('t_address_book as b')
-          .innerJoin('t_sys_user as u', 'u.fId', 'b.fUserId')
-          .select(['b.fName', 'b.fNumber', 'u.fPhone', 'u.fChineseName', 'u.fId'])
-          .where((eb) => eb.or([eb('u.fPhone', 'in', part), eb('b.fNumber', 'in', part)]))
-          .execute();
+      // The books the frontier's owners keep, and the books that hold a frontier phone: two indexed
+      // lookups (an OR across the join would scan every book once per hop). A book whose keeper was
+      // reached already came with the keeper's hop: fetching it again doubles the rows of a deep query.
+      const books = () => db.selectFrom('t_address_book as b').innerJoin('t_sys_user as u', 'u.fId', 'b.fUserId').select(['b.fName', 'b.fNumber', 'u.fPhone', 'u.fChineseName', 'u.fId']);
+      const keepers = frontier.map((p) => owners.get(p)?.fId).filter((id): id is number => id !== undefined);
+      keepers.forEach((id) => keptBooks.add(id));
+      const kept = keepers.length ? await books().where(anyOf('b.fUserId', keepers, 'int')).execute() : [];
+      const holding = await books().where(anyOf('b.fNumber', frontier, 'text')).where(sql<boolean>`${sql.ref('b.fUserId')} <> all(${[...keptBooks]}::int[])`).execute();
+      for (const rows of [kept, holding]) {
         for (const r of rows) {
           phoneNode(r.fPhone, r.fChineseName);
           phoneNode(r.fNumber, r.fName || r.fNumber);
@@ -315,29 +329,32 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
 
     const lessees = frontier.map((p) => owners.get(p)).filter((o): o is { fId: number; fChineseName: string } => !!o);
     if ((types.has('tother') || types.has('totherHouse')) && lessees.length) {
-      for (const part of chunked(lessees.map((o) => o.fId))) {
-        const own = await db.selectFrom('t_tenant_house').select(['fUserId', 'fHouseId', 'fRoomId', 'fStartTime', 'fEndTime']).where('fUserId', 'in', part).execute();
-        if (!own.length) continue;
+      const own = await db.selectFrom('t_tenant_house').select(['fUserId', 'fHouseId', 'fRoomId', 'fStartTime', 'fEndTime']).where(anyOf('fUserId', lessees.map((o) => o.fId), 'int')).execute();
+      // Each house's leases are fetched once per graph, however many hops reach the house.
+      const newHouses = [...new Set(own.map((l) => l.fHouseId))].filter((h) => !leasesByHouse.has(h));
+      if (newHouses.length) {
         const others = await db
           .selectFrom('t_tenant_house as t')
           .innerJoin('t_sys_user as u', 'u.fId', 't.fUserId')
           .select(['t.fUserId', 't.fHouseId', 't.fRoomId', 't.fStartTime', 't.fEndTime', 'u.fPhone', 'u.fChineseName'])
-          .where('t.fHouseId', 'in', [...new Set(own.map((l) => l.fHouseId))])
+          .where(anyOf('t.fHouseId', newHouses, 'int'))
           .execute();
-        for (const mine of own) {
-          for (const o of others) {
-            if (o.fUserId === mine.fUserId || o.fHouseId !== mine.fHouseId || !overlaps(mine, o)) continue;
-            const type: EdgeType = o.fRoomId === mine.fRoomId ? 'tother' : 'totherHouse';
-            if (!types.has(type)) continue;
-            if (!owners.has(o.fPhone)) {
-              owners.set(o.fPhone, { fId: o.fUserId, fChineseName: o.fChineseName });
-              const phone = phoneNode(o.fPhone, o.fChineseName);
-              Object.assign(phone.properties, { name: o.fChineseName, userId: o.fUserId, owner: personId(o.fUserId) });
-              nodes.set(personId(o.fUserId), { id: personId(o.fUserId), nodetype: 'person', properties: { name: o.fChineseName, number: o.fPhone, userId: o.fUserId } });
-            }
-            edge(personId(mine.fUserId), personId(o.fUserId), type);
-            found.add(o.fPhone);
+        for (const h of newHouses) leasesByHouse.set(h, []);
+        for (const o of others) leasesByHouse.get(o.fHouseId)!.push(o);
+      }
+      for (const mine of own) {
+        for (const o of leasesByHouse.get(mine.fHouseId) ?? []) {
+          if (o.fUserId === mine.fUserId || !overlaps(mine, o)) continue;
+          const type: EdgeType = o.fRoomId === mine.fRoomId ? 'tother' : 'totherHouse';
+          if (!types.has(type)) continue;
+          if (!owners.has(o.fPhone)) {
+            owners.set(o.fPhone, { fId: o.fUserId, fChineseName: o.fChineseName });
+            const phone = phoneNode(o.fPhone, o.fChineseName);
+            Object.assign(phone.properties, { name: o.fChineseName, userId: o.fUserId, owner: personId(o.fUserId) });
+            nodes.set(personId(o.fUserId), { id: personId(o.fUserId), nodetype: 'person', properties: { name: o.fChineseName, number: o.fPhone, userId: o.fUserId } });
           }
+          edge(personId(mine.fUserId), personId(o.fUserId), type);
+          found.add(o.fPhone);
         }
       }
     }

@@ -3,9 +3,11 @@
  * rooms in two districts of the seeded region tree, and a population of platform users of type 2
  * (tenants and visitors) with their leases. Generated from a fixed seed, so it is the same everywhere.
  */
+import { sql } from 'kysely';
 import type { DB } from '../index';
 import { hashPassword } from '../../auth/passwords';
 import { idNumber, mobile, personName, random, type Random } from './random';
+import { bulkInsert } from './bulk';
 
 /** How many people (fUserType 2) the demo has; the relation graph wants thousands. */
 export const DEMO_PEOPLE = 5000;
@@ -108,7 +110,11 @@ export async function seedDistrict(db: DB, now = new Date()): Promise<void> {
       fLastloginDate: rnd.chance(0.8) ? new Date(now.getTime() - rnd.int(0, 30) * 86400000 - rnd.int(0, 86399) * 1000) : null,
     });
   }
-  const users = (await insertAll(db, 't_sys_user', people, ['fId', 'fChineseName', 'fIdcard', 'fPhone', 'fGender'])) as {
+  const userColumns: [string, string][] = [
+    ['fChineseName', 'text[]'], ['fPhone', 'text[]'], ['fPassword', 'text[]'], ['fAdmin', 'int[]'], ['fUserType', 'int[]'], ['fStatus', 'int[]'], ['fGender', 'text[]'],
+    ['fIdcard', 'text[]'], ['fWorkUnit', 'text[]'], ['fWorkAddress', 'text[]'], ['fCreateTime', 'timestamptz[]'], ['fLastloginDate', 'timestamptz[]'],
+  ];
+  const users = (await bulkInsert(db, 't_sys_user', userColumns, people, ['fId', 'fChineseName', 'fIdcard', 'fPhone', 'fGender'])) as {
     fId: number; fChineseName: string; fIdcard: string; fPhone: string; fGender: string;
   }[];
 
@@ -134,9 +140,9 @@ export async function seedDistrict(db: DB, now = new Date()): Promise<void> {
   }
   await insertAll(db, 't_tenant_house', leases);
   await insertAll(db, 't_person_info', persons);
-  for (const room of roomRows) if (occupied.get(room.fId)) await db.updateTable('t_rental_room').set({ fStatus: 2 }).where('fId', '=', room.fId).execute();
-  for (const h of houseRows) {
-    const n = roomRows.filter((r) => r.fHouseId === h.fHouseId).reduce((s, r) => s + (occupied.get(r.fId) ?? 0), 0);
-    await db.updateTable('t_house_info').set({ fTotalPerson: n }).where('fHouseId', '=', h.fHouseId).execute();
-  }
+  // Occupied rooms and each house's head count: one statement each (a statement per row took seconds).
+  await sql`update t_rental_room set f_status = 2 where f_id = any(${[...occupied.keys()]}::int[])`.execute(db);
+  const perHouse = new Map<number, number>(houseRows.map((h) => [h.fHouseId as number, 0]));
+  for (const r of roomRows) perHouse.set(r.fHouseId, (perHouse.get(r.fHouseId) ?? 0) + (occupied.get(r.fId) ?? 0));
+  await sql`update t_house_info h set f_total_person = v.n from unnest(${[...perHouse.keys()]}::int[], ${[...perHouse.values()]}::int[]) as v(id, n) where h.f_house_id = v.id`.execute(db);
 }

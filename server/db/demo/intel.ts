@@ -2,11 +2,11 @@
  * Person-intelligence demo data on top of the demo district's people and leases: phone books (the
  * address-book edges of the call-relation graph), unlock records of the tenants, location trails and
  * installed apps. Seeded from a fixed number, so a phone in a test or a benchmark figure means the
- * same rows everywhere. Bulk inserts in chunks keep it well under a second on PGlite.
+ * same rows everywhere. Bulk inserts (bulk.ts) keep it cheap on PGlite.
  */
-import { sql } from 'kysely';
 import type { DB } from '../index';
 import { mobile, personName, random, type Random } from './random';
+import { bulkInsert } from './bulk';
 
 /** Contacts per person; with co-residents and housemates the graph has well over 20,000 relations. */
 const CONTACTS = { min: 2, max: 7 };
@@ -23,19 +23,6 @@ const APPS = [
   { fAppName: '快手', fPackage: 'com.smile.gifmaker' }, { fAppName: '', fPackage: 'org.telegram.messenger' },
 ];
 const PLACES = ['天河城', '岗顶地铁站', '华南理工大学北门', '石牌桥', '体育西路', '北京路步行街', '农林下路', '五山地铁站', '棠下村口', '天河客运站'];
-
-/**
- * One INSERT … SELECT FROM unnest(arrays) per chunk: a handful of parameters instead of thousands, which
- * is what makes tens of thousands of rows cheap on PGlite. Columns are [column, SQL array type].
- */
-async function bulkInsert(db: DB, table: string, columns: [string, string][], rows: Record<string, unknown>[], size = 10000) {
-  const snake = (c: string) => c.replace(/[A-Z]/g, (ch) => '_' + ch.toLowerCase());
-  for (let i = 0; i < rows.length; i += size) {
-    const part = rows.slice(i, i + size);
-    const arrays = columns.map(([c, type]) => sql`${part.map((r) => (r[c] instanceof Date ? (r[c] as Date).toISOString() : r[c] ?? null))}::${sql.raw(type)}`);
-    await sql`insert into ${sql.table(table)} (${sql.join(columns.map(([c]) => sql.ref(snake(c))))}) select * from unnest(${sql.join(arrays)})`.execute(db);
-  }
-}
 
 const pickSome = <T,>(rnd: Random, items: readonly T[], n: number) => Array.from({ length: n }, () => rnd.pick(items));
 
