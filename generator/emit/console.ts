@@ -104,6 +104,22 @@ function variantConfigs(entity: Entity) {
   });
 }
 
+/** `{ ...base, <keys that differ> }`, one level deeper for the list, where a variant changes little of it. */
+function difference(name: string, base: Record<string, unknown>, variant: Record<string, unknown>, indent: number): string {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const pad = ' '.repeat(indent + 2);
+  const lines = [`...${name}`];
+  for (const [key, value] of Object.entries(variant)) {
+    if (same(value, base[key])) continue;
+    const inner = base[key];
+    if (key === 'list' && inner && typeof inner === 'object') {
+      const changed = Object.entries(value as Record<string, unknown>).filter(([k, v]) => !same(v, (inner as Record<string, unknown>)[k]));
+      lines.push(`list: { ...${name}.list, ${changed.map(([k, v]) => `${JSON.stringify(k)}: ${literal(v, indent + 2)}`).join(', ')} }`);
+    } else lines.push(`${JSON.stringify(key)}: ${literal(value, indent + 2)}`);
+  }
+  return `{\n${lines.map((l) => pad + l).join(',\n')},\n${' '.repeat(indent)}}`;
+}
+
 function componentName(entity: Entity): { name: string; from: string } {
   const c = entity.resource.list.component;
   if (!c) return { name: 'SchemaList', from: '../components/SchemaList' };
@@ -116,13 +132,26 @@ export function emitConsole(model: Model): Record<string, string> {
     const c = componentName(e);
     imports.set(c.name, c.from);
   }
+  // A resource with list variants is declared once as a constant; each variant spells out only what it
+  // changes, so the variants cost the console's bundle a few lines each, not a copy of every field.
+  const shared = model.entities.filter((e) => Object.keys(e.resource.list.variants ?? {}).length);
+  const constants = shared.map((e) => `const ${e.name}Config: ResourceConfig = ${literal(resourceConfig(e))};\n`).join('\n');
   const body = model.entities
-    .flatMap((e) => [resourceConfig(e), ...variantConfigs(e)].map((config) => `  {\n    config: ${literal(config, 4)},\n    list: ${componentName(e).name},\n  },`))
+    .flatMap((e) => {
+      const list = componentName(e).name;
+      if (!shared.includes(e)) return [`  {\n    config: ${literal(resourceConfig(e), 4)},\n    list: ${list},\n  },`];
+      const base = resourceConfig(e) as unknown as Record<string, unknown>;
+      return [
+        `  { config: ${e.name}Config, list: ${list} },`,
+        ...variantConfigs(e).map((v) => `  {\n    config: ${difference(`${e.name}Config`, base, v as unknown as Record<string, unknown>, 4)},\n    list: ${list},\n  },`),
+      ];
+    })
     .join('\n');
   const resources =
     tsHeader +
-    `import type { ResourceDefinition } from '../resources/types';\n` +
+    `import type { ResourceConfig, ResourceDefinition } from '../resources/types';\n` +
     [...imports].map(([n, f]) => `import ${n} from '${f}';\n`).join('') +
+    (constants ? `\n${constants}` : '') +
     `\nexport const resources: ResourceDefinition[] = [\n${body}\n];\n`;
 
   const messages: Record<Lang, object> = {} as Record<Lang, object>;
