@@ -18,7 +18,7 @@ import type { IngestSink } from '../mqtt/transport';
 
 export type IngestItem =
   | { kind: 'log'; deviceNumber: string; productNumber: string; direction: 'up' | 'down'; topic: string; payload: string }
-  | { kind: 'telemetry'; deviceNumber: string; readings: Readings; time: Date }
+  | { kind: 'telemetry'; deviceNumber: string; readings: Readings; time: Date; redelivered?: boolean }
   | { kind: 'status'; deviceNumber: string; online: boolean; version?: string; at: Date }
   | { kind: 'alarm'; deviceNumber: string; alarm: { kind: string; field: string; value: number; limit: number; level: string; active: boolean } }
   | { kind: 'security'; deviceNumber: string; event: SecurityMessage };
@@ -178,7 +178,7 @@ export class Ingest implements IngestSink {
     type Log = Extract<IngestItem, { kind: 'log' }> & { deviceId: number | null; bid: string | null };
     type Alarm = Extract<IngestItem, { kind: 'alarm' }>['alarm'] & { deviceId: number };
     const logs: Log[] = [];
-    const readings: { deviceId: number; time: Date; r: Readings }[] = [];
+    const readings: { deviceId: number; time: Date; r: Readings; redelivered: boolean }[] = [];
     const alarms: Alarm[] = [];
     const security: Extract<IngestItem, { kind: 'security' }>[] = [];
     const folds = new Map<number, Fold>();
@@ -200,7 +200,7 @@ export class Ingest implements IngestSink {
         if (item.online) f.lastOnline = item.at;
         if (item.version) f.version = item.version;
       } else {
-        readings.push({ deviceId, time: item.time, r: item.readings });
+        readings.push({ deviceId, time: item.time, r: item.readings, redelivered: item.redelivered === true });
         // A device that reports is online, even when its status message was missed.
         const f = fold(deviceId);
         f.online = 1;
@@ -226,8 +226,12 @@ export class Ingest implements IngestSink {
             ${col((x) => x.deviceId)}::int[], ${col((x) => x.time.toISOString())}::timestamptz[],
             ${col((x) => num(x.r.voltage))}::float8[], ${col((x) => num(x.r.current))}::float8[], ${col((x) => num(x.r.power))}::float8[],
             ${col((x) => num(x.r.energy))}::float8[], ${col((x) => num(x.r.temperature))}::float8[], ${col((x) => num(x.r.leakage))}::float8[],
-            ${col((x) => int(x.r.switch))}::int[]
-          ) with ordinality as v(d, t, v, c, p, e, te, l, s, o) order by o`.execute(trx);
+            ${col((x) => int(x.r.switch))}::int[], ${col((x) => x.redelivered)}::bool[]
+          ) with ordinality as v(d, t, v, c, p, e, te, l, s, dup, o)
+          -- A message the broker sent again (the server stopped before acknowledging it) may have been
+          -- stored already: a device's reading is known by its time.
+          where not (dup and exists (select 1 from t_device_telemetry x where x.f_device_id = v.d and x.f_time = v.t))
+          order by o`.execute(trx);
       }
       if (alarms.length) {
         await sql`

@@ -49,7 +49,7 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     const push = (item: IngestItem) => this.ingest.push(item);
     transport.on('state', (s) => this.emit('state', s));
     transport.on('status', (e) => push({ kind: 'status', deviceNumber: e.deviceNumber, online: e.online, version: e.version, at: new Date() }));
-    transport.on('telemetry', (e) => push({ kind: 'telemetry', deviceNumber: e.deviceNumber, readings: e.readings, time: new Date(e.ts) }));
+    transport.on('telemetry', (e) => push({ kind: 'telemetry', deviceNumber: e.deviceNumber, readings: e.readings, time: new Date(e.ts), redelivered: e.redelivered }));
     transport.on('alarm', (e) => push({ kind: 'alarm', deviceNumber: e.deviceNumber, alarm: e.alarm }));
     transport.on('security', (e) => push({ kind: 'security', deviceNumber: e.deviceNumber, event: e.event }));
     transport.on('message', (e) => push({ kind: 'log', deviceNumber: e.deviceNumber, productNumber: e.productNumber, direction: e.direction, topic: e.topic, payload: e.payload }));

@@ -75,6 +75,8 @@ interface DeviceRef {
 export interface TelemetryEvent extends DeviceRef {
   readings: Readings;
   ts: number;
+  /** The broker sent this message before (MQTT DUP): it may already be stored. */
+  redelivered?: boolean;
 }
 export interface StatusEvent extends DeviceRef {
   online: boolean;
@@ -276,7 +278,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     // Only PUBLISH packets and QoS 2 PUBRELs come here; PUBRELs carry no message.
     if ((packet as { cmd: string }).cmd !== 'publish') return callback();
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : Buffer.from(packet.payload);
-    this.onMessage(packet.topic, payload);
+    this.onMessage(packet.topic, payload, packet.dup === true);
     const sink = this.sink;
     const later = packet.qos === 1 && sink !== undefined && packet.messageId !== undefined;
     if (later) {
@@ -385,7 +387,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     for (const mid of [...this.pending.keys()]) this.settle(mid, new CommandError(code, message, mid));
   }
 
-  private onMessage(topic: string, buffer: Buffer): void {
+  private onMessage(topic: string, buffer: Buffer, redelivered = false): void {
     const parsed = parseTopic(topic);
     if (!parsed || parsed.channel === 'down') return;
     const { productNumber, deviceNumber, channel } = parsed;
@@ -435,7 +437,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       case 'telemetry': {
         const t = data as unknown as TelemetryMessage;
         const { bid: _bid, ClientID: _id, ts, Children, ...readings } = t;
-        this.emit('telemetry', { productNumber, deviceNumber, readings, ts: ts ?? Date.now() });
+        this.emit('telemetry', { productNumber, deviceNumber, readings, ts: ts ?? Date.now(), ...(redelivered ? { redelivered } : {}) });
         for (const child of Children ?? []) {
           const { ClientID, ...childReadings } = child;
           this.emit('telemetry', {
@@ -444,6 +446,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
             gateway: deviceNumber,
             readings: childReadings,
             ts: ts ?? Date.now(),
+            ...(redelivered ? { redelivered } : {}),
           });
         }
         return;

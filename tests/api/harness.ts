@@ -59,7 +59,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function freshPostgres(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgres(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.DATABASE_URL!);
   const name = `iot_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: base.toString() });
