@@ -89,7 +89,7 @@ export class Ingest implements IngestSink {
     readonly handlers: IngestHandlers,
     options: IngestOptions = {},
   ) {
-    this.#highWater = options.highWater ?? 10_000;
+    this.#highWater = options.highWater ?? 20_000;
   }
 
   /** Messages received and not yet stored. */

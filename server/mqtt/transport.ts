@@ -169,7 +169,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       shareGroup: 'iot-console',
       persistentSession: false,
       sessionExpirySeconds: 3600,
-      receiveMaximum: 5000,
+      receiveMaximum: 20_000,
       reconnectPeriodMs: 1000,
       connectTimeoutMs: 5000,
       commandTimeoutMs: 10_000,
