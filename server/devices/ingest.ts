@@ -113,10 +113,14 @@ export class Ingest implements IngestSink {
     return this.#room.promise;
   }
 
-  /** Writes what is waiting; the transport must be closed first so nothing more arrives. */
+  /**
+   * Writes what is waiting, once; the transport must be closed first so nothing more arrives. A batch
+   * the database refuses now is not retried: its QoS 1 messages were not acknowledged, so a persistent
+   * session gets them again after the restart.
+   */
   async close(): Promise<void> {
-    await this.#running;
     this.#closed = true;
+    await this.#running;
   }
 
   async #loop(): Promise<void> {
