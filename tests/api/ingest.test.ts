@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import { backends, startServer, until, type TestServer } from './harness';
+import { ADMIN, backends, startServer, until, type TestServer } from './harness';
 import { Ingest, type DeviceChange, type IngestItem } from '../../server/devices/ingest';
 import type { Readings } from '../../server/mqtt/protocol';
 
@@ -24,6 +24,20 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
   it('keeps a stream of one device in order, in far fewer transactions than messages, and keeps the newest state', async () => {
     const [a] = devices;
     const N = 400;
+    await s.sql(`update t_device set t_online = 0 where f_id = ${a.fId}`);
+    // The console's event stream hears that the device came online.
+    const token = await s.login(ADMIN);
+    const { ticket } = (await s.call('/api/events/ticket', {}, token)).body.data;
+    const controller = new AbortController();
+    const stream = await fetch(`${s.url}/api/events?ticket=${ticket}`, { signal: controller.signal });
+    let heard = '';
+    const listening = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream.body!) {
+        heard += decoder.decode(chunk as Uint8Array);
+        if (heard.includes(`"fId":${a.fId},`)) break;
+      }
+    })().catch(() => undefined);
     const base = Date.now() - 3_600_000;
     const client = await mqtt.connectAsync(s.devices.url, { protocolVersion: 4, clientId: `ingest-test-${Date.now()}` });
     const topic = `dev/${a.product}/${a.fNumber}/up`;
@@ -50,6 +64,11 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
     const [device] = await s.sql(`select switch_status, t_online, f_state_time from t_device where f_id = ${a.fId}`);
     expect(device).toMatchObject({ switchStatus: 1, tOnline: 1 });
     expect(new Date(device.fStateTime).getTime()).toBe(base + (N - 1) * 1000);
+    await until(async () => heard.includes(`"fId":${a.fId},`), 5000);
+    controller.abort();
+    await listening;
+    const event = heard.split('\n\n').find((e) => e.startsWith('event: device') && e.includes(`"fId":${a.fId},`))!;
+    expect(JSON.parse(event.split('data: ')[1])).toMatchObject({ fId: a.fId, fNumber: a.fNumber, tOnline: 1 });
   });
 
   it('folds a batch into one state per device and tells the console once', async () => {
