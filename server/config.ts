@@ -1,4 +1,5 @@
 /** Configuration from the environment; every value has a default that runs on a bare machine. */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -10,6 +11,11 @@ export interface Config {
   /** External MQTT broker; without it the embedded broker listens on mqttPort. */
   mqttUrl?: string;
   mqttPort: number;
+  /**
+   * The server's MQTT client id on an external broker. It must stay the same across restarts and differ
+   * between replicas: the broker keeps its session, so nothing unacknowledged is lost when it stops.
+   */
+  mqttClientId?: string;
   /** Token lifetime in seconds (default one day). */
   tokenTtl: number;
   timeZone: string;
@@ -37,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     mqttUrl: env.MQTT_URL || undefined,
     mqttPort: Number(env.MQTT_PORT ?? 1884),
+    mqttClientId: env.MQTT_CLIENT_ID || (env.MQTT_URL ? `iot-console-${hostname()}-${env.PORT ?? 8080}` : undefined),
     tokenTtl: duration(env.TOKEN_TTL, 86400),
     timeZone: env.TZ || 'Asia/Shanghai',
     seed: env.SEED !== '0' && env.SEED !== 'false',

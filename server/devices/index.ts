@@ -56,7 +56,14 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
   const url = config.mqttUrl ?? broker!.url;
   await failAbandoned(db);
   // Replicas of one installation share a group, so each device message is handled once.
-  const transport = new DeviceTransport({ url, protocolVersion: config.mqttUrl ? 'auto' : 4, shareGroup: options.shareGroup ?? process.env.MQTT_SHARE_GROUP ?? 'iot-console' });
+  // With a client id that survives restarts the broker keeps the session, so QoS 1 messages that were
+  // not yet stored when the process stopped are delivered again (docs/mqtt.md, storing device messages).
+  const transport = new DeviceTransport({
+    url,
+    protocolVersion: config.mqttUrl ? 'auto' : 4,
+    shareGroup: options.shareGroup ?? process.env.MQTT_SHARE_GROUP ?? 'iot-console',
+    ...(config.mqttClientId ? { clientId: config.mqttClientId, persistentSession: true } : {}),
+  });
   const live = new LiveDevices(db, transport);
   // Without a broker the server still serves everything else; the transport keeps trying.
   await transport.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt: ${url} not reachable yet (${(e as Error).message}); retrying`));
@@ -83,6 +90,8 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
       await security?.stop();
       await simulator?.stop();
       await transport.close();
+      // What arrived before the close is still written.
+      await live.ingest.close();
       // A broker restarted by a test replaces the one started here.
       await side.broker?.close();
     },

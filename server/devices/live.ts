@@ -8,6 +8,7 @@ import type { DB } from '../db';
 import { DeviceTransport, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
 import { recordSecurityEvent, type AlarmEvent } from '../domain/alarmEvents';
+import { Ingest, type IngestItem } from './ingest';
 
 export interface LiveDevice {
   fId: number;
@@ -28,36 +29,30 @@ export interface LiveEvents {
 }
 
 export class LiveDevices extends EventEmitter<LiveEvents> {
-  /** Device numbers -> ids, so each message costs no lookup once seen. */
-  readonly #ids = new Map<string, number>();
-  /**
-   * Each device's messages are handled one after another, in the order they arrived: otherwise the
-   * database writes of a late telemetry sample could land after its device's offline status.
-   */
-  readonly #queues = new Map<string, Promise<void>>();
-
-  #serial(deviceNumber: string, work: () => Promise<void>) {
-    const next = (this.#queues.get(deviceNumber) ?? Promise.resolve()).then(work).catch((err: Error) => this.#warn(err));
-    this.#queues.set(deviceNumber, next);
-    void next.then(() => {
-      if (this.#queues.get(deviceNumber) === next) this.#queues.delete(deviceNumber);
-    });
-  }
+  /** Stores device messages in batches and tells the transport when they are committed. */
+  readonly ingest: Ingest;
 
   constructor(
     readonly db: DB,
     readonly transport: DeviceTransport,
   ) {
     super();
+    this.ingest = new Ingest(db, {
+      device: (change) => this.emit('device', change),
+      security: async (deviceNumber, event) => {
+        const alarm = await recordSecurityEvent(this.db, deviceNumber, event);
+        if (alarm) this.emit('alarm', alarm);
+      },
+      warn: (err) => this.#warn(err),
+    });
+    transport.attach(this.ingest);
+    const push = (item: IngestItem) => this.ingest.push(item);
     transport.on('state', (s) => this.emit('state', s));
-    transport.on('status', (e) => this.#serial(e.deviceNumber, () => this.#status(e.deviceNumber, e.online, e.version)));
-    transport.on('telemetry', (e) => this.#serial(e.deviceNumber, () => this.#telemetry(e.deviceNumber, e.readings, e.ts)));
-    transport.on('alarm', (e) => this.#serial(e.deviceNumber, () => this.#alarm(e.deviceNumber, e.alarm)));
-    transport.on('security', (e) => this.#serial(e.deviceNumber, async () => {
-      const alarm = await recordSecurityEvent(this.db, e.deviceNumber, e.event);
-      if (alarm) this.emit('alarm', alarm);
-    }));
-    transport.on('message', (e) => void this.#log(e).catch((err) => this.#warn(err)));
+    transport.on('status', (e) => push({ kind: 'status', deviceNumber: e.deviceNumber, online: e.online, version: e.version, at: new Date() }));
+    transport.on('telemetry', (e) => push({ kind: 'telemetry', deviceNumber: e.deviceNumber, readings: e.readings, time: new Date(e.ts), redelivered: e.redelivered }));
+    transport.on('alarm', (e) => push({ kind: 'alarm', deviceNumber: e.deviceNumber, alarm: e.alarm }));
+    transport.on('security', (e) => push({ kind: 'security', deviceNumber: e.deviceNumber, event: e.event }));
+    transport.on('message', (e) => push({ kind: 'log', deviceNumber: e.deviceNumber, productNumber: e.productNumber, direction: e.direction, topic: e.topic, payload: e.payload }));
     transport.on('warning', (err) => this.#warn(err));
   }
 
@@ -67,70 +62,6 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
 
   #warn(error: Error) {
     console.warn(`mqtt: ${error.message}`);
-  }
-
-  async #id(deviceNumber: string): Promise<number | undefined> {
-    const known = this.#ids.get(deviceNumber);
-    if (known) return known;
-    const row = await this.db.selectFrom('t_device').select('fId').where('fNumber', '=', deviceNumber).executeTakeFirst();
-    if (row) this.#ids.set(deviceNumber, row.fId);
-    return row?.fId;
-  }
-
-  async #status(deviceNumber: string, online: boolean, version?: string) {
-    const id = await this.#id(deviceNumber);
-    if (!id) return;
-    await this.db
-      .updateTable('t_device')
-      .set({ tOnline: online ? 1 : 0, ...(online ? { fLastOnlineTime: new Date() } : {}), ...(version ? { fVersion: version } : {}) })
-      .where('fId', '=', id)
-      .execute();
-    this.emit('device', { fId: id, fNumber: deviceNumber, tOnline: online ? 1 : 0 });
-  }
-
-  async #telemetry(deviceNumber: string, r: { voltage: number; current: number; power: number; energy: number; temperature: number; leakage: number; switch: 0 | 1; lock: 0 | 1 }, ts: number) {
-    const id = await this.#id(deviceNumber);
-    if (!id) return;
-    const time = new Date(ts);
-    await this.db
-      .insertInto('t_device_telemetry')
-      .values({ fDeviceId: id, fTime: time, voltage: r.voltage, current: r.current, power: r.power, energy: r.energy, temperature: r.temperature, leakage: r.leakage, switch: r.switch })
-      .execute();
-    const before = await this.db.selectFrom('t_device').select(['switchStatus', 'fLock', 'tOnline', 'fStateTime']).where('fId', '=', id).executeTakeFirst();
-    // A device that reports is online, even when its status message was missed; its switch and lock state
-    // count only when the reading is newer than the state stored (an acknowledgement may have overtaken it).
-    const fresh = !before?.fStateTime || new Date(before.fStateTime as Date) <= time;
-    await this.db
-      .updateTable('t_device')
-      .set({ tOnline: 1, fLastOnlineTime: time, ...(fresh ? { switchStatus: r.switch, fLock: r.lock, fStateTime: time } : {}) })
-      .where('fId', '=', id)
-      .execute();
-    if (before && ((fresh && (before.switchStatus !== r.switch || before.fLock !== r.lock)) || before.tOnline !== 1)) {
-      this.emit('device', { fId: id, fNumber: deviceNumber, tOnline: 1, ...(fresh ? { switchStatus: r.switch, fLock: r.lock } : {}) });
-    }
-  }
-
-  async #alarm(deviceNumber: string, a: { kind: string; field: string; value: number; limit: number; level: string; active: boolean }) {
-    const id = await this.#id(deviceNumber);
-    if (!id) return;
-    await this.db
-      .insertInto('t_device_alarm')
-      .values({ fDeviceId: id, fKind: a.kind, fField: a.field, fValue: a.value, fLimit: a.limit, fLevel: a.level, fActive: a.active ? 1 : 0 })
-      .execute();
-  }
-
-  async #log(e: { direction: 'up' | 'down'; topic: string; productNumber: string; deviceNumber: string; payload: string }) {
-    let bid: string | null = null;
-    try {
-      const parsed = JSON.parse(e.payload);
-      if (parsed && parsed.bid !== undefined) bid = String(parsed.bid);
-    } catch {
-      // Logged as it came: the message log is where a malformed payload is looked at.
-    }
-    await this.db
-      .insertInto('t_emq_message_publish')
-      .values({ fDeviceId: (await this.#id(e.deviceNumber)) ?? null, fDeviceNumber: e.deviceNumber, fProductNumber: e.productNumber, fDirection: e.direction, fTopic: e.topic, fBid: bid, fPayload: e.payload })
-      .execute();
   }
 
   /** The device with what routing needs: its product number and, for a child, its gateway. */

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { resolveProtocolVersion, type ProtocolChoice, type ProtocolVersion } from './connect.js';
 import { allDevices, deviceTopic, parseTopic, shared, type Channel } from './topics.js';
 import type {
@@ -30,6 +30,16 @@ export interface DeviceTransportOptions {
    * device message once. false subscribes plainly (every replica sees everything).
    */
   shareGroup?: string | false;
+  /**
+   * Keep the broker session across disconnects and restarts (clean: false; MQTT 5 session expiry),
+   * so QoS 1 messages sent while this client was away, or not yet acknowledged when it died, are
+   * delivered again. Needs a clientId that stays the same across restarts.
+   */
+  persistentSession?: boolean;
+  /** Seconds an MQTT 5 broker keeps the persistent session after a disconnect. */
+  sessionExpirySeconds?: number;
+  /** MQTT 5 Receive Maximum: QoS 1 messages the broker may have sent unacknowledged at a time. */
+  receiveMaximum?: number;
   reconnectPeriodMs?: number;
   connectTimeoutMs?: number;
   /** Default for sendCommand when the caller gives none. */
@@ -65,6 +75,8 @@ interface DeviceRef {
 export interface TelemetryEvent extends DeviceRef {
   readings: Readings;
   ts: number;
+  /** The broker sent this message before (MQTT DUP): it may already be stored. */
+  redelivered?: boolean;
 }
 export interface StatusEvent extends DeviceRef {
   online: boolean;
@@ -109,6 +121,21 @@ export interface TransportEvents {
   warning: [Error];
 }
 
+/**
+ * Where the device messages are stored. The transport hands each message's events over synchronously,
+ * then asks the sink when they are committed (a QoS 1 message is acknowledged to the broker only then)
+ * and whether there is room for more (if not, it stops reading from the broker until there is).
+ */
+export interface IngestSink {
+  /** Resolves once everything handed over so far is stored. */
+  committed(): Promise<void>;
+  /** A promise to wait on before taking more, or undefined when there is room now. */
+  room(): Promise<void> | undefined;
+}
+
+/** Tells mqtt.js not to send the PUBACK itself: the transport sends it once the message is committed. */
+const ACK_LATER = new Error('acknowledged once stored');
+
 interface Pending {
   resolve(ack: Ack): void;
   reject(err: CommandError): void;
@@ -132,6 +159,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   private seq = 0;
   /** Last known children per gateway, so a gateway's last will (which lists none) takes them offline too. */
   private readonly childrenOf = new Map<string, string[]>();
+  private sink?: IngestSink;
 
   constructor(options: DeviceTransportOptions) {
     super();
@@ -139,6 +167,9 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       protocolVersion: 'auto',
       clientId: `console-${randomBytes(6).toString('hex')}`,
       shareGroup: 'iot-console',
+      persistentSession: false,
+      sessionExpirySeconds: 3600,
+      receiveMaximum: 20_000,
       reconnectPeriodMs: 1000,
       connectTimeoutMs: 5000,
       commandTimeoutMs: 10_000,
@@ -153,6 +184,11 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   /** The MQTT protocol level in use, known once connected. */
   get protocolVersion(): ProtocolVersion | undefined {
     return this.version;
+  }
+
+  /** From now on, QoS 1 messages are acknowledged when `sink` has stored them, and reading waits for its room. */
+  attach(sink: IngestSink): void {
+    this.sink = sink;
   }
 
   get pendingCount(): number {
@@ -206,12 +242,16 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     }
     if (this.closed) return;
 
+    const { persistentSession, sessionExpirySeconds, receiveMaximum } = this.options;
     const client = mqtt.connect(url, {
       clientId: this.options.clientId,
       username,
       password,
       protocolVersion: this.version,
-      clean: true,
+      clean: !persistentSession,
+      ...(this.version === 5
+        ? { properties: { receiveMaximum, ...(persistentSession ? { sessionExpiryInterval: sessionExpirySeconds } : {}) } }
+        : {}),
       reconnectPeriod: reconnectPeriodMs,
       connectTimeout: connectTimeoutMs,
       // Commands are never queued while offline: the caller gets an immediate failure instead.
@@ -229,7 +269,33 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       if (!this.closed) this.setState('reconnecting');
     });
     client.on('error', (err) => this.emit('warning', err));
-    client.on('message', (topic, payload) => this.onMessage(topic, payload));
+    // mqtt.js takes the next packet off the socket only when this callback has been called: holding it
+    // is how a full sink stops reading (TCP back-pressure, then the broker's own queue and inflight window).
+    client.handleMessage = (packet, callback) => this.receive(client, packet as IPublishPacket, callback);
+  }
+
+  private receive(client: MqttClient, packet: IPublishPacket, callback: (error?: Error) => void): void {
+    // Only PUBLISH packets and QoS 2 PUBRELs come here; PUBRELs carry no message.
+    if ((packet as { cmd: string }).cmd !== 'publish') return callback();
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : Buffer.from(packet.payload);
+    this.onMessage(packet.topic, payload, packet.dup === true);
+    const sink = this.sink;
+    const later = packet.qos === 1 && sink !== undefined && packet.messageId !== undefined;
+    if (later) {
+      const { stream } = client;
+      const messageId = packet.messageId!;
+      void sink.committed().then(() => this.puback(client, stream, messageId));
+    }
+    const go = () => callback(later ? ACK_LATER : undefined);
+    const wait = sink?.room();
+    if (wait) void wait.then(go);
+    else go();
+  }
+
+  private puback(client: MqttClient, stream: MqttClient['stream'], messageId: number): void {
+    // A packet id of an earlier connection means nothing on this one: the broker sends that message again.
+    if (client.stream !== stream || !client.connected) return;
+    (client as unknown as { _sendPacket(packet: object, cb: () => void): void })._sendPacket({ cmd: 'puback', messageId }, () => undefined);
   }
 
   private subscribe(client: MqttClient): void {
@@ -321,7 +387,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     for (const mid of [...this.pending.keys()]) this.settle(mid, new CommandError(code, message, mid));
   }
 
-  private onMessage(topic: string, buffer: Buffer): void {
+  private onMessage(topic: string, buffer: Buffer, redelivered = false): void {
     const parsed = parseTopic(topic);
     if (!parsed || parsed.channel === 'down') return;
     const { productNumber, deviceNumber, channel } = parsed;
@@ -371,7 +437,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       case 'telemetry': {
         const t = data as unknown as TelemetryMessage;
         const { bid: _bid, ClientID: _id, ts, Children, ...readings } = t;
-        this.emit('telemetry', { productNumber, deviceNumber, readings, ts: ts ?? Date.now() });
+        this.emit('telemetry', { productNumber, deviceNumber, readings, ts: ts ?? Date.now(), ...(redelivered ? { redelivered } : {}) });
         for (const child of Children ?? []) {
           const { ClientID, ...childReadings } = child;
           this.emit('telemetry', {
@@ -380,6 +446,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
             gateway: deviceNumber,
             readings: childReadings,
             ts: ts ?? Date.now(),
+            ...(redelivered ? { redelivered } : {}),
           });
         }
         return;

@@ -1,0 +1,191 @@
+/**
+ * Device telemetry ingest at rising offered rates: in one run, what the broker delivers to a subscriber
+ * that only counts, against what the server stores (t_device_telemetry), at each rate. The server part
+ * runs in this process exactly as `npm start` runs it (startDevices); the publishers and the counting
+ * subscriber run in a child process, so they do not share an event loop with it.
+ *
+ * PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for PostgreSQL and an external
+ * broker. RATES=2000,5000,10000,20000 SECONDS=10 DEVICES=1000 QOS=1.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+import pg from 'pg';
+import { sql } from 'kysely';
+
+const RATES = (process.env.RATES ?? '2000,5000,10000,20000').split(',').map(Number);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const DEVICES = Number(process.env.DEVICES ?? 1000);
+const QOS = Number(process.env.QOS ?? 1) as 0 | 1;
+const PUBLISHERS = 4;
+const number = (i: number) => `BI${String(i).padStart(6, '0')}`;
+
+interface StepReport {
+  sent: number;
+  start: number;
+  published: number;
+  counted: number;
+  lastCounted: number;
+}
+
+/** A child process: the subscriber that only counts. Asked with the step's end, it answers once quiet. */
+async function count(url: string) {
+  const version = url.includes(':1883') ? 5 : 4;
+  const counter = await mqtt.connectAsync(url, { protocolVersion: version, clientId: `bench-count-${process.pid}`, ...(version === 5 ? { properties: { receiveMaximum: 20_000 } } : {}) });
+  await counter.subscribeAsync('dev/+/+/up', { qos: QOS });
+  let counted = 0;
+  let lastCounted = 0;
+  counter.on('message', () => {
+    counted++;
+    lastCounted = Date.now();
+  });
+  process.on('message', async (msg: { reset?: boolean; total?: number; published?: number }) => {
+    if (msg.reset) {
+      counted = 0;
+      return process.send!('reset');
+    }
+    while (counted < msg.total! && Date.now() - Math.max(lastCounted, msg.published!) < 1000) await new Promise((r) => setTimeout(r, 50));
+    process.send!({ counted, lastCounted });
+  });
+  process.send!('ready');
+}
+
+/** A child process: publishes the asked rate from a few device connections. */
+async function publish(url: string) {
+  const version = url.includes(':1883') ? 5 : 4;
+  const publishers = await Promise.all(Array.from({ length: PUBLISHERS }, (_, k) => mqtt.connectAsync(url, { protocolVersion: version, clientId: `bench-pub-${process.pid}-${k}` })));
+  process.on('message', async (msg: { rate: number; seconds: number; base: number }) => {
+    const total = msg.rate * msg.seconds;
+    const start = Date.now();
+    const sends: Promise<unknown>[] = [];
+    let sent = 0;
+    // A tick every 10 ms sends what the rate asks by then.
+    while (sent < total) {
+      const due = Math.min(total, Math.floor(((Date.now() - start) / 1000) * msg.rate) + 1);
+      for (; sent < due; sent++) {
+        const d = sent % DEVICES;
+        const payload = JSON.stringify({ bid: 'telemetry', ClientID: number(d), ts: msg.base + sent, voltage: 220, current: 1.5, power: 330, energy: sent / 1000, temperature: 30, leakage: 1, switch: 1, lock: 0 });
+        const p = publishers[sent % PUBLISHERS].publishAsync(`dev/PB/${number(d)}/up`, payload, { qos: QOS });
+        if (QOS) sends.push(p);
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await Promise.all(sends);
+    process.send!({ sent, start, published: Date.now() });
+  });
+  process.send!('ready');
+}
+
+async function main() {
+  const { loadConfig } = await import('../server/config');
+  const { openDatabase } = await import('../server/db');
+  const { migrate } = await import('../server/db/migrate');
+  const { startDevices } = await import('../server/devices');
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-ingest-'));
+  let dbName: string | undefined;
+  let databaseUrl: string | undefined;
+  if (process.env.DATABASE_URL) {
+    dbName = `iot_bench_ingest_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', MQTT_URL: process.env.MQTT_URL ?? '', LOG_LEVEL: 'error' }), mqttPort: 0, mqttClientId: undefined };
+  const database = await openDatabase(config);
+  await migrate(database);
+  const { db } = database;
+  const product = await db.insertInto('t_product').values({ fNumber: 'PB', fName: '压测产品', fDeviceType: 1 }).returning('fId').executeTakeFirstOrThrow();
+  for (let i = 0; i < DEVICES; i += 1000) {
+    const rows = Array.from({ length: Math.min(1000, DEVICES - i) }, (_, k) => ({ fNumber: number(i + k), fName: `压测设备${i + k}`, fProductId: product.fId, fTypeId: 1, fStatus: 1, tOnline: 1 }));
+    await db.insertInto('t_device').values(rows).execute();
+  }
+  const side = await startDevices(config, db, { simulate: 'off', shareGroup: `bench-${process.pid}` });
+  const waiting = () => (side.live as unknown as { ingest?: { waiting: number } }).ingest?.waiting ?? 0;
+
+  // Each child answers every request with one message.
+  const child = async (role: string) => {
+    const c = fork(import.meta.filename, [role, side.url], { execArgv: ['--import', 'tsx'] });
+    let answer: ((m: unknown) => void) | undefined;
+    const ready = new Promise((r) => (answer = r));
+    c.on('message', (m) => answer?.(m));
+    await ready;
+    return {
+      ask: <T>(m: object) => new Promise<T>((r) => { answer = r as (m: unknown) => void; c.send(m); }),
+      kill: () => c.kill(),
+    };
+  };
+  const counter = await child('--count');
+  const publisher = await child('--publish');
+
+  const stored = async () => Number((await sql<{ n: number }>`select count(*)::int as n from t_device_telemetry`.execute(db)).rows[0].n);
+  console.log(`ingest: ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${config.mqttUrl ? `broker ${config.mqttUrl}` : 'embedded broker'}, ${DEVICES} devices, QoS ${QOS}, ${SECONDS} s per rate`);
+  console.log('offered/s  counter/s  stored/s  ratio  counter lost  stored lost  drain s  peak waiting  peak RSS MB');
+  let base = Date.now() - 30 * 86_400_000;
+  for (const rate of RATES) {
+    const before = await stored();
+    const total = rate * SECONDS;
+    await counter.ask({ reset: true });
+    const step = publisher
+      .ask<{ sent: number; start: number; published: number }>({ rate, seconds: SECONDS, base })
+      .then(async (p) => ({ ...p, ...(await counter.ask<{ counted: number; lastCounted: number }>({ total, published: p.published })) }));
+    base += total + 1000;
+    let last = before;
+    let lastAt = Date.now();
+    let peakWaiting = 0;
+    let peakRss = 0;
+    let report: StepReport | undefined;
+    void step.then((r) => (report = r));
+    // Stored is done when all arrived, or nothing more came for three seconds after publishing ended.
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 250));
+      peakWaiting = Math.max(peakWaiting, waiting());
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      const n = await stored();
+      if (n !== last) {
+        last = n;
+        lastAt = Date.now();
+      }
+      if (report && (n - before >= total || Date.now() - Math.max(lastAt, report.published) > 3000)) break;
+    }
+    const r = report!;
+    const storedCount = last - before;
+    const counterRate = r.counted / ((Math.max(r.lastCounted, r.start + 1) - r.start) / 1000);
+    const storedRate = storedCount / ((lastAt - r.start) / 1000);
+    console.log(
+      [
+        String(rate).padStart(9),
+        counterRate.toFixed(0).padStart(10),
+        storedRate.toFixed(0).padStart(9),
+        (storedRate / counterRate).toFixed(2).padStart(6),
+        String(total - r.counted).padStart(13),
+        String(total - storedCount).padStart(12),
+        ((lastAt - r.published) / 1000).toFixed(1).padStart(8),
+        String(peakWaiting).padStart(13),
+        (peakRss / 1e6).toFixed(0).padStart(12),
+      ].join(' '),
+    );
+  }
+  counter.kill();
+  publisher.kill();
+  await side.stop();
+  await database.close();
+  if (dbName) {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+if (process.argv[2] === '--count') await count(process.argv[3]);
+else if (process.argv[2] === '--publish') await publish(process.argv[3]);
+else await main();

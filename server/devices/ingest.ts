@@ -1,0 +1,310 @@
+/**
+ * Storing what devices say, in batches: while one batch is being written, the next collects whatever
+ * arrives, and is then written in one transaction of a few statements however many messages it holds
+ * (message log, telemetry and device alarms as array inserts, one update of t_device for all devices).
+ *
+ * - A device's messages keep their order: batches are written one after another, rows within a batch in
+ *   arrival order, and a device's online and switch state is folded over its messages in order, so one
+ *   update per device gives what applying each message in turn would have given. Switch and lock follow
+ *   a reading only when its time is not older than the state stored (fStateTime), since an acknowledged
+ *   command may have overtaken it.
+ * - Memory is bounded: past HIGH_WATER waiting messages `room()` asks the transport to stop reading.
+ * - `committed()` tells the transport when it may acknowledge a QoS 1 message to the broker.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db';
+import type { Readings, SecurityMessage } from '../mqtt/protocol';
+import type { IngestSink } from '../mqtt/transport';
+
+export type IngestItem =
+  | { kind: 'log'; deviceNumber: string; productNumber: string; direction: 'up' | 'down'; topic: string; payload: string }
+  | { kind: 'telemetry'; deviceNumber: string; readings: Readings; time: Date; redelivered?: boolean }
+  | { kind: 'status'; deviceNumber: string; online: boolean; version?: string; at: Date }
+  | { kind: 'alarm'; deviceNumber: string; alarm: { kind: string; field: string; value: number; limit: number; level: string; active: boolean } }
+  | { kind: 'security'; deviceNumber: string; event: SecurityMessage };
+
+/** What the console hears of a device after a batch: its online state, and switch and lock when a reading set them. */
+export interface DeviceChange {
+  fId: number;
+  fNumber: string;
+  tOnline?: number;
+  switchStatus?: number;
+  fLock?: number;
+}
+
+export interface IngestHandlers {
+  device(change: DeviceChange): void;
+  /** Security events need their own queries (house binding, person); they are rare. */
+  security(deviceNumber: string, event: SecurityMessage): Promise<void>;
+  warn(error: Error): void;
+}
+
+export interface IngestOptions {
+  /** Waiting messages past which the transport stops reading from the broker. */
+  highWater?: number;
+}
+
+/** How a device's row changes over one batch, its messages applied in order. */
+interface Fold {
+  online?: number;
+  lastOnline?: Date;
+  version?: string;
+  /** The newest reading's switch and lock (the later one of equal times). */
+  state?: { time: Date; switch: number; lock: number };
+  /** A status message came: the console hears of the device even when nothing changed. */
+  status: boolean;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+interface Batch {
+  items: IngestItem[];
+  done: Deferred;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Ingest implements IngestSink {
+  /** Device numbers -> ids, so a device costs no lookup once seen. */
+  readonly #ids = new Map<string, number>();
+  readonly #numbers = new Map<number, string>();
+  #next: Batch = { items: [], done: deferred() };
+  #writing?: Batch;
+  #running?: Promise<void>;
+  #room?: Deferred;
+  #closed = false;
+  readonly #highWater: number;
+
+  constructor(
+    readonly db: DB,
+    readonly handlers: IngestHandlers,
+    options: IngestOptions = {},
+  ) {
+    this.#highWater = options.highWater ?? 20_000;
+  }
+
+  /** Messages received and not yet stored. */
+  get waiting(): number {
+    return this.#next.items.length + (this.#writing?.items.length ?? 0);
+  }
+
+  push(item: IngestItem): void {
+    this.#next.items.push(item);
+    this.#running ??= this.#loop();
+  }
+
+  committed(): Promise<void> {
+    if (this.#next.items.length) return this.#next.done.promise;
+    return this.#writing?.done.promise ?? Promise.resolve();
+  }
+
+  room(): Promise<void> | undefined {
+    if (this.#next.items.length < this.#highWater) return undefined;
+    this.#room ??= deferred();
+    return this.#room.promise;
+  }
+
+  /**
+   * Writes what is waiting, once; the transport must be closed first so nothing more arrives. A batch
+   * the database refuses now is not retried: its QoS 1 messages were not acknowledged, so a persistent
+   * session gets them again after the restart.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#running;
+  }
+
+  async #loop(): Promise<void> {
+    // Let the messages of the same socket read join the first batch.
+    await new Promise((r) => setImmediate(r));
+    while (this.#next.items.length) {
+      const batch = this.#next;
+      this.#writing = batch;
+      this.#next = { items: [], done: deferred() };
+      this.#room?.resolve();
+      this.#room = undefined;
+      await this.#write(batch.items);
+      this.#writing = undefined;
+      batch.done.resolve();
+    }
+    this.#running = undefined;
+  }
+
+  /**
+   * Writes one batch. When the database cannot be reached the batch is tried again (reading from the
+   * broker stops meanwhile, unacknowledged messages stay with the broker); when it fails for what it
+   * holds, each message is written alone so that one bad message costs only itself.
+   */
+  async #write(items: IngestItem[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#store(items);
+        return;
+      } catch (error) {
+        if (items.length > 1 && (await this.#reachable())) {
+          for (const item of items) await this.#store([item]).catch((e: Error) => this.handlers.warn(e));
+          return;
+        }
+        if (items.length === 1 && (await this.#reachable())) return this.handlers.warn(error as Error);
+        this.handlers.warn(new Error(`storing ${items.length} device messages: ${(error as Error).message}; trying again`));
+        if (this.#closed) return;
+        await sleep(Math.min(250 * 2 ** attempt, 5000));
+      }
+    }
+  }
+
+  async #reachable(): Promise<boolean> {
+    return sql`select 1`.execute(this.db).then(() => true, () => false);
+  }
+
+  async #resolveIds(items: IngestItem[]): Promise<void> {
+    const unknown = [...new Set(items.map((i) => i.deviceNumber).filter((n) => !this.#ids.has(n)))];
+    if (!unknown.length) return;
+    const rows = await this.db.selectFrom('t_device').select(['fId', 'fNumber']).where('fNumber', 'in', unknown).execute();
+    for (const r of rows) {
+      this.#ids.set(r.fNumber as string, r.fId as number);
+      this.#numbers.set(r.fId as number, r.fNumber as string);
+    }
+  }
+
+  async #store(items: IngestItem[]): Promise<void> {
+    await this.#resolveIds(items);
+    const id = (n: string) => this.#ids.get(n);
+    type Log = Extract<IngestItem, { kind: 'log' }> & { deviceId: number | null; bid: string | null };
+    type Alarm = Extract<IngestItem, { kind: 'alarm' }>['alarm'] & { deviceId: number };
+    const logs: Log[] = [];
+    const readings: { deviceId: number; time: Date; r: Readings; redelivered: boolean }[] = [];
+    const alarms: Alarm[] = [];
+    const security: Extract<IngestItem, { kind: 'security' }>[] = [];
+    const folds = new Map<number, Fold>();
+    const fold = (deviceId: number) => {
+      let f = folds.get(deviceId);
+      if (!f) folds.set(deviceId, (f = { status: false }));
+      return f;
+    };
+    for (const item of items) {
+      const deviceId = id(item.deviceNumber);
+      if (item.kind === 'log') logs.push({ ...item, deviceId: deviceId ?? null, bid: bidOf(item.payload) });
+      else if (item.kind === 'security') security.push(item);
+      else if (deviceId === undefined) continue;
+      else if (item.kind === 'alarm') alarms.push({ deviceId, ...item.alarm });
+      else if (item.kind === 'status') {
+        const f = fold(deviceId);
+        f.status = true;
+        f.online = item.online ? 1 : 0;
+        if (item.online) f.lastOnline = item.at;
+        if (item.version) f.version = item.version;
+      } else {
+        readings.push({ deviceId, time: item.time, r: item.readings, redelivered: item.redelivered === true });
+        // A device that reports is online, even when its status message was missed.
+        const f = fold(deviceId);
+        f.online = 1;
+        f.lastOnline = item.time;
+        if (!f.state || f.state.time <= item.time) f.state = { time: item.time, switch: item.readings.switch, lock: item.readings.lock };
+      }
+    }
+
+    const changes = await this.db.transaction().execute(async (trx) => {
+      if (logs.length) {
+        await sql`
+          insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
+          select d, n, p, dir, t, b, pl from unnest(
+            ${logs.map((l) => l.deviceId)}::int[], ${logs.map((l) => l.deviceNumber)}::text[], ${logs.map((l) => l.productNumber)}::text[],
+            ${logs.map((l) => l.direction)}::text[], ${logs.map((l) => l.topic)}::text[], ${logs.map((l) => l.bid)}::text[], ${logs.map((l) => l.payload)}::text[]
+          ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
+      }
+      if (readings.length) {
+        const col = (f: (x: (typeof readings)[number]) => unknown) => readings.map(f);
+        await sql`
+          insert into t_device_telemetry (f_device_id, f_time, voltage, current, power, energy, temperature, leakage, switch)
+          select d, t, v, c, p, e, te, l, s from unnest(
+            ${col((x) => x.deviceId)}::int[], ${col((x) => x.time.toISOString())}::timestamptz[],
+            ${col((x) => num(x.r.voltage))}::float8[], ${col((x) => num(x.r.current))}::float8[], ${col((x) => num(x.r.power))}::float8[],
+            ${col((x) => num(x.r.energy))}::float8[], ${col((x) => num(x.r.temperature))}::float8[], ${col((x) => num(x.r.leakage))}::float8[],
+            ${col((x) => int(x.r.switch))}::int[], ${col((x) => x.redelivered)}::bool[]
+          ) with ordinality as v(d, t, v, c, p, e, te, l, s, dup, o)
+          -- A message the broker sent again (the server stopped before acknowledging it) may have been
+          -- stored already: a device's reading is known by its time.
+          where not (dup and exists (select 1 from t_device_telemetry x where x.f_device_id = v.d and x.f_time = v.t))
+          order by o`.execute(trx);
+      }
+      if (alarms.length) {
+        await sql`
+          insert into t_device_alarm (f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
+          select d, k, f, v, l, lv, a from unnest(
+            ${alarms.map((a) => a.deviceId)}::int[], ${alarms.map((a) => String(a.kind))}::text[], ${alarms.map((a) => String(a.field))}::text[],
+            ${alarms.map((a) => num(a.value))}::float8[], ${alarms.map((a) => num(a.limit))}::float8[], ${alarms.map((a) => String(a.level))}::text[],
+            ${alarms.map((a) => (a.active ? 1 : 0))}::int[]
+          ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o`.execute(trx);
+      }
+      if (!folds.size) return [];
+      // Rows are locked in id order, so two replicas writing overlapping batches cannot deadlock.
+      const ids = [...folds.keys()].sort((a, b) => a - b);
+      const f = ids.map((i) => folds.get(i)!);
+      const result = await sql<{ id: number; online: number; sw: number; lk: number; wason: number | null; wassw: number | null; waslk: number | null; fresh: boolean }>`
+        with v as (
+          select * from unnest(
+            ${ids}::int[], ${f.map((x) => x.online ?? null)}::int[], ${f.map((x) => x.lastOnline?.toISOString() ?? null)}::timestamptz[],
+            ${f.map((x) => x.version ?? null)}::text[], ${f.map((x) => x.state?.time.toISOString() ?? null)}::timestamptz[],
+            ${f.map((x) => x.state?.switch ?? null)}::int[], ${f.map((x) => x.state?.lock ?? null)}::int[]
+          ) as v(id, online, last_time, version, st_time, sw, lk)
+        ),
+        b as (
+          select d.f_id, d.t_online, d.switch_status, d.f_lock, d.f_state_time,
+                 (v.st_time is not null and (d.f_state_time is null or d.f_state_time <= v.st_time)) as fresh
+          from t_device d join v on v.id = d.f_id
+          order by d.f_id
+          for update of d
+        )
+        update t_device d set
+          t_online = coalesce(v.online, d.t_online),
+          f_last_online_time = coalesce(v.last_time, d.f_last_online_time),
+          f_version = coalesce(v.version, d.f_version),
+          switch_status = case when b.fresh then v.sw else d.switch_status end,
+          f_lock = case when b.fresh then v.lk else d.f_lock end,
+          f_state_time = case when b.fresh then v.st_time else d.f_state_time end
+        from v join b on b.f_id = v.id
+        where d.f_id = v.id
+        returning d.f_id as id, d.t_online as online, d.switch_status as sw, d.f_lock as lk,
+                  b.t_online as wason, b.switch_status as wassw, b.f_lock as waslk, b.fresh as fresh`.execute(trx);
+      return result.rows;
+    });
+
+    for (const c of changes) {
+      const changed = c.fresh && (c.wassw !== c.sw || c.waslk !== c.lk);
+      if (!folds.get(c.id)?.status && !changed && c.wason === c.online) continue;
+      this.handlers.device({ fId: c.id, fNumber: this.#numbers.get(c.id)!, tOnline: c.online, ...(c.fresh ? { switchStatus: c.sw, fLock: c.lk } : {}) });
+    }
+    for (const s of security) await this.handlers.security(s.deviceNumber, s.event).catch((e: Error) => this.handlers.warn(e));
+  }
+}
+
+/** The message log keeps the business id of each message; a malformed payload is logged as it came. */
+function bidOf(payload: string): string | null {
+  try {
+    const parsed = JSON.parse(payload);
+    return parsed && parsed.bid !== undefined ? String(parsed.bid) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A reading that is not a finite number is stored as missing rather than failing the batch. */
+function num(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : Number(v);
+  return v === null || v === undefined || !Number.isFinite(n) ? null : n;
+}
+
+function int(v: unknown): number | null {
+  const n = num(v);
+  return n === null ? null : Math.trunc(n);
+}
