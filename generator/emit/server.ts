@@ -73,6 +73,8 @@ function entityModel(entity: Entity) {
  */
 function codesByValue(entity: Entity, action: string) {
   const r = entity.resource;
+  // The engine checks the row's code; a hand-written handler decides its codes itself (permissionWhen).
+  if (r.endpoints[action]?.handler) return undefined;
   const codes: Record<string, string> = {};
   let key: { key: string; field: string } | undefined;
   for (const v of Object.values(r.list.variants ?? {})) {
