@@ -51,7 +51,8 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
   const row = { $ref: `#/components/schemas/${route.entity}` };
   const key = { [model.primaryKey]: S.id(), ids: S.ids('several rows at once') };
   if (route.set) return { body: S.object(key) };
-  if (route.handler) return { body: { type: 'object', description: `handled by server/domain (${route.action})` } };
+  // A hand-written handler of a standard action takes the same request; other actions say who reads them.
+  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: { type: 'object', description: `handled by server/domain (${route.action})` } };
   switch (standard) {
     case 'list':
       return { body: S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()]))), data: S.pageOf(row) };

@@ -16,8 +16,8 @@ test('an administrator reads the API documentation inside the console', async ({
   await login(page);
   await openMenu(page, 'api-docs', 'system-manage');
   const frame = page.frameLocator('[data-testid="api-docs-frame"]');
-  // A hand-written call, with its permission code, as the server documents it.
-  await frame.locator('h3[data-tag="t-sys-user"]').click();
+  // A declared call, with its permission codes, as the server documents it.
+  await frame.locator('h3[data-tag="user"]').click();
   const op = frame.locator('.opblock', { hasText: '/system/t-sys-user/addOrUpdateSysUser' });
   await expect(op).toBeVisible();
   await op.locator('.opblock-summary').click();
