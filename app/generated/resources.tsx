@@ -1113,69 +1113,15 @@ export const resources: ResourceDefinition[] = [
       "name": "alarmLock",
       "label": "menus.alarm-lock",
       list: { ...alarmConfig.list, "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "alarm_type",
-          "op": "in",
-          "field": "fAlarmType"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        }
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[0],
+        alarmConfig.list.filters[9],
       ], "condition": {
         "alarm_type": [
           4,
@@ -1216,72 +1162,22 @@ export const resources: ResourceDefinition[] = [
         "fHandleContent",
         "fHandleTime",
         "fStatus",
-        "fIntime"
+        "fIntime",
       ], "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[9],
         {
           "key": "alarm_type",
           "op": "in",
           "field": "fAlarmType",
           "input": "hidden"
-        }
+        },
       ], "condition": {
         "alarm_type": [
           14
@@ -1321,72 +1217,22 @@ export const resources: ResourceDefinition[] = [
         "fHandleContent",
         "fHandleTime",
         "fStatus",
-        "fIntime"
+        "fIntime",
       ], "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[9],
         {
           "key": "alarm_type",
           "op": "in",
           "field": "fAlarmType",
           "input": "hidden"
-        }
+        },
       ], "condition": {
         "alarm_type": [
           15
@@ -1418,70 +1264,20 @@ export const resources: ResourceDefinition[] = [
       "name": "alarmRoom",
       "label": "menus.alarm-room",
       list: { ...alarmConfig.list, "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[9],
         {
           "key": "alarm_type",
           "op": "in",
           "field": "fAlarmType",
           "input": "hidden"
-        }
+        },
       ], "condition": {
         "alarm_type": [
           17
@@ -1511,70 +1307,20 @@ export const resources: ResourceDefinition[] = [
       "name": "alarmForeign",
       "label": "menus.alarm-foreign",
       list: { ...alarmConfig.list, "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[9],
         {
           "key": "alarm_type",
           "op": "in",
           "field": "fAlarmType",
           "input": "hidden"
-        }
+        },
       ], "condition": {
         "alarm_type": [
           11
@@ -1604,70 +1350,20 @@ export const resources: ResourceDefinition[] = [
       "name": "alarmPerson",
       "label": "menus.alarm-person",
       list: { ...alarmConfig.list, "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[9],
         {
           "key": "alarm_type",
           "op": "in",
           "field": "fAlarmType",
           "input": "hidden"
-        }
+        },
       ], "condition": {
         "alarm_type": [
           13
@@ -1707,89 +1403,20 @@ export const resources: ResourceDefinition[] = [
         "fHandleContent",
         "fHandleTime",
         "fStatus",
-        "fPhotoUrl"
+        "fPhotoUrl",
       ], "filters": [
-        {
-          "key": "keyword",
-          "op": "like",
-          "fields": [
-            "fRemark",
-            "fHandleContent"
-          ]
-        },
-        {
-          "key": "value",
-          "op": "eq",
-          "field": "fUserAlarmId"
-        },
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "alarm_type",
-          "op": "in",
-          "field": "fAlarmType"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "device_code",
-          "op": "like",
-          "relation": "tDevice",
-          "field": "fNumber",
-          "label": "resources.device.fields.fNumber"
-        },
-        {
-          "key": "device_type",
-          "op": "eq",
-          "field": "fDeviceType"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "alarm_type_id",
-          "op": "eq",
-          "field": "fAlarmType"
-        }
+        alarmConfig.list.filters[10],
+        alarmConfig.list.filters[11],
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[0],
+        alarmConfig.list.filters[9],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[7],
+        alarmConfig.list.filters[6],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[1],
       ], "condition": {
         "alarm_type": [
           1,
@@ -1832,60 +1459,20 @@ export const resources: ResourceDefinition[] = [
         "fHandleContent",
         "fHandleTime",
         "fStatus",
-        "fIntime"
+        "fIntime",
       ], "filters": [
-        {
-          "key": "type",
-          "op": "eq",
-          "field": "fAreaId",
-          "input": "hidden"
-        },
-        {
-          "key": "streetId",
-          "op": "eq",
-          "field": "fStreetId",
-          "input": "hidden"
-        },
-        {
-          "key": "communityId",
-          "op": "eq",
-          "field": "fCommunityId",
-          "input": "jurisdiction",
-          "jurisdiction": {
-            "kind": "community",
-            "keys": {
-              "district": "type",
-              "street": "streetId",
-              "community": "communityId"
-            }
-          }
-        },
-        {
-          "key": "house_name",
-          "op": "like",
-          "relation": "tRentalHouse",
-          "fields": [
-            "fHouseName",
-            "fAddress"
-          ],
-          "label": "resources.house.fields.fHouseName"
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "time_limit",
-          "op": "between",
-          "field": "fAlarmTime"
-        },
+        alarmConfig.list.filters[2],
+        alarmConfig.list.filters[3],
+        alarmConfig.list.filters[4],
+        alarmConfig.list.filters[5],
+        alarmConfig.list.filters[8],
+        alarmConfig.list.filters[9],
         {
           "key": "alarm_type",
           "op": "in",
           "field": "fAlarmType",
           "input": "hidden"
-        }
+        },
       ], "condition": {
         "alarm_type": [
           18
@@ -4170,23 +3757,11 @@ export const resources: ResourceDefinition[] = [
         "fIntime",
         "fStatus",
         "fAnswer",
-        "fAnswerTime"
+        "fAnswerTime",
       ], "filters": [
-        {
-          "key": "phone",
-          "field": "fPhone",
-          "op": "like"
-        },
-        {
-          "key": "type",
-          "field": "fType",
-          "op": "eq"
-        },
-        {
-          "key": "content",
-          "field": "fFeedbackContent",
-          "op": "like"
-        }
+        feedbackConfig.list.filters[0],
+        feedbackConfig.list.filters[1],
+        feedbackConfig.list.filters[2],
       ], "actions": [
         "photo",
         "reply"
@@ -8710,27 +8285,11 @@ export const resources: ResourceDefinition[] = [
         "fGender",
         "leaseName",
         "fStatus",
-        "fLastloginDate"
+        "fLastloginDate",
       ], "filters": [
-        {
-          "key": "keyword",
-          "op": "like",
-          "fields": [
-            "fChineseName",
-            "fPhone"
-          ]
-        },
-        {
-          "key": "status",
-          "op": "eq",
-          "field": "fStatus"
-        },
-        {
-          "key": "userType",
-          "op": "eq",
-          "field": "fUserType",
-          "input": "hidden"
-        }
+        userConfig.list.filters[0],
+        userConfig.list.filters[1],
+        userConfig.list.filters[3],
       ], "condition": {
         "userType": 2
       }, "actions": [

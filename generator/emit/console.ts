@@ -114,7 +114,18 @@ function difference(name: string, base: Record<string, unknown>, variant: Record
     const inner = base[key];
     if (key === 'list' && inner && typeof inner === 'object') {
       const changed = Object.entries(value as Record<string, unknown>).filter(([k, v]) => !same(v, (inner as Record<string, unknown>)[k]));
-      lines.push(`list: { ...${name}.list, ${changed.map(([k, v]) => `${JSON.stringify(k)}: ${literal(v, indent + 2)}`).join(', ')} }`);
+      // An item of a list array the base already has (a filter the variant keeps) is named, not repeated.
+      const listValue = (k: string, v: unknown) => {
+        const from = (inner as Record<string, unknown>)[k];
+        if (!Array.isArray(v) || !Array.isArray(from)) return literal(v, indent + 2);
+        const pad2 = ' '.repeat(indent + 4);
+        const items = v.map((item) => {
+          const at = from.findIndex((b) => typeof item === 'object' && same(b, item));
+          return at >= 0 ? `${name}.list.${k}[${at}]` : literal(item, indent + 4);
+        });
+        return `[\n${items.map((i) => pad2 + i).join(',\n')},\n${' '.repeat(indent + 2)}]`;
+      };
+      lines.push(`list: { ...${name}.list, ${changed.map(([k, v]) => `${JSON.stringify(k)}: ${listValue(k, v)}`).join(', ')} }`);
     } else lines.push(`${JSON.stringify(key)}: ${literal(value, indent + 2)}`);
   }
   return `{\n${lines.map((l) => pad + l).join(',\n')},\n${' '.repeat(indent)}}`;
