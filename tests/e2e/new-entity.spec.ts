@@ -39,6 +39,8 @@ function editJson(file: string, edit: (json: Record<string, any>) => void) {
 }
 
 test.beforeAll(async () => {
+  // Generating, building and starting a whole copy takes minutes on a loaded machine.
+  test.setTimeout(300_000);
   copy = mkdtempSync(join(tmpdir(), 'iot-new-entity-'));
   const files = spawnSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
   for (const f of files) {
