@@ -4,13 +4,20 @@
  * happens, a write answered 200 is there afterwards, and is there once.
  */
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import mqtt from 'mqtt';
+import { sql } from 'kysely';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
 import { exited, freePort, startProcess, type Running } from './processes';
+import { loadConfig } from '../../server/config';
+import { openDatabase } from '../../server/db';
+import { startCluster } from '../../deploy/cluster';
 
 /** One call's fate as its caller saw it. */
 type Answer = { status: number; body: { code: number; success: boolean; message: string; data: any } } | { error: string };
@@ -139,6 +146,139 @@ describe.each(backends)('SIGTERM and SIGKILL in the middle of a stream of writes
       }
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Ends the broker sessions the servers kept (persistent sessions outlive the test otherwise). */
+async function endSessions(url: string, clientIds: string[]) {
+  for (const clientId of clientIds) {
+    const client = await mqtt.connectAsync(url, { protocolVersion: 5, clientId, clean: true, properties: { sessionExpiryInterval: 0 }, reconnectPeriod: 0 }).catch(() => undefined);
+    await client?.endAsync();
+  }
+}
+
+describe.skipIf(!process.env.DATABASE_URL || !process.env.MQTT_URL)('a rolling restart of two replicas behind the cluster proxy (PostgreSQL, MQTT 5)', () => {
+  it('answers every write of a stream 200, loses none and applies none twice', { timeout: 300_000 }, async () => {
+    const pgdb = await freshPostgres(inject('templates').postgres);
+    const dataDir = mkdtempSync(join(tmpdir(), 'iot-cluster-'));
+    const [port, ...replicaPorts] = [await freePort(), await freePort(), await freePort()];
+    const log: string[] = [];
+    const cluster = await startCluster({
+      replicas: 2, port, replicaPorts, databaseUrl: pgdb.url, mqttUrl: process.env.MQTT_URL!, dataDir, log: (line) => log.push(line),
+      env: { SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn', MQTT_SHARE_GROUP: `roll-${process.pid}-${Date.now()}` },
+    });
+    const clientIds = cluster.proxy.replicas.map((r) => `iot-console-${hostname()}-${new URL(r.url).port}`);
+    try {
+      const stream = writeStream(cluster.url, await login(cluster.url), 'roll');
+      await until(async () => stream.acknowledged() >= 20, 60_000);
+      await cluster.rollingRestart();
+      const after = stream.acknowledged();
+      await until(async () => stream.acknowledged() >= after + 20, 60_000);
+      const writes = await stream.stop();
+
+      expect(writes.filter((w) => !saved(w)).map((w) => ({ name: w.name, answer: w.answer }))).toEqual([]);
+      const names = await groupNames(cluster.url, await login(cluster.url));
+      const wrong = writes.filter((w) => names.get(w.name) !== 1).map((w) => `${w.name}: ${names.get(w.name) ?? 0}`);
+      expect(wrong).toEqual([]);
+      expect(log.filter((l) => l.includes('is back'))).toHaveLength(2);
+    } finally {
+      await cluster.stop();
+      await endSessions(process.env.MQTT_URL!, clientIds);
+      await pgdb.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+const MOSQUITTO = '/usr/sbin/mosquitto';
+const DEVICE = 'DEV000001';
+
+/** The device's telemetry messages in the message log (a redelivered one is logged again). */
+async function telemetry(url: string): Promise<number> {
+  const answer = await post(url, '/biz/t-emq-message-publish/records', { current: 1, size: 1, condition: { deviceNumber: DEVICE, type: 'telemetry' } }, await login(url));
+  if ('error' in answer || !answer.body.success) throw new Error(`message log: ${JSON.stringify(answer)}`);
+  return answer.body.data.total;
+}
+const OUTAGE_MS = 30_000;
+
+/** A Mosquitto of the test's own (the machine's broker serves others), persistent across its restart. */
+async function startBroker(dir: string, port: number) {
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence true', `persistence_location ${dir}/`, 'max_queued_messages 10000', ...(process.getuid?.() === 0 ? ['user root'] : [])].join('\n') + '\n');
+  const child = spawn(MOSQUITTO, ['-c', conf], { stdio: 'ignore' });
+  await until(() => new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+    socket.on('error', () => resolve(false));
+  }), 10_000);
+  return child;
+}
+
+describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
+  it('stores every QoS 1 device message exactly once', { timeout: 240_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iot-outage-'));
+    const dataDir = join(dir, 'data');
+    copyPglite(inject('templates'), dataDir);
+    const port = await freePort();
+    const brokerUrl = `mqtt://127.0.0.1:${port}`;
+    const tag = `${process.pid}-${Date.now()}`;
+    let broker = await startBroker(dir, port);
+    let server: Running | undefined;
+    // A device with an offline queue: QoS 1 messages published while the broker is away wait in the client.
+    const device = await mqtt.connectAsync(brokerUrl, { protocolVersion: 5, clientId: `outage-dev-${tag}`, clean: false, properties: { sessionExpiryInterval: 3600 }, reconnectPeriod: 500 });
+    try {
+      server = await startProcess({
+        ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MQTT_URL: brokerUrl, MQTT_CLIENT_ID: `outage-${tag}`, PORT: String(await freePort()), HOST: '127.0.0.1',
+        SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
+        // One replica, a plain subscription: Mosquitto 2.0 brings a persistent session back from its
+        // persistence file without its shared subscriptions (README, "Production").
+        MQTT_SHARE_GROUP: '',
+      });
+      const base = Date.now() - 86_400_000;
+      const topic = `dev/P1/${DEVICE}/up`;
+      const sends: Promise<unknown>[] = [];
+      let sent = 0;
+      const publish = () => sends.push(device.publishAsync(topic, JSON.stringify({ bid: 'telemetry', ClientID: DEVICE, ts: base + sent, voltage: sent++, current: 1, power: 220, energy: 1, temperature: 30, leakage: 1, switch: 1, lock: 0 }), { qos: 1 }));
+      const ticker = setInterval(publish, 100);
+      await new Promise((r) => setTimeout(r, 3000));
+      broker.kill('SIGTERM');
+      await exited(broker);
+      const sentBefore = sent;
+      await new Promise((r) => setTimeout(r, OUTAGE_MS));
+      broker = await startBroker(dir, port);
+      await new Promise((r) => setTimeout(r, 3000));
+      clearInterval(ticker);
+      await Promise.all(sends);
+      expect(sent - sentBefore).toBeGreaterThan(OUTAGE_MS / 100 - 20);
+
+      const running = server;
+      await until(async () => (await telemetry(running.url)) >= sent, 60_000).catch(() => undefined);
+      // Redeliveries count in the log too: wait until nothing more arrives.
+      let last = -1;
+      await until(async () => last === (last = await telemetry(running.url)) || (await new Promise((r) => setTimeout(r, 1000))), 30_000).catch(() => undefined);
+      running.child.kill('SIGTERM');
+      await exited(running.child);
+      server = undefined;
+      const database = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '' }));
+      try {
+        const rows = (await sql<{ voltage: number }>`select t.voltage from t_device_telemetry t join t_device d on d.f_id = t.f_device_id where d.f_number = ${DEVICE} and t.f_time >= ${new Date(base).toISOString()}::timestamptz and t.f_time < ${new Date(base + sent).toISOString()}::timestamptz`.execute(database.db)).rows;
+        const seen = new Map<number, number>();
+        for (const r of rows) seen.set(r.voltage, (seen.get(r.voltage) ?? 0) + 1);
+        const missing = Array.from({ length: sent }, (_, i) => i).filter((i) => !seen.has(i));
+        const twice = [...seen].filter(([, n]) => n > 1).map(([v]) => v);
+        expect({ missing, twice }).toEqual({ missing: [], twice: [] });
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await device.endAsync(true);
+      if (server) {
+        server.child.kill('SIGKILL');
+        await exited(server.child);
+      }
+      broker.kill('SIGTERM');
+      await exited(broker);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
