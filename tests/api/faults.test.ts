@@ -11,12 +11,10 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import mqtt from 'mqtt';
-import { sql } from 'kysely';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
 import { exited, freePort, startProcess, type Running } from './processes';
-import { loadConfig } from '../../server/config';
-import { openDatabase } from '../../server/db';
+import { reading, storedReadings } from './readings';
 import { startCluster } from '../../deploy/cluster';
 
 /** One call's fate as its caller saw it. */
@@ -238,7 +236,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
       const topic = `dev/P1/${DEVICE}/up`;
       const sends: Promise<unknown>[] = [];
       let sent = 0;
-      const publish = () => sends.push(device.publishAsync(topic, JSON.stringify({ bid: 'telemetry', ClientID: DEVICE, ts: base + sent, voltage: sent++, current: 1, power: 220, energy: 1, temperature: 30, leakage: 1, switch: 1, lock: 0 }), { qos: 1 }));
+      const publish = () => sends.push(device.publishAsync(topic, reading(DEVICE, base, sent++), { qos: 1 }));
       const ticker = setInterval(publish, 100);
       await new Promise((r) => setTimeout(r, 3000));
       broker.kill('SIGTERM');
@@ -259,17 +257,8 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
       running.child.kill('SIGTERM');
       await exited(running.child);
       server = undefined;
-      const database = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '' }));
-      try {
-        const rows = (await sql<{ voltage: number }>`select t.voltage from t_device_telemetry t join t_device d on d.f_id = t.f_device_id where d.f_number = ${DEVICE} and t.f_time >= ${new Date(base).toISOString()}::timestamptz and t.f_time < ${new Date(base + sent).toISOString()}::timestamptz`.execute(database.db)).rows;
-        const seen = new Map<number, number>();
-        for (const r of rows) seen.set(r.voltage, (seen.get(r.voltage) ?? 0) + 1);
-        const missing = Array.from({ length: sent }, (_, i) => i).filter((i) => !seen.has(i));
-        const twice = [...seen].filter(([, n]) => n > 1).map(([v]) => v);
-        expect({ missing, twice }).toEqual({ missing: [], twice: [] });
-      } finally {
-        await database.close();
-      }
+      const { missing, twice } = await storedReadings({ dataDir }, DEVICE, base, sent);
+      expect({ missing, twice }).toEqual({ missing: [], twice: [] });
     } finally {
       await device.endAsync(true);
       if (server) {

@@ -9,12 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import mqtt from 'mqtt';
-import { sql } from 'kysely';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
 import { exited, freePort, startProcess, type Running } from './processes';
-import { loadConfig } from '../../server/config';
-import { openDatabase } from '../../server/db';
+import { reading, storedReadings } from './readings';
 
 const DEVICE = 'DEV000001';
 const M = 1500;
@@ -47,7 +45,7 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       server = await startProcess(env);
       const base = Date.now() - 86_400_000;
       const topic = `dev/P1/${DEVICE}/up`;
-      const message = (i: number) => JSON.stringify({ bid: 'telemetry', ClientID: DEVICE, ts: base + i, voltage: i, current: 1, power: 220, energy: 1, temperature: 30, leakage: 1, switch: 1, lock: 0 });
+      const message = (i: number) => reading(DEVICE, base, i);
       // The first message shows the server's subscription is in place.
       await publisher.publishAsync(topic, message(0), { qos: 1 });
       const running = server;
@@ -77,18 +75,8 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       await exited(again.child);
       server = undefined;
 
-      const database = await openDatabase({ ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '' }) });
-      try {
-        const rows = (await sql<{ voltage: number }>`select t.voltage from t_device_telemetry t join t_device d on d.f_id = t.f_device_id where d.f_number = ${DEVICE} and t.f_time >= ${new Date(base).toISOString()}::timestamptz and t.f_time < ${new Date(base + M).toISOString()}::timestamptz`.execute(database.db)).rows;
-        const seen = new Map<number, number>();
-        for (const r of rows) seen.set(r.voltage, (seen.get(r.voltage) ?? 0) + 1);
-        const missing = Array.from({ length: M }, (_, i) => i).filter((i) => !seen.has(i));
-        const twice = [...seen].filter(([, n]) => n > 1).map(([v]) => v);
-        expect({ missing, twice }).toEqual({ missing: [], twice: [] });
-        expect(rows).toHaveLength(M);
-      } finally {
-        await database.close();
-      }
+      const stored = await storedReadings({ dataDir, databaseUrl: pgdb?.url }, DEVICE, base, M);
+      expect(stored).toEqual({ missing: [], twice: [], rows: M });
     } finally {
       server?.child.kill('SIGKILL');
       await publisher.endAsync();
