@@ -58,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route Fastify registered (method and path), as the OpenAPI test walks them. */
     registeredRoutes: { method: string; url: string }[];
+    /** From now on every call, /healthz too, is answered 503 "restarting" (the start of a shutdown). */
+    refuseCalls(): void;
   }
 }
 
@@ -97,11 +99,16 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   await app.register(rateLimit, { global: false });
 
   let closing = false;
+  app.decorate('refuseCalls', () => {
+    closing = true;
+  });
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // Refused before anything of the call runs: the only 503 this server answers, so a reverse proxy may
+  // send it to another replica (deploy/proxy.ts does) without applying a write twice.
   app.addHook('onRequest', async (_request, reply) => {
-    if (closing) return reply.code(503).header('connection', 'close').send(fail(503, '服务正在重启，请稍后重试'));
+    if (closing) return reply.code(503).header('connection', 'close').header('retry-after', '1').send(fail(503, '服务正在重启，请稍后重试'));
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -26,6 +26,11 @@ export interface Config {
   logLevel: string;
   /** Addresses of the reverse proxies whose X-Forwarded-For is believed; none by default. */
   trustProxy: string[] | false;
+  /**
+   * After SIGTERM, how long the server keeps answering "restarting" (503 envelope, /healthz too) before it
+   * stops listening: the time a reverse proxy needs to notice and send calls elsewhere. 0 by default.
+   */
+  shutdownDrainMs: number;
 }
 
 function duration(value: string | undefined, fallback: number): number {
@@ -50,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL ?? 'warn',
     trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,
+    shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 0),
   };
 }

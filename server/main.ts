@@ -68,6 +68,10 @@ export async function start() {
     if (closing) return;
     closing = true;
     console.log(`${signal}: shutting down`);
+    // Calls still arriving are told the server is restarting while the proxy takes it out of rotation;
+    // the calls under way finish before the database closes.
+    app.refuseCalls();
+    if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     await app.close();
     await energy.stop();
     await scheduler.stop();

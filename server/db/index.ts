@@ -61,8 +61,16 @@ export async function openDatabase(config: Config): Promise<Database> {
   const { PGliteDialect } = await import('./pglite');
   const dir = join(config.dataDir, 'pg');
   mkdirSync(dir, { recursive: true });
+  // After a crash (SIGKILL, power loss) PGlite replays its write-ahead log and opens as usual; what it
+  // cannot open is a damaged folder, and then the way back is the copy taken while the server was stopped.
   const client = await PGlite.create(dir, {
     parsers: { 20: (v: string) => Number(v) },
+  }).catch((error: Error) => {
+    throw new Error(
+      `the embedded database in ${dir} could not be opened: ${error.message}\n` +
+        `  Is another server running on DATA_DIR=${config.dataDir}? Stop it and start again. If it still fails, move ${dir} ` +
+        `aside and put back the copy of it taken while the server was stopped (README, "Backups").`,
+    );
   });
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
   const queries = new QueryStats();

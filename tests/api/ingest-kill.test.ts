@@ -4,54 +4,18 @@
  * unacknowledged ones again) after the restart. Readings the broker redelivers are stored once, so every
  * message is stored exactly once. Needs an external broker (MQTT_URL): the embedded one dies with the process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import mqtt from 'mqtt';
-import { sql } from 'kysely';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
-import { loadConfig } from '../../server/config';
-import { openDatabase } from '../../server/db';
+import { exited, freePort, startProcess, type Running } from './processes';
+import { reading, storedReadings } from './readings';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const DEVICE = 'DEV000001';
 const M = 1500;
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function startProcess(env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
-    child.stderr!.on('data', (d) => (out += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /console and API: http:\/\/localhost:(\d+)/.exec(out);
-      if (m && out.includes('MQTT broker:')) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
-}
 
 const tokens = new Map<string, string>();
 
@@ -81,7 +45,7 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       server = await startProcess(env);
       const base = Date.now() - 86_400_000;
       const topic = `dev/P1/${DEVICE}/up`;
-      const message = (i: number) => JSON.stringify({ bid: 'telemetry', ClientID: DEVICE, ts: base + i, voltage: i, current: 1, power: 220, energy: 1, temperature: 30, leakage: 1, switch: 1, lock: 0 });
+      const message = (i: number) => reading(DEVICE, base, i);
       // The first message shows the server's subscription is in place.
       await publisher.publishAsync(topic, message(0), { qos: 1 });
       const running = server;
@@ -102,27 +66,17 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       await Promise.all(sends);
       expect(killedAt).toBeGreaterThan(0);
       expect(killedAt).toBeLessThan(M - 1);
-      await new Promise((r) => running.child.exitCode !== null || running.child.signalCode !== null ? r(null) : running.child.once('exit', r));
+      await exited(running.child);
 
       server = await startProcess(env);
       const again = server;
       await until(async () => (await logged(again.url)) >= M, 60_000).catch(() => undefined);
       again.child.kill('SIGTERM');
-      await new Promise((r) => again.child.once('exit', r));
+      await exited(again.child);
       server = undefined;
 
-      const database = await openDatabase({ ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '' }) });
-      try {
-        const rows = (await sql<{ voltage: number }>`select t.voltage from t_device_telemetry t join t_device d on d.f_id = t.f_device_id where d.f_number = ${DEVICE} and t.f_time >= ${new Date(base).toISOString()}::timestamptz and t.f_time < ${new Date(base + M).toISOString()}::timestamptz`.execute(database.db)).rows;
-        const seen = new Map<number, number>();
-        for (const r of rows) seen.set(r.voltage, (seen.get(r.voltage) ?? 0) + 1);
-        const missing = Array.from({ length: M }, (_, i) => i).filter((i) => !seen.has(i));
-        const twice = [...seen].filter(([, n]) => n > 1).map(([v]) => v);
-        expect({ missing, twice }).toEqual({ missing: [], twice: [] });
-        expect(rows).toHaveLength(M);
-      } finally {
-        await database.close();
-      }
+      const stored = await storedReadings({ dataDir, databaseUrl: pgdb?.url }, DEVICE, base, M);
+      expect(stored).toEqual({ missing: [], twice: [], rows: M });
     } finally {
       server?.child.kill('SIGKILL');
       await publisher.endAsync();
