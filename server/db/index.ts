@@ -57,11 +57,10 @@ export async function openDatabase(config: Config): Promise<Database> {
       close: () => db.destroy(),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGliteDialect } = await import('./pglite');
+  const { PGliteDialect, openPGlite } = await import('./pglite');
   const dir = join(config.dataDir, 'pg');
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, {
+  const client = await openPGlite(dir, {
     parsers: { 20: (v: string) => Number(v) },
   });
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
