@@ -152,7 +152,8 @@ const raw = await (async () => {
   if (base) {
     const client = new pg.Client({ connectionString: url, options: `-c TimeZone=${config.timeZone}` });
     await client.connect();
-    return { run: async (s: Statement[]) => { for (const q of s) await pgQuery.call(client, q.text, q.values as never); }, close: () => client.end() };
+    const query = pgQuery as unknown as (this: pg.Client, text: string, values: unknown[]) => Promise<unknown>;
+    return { run: async (s: Statement[]) => { for (const q of s) await query.call(client, q.text, q.values); }, close: () => client.end() };
   }
   // The server's own embedded database: the one client that answers the probe.
   let client!: PGlite;
