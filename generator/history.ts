@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Model, Entity, Property, Problem } from './model';
 import { columnName, primaryKey, InvalidInputs } from './model';
 import { HEADER } from './emit/common';
-import { readSnapshot, type TableSnapshot, type Column, type Index } from '../server/db/snapshot';
+import { readSnapshot, createIndexSql, indexShape, type TableSnapshot, type Column, type Index } from '../server/db/snapshot';
 
 export const MIGRATIONS_DIR = 'server/db/migrations';
 export const SNAPSHOT_DIR = 'server/generated/snapshot';
@@ -76,8 +76,13 @@ export function tableOf(entity: Entity): TableSnapshot {
     if (p['x-db']?.unique) idx[ident(`${table}_${columnName(name)}_key`)] = { columns: [columnName(name)], unique: true };
   }
   for (const index of indexes ?? []) {
-    const cols = index.map(columnName);
-    idx[ident(`${table}_${cols.join('_')}_idx`)] = { columns: cols, unique: false };
+    if (!Array.isArray(index)) {
+      const col = columnName(index.trigram);
+      idx[ident(`${table}_${col}_trgm`)] = { columns: [col], unique: false, method: 'trigram' };
+      continue;
+    }
+    const cols = index.map((f) => (f.endsWith(' desc') ? `${columnName(f.slice(0, -5))} DESC` : columnName(f)));
+    idx[ident(`${table}_${cols.map((c) => c.replace(' DESC', '_desc')).join('_')}_idx`)] = { columns: cols, unique: false };
   }
   return { table, entity: entity.name, primaryKey: columnName(pk), columns, indexes: idx };
 }
@@ -184,7 +189,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
       for (const [c, col] of Object.entries(next.columns)) {
         if (c !== next.primaryKey) steps.createTables.push(`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${c} ${col.type}${col.default !== null ? ` DEFAULT ${col.default}` : ''}${col.nullable ? '' : ' NOT NULL'};`);
       }
-      for (const [name, i] of Object.entries(next.indexes)) steps.createTables.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${t} (${i.columns.join(', ')});`);
+      for (const [name, i] of Object.entries(next.indexes)) steps.createTables.push(createIndexSql(name, t, i, true));
       continue;
     }
     used.add(old.table);
@@ -261,7 +266,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
     }
 
     // Indexes are matched by what they cover: one whose table or column was renamed is renamed too.
-    const shape = (i: Index, map: (c: string) => string | undefined = (c) => c) => `${i.unique}:${i.columns.map(map).join(',')}`;
+    const shape = (i: Index, map: (c: string) => string | undefined = (c) => c) => indexShape({ ...i, columns: i.columns.map((c) => { const [col, dir] = c.split(' '); return [map(col), dir].filter(Boolean).join(' '); }) });
     const oldByShape = new Map<string, string>();
     for (const [name, i] of Object.entries(old.indexes)) oldByShape.set(shape(i, (c) => mapped.get(c)), name);
     const keep = new Set<string>();
@@ -269,7 +274,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
       const prior = oldByShape.get(shape(i));
       if (prior === undefined) {
         touched.add(t);
-        steps.createIndexes.push(`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${name} ON ${t} (${i.columns.join(', ')});`);
+        steps.createIndexes.push(createIndexSql(name, t, i));
         continue;
       }
       keep.add(prior);
@@ -280,7 +285,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
     }
     for (const name of Object.keys(old.indexes)) {
       // An index on a dropped column goes with it.
-      if (keep.has(name) || old.indexes[name].columns.some((c) => !mapped.has(c))) continue;
+      if (keep.has(name) || old.indexes[name].columns.some((c) => !mapped.has(c.split(' ')[0]))) continue;
       touched.add(t);
       steps.dropIndexes.push(`DROP INDEX ${name};`);
     }
@@ -296,7 +301,10 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
     steps.dropTables.push(`DROP TABLE ${old.table};`);
   }
   if (problems.length) throw new InvalidInputs(problems);
-  return { statements: Object.values(steps).flat(), tables: [...touched].sort() };
+  const statements = Object.values(steps).flat();
+  // Trigram indexes need pg_trgm: trusted, so the database's owner may create it (PGlite loads it in server/db/pglite.ts).
+  if (statements.some((s) => s.includes('gin_trgm_ops'))) statements.unshift('CREATE EXTENSION IF NOT EXISTS pg_trgm;');
+  return { statements, tables: [...touched].sort() };
 }
 
 /** The next migration's file: the highest number in the folder plus one, named after what it changes. */

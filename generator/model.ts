@@ -2,6 +2,7 @@
  * Reads schemas/ and resources/, checks them against the meta-schemas and against each other, and
  * gives the emitters one model. Every problem is reported with its file, a JSON pointer and a hint.
  */
+import { listIndexProblems } from './listIndexes';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -46,13 +47,23 @@ export interface Property {
   };
 }
 
+/**
+ * A declared index: property names in order, each optionally followed by ` desc` (a list sorted newest
+ * first within a filter: `["fProductId", "fId desc"]`), or `{ "trigram": "fName" }`, a pg_trgm GIN index
+ * that serves `ilike '%…%'` keyword search.
+ */
+export type IndexDecl = string[] | { trigram: string };
+
+/** The properties an index declaration names, without their direction. */
+export const indexFields = (index: IndexDecl): string[] => (Array.isArray(index) ? index.map((f) => f.replace(/ desc$/, '')) : [index.trigram]);
+
 export interface EntitySchema {
   $id: string;
   title?: string;
   'x-label': I18n;
   'x-db': {
     table: string;
-    indexes?: string[][];
+    indexes?: IndexDecl[];
     relations?: Record<string, { entity: string; from: string }>;
     /** The table's former name: the next migration renames it instead of creating a new one. */
     renamedFrom?: string;
@@ -304,6 +315,7 @@ export function loadModel(root: string): Model {
   }
 
   crossCheck(entities, enums, menus, problems);
+  if (!problems.length) problems.push(...listIndexProblems(entities));
   if (problems.length) throw new InvalidInputs(problems);
   return { entities, enums, menus };
 }
@@ -347,7 +359,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       if (has(f)) problems.push({ file: sf, pointer: `/x-db/dropColumns/${i}`, message: `"${f}" is a property and cannot be dropped`, hint: 'remove the property, or remove it from dropColumns' });
     });
     for (const index of schema['x-db'].indexes ?? []) {
-      for (const f of index) if (!has(f)) problems.push({ file: sf, pointer: '/x-db/indexes', message: `index field "${f}" is not a property`, hint: 'use property names' });
+      for (const f of indexFields(index)) if (!has(f)) problems.push({ file: sf, pointer: '/x-db/indexes', message: `index field "${f}" is not a property`, hint: 'use property names' });
     }
 
     const fieldList = (list: string[] | undefined, pointer: string) =>

@@ -16,7 +16,8 @@ export function scaffold(root: string, entity: string): string[] {
     title: entity,
     type: 'object',
     'x-label': label(entity, entity, entity),
-    'x-db': { table },
+    // The list's keyword filter on fName is served by a trigram index (generator/listIndexes.ts).
+    'x-db': { table, indexes: [{ trigram: 'fName' }] },
     properties: {
       fId: { type: 'integer', readOnly: true, 'x-db': { primaryKey: true }, 'x-label': label('编号', '編號', 'ID') },
       fName: {

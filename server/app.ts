@@ -20,6 +20,7 @@ import { registerMonitorRoutes } from './domain/monitor';
 import { registerErrorLogRoutes } from './domain/errorLog';
 import { ServerMetrics } from './monitor/metrics';
 import { registerSessionRoutes } from './auth/routes';
+import { Sessions } from './auth/sessions';
 import { registerResourceRoutes } from './crud/routes';
 import { registerSystemRoutes } from './domain/system';
 import { registerUserFileRoutes } from './domain/users';
@@ -74,7 +75,9 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     routerOptions: { ignoreTrailingSlash: true },
   });
   const catalog: ApiCatalog = [];
-  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, live, catalog };
+  const sessions = new Sessions(database.db);
+  const stopSessions = await sessions.start(database);
+  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, sessions, live, catalog };
   const registeredRoutes: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
@@ -169,6 +172,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   const stopRelay = await startMessageRelay(database);
   app.addHook('onClose', async () => {
     await stopRelay();
+    await stopSessions();
   });
 
   // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would

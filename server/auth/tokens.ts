@@ -33,7 +33,19 @@ export function loadSecret(dataDir: string, given?: string): Uint8Array {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+/** Tokens whose signature was checked, kept so a caller's next call does not check it again; the oldest go first. */
+const MAX_VERIFIED = 50_000;
+
 export function createTokens(secret: Uint8Array, ttlSeconds: number): Tokens {
+  // A signature check is an HMAC on the crypto thread pool, the largest fixed cost of a call: a token
+  // checked once stays good until it expires (revocation is the session cache's, server/auth/sessions.ts).
+  const verified = new Map<string, Omit<VerifiedToken, 'renew'>>();
+  const fresh = (claims: Omit<VerifiedToken, 'renew'>): VerifiedToken | null => {
+    const now = Date.now() / 1000;
+    if (claims.expiresAt <= now) return null;
+    // Past half its life a token is replaced by a fresh one on the next call (sliding session).
+    return { ...claims, renew: claims.expiresAt - now < ttlSeconds / 2 };
+  };
   return {
     issue: (userId) =>
       new SignJWT({})
@@ -44,13 +56,17 @@ export function createTokens(secret: Uint8Array, ttlSeconds: number): Tokens {
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(secret),
     async verify(token) {
+      const raw = token.replace(/^Bearer\s+/i, '');
+      const known = verified.get(raw);
+      if (known) return fresh(known) ?? (verified.delete(raw), null);
       try {
-        const { payload } = await jwtVerify(token.replace(/^Bearer\s+/i, ''), secret, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(raw, secret, { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isInteger(userId) || !payload.jti) return null;
-        // Past half its life a token is replaced by a fresh one on the next call (sliding session).
-        const renew = (payload.exp ?? 0) - Date.now() / 1000 < ttlSeconds / 2;
-        return { userId, renew, jti: payload.jti, issuedAt: payload.iat ?? 0, expiresAt: payload.exp ?? 0 };
+        const claims = { userId, jti: payload.jti, issuedAt: payload.iat ?? 0, expiresAt: payload.exp ?? 0 };
+        verified.set(raw, claims);
+        if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+        return fresh(claims);
       } catch {
         return null;
       }

@@ -26,6 +26,7 @@ export async function loadUser(db: DB, userId: number): Promise<User | null> {
     fUserType: row.fUserType,
     permissions: new Set(codes.map((c) => c.permissions as string)),
     tokensValidAfter: row.fTokensValidAfter ? new Date(row.fTokensValidAfter as Date).getTime() : undefined,
+    expiresAt: row.fExpireTime ? new Date(row.fExpireTime as Date).getTime() : undefined,
   };
 }
 

@@ -63,6 +63,8 @@ export interface User {
   permissions: Set<string>;
   /** Tokens issued before this time (ms) are no longer accepted: a password change ends every session. */
   tokensValidAfter?: number;
+  /** When the account expires (ms), if it does. */
+  expiresAt?: number;
 }
 
 export const isAdmin = (user: User) => user.fAdmin === 1;

@@ -57,13 +57,12 @@ export async function openDatabase(config: Config): Promise<Database> {
       close: () => db.destroy(),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGliteDialect } = await import('./pglite');
+  const { PGliteDialect, openPGlite } = await import('./pglite');
   const dir = join(config.dataDir, 'pg');
   mkdirSync(dir, { recursive: true });
   // After a crash (SIGKILL, power loss) PGlite replays its write-ahead log and opens as usual; what it
   // cannot open is a damaged folder, and then the way back is the copy taken while the server was stopped.
-  const client = await PGlite.create(dir, {
+  const client = await openPGlite(dir, {
     parsers: { 20: (v: string) => Number(v) },
   }).catch((error: Error) => {
     throw new Error(

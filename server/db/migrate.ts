@@ -52,13 +52,23 @@ export async function migrate(database: Pick<Database, 'db' | 'kind' | 'exec'>, 
   });
 }
 
-/** Statements of a migration script: split on semicolons that end a line, comments dropped. */
+/**
+ * Statements of a migration script: split on semicolons that end a line, comments dropped; a function
+ * body between `$$` quotes stays whole, its own semicolons included.
+ */
 export function splitStatements(text: string): string[] {
-  return text
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const statements: string[] = [];
+  let current: string[] = [];
+  let quoted = false;
+  for (const line of text.split('\n')) {
+    if (!quoted && line.trim().startsWith('--')) continue;
+    current.push(line);
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) quoted = !quoted;
+    if (!quoted && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, ''));
+      current = [];
+    }
+  }
+  statements.push(current.join('\n'));
+  return statements.map((s) => s.trim()).filter(Boolean);
 }

@@ -2,11 +2,20 @@
  * A Kysely dialect for embedded PGlite. PGlite is one connection, so connections are handed out one
  * at a time: without this lock a transaction of one request would swallow the queries of another.
  */
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
+
+/**
+ * Every embedded database opens here, with the extensions the migrations may create (pg_trgm for the
+ * lists' keyword search), so the server, the migration replay and the benchmarks get the same one.
+ */
+export function openPGlite(dir?: string, options: PGliteOptions = {}): Promise<PGlite> {
+  return PGlite.create(dir, { ...options, extensions: { pg_trgm, ...options.extensions } });
+}
 
 class Lock {
   #tail: Promise<void> = Promise.resolve();

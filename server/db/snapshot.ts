@@ -17,9 +17,21 @@ export interface Column {
 }
 
 export interface Index {
+  /** Column names in order; a descending one as `f_id DESC`. */
   columns: string[];
   unique: boolean;
+  /** A pg_trgm GIN index (keyword search); absent for a btree. */
+  method?: 'trigram';
 }
+
+/** The statement that creates an index, as the snapshot describes it. */
+export function createIndexSql(name: string, table: string, i: Index, ifNotExists = false): string {
+  const using = i.method === 'trigram' ? ` USING gin (${i.columns.map((c) => `${c} gin_trgm_ops`).join(', ')})` : ` (${i.columns.join(', ')})`;
+  return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists ? 'IF NOT EXISTS ' : ''}${name} ON ${table}${using};`;
+}
+
+/** What an index covers and how, for comparing two descriptions of it. */
+export const indexShape = (i: Index) => `${i.unique ? 'unique ' : ''}${i.method ? `${i.method} ` : ''}(${i.columns.join(', ')})`;
 
 export interface TableSnapshot {
   table: string;
@@ -69,10 +81,13 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
   const columns = await sql<{ tableName: string; columnName: string; dataType: string; characterMaximumLength: number | null; isNullable: string; columnDefault: string | null }>`
     SELECT table_name, column_name, data_type, character_maximum_length, is_nullable, column_default
     FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`.execute(db);
-  const indexes = await sql<{ tableName: string; indexName: string; isUnique: boolean; columns: string }>`
+  const indexes = await sql<{ tableName: string; indexName: string; isUnique: boolean; columns: string; trigram: boolean }>`
     SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique,
-      (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
-        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS columns
+      (SELECT string_agg(a.attname || CASE WHEN o.opt::int & 1 = 1 THEN ' DESC' ELSE '' END, ',' ORDER BY k.ord)
+        FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
+        JOIN unnest(ix.indoption) WITH ORDINALITY AS o(opt, ord) ON o.ord = k.ord
+        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS columns,
+      EXISTS (SELECT 1 FROM unnest(ix.indclass) AS c(oid) JOIN pg_opclass oc ON oc.oid = c.oid WHERE oc.opcname = 'gin_trgm_ops') AS trigram
     FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid
     JOIN pg_namespace n ON n.oid = t.relnamespace
     WHERE n.nspname = current_schema() AND NOT ix.indisprimary`.execute(db);
@@ -82,7 +97,7 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
     const type = typeOf(c.dataType, c.characterMaximumLength);
     get(c.tableName).columns[c.columnName] = { type, nullable: c.isNullable === 'YES', default: normalizeDefault(c.columnDefault, type) };
   }
-  for (const i of indexes.rows) get(i.tableName).indexes[i.indexName] = { columns: (i.columns ?? '').split(','), unique: i.isUnique };
+  for (const i of indexes.rows) get(i.tableName).indexes[i.indexName] = { columns: (i.columns ?? '').split(','), unique: i.isUnique, ...(i.trigram ? { method: 'trigram' as const } : {}) };
   return tables;
 }
 
@@ -108,7 +123,7 @@ export function compare(expected: TableSnapshot[], live: Map<string, LiveTable>)
     }
     for (const [name, want] of Object.entries(t.indexes)) {
       const have = actual.indexes[name];
-      const shape = (i: Index) => `${i.unique ? 'unique ' : ''}(${i.columns.join(', ')})`;
+      const shape = indexShape;
       if (!have) out.push(`${t.table}: index ${name} ${shape(want)} does not exist`);
       else if (shape(have) !== shape(want)) out.push(`${t.table}: index ${name} is ${shape(have)} in the database, the schema has ${shape(want)}`);
     }

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User, Services } from '../crud/types';
 import { ok, Forbidden, LoginExpired } from './envelope';
 import type { Tokens, VerifiedToken } from '../auth/tokens';
-import { loadUser } from '../auth/users';
+import type { Sessions } from '../auth/sessions';
 import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
 import { checkShape } from './guard';
 import type { LiveDevices } from '../devices/live';
@@ -15,6 +15,8 @@ import { catalogCall, checkBody, type ApiCatalog, type JsonSchema } from './cata
 
 export interface RouteContext extends Services {
   tokens: Tokens;
+  /** Users and revoked tokens kept in process, dropped on the database's notices (server/auth/sessions.ts). */
+  sessions: Sessions;
   live: LiveDevices;
   /** Every call the server answers, as the OpenAPI document describes it (server/http/openapi.ts). */
   catalog: ApiCatalog;
@@ -75,11 +77,11 @@ declare module 'fastify' {
 export async function authenticate(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply): Promise<User> {
   const header = request.headers.authorization;
   const verified = header ? await ctx.tokens.verify(header) : null;
-  const user = verified ? await loadUser(ctx.db, verified.userId) : null;
+  const user = verified ? await ctx.sessions.user(verified.userId) : null;
   if (!verified || !user) throw new LoginExpired();
   // iat has whole seconds: a token of the same second as a password change still counts as after it.
   if (user.tokensValidAfter && verified.issuedAt < Math.floor(user.tokensValidAfter / 1000)) throw new LoginExpired();
-  if (await ctx.db.selectFrom('t_sys_token_revoked').select('jti').where('jti', '=', verified.jti).executeTakeFirst()) throw new LoginExpired();
+  if (await ctx.sessions.revoked(verified.jti, verified.expiresAt)) throw new LoginExpired();
   request.token = verified;
   if (verified.renew) reply.header('authorization', await ctx.tokens.issue(user.fId));
   return user;
@@ -109,7 +111,11 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
       // After the caller is known (a stranger gets 700, not a hint about the body); a write's refusal is logged.
       if (def.body && !def.bodyCheckedByHandler && !def.upload) checkBody(def, request.body ?? {});
       const result = await def.handler({ user, body, request, reply });
-      if (def.write) await record(ctx.db, { request, user, logname, body, succeed: true });
+      if (def.write) {
+        await record(ctx.db, { request, user, logname, body, succeed: true });
+        // A write that ended a session or changed a role is seen by the caller's very next call.
+        await ctx.sessions.settled();
+      }
       // A file answer (produces) has been sent by the handler.
       if (reply.sent || def.produces) return reply;
       return result instanceof Answer ? ok(result.data, result.message) : ok(result ?? null);

@@ -55,10 +55,18 @@ export interface TestServer {
   /** Reads the database directly (rows come back with camelCase keys). */
   sql<T = any>(text: string): Promise<T[]>;
   devices: DeviceSide;
+  /** Every statement the server ran, by its text (server/db/queryStats.ts). */
+  queries: Awaited<ReturnType<typeof openDatabase>>['queries'];
   /** The server's database, for tests that run start-up steps (the menu sync) again. */
   db: Awaited<ReturnType<typeof openDatabase>>['db'];
   /** The server's Fastify instance (the OpenAPI test walks its routes). */
   app: Awaited<ReturnType<typeof buildApp>>;
+  /**
+   * A second server on the same database, as another replica: on PostgreSQL with connections (and
+   * notice listener) of its own; on PGlite, whose one process holds the database, a second application
+   * sharing it. Closed with this server.
+   */
+  replica(): Promise<Pick<TestServer, 'url' | 'call'>>;
   close(): Promise<void>;
 }
 
@@ -110,14 +118,18 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  const call: TestServer['call'] = async (path, body = {}, token) => {
-    const res = await fetch(url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json(), headers: res.headers };
-  };
+  const caller =
+    (base: string): TestServer['call'] =>
+    async (path, body = {}, token) => {
+      const res = await fetch(base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json(), headers: res.headers };
+    };
+  const call = caller(url);
+  const replicas: (() => Promise<void>)[] = [];
   return {
     url,
     call,
@@ -130,9 +142,21 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
       return (await sql.raw(text).execute(database.db)).rows as never[];
     },
     devices,
+    queries: database.queries,
     db: database.db,
     app,
+    async replica() {
+      const own = backend === 'postgres' ? await openDatabase(config) : database;
+      const other = await buildApp({ config, database: own, tokens, live: devices.live });
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      replicas.push(async () => {
+        await other.close();
+        if (own !== database) await own.close();
+      });
+      return { url: `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, call: caller(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`) };
+    },
     async close() {
+      for (const stop of replicas) await stop();
       await app.close();
       await devices.stop();
       await database.close();

@@ -17,6 +17,8 @@ function rename(dir: string, entity: string, from: string, to: string) {
   edit(dir, `schemas/${entity}.schema.json`, (s) => {
     s.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]: [string, any]) => (k === from ? [to, { ...v, 'x-db': { ...v['x-db'], renamedFrom: from } }] : [k, v])));
     s.required = s.required?.map((f: string) => (f === from ? to : f));
+    // Index declarations name the property too (`"fNumber desc"`, `{ "trigram": "fNumber" }`).
+    s['x-db'].indexes = s['x-db'].indexes?.map((i: any) => (Array.isArray(i) ? i.map((f: string) => f.replace(new RegExp(`^${from}( desc)?$`), `${to}$1`)) : i.trigram === from ? { trigram: to } : i));
   });
   const file = join(dir, `resources/${entity}.resource.json`);
   writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`"${from}"`, `"${to}"`));
@@ -87,8 +89,25 @@ describe('schema changes become migrations', () => {
     expect(planFor(dir)).toEqual([
       'ALTER TABLE t_product RENAME COLUMN f_number TO f_code;',
       'ALTER INDEX t_product_f_number_key RENAME TO t_product_f_code_key;',
+      'ALTER INDEX t_product_f_number_trgm RENAME TO t_product_f_code_trgm;',
       'ALTER TABLE t_product DROP COLUMN f_remark;',
     ]);
+  });
+
+  it('creates composite, descending and trigram indexes as declared; refuses a list no index serves', () => {
+    const dir = workspace();
+    edit(dir, 'schemas/product.schema.json', (s) => s['x-db'].indexes.push(['fStatus', 'fIntime desc'], { trigram: 'fRemark' }));
+    expect(planFor(dir)).toEqual([
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm;',
+      'CREATE INDEX t_product_f_status_f_intime_desc_idx ON t_product (f_status, f_intime DESC);',
+      'CREATE INDEX t_product_f_remark_trgm ON t_product USING gin (f_remark gin_trgm_ops);',
+    ]);
+    // The product list's keyword filter on fName needs its trigram index.
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].indexes = s['x-db'].indexes.filter((i: any) => i.trigram !== 'fName')));
+    const [p] = refusal(() => planFor(dir));
+    expect(p).toMatchObject({ file: 'schemas/product.schema.json', pointer: '/x-db/indexes' });
+    expect(p.message).toMatch(/keyword filter name of the product list/);
+    expect(p.hint).toContain('{"trigram":"fName"}');
   });
 
   it('renames a table, keeping its rows; refuses to drop a table unless schemas/dropped.json lists it', () => {

@@ -1,0 +1,250 @@
+/**
+ * Lists at the scale of a city. Builds a database through the product's own migrations (and its demo
+ * seed), fills it with DEVICES devices and LIST_ROWS rows in every other listed table, then for every list
+ * endpoint, at page 1 and page 500, compares the server (the whole call: token, caller, permission, list,
+ * relations, envelope, through Fastify's inject) with the very statements it sent to the database run
+ * directly on a connection of their own — a raw pg loop (PGlite: the same client), captured from the
+ * server's own call — interleaved round by round so the machine's load falls on both alike. Prints
+ * ratios (raw time / server time: 1.00 means the server adds nothing) and the device keyword search's p95.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/lists.ts   (a database lists_bench_* is made and dropped)
+ *   npx tsx bench/lists.ts                                                             (PGlite; DEVICES=100000 by default)
+ * DEVICES, LIST_ROWS (6000), ROUNDS (20), SEARCHES (200), KEEP=1 keeps the database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'kysely';
+import { loadConfig } from '../server/config';
+import { openDatabase } from '../server/db';
+import { migrate } from '../server/db/migrate';
+import { syncMenus } from '../server/db/menus';
+import { seedDemo } from '../server/db/seed';
+import { createTokens } from '../server/auth/tokens';
+import { buildApp } from '../server/app';
+import { startDevices } from '../server/devices';
+import { routes } from '../server/generated/routes';
+import { entities } from '../server/generated/entities';
+
+const base = process.env.DATABASE_URL;
+const DEVICES = Number(process.env.DEVICES ?? (base ? 1_000_000 : 100_000));
+const LIST_ROWS = Number(process.env.LIST_ROWS ?? 6000);
+const ROUNDS = Number(process.env.ROUNDS ?? 20);
+const SEARCHES = Number(process.env.SEARCHES ?? 200);
+const PAGE_SIZE = 10;
+
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+const log = (line: string) => console.log(line);
+
+// ---- the database, made through the product's migrations -------------------------------------------
+const dataDir = mkdtempSync(join(tmpdir(), 'iot-lists-'));
+let url = '';
+let dbName = '';
+if (base) {
+  dbName = `lists_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${dbName}`;
+  url = u.toString();
+}
+const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'error', SERVE_CONSOLE: '0' }), mqttPort: 0 };
+const database = await openDatabase(config);
+const { db } = database;
+let start = process.hrtime.bigint();
+await migrate(database);
+await syncMenus(database.db);
+await seedDemo(database.db);
+log(`${database.kind}: migrations and demo seed in ${(ms(start) / 1000).toFixed(1)} s`);
+
+// ---- data: devices, then every other listed table -------------------------------------------------
+start = process.hrtime.bigint();
+const products = (await db.selectFrom('t_product').select('fId').execute()).map((p) => p.fId as number);
+const BATCH = 50_000;
+for (let from = 1; from <= DEVICES; from += BATCH) {
+  const to = Math.min(DEVICES, from + BATCH - 1);
+  // Numbers like a real serial, names a person would type; a tenth belong to the demo agent (user 2).
+  await sql`INSERT INTO t_device (f_number, f_name, f_product_id, f_type_id, f_user_id, f_status, t_online, f_intime)
+    SELECT 'B' || lpad(i::text, 9, '0'), '设备' || i || (ARRAY['客厅','卧室','门口','厨房','走廊'])[1 + i % 5],
+      (${sql.val(products)}::int[])[1 + i % ${sql.lit(products.length)}], 1, CASE WHEN i % 10 = 0 THEN 2 END, i % 4 / 3, i % 3 / 2,
+      now() - (${sql.lit(DEVICES)} - i) * interval '1 second'
+    FROM generate_series(${sql.lit(from)}::int, ${sql.lit(to)}::int) AS i`.execute(db);
+}
+log(`${DEVICES.toLocaleString('en')} devices in ${(ms(start) / 1000).toFixed(1)} s`);
+
+/** A value for column `c` of row `i`, by its type: unique where the column is, never longer than it allows. */
+function valueFor(c: { dataType: string; length: number | null; unique: boolean }): string {
+  switch (c.dataType) {
+    case 'integer':
+    case 'bigint':
+    case 'smallint':
+      return c.unique ? 'i' : 'i % 7';
+    case 'double precision':
+    case 'numeric':
+      return '(i % 1000) / 10.0';
+    case 'boolean':
+      return 'i % 2 = 0';
+    case 'date':
+      return "current_date - (i % 365)";
+    case 'timestamp with time zone':
+    case 'timestamp without time zone':
+      return "now() - i * interval '1 minute'";
+    default:
+      return c.length ? `left(lpad(i::text, 9, '0') || md5(i::text), ${c.length})` : `'条目' || i || ' ' || md5(i::text)`;
+  }
+}
+
+start = process.hrtime.bigint();
+const listTables = [...new Set(routes.filter((r) => (r.as ?? r.action) === 'list').map((r) => entities[r.entity].table))].filter((t) => t !== 't_device');
+for (const table of listTables) {
+  const have = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0].n);
+  if (have >= LIST_ROWS) continue;
+  const columns = (
+    await sql<{ columnName: string; dataType: string; characterMaximumLength: number | null; isIdentity: string; columnDefault: string | null }>`
+      SELECT column_name, data_type, character_maximum_length, is_identity, column_default FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`.execute(db)
+  ).rows.filter((c) => c.isIdentity !== 'YES' && !(c.columnDefault ?? '').includes('nextval('));
+  const unique = new Set(
+    (await sql<{ name: string }>`SELECT a.attname AS name FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = ix.indkey[0]
+      WHERE t.relname = ${table} AND ix.indisunique AND ix.indnatts = 1`.execute(db)).rows.map((r) => r.name),
+  );
+  const names = columns.map((c) => c.columnName).join(', ');
+  const values = columns.map((c) => valueFor({ dataType: c.dataType, length: c.characterMaximumLength, unique: unique.has(c.columnName) })).join(', ');
+  // Offset past the seeded rows, so unique values do not meet them.
+  await sql.raw(`INSERT INTO ${table} (${names}) SELECT ${values} FROM generate_series(${have + 100001}, ${LIST_ROWS - have + 100000}) AS i`).execute(db);
+}
+await sql`ANALYZE`.execute(db);
+log(`${LIST_ROWS} rows in each of ${listTables.length} other listed tables, analysed, in ${(ms(start) / 1000).toFixed(1)} s`);
+
+// ---- the server, and the statements it sends ------------------------------------------------------
+const devices = await startDevices(config, db, { simulate: 'off' });
+const tokens = createTokens(new TextEncoder().encode('bench-secret-bench-secret-bench-secret'), 3600);
+const app = await buildApp({ config, database, tokens, live: devices.live });
+const login = async (userName: string, password: string) => (await app.inject({ method: 'POST', url: '/login', payload: { userName, password } })).json().data.token as string;
+const admin = await login('13800000000', 'Admin@123');
+const agent = await login('13800000001', 'Agent@123');
+
+/** Statements (text and values) the server sends while `capturing` is on: every client's query passes here. */
+type Statement = { text: string; values: unknown[] };
+let capturing: Statement[] | null = null;
+const record = (text: unknown, values: unknown) => {
+  if (capturing && typeof text === 'string') capturing.push({ text, values: Array.isArray(values) ? values : [] });
+};
+const pgQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const [q, v] = args;
+  if (typeof q === 'string') record(q, v);
+  else if (q && typeof q === 'object' && 'text' in q) record((q as { text: string }).text, (q as { values?: unknown[] }).values);
+  return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pgQuery;
+const liteQuery = PGlite.prototype.query;
+PGlite.prototype.query = function (this: PGlite, text: string, values?: unknown[], options?: never) {
+  record(text, values);
+  return liteQuery.call(this, text, values, options);
+} as typeof liteQuery;
+
+/** The direct runner: a connection of its own (PostgreSQL), or the embedded database itself. */
+const raw = await (async () => {
+  if (base) {
+    const client = new pg.Client({ connectionString: url, options: `-c TimeZone=${config.timeZone}` });
+    await client.connect();
+    const query = pgQuery as unknown as (this: pg.Client, text: string, values: unknown[]) => Promise<unknown>;
+    return { run: async (s: Statement[]) => { for (const q of s) await query.call(client, q.text, q.values); }, close: () => client.end() };
+  }
+  // The server's own embedded database: the one client that answers the probe.
+  let client!: PGlite;
+  const probe = PGlite.prototype.query;
+  PGlite.prototype.query = function (this: PGlite, ...a: Parameters<typeof probe>) {
+    client = this;
+    return probe.apply(this, a);
+  } as typeof probe;
+  await sql`select 1`.execute(db);
+  PGlite.prototype.query = probe;
+  return { run: async (s: Statement[]) => { for (const q of s) await liteQuery.call(client, q.text, q.values); }, close: async () => undefined };
+})();
+
+async function call(path: string, payload: Record<string, unknown>, token: string) {
+  const r = await app.inject({ method: 'POST', url: path, headers: { authorization: token }, payload });
+  if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(`${path}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+  return r.json();
+}
+
+/** Server and raw time of one call, interleaved ROUNDS times after a warm-up; answers the ratio raw / server. */
+async function compare(path: string, payload: Record<string, unknown>, token: string): Promise<{ server: number; raw: number; statements: number }> {
+  for (let i = 0; i < 3; i++) await call(path, payload, token);
+  capturing = [];
+  await call(path, payload, token);
+  const statements = capturing;
+  capturing = null;
+  for (let i = 0; i < 3; i++) await raw.run(statements);
+  let server = 0;
+  let direct = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    let t = process.hrtime.bigint();
+    await call(path, payload, token);
+    server += ms(t);
+    t = process.hrtime.bigint();
+    await raw.run(statements);
+    direct += ms(t);
+  }
+  return { server: server / ROUNDS, raw: direct / ROUNDS, statements: statements.length };
+}
+
+log(`\nevery list endpoint as the administrator, ${ROUNDS} interleaved rounds each; ratio = raw SQL time / server time (≥ 0.90 wanted)`);
+log(`${'endpoint'.padEnd(44)} ${'page'.padStart(4)} ${'server ms'.padStart(10)} ${'raw ms'.padStart(8)} ${'stmts'.padStart(5)} ${'ratio'.padStart(6)}`);
+const results: { path: string; page: number; ratio: number }[] = [];
+const cases: { path: string; body: Record<string, unknown>; token: string; label?: string }[] = routes
+  .filter((r) => (r.as ?? r.action) === 'list' && !r.handler)
+  .map((r) => ({ path: r.path, body: {}, token: admin }));
+cases.push({ path: '/biz/t-device/devices', body: { condition: { product_id: products[0] } }, token: admin, label: 'devices, one product, newest first' });
+cases.push({ path: '/biz/t-device/devices', body: {}, token: agent, label: "devices, the agent's own" });
+cases.push({ path: '/biz/t-device/devices', body: { condition: { keyword: '0012345' } }, token: admin, label: 'devices, keyword' });
+for (const c of cases) {
+  for (const page of [1, 500]) {
+    try {
+      const r = await compare(c.path, { ...c.body, current: page, size: PAGE_SIZE }, c.token);
+      const ratio = r.raw / r.server;
+      results.push({ path: c.label ?? c.path, page, ratio });
+      log(`${(c.label ?? c.path).slice(0, 44).padEnd(44)} ${String(page).padStart(4)} ${r.server.toFixed(2).padStart(10)} ${r.raw.toFixed(2).padStart(8)} ${String(r.statements).padStart(5)} ${ratio.toFixed(2).padStart(6)}`);
+    } catch (e) {
+      log(`${c.path.slice(0, 44).padEnd(44)} ${String(page).padStart(4)}  not measured: ${(e as Error).message.slice(0, 80)}`);
+    }
+  }
+}
+const below = results.filter((r) => r.ratio < 0.9);
+log(`${results.length} measured; lowest ratio ${Math.min(...results.map((r) => r.ratio)).toFixed(2)}; below 0.90: ${below.length ? below.map((b) => `${b.path} p${b.page} ${b.ratio.toFixed(2)}`).join(', ') : 'none'}`);
+
+// ---- keyword search ----------------------------------------------------------------------------------
+async function searches(token: string, label: string) {
+  const times: number[] = [];
+  for (let i = 0; i < SEARCHES; i++) {
+    const n = 1 + ((i * 7919 + 13) % DEVICES);
+    // What a person types: six or more digits of a serial, or part of a name.
+    const keyword = i % 2 ? String(n).padStart(9, '0').slice(-7) : `设备${n}`;
+    const t = process.hrtime.bigint();
+    await call('/biz/t-device/devices', { current: 1, size: PAGE_SIZE, condition: { keyword } }, token);
+    times.push(ms(t));
+  }
+  times.sort((a, b) => a - b);
+  const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+  log(`device keyword search, ${label}, ${SEARCHES} calls: p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, max ${p(1)} ms`);
+}
+log('');
+await searches(admin, 'administrator');
+await searches(agent, "agent's scope");
+
+await app.close();
+await devices.stop();
+await raw.close();
+await database.close();
+rmSync(dataDir, { recursive: true, force: true });
+if (base && !process.env.KEEP) {
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await c.end();
+}
