@@ -167,7 +167,14 @@ export function emitConsole(model: Model): Record<string, string> {
     [...imports].map(([n, f]) => `const ${n} = lazy(() => import('${f}'));\n`).join('') +
     (constants ? `\n${constants}` : '') +
     `\nexport const resources: ResourceDefinition[] = [\n${body}\n];\n`;
-  return { 'app/generated/resources.tsx': resources };
+  // What the shell needs before any list opens (menus, routes, tab titles): a few lines per resource,
+  // so the first screen does not carry every resource's fields, filters and endpoints.
+  const entries = model.entities.flatMap((e) => [resourceConfig(e), ...variantConfigs(e)]).map(({ name, label, menu }) => ({ name, label, ...(menu ? { menu } : {}) }));
+  const index =
+    tsHeader +
+    `import type { ResourceEntry } from '../resources/types';\n\n` +
+    `export const resourceIndex: ResourceEntry[] = ${literal(entries)};\n`;
+  return { 'app/generated/resources.tsx': resources, 'app/generated/resourceIndex.ts': index };
 }
 
 /** Every label, option, validation and success message the schemas and resources declare, by language. */
