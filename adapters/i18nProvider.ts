@@ -58,12 +58,16 @@ function getMessages(locale: string): TranslationMessages | Promise<TranslationM
 }
 
 function applyDocumentLocale(locale: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = locale;
+}
+
+/** Only a choice is stored: a page starting up must not overwrite what another tab chose meanwhile. */
+function storeLocale(locale: string): void {
   try {
     localStorage.setItem(LOCALE_KEY, locale);
   } catch {
     /* private mode: the choice lasts for this page only */
   }
-  if (typeof document !== 'undefined') document.documentElement.lang = locale;
 }
 
 /**
@@ -83,6 +87,7 @@ export async function createI18nProvider(): Promise<I18nProvider> {
     changeLocale: async (locale: string, options?: unknown) => {
       const code = normalise(locale);
       await provider.changeLocale(code, options);
+      storeLocale(code);
       applyDocumentLocale(code);
     },
   };
