@@ -6,15 +6,21 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box } from '@mui/material';
 
+const VISIBLE_SHARE = 0.2;
+
 export function WhenVisible({ height, testId, children }: { height: number; testId?: string; children: ReactNode }) {
   const place = useRef<HTMLDivElement>(null);
   // Without IntersectionObserver (old browsers) there is nothing to wait for.
   const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     if (seen || !place.current) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setSeen(true);
-    });
+    // A fifth in view, not an edge: a part that starts right at the bottom of the window waits for a scroll.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+      },
+      { threshold: VISIBLE_SHARE },
+    );
     observer.observe(place.current);
     return () => observer.disconnect();
   }, [seen]);
