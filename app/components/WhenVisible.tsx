@@ -17,7 +17,7 @@ export function WhenVisible({ height, testId, children }: { height: number; test
     // A fifth in view, not an edge: a part that starts right at the bottom of the window waits for a scroll.
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+        if (entries.some((e) => e.intersectionRatio >= VISIBLE_SHARE)) setSeen(true);
       },
       { threshold: VISIBLE_SHARE },
     );
