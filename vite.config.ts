@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress';
 
 // The console is built into dist/app and served by the API server on the same port.
 // `npm run dev` proxies API calls to a server started with `npm start` (PORT 8080).
@@ -8,7 +9,7 @@ const proxied = ['/biz', '/system', '/app', '/api', '/login', '/logout', '/get_i
 
 export default defineConfig({
   root: 'app',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: { outDir: '../dist/app', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: {
     proxy: Object.fromEntries(

@@ -2,12 +2,13 @@
  * The console: react-admin with the legacy data and auth providers, the shell layout, and one resource
  * per generated entity that the user's menus open.
  */
-import { Admin, CustomRoutes, Resource, ResourceContextProvider } from 'react-admin';
+import { lazy } from 'react';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
 import type { I18nProvider } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { authProvider, getStoredMenus } from '../adapters/authProvider';
 import { dataProvider } from '../adapters/dataProvider';
-import type { ResourceDefinition } from './resources/types';
+import type { ResourceEntry } from './resources/types';
 import { ShellLayout } from './shell/Layout';
 import { allowedResources, sortMenus } from './shell/menus';
 import { customPages } from './shell/pages';
@@ -22,38 +23,22 @@ const RedirectHome = () => <Navigate to={HOME_PATH} replace />;
 /** The device list also answers /device/<number>, which searches that device. */
 const DEVICE_RESOURCE = 'device';
 
-function ResourceList({ definition }: { definition: ResourceDefinition }) {
-  const List = definition.list;
-  return <List config={definition.config} />;
-}
+// A list page and its resource's generated config load when the list is first opened.
+const ResourcePage = lazy(() => import('./system/ResourcePage'));
 
-function routesFor(definitions: ResourceDefinition[]) {
-  const device = definitions.find((d) => d.config.name === DEVICE_RESOURCE);
+function routesFor(entries: ResourceEntry[]) {
+  const device = entries.find((e) => e.name === DEVICE_RESOURCE);
   return (
     <>
       <CustomRoutes>
         <Route path={HOME_PATH} element={<HomePage />} />
-        {device && (
-          <Route
-            path={`/${DEVICE_RESOURCE}/:deviceNumber`}
-            element={
-              <ResourceContextProvider value={DEVICE_RESOURCE}>
-                <ResourceList definition={device} />
-              </ResourceContextProvider>
-            }
-          />
-        )}
+        {device && <Route path={`/${DEVICE_RESOURCE}/:deviceNumber`} element={<ResourcePage name={DEVICE_RESOURCE} />} />}
         {Object.entries(customPages).map(([name, page]) => (
           <Route key={name} path={page.path} element={page.element} />
         ))}
       </CustomRoutes>
-      {definitions.map((definition) => (
-        <Resource
-          key={definition.config.name}
-          name={definition.config.name}
-          list={<ResourceList definition={definition} />}
-          options={{ label: definition.config.label }}
-        />
+      {entries.map((entry) => (
+        <Resource key={entry.name} name={entry.name} list={<ResourcePage name={entry.name} />} options={{ label: entry.label }} />
       ))}
     </>
   );

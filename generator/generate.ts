@@ -6,7 +6,8 @@ import { nextMigration, readCommittedSnapshot } from './history';
 import { replayHistory } from './replay';
 import { emitTypes } from './emit/types';
 import { emitEndpoints } from './emit/endpoints';
-import { emitConsole } from './emit/console';
+import { emitConsole, declaredMessages } from './emit/console';
+import { emitCatalogues } from './emit/catalogues';
 import { emitServer } from './emit/server';
 
 /** The folders that hold nothing but generated files; anything else found in them is stale. */
@@ -17,6 +18,7 @@ export async function render(root: string, model: Model = loadModel(root)): Prom
     ...(await emitTypes(model)),
     ...emitEndpoints(model),
     ...emitConsole(model),
+    ...(await emitCatalogues(root, declaredMessages(model))),
     ...emitServer(model),
   };
 }

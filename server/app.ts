@@ -1,7 +1,7 @@
 /** The HTTP application: the legacy calls, the OpenAPI document, health, and the built console. */
 import { maskPersonalText } from './oplog';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -45,6 +45,8 @@ import { registerMessageCentreRoutes, startMessageRelay } from './domain/message
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
+/** Hashed build files: cached for a year and never revalidated. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 export interface AppDeps {
   config: Config;
@@ -182,7 +184,18 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.
-  if (hasConsole) await app.register(fastifyStatic, { root: CONSOLE_DIR, wildcard: true, index: false });
+  // Built files are sent precompressed (.br/.gz written by the build: build/precompress.ts). Hashed
+  // /assets/ never change under their name, so browsers keep them for a year without asking again;
+  // index.html, which names the current hashes, is checked on every visit.
+  if (hasConsole)
+    await app.register(fastifyStatic, {
+      root: CONSOLE_DIR,
+      wildcard: true,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, path) => res.setHeader('cache-control', path.includes(`${sep}assets${sep}`) ? ASSET_CACHE : 'no-cache'),
+    });
   app.setNotFoundHandler((request, reply) => {
     // A browser opening a console route (/login, /device/…) gets the single-page app; API calls are POSTs.
     const page = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');

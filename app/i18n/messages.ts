@@ -1,6 +1,22 @@
 /** Texts of the console shell: login, register, top bar, tab bar, password change, error and home pages. */
 export default {
   'zh-CN': {
+    // Keys react-admin 5 added after the Chinese pack was last published (zh-TW is converted from these).
+    ra: {
+      action: { reset: '重置', search_columns: '搜索列', select_all_button: '全选' },
+      page: { access_denied: '拒绝访问', authentication_error: '认证错误' },
+      message: {
+        access_denied: '您没有访问此页面的权限',
+        authentication_error: '认证服务器返回错误，无法校验您的身份。',
+        select_all_limit_reached: '数据过多，只选中了前 %{max} 条。',
+        placeholder_data_warning: '网络异常：数据刷新失败。',
+      },
+      navigation: { clear_filters: '清除筛选', no_filtered_results: '当前筛选条件下没有%{name}' },
+      auth: { email: '邮箱' },
+      notification: { offline: '网络未连接，无法获取数据。' },
+      validation: { unique: '不能重复' },
+      guesser: { empty: { title: '暂无数据', message: '请检查数据提供者' } },
+    },
     app: {
       title: '智能设备与出租屋安全管理平台',
       subtitle: '物联网设备管理 · 出租屋安全监管',

@@ -1,7 +1,7 @@
 /**
  * Login by mobile number and password, with "remember password" (30 days) and self-registration.
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLogin, useNotify, useTranslate } from 'react-admin';
 import { Box, Button, Checkbox, FormControlLabel, InputAdornment, Paper, Stack, TextField, Typography } from '@mui/material';
@@ -12,7 +12,9 @@ import { getRememberedLogin, getStoredMenus } from '../../adapters/authProvider'
 import { LanguageSwitch } from '../shell/LanguageSwitch';
 import { useApiErrors } from '../shell/useApiErrors';
 import { PHONE_MAX_LENGTH } from '../shell/rules';
-import { RegisterDialog } from './RegisterDialog';
+
+// Opened by few visitors: its code loads when asked for.
+const RegisterDialog = lazy(() => import('./RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
 
 export function LoginPage() {
   const translate = useTranslate();
@@ -149,7 +151,11 @@ export function LoginPage() {
           </Button>
         </Stack>
       </Paper>
-      <RegisterDialog open={registering} onClose={() => setRegistering(false)} />
+      {registering && (
+        <Suspense>
+          <RegisterDialog open onClose={() => setRegistering(false)} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The shapes the generator emits into app/generated/resources.tsx. Labels and messages are i18n keys
+ * The shapes the generator emits into app/generated/resources.tsx and resourceIndex.ts. Labels and messages are i18n keys
  * (react-admin conventions: resources.<entity>.fields.<field>), resolved with useTranslate().
  */
 import type { ComponentType } from 'react';
@@ -108,6 +108,9 @@ export interface ResourceConfig {
   /** Absent for entities shown only inside another screen. */
   menu?: { key: string; path: string; icon: string };
 }
+
+/** A resource as the shell knows it before its list opens: its name, title and menu. */
+export type ResourceEntry = Pick<ResourceConfig, 'name' | 'label' | 'menu'>;
 
 export interface ResourceDefinition {
   config: ResourceConfig;

@@ -1,5 +1,5 @@
 /** Top bar: sidebar toggle, breadcrumb (section / page), messages, full screen, language, user menu. */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useGetIdentity, useLogout, useTranslate } from 'react-admin';
 import { Avatar, Box, Breadcrumbs, Divider, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
@@ -12,11 +12,13 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { findTrail, useMenus, useMenuTitle, usePageTitle } from './menus';
 import { LanguageSwitch } from './LanguageSwitch';
-import { PasswordDialog } from './PasswordDialog';
 import { HOME_PATH } from './tabs';
 import { TOPBAR_HEIGHT } from './theme';
 import { BrokerStateChip } from '../devices/live/BrokerState';
 import { MessageBell } from '../messages/MessageBell';
+
+// Opened now and then: its code loads when asked for.
+const PasswordDialog = lazy(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));
 
 export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const translate = useTranslate();
@@ -187,7 +189,11 @@ function UserMenu() {
           {translate('shell.logout')}
         </MenuItem>
       </Menu>
-      <PasswordDialog open={changing} onClose={() => setChanging(false)} />
+      {changing && (
+        <Suspense>
+          <PasswordDialog open onClose={() => setChanging(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -6,8 +6,8 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { MenuNode } from '../../adapters/authProvider';
 import { getStoredMenus, MENUS_KEY } from '../../adapters/authProvider';
-import { resources } from '../generated/resources';
-import type { ResourceDefinition } from '../resources/types';
+import { resourceIndex } from '../generated/resourceIndex';
+import type { ResourceEntry } from '../resources/types';
 import { customPages } from './pages';
 
 export const SECTION_COMPONENT = 'Main';
@@ -21,13 +21,13 @@ export function isSection(node: MenuNode): boolean {
 const same = (a?: string | null, b?: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 const withSlash = (uri?: string | null) => (uri ? (uri.startsWith('/') ? uri : '/' + uri) : '');
 
-export function resourceOf(node: MenuNode): ResourceDefinition | undefined {
+export function resourceOf(node: MenuNode): ResourceEntry | undefined {
   if (isSection(node)) return undefined;
-  return resources.find(
-    ({ config }) =>
-      same(config.name, node.component) ||
-      same(config.menu?.key, node.component) ||
-      (!!node.menuUri && same(config.menu?.path, withSlash(node.menuUri))),
+  return resourceIndex.find(
+    (entry) =>
+      same(entry.name, node.component) ||
+      same(entry.menu?.key, node.component) ||
+      (!!node.menuUri && same(entry.menu?.path, withSlash(node.menuUri))),
   );
 }
 
@@ -37,7 +37,7 @@ export function pathOf(node: MenuNode): string {
   const page = node.component ? customPages[node.component] : undefined;
   if (page) return page.path;
   const resource = resourceOf(node);
-  if (resource) return '/' + resource.config.name;
+  if (resource) return '/' + resource.name;
   return withSlash(node.menuUri) || '/' + (node.component ?? node.id);
 }
 
@@ -53,13 +53,13 @@ export function leaves(nodes: MenuNode[]): MenuNode[] {
 }
 
 /** The entity names the user's menus open, in menu order. */
-export function allowedResources(nodes: MenuNode[]): ResourceDefinition[] {
+export function allowedResources(nodes: MenuNode[]): ResourceEntry[] {
   const seen = new Set<string>();
-  const out: ResourceDefinition[] = [];
+  const out: ResourceEntry[] = [];
   for (const leaf of leaves(nodes)) {
     const resource = resourceOf(leaf);
-    if (resource && !seen.has(resource.config.name)) {
-      seen.add(resource.config.name);
+    if (resource && !seen.has(resource.name)) {
+      seen.add(resource.name);
       out.push(resource);
     }
   }
@@ -134,7 +134,7 @@ export function useMenuTitle(): (node: MenuNode) => string {
     (node: MenuNode) => {
       const fallback = node.title?.[locale] || node.menuName || String(node.component ?? '');
       const resource = resourceOf(node);
-      const keys = isSection(node) ? [withSlash(node.menuUri).slice(1)] : [node.component ?? '', resource?.config.menu?.key ?? ''];
+      const keys = isSection(node) ? [withSlash(node.menuUri).slice(1)] : [node.component ?? '', resource?.menu?.key ?? ''];
       for (const key of keys) {
         if (!key) continue;
         const text = translate(`menus.${key}`, { _: '' });

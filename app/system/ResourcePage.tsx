@@ -1,6 +1,7 @@
 /**
- * A declared resource's list at a legacy address of the menus (/sys-user, /sys-role, /sys-menu): the
- * resource file names the list component, the generated config feeds it.
+ * A declared resource's list page, loaded when first opened: the resource file names the list component,
+ * the generated config feeds it. Every resource route and the legacy addresses of the menus (/sys-user,
+ * /sys-role) render it.
  */
 import { ResourceContextProvider } from 'react-admin';
 import { resources } from '../generated/resources';

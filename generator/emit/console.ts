@@ -1,6 +1,7 @@
 /**
  * app/generated/resources.tsx (one declarative config per resource, composed with its list component)
- * and app/generated/messages.ts (every label, option and message of the inputs in the three languages).
+ * and the declared texts (every label, option and message of the inputs in the three languages), which
+ * emit/catalogues.ts merges into the per-language catalogues.
  */
 import type { Model, Entity, Lang } from '../model';
 import { LANGS, primaryKey } from '../model';
@@ -160,12 +161,25 @@ export function emitConsole(model: Model): Record<string, string> {
     .join('\n');
   const resources =
     tsHeader +
-    `import type { ResourceConfig, ResourceDefinition } from '../resources/types';\n` +
-    [...imports].map(([n, f]) => `import ${n} from '${f}';\n`).join('') +
+    `import { lazy } from 'react';\n` +
+    `import type { ResourceConfig, ResourceDefinition } from '../resources/types';\n\n` +
+    // List pages load when first opened: the login and home pages carry none of their code.
+    [...imports].map(([n, f]) => `const ${n} = lazy(() => import('${f}'));\n`).join('') +
     (constants ? `\n${constants}` : '') +
     `\nexport const resources: ResourceDefinition[] = [\n${body}\n];\n`;
+  // What the shell needs before any list opens (menus, routes, tab titles): a few lines per resource,
+  // so the first screen does not carry every resource's fields, filters and endpoints.
+  const entries = model.entities.flatMap((e) => [resourceConfig(e), ...variantConfigs(e)]).map(({ name, label, menu }) => ({ name, label, ...(menu ? { menu } : {}) }));
+  const index =
+    tsHeader +
+    `import type { ResourceEntry } from '../resources/types';\n\n` +
+    `export const resourceIndex: ResourceEntry[] = ${literal(entries)};\n`;
+  return { 'app/generated/resources.tsx': resources, 'app/generated/resourceIndex.ts': index };
+}
 
-  const messages: Record<Lang, object> = {} as Record<Lang, object>;
+/** Every label, option, validation and success message the schemas and resources declare, by language. */
+export function declaredMessages(model: Model): Record<Lang, { [key: string]: unknown }> {
+  const messages = {} as Record<Lang, { [key: string]: unknown }>;
   for (const lang of LANGS) {
     const res: Record<string, object> = {};
     for (const { name, schema, resource } of model.entities) {
@@ -193,6 +207,5 @@ export function emitConsole(model: Model): Record<string, string> {
     const enums = Object.fromEntries(Object.entries(model.enums).map(([n, values]) => [n, Object.fromEntries(Object.entries(values).map(([v, t]) => [v, t[lang]]))]));
     messages[lang] = { resources: res, enums, menus, permissions };
   }
-  const messagesFile = `${tsHeader}\nexport default ${literal(messages)};\n`;
-  return { 'app/generated/resources.tsx': resources, 'app/generated/messages.ts': messagesFile };
+  return messages;
 }

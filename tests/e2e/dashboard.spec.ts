@@ -12,6 +12,11 @@ test('the home dashboard counts the simulated devices online and shows them on t
   // The demo's 22 devices, and any that other tests of this run added.
   expect(Number(await page.getByTestId('dashboard-device-all').textContent())).toBeGreaterThanOrEqual(22);
   await expect(page.getByTestId('dashboard-user-all')).toHaveText('3');
+  // The map loads when its place is in view; the place is gone once it has (maybe while scrolling to it).
+  await page
+    .getByTestId('dashboard-map-place')
+    .scrollIntoViewIfNeeded({ timeout: 5000 })
+    .catch(() => undefined);
   await expect(page.getByTestId('map-marker').first()).toBeAttached();
   expect(Number(await page.getByTestId('dashboard-cpu-value').textContent().then((t) => parseFloat(t ?? '')))).toBeGreaterThanOrEqual(0);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GENERATED_DIRS } from '../../generator/generate';
 import { MIGRATIONS_DIR } from '../../generator/history';
+import { handWrittenMessageFiles } from '../../generator/emit/catalogues';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const temps: string[] = [];
@@ -12,6 +13,8 @@ export function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'iot-gen-'));
   temps.push(dir);
   for (const d of ['schemas', 'resources', MIGRATIONS_DIR, ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+  // The console's hand-written texts are inputs of the generated catalogues.
+  for (const f of handWrittenMessageFiles(ROOT)) cpSync(join(ROOT, f), join(dir, f));
   return dir;
 }
 

@@ -21,11 +21,14 @@ import {
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useGetIdentity, useTranslate } from 'react-admin';
 import { useRemote } from '../../components/useRemote';
+import { WhenVisible } from '../../components/WhenVisible';
 import { getStoredUser } from '../../../adapters/authProvider';
 import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Chart } from './charts';
 
-// Leaflet is the heaviest part and the map sits at the bottom: it loads after the cards.
+// Leaflet is the heaviest part and the map sits below the fold: it loads when scrolled to.
 const DeviceMap = lazy(() => import('./DeviceMap'));
+/** The map card's height (its 420 px map, title and padding), held while it is not loaded. */
+const MAP_CARD_HEIGHT = 500;
 
 const HISTORY_TYPES = [0, 1, 2, 3] as const;
 const DEFAULT_HISTORY = 3;
@@ -285,9 +288,11 @@ export function Dashboard() {
         </Card>
       </Box>
 
-      <Suspense fallback={<LinearProgress />}>
-        <DeviceMap />
-      </Suspense>
+      <WhenVisible height={MAP_CARD_HEIGHT} testId="dashboard-map-place">
+        <Suspense fallback={<LinearProgress />}>
+          <DeviceMap />
+        </Suspense>
+      </WhenVisible>
     </Box>
   );
 }

@@ -1,0 +1,75 @@
+import { expect, test, type Page } from '@playwright/test';
+import { login } from './helpers';
+
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+/** The script files a page load fetches, by path. */
+function scriptsOf(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  return scripts;
+}
+
+test('the console files are sent precompressed; hashed assets are cached for good, the page is checked each visit', async ({ request }) => {
+  const page = await request.get('/login', { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' } });
+  expect(page.headers()['cache-control']).toBe('no-cache');
+  const entry = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+  expect(entry).toBeTruthy();
+  const brotli = await request.get(entry!, { headers: { 'accept-encoding': 'br' } });
+  expect(brotli.headers()['content-encoding']).toBe('br');
+  expect(brotli.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(brotli.headers()['content-type']).toMatch(/javascript/);
+  const gzip = await request.get(entry!, { headers: { 'accept-encoding': 'gzip' } });
+  expect(gzip.headers()['content-encoding']).toBe('gzip');
+  // A client that accepts neither gets the file as it is.
+  const plain = await request.get(entry!, { headers: { 'accept-encoding': 'identity' } });
+  expect(plain.headers()['content-encoding']).toBeUndefined();
+  expect((await plain.body()).length).toBeGreaterThan(Number(brotli.headers()['content-length'] ?? 0));
+});
+
+test('the login page loads its own language only, zh-TW from the generated catalogue without a converter', async ({ page }) => {
+  const scripts = scriptsOf(page);
+  await page.goto('/login');
+  await expect(page.getByText('手机号码').first()).toBeVisible();
+  expect(scripts.map((s) => /\/(zh-CN|zh-TW|en-US)-[\w-]+\.js$/.exec(s)?.[1]).filter(Boolean)).toEqual(['zh-CN']);
+  // No list page, dialog or chart code on the login page.
+  expect(scripts.filter((s) => /(SchemaList|DeviceList|RegisterDialog|nivo|cn2t|DeviceMap)/.test(s))).toEqual([]);
+
+  scripts.length = 0;
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-zh-TW').click();
+  await expect(page.getByText('手機號碼').first()).toBeVisible();
+  expect(scripts.some((s) => /\/zh-TW-[\w-]+\.js$/.test(s))).toBe(true);
+  expect(scripts.filter((s) => /cn2t|opencc/i.test(s))).toEqual([]);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/login-zh-TW.png` });
+
+  // Reopened in the stored language: the first frame already speaks it.
+  await page.reload();
+  await expect(page.getByText('手機號碼').first()).toBeVisible();
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-en-US').click();
+  await expect(page.getByText('Mobile number').first()).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/login-en-US.png` });
+  // Back to a language already loaded: nothing is fetched again.
+  scripts.length = 0;
+  await page.getByTestId('language-switch').click();
+  await page.getByTestId('language-option-zh-TW').click();
+  await expect(page.getByText('手機號碼').first()).toBeVisible();
+  expect(scripts).toEqual([]);
+});
+
+for (const locale of ['zh-TW', 'en-US'] as const) {
+  test(`the device list in ${locale}`, async ({ page }) => {
+    await login(page, undefined, locale);
+    const scripts = scriptsOf(page);
+    await page.goto('/device');
+    const title = locale === 'zh-TW' ? '設備' : 'Device';
+    await expect(page.getByRole('columnheader').first()).toBeVisible();
+    await expect(page.getByText(new RegExp(title)).first()).toBeVisible();
+    // The list's code arrived when the list was opened.
+    expect(scripts.some((s) => /DeviceList-/.test(s))).toBe(true);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/devices-${locale}.png` });
+  });
+}
