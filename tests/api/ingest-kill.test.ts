@@ -4,54 +4,20 @@
  * unacknowledged ones again) after the restart. Readings the broker redelivers are stored once, so every
  * message is stored exactly once. Needs an external broker (MQTT_URL): the embedded one dies with the process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import mqtt from 'mqtt';
 import { sql } from 'kysely';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
+import { freePort, startProcess, stopProcess, type ServerProcess } from './processes';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const DEVICE = 'DEV000001';
 const M = 1500;
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function startProcess(env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
-    child.stderr!.on('data', (d) => (out += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /console and API: http:\/\/localhost:(\d+)/.exec(out);
-      if (m && out.includes('MQTT broker:')) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
-}
 
 const tokens = new Map<string, string>();
 
@@ -76,7 +42,7 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       MQTT_CLIENT_ID: `kill-${tag}`, MQTT_SHARE_GROUP: `kill-${tag}`, SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
     };
     const publisher = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `kill-pub-${tag}` });
-    let server: Running | undefined;
+    let server: ServerProcess | undefined;
     try {
       server = await startProcess(env);
       const base = Date.now() - 86_400_000;
@@ -102,13 +68,12 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       await Promise.all(sends);
       expect(killedAt).toBeGreaterThan(0);
       expect(killedAt).toBeLessThan(M - 1);
-      await new Promise((r) => running.child.exitCode !== null || running.child.signalCode !== null ? r(null) : running.child.once('exit', r));
+      await running.exited;
 
       server = await startProcess(env);
       const again = server;
       await until(async () => (await logged(again.url)) >= M, 60_000).catch(() => undefined);
-      again.child.kill('SIGTERM');
-      await new Promise((r) => again.child.once('exit', r));
+      await stopProcess(again, 'SIGTERM');
       server = undefined;
 
       const database = await openDatabase({ ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '' }) });
@@ -124,7 +89,7 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
         await database.close();
       }
     } finally {
-      server?.child.kill('SIGKILL');
+      if (server) await stopProcess(server);
       await publisher.endAsync();
       // The broker's session of the killed server is no longer needed.
       const ending = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `kill-${tag}`, clean: true, properties: { sessionExpiryInterval: 0 } });
