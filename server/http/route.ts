@@ -11,11 +11,14 @@ import { loadUser } from '../auth/users';
 import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
 import { checkShape } from './guard';
 import type { LiveDevices } from '../devices/live';
+import type { Relay } from '../relay';
 import { catalogCall, checkBody, type ApiCatalog, type JsonSchema } from './catalog';
 
 export interface RouteContext extends Services {
   tokens: Tokens;
   live: LiveDevices;
+  /** Events of every replica (server/relay.ts). */
+  relay: Relay;
   /** Every call the server answers, as the OpenAPI document describes it (server/http/openapi.ts). */
   catalog: ApiCatalog;
 }
