@@ -13,6 +13,7 @@ import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
 import { authenticate, type RouteContext } from './http/route';
+import { databaseRateLimitStore } from './http/rateLimit';
 import { describeRoute, type ApiCatalog } from './http/catalog';
 import { openApiDocument } from './http/openapi';
 import { registerApiDocs } from './http/apiDocs';
@@ -41,7 +42,8 @@ import { registerAppVersionRoutes } from './domain/appVersion';
 import { ensureDemoPhotos } from './domain/feedback';
 import { registerIntelRoutes } from './domain/intel';
 import { registerLibraryImportRoutes } from './domain/libraryImport';
-import { registerMessageCentreRoutes, startMessageRelay } from './domain/messageCentre';
+import { registerMessageCentreRoutes } from './domain/messageCentre';
+import { startRelay, type Relay } from './relay';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
@@ -63,6 +65,8 @@ declare module 'fastify' {
     registeredRoutes: { method: string; url: string }[];
     /** From now on every call, /healthz too, is answered 503 "restarting" (the start of a shutdown). */
     refuseCalls(): void;
+    /** This replica's ear for every replica's events (server/relay.ts); stopped when the app closes. */
+    relay: Relay;
   }
 }
 
@@ -79,7 +83,13 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   const catalog: ApiCatalog = [];
   const sessions = new Sessions(database.db);
   const stopSessions = await sessions.start(database);
-  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, sessions, live, catalog };
+  const relay = await startRelay(database);
+  app.decorate('relay', relay);
+  app.addHook('onClose', async () => {
+    await relay.stop();
+    await stopSessions();
+  });
+  const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, sessions, live, relay, catalog };
   const registeredRoutes: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
@@ -101,7 +111,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     },
     strictTransportSecurity: false,
   });
-  await app.register(rateLimit, { global: false });
+  // Counted in the database, so the limits hold across replicas.
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
   let closing = false;
   app.decorate('refuseCalls', () => {
@@ -171,11 +182,6 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerMonitorRoutes(app, ctx, database, metrics);
   registerErrorLogRoutes(app, ctx);
   registerMessageCentreRoutes(app, ctx);
-  const stopRelay = await startMessageRelay(database);
-  app.addHook('onClose', async () => {
-    await stopRelay();
-    await stopSessions();
-  });
 
   // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
   // answer the bare root as a directory listing it may not give, which the error handler turns into 400.

@@ -51,8 +51,8 @@ export async function start() {
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
   const devices = await startDevices(config, database.db, { simulate: process.env.SIMULATOR ?? 'demo' });
-  const scheduler = startScheduler({ db: database.db, live: devices.live, timeZone: config.timeZone });
   const app = await buildApp({ config, database, tokens, live: devices.live });
+  const scheduler = startScheduler({ db: database.db, live: devices.live, timeZone: config.timeZone, relay: app.relay });
   await app.listen({ port: config.port, host: config.host });
   const energy = startEnergyRollup(database.db, { timeZone: config.timeZone });
 

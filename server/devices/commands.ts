@@ -4,16 +4,27 @@
  * device are at least 3 s apart, and sensitive ones need a fresh login-password check. Every command
  * is a row that ends acknowledged, failed or timed out.
  */
-import { sql } from 'kysely';
+import { hostname } from 'node:os';
 import { Refusal } from '../http/envelope';
 import { CommandError } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
 import type { DB } from '../db';
 import type { User } from '../crud/types';
 import type { LiveDevices } from './live';
+import { publish } from '../relay';
 
 export const THROTTLE_MS = 3000;
 export const COMMAND_TIMEOUT_MS = Number(process.env.COMMAND_TIMEOUT_MS ?? 10_000);
+/**
+ * A command still pending or sent this long after it was asked for has nobody waiting for it: the
+ * replica that sent it ends every command by its timeout, so it stopped (killed, crashed) before it
+ * could. Any replica's sweeper then ends it, and the device takes commands again.
+ */
+export const COMMAND_DEADLINE_MS = COMMAND_TIMEOUT_MS + 5000;
+/** How often each replica looks for commands past their deadline. */
+const SWEEP_MS = 5000;
+/** Which replica sent a command (the running-status list shows it): REPLICA_ID, else host and process. */
+export const REPLICA_ID = (process.env.REPLICA_ID || `${hostname()}/${process.pid}`).slice(0, 100);
 /** How long a successful /check-password opens sensitive commands. */
 export const PASSWORD_CHECK_MS = 5 * 60_000;
 
@@ -25,6 +36,7 @@ export const MESSAGES = {
   passwordFailed: '密码校验失败',
   timeout: '设备响应超时',
   brokerDown: '消息服务器未连接',
+  abandoned: '设备响应超时（发送命令的服务已停止）',
   notBreaker: '该设备不是塑壳断路器',
 };
 
@@ -77,7 +89,7 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
       .select('fId')
       .where('fDeviceId', '=', req.deviceId)
       .where('fState', 'in', ['pending', 'sent'])
-      .where('fIntime', '>', new Date(now.getTime() - COMMAND_TIMEOUT_MS - 5000))
+      .where('fIntime', '>', new Date(now.getTime() - COMMAND_DEADLINE_MS))
       .executeTakeFirst();
     if (busy) throw new Refusal(MESSAGES.inFlight);
     if (req.user && req.source === 'console') {
@@ -105,6 +117,7 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
         fMessage: offline ? MESSAGES.offline : null,
         fIntime: now,
         fDoneTime: offline ? now : null,
+        fReplica: REPLICA_ID,
       })
       .returning('fId')
       .executeTakeFirstOrThrow();
@@ -112,13 +125,20 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
   });
 }
 
-/** Writes what the acknowledgement says the device now is, so lists show it without waiting for telemetry. */
-async function applyState(db: DB, deviceId: number, state: Record<string, unknown> | undefined) {
+/**
+ * Writes what the acknowledgement says the device now is, so lists show it without waiting for
+ * telemetry, and tells the consoles of every replica.
+ */
+async function applyState(db: DB, device: { fId: number; fNumber: string }, state: Record<string, unknown> | undefined) {
   if (!state) return;
-  const set: Record<string, unknown> = {};
+  const set: { switchStatus?: number; fLock?: number } = {};
   if (state.switch === 0 || state.switch === 1) set.switchStatus = state.switch;
   if (state.lock === 0 || state.lock === 1) set.fLock = state.lock;
-  if (Object.keys(set).length) await db.updateTable('t_device').set({ ...set, fStateTime: new Date() }).where('fId', '=', deviceId).execute();
+  if (!Object.keys(set).length) return;
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('t_device').set({ ...set, fStateTime: new Date() }).where('fId', '=', device.fId).execute();
+    await publish(trx, 'device', [{ fId: device.fId, fNumber: device.fNumber, ...set }]);
+  });
 }
 
 async function finish(db: DB, id: number, outcome: Omit<CommandOutcome, 'commandId'>, now: Date) {
@@ -146,7 +166,7 @@ export async function sendCommand(ctx: CommandContext, req: CommandRequest): Pro
   try {
     await ctx.db.updateTable('t_device_command').set({ fState: 'sent' }).where('fId', '=', id).execute();
     const ack = await ctx.live.send(device!, req.command, { mid: `cmd-${id}`, timeoutMs: COMMAND_TIMEOUT_MS });
-    await applyState(ctx.db, req.deviceId, ack.state);
+    await applyState(ctx.db, device!, ack.state);
     outcome = ack.ack
       ? { ok: true, state: 'acknowledged', message: `${req.name}命令发送成功`, ack }
       : { ok: false, state: 'failed', message: ack.message ?? '设备操作失败', ack };
@@ -161,12 +181,26 @@ export async function sendCommand(ctx: CommandContext, req: CommandRequest): Pro
   return { commandId: id, ...outcome };
 }
 
-/** Commands left pending or sent by a server that stopped: nobody waits for them any more. */
-export async function failAbandoned(db: DB) {
-  await db
+/**
+ * Ends the commands past their deadline (their replica stopped before it could) as timed out; answers
+ * how many. Rows are locked as they are ended, so two replicas sweeping together end each once.
+ */
+export async function sweepCommands(db: DB, now = new Date()): Promise<number> {
+  const ended = await db
     .updateTable('t_device_command')
-    .set({ fState: 'failed', fMessage: '服务重启，命令已中止', fDoneTime: new Date() })
+    .set({ fState: 'timed_out', fMessage: MESSAGES.abandoned, fDoneTime: now })
     .where('fState', 'in', ['pending', 'sent'])
-    .where('fIntime', '<', sql<Date>`now() - interval '1 minute'`)
+    .where('fIntime', '<', new Date(now.getTime() - COMMAND_DEADLINE_MS))
+    .returning('fId')
     .execute();
+  return ended.length;
+}
+
+/** Sweeps now (what a stopped server left) and every SWEEP_MS; answers how to stop. */
+export function startCommandSweeper(db: DB): () => void {
+  const sweep = () => void sweepCommands(db).catch((error: Error) => console.warn(`command sweeper: ${error.message}`));
+  sweep();
+  const timer = setInterval(sweep, SWEEP_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -9,7 +9,7 @@ import { DeviceTransport } from '../mqtt/transport';
 import { startSimulator, type SimulatorHandle } from '../simulator/simulator';
 import type { DeviceSpec } from '../simulator/device';
 import { LiveDevices } from './live';
-import { failAbandoned } from './commands';
+import { startCommandSweeper } from './commands';
 import { startSecuritySimulator, type SecuritySimulator } from '../simulator/security';
 import { securityDevices } from '../domain/alarmEvents';
 
@@ -54,7 +54,8 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
   let broker: EmbeddedBroker | undefined;
   if (!config.mqttUrl) broker = await startBroker({ port: config.mqttPort });
   const url = config.mqttUrl ?? broker!.url;
-  await failAbandoned(db);
+  // Commands a stopped replica left in flight end as timed out, on whichever replica runs.
+  const stopSweeper = startCommandSweeper(db);
   // Replicas of one installation share a group, so each device message is handled once.
   // With a client id that survives restarts the broker keeps the session, so QoS 1 messages that were
   // not yet stored when the process stopped are delivered again (docs/mqtt.md, storing device messages).
@@ -87,6 +88,7 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
     simulator,
     security,
     async stop() {
+      stopSweeper();
       await security?.stop();
       await simulator?.stop();
       await transport.close();

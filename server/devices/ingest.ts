@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Readings, SecurityMessage } from '../mqtt/protocol';
 import type { IngestSink } from '../mqtt/transport';
+import { publish, type DeviceAlarmEvent } from '../relay';
 
 export type IngestItem =
   | { kind: 'log'; deviceNumber: string; productNumber: string; direction: 'up' | 'down'; topic: string; payload: string }
@@ -23,7 +24,10 @@ export type IngestItem =
   | { kind: 'alarm'; deviceNumber: string; alarm: { kind: string; field: string; value: number; limit: number; level: string; active: boolean } }
   | { kind: 'security'; deviceNumber: string; event: SecurityMessage };
 
-/** What the console hears of a device after a batch: its online state, and switch and lock when a reading set them. */
+/**
+ * What the console hears of a device after a batch: its online state, and switch and lock when a reading
+ * set them. Relayed to every replica (server/relay.ts) with the batch's commit.
+ */
 export interface DeviceChange {
   fId: number;
   fNumber: string;
@@ -33,7 +37,6 @@ export interface DeviceChange {
 }
 
 export interface IngestHandlers {
-  device(change: DeviceChange): void;
   /** Security events need their own queries (house binding, person); they are rare. */
   security(deviceNumber: string, event: SecurityMessage): Promise<void>;
   warn(error: Error): void;
@@ -213,7 +216,7 @@ export class Ingest implements IngestSink {
       }
     }
 
-    const changes = await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
       if (logs.length) {
         await sql`
           insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
@@ -238,15 +241,17 @@ export class Ingest implements IngestSink {
           order by o`.execute(trx);
       }
       if (alarms.length) {
-        await sql`
+        const raised = await sql<DeviceAlarmEvent>`
           insert into t_device_alarm (f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
           select d, k, f, v, l, lv, a from unnest(
             ${alarms.map((a) => a.deviceId)}::int[], ${alarms.map((a) => String(a.kind))}::text[], ${alarms.map((a) => String(a.field))}::text[],
             ${alarms.map((a) => num(a.value))}::float8[], ${alarms.map((a) => num(a.limit))}::float8[], ${alarms.map((a) => String(a.level))}::text[],
             ${alarms.map((a) => (a.active ? 1 : 0))}::int[]
-          ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o`.execute(trx);
+          ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o
+          returning f_id as "fId", f_device_id as "fDeviceId", f_kind as kind, f_level as level, f_active = 1 as active`.execute(trx);
+        await publish(trx, 'deviceAlarm', raised.rows);
       }
-      if (!folds.size) return [];
+      if (!folds.size) return;
       // Rows are locked in id order, so two replicas writing overlapping batches cannot deadlock.
       const ids = [...folds.keys()].sort((a, b) => a - b);
       const f = ids.map((i) => folds.get(i)!);
@@ -276,14 +281,16 @@ export class Ingest implements IngestSink {
         where d.f_id = v.id
         returning d.f_id as id, d.t_online as online, d.switch_status as sw, d.f_lock as lk,
                   b.t_online as wason, b.switch_status as wassw, b.f_lock as waslk, b.fresh as fresh`.execute(trx);
-      return result.rows;
+      const changes: DeviceChange[] = [];
+      for (const c of result.rows) {
+        const changed = c.fresh && (c.wassw !== c.sw || c.waslk !== c.lk);
+        if (!folds.get(c.id)?.status && !changed && c.wason === c.online) continue;
+        changes.push({ fId: c.id, fNumber: this.#numbers.get(c.id)!, tOnline: c.online, ...(c.fresh ? { switchStatus: c.sw, fLock: c.lk } : {}) });
+      }
+      // One event per device and batch, heard on every replica once the batch is committed.
+      await publish(trx, 'device', changes);
     });
 
-    for (const c of changes) {
-      const changed = c.fresh && (c.wassw !== c.sw || c.waslk !== c.lk);
-      if (!folds.get(c.id)?.status && !changed && c.wason === c.online) continue;
-      this.handlers.device({ fId: c.id, fNumber: this.#numbers.get(c.id)!, tOnline: c.online, ...(c.fresh ? { switchStatus: c.sw, fLock: c.lk } : {}) });
-    }
     for (const s of security) await this.handlers.security(s.deviceNumber, s.event).catch((e: Error) => this.handlers.warn(e));
   }
 }

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { DB } from '../db';
 import { DeviceTransport, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
-import { recordSecurityEvent, type AlarmEvent } from '../domain/alarmEvents';
+import { recordSecurityEvent } from '../domain/alarmEvents';
 import { Ingest, type IngestItem } from './ingest';
 
 export interface LiveDevice {
@@ -20,12 +20,12 @@ export interface LiveDevice {
   gateway?: { fNumber: string; productNumber: string };
 }
 
-/** What the console hears about without reloading: online state and switch changes. */
+/**
+ * This replica's own connection to the broker. What devices say reaches the consoles of every replica
+ * through the relay (server/relay.ts), not from here.
+ */
 export interface LiveEvents {
-  device: [{ fId: number; fNumber: string; tOnline?: number; switchStatus?: number; fLock?: number }];
   state: [TransportState];
-  /** A new rental-house alarm (docs/mqtt.md, security events). */
-  alarm: [AlarmEvent];
 }
 
 export class LiveDevices extends EventEmitter<LiveEvents> {
@@ -38,11 +38,7 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
   ) {
     super();
     this.ingest = new Ingest(db, {
-      device: (change) => this.emit('device', change),
-      security: async (deviceNumber, event) => {
-        const alarm = await recordSecurityEvent(this.db, deviceNumber, event);
-        if (alarm) this.emit('alarm', alarm);
-      },
+      security: async (deviceNumber, event) => void (await recordSecurityEvent(this.db, deviceNumber, event)),
       warn: (err) => this.#warn(err),
     });
     transport.attach(this.ingest);

@@ -4,7 +4,8 @@
  * the live event stream. Each goes through sendCommand, so the server holds the spec's rules itself.
  */
 import type { AlarmEvent } from '../domain/alarmEvents';
-import { messageEvents, type MessageEvent } from '../domain/messageCentre';
+import type { MessageEvent } from '../domain/messageCentre';
+import type { DeviceAlarmEvent } from '../relay';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S, describeRoute } from '../http/catalog';
@@ -325,6 +326,9 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const onDevice = (e: { fId: number }) => {
       if (!visibleIds || visibleIds.has(e.fId)) write('device', e);
     };
+    const onDeviceAlarm = (e: DeviceAlarmEvent) => {
+      if (!visibleIds || visibleIds.has(e.fDeviceId)) write('deviceAlarm', e);
+    };
     const onState = (state: string) => write('broker', { state });
     // New alarms go to those whose alarm lists would show them (server/domain/alarm.ts scope).
     const onAlarm = (e: AlarmEvent) => {
@@ -334,10 +338,9 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const onMessage = (e: MessageEvent) => {
       if (e.userId === user.fId) write('message', { msg_id: e.msg_id, title: e.title });
     };
-    ctx.live.on('device', onDevice);
+    // Whichever replica handled the device message or wrote the row (server/relay.ts); the broker state is this replica's own.
+    const stops = [ctx.relay.on('device', onDevice), ctx.relay.on('deviceAlarm', onDeviceAlarm), ctx.relay.on('alarm', onAlarm), ctx.relay.on('message', onMessage)];
     ctx.live.on('state', onState);
-    ctx.live.on('alarm', onAlarm);
-    messageEvents.on('message', onMessage);
     // A comment line keeps proxies from closing an idle stream; the visible set follows new shares.
     const keepAlive = setInterval(() => {
       reply.raw.write(': keep-alive\n\n');
@@ -345,10 +348,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     }, 25_000);
     request.raw.on('close', () => {
       clearInterval(keepAlive);
-      ctx.live.off('device', onDevice);
+      for (const stop of stops) stop();
       ctx.live.off('state', onState);
-      ctx.live.off('alarm', onAlarm);
-      messageEvents.off('message', onMessage);
     });
   });
 }

@@ -3,10 +3,16 @@
  * each replica claims the due rows with `FOR UPDATE SKIP LOCKED` and moves them on (next run, executed
  * mark) in one short transaction, so with several replicas every row fires exactly once; the commands
  * go out after the commit, so no row lock waits on a device's acknowledgement.
+ *
+ * A timer's reverse action is a row too (fReverseTime, the time it is due), claimed the same way and
+ * cleared as it is claimed, so it runs once. The claim that fires the timer tells every replica through
+ * the relay when the reverse is due, and each wakes then: the reverse keeps its seconds even when the
+ * replica that fired the timer has stopped since (a restart picks it up at the next minute otherwise).
  */
 import { Refusal } from '../http/envelope';
 import type { DB } from '../db';
 import type { LiveDevices } from './live';
+import { publish, type Relay } from '../relay';
 import { sendCommand, type CommandOutcome } from './commands';
 import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from '../domain/deviceTiming';
 
@@ -24,6 +30,8 @@ export interface SchedulerOptions {
   timeZone?: string;
   /** The clock; tests pass their own. */
   now?: () => Date;
+  /** Every replica's events: reverse actions due soon wake each replica. Without it, only this one wakes. */
+  relay?: Relay;
   log?: (message: string) => void;
 }
 
@@ -66,11 +74,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const clock = options.now ?? (() => new Date());
   const log = options.log ?? ((m: string) => console.warn(`scheduler: ${m}`));
   let minuteTimer: ReturnType<typeof setTimeout> | undefined;
-  const reverseTimers = new Set<ReturnType<typeof setTimeout>>();
+  const reverseTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  let stopListening: (() => void) | undefined;
   let running = false;
   const inFlight = new Set<Promise<unknown>>();
 
-  async function claimTimers(at: Date): Promise<{ fire: Firing[]; reverses: { delayMs: number }[]; skipped: number }> {
+  async function claimTimers(at: Date): Promise<{ fire: Firing[]; reverses: Date[]; skipped: number }> {
     return db.transaction().execute(async (trx) => {
       const due = (await trx
         .selectFrom('t_device_timing')
@@ -83,7 +92,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         .skipLocked()
         .execute()) as Row[];
       const fire: Firing[] = [];
-      const reverses: { delayMs: number }[] = [];
+      const reverses: Date[] = [];
       let skipped = 0;
       for (const t of due) {
         const scheduled = asDate(t.fRunNextTime)!;
@@ -98,12 +107,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
           const seconds = Number(t.fReverseSecond) > 0 ? Number(t.fReverseSecond) : 60;
           if (Number(t.fReverse) === 1) {
             set.fReverseTime = new Date(at.getTime() + seconds * 1000);
-            reverses.push({ delayMs: seconds * 1000 });
+            reverses.push(set.fReverseTime as Date);
           }
           fire.push({ kind: 'timer', id: t.fId as number, deviceId: t.fDeviceId as number, value: Number(t.fOpt) === OPT_ON ? 1 : 0 });
         }
         await trx.updateTable('t_device_timing').set(set).where('fId', '=', t.fId as number).execute();
       }
+      // Heard on every replica when the claim commits; one wake-up per distinct second is enough.
+      if (options.relay) await publish(trx, 'reverse', [...new Set(reverses.map((r) => r.toISOString()))].map((iso) => ({ at: iso })));
       return { fire, reverses, skipped };
     });
   }
@@ -197,8 +208,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const schedules = await claimSchedules(at);
     const fired = [...reverses.fire, ...timers.fire, ...schedules];
     await sendAll(fired);
-    // A reverse due before the next minute's tick gets its own wake-up, so it keeps its seconds.
-    if (running) for (const r of timers.reverses) armReverse(r.delayMs);
+    // A reverse due before the next minute's tick gets its own wake-up, so it keeps its seconds (on
+    // every replica, through the relay, when there is one).
+    if (running && !options.relay) for (const due of timers.reverses) wakeAt(due);
     return { at, fired, skipped: reverses.skipped + timers.skipped };
   }
 
@@ -208,12 +220,15 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     void p.finally(() => inFlight.delete(p));
   }
 
-  function armReverse(delayMs: number) {
+  /** A tick just after `due`; one per instant however many reverses share it. */
+  function wakeAt(due: Date) {
+    const key = due.getTime();
+    if (reverseTimers.has(key)) return;
     const handle = setTimeout(() => {
-      reverseTimers.delete(handle);
+      reverseTimers.delete(key);
       if (running) guarded();
-    }, delayMs + 50);
-    reverseTimers.add(handle);
+    }, Math.max(0, key - clock().getTime()) + 50);
+    reverseTimers.set(key, handle);
   }
 
   function scheduleMinute() {
@@ -231,12 +246,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     start() {
       if (running) return;
       running = true;
+      stopListening = options.relay?.on('reverse', (r) => running && wakeAt(new Date(r.at)));
       scheduleMinute();
     },
     async stop() {
       running = false;
       clearTimeout(minuteTimer);
-      for (const h of reverseTimers) clearTimeout(h);
+      stopListening?.();
+      for (const h of reverseTimers.values()) clearTimeout(h);
       reverseTimers.clear();
       await Promise.allSettled([...inFlight]);
     },

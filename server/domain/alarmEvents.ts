@@ -10,8 +10,9 @@ import { random } from '../db/demo/random';
 import { describeAlarm } from './alarmSeed';
 import { label } from './alarm';
 import { sendMessage } from './messageCentre';
+import { publish } from '../relay';
 
-/** What the console's event stream carries about a new alarm; the owner decides who hears of it. */
+/** What the console's event stream carries about a new alarm (relayed to every replica); the owner decides who hears of it. */
 export interface AlarmEvent {
   fId: number;
   fAlarmType: number;
@@ -59,6 +60,8 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
     .returning('fId')
     .executeTakeFirstOrThrow();
   const alarm = { fId: row.fId, fAlarmType: type, fHouseId: binding.fHouseId, fRoomId: roomId, fDeviceId: binding.fDeviceId, ownerId: (binding.ownerId as number | null) ?? null };
+  // The consoles of every replica hear of it (server/relay.ts).
+  await publish(db, 'alarm', [alarm]);
   await sendMessage(db, {
     userIds: await alarmAudience(db, alarm.ownerId),
     kind: 'alarm',

@@ -5,10 +5,9 @@
  * feedback); its title and text come from the enabled message template of that kind (t_message_model,
  * fCode), else from the built-in text below. Only the addressee may read or move a message.
  */
-import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import type { DB, Database } from '../db';
+import type { DB } from '../db';
+import { publish } from '../relay';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
@@ -44,42 +43,11 @@ export const LIST_LIMIT = 200;
 const MAX_CONTENT = 2000;
 const MAX_TITLE = 200;
 
-/** What the console's event stream carries about a new message; only its addressee hears of it. */
+/** What the console's event stream carries about a new message (relayed to every replica); only its addressee hears of it. */
 export interface MessageEvent {
   userId: number;
   msg_id: number;
   title: string;
-}
-
-/** New messages as they are written on any replica, for the live event stream (server/devices/routes.ts). */
-export const messageEvents = new EventEmitter<{ message: [MessageEvent] }>();
-// One listener per open console.
-messageEvents.setMaxListeners(0);
-
-/**
- * New messages travel as a NOTIFY, so a console whose event stream is held by another replica than the
- * one that wrote the message hears of it too; PostgreSQL sends it on commit.
- */
-const CHANNEL = 'message_centre';
-/** Recipients per NOTIFY: a payload must stay under PostgreSQL's 8000 bytes. */
-const NOTIFY_BATCH = 200;
-
-interface Notice {
-  title: string;
-  /** [addressee, message id] */
-  rows: [number, number][];
-}
-
-/** Relays the notices of every replica to this one's event streams; answers how to stop. */
-export function startMessageRelay(database: Database): Promise<() => Promise<void>> {
-  return database.listen(CHANNEL, (payload) => {
-    try {
-      const notice = JSON.parse(payload) as Notice;
-      for (const [userId, id] of notice.rows) messageEvents.emit('message', { userId, msg_id: id, title: notice.title });
-    } catch (error) {
-      console.warn(`message centre: ${(error as Error).message}`);
-    }
-  });
 }
 
 const timeZone = () => process.env.TZ || 'Asia/Shanghai';
@@ -123,10 +91,8 @@ export async function sendMessage(db: DB, message: { userIds: (number | null | u
       .values(users.map((u) => ({ fUserId: u.fId, fKind: message.kind, fTitle: title, fContent: content, fStatus: MESSAGE_STATUS.unread })))
       .returning(['fId', 'fUserId'])
       .execute();
-    for (let i = 0; i < rows.length; i += NOTIFY_BATCH) {
-      const notice: Notice = { title, rows: rows.slice(i, i + NOTIFY_BATCH).map((r) => [r.fUserId as number, r.fId as number]) };
-      await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(db);
-    }
+    // Every replica's event streams hear of it (server/relay.ts), the addressee's console among them.
+    await publish(db, 'message', rows.map((r) => ({ userId: r.fUserId as number, msg_id: r.fId as number, title })));
     return rows.length;
   } catch (error) {
     console.warn(`message centre: ${(error as Error).message}`);

@@ -11,6 +11,7 @@ import type { Sessions } from '../auth/sessions';
 import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
 import { checkShape } from './guard';
 import type { LiveDevices } from '../devices/live';
+import type { Relay } from '../relay';
 import { catalogCall, checkBody, type ApiCatalog, type JsonSchema } from './catalog';
 
 export interface RouteContext extends Services {
@@ -18,6 +19,8 @@ export interface RouteContext extends Services {
   /** Users and revoked tokens kept in process, dropped on the database's notices (server/auth/sessions.ts). */
   sessions: Sessions;
   live: LiveDevices;
+  /** Events of every replica (server/relay.ts). */
+  relay: Relay;
   /** Every call the server answers, as the OpenAPI document describes it (server/http/openapi.ts). */
   catalog: ApiCatalog;
 }

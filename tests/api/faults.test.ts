@@ -13,7 +13,7 @@ import { describe, expect, inject, it } from 'vitest';
 import mqtt from 'mqtt';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
-import { exited, freePort, startProcess, type Running } from './processes';
+import { exited, freePort, startProcess, type ServerProcess } from './processes';
 import { reading, storedReadings } from './readings';
 import { startCluster } from '../../deploy/cluster';
 
@@ -115,7 +115,7 @@ describe.each(backends)('SIGTERM and SIGKILL in the middle of a stream of writes
       ...process.env, DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', MQTT_URL: '', MQTT_PORT: String(await freePort()), PORT: String(await freePort()), HOST: '127.0.0.1',
       SHUTDOWN_DRAIN_MS: '1000', SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
     };
-    let server: Running | undefined;
+    let server: ServerProcess | undefined;
     try {
       // SIGTERM: the calls under way finish, the ones after are refused with the envelope.
       server = await startProcess(env);
@@ -229,7 +229,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
     const brokerUrl = `mqtt://127.0.0.1:${port}`;
     const tag = `${process.pid}-${Date.now()}`;
     let broker = await startBroker(dir, port);
-    let server: Running | undefined;
+    let server: ServerProcess | undefined;
     // A device with an offline queue: QoS 1 messages published while the broker is away wait in the client.
     const device = await mqtt.connectAsync(brokerUrl, { protocolVersion: 5, clientId: `outage-dev-${tag}`, clean: false, properties: { sessionExpiryInterval: 3600 }, reconnectPeriod: 500 });
     try {

@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from 'vitest';
 import mqtt from 'mqtt';
 import { ADMIN, backends, freshPostgres, until } from './harness';
 import { copyPglite } from './template';
-import { exited, freePort, startProcess, type Running } from './processes';
+import { exited, freePort, startProcess, type ServerProcess } from './processes';
 import { reading, storedReadings } from './readings';
 
 const DEVICE = 'DEV000001';
@@ -40,7 +40,7 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
       MQTT_CLIENT_ID: `kill-${tag}`, MQTT_SHARE_GROUP: `kill-${tag}`, SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
     };
     const publisher = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `kill-pub-${tag}` });
-    let server: Running | undefined;
+    let server: ServerProcess | undefined;
     try {
       server = await startProcess(env);
       const base = Date.now() - 86_400_000;

@@ -3,6 +3,8 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 import { loadConfig } from '../../server/config';
+import { startRelay } from '../../server/relay';
+import type { MessageEvent } from '../../server/domain/messageCentre';
 import { openDatabase } from '../../server/db';
 
 const MSG = '/message';
@@ -247,16 +249,17 @@ describe.each(backends)('message centre on %s', (backend) => {
     const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${rows[0].name}`;
     const other = await openDatabase({ ...loadConfig({ DATABASE_URL: url.toString() }) });
-    const heard: string[] = [];
-    const stop = await other.listen('message_centre', (payload) => heard.push(payload));
+    const relay = await startRelay(other);
+    const heard: MessageEvent[] = [];
+    relay.on('message', (e) => heard.push(e));
     try {
       const [row] = await s.sql(`insert into t_feedback (f_user_id, f_feedback_content, f_status) values (${userId}, '跨副本', 0) returning f_id`);
       await s.call('/biz/t-feedback/answer', { fId: row.fId, fAnswerContent: '收到' }, admin);
-      const notice = JSON.parse(await until(async () => heard[0]));
+      const notice = await until(async () => heard[0]);
       const newest = (await init(user)).unread[0];
-      expect(notice).toEqual({ title: newest.title, rows: [[userId, newest.msg_id]] });
+      expect(notice).toEqual({ userId, msg_id: newest.msg_id, title: newest.title });
     } finally {
-      await stop();
+      await relay.stop();
       await other.close();
     }
   });

@@ -1,6 +1,6 @@
 /**
- * Real server processes for the tests that stop one the hard way (SIGTERM, SIGKILL) and start it again
- * on the same database: `npm start`'s entry point in a child process, on a port of its own.
+ * Real server processes for the tests that need several of them, or one that dies: `server/main.ts`
+ * started as `npm start` would, on a free port, with the environment the test gives it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -8,9 +8,14 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-export interface Running {
+export interface ServerProcess {
   child: ChildProcess;
+  /** http://127.0.0.1:<port> */
   url: string;
+  /** Everything the process wrote so far (stdout and stderr), for failure messages. */
+  output(): string;
+  /** Settles when the process has exited, whichever way. */
+  exited: Promise<void>;
 }
 
 /** A TCP port nobody listens on right now. */
@@ -23,26 +28,39 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts server/main.ts with the environment; resolves once it listens and its MQTT side is up. */
-export function startProcess(env: NodeJS.ProcessEnv): Promise<Running> {
+/** Starts the server and answers once it listens and has reached its MQTT broker. */
+export function startProcess(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}`));
+    }, timeoutMs);
     child.stderr!.on('data', (d) => (out += d));
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /console and API: http:\/\/localhost:(\d+)/.exec(out);
       if (m && out.includes('MQTT broker:')) {
         clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+        resolve({ child, url: `http://127.0.0.1:${m[1]}`, output: () => out, exited });
       }
     });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}):\n${out}`));
+    });
   });
 }
 
-/** Resolves once the process has exited (at once when it already has). */
+/** Sends the signal (SIGKILL unless told) and waits for the process to be gone. */
+export async function stopProcess(server: ServerProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
+  await server.exited;
+}
+
+/** Resolves once a child process (a server, a broker) has exited (at once when it already has). */
 export function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 }
