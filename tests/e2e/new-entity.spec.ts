@@ -19,6 +19,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const ENTITY = 'gadget';
 const COLOUR = { 'zh-CN': '颜色', 'zh-TW': '顏色', 'en-US': 'Colour' };
 const TITLE = { 'zh-CN': '小工具', 'zh-TW': '小工具', 'en-US': 'Gadgets' };
+const SECTION = 'system-manage';
 
 let copy = '';
 let server: ChildProcess | undefined;
@@ -49,7 +50,7 @@ test.beforeAll(async () => {
   const tsx = join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
   // The two files `gen:new` writes, then the edits a developer makes to them.
-  const made = run(copy, [tsx, 'generator/cli.ts', 'new', ENTITY]);
+  const made = run(copy, [tsx, 'generator/cli.ts', 'new', ENTITY, '--parent', SECTION]);
   expect(made).toContain(`schemas/${ENTITY}.schema.json`);
   editJson(join(copy, 'schemas', `${ENTITY}.schema.json`), (s) => {
     s['x-label'] = TITLE;
@@ -97,9 +98,12 @@ test.afterAll(async () => {
 test('a scaffolded and edited entity appears in the console and the API after gen and a restart', async ({ page }) => {
   await login(page);
 
-  // The generated menu entry, granted to the administrator with every code of the resource.
+  // The generated menu entry, last in the section `--parent` named, granted to the administrator with every code of the resource.
+  await page.getByTestId(`menu-section-${SECTION}`).click();
   const item = page.getByTestId(`menu-item-${ENTITY}`);
   await expect(item).toHaveText(TITLE['zh-CN']);
+  const unfolded = page.getByTestId(`menu-section-${SECTION}`).locator('xpath=following-sibling::*[1]');
+  await expect(unfolded.locator('[data-testid^="menu-item-"]').last()).toHaveAttribute('data-testid', `menu-item-${ENTITY}`);
   await item.click();
   await expect(page).toHaveURL(new RegExp(`/${ENTITY}$`));
   const list = page.getByTestId(`${ENTITY}-list`);
