@@ -12,6 +12,7 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import { constraintRefusal } from './http/constraintErrors';
 import { authenticate, type RouteContext } from './http/route';
 import { describeRoute, type ApiCatalog } from './http/catalog';
 import { openApiDocument } from './http/openapi';
@@ -113,6 +114,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       return reply.send(fail(700, error.message));
     }
     if (error instanceof NotFound) return reply.code(404).send(fail(404, error.message || '资源不存在'));
+    const constraint = constraintRefusal(error);
+    if (constraint) return reply.code(200).send(fail(constraint.code, constraint.message));
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 429) return reply.code(200).send(fail(429, '操作过于频繁，请稍后再试'));
     if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));

@@ -9,8 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { ADMIN, login, shot } from './helpers';
+import { expect, test, ADMIN, login, shot } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 // The repository's own server takes E2E_PORT (and E2E_PORT + 10000 for its broker): the copy takes the next ones.
