@@ -56,8 +56,11 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
   // A hand-written handler of a standard action takes the same request; other actions say who reads them.
   if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: { type: 'object', description: `handled by server/domain (${route.action})` } };
   switch (standard) {
-    case 'list':
-      return { body: S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()]))), data: S.pageOf(row) };
+    case 'list': {
+      const body = S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()])));
+      // A hand-written list may answer the whole tree (departments, areas) instead of a page.
+      return { body, data: route.handler ? { anyOf: [S.pageOf(row), S.array(row, 'the whole tree: each row with its `children`')] } : S.pageOf(row) };
+    }
     case 'all':
       return { body: S.object({}), data: S.array(row) };
     case 'get':
