@@ -86,6 +86,8 @@ export interface LiveTable {
 export const checkShape = (expression: string) =>
   expression
     .replace(/^CHECK\s*/i, '')
+    // Whether old rows have been validated is not the schema's business (server/db/constraints.ts).
+    .replace(/\s+NOT VALID$/i, '')
     .replace(/::[a-z ]+(\[\])?/gi, '')
     .replace(/'(-?\d+(\.\d+)?)'/g, '$1')
     .replace(/[()\s]/g, '');
