@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { loadModel, InvalidInputs, formatProblem } from './model';
 import { stale, write } from './generate';
 import { scaffold } from './scaffold';
+import { menuWarnings } from './menuTree';
 import { nextMigration, readCommittedSnapshot } from './history';
 
 const program = new Command('gen').description('Turns schemas/ and resources/ into typed, committed code.').option('--root <dir>', 'repository root', process.cwd());
@@ -25,6 +26,8 @@ program
       const model = loadModel(root);
       // A schema change that would lose data without a declared decision is an input problem too.
       const pending = nextMigration(root, readCommittedSnapshot(root), model);
+      // Warnings do not fail the run: the inputs work, but a user would have trouble with the menu.
+      for (const w of menuWarnings(model)) console.warn(`warning: ${formatProblem(w)}\n`);
       console.log(`ok: ${model.entities.length} entities (${model.entities.map((e) => e.name).join(', ')})`);
       if (pending) console.log(`\`npm run gen\` will write ${pending.path}`);
     } catch (e) {
@@ -58,10 +61,11 @@ program
 program
   .command('new <entity>')
   .description('scaffold schemas/<entity>.schema.json and resources/<entity>.resource.json')
-  .action((entity: string) => {
+  .option('--parent <menu>', 'the menu section (resources/menus.json) to place the page under, after its last entry')
+  .action((entity: string, opts: { parent?: string }) => {
     try {
-      for (const f of scaffold(program.opts().root, entity)) console.log(`created ${f}`);
-      console.log('edit both files, then run `npm run gen`');
+      for (const f of scaffold(program.opts().root, entity, { parent: opts.parent })) console.log(`created ${f}`);
+      console.log('edit both files (the menu title in three languages first), then run `npm run gen`');
     } catch (e) {
       fail(e);
     }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Model, Entity, Property, Problem } from './model';
 import { columnName, primaryKey, InvalidInputs } from './model';
 import { HEADER } from './emit/common';
-import { readSnapshot, createIndexSql, indexShape, type TableSnapshot, type Column, type Index } from '../server/db/snapshot';
+import { readSnapshot, createIndexSql, indexShape, type TableSnapshot, type Column, type Index, type ForeignKey } from '../server/db/snapshot';
 
 export const MIGRATIONS_DIR = 'server/db/migrations';
 export const SNAPSHOT_DIR = 'server/generated/snapshot';
@@ -62,8 +62,23 @@ export function migrationOrder(model: Model): Entity[] {
 /** Tables made by hand-written migrations (`x-db.migration: "hand"`: users, roles, menus) are neither snapshotted nor migrated here. */
 export const isMigrated = (e: Entity) => e.schema['x-db'].migration !== 'hand';
 
+const ON_DELETE = { restrict: 'restrict', cascade: 'cascade', setNull: 'set null' } as const;
+const literal = (v: unknown) => (typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v));
+
+/**
+ * What a column's type does not already say of its values: its `enum` (but a boolean's) and its
+ * `minimum`/`maximum`, as one CHECK expression. NULL passes, as the column's nullability decides that.
+ */
+export function checkOf(c: string, p: Property): string | null {
+  const parts: string[] = [];
+  if (p.enum && p.type !== 'boolean') parts.push(`${c} = ANY (ARRAY[${p.enum.map(literal).join(', ')}])`);
+  if ((p.type === 'integer' || p.type === 'number') && p.minimum !== undefined) parts.push(`${c} >= ${p.minimum}`);
+  if ((p.type === 'integer' || p.type === 'number') && p.maximum !== undefined) parts.push(`${c} <= ${p.maximum}`);
+  return parts.length ? parts.join(' AND ') : null;
+}
+
 /** The table an entity's schema declares, as the snapshot records it. */
-export function tableOf(entity: Entity): TableSnapshot {
+export function tableOf(entity: Entity, model?: Model): TableSnapshot {
   const { table, indexes } = entity.schema['x-db'];
   const pk = primaryKey(entity.schema);
   const columns: Record<string, Column> = { [columnName(pk)]: { type: 'integer', nullable: false, default: null } };
@@ -84,12 +99,23 @@ export function tableOf(entity: Entity): TableSnapshot {
     const cols = index.map((f) => (f.endsWith(' desc') ? `${columnName(f.slice(0, -5))} DESC` : columnName(f)));
     idx[ident(`${table}_${cols.map((c) => c.replace(' DESC', '_desc')).join('_')}_idx`)] = { columns: cols, unique: false };
   }
-  return { table, entity: entity.name, primaryKey: columnName(pk), columns, indexes: idx };
+  const foreignKeys: Record<string, ForeignKey> = {};
+  const checks: Record<string, string> = {};
+  for (const [name, p] of Object.entries(entity.schema.properties)) {
+    if (name === pk || p['x-db']?.virtual) continue;
+    const c = columnName(name);
+    const ref = p['x-db']?.references;
+    const target = ref && model?.entities.find((e) => e.name === ref.entity);
+    if (ref && target) foreignKeys[ident(`${table}_${c}_fkey`)] = { column: c, references: `${target.schema['x-db'].table}(${columnName(primaryKey(target.schema))})`, onDelete: ON_DELETE[ref.onDelete] };
+    const check = checkOf(c, p);
+    if (check) checks[ident(`${table}_${c}_check`)] = check;
+  }
+  return { table, entity: entity.name, primaryKey: columnName(pk), columns, indexes: idx, foreignKeys, checks };
 }
 
 export function snapshotFiles(model: Model): Record<string, string> {
   return Object.fromEntries(model.entities.filter(isMigrated).map((e) => {
-    const t = tableOf(e);
+    const t = tableOf(e, model);
     return [`${SNAPSHOT_DIR}/${t.table}.json`, JSON.stringify({ 'x-generated': HEADER, ...t }, null, 2) + '\n'];
   }));
 }
@@ -159,18 +185,20 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
   const steps = {
     renameTables: [] as string[],
     renameColumns: [] as string[],
+    dropConstraints: [] as string[],
     dropIndexes: [] as string[],
     renameIndexes: [] as string[],
     createTables: [] as string[],
     addColumns: [] as string[],
     alterColumns: [] as string[],
     createIndexes: [] as string[],
+    addConstraints: [] as string[],
     dropColumns: [] as string[],
     dropTables: [] as string[],
   };
 
   for (const entity of migrationOrder(model)) {
-    const next = tableOf(entity);
+    const next = tableOf(entity, model);
     const t = next.table;
     const file = entity.schemaFile;
     const refuse = (pointer: string, message: string, hint: string) => problems.push({ file, pointer, message, hint });
@@ -190,6 +218,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
         if (c !== next.primaryKey) steps.createTables.push(`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${c} ${col.type}${col.default !== null ? ` DEFAULT ${col.default}` : ''}${col.nullable ? '' : ' NOT NULL'};`);
       }
       for (const [name, i] of Object.entries(next.indexes)) steps.createTables.push(createIndexSql(name, t, i, true));
+      constraints(t, { foreignKeys: {}, checks: {} }, next, new Map(), steps);
       continue;
     }
     used.add(old.table);
@@ -289,6 +318,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
       touched.add(t);
       steps.dropIndexes.push(`DROP INDEX ${name};`);
     }
+    if (constraints(t, old, next, mapped, steps)) touched.add(t);
   }
 
   for (const old of prev) {
@@ -305,6 +335,43 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
   // Trigram indexes need pg_trgm: trusted, so the database's owner may create it (PGlite loads it in server/db/pglite.ts).
   if (statements.some((s) => s.includes('gin_trgm_ops'))) statements.unshift('CREATE EXTENSION IF NOT EXISTS pg_trgm;');
   return { statements, tables: [...touched].sort() };
+}
+
+/**
+ * Foreign keys and CHECKs from `old` to `next`: a changed one is dropped and added again. An added one is
+ * NOT VALID first, so rows written before it (an orphan, an old value) do not stop the migration; it is
+ * then validated unless such rows exist, and enforced for every row written from then on either way
+ * (server/db/constraints.ts validates it at a later start, once those rows are put right).
+ */
+function constraints(t: string, old: Pick<TableSnapshot, 'foreignKeys' | 'checks'>, next: TableSnapshot, mapped: Map<string, string>, steps: { dropConstraints: string[]; addConstraints: string[] }): boolean {
+  let changed = false;
+  // A renamed column keeps its constraints under their old names; compare them as renamed.
+  const rename = (expression: string) => expression.replace(/\b[a-z_][a-z0-9_]*\b/g, (w) => mapped.get(w) ?? w);
+  const pairs: [Record<string, string>, Record<string, string>][] = [
+    [
+      Object.fromEntries(Object.entries(old.foreignKeys ?? {}).map(([n, k]) => [n, `FOREIGN KEY (${mapped.get(k.column) ?? k.column}) REFERENCES ${k.references} ON DELETE ${k.onDelete.toUpperCase()}`])),
+      Object.fromEntries(Object.entries(next.foreignKeys ?? {}).map(([n, k]) => [n, `FOREIGN KEY (${k.column}) REFERENCES ${k.references} ON DELETE ${k.onDelete.toUpperCase()}`])),
+    ],
+    [
+      Object.fromEntries(Object.entries(old.checks ?? {}).map(([n, e]) => [n, `CHECK (${rename(e)})`])),
+      Object.fromEntries(Object.entries(next.checks ?? {}).map(([n, e]) => [n, `CHECK (${e})`])),
+    ],
+  ];
+  for (const [before, after] of pairs) {
+    for (const [name, def] of Object.entries(before)) {
+      if (after[name] === def) continue;
+      changed = true;
+      // A constraint on a dropped column goes with it, so it may be gone already.
+      steps.dropConstraints.push(`ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${name};`);
+    }
+    for (const [name, def] of Object.entries(after)) {
+      if (before[name] === def) continue;
+      changed = true;
+      steps.addConstraints.push(`ALTER TABLE ${t} ADD CONSTRAINT ${name} ${def} NOT VALID;`);
+      steps.addConstraints.push(`DO $$ BEGIN ALTER TABLE ${t} VALIDATE CONSTRAINT ${name}; EXCEPTION WHEN foreign_key_violation OR check_violation THEN RAISE NOTICE '${name} stays NOT VALID: rows written before it break it'; END $$;`);
+    }
+  }
+  return changed;
 }
 
 /** The next migration's file: the highest number in the folder plus one, named after what it changes. */

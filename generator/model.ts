@@ -44,6 +44,8 @@ export interface Property {
     renamedFrom?: string;
     /** The column type a lossy change is accepted to (values that do not fit are cut or emptied). */
     narrowTo?: string;
+    /** A foreign key to another entity's primary key, and what deleting that row does to this one. */
+    references?: { entity: string; onDelete: OnDelete };
   };
 }
 
@@ -56,6 +58,9 @@ export type IndexDecl = string[] | { trigram: string };
 
 /** The properties an index declaration names, without their direction. */
 export const indexFields = (index: IndexDecl): string[] => (Array.isArray(index) ? index.map((f) => f.replace(/ desc$/, '')) : [index.trigram]);
+
+/** restrict: the referenced row cannot be deleted while rows refer to it; cascade: they go with it; setNull: they keep no reference. */
+export type OnDelete = 'restrict' | 'cascade' | 'setNull';
 
 export interface EntitySchema {
   $id: string;
@@ -349,6 +354,13 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       if (p['x-format'] === 'html' && p.type !== 'string') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `html field "${name}" must be a string`, hint: 'use "type": "string"' });
       const renamedFrom = p['x-db']?.renamedFrom;
       if (renamedFrom && has(renamedFrom)) problems.push({ file: sf, pointer: `/properties/${name}/x-db/renamedFrom`, message: `"${renamedFrom}" is still a property, so "${name}" cannot be its new name`, hint: 'remove the old property when renaming it' });
+      const ref = p['x-db']?.references;
+      if (ref) {
+        const target = entities.find((e) => e.name === ref.entity);
+        if (!target) problems.push({ file: sf, pointer: `/properties/${name}/x-db/references/entity`, message: `unknown entity "${ref.entity}"`, hint: `known: ${[...entityNames].join(', ')}` });
+        else if (p.type !== 'integer') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `"${name}" refers to ${ref.entity}'s integer key, so it must be an integer`, hint: 'a comma list of ids cannot be a foreign key: leave it without "references"' });
+        if (ref.onDelete === 'setNull' && p['x-db']?.notNull) problems.push({ file: sf, pointer: `/properties/${name}/x-db/references/onDelete`, message: `"${name}" is notNull, so deleting the ${ref.entity} cannot empty it`, hint: 'use "restrict" or "cascade"' });
+      }
       if (p['x-db']?.unique && !p['x-messages']?.unique) problems.push({ file: sf, pointer: `/properties/${name}/x-messages`, message: `unique field "${name}" has no message`, hint: 'add "x-messages": { "unique": {…} }' });
     }
     for (const [rel, r] of Object.entries(schema['x-db'].relations ?? {})) {

@@ -1,14 +1,21 @@
 /** `new <entity>`: the two files a developer edits to add an entity, filled with a working start. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadModel } from './model';
+import { nextSort } from './menuTree';
 
-export function scaffold(root: string, entity: string): string[] {
+/** `parent`: the menu section (resources/menus.json) the new page goes under, after its last entry. */
+export function scaffold(root: string, entity: string, options: { parent?: string } = {}): string[] {
   if (!/^[a-z][a-zA-Z0-9]*$/.test(entity)) throw new Error(`"${entity}" is not a valid entity name: use lowerCamelCase letters and digits`);
   const table = 't_' + entity.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
   const api = entity.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
   const schemaFile = join(root, 'schemas', `${entity}.schema.json`);
   const resourceFile = join(root, 'resources', `${entity}.resource.json`);
   for (const f of [schemaFile, resourceFile]) if (existsSync(f)) throw new Error(`${f} already exists`);
+  const model = loadModel(root);
+  const sections = model.menus.sections.map((s) => s.key);
+  if (options.parent !== undefined && !sections.includes(options.parent)) throw new Error(`unknown menu section "${options.parent}" (known: ${sections.join(', ')})`);
+  const place = { ...(options.parent ? { parent: options.parent } : {}), sort: nextSort(model, options.parent) };
   const label = (zh: string, tw: string, en: string) => ({ 'zh-CN': zh, 'zh-TW': tw, 'en-US': en });
   const schema = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -44,7 +51,7 @@ export function scaffold(root: string, entity: string): string[] {
     },
     list: { view: 'table', pageSize: 10, pageSizes: [10, 20, 50, 100], columns: ['fName', 'fIntime'], filters: [{ key: 'name', field: 'fName', op: 'like' }] },
     form: { layout: 'modal', fields: ['fName'] },
-    menu: { key: entity, path: `/${entity}`, component: entity, icon: 'List', title: label(entity, entity, entity) },
+    menu: { key: entity, path: `/${entity}`, component: entity, icon: 'List', ...place, title: label(entity, entity, entity) },
   };
   writeFileSync(schemaFile, JSON.stringify(schema, null, 2) + '\n');
   writeFileSync(resourceFile, JSON.stringify(resource, null, 2) + '\n');

@@ -12,6 +12,7 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import { constraintRefusal } from './http/constraintErrors';
 import { authenticate, type RouteContext } from './http/route';
 import { databaseRateLimitStore } from './http/rateLimit';
 import { describeRoute, type ApiCatalog } from './http/catalog';
@@ -136,6 +137,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       return reply.send(fail(700, error.message));
     }
     if (error instanceof NotFound) return reply.code(404).send(fail(404, error.message || '资源不存在'));
+    const constraint = constraintRefusal(error);
+    if (constraint) return reply.code(200).send(fail(constraint.code, constraint.message));
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 429) return reply.code(200).send(fail(429, '操作过于频繁，请稍后再试'));
     if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));
@@ -148,14 +151,14 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     await sql`select 1`.execute(database.db);
     return reply.send({ status: 'ok', database: database.kind });
   });
-  describeRoute(catalog, { path: '/healthz', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '健康检查', 'zh-TW': '健康檢查', 'en-US': 'Health (200 once the database answers)' } });
+  describeRoute(catalog, { path: '/healthz', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '健康检查', 'zh-TW': '健康檢查', 'en-US': 'Health (200 once the database answers)' }, answer: { description: 'The database answers', type: 'application/json', schema: { type: 'object', properties: { status: { const: 'ok' }, database: { enum: ['pglite', 'postgres'] } }, required: ['status', 'database'] } } });
   const generated = JSON.parse(readFileSync(join(ROOT, 'server', 'generated', 'openapi.json'), 'utf8')) as Record<string, unknown>;
   // The document a caller may see: with a token, the calls its permission codes open; without, the public ones.
   app.get('/openapi.json', async (request, reply) => {
     const user = request.headers.authorization ? await authenticate(ctx, request, reply).catch(() => null) : null;
     return reply.type('application/json').send(openApiDocument(generated, catalog, user));
   });
-  describeRoute(catalog, { path: '/openapi.json', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '接口文档（按调用者权限）', 'zh-TW': '介面文件（依呼叫者權限）', 'en-US': "This document (the calls the caller's token opens)" } });
+  describeRoute(catalog, { path: '/openapi.json', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '接口文档（按调用者权限）', 'zh-TW': '介面文件（依呼叫者權限）', 'en-US': "This document (the calls the caller's token opens)" }, answer: { description: 'An OpenAPI 3.1 document', type: 'application/json', schema: { type: 'object', properties: { openapi: { type: 'string' }, info: { type: 'object' }, components: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } } });
   await registerApiDocs(app, catalog);
 
   registerSessionRoutes(app, ctx);
@@ -186,7 +189,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
   // answer the bare root as a directory listing it may not give, which the error handler turns into 400.
   app.get('/', async (_req, reply) => reply.redirect('/home'));
-  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '控制台入口（转到 /home）', 'zh-TW': '控制台入口（轉到 /home）', 'en-US': 'The console (redirects to /home)' } });
+  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '控制台入口（转到 /home）', 'zh-TW': '控制台入口（轉到 /home）', 'en-US': 'The console (redirects to /home)' }, answer: { status: 302, description: 'To /home (the `Location` header)' } });
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.

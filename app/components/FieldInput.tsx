@@ -1,49 +1,12 @@
-import { DateTimeInput as SharedDateTimeInput } from './DateTimeInput';
 import { Component, Fragment, lazy, Suspense, useState, type ReactNode } from 'react';
 import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, LinearProgress, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import type { FieldConfig } from '../resources/types';
-import { useAgents, useAllProducts, useDictionary, useEntityOptions, type Option } from './lookups';
-import { ImageUpload } from './ImageUpload';
-
-// The editor (TipTap, ProseMirror) is a large download: fetched only when a form with rich text opens.
-const RichTextEditor = lazy(() => import('./richtext/RichTextEditor'));
-
-function RichTextInput(props: FieldInputProps) {
-  return (
-    <EditorBoundary>
-      <Suspense fallback={<LinearProgress data-testid="rt-loading" />}>
-        <RichTextEditor {...props} />
-      </Suspense>
-    </EditorBoundary>
-  );
-}
-
-/**
- * An editor that fails while it starts (its download cut off, its view not yet mounted) is started once
- * more instead of taking the whole page down; a second failure shows in place of the field.
- */
-class EditorBoundary extends Component<{ children: ReactNode }, { failed: boolean; attempts: number }> {
-  state = { failed: false, attempts: 0 };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  componentDidCatch(error: Error) {
-    console.error(error);
-    if (this.state.attempts < 1) this.setState((s) => ({ failed: false, attempts: s.attempts + 1 }));
-  }
-  render() {
-    if (this.state.failed) return <EditorFailed />;
-    return <Fragment key={this.state.attempts}>{this.props.children}</Fragment>;
-  }
-}
-
-function EditorFailed() {
-  const translate = useTranslate();
-  return <FormHelperText error>{translate('pages.e500.message')}</FormHelperText>;
-}
 import { endpoints } from '../../adapters/generated/endpoints';
+import type { FieldConfig } from '../resources/types';
+import { DateTimeInput as SharedDateTimeInput } from './DateTimeInput';
+import { ImageUpload } from './ImageUpload';
 import { JurisdictionPicker, areaPath, idPath } from './JurisdictionPicker';
+import { useAgents, useAllProducts, useDictionary, useEntityOptions, type Option } from './lookups';
 
 export interface FieldInputProps {
   field: FieldConfig;
@@ -309,4 +272,41 @@ function MultiInput({ field, value, onChange, disabled, error }: FieldInputProps
       <FormHelperText>{error ?? ' '}</FormHelperText>
     </FormControl>
   );
+}
+
+// The editor (TipTap, ProseMirror) is a large download: fetched only when a form with rich text opens.
+const RichTextEditor = lazy(() => import('./richtext/RichTextEditor'));
+
+function RichTextInput(props: FieldInputProps) {
+  return (
+    <EditorBoundary>
+      <Suspense fallback={<LinearProgress data-testid="rt-loading" />}>
+        <RichTextEditor {...props} />
+      </Suspense>
+    </EditorBoundary>
+  );
+}
+
+/**
+ * An editor that fails while it starts (its download cut off, its view not yet mounted) is started once
+ * more instead of taking the whole page down; a second failure shows in place of the field.
+ */
+class EditorBoundary extends Component<{ children: ReactNode }, { failed: boolean; attempts: number }> {
+  state = { failed: false, attempts: 0 };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  componentDidCatch(error: Error) {
+    console.error(error);
+    if (this.state.attempts < 1) this.setState((s) => ({ failed: false, attempts: s.attempts + 1 }));
+  }
+  render() {
+    if (this.state.failed) return <EditorFailed />;
+    return <Fragment key={this.state.attempts}>{this.props.children}</Fragment>;
+  }
+}
+
+function EditorFailed() {
+  const translate = useTranslate();
+  return <FormHelperText error>{translate('pages.e500.message')}</FormHelperText>;
 }

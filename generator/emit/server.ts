@@ -166,7 +166,9 @@ function openapi(model: Model) {
       title: schema['x-label']['en-US'],
       properties: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => {
         const { 'x-label': label, type, format, maxLength, pattern, enum: e, readOnly } = p;
-        return [f, { type, ...(format ? { format } : {}), ...(maxLength ? { maxLength } : {}), ...(pattern ? { pattern } : {}), ...(e ? { enum: e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}` }];
+        // An answer's row carries NULL for an empty column: only the key and NOT NULL columns always have a value.
+        const empty = !p['x-db']?.primaryKey && !p['x-db']?.notNull;
+        return [f, { type: empty ? [type, 'null'] : type, ...(format ? { format } : {}), ...(maxLength ? { maxLength } : {}), ...(pattern ? { pattern } : {}), ...(e ? { enum: empty ? [...e, null] : e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}` }];
       })),
       required: schema.required ?? [],
     };

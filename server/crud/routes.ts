@@ -50,12 +50,17 @@ const READ_WORDS: Record<string, { 'zh-CN': string; 'zh-TW': string; 'en-US': st
 function documentOf(route: RouteSpec, model: EntityModel, standard: string): { body: JsonSchema; data?: JsonSchema } {
   const row = { $ref: `#/components/schemas/${route.entity}` };
   const key = { [model.primaryKey]: S.id(), ids: S.ids('several rows at once') };
-  if (route.set) return { body: S.object(key) };
+  // Writes that change a row in place (delete, status, a `set`) answer no data.
+  const nothing = { type: 'null' };
+  if (route.set) return { body: S.object(key), data: nothing };
   // A hand-written handler of a standard action takes the same request; other actions say who reads them.
   if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: { type: 'object', description: `handled by server/domain (${route.action})` } };
   switch (standard) {
-    case 'list':
-      return { body: S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()]))), data: S.pageOf(row) };
+    case 'list': {
+      const body = S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()])));
+      // A hand-written list may answer the whole tree (departments, areas) instead of a page.
+      return { body, data: route.handler ? { anyOf: [S.pageOf(row), S.array(row, 'the whole tree: each row with its `children`')] } : S.pageOf(row) };
+    }
     case 'all':
       return { body: S.object({}), data: S.array(row) };
     case 'get':
@@ -63,7 +68,7 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
     case 'save':
       return { body: model.body as JsonSchema, data: row };
     default:
-      return { body: S.object(key) };
+      return { body: S.object(key), data: nothing };
   }
 }
 

@@ -33,12 +33,24 @@ export function createIndexSql(name: string, table: string, i: Index, ifNotExist
 /** What an index covers and how, for comparing two descriptions of it. */
 export const indexShape = (i: Index) => `${i.unique ? 'unique ' : ''}${i.method ? `${i.method} ` : ''}(${i.columns.join(', ')})`;
 
+/** A foreign key of one column to another table's primary key. */
+export interface ForeignKey {
+  column: string;
+  /** `t_product(f_id)` */
+  references: string;
+  onDelete: 'restrict' | 'cascade' | 'set null';
+}
+
 export interface TableSnapshot {
   table: string;
   entity: string;
   primaryKey: string;
   columns: Record<string, Column>;
   indexes: Record<string, Index>;
+  /** By constraint name. Absent in snapshots written before constraints were generated: none. */
+  foreignKeys?: Record<string, ForeignKey>;
+  /** CHECK expressions by constraint name. */
+  checks?: Record<string, string>;
 }
 
 export const SNAPSHOT_DIR = join(import.meta.dirname, '..', 'generated', 'snapshot');
@@ -74,7 +86,25 @@ export function normalizeDefault(value: string | null, type: string): string | n
 export interface LiveTable {
   columns: Record<string, Column>;
   indexes: Record<string, Index>;
+  foreignKeys: Record<string, ForeignKey>;
+  checks: Record<string, string>;
 }
+
+/**
+ * A CHECK expression in a form the generator and the catalogue agree on: PostgreSQL keeps `f_a IN (1, 2)`
+ * as `((f_a = ANY (ARRAY[1, 2])))` with casts added (and `'-90'::integer`), so both are compared without
+ * parentheses, casts, quotes around numbers and spaces.
+ */
+export const checkShape = (expression: string) =>
+  expression
+    .replace(/^CHECK\s*/i, '')
+    // Whether old rows have been validated is not the schema's business (server/db/constraints.ts).
+    .replace(/\s+NOT VALID$/i, '')
+    .replace(/::[a-z ]+(\[\])?/gi, '')
+    .replace(/'(-?\d+(\.\d+)?)'/g, '$1')
+    .replace(/[()\s]/g, '');
+
+const ON_DELETE: Record<string, ForeignKey['onDelete']> = { r: 'restrict', a: 'restrict', c: 'cascade', n: 'set null' };
 
 /** The tables of the current schema as the catalogue describes them. */
 export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
@@ -91,13 +121,25 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
     FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid
     JOIN pg_namespace n ON n.oid = t.relnamespace
     WHERE n.nspname = current_schema() AND NOT ix.indisprimary`.execute(db);
+  const constraints = await sql<{ tableName: string; name: string; kind: string; definition: string; column: string; target: string | null; targetColumn: string | null; onDelete: string }>`
+    SELECT t.relname AS table_name, c.conname AS name, c.contype AS kind, pg_get_constraintdef(c.oid) AS definition,
+      (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = c.conkey[1]) AS column,
+      r.relname AS target, (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.confrelid AND a.attnum = c.confkey[1]) AS target_column,
+      c.confdeltype AS on_delete
+    FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+    LEFT JOIN pg_class r ON r.oid = c.confrelid
+    WHERE n.nspname = current_schema() AND c.contype IN ('f', 'c')`.execute(db);
   const tables = new Map<string, LiveTable>();
-  const get = (name: string) => tables.get(name) ?? tables.set(name, { columns: {}, indexes: {} }).get(name)!;
+  const get = (name: string) => tables.get(name) ?? tables.set(name, { columns: {}, indexes: {}, foreignKeys: {}, checks: {} }).get(name)!;
   for (const c of columns.rows) {
     const type = typeOf(c.dataType, c.characterMaximumLength);
     get(c.tableName).columns[c.columnName] = { type, nullable: c.isNullable === 'YES', default: normalizeDefault(c.columnDefault, type) };
   }
   for (const i of indexes.rows) get(i.tableName).indexes[i.indexName] = { columns: (i.columns ?? '').split(','), unique: i.isUnique, ...(i.trigram ? { method: 'trigram' as const } : {}) };
+  for (const c of constraints.rows) {
+    if (c.kind === 'f') get(c.tableName).foreignKeys[c.name] = { column: c.column, references: `${c.target}(${c.targetColumn})`, onDelete: ON_DELETE[c.onDelete] ?? 'restrict' };
+    else get(c.tableName).checks[c.name] = c.definition;
+  }
   return tables;
 }
 
@@ -127,6 +169,19 @@ export function compare(expected: TableSnapshot[], live: Map<string, LiveTable>)
       if (!have) out.push(`${t.table}: index ${name} ${shape(want)} does not exist`);
       else if (shape(have) !== shape(want)) out.push(`${t.table}: index ${name} is ${shape(have)} in the database, the schema has ${shape(want)}`);
     }
+    const fk = (k: ForeignKey) => `(${k.column}) REFERENCES ${k.references} ON DELETE ${k.onDelete.toUpperCase()}`;
+    for (const [name, want] of Object.entries(t.foreignKeys ?? {})) {
+      const have = actual.foreignKeys[name];
+      if (!have) out.push(`${t.table}: foreign key ${name} ${fk(want)} does not exist`);
+      else if (fk(have) !== fk(want)) out.push(`${t.table}: foreign key ${name} is ${fk(have)} in the database, the schema has ${fk(want)}`);
+    }
+    for (const [name, have] of Object.entries(actual.foreignKeys)) if (!t.foreignKeys?.[name]) out.push(`${t.table}: foreign key ${name} ${fk(have)} exists in the database but not in the schema of ${t.entity}`);
+    for (const [name, want] of Object.entries(t.checks ?? {})) {
+      const have = actual.checks[name];
+      if (!have) out.push(`${t.table}: check ${name} (${want}) does not exist`);
+      else if (checkShape(have) !== checkShape(want)) out.push(`${t.table}: check ${name} is ${have} in the database, the schema has CHECK (${want})`);
+    }
+    for (const [name, have] of Object.entries(actual.checks)) if (!t.checks?.[name]) out.push(`${t.table}: check ${name} ${have} exists in the database but not in the schema of ${t.entity}`);
   }
   return out;
 }

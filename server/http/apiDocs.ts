@@ -55,8 +55,8 @@ export async function registerApiDocs(app: FastifyInstance, catalog: ApiCatalog)
   app.get('/api-docs/viewer.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(SCRIPT));
   app.get('/api-docs/viewer.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(STYLE));
   const page = { methods: ['GET'], codes: null, public: true, tag: 'platform' };
-  describeRoute(catalog, { ...page, path: '/api-docs', summary: { 'zh-CN': '接口文档查看器', 'zh-TW': '介面文件檢視器', 'en-US': 'The API documentation viewer (Swagger UI)' } });
-  describeRoute(catalog, { ...page, path: '/api-docs/viewer.js', summary: { 'zh-CN': '接口文档查看器脚本', 'zh-TW': '介面文件檢視器腳本', 'en-US': "The viewer's start-up script" } });
-  describeRoute(catalog, { ...page, path: '/api-docs/viewer.css', summary: { 'zh-CN': '接口文档查看器样式', 'zh-TW': '介面文件檢視器樣式', 'en-US': "The viewer's style" } });
-  describeRoute(catalog, { ...page, path: '/api-docs/assets/*', summary: { 'zh-CN': '接口文档查看器资源', 'zh-TW': '介面文件檢視器資源', 'en-US': "The viewer's files (Swagger UI)" } });
+  describeRoute(catalog, { ...page, path: '/api-docs', summary: { 'zh-CN': '接口文档查看器', 'zh-TW': '介面文件檢視器', 'en-US': 'The API documentation viewer (Swagger UI)' }, answer: { description: 'The page', type: 'text/html' } });
+  describeRoute(catalog, { ...page, path: '/api-docs/viewer.js', summary: { 'zh-CN': '接口文档查看器脚本', 'zh-TW': '介面文件檢視器腳本', 'en-US': "The viewer's start-up script" }, answer: { description: 'The script', type: 'text/javascript' } });
+  describeRoute(catalog, { ...page, path: '/api-docs/viewer.css', summary: { 'zh-CN': '接口文档查看器样式', 'zh-TW': '介面文件檢視器樣式', 'en-US': "The viewer's style" }, answer: { description: 'The style sheet', type: 'text/css' } });
+  describeRoute(catalog, { ...page, path: '/api-docs/assets/*', summary: { 'zh-CN': '接口文档查看器资源', 'zh-TW': '介面文件檢視器資源', 'en-US': "The viewer's files (Swagger UI)" }, answer: { description: 'The file (script, style sheet, image or map)', type: 'application/octet-stream', schema: { type: 'string', format: 'binary' } } });
 }

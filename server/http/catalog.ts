@@ -30,6 +30,8 @@ export interface CatalogEntry {
   bodyLimit?: number;
   /** A route answering outside the envelope (a page, a stream), described by hand. */
   raw?: boolean;
+  /** What such a route answers: its media type, schema and (for a redirect) HTTP status. */
+  answer?: { type?: string; schema?: JsonSchema; status?: number; description: string };
 }
 
 export type ApiCatalog = CatalogEntry[];
@@ -55,7 +57,7 @@ export function catalogCall(catalog: ApiCatalog, def: CallDef) {
 }
 
 /** A route registered without `registerCall` (a file, a stream, a page) still appears in the document. */
-export function describeRoute(catalog: ApiCatalog, entry: Omit<CatalogEntry, 'write' | 'raw'> & { write?: boolean }) {
+export function describeRoute(catalog: ApiCatalog, entry: Omit<CatalogEntry, 'write' | 'raw'> & { write?: boolean } & ({ answer: NonNullable<CatalogEntry['answer']> } | { produces: string })) {
   catalog.push({ write: false, raw: true, ...entry });
 }
 

@@ -46,8 +46,8 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
           : undefined;
   const success = entry.produces
     ? { description: 'The file', content: { [entry.produces]: { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: { $ref: ENVELOPE_REFUSAL } } } }
-    : entry.raw
-      ? { description: 'See the description' }
+    : entry.answer
+      ? { description: entry.answer.description, ...(entry.answer.type ? { content: { [entry.answer.type]: { schema: entry.answer.schema ?? { type: 'string' } } } } : {}) }
       : {
           description: 'The envelope: code 200 with `data`, or a refusal (HTTP 200, code 400 / 404 / 409 / 429) with the reason in `message`',
           content: {
@@ -61,7 +61,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
             },
           },
         };
-  const responses: Record<string, unknown> = { '200': success };
+  const responses: Record<string, unknown> = { [String(entry.answer?.status ?? 200)]: success };
   if (!entry.public) {
     responses['700'] = { description: 'No token, or an expired or revoked one: sign in again', content: { 'application/json': { schema: { $ref: ENVELOPE_REFUSAL } } } };
     if (entry.codes !== null) responses['401'] = { description: 'The caller lacks the permission code', content: { 'application/json': { schema: { $ref: ENVELOPE_REFUSAL } } } };

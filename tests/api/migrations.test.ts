@@ -16,6 +16,7 @@ import { openDatabase, type Database } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/db/migrate';
 import { assertNoDrift, readSnapshot, DriftError } from '../../server/db/snapshot';
 import { write } from '../../generator/generate';
+import { validatePendingConstraints } from '../../server/db/constraints';
 import { MIGRATIONS_DIR, SNAPSHOT_DIR } from '../../generator/history';
 import { backends, freshPostgres, type Backend } from './harness';
 import { copyPglite } from './template';
@@ -100,6 +101,61 @@ describe.each(backends)('migrations on %s', (backend) => {
     await expect(assertNoDrift(database.db)).rejects.toThrow(/t_product\.f_power is varchar\(10\) in the database, the schema has varchar\(50\)/);
     expect(await migrate(database, history)).toEqual([]);
   }, 180_000);
+
+  it('foreign keys and checks: rows that break them are kept, new ones refused, validated once put right, dropped with their declaration', async () => {
+    const ws = workspace();
+    cleanups.push(removeWorkspaces);
+    const history = join(ws, MIGRATIONS_DIR);
+    const { database } = await open(backend);
+    await migrate(database, history);
+    // Rows written before the constraints: a lease of a user that does not exist, a house over the new limit.
+    await rows(database, `INSERT INTO t_house_info (f_house_id, f_house_name, f_total_person) VALUES (9001, 'kept', 99), (9002, 'fine', 3)`);
+    await rows(database, `INSERT INTO t_tenant_house (f_user_id, f_house_id, f_status) VALUES (987654, 9001, 1)`);
+
+    edit(ws, 'schemas/tenantHouse.schema.json', (s) => (s.properties.fUserId['x-db'] = { references: { entity: 'user', onDelete: 'restrict' } }));
+    edit(ws, 'schemas/house.schema.json', (s) => (s.properties.fTotalPerson.maximum = 50));
+    const name = (await write(ws)).find((f) => /\/\d{3}_schema_t_house_info_t_tenant_house\.sql$/.test(f))!.split('/').pop()!;
+    const text = readFileSync(join(history, name), 'utf8');
+    expect(text).toContain('ALTER TABLE t_tenant_house ADD CONSTRAINT t_tenant_house_f_user_id_fkey FOREIGN KEY (f_user_id) REFERENCES t_sys_user(f_id) ON DELETE RESTRICT NOT VALID;');
+    // A changed check is dropped and added again.
+    expect(text).toContain('ALTER TABLE t_house_info DROP CONSTRAINT IF EXISTS t_house_info_f_total_person_check;');
+    expect(text).toContain('CHECK (f_total_person >= 0 AND f_total_person <= 50) NOT VALID;');
+    expect(await migrate(database, history)).toEqual([name]);
+    await assertNoDrift(database.db, readSnapshot(join(ws, SNAPSHOT_DIR)));
+
+    expect(await rows(database, `SELECT f_total_person FROM t_house_info WHERE f_house_id = 9001`)).toEqual([{ fTotalPerson: 99 }]);
+    const validated = () => rows(database, `SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('t_tenant_house_f_user_id_fkey', 't_house_info_f_total_person_check') ORDER BY 1`);
+    expect(await validated()).toEqual([{ conname: 't_house_info_f_total_person_check', convalidated: false }, { conname: 't_tenant_house_f_user_id_fkey', convalidated: false }]);
+    // Enforced for every row written since.
+    await expect(rows(database, `INSERT INTO t_tenant_house (f_user_id, f_house_id, f_status) VALUES (987655, 9002, 1)`)).rejects.toMatchObject({ code: '23503' });
+    await expect(rows(database, `UPDATE t_house_info SET f_total_person = 51 WHERE f_house_id = 9002`)).rejects.toMatchObject({ code: '23514' });
+    expect(await validatePendingConstraints(database.db)).toHaveLength(2);
+    await rows(database, `DELETE FROM t_tenant_house WHERE f_user_id = 987654`);
+    await rows(database, `UPDATE t_house_info SET f_total_person = 50 WHERE f_house_id = 9001`);
+    expect(await validatePendingConstraints(database.db)).toEqual([]);
+    expect((await validated()).map((r) => r.convalidated)).toEqual([true, true]);
+
+    // The drift check sees a constraint removed by hand, and one that differs.
+    await rows(database, 'ALTER TABLE t_tenant_house DROP CONSTRAINT t_tenant_house_f_user_id_fkey');
+    await rows(database, 'ALTER TABLE t_house_info DROP CONSTRAINT t_house_info_f_total_person_check');
+    await rows(database, 'ALTER TABLE t_house_info ADD CONSTRAINT t_house_info_f_total_person_check CHECK (f_total_person >= 0 AND f_total_person <= 60)');
+    const drift = await assertNoDrift(database.db, readSnapshot(join(ws, SNAPSHOT_DIR))).catch((e: DriftError) => e.differences);
+    expect(drift).toEqual([
+      expect.stringMatching(/t_house_info: check t_house_info_f_total_person_check is CHECK .*60.* in the database, the schema has CHECK \(f_total_person >= 0 AND f_total_person <= 50\)/),
+      't_tenant_house: foreign key t_tenant_house_f_user_id_fkey (f_user_id) REFERENCES t_sys_user(f_id) ON DELETE RESTRICT does not exist',
+    ]);
+    await rows(database, 'ALTER TABLE t_house_info DROP CONSTRAINT t_house_info_f_total_person_check');
+    await rows(database, 'ALTER TABLE t_house_info ADD CONSTRAINT t_house_info_f_total_person_check CHECK (f_total_person >= 0 AND f_total_person <= 50)');
+    await rows(database, 'ALTER TABLE t_tenant_house ADD CONSTRAINT t_tenant_house_f_user_id_fkey FOREIGN KEY (f_user_id) REFERENCES t_sys_user(f_id) ON DELETE RESTRICT');
+
+    // Removing the declaration drops the constraint.
+    edit(ws, 'schemas/tenantHouse.schema.json', (s) => delete s.properties.fUserId['x-db']);
+    const dropped = (await write(ws)).find((f) => /_schema_t_tenant_house\.sql$/.test(f))!;
+    expect(readFileSync(join(history, dropped.split('/').pop()!), 'utf8')).toContain('ALTER TABLE t_tenant_house DROP CONSTRAINT IF EXISTS t_tenant_house_f_user_id_fkey;');
+    await migrate(database, history);
+    await assertNoDrift(database.db, readSnapshot(join(ws, SNAPSHOT_DIR)));
+    await rows(database, `INSERT INTO t_tenant_house (f_user_id, f_house_id, f_status) VALUES (987656, 9002, 1)`);
+  }, 240_000);
 
   it('upgrades a database created by the former scheme (generated DDL re-run on change) without touching its rows', async () => {
     const { database } = await open(backend);

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { login, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login, shot } from './helpers';
 import { startSecuritySimulator, type SecuritySimulator } from '../../server/simulator/security';
 
 // The server under test runs the embedded broker on PORT + 10000 (playwright.config.ts).

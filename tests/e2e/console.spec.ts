@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, USER, login, openMenu, pick } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, ADMIN, USER, login, openMenu, pick } from './helpers';
 
 test('the login form asks for the account and the password', async ({ page }) => {
   await page.goto('/login');

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login } from './helpers';
 
 test('the home dashboard counts the simulated devices online and shows them on the map', async ({ page }) => {
   await login(page);

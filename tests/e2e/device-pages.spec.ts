@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login } from './helpers';
 
 test('groups: a group is created, devices are bound to it and shown', async ({ page }) => {
   await login(page);

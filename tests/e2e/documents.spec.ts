@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { login, openMenu, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login, openMenu, shot } from './helpers';
 import { solidPng } from '../../server/domain/feedback';
 
 const dir = mkdtempSync(join(tmpdir(), 'documents-e2e-'));

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { login, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login, shot } from './helpers';
 
 async function language(page: Page, locale: string) {
   await page.getByTestId('language-switch').first().click();

@@ -1,5 +1,8 @@
 /** What every end-to-end test does the same way: sign in, open a page from the sidebar, pick options. */
-import { expect, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
+import { apiDocument, watchContract } from './contract';
+
+export { expect };
 
 export interface Account {
   phone: string;
@@ -47,3 +50,18 @@ export async function shot(page: Page, name: string, fullPage = false) {
   const dir = process.env.SHOTS_DIR;
   if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
+
+/**
+ * `test` for every spec: the page's calls to the server are checked against /openapi.json (contract.ts),
+ * and a call the document does not describe, or a body or answer it does not accept, fails the test.
+ */
+export const test = base.extend<{ apiContract: void }>({
+  apiContract: [
+    async ({ context, baseURL }, use) => {
+      const watch = watchContract(context, baseURL!, () => apiDocument(baseURL!, ADMIN));
+      await use();
+      expect((await watch.check()).join('\n'), 'calls that differ from the API document').toBe('');
+    },
+    { auto: true },
+  ],
+});

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { login, openMenu, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login, openMenu, shot } from './helpers';
 
 /** Chooses one option by name in the picker's column of that level. */
 async function choose(page: Page, testId: string, level: string, name: string) {

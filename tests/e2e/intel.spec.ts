@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, AGENT, login, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, ADMIN, AGENT, login, shot } from './helpers';
 
 /** A call with the signed-in console's token. */
 async function api(page: Page, path: string, body: object) {

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { login, openMenu, pick, shot } from './helpers';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, login, openMenu, pick, shot } from './helpers';
 
 /** Today in the server's time zone (the demo server runs on its default, Asia/Shanghai). */
 const serverToday = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, login, openMenu, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, ADMIN, login, openMenu, shot } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'messages-e2e-'));
 

@@ -2,8 +2,8 @@
  * The embedded pages: the API documentation rendered by the server's viewer inside the console, the
  * system monitor's live figures, and a script error thrown in the page arriving in the error log.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { login as signIn, openMenu, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, login as signIn, openMenu, shot } from './helpers';
 
 /** Signs in as the administrator and puts the unsigned-alarm summary away, so it covers no figure. */
 async function login(page: Page) {

@@ -9,8 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { ADMIN, login, shot } from './helpers';
+import { expect, test, ADMIN, login, shot } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 // The repository's own server takes E2E_PORT (and E2E_PORT + 10000 for its broker): the copy takes the next ones.
@@ -19,6 +18,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const ENTITY = 'gadget';
 const COLOUR = { 'zh-CN': '颜色', 'zh-TW': '顏色', 'en-US': 'Colour' };
 const TITLE = { 'zh-CN': '小工具', 'zh-TW': '小工具', 'en-US': 'Gadgets' };
+const SECTION = 'system-manage';
 
 let copy = '';
 let server: ChildProcess | undefined;
@@ -51,7 +51,7 @@ test.beforeAll(async () => {
   const tsx = join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
   // The two files `gen:new` writes, then the edits a developer makes to them.
-  const made = run(copy, [tsx, 'generator/cli.ts', 'new', ENTITY]);
+  const made = run(copy, [tsx, 'generator/cli.ts', 'new', ENTITY, '--parent', SECTION]);
   expect(made).toContain(`schemas/${ENTITY}.schema.json`);
   editJson(join(copy, 'schemas', `${ENTITY}.schema.json`), (s) => {
     s['x-label'] = TITLE;
@@ -99,9 +99,12 @@ test.afterAll(async () => {
 test('a scaffolded and edited entity appears in the console and the API after gen and a restart', async ({ page }) => {
   await login(page);
 
-  // The generated menu entry, granted to the administrator with every code of the resource.
+  // The generated menu entry, last in the section `--parent` named, granted to the administrator with every code of the resource.
+  await page.getByTestId(`menu-section-${SECTION}`).click();
   const item = page.getByTestId(`menu-item-${ENTITY}`);
   await expect(item).toHaveText(TITLE['zh-CN']);
+  const unfolded = page.getByTestId(`menu-section-${SECTION}`).locator('xpath=following-sibling::*[1]');
+  await expect(unfolded.locator('[data-testid^="menu-item-"]').last()).toHaveAttribute('data-testid', `menu-item-${ENTITY}`);
   await item.click();
   await expect(page).toHaveURL(new RegExp(`/${ENTITY}$`));
   const list = page.getByTestId(`${ENTITY}-list`);

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { login, pick, shot } from './helpers';
+import { expect, test, login, pick, shot } from './helpers';
 
 const ROLE = { name: '产品查看员', alias: 'e2e-product-viewer' };
 const PERSON = { name: '端到端用户', phone: '13612345678', password: 'Viewer@123' };

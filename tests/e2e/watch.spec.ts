@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, login, shot } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, ADMIN, login, shot } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'watch-e2e-'));
 

@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, workspace, edit, removeWorkspaces } from './workspace';
 import { loadModel, InvalidInputs } from '../../generator/model';
 import { stale, write } from '../../generator/generate';
 import { scaffold } from '../../generator/scaffold';
+import { menuWarnings } from '../../generator/menuTree';
 
 function problemsOf(dir: string) {
   try {
@@ -171,5 +172,43 @@ describe('generator', () => {
     await write(dir);
     expect(readFileSync(join(dir, 'server/generated/routes.ts'), 'utf8')).toContain("'/biz/t-firmware-note/pagelist'");
     expect(() => scaffold(dir, 'firmwareNote')).toThrow(/already exists/);
+  });
+
+  it('new --parent places the menu after the last entry of that section', () => {
+    const dir = workspace();
+    const model = loadModel(dir);
+    const under = (parent: string) => [
+      ...model.entities.flatMap((e) => [e.resource.menu, ...Object.values(e.resource.list.variants ?? {}).map((v) => v.menu)]),
+      ...model.menus.pages,
+    ].filter((m) => m?.parent === parent).map((m) => m!.sort ?? 0);
+    const last = Math.max(...under('system-manage'));
+    scaffold(dir, 'firmwareNote', { parent: 'system-manage' });
+    const resource = JSON.parse(readFileSync(join(dir, 'resources/firmwareNote.resource.json'), 'utf8'));
+    expect(resource.menu).toMatchObject({ parent: 'system-manage', sort: last + 1 });
+    // The next one goes after it.
+    scaffold(dir, 'firmwareMemo', { parent: 'system-manage' });
+    expect(JSON.parse(readFileSync(join(dir, 'resources/firmwareMemo.resource.json'), 'utf8')).menu.sort).toBe(last + 2);
+    expect(() => scaffold(dir, 'firmwareTip', { parent: 'nowhere' })).toThrow(/unknown menu section "nowhere".*system-manage/);
+    expect(existsSync(join(dir, 'schemas/firmwareTip.schema.json'))).toBe(false);
+  });
+
+  it('validate warns of menus titled with the bare entity name or placed first at the top level', () => {
+    const dir = workspace();
+    expect(menuWarnings(loadModel(dir))).toEqual([]);
+    scaffold(dir, 'firmwareNote', { parent: 'system-manage' });
+    edit(dir, 'resources/firmware.resource.json', (r) => {
+      delete r.menu.parent;
+      delete r.menu.sort;
+    });
+    const warnings = menuWarnings(loadModel(dir));
+    expect(warnings.map((w) => `${w.file} ${w.pointer}`).sort()).toEqual(['resources/firmware.resource.json /menu/sort', 'resources/firmwareNote.resource.json /menu/title']);
+    expect(warnings.find((w) => w.pointer === '/menu/title')?.message).toMatch(/"firmwareNote" in zh-CN, zh-TW and en-US/);
+    // Named in one language is enough to tell it apart; the validate command prints warnings and still passes.
+    edit(dir, 'resources/firmwareNote.resource.json', (r) => (r.menu.title['zh-CN'] = '固件备注'));
+    const out = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'generator/cli.ts'), '--root', dir, 'validate'], { cwd: ROOT, encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    expect(out.stdout).toMatch(/^ok: 49 entities/m);
+    expect(out.stderr).toMatch(/warning: resources\/firmware.resource.json at \/menu\/sort: a top-level menu with sort 0/);
+    expect(out.stderr).not.toMatch(/firmwareNote/);
   });
 });
