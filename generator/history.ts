@@ -188,6 +188,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
     dropConstraints: [] as string[],
     dropIndexes: [] as string[],
     renameIndexes: [] as string[],
+    renameConstraints: [] as string[],
     createTables: [] as string[],
     addColumns: [] as string[],
     alterColumns: [] as string[],
@@ -343,7 +344,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
  * then validated unless such rows exist, and enforced for every row written from then on either way
  * (server/db/constraints.ts validates it at a later start, once those rows are put right).
  */
-function constraints(t: string, old: Pick<TableSnapshot, 'foreignKeys' | 'checks'>, next: TableSnapshot, mapped: Map<string, string>, steps: { dropConstraints: string[]; addConstraints: string[] }): boolean {
+function constraints(t: string, old: Pick<TableSnapshot, 'foreignKeys' | 'checks'>, next: TableSnapshot, mapped: Map<string, string>, steps: { dropConstraints: string[]; renameConstraints: string[]; addConstraints: string[] }): boolean {
   let changed = false;
   // A renamed column keeps its constraints under their old names; compare them as renamed.
   const rename = (expression: string) => expression.replace(/\b[a-z_][a-z0-9_]*\b/g, (w) => mapped.get(w) ?? w);
@@ -358,14 +359,27 @@ function constraints(t: string, old: Pick<TableSnapshot, 'foreignKeys' | 'checks
     ],
   ];
   for (const [before, after] of pairs) {
+    // One that only changed its name (its table was renamed) is renamed, like an index, not checked again.
+    const renamable = new Map(Object.entries(before).filter(([n, d]) => after[n] !== d && !(n in after)).map(([n, d]) => [d, n]));
+    const renamed = new Set<string>();
+    const renamedTo = new Set<string>();
+    for (const [name, def] of Object.entries(after)) {
+      const prior = before[name] === undefined ? renamable.get(def) : undefined;
+      if (prior === undefined) continue;
+      renamable.delete(def);
+      renamed.add(prior);
+      renamedTo.add(name);
+      changed = true;
+      steps.renameConstraints.push(`ALTER TABLE ${t} RENAME CONSTRAINT ${prior} TO ${name};`);
+    }
     for (const [name, def] of Object.entries(before)) {
-      if (after[name] === def) continue;
+      if (after[name] === def || renamed.has(name)) continue;
       changed = true;
       // A constraint on a dropped column goes with it, so it may be gone already.
       steps.dropConstraints.push(`ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${name};`);
     }
     for (const [name, def] of Object.entries(after)) {
-      if (before[name] === def) continue;
+      if (before[name] === def || renamedTo.has(name)) continue;
       changed = true;
       steps.addConstraints.push(`ALTER TABLE ${t} ADD CONSTRAINT ${name} ${def} NOT VALID;`);
       steps.addConstraints.push(`DO $$ BEGIN ALTER TABLE ${t} VALIDATE CONSTRAINT ${name}; EXCEPTION WHEN foreign_key_violation OR check_violation THEN RAISE NOTICE '${name} stays NOT VALID: rows written before it break it'; END $$;`);

@@ -43,14 +43,19 @@ describe('schema changes become migrations', () => {
     expect(planFor(ROOT)).toEqual([]);
   });
 
-  it('a longer length widens in place; a new enum option changes no table', () => {
+  it('a longer length widens in place; a new enum option widens the column\'s CHECK', () => {
     const dir = workspace();
     edit(dir, 'schemas/product.schema.json', (s) => {
       s.properties.fName.maxLength = 200;
       s.properties.fProtocol.enum.push(4);
     });
     edit(dir, 'schemas/enums.json', (e) => (e.protocol['4'] = { 'zh-CN': '其他', 'zh-TW': '其他', 'en-US': 'Other' }));
-    expect(planFor(dir)).toEqual(['ALTER TABLE t_product ALTER COLUMN f_name TYPE varchar(200);']);
+    expect(planFor(dir)).toEqual([
+      'ALTER TABLE t_product DROP CONSTRAINT IF EXISTS t_product_f_protocol_check;',
+      'ALTER TABLE t_product ALTER COLUMN f_name TYPE varchar(200);',
+      'ALTER TABLE t_product ADD CONSTRAINT t_product_f_protocol_check CHECK (f_protocol = ANY (ARRAY[1, 2, 3, 4])) NOT VALID;',
+      "DO $$ BEGIN ALTER TABLE t_product VALIDATE CONSTRAINT t_product_f_protocol_check; EXCEPTION WHEN foreign_key_violation OR check_violation THEN RAISE NOTICE 't_product_f_protocol_check stays NOT VALID: rows written before it break it'; END $$;",
+    ]);
   });
 
   it('refuses a narrowing without a decision, naming file, pointer and the keyword; accepts it with x-db.narrowTo', async () => {
@@ -115,7 +120,8 @@ describe('schema changes become migrations', () => {
     edit(dir, 'schemas/feedback.schema.json', (s) => (s['x-db'] = { ...s['x-db'], table: 't_user_feedback', renamedFrom: 't_feedback' }));
     const statements = planFor(dir);
     expect(statements[0]).toBe('ALTER TABLE t_feedback RENAME TO t_user_feedback;');
-    expect(statements.every((s) => !/DROP|CREATE/.test(s))).toBe(true);
+    expect(statements.every((s) => !/DROP|CREATE|ADD/.test(s))).toBe(true);
+    expect(statements).toContain('ALTER TABLE t_user_feedback RENAME CONSTRAINT t_feedback_f_status_check TO t_user_feedback_f_status_check;');
 
     rmSync(join(dir, 'schemas/appVersion.schema.json'));
     rmSync(join(dir, 'resources/appVersion.resource.json'));
