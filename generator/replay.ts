@@ -5,13 +5,13 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, Kysely } from 'kysely';
-import { PGliteDialect } from '../server/db/pglite';
+import { PGliteDialect, PGLITE_EXTENSIONS } from '../server/db/pglite';
 import { migrate } from '../server/db/migrate';
 import { compare, readLive } from '../server/db/snapshot';
 import { MIGRATIONS_DIR, readCommittedSnapshot } from './history';
 
 export async function replayHistory(root: string): Promise<string[]> {
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const db = new Kysely<any>({ dialect: new PGliteDialect(client), plugins: [new CamelCasePlugin()] });
   try {
     await migrate({ db, kind: 'pglite', exec: async (text) => void (await client.exec(text)) }, join(root, MIGRATIONS_DIR));

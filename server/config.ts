@@ -24,6 +24,8 @@ export interface Config {
   /** Serve the built console from dist/app. */
   serveConsole: boolean;
   logLevel: string;
+  /** Days of device messages the message log keeps (whole days are dropped); 0 keeps them all. */
+  messageRetentionDays: number;
   /** Addresses of the reverse proxies whose X-Forwarded-For is believed; none by default. */
   trustProxy: string[] | false;
 }
@@ -33,6 +35,12 @@ function duration(value: string | undefined, fallback: number): number {
   const m = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
   if (!m) throw new Error(`TOKEN_TTL "${value}" is not a duration like 86400, 12h or 1d`);
   return Number(m[1]) * ({ '': 1, s: 1, m: 60, h: 3600, d: 86400 } as Record<string, number>)[m[2]];
+}
+
+function days(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+$/.test(value.trim())) throw new Error(`MESSAGE_RETENTION_DAYS "${value}" is not a whole number of days (0 keeps every message)`);
+  return Number(value.trim());
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.SEED !== '0' && env.SEED !== 'false',
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL ?? 'warn',
+    messageRetentionDays: days(env.MESSAGE_RETENTION_DAYS, 180),
     trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,
   };
 }

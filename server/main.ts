@@ -11,6 +11,7 @@ import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
 import { createTokens, loadSecret } from './auth/tokens';
 import { buildApp, CONSOLE_DIR } from './app';
 import { startDevices } from './devices';
+import { startMessageLogUpkeep } from './devices/messageLogUpkeep';
 import { startScheduler } from './devices/scheduler';
 import { startEnergyRollup } from './devices/energy';
 
@@ -50,6 +51,9 @@ export async function start() {
   await syncMenus(database.db);
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
+  // The days ahead exist before the first message is stored.
+  const messageLog = startMessageLogUpkeep(database.db, { retentionDays: config.messageRetentionDays });
+  await messageLog.first;
   const devices = await startDevices(config, database.db, { simulate: process.env.SIMULATOR ?? 'demo' });
   const scheduler = startScheduler({ db: database.db, live: devices.live, timeZone: config.timeZone });
   const app = await buildApp({ config, database, tokens, live: devices.live });
@@ -70,6 +74,7 @@ export async function start() {
     console.log(`${signal}: shutting down`);
     await app.close();
     await energy.stop();
+    await messageLog.stop();
     await scheduler.stop();
     await devices.stop();
     await database.close();

@@ -58,10 +58,11 @@ export async function openDatabase(config: Config): Promise<Database> {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const { PGliteDialect } = await import('./pglite');
+  const { PGliteDialect, PGLITE_EXTENSIONS } = await import('./pglite');
   const dir = join(config.dataDir, 'pg');
   mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir, {
+    extensions: PGLITE_EXTENSIONS,
     parsers: { 20: (v: string) => Number(v) },
   });
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);

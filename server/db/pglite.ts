@@ -3,10 +3,17 @@
  * at a time: without this lock a transaction of one request would swallow the queries of another.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
+
+/**
+ * The PostgreSQL extensions the migrations use, loaded into every embedded database (the server's and
+ * the generator's replay): pg_trgm for substring searches (ILIKE '%…%') through GIN indexes.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 class Lock {
   #tail: Promise<void> = Promise.resolve();
