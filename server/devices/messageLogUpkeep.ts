@@ -70,26 +70,7 @@ export async function keepMessageLog(db: DB, options: UpkeepOptions): Promise<Up
   ).rows.map((r) => r.d);
   const wanted = new Set([...Array.from({ length: DAYS_AHEAD + 1 }, (_, i) => addDays(today, i)), ...waiting]);
   for (const day of [...wanted].sort()) {
-    const made = await locked(db, async (trx) => {
-      if ((await messageLogDays(trx)).includes(day)) return null;
-      const name = partitionName(day);
-      // DDL takes no parameters: the bounds are literals (dates this module computed, never input).
-      const from = sql`${sql.lit(day)}::timestamp::timestamptz`;
-      const to = sql`${sql.lit(addDays(day, 1))}::timestamp::timestamptz`;
-      const inDefault = sql`${sql.table(DEFAULT_PARTITION)} where f_intime >= ${from} and f_intime < ${to}`;
-      const rows = Number((await sql<{ n: number }>`select count(*) as n from ${inDefault}`.execute(trx)).rows[0].n);
-      if (!rows) {
-        await sql`create table ${sql.table(name)} partition of ${sql.table(MESSAGE_LOG)} for values from (${from}) to (${to})`.execute(trx);
-        return { name, rows };
-      }
-      // A day cannot be created while the default partition holds rows of it: they move first, as
-      // they are (ids and times kept, not counted again by the dashboard's roll-ups).
-      await sql`create table ${sql.table(name)} (like ${sql.table(MESSAGE_LOG)} including defaults)`.execute(trx);
-      await sql`insert into ${sql.table(name)} select * from ${inDefault}`.execute(trx);
-      await sql`delete from ${inDefault}`.execute(trx);
-      await sql`alter table ${sql.table(MESSAGE_LOG)} attach partition ${sql.table(name)} for values from (${from}) to (${to})`.execute(trx);
-      return { name, rows };
-    });
+    const made = await createMessageLogDay(db, day);
     if (made) {
       result.created.push(made.name);
       result.moved += made.rows;
@@ -107,6 +88,30 @@ export async function keepMessageLog(db: DB, options: UpkeepOptions): Promise<Up
     }
   }
   return result;
+}
+
+/** Creates the partition of one day (YYYY-MM-DD) unless it exists; answers it and the rows moved into it. */
+export async function createMessageLogDay(db: DB, day: string): Promise<{ name: string; rows: number } | null> {
+  return locked(db, async (trx) => {
+    if ((await messageLogDays(trx)).includes(day)) return null;
+    const name = partitionName(day);
+    // DDL takes no parameters: the bounds are literals (dates this module computed, never input).
+    const from = sql`${sql.lit(day)}::timestamp::timestamptz`;
+    const to = sql`${sql.lit(addDays(day, 1))}::timestamp::timestamptz`;
+    const inDefault = sql`${sql.table(DEFAULT_PARTITION)} where f_intime >= ${from} and f_intime < ${to}`;
+    const rows = Number((await sql<{ n: number }>`select count(*) as n from ${inDefault}`.execute(trx)).rows[0].n);
+    if (!rows) {
+      await sql`create table ${sql.table(name)} partition of ${sql.table(MESSAGE_LOG)} for values from (${from}) to (${to})`.execute(trx);
+      return { name, rows };
+    }
+    // A day cannot be created while the default partition holds rows of it: they move first, as they
+    // are (ids and times kept, not counted again by the dashboard's roll-ups).
+    await sql`create table ${sql.table(name)} (like ${sql.table(MESSAGE_LOG)} including defaults)`.execute(trx);
+    await sql`insert into ${sql.table(name)} select * from ${inDefault}`.execute(trx);
+    await sql`delete from ${inDefault}`.execute(trx);
+    await sql`alter table ${sql.table(MESSAGE_LOG)} attach partition ${sql.table(name)} for values from (${from}) to (${to})`.execute(trx);
+    return { name, rows };
+  });
 }
 
 /** One change to the partitions: a transaction under the upkeep's lock, DDL waiting LOCK_TIMEOUT at most. */

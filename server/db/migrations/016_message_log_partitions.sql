@@ -6,6 +6,7 @@
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 ALTER TABLE t_emq_message_publish RENAME TO t_emq_message_publish_former;
+ALTER TABLE t_emq_message_publish_former RENAME CONSTRAINT t_emq_message_publish_pkey TO t_emq_message_publish_former_pkey;
 DROP INDEX IF EXISTS t_emq_message_publish_device_idx;
 DROP INDEX IF EXISTS t_emq_message_publish_intime_idx;
 
@@ -78,6 +79,27 @@ BEGIN
 END $$;
 CREATE TRIGGER t_emq_message_publish_count AFTER INSERT ON t_emq_message_publish
   REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION t_emq_message_publish_count();
+
+-- Counts of a time range recomputed from the log, for a bulk load written with the trigger disabled or
+-- a restored backup: SELECT t_message_count_rebuild(from, to). Hours and minutes are whole, so the
+-- range is widened to whole hours. Counts of days no longer in the log are left as they are.
+CREATE FUNCTION t_message_count_rebuild(range_from timestamptz, range_to timestamptz) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  f timestamptz := date_trunc('hour', range_from);
+  t timestamptz := date_trunc('hour', range_to) + interval '1 hour';
+BEGIN
+  DELETE FROM t_message_count_minute WHERE f_minute >= f AND f_minute < t;
+  DELETE FROM t_message_count_hour WHERE f_hour >= f AND f_hour < t;
+  DELETE FROM t_message_count_device_hour WHERE f_hour >= f AND f_hour < t;
+  INSERT INTO t_message_count_minute (f_minute, f_up, f_down)
+    SELECT date_trunc('minute', f_intime), count(*) FILTER (WHERE f_direction = 'up'), count(*) FILTER (WHERE f_direction = 'down')
+    FROM t_emq_message_publish WHERE f_intime >= f AND f_intime < t GROUP BY 1;
+  INSERT INTO t_message_count_hour (f_hour, f_up, f_down)
+    SELECT date_trunc('hour', f_minute), sum(f_up), sum(f_down) FROM t_message_count_minute WHERE f_minute >= f AND f_minute < t GROUP BY 1;
+  INSERT INTO t_message_count_device_hour (f_device_id, f_hour, f_up, f_down)
+    SELECT f_device_id, date_trunc('hour', f_intime), count(*) FILTER (WHERE f_direction = 'up'), count(*) FILTER (WHERE f_direction = 'down')
+    FROM t_emq_message_publish WHERE f_intime >= f AND f_intime < t AND f_device_id IS NOT NULL GROUP BY 1, 2;
+END $$;
 
 -- The former rows, with their ids; the trigger counts them as they come in.
 INSERT INTO t_emq_message_publish (f_id, f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload, f_intime)
