@@ -214,14 +214,6 @@ export class Ingest implements IngestSink {
     }
 
     const changes = await this.db.transaction().execute(async (trx) => {
-      if (logs.length) {
-        await sql`
-          insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
-          select d, n, p, dir, t, b, pl from unnest(
-            ${logs.map((l) => l.deviceId)}::int[], ${logs.map((l) => l.deviceNumber)}::text[], ${logs.map((l) => l.productNumber)}::text[],
-            ${logs.map((l) => l.direction)}::text[], ${logs.map((l) => l.topic)}::text[], ${logs.map((l) => l.bid)}::text[], ${logs.map((l) => l.payload)}::text[]
-          ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
-      }
       if (readings.length) {
         const col = (f: (x: (typeof readings)[number]) => unknown) => readings.map(f);
         await sql`
@@ -246,7 +238,21 @@ export class Ingest implements IngestSink {
             ${alarms.map((a) => (a.active ? 1 : 0))}::int[]
           ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o`.execute(trx);
       }
-      if (!folds.size) return [];
+      const changes = folds.size ? await updateDevices(trx) : [];
+      // Last: its trigger updates the dashboard's counters (migration 016), whose rows every batch of
+      // every replica shares, so they stay locked only from here to the commit.
+      if (logs.length) {
+        await sql`
+          insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
+          select d, n, p, dir, t, b, pl from unnest(
+            ${logs.map((l) => l.deviceId)}::int[], ${logs.map((l) => l.deviceNumber)}::text[], ${logs.map((l) => l.productNumber)}::text[],
+            ${logs.map((l) => l.direction)}::text[], ${logs.map((l) => l.topic)}::text[], ${logs.map((l) => l.bid)}::text[], ${logs.map((l) => l.payload)}::text[]
+          ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
+      }
+      return changes;
+    });
+
+    async function updateDevices(trx: DB) {
       // Rows are locked in id order, so two replicas writing overlapping batches cannot deadlock.
       const ids = [...folds.keys()].sort((a, b) => a - b);
       const f = ids.map((i) => folds.get(i)!);
@@ -277,7 +283,7 @@ export class Ingest implements IngestSink {
         returning d.f_id as id, d.t_online as online, d.switch_status as sw, d.f_lock as lk,
                   b.t_online as wason, b.switch_status as wassw, b.f_lock as waslk, b.fresh as fresh`.execute(trx);
       return result.rows;
-    });
+    }
 
     for (const c of changes) {
       const changed = c.fresh && (c.wassw !== c.sw || c.waslk !== c.lk);
