@@ -24,6 +24,8 @@ export interface Config {
   /** Serve the built console from dist/app. */
   serveConsole: boolean;
   logLevel: string;
+  /** Days of device messages the message log keeps (whole days are dropped); 0 keeps them all. */
+  messageRetentionDays: number;
   /** Addresses of the reverse proxies whose X-Forwarded-For is believed; none by default. */
   trustProxy: string[] | false;
   /**
@@ -40,6 +42,12 @@ function duration(value: string | undefined, fallback: number): number {
   return Number(m[1]) * ({ '': 1, s: 1, m: 60, h: 3600, d: 86400 } as Record<string, number>)[m[2]];
 }
 
+function days(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+$/.test(value.trim())) throw new Error(`MESSAGE_RETENTION_DAYS "${value}" is not a whole number of days (0 keeps every message)`);
+  return Number(value.trim());
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 8080),
@@ -54,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.SEED !== '0' && env.SEED !== 'false',
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL ?? 'warn',
+    messageRetentionDays: days(env.MESSAGE_RETENTION_DAYS, 180),
     trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,
     shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 0),
   };

@@ -12,6 +12,7 @@ import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
 import { createTokens, loadSecret } from './auth/tokens';
 import { buildApp, CONSOLE_DIR } from './app';
 import { startDevices } from './devices';
+import { startMessageLogUpkeep } from './devices/messageLogUpkeep';
 import { startScheduler } from './devices/scheduler';
 import { startEnergyRollup } from './devices/energy';
 
@@ -53,6 +54,9 @@ export async function start() {
   await syncMenus(database.db);
   const seeded = config.seed ? await seedDemo(database.db) : false;
   const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
+  // The days ahead exist before the first message is stored.
+  const messageLog = startMessageLogUpkeep(database.db, { retentionDays: config.messageRetentionDays });
+  await messageLog.first;
   const devices = await startDevices(config, database.db, { simulate: process.env.SIMULATOR ?? 'demo' });
   const app = await buildApp({ config, database, tokens, live: devices.live });
   const scheduler = startScheduler({ db: database.db, live: devices.live, timeZone: config.timeZone, relay: app.relay });
@@ -77,6 +81,7 @@ export async function start() {
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     await app.close();
     await energy.stop();
+    await messageLog.stop();
     await scheduler.stop();
     await devices.stop();
     await database.close();

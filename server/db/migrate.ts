@@ -53,22 +53,25 @@ export async function migrate(database: Pick<Database, 'db' | 'kind' | 'exec'>, 
 }
 
 /**
- * Statements of a migration script: split on semicolons that end a line, comments dropped; a function
- * body between `$$` quotes stays whole, its own semicolons included.
+ * Statements of a migration script: split on semicolons that end a line, comments dropped. A semicolon
+ * inside a dollar-quoted body (a function, a DO block) does not end the statement.
  */
 export function splitStatements(text: string): string[] {
-  const statements: string[] = [];
-  let current: string[] = [];
-  let quoted = false;
-  for (const line of text.split('\n')) {
-    if (!quoted && line.trim().startsWith('--')) continue;
-    current.push(line);
-    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) quoted = !quoted;
-    if (!quoted && /;\s*$/.test(line)) {
-      statements.push(current.join('\n').replace(/;\s*$/, ''));
-      current = [];
+  const script = text
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n');
+  const out: string[] = [];
+  let start = 0;
+  let quote: string | null = null;
+  // Dollar quotes ($$, $body$) and semicolons that end a line, in order of appearance.
+  for (const m of script.matchAll(/\$[A-Za-z_]*\$|;[ \t]*(?=\n|$)/g)) {
+    if (m[0].startsWith('$')) quote = quote === null ? m[0] : quote === m[0] ? null : quote;
+    else if (quote === null) {
+      out.push(script.slice(start, m.index));
+      start = m.index + m[0].length;
     }
   }
-  statements.push(current.join('\n'));
-  return statements.map((s) => s.trim()).filter(Boolean);
+  out.push(script.slice(start));
+  return out.map((s) => s.trim()).filter(Boolean);
 }

@@ -11,6 +11,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DB } from '../db';
+import { periodic, type PeriodicJob } from './periodic';
 
 /** The name of the roll-up's row in t_energy_rollup_state. */
 const STATE = 'energy';
@@ -118,35 +119,9 @@ export async function rollUpEnergy(db: DB, options: RollupOptions): Promise<Roll
   });
 }
 
-export interface EnergyJob {
-  /** Runs a roll-up now (after the one in progress, if any). */
-  run(): Promise<RollupResult | null>;
-  stop(): Promise<void>;
-}
+export type EnergyJob = PeriodicJob<RollupResult | null>;
 
 /** The periodic roll-up of a server process: once at start, then every `intervalMs`. */
 export function startEnergyRollup(db: DB, options: { timeZone: string; intervalMs?: number }): EnergyJob {
-  let running: Promise<RollupResult | null> = Promise.resolve(null);
-  let stopped = false;
-  const run = () => {
-    running = running
-      .catch(() => null)
-      .then(() => (stopped ? null : rollUpEnergy(db, { timeZone: options.timeZone })))
-      .catch((error: unknown) => {
-        console.warn(`energy roll-up: ${(error as Error).message}`);
-        return null;
-      });
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), options.intervalMs ?? ROLLUP_INTERVAL_MS);
-  timer.unref();
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running.catch(() => undefined);
-    },
-  };
+  return periodic('energy roll-up', () => rollUpEnergy(db, { timeZone: options.timeZone }), options.intervalMs ?? ROLLUP_INTERVAL_MS);
 }

@@ -216,15 +216,8 @@ export class Ingest implements IngestSink {
       }
     }
 
+    const numbers = this.#numbers;
     await this.db.transaction().execute(async (trx) => {
-      if (logs.length) {
-        await sql`
-          insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
-          select d, n, p, dir, t, b, pl from unnest(
-            ${logs.map((l) => l.deviceId)}::int[], ${logs.map((l) => l.deviceNumber)}::text[], ${logs.map((l) => l.productNumber)}::text[],
-            ${logs.map((l) => l.direction)}::text[], ${logs.map((l) => l.topic)}::text[], ${logs.map((l) => l.bid)}::text[], ${logs.map((l) => l.payload)}::text[]
-          ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
-      }
       if (readings.length) {
         const col = (f: (x: (typeof readings)[number]) => unknown) => readings.map(f);
         await sql`
@@ -251,7 +244,20 @@ export class Ingest implements IngestSink {
           returning f_id as "fId", f_device_id as "fDeviceId", f_kind as kind, f_level as level, f_active = 1 as active`.execute(trx);
         await publish(trx, 'deviceAlarm', raised.rows);
       }
-      if (!folds.size) return;
+      if (folds.size) await updateDevices(trx);
+      // Last: its trigger updates the dashboard's counters (migration 021), whose rows every batch of
+      // every replica shares, so they stay locked only from here to the commit.
+      if (logs.length) {
+        await sql`
+          insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
+          select d, n, p, dir, t, b, pl from unnest(
+            ${logs.map((l) => l.deviceId)}::int[], ${logs.map((l) => l.deviceNumber)}::text[], ${logs.map((l) => l.productNumber)}::text[],
+            ${logs.map((l) => l.direction)}::text[], ${logs.map((l) => l.topic)}::text[], ${logs.map((l) => l.bid)}::text[], ${logs.map((l) => l.payload)}::text[]
+          ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
+      }
+    });
+
+    async function updateDevices(trx: DB) {
       // Rows are locked in id order, so two replicas writing overlapping batches cannot deadlock.
       const ids = [...folds.keys()].sort((a, b) => a - b);
       const f = ids.map((i) => folds.get(i)!);
@@ -285,11 +291,11 @@ export class Ingest implements IngestSink {
       for (const c of result.rows) {
         const changed = c.fresh && (c.wassw !== c.sw || c.waslk !== c.lk);
         if (!folds.get(c.id)?.status && !changed && c.wason === c.online) continue;
-        changes.push({ fId: c.id, fNumber: this.#numbers.get(c.id)!, tOnline: c.online, ...(c.fresh ? { switchStatus: c.sw, fLock: c.lk } : {}) });
+        changes.push({ fId: c.id, fNumber: numbers.get(c.id)!, tOnline: c.online, ...(c.fresh ? { switchStatus: c.sw, fLock: c.lk } : {}) });
       }
       // One event per device and batch, heard on every replica once the batch is committed.
       await publish(trx, 'device', changes);
-    });
+    }
 
     for (const s of security) await this.handlers.security(s.deviceNumber, s.event).catch((e: Error) => this.handlers.warn(e));
   }

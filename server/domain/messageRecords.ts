@@ -3,7 +3,8 @@
  * live.ts records it, filtered as the log screens ask and limited to the devices the user sees.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely';
+import type { DB } from '../db';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
@@ -12,6 +13,28 @@ import { formatRow, formatTime } from '../crud/format';
 import { isAdmin } from '../crud/types';
 import { pageNumber, containing } from '../crud/query';
 
+
+/**
+ * At the scale of a city a count of every matching row costs as much as reading them: the total is exact
+ * up to EXACT_UP_TO rows (a count that stops there), beyond it the planner's estimate, answered with
+ * `estimated: true` so the console can say "about". Paging reaches the newest MAX_DEPTH rows; deeper
+ * pages would have to skip millions of rows, so they are refused with the advice to narrow the search.
+ */
+export const EXACT_UP_TO = 10_000;
+export const MAX_DEPTH = 10_000;
+
+/** The number of rows the query matches: exact when at most `cap`, else the planner's estimate (at least cap + 1). */
+async function countUpTo(db: DB, q: SelectQueryBuilder<any, any, any>, cap: number): Promise<{ total: number; estimated: boolean }> {
+  const probe = q.select(sql<number>`1`.as('one'));
+  const counted = await db.selectFrom(probe.limit(cap + 1).as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const n = Number(counted.n);
+  if (n <= cap) return { total: n, estimated: false };
+  const compiled = probe.compile();
+  const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const json = Object.values(plan.rows[0])[0];
+  const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: { 'Plan Rows': number } }[];
+  return { total: Math.max(Math.round(parsed[0].Plan['Plan Rows']), cap + 1), estimated: true };
+}
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
 
@@ -75,7 +98,9 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
       if (direction) q = q.where('m.fDirection', '=', direction);
       if (bid) q = q.where('m.fBid', '=', bid);
 
-      const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+      if ((current - 1) * size + size > MAX_DEPTH && current > 1) {
+        throw new Refusal(`只能翻阅前${MAX_DEPTH}条记录，请缩小时间范围或增加查询条件`);
+      }
       const rows = await q
         .select(['m.fId', 'm.fDeviceId', 'm.fDeviceNumber', 'm.fProductNumber', 'm.fDirection', 'm.fTopic', 'm.fBid', 'm.fPayload', 'm.fIntime'])
         .orderBy('m.fIntime', 'desc')
@@ -83,7 +108,16 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
         .limit(size)
         .offset((current - 1) * size)
         .execute();
-      return { records: rows.map((r) => formatRow(r, ctx.timeZone)), total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+      const { total, estimated } = await countUpTo(ctx.db, q, EXACT_UP_TO);
+      const reachable = Math.min(total, MAX_DEPTH);
+      return {
+        records: rows.map((r) => formatRow(r, ctx.timeZone)),
+        total,
+        current,
+        size,
+        pages: Math.ceil(reachable / size),
+        ...(estimated ? { estimated: true, reachable } : {}),
+      };
     },
   });
 }

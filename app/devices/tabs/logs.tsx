@@ -55,11 +55,13 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
   const [size, setSize] = useState(10);
   const [rows, setRows] = useState<MessageRow[]>([]);
   const [total, setTotal] = useState(0);
+  /** A huge log answers an estimated total and how many of its newest rows can be paged. */
+  const [estimate, setEstimate] = useState<number | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [full, setFull] = useState<MessageRow | null>(null);
 
   const load = useCallback(async () => {
-    const res = await send<{ records: MessageRow[]; total: number }>(PATHS.records, {
+    const res = await send<{ records: MessageRow[]; total: number; estimated?: boolean; reachable?: number }>(PATHS.records, {
       current: page + 1,
       size,
       condition: {
@@ -72,7 +74,8 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
     });
     if (res.data) {
       setRows(res.data.records);
-      setTotal(res.data.total);
+      setTotal(res.data.estimated ? (res.data.reachable ?? res.data.total) : res.data.total);
+      setEstimate(res.data.estimated ? res.data.total : undefined);
       setError(undefined);
     } else if (!res.announced) setError(res.message);
   }, [JSON.stringify(scope), filters, page, size]);
@@ -172,6 +175,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
           <Pager
             component="div"
             count={total}
+            estimate={estimate}
             page={page}
             rowsPerPage={size}
             rowsPerPageOptions={SIZES}

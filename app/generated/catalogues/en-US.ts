@@ -2431,7 +2431,8 @@ export default {
       "previous": "Previous page",
       "next": "Next page",
       "last": "Last page",
-      "displayed": "%{from}-%{to} of %{count}"
+      "displayed": "%{from}-%{to} of %{count}",
+      "estimated": "%{from}-%{to} of about %{count} (an estimate; the first %{reachable} can be paged)"
     }
   },
   "richText": {

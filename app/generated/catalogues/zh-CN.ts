@@ -2432,7 +2432,8 @@ export default {
       "previous": "上一页",
       "next": "下一页",
       "last": "最后一页",
-      "displayed": "共 %{count} 条，第 %{from}-%{to} 条"
+      "displayed": "共 %{count} 条，第 %{from}-%{to} 条",
+      "estimated": "约 %{count} 条（估计值，可翻阅前 %{reachable} 条），第 %{from}-%{to} 条"
     }
   },
   "richText": {

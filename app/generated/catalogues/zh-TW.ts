@@ -2432,7 +2432,8 @@ export default {
       "previous": "上一頁",
       "next": "下一頁",
       "last": "最後一頁",
-      "displayed": "共 %{count} 筆，第 %{from}-%{to} 筆"
+      "displayed": "共 %{count} 筆，第 %{from}-%{to} 筆",
+      "estimated": "約 %{count} 筆（估計值，可翻閱前 %{reachable} 筆），第 %{from}-%{to} 筆"
     }
   },
   "richText": {
