@@ -12,6 +12,8 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import { refusalFor } from './db/errors';
+import { streamRefusal } from './http/bodyLimit';
 import { authenticate, type RouteContext } from './http/route';
 import { describeRoute, type ApiCatalog } from './http/catalog';
 import { openApiDocument } from './http/openapi';
@@ -105,6 +107,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   });
 
   app.setErrorHandler((error, request, reply) => {
+    const refusal = error instanceof Refusal ? error : refusalFor(error) ?? streamRefusal(error, request);
+    if (refusal) return reply.code(200).send(fail(refusal.code, refusal.message));
     if (error instanceof Refusal) return reply.code(200).send(fail(error.code, error.message));
     if (error instanceof Forbidden) return reply.code(401).send(fail(401, error.message));
     if (error instanceof LoginExpired) {
