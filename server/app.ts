@@ -13,6 +13,7 @@ import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
 import { refusalFor } from './db/errors';
+import { withinRequest } from './db/requestOrder';
 import { streamRefusal } from './http/bodyLimit';
 import { authenticate, type RouteContext } from './http/route';
 import { describeRoute, type ApiCatalog } from './http/catalog';
@@ -97,6 +98,9 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     strictTransportSecurity: false,
   });
   await app.register(rateLimit, { global: false });
+
+  // Each request's queries are one request to the embedded database's queue (server/db/requestOrder.ts).
+  app.addHook('onRequest', (_request, _reply, done) => withinRequest(done));
 
   let closing = false;
   app.addHook('preClose', async () => {

@@ -1,6 +1,7 @@
 /**
  * A Kysely dialect for embedded PGlite. PGlite is one connection, so connections are handed out one
- * at a time: without this lock a transaction of one request would swallow the queries of another.
+ * at a time: without this lock a transaction of one request would swallow the queries of another. The
+ * lock serves requests already under way first (server/db/requestOrder.ts).
  */
 import { PGlite } from '@electric-sql/pglite';
 import {
@@ -8,16 +9,7 @@ import {
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
 
-class Lock {
-  #tail: Promise<void> = Promise.resolve();
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((r) => (release = r));
-    const ready = this.#tail.then(() => release);
-    this.#tail = this.#tail.then(() => next);
-    return ready;
-  }
-}
+import { RequestOrderedLock } from './requestOrder';
 
 class Connection implements DatabaseConnection {
   constructor(private readonly client: PGlite) {}
@@ -32,7 +24,7 @@ class Connection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  readonly #lock = new Lock();
+  readonly #lock = new RequestOrderedLock();
   readonly #releases = new WeakMap<DatabaseConnection, () => void>();
   constructor(private readonly client: PGlite) {}
   async init() {}

@@ -187,7 +187,7 @@ export const DESTRUCTIVE = /logout|pwd|password|reset|del|remove|status|disable|
  * bodies of a megabyte on every fourth call), and `perCall` of the property, paging and undocumented-key
  * variants, drawn with the seed.
  */
-export function malformedRequests(doc: Schema, { seed = 1, perCall = 26 } = {}): MalformedRequest[] {
+export function malformedRequests(doc: Schema, { seed = 1, perCall = 20 } = {}): MalformedRequest[] {
   const rng = seeded(seed);
   const out: MalformedRequest[] = [];
   const paths = Object.entries(doc.paths as Record<string, Record<string, Schema>>);
