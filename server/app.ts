@@ -12,7 +12,9 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
-import { constraintRefusal } from './http/constraintErrors';
+import { refusalFor } from './db/errors';
+import { withinRequest, type RequestScope } from './db/requestOrder';
+import { streamRefusal } from './http/bodyLimit';
 import { authenticate, type RouteContext } from './http/route';
 import { databaseRateLimitStore } from './http/rateLimit';
 import { describeRoute, type ApiCatalog } from './http/catalog';
@@ -115,6 +117,15 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   // Counted in the database, so the limits hold across replicas.
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
+  // Each request's queries are one request to the embedded database's queue (server/db/requestOrder.ts).
+  // A request whose client leaves (a client time-out) is dropped from that queue before its first query.
+  const scopes = new WeakMap<object, RequestScope>();
+  app.addHook('onRequest', (request, _reply, done) => void scopes.set(request.raw, withinRequest(done)));
+  app.addHook('onRequestAbort', async (request) => {
+    const scope = scopes.get(request.raw);
+    if (scope) scope.abandoned = true;
+  });
+
   let closing = false;
   app.decorate('refuseCalls', () => {
     closing = true;
@@ -129,6 +140,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   });
 
   app.setErrorHandler((error, request, reply) => {
+    const refusal = error instanceof Refusal ? error : refusalFor(error) ?? streamRefusal(error, request);
+    if (refusal) return reply.code(200).send(fail(refusal.code, refusal.message));
     if (error instanceof Refusal) return reply.code(200).send(fail(error.code, error.message));
     if (error instanceof Forbidden) return reply.code(401).send(fail(401, error.message));
     if (error instanceof LoginExpired) {
@@ -137,8 +150,6 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       return reply.send(fail(700, error.message));
     }
     if (error instanceof NotFound) return reply.code(404).send(fail(404, error.message || '资源不存在'));
-    const constraint = constraintRefusal(error);
-    if (constraint) return reply.code(200).send(fail(constraint.code, constraint.message));
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 429) return reply.code(200).send(fail(429, '操作过于频繁，请稍后再试'));
     if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));

@@ -1,6 +1,7 @@
 /**
  * A Kysely dialect for embedded PGlite. PGlite is one connection, so connections are handed out one
- * at a time: without this lock a transaction of one request would swallow the queries of another.
+ * at a time: without this lock a transaction of one request would swallow the queries of another. The
+ * lock serves requests already under way first (server/db/requestOrder.ts).
  */
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -8,6 +9,7 @@ import {
   CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
+import { RequestOrderedLock } from './requestOrder';
 
 /**
  * Every embedded database opens here, with the extensions the migrations may create (pg_trgm for the
@@ -15,17 +17,6 @@ import {
  */
 export function openPGlite(dir?: string, options: PGliteOptions = {}): Promise<PGlite> {
   return PGlite.create(dir, { ...options, extensions: { pg_trgm, ...options.extensions } });
-}
-
-class Lock {
-  #tail: Promise<void> = Promise.resolve();
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((r) => (release = r));
-    const ready = this.#tail.then(() => release);
-    this.#tail = this.#tail.then(() => next);
-    return ready;
-  }
 }
 
 class Connection implements DatabaseConnection {
@@ -41,7 +32,7 @@ class Connection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  readonly #lock = new Lock();
+  readonly #lock = new RequestOrderedLock();
   readonly #releases = new WeakMap<DatabaseConnection, () => void>();
   constructor(private readonly client: PGlite) {}
   async init() {}

@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
+import { idList } from '../http/guard';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
 import { scoped } from '../crud/engine';
@@ -68,8 +69,8 @@ export async function total(ctx: CallContext) {
 
 /** Activation: the device becomes enabled and verified, and its registration date is set once. */
 export async function activation(ctx: CallContext) {
-  const id = Number(ctx.body.fId);
-  const device = await scoped(ctx, ctx.entity, ctx.user).where('t_device.fId', '=', id).executeTakeFirst();
+  const [id] = idList(ctx.body.fId);
+  const device = id && (await scoped(ctx, ctx.entity, ctx.user).where('t_device.fId', '=', id).executeTakeFirst());
   if (!device) throw new Refusal('设备操作失败:设备不存在');
   await ctx.db
     .updateTable('t_device')

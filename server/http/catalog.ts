@@ -10,8 +10,12 @@ import { Refusal } from './envelope';
 import { MALFORMED } from './guard';
 import type { CallDef } from './route';
 import { MAX_PATTERN } from '../crud/query';
+import { bodyLimitOf } from './bodyLimit';
 
 export type JsonSchema = Record<string, unknown>;
+
+/** Sort columns one list call may name (a list has a handful of sortable columns). */
+export const MAX_ORDERS = 16;
 
 export interface CatalogEntry {
   path: string;
@@ -52,7 +56,7 @@ export function catalogCall(catalog: ApiCatalog, def: CallDef) {
     data: def.data,
     produces: def.produces,
     perMinute: def.perMinute,
-    bodyLimit: def.bodyLimit,
+    bodyLimit: bodyLimitOf(def),
   });
 }
 
@@ -110,7 +114,7 @@ export const S = {
       size: { type: ['integer', 'string'], description: 'rows a page' },
       pageSize: { type: ['integer', 'string'], description: 'rows a page (older callers)' },
       condition: { type: ['object', 'null'], properties: condition },
-      orders: { type: ['array', 'null'], items: { type: 'object', properties: { column: { type: 'string' }, asc: { type: 'boolean' } } } },
+      orders: { type: ['array', 'null'], maxItems: MAX_ORDERS, items: { type: 'object', properties: { column: { type: 'string' }, asc: { type: 'boolean' } } } },
     },
   }),
   /** The `data` of a paged list. */

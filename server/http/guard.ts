@@ -12,6 +12,8 @@ export const MAX_ARRAY = 5000;
 
 export const MALFORMED = '请求格式错误';
 
+export const INT_MAX = 2147483647;
+
 export function checkShape(value: unknown): void {
   // Iterative, so a body nested thousands deep is refused without deep recursion.
   const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
@@ -35,7 +37,30 @@ export function checkShape(value: unknown): void {
   }
 }
 
-export const INT_MAX = 2147483647;
+
+/** A key that names a row (`fId`, `deviceId`, `gateway_id`, `ids`, `fDeviceIds`). */
+const ID_KEY = /(^id|Id|_id)s?$/;
+
+/** A number given for an id that no integer column can hold: 1e308, 2^53, 1.5. */
+function outOfColumn(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isInteger(value) || Math.abs(value) > INT_MAX;
+  return typeof value === 'string' && /^\s*-?\d{10,}\s*$/.test(value) && Math.abs(Number(value)) > INT_MAX;
+}
+
+/**
+ * Ids at the top of a body or in its condition, whatever the call: a number that is not an integer of
+ * the column is refused here, so no handler passes it to a query. (Text ids such as a device number are
+ * left to the handler.)
+ */
+export function checkIds(body: unknown): void {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const record = body as Record<string, unknown>;
+  const condition = record.condition && typeof record.condition === 'object' && !Array.isArray(record.condition) ? (record.condition as Record<string, unknown>) : {};
+  for (const [key, value] of [...Object.entries(record), ...Object.entries(condition)]) {
+    if (!ID_KEY.test(key)) continue;
+    if (Array.isArray(value) ? value.some(outOfColumn) : outOfColumn(value)) throw new Refusal(`${MALFORMED}：${key}`);
+  }
+}
 
 /** An id is a positive integer that fits the column: never `true`, `"1"`, 1.5 or 2^31. */
 export function isId(value: unknown): value is number {

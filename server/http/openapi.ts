@@ -28,7 +28,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
     `Permission: ${permission}.`,
     ...(entry.write ? ['Recorded in the operation log.'] : []),
     ...(entry.perMinute ? [`At most ${entry.perMinute} calls a minute per address and account (code 429 beyond).`] : []),
-    ...(entry.bodyLimit ? [`Body at most ${entry.bodyLimit} bytes.`] : []),
+    ...(entry.bodyLimit ? [`Body at most ${entry.bodyLimit} bytes (code 413 beyond).`] : []),
   ];
   const requestBody =
     method === 'get'
@@ -75,6 +75,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
     'x-permission': entry.public ? null : entry.codes,
     ...(entry.summary ? { 'x-names': entry.summary } : {}),
     ...(entry.public ? { security: [] } : { security: [{ token: [] }] }),
+    ...(entry.bodyLimit && method !== 'get' ? { 'x-body-limit': entry.bodyLimit } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
   };

@@ -9,7 +9,8 @@ import { ok, Forbidden, LoginExpired } from './envelope';
 import type { Tokens, VerifiedToken } from '../auth/tokens';
 import type { Sessions } from '../auth/sessions';
 import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
-import { checkShape } from './guard';
+import { checkIds, checkShape } from './guard';
+import { bodyLimitOf, tooLarge } from './bodyLimit';
 import type { LiveDevices } from '../devices/live';
 import type { Relay } from '../relay';
 import { catalogCall, checkBody, type ApiCatalog, type JsonSchema } from './catalog';
@@ -60,7 +61,10 @@ export interface CallDef {
   data?: JsonSchema;
   /** A call that answers a file instead of the envelope (refusals still answer the envelope). */
   produces?: string;
-  /** Largest body accepted, in bytes (smaller than the server's 10 MB for calls anyone signed in may make). */
+  /**
+   * Largest body accepted, in bytes; without it, sized from `body` or `upload` (server/http/bodyLimit.ts).
+   * A larger body is refused from its Content-Length, before it is read.
+   */
   bodyLimit?: number;
   /** Grouping in the document (defaults to the path's family). */
   tag?: string;
@@ -99,6 +103,8 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     checkShape(request.body);
     checkShape(request.query);
+    checkIds(request.body);
+    checkIds(request.query);
     const body = {
       ...(request.query as Record<string, unknown>),
       ...(request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {}),
@@ -135,5 +141,11 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     // Trimmed, so " 1380…" is the same account as "1380…".
     keyGenerator: (req: FastifyRequest) => `${req.ip}:${String((req.body as { userName?: unknown } | undefined)?.userName ?? '').trim()}`,
   };
-  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}), ...(rateLimit ? { config: { rateLimit } } : {}) });
+  const bodyLimit = bodyLimitOf(def);
+  // Fastify checks the limit while it reads a JSON body; an upload is streamed by its handler, so its
+  // declared length is checked here first.
+  const onRequest = async (request: FastifyRequest) => {
+    if (Number(request.headers['content-length'] ?? 0) > bodyLimit) throw tooLarge(bodyLimit);
+  };
+  app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, bodyLimit, onRequest, ...(rateLimit ? { config: { rateLimit } } : {}) });
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, backends, startServer, type TestServer } from './harness';
-import { constraintRefusal } from '../../server/http/constraintErrors';
+import { refusalFor } from '../../server/db/errors';
 
 describe.each(backends)('constraints on %s', (backend) => {
   let s: TestServer;
@@ -22,7 +22,7 @@ describe.each(backends)('constraints on %s', (backend) => {
     expect(r.body).toMatchObject({ code: 400, success: false, message: '所属产品不存在' });
     const error = await s.sql(`insert into t_device (f_number, f_product_id) values ('FK-ORPHAN-2', 987654)`).catch((e) => e);
     expect(error.code).toBe('23503');
-    expect(constraintRefusal(error)).toMatchObject({ code: 400, message: '关联的数据不存在（t_device_f_product_id_fkey）' });
+    expect(refusalFor(error)).toMatchObject({ code: 400, message: '关联的数据不存在（t_device_f_product_id_fkey）' });
     expect(await s.sql(`select f_id from t_device where f_number like 'FK-ORPHAN-%'`)).toEqual([]);
   });
 
@@ -45,14 +45,14 @@ describe.each(backends)('constraints on %s', (backend) => {
     expect((await s.call('/biz/t-product/del', { fId: product.fId }, admin)).body).toMatchObject({ success: false, message: '该产品下存在设备，无法删除' });
     const error = await s.sql(`delete from t_product where f_id = ${product.fId}`).catch((e) => e);
     expect(['23503', '23001']).toContain(error.code);
-    expect(constraintRefusal(error)).toMatchObject({ code: 409, message: '该数据仍被其他数据引用，无法删除' });
+    expect(refusalFor(error)).toMatchObject({ code: 409, message: '该数据仍被其他数据引用，无法删除' });
   });
 
   it('a value outside the declared options is refused by the CHECK with a clear reason', async () => {
     const error = await s.sql(`update t_device set f_status = 7 where f_id = (select min(f_id) from t_device)`).catch((e) => e);
     expect(error.code).toBe('23514');
-    expect(constraintRefusal(error)).toMatchObject({ code: 400, message: '数据不符合取值要求（t_device_f_status_check）' });
-    expect(constraintRefusal(new Error('other'))).toBeNull();
+    expect(refusalFor(error)).toMatchObject({ code: 400, message: '数据不符合取值要求（t_device_f_status_check）' });
+    expect(refusalFor(new Error('other'))).toBeNull();
   });
 
   it('deleting a device takes its group bindings and timers with it', async () => {

@@ -1,0 +1,81 @@
+/**
+ * Every call the administrator's API document lists gets malformed requests (tests/api/malformed.ts):
+ * more than ten thousand of them, seeded, over real HTTP with a few at a time. None may answer HTTP 5xx
+ * or go unanswered; afterwards the server still answers a real list call, and its heap after a forced
+ * collection is back near where it started. FUZZ_SEED replays another draw.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, backends, startServer, type TestServer } from './harness';
+import { DESTRUCTIVE, malformedRequests, type MalformedRequest } from './malformed';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const CONCURRENCY = 8;
+/** Longer than any refusal needs; a request still unanswered by then counts as a failure. */
+const ANSWER_MS = 30_000;
+
+function heapAfterGc(): number {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed;
+}
+
+describe.each(backends)('malformed requests on %s', (backend) => {
+  let s: TestServer;
+  let adminId: number;
+
+  beforeAll(async () => {
+    s = await startServer(backend);
+    [{ fId: adminId }] = await s.sql(`select f_id from t_sys_user where f_phone = '${ADMIN.phone}'`);
+  }, 120_000);
+  afterAll(() => s?.close());
+
+  it('refuses every one without a server error, stays up and gives its memory back', async () => {
+    let token = await s.token(adminId);
+    const doc = await (await fetch(`${s.url}/openapi.json`, { headers: { authorization: token } })).json();
+    const requests = malformedRequests(doc, { seed: SEED });
+    const calls = new Set(requests.map((r) => r.call));
+    expect(calls.size).toBe(Object.keys(doc.paths).length);
+    expect(requests.length).toBeGreaterThanOrEqual(10_000);
+    // Sessions end and passwords change only after everything else has run.
+    const ordered = [...requests.filter((r) => !DESTRUCTIVE.test(r.call)), ...requests.filter((r) => DESTRUCTIVE.test(r.call))];
+
+    const failures: string[] = [];
+    let renewing: Promise<string> | null = null;
+    const send = async (r: MalformedRequest) => {
+      const used = token;
+      try {
+        const res = await fetch(s.url + r.url, { method: r.method, headers: { ...r.headers, authorization: used }, body: r.body as BodyInit | undefined, signal: AbortSignal.timeout(ANSWER_MS) });
+        const text = await res.text();
+        if (res.status >= 500 && res.status < 600) failures.push(`${r.method} ${r.call} [${r.label}] → HTTP ${res.status} ${text.slice(0, 120)}`);
+        // A logout or password change among them ended the session: carry on with a fresh token.
+        if (res.status === 700 && used === token) token = await (renewing ??= s.token(adminId).finally(() => (renewing = null)));
+      } catch (error) {
+        failures.push(`${r.method} ${r.call} [${r.label}] → no answer: ${(error as Error).message}`);
+      }
+    };
+
+    // Warm-up: one of each call, so validators compiled and statements prepared on first use are not counted as growth.
+    for (const call of calls) await send(ordered.find((r) => r.call === call)!);
+    const before = heapAfterGc();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < ordered.length) await send(ordered[next++]);
+      }),
+    );
+    const after = heapAfterGc();
+
+    expect(failures, `${failures.length} of ${ordered.length} requests failed:\n${failures.slice(0, 40).join('\n')}`).toEqual([]);
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    const list = await s.call('/biz/t-device/devices', { current: 1, size: 10 }, await s.token(adminId));
+    expect(list.body).toMatchObject({ code: 200, success: true });
+    // Back near the start: what the run leaves behind is bounded (rate-limit keys, statement statistics).
+    const grown = (after - before) / 1024 / 1024;
+    console.log(`${backend}: ${ordered.length} malformed requests over ${calls.size} calls; heap ${(before / 1048576).toFixed(0)} → ${(after / 1048576).toFixed(0)} MB`);
+    expect(grown).toBeLessThan(32);
+  }, 900_000);
+});
