@@ -37,13 +37,16 @@ export function checkShape(value: unknown): void {
   }
 }
 
-
 /** A key that names a row (`fId`, `deviceId`, `gateway_id`, `ids`, `fDeviceIds`). */
 const ID_KEY = /(^id|Id|_id)s?$/;
 
-/** A number given for an id that no integer column can hold: 1e308, 2^53, 1.5. */
+/**
+ * A number given for an id that no integer column can hold: 1e308, 2^53. A fraction within range (1.5)
+ * is left to the call, whose declaration may have its own words for it (地区编号必须是数字); should it
+ * reach a query, the database refuses it and server/db/errors.ts answers the refusal.
+ */
 function outOfColumn(value: unknown): boolean {
-  if (typeof value === 'number') return !Number.isInteger(value) || Math.abs(value) > INT_MAX;
+  if (typeof value === 'number') return !Number.isFinite(value) || Math.abs(value) > INT_MAX;
   return typeof value === 'string' && /^\s*-?\d{10,}\s*$/.test(value) && Math.abs(Number(value)) > INT_MAX;
 }
 

@@ -85,7 +85,7 @@ describe.each(backends)('monitors and the error log on %s', (backend) => {
     expect((await s.call(ADD, { fType: 'api', fMessage: 'x'.repeat(2001) }, user)).body).toMatchObject({ code: 400, message: '错误信息最多2000个字符' });
     // Over the call's 16 KB body limit: refused before it is read.
     const big = await s.call(ADD, { fType: 'api', fMessage: 'x', padding: 'y'.repeat(20_000) }, user);
-    expect(big.body).toMatchObject({ code: 400, success: false });
+    expect(big.body).toMatchObject({ code: 413, success: false });
     expect((await s.call(ADD, { fType: 'script', fMessage: 'x' })).status).toBe(700);
   });
 
