@@ -61,6 +61,10 @@ export function streamRefusal(error: unknown, request: FastifyRequest): Refusal 
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
     return tooLarge(request.routeOptions.bodyLimit ?? SMALL_BODY);
   }
-  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error)?.message === 'Premature close') return new Refusal('上传内容不完整，请重新上传');
+  // Where the stream stops decides which of these the multipart parser (@fastify/multipart, busboy) reports.
+  const message = (error as Error)?.message ?? '';
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || /^(Premature close|Unexpected end of multipart data|Part terminated early)/.test(message)) {
+    return new Refusal('上传内容不完整，请重新上传');
+  }
   return null;
 }

@@ -36,10 +36,13 @@ describe.each(backends)('malformed requests on %s', (backend) => {
   it('refuses every one without a server error, stays up and gives its memory back', async () => {
     let token = await s.token(adminId);
     const doc = await (await fetch(`${s.url}/openapi.json`, { headers: { authorization: token } })).json();
-    const requests = malformedRequests(doc, { seed: SEED });
+    // The full draw runs on the first database; the other gets every call with fewer variants each, since
+    // what differs between them is only what the database itself refuses (and CI time is finite).
+    const full = backend === backends[0];
+    const requests = malformedRequests(doc, { seed: SEED, perCall: full ? 20 : 4 });
     const calls = new Set(requests.map((r) => r.call));
     expect(calls.size).toBe(Object.keys(doc.paths).length);
-    expect(requests.length).toBeGreaterThanOrEqual(10_000);
+    if (full) expect(requests.length).toBeGreaterThanOrEqual(10_000);
     // Sessions end and passwords change only after everything else has run.
     const ordered = [...requests.filter((r) => !DESTRUCTIVE.test(r.call)), ...requests.filter((r) => DESTRUCTIVE.test(r.call))];
 

@@ -192,7 +192,7 @@ describe.skipIf(!ready)('two replicas on one PostgreSQL and MQTT broker (needs D
     await start('replica-c');
     // On the next minute with at least a few seconds to spare, as a once-only timer whose reverse follows 12 s later.
     const due = new Date(Math.ceil((Date.now() + 5000) / 60_000) * 60_000);
-    await rows(`insert into t_device_timing (f_device_id, f_time, f_valid_type, f_state, f_opt, f_reverse, f_reverse_second, f_run_next_time) values (${deviceId}, '00:00', 8, 1, 0, 1, 12, '${due.toISOString()}')`);
+    await rows(`insert into t_device_timing (f_device_id, f_time, f_valid_type, f_state, f_opt, f_reverse, f_reverse_second, f_run_next_time) values (${deviceId}, '00:00', 8, 1, 2, 1, 12, '${due.toISOString()}')`);
     const before = (await commands()).length;
     const fired = await until(async () => (await commands()).slice(before).find((c) => c.fSource === 'timer' && c.fState !== 'pending' && c.fState !== 'sent'), due.getTime() - Date.now() + 30_000);
     expect(fired).toMatchObject({ fName: '定时', fState: 'acknowledged' });
