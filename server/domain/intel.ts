@@ -151,6 +151,14 @@ async function findPerson(db: DB, s: Subject) {
 }
 
 /** The legacy profile shape (spec 001 §3): chineseName, idcard, phone, pic, workUnit, workAddress, lastloginDate. */
+const text = S.string();
+/** What the profile answers of a person (profileOf); the person detail adds the phone book. */
+export const PROFILE = S.object({
+  fId: { type: 'integer' }, userId: { type: 'integer' }, chineseName: text, idcard: text, phone: text, pic: text,
+  gender: text, workUnit: text, workAddress: text, lastloginDate: text,
+});
+export const PERSON_DETAIL = { allOf: [PROFILE, S.object({ phonebook: S.array(S.object({ name: text, number: text })) })] };
+
 function profileOf(row: Record<string, unknown>, timeZone: string) {
   const r = formatRow(row, timeZone);
   return {
