@@ -91,6 +91,29 @@ describe.each(backends)('OpenAPI document on %s', (backend) => {
     expect(ajv.validate(all.paths['/healthz'].get.responses['200'].content['application/json'].schema, await health.json())).toBe(true);
   });
 
+  it('says what the envelope\'s data of every call is', () => {
+    // A schema says something when it names a type (an object its properties, a list its items), refers
+    // to an entity, or combines such schemas; `{ type: 'null' }` is a call that answers no data.
+    const says = (schema: any): boolean => {
+      if (!schema || typeof schema !== 'object') return false;
+      if (schema.$ref || schema.const !== undefined || schema.enum) return true;
+      const union = schema.oneOf ?? schema.anyOf ?? schema.allOf;
+      if (union) return union.length > 0 && union.every(says);
+      const types = [schema.type].flat().filter(Boolean);
+      if (!types.length) return false;
+      if (types.includes('object') && !schema.properties && !schema.additionalProperties) return false;
+      if (types.includes('array') && !says(schema.items)) return false;
+      return true;
+    };
+    const open = Object.entries(all.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, item]) => Object.entries(item).map(([m, op]) => ({ path, m, op })))
+      .filter(({ op }) => {
+        const envelope = op.responses['200']?.content?.['application/json']?.schema?.oneOf?.[0]?.allOf?.[1];
+        return envelope && !says(envelope.properties.data);
+      });
+    expect(open.map((o) => `${o.m} ${o.path}`)).toEqual([]);
+  });
+
   it('accepts the real payloads with the bodies it documents', () => {
     const ajv = new Ajv({ strict: false });
     ajv.addSchema({ $id: 'doc', components: all.components });
