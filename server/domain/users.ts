@@ -469,6 +469,7 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     await scope.register(multipart, { limits: { fileSize: SHEET_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: USER_PATHS.import,
+      data: S.imported(),
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: SHEET_LIMIT_BYTES },
       permission: USER_CODES.add,
       write: true,

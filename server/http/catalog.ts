@@ -130,6 +130,8 @@ export const S = {
   nullable: (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] }),
   /** The `data` of a call that answers none (its message says what happened). */
   none: (): JsonSchema => ({ type: 'null' }),
+  /** What an import answers: how many rows it added (all or none: a bad row refuses the file). */
+  imported: (): JsonSchema => ({ type: 'object', properties: { imported: { type: 'integer' } }, required: ['imported'] }),
   /** A count by name, the dashboards' and summaries' shape. */
   counts: (names: string[]): JsonSchema => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'number' }])) }),
 };
