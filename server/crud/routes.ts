@@ -66,7 +66,8 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
     case 'get':
       return { body: S.object(key), data: row };
     case 'save':
-      return { body: model.body as JsonSchema, data: row };
+      // A hand-written save may answer fewer columns than the entity's row (declared beside it).
+      return { body: model.body as JsonSchema, data: (route.handler && answerOf(route.handler)) || row };
     default:
       return { body: S.object(key), data: nothing };
   }

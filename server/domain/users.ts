@@ -493,3 +493,11 @@ answers({ anyOf: [S.pageOf(USER_DEVICE), PERSON_DETAIL] }, devices);
 answers(S.none(), remove);
 answers(S.none(), resetPassword);
 answers(S.none(), status);
+/** A saved user as it is answered: the public columns (PUBLIC_COLUMNS), without roles or password. */
+answers(
+  S.object({
+    fId: { type: 'integer' }, fChineseName: S.string(), fPhone: S.string(), fAdmin: { type: ['integer', 'null'] }, fUserType: { type: ['integer', 'null'] },
+    fStatus: { type: ['integer', 'null'] }, fPic: S.string(), fExpireTime: S.string(), fCreateTime: S.string(), fLastloginDate: S.string(),
+  }),
+  save,
+);
