@@ -27,12 +27,19 @@ function checkNewPassword(password: string, confirm: string | undefined) {
   }
 }
 
+const INT = { type: ['integer', 'null'] };
+/** The signed-in user as publicUser shows it. */
+const PUBLIC_USER = S.object({ fId: { type: 'integer' }, userId: { type: 'integer' }, fChineseName: S.string(), name: S.string(), fPhone: S.string(), userName: S.string(), phone: S.string(), fAdmin: INT, fUserType: INT });
+/** What a session carries: the user, the menus it may open (a tree), its permission codes and the server's time zone. */
+const SESSION = S.object({ user: PUBLIC_USER, menus: S.tree(S.entity('menu')), permissions: S.array({ type: 'string' }), timeZone: { type: 'string' } }, ['user', 'menus', 'permissions', 'timeZone']);
+
 export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   // The server's time zone: every wall-clock time the console shows or sends ('YYYY-MM-DD HH:mm:ss') is in it.
   const session = async (user: User) => ({ user: publicUser(user), menus: await menusFor(ctx.db, user), permissions: [...user.permissions].sort(), timeZone: ctx.timeZone });
 
   registerCall(app, ctx, {
     path: '/login',
+    data: { allOf: [SESSION, S.object({ token: { type: 'string' } }, ['token'])] },
     body: S.object({ userName: S.string(undefined, 'the phone number'), password: S.string() }),
     permission: null,
     public: true,
@@ -60,6 +67,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   // to the phone-and-password login.
   registerCall(app, ctx, {
     path: '/app/sys-user/loginwx',
+    data: { type: 'null', description: 'never answered: sign-in with WeChat is refused, the phone-and-password login stands' },
     permission: null,
     tag: 'session',
     public: true,
@@ -75,10 +83,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     },
   });
 
-  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async ({ user }) => session(user!) });
+  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, body: S.object({}), data: SESSION, handler: async ({ user }) => session(user!) });
 
   registerCall(app, ctx, {
     path: '/logout',
+    data: S.none(),
     body: S.object({}),
     permission: null,
     write: true,
@@ -97,6 +106,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/check-password',
+    data: { const: true },
     body: S.object({ password: S.string() }),
     permission: null,
     handler: async ({ user, body }) => {
@@ -112,6 +122,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/register',
+    data: S.object({ fId: { type: 'integer' }, fChineseName: S.string(), fPhone: S.string() }),
     body: S.object({ fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(), passwordCheck: S.string(), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
     permission: null,
     public: true,
@@ -143,6 +154,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/t-sys-user/updateUserPwd',
+    data: S.none(),
     body: S.object({ fPassword: S.string(), passwordCheck: S.string() }),
     permission: null,
     write: true,

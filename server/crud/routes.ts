@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { routes } from '../generated/routes';
 import { Answer, registerCall, type RouteContext } from '../http/route';
-import { S, type JsonSchema } from '../http/catalog';
+import { S, answerOf, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';
 
@@ -54,7 +54,7 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
   const nothing = { type: 'null' };
   if (route.set) return { body: S.object(key), data: nothing };
   // A hand-written handler of a standard action takes the same request; other actions say who reads them.
-  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: { type: 'object', description: `handled by server/domain (${route.action})` } };
+  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: { type: 'object', description: `handled by server/domain (${route.action})` }, data: answerOf(route.handler) };
   switch (standard) {
     case 'list': {
       const body = S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()])));
@@ -66,7 +66,8 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
     case 'get':
       return { body: S.object(key), data: row };
     case 'save':
-      return { body: model.body as JsonSchema, data: row };
+      // A hand-written save may answer fewer columns than the entity's row (declared beside it).
+      return { body: model.body as JsonSchema, data: (route.handler && answerOf(route.handler)) || row };
     default:
       return { body: S.object(key), data: nothing };
   }

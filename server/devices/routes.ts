@@ -38,6 +38,13 @@ const BATCH: Record<number, { name: string; permission: string; command: Command
   6: { name: '解锁', permission: 'device:batch-unlock', command: { bid: 'lock', value: 0 } },
 };
 
+/** What a command call answers: the state the device acknowledged with (its fields depend on the device), if any. */
+const DEVICE_STATE = S.nullable({ type: 'object', additionalProperties: {}, description: "the device's state as its acknowledgement reports it" });
+const COMMAND_ROW = S.object({
+  fId: { type: 'integer' }, fBid: { type: 'string' }, fName: S.string(), fSource: { type: 'string' }, fState: { type: 'string', description: 'pending, sent, done, failed …' },
+  fMessage: S.string(), fIntime: S.string(), fDoneTime: S.string(),
+});
+
 const bit = (v: unknown, message: string): 0 | 1 => {
   const n = Number(v);
   if (n !== 0 && n !== 1) throw new Refusal(message);
@@ -87,6 +94,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/send-switch',
+    data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 on, 0 off'), switchStatus: S.number() }),
     permission: 'device:control',
     write: true,
@@ -101,6 +109,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/send-lock',
+    data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), lock: S.number('1 locked, 0 unlocked') }),
     permission: 'device:control',
     write: true,
@@ -114,6 +123,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/gateway-device-threshold',
+    data: S.nullable({ type: 'object', additionalProperties: {}, description: 'the thresholds by name: as the device reports them, or the last known over the defaults' }),
     summary: { 'zh-CN': '网关阈值查询', 'zh-TW': '閘道閾值查詢', 'en-US': 'Gateway thresholds' },
     body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
     permission: 'device:list',
@@ -156,6 +166,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/set-gateway-device-threshold',
+    data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id() }, [], { description: 'the thresholds to set, as their names (see docs/mqtt.md)' }),
     permission: 'device:control',
     write: true,
@@ -169,6 +180,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device6/set-gateway-device-threshold',
+    data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), cmd: S.number('414, 415 or 416: one threshold command'), data1: S.number(), data2: S.number() }, [], { description: 'the thresholds to set, as their names, or one threshold command (see docs/mqtt.md)' }),
     permission: 'device:control',
     write: true,
@@ -178,6 +190,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/set-device-parameter',
+    data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), parameter: S.string(20, 'calibration, or the protection parameters'), data: { type: ['object', 'null'], description: 'parameter values by name' } }),
     permission: 'device:control',
     write: true,
@@ -200,6 +213,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   ] as const) {
     registerCall(app, ctx, {
       path,
+      data: DEVICE_STATE,
       permission: 'device:list',
       body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
       handler: async ({ user, body }) => {
@@ -211,6 +225,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device6/send-onoff',
+    data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 open, 0 close'), password: S.string(100, 'the caller\'s password') }),
     permission: 'device:control',
     write: true,
@@ -227,6 +242,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/send',
+    data: { type: 'string', description: 'one line per device: its number and the outcome' },
     body: S.object({ fCmdType: S.number('1 reboot, 2 time sync, 3 open, 4 close, …'), fIds: S.ids('the devices') }),
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
     codes: [...new Set(Object.values(BATCH).map((b) => b.permission))],
@@ -253,6 +269,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/biz/t-device/devices-refresh',
+    data: { type: 'integer', description: 'how many of the devices are online and were asked' },
     summary: { 'zh-CN': '刷新设备状态', 'zh-TW': '重新整理設備狀態', 'en-US': 'Refresh device states' },
     body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
@@ -269,6 +286,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     path: '/app/device/commands',
+    data: S.pageOf(COMMAND_ROW),
     summary: { 'zh-CN': '设备命令记录', 'zh-TW': '設備命令記錄', 'en-US': 'Command records of a device' },
     body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
     permission: 'device:list',
@@ -288,7 +306,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
-  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, body: S.object({}), handler: async () => ({ state: ctx.live.state }) });
+  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, body: S.object({}), data: S.object({ state: { type: 'string' } }), handler: async () => ({ state: ctx.live.state }) });
 
   // Live events for the console: device online/switch/lock changes, new alarms and messages, and the
   // broker state.
@@ -296,6 +314,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
     path: '/api/events/ticket',
+    data: S.object({ ticket: { type: 'string' } }, ['ticket']),
     summary: { 'zh-CN': '实时事件票据', 'zh-TW': '即時事件票據', 'en-US': 'A ticket for the live event stream' },
     body: S.object({}),
     permission: null,

@@ -141,6 +141,7 @@ export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
    */
   registerCall(app, ctx, {
     path: '/biz/t-firmware-update-device/push',
+    data: S.counts(['sent', 'failed', 'offline']),
     body: S.object({ fId: S.id('one upgrade row to push again'), fFirmwareId: S.id('the firmware'), deviceIds: S.ids('the devices'), fDeviceIds: S.ids() }),
     permission: PUSH_PERMISSION,
     write: true,

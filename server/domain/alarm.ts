@@ -6,6 +6,7 @@
  * (t_device.fUserId): the locks and access controls it installed. There is no assignment of staff to
  * jurisdictions in the platform yet, so nobody else sees any alarm.
  */
+import { S, answers } from '../http/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -147,3 +148,7 @@ export async function alarmTypeCount(ctx: CallContext) {
   const count = new Map(rows.map((r) => [r.fAlarmType, Number(r.n)]));
   return SUMMARY_GROUPS.map((g) => ({ type: g.type, alarmTypes: g.alarmTypes, num: g.alarmTypes.reduce((s, t) => s + (count.get(t) ?? 0), 0) }));
 }
+
+answers(S.array(S.object({ type: { type: 'string' }, alarmTypes: S.array({ type: 'integer' }), num: { type: 'integer' } })), alarmTypeCount);
+answers(S.none(), signing);
+answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);

@@ -85,6 +85,7 @@ export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext
     await scope.register(multipart, { limits: { fileSize: APP_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: APP_PATHS.upload,
+      data: S.object({ fAppFile: { type: 'string' }, originalName: S.string(), size: { type: 'integer' } }),
       upload: { field: 'file', accept: 'apk, ipa, wgt, zip', maxBytes: APP_LIMIT_BYTES },
       permission: null,
       write: true,

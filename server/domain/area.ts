@@ -2,6 +2,7 @@
  * Areas, the region tree (spec 002 §3, §5, §7): keyed by the area number the user gives, with the
  * flat list, the tree, and the direct children of one area for lazy-loading selectors.
  */
+import { S, answers } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext } from '../crud/types';
@@ -38,3 +39,7 @@ export async function childrenList(ctx: CallContext) {
 export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'area:edit');
 
 export const removeArea = (ctx: CallContext) => removeNode(ctx, TREE);
+
+answers(S.none(), removeArea);
+answers(S.tree(S.entity('area')), treeList);
+answers(S.array(S.entity('area')), childrenList);

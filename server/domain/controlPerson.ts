@@ -101,6 +101,7 @@ export function registerControlPersonRoutes(app: FastifyInstance, ctx: RouteCont
     await scope.register(multipart, { limits: { fileSize: IMPORT_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: CONTROL_PERSON_PATHS.import,
+      data: S.imported(),
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_LIMIT_BYTES },
       permission: 'controlPerson:add',
       write: true,

@@ -2,6 +2,7 @@
  * Devices: who sees which (scope), what is derived on save (type from the product, the owner), and the
  * calls beyond CRUD (counters, activation).
  */
+import { S, answers } from '../http/catalog';
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
@@ -79,3 +80,6 @@ export async function activation(ctx: CallContext) {
     .execute();
   return new Answer(null, ctx.route.message ?? '设备激活成功');
 }
+
+answers(S.none(), activation);
+answers(S.counts(['allCount', 'onlineCount', 'onlineNotCount', 'noCount']), total);

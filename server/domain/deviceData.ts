@@ -49,6 +49,14 @@ async function refresh(ctx: RouteContext, user: User, deviceId: number) {
 
 const round = (v: unknown, digits: number) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
 
+/** The readings table: its columns (READING_COLUMNS) and the latest samples, a value null when not measured. */
+const READINGS = S.object({
+  tableCols: S.array(S.object({ key: { type: 'string' }, title: { type: 'string' }, unit: { type: 'string' } })),
+  table: S.array(S.object({
+    fTime: { type: 'string' }, voltage: { type: ['number', 'null'] }, current: { type: ['number', 'null'] }, power: { type: ['number', 'null'] }, energy: { type: ['number', 'null'] }, temperature: { type: ['number', 'null'] }, leakage: { type: ['number', 'null'] }, switch: { type: ['number', 'null'] },
+  })),
+});
+
 export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext) {
   /** The latest samples of a device; `isSendCmd` first asks the device for fresh ones. */
   async function readings(user: User, device: VisibleDevice, body: Record<string, unknown>) {
@@ -77,6 +85,7 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext
 
   registerCall(app, ctx, {
     path: '/app/device/device-elec',
+    data: READINGS,
     body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
     permission: 'device:list',
     handler: async ({ user, body }) => readings(user!, await visibleDevice(ctx, user!, body.fId ?? body.deviceId), body),
@@ -85,6 +94,7 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext
   // The type-6 drawer's data display: the same samples, for plastic-case breakers only.
   registerCall(app, ctx, {
     path: '/app/device6/device-elec',
+    data: READINGS,
     body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
     permission: 'device:list',
     handler: async ({ user, body }) => {

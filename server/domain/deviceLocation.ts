@@ -95,15 +95,28 @@ export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<s
   };
 }
 
+/** A device on the map (deviceLocations): only devices with a position are listed. */
+const MARKER = S.object({
+  fId: { type: 'integer' }, fNumber: S.string(), fName: S.string(), fTypeId: { type: ['integer', 'null'] }, fGpsLongitude: { type: 'number' }, fGpsLatitude: { type: 'number' },
+  tOnline: { type: ['integer', 'null'] }, fProductId: { type: ['integer', 'null'] }, productName: S.string(),
+});
+/** An active alarm of a device (deviceAlarms), with its field and kind named. */
+const ACTIVE_ALARM = S.object({
+  fId: { type: 'integer' }, fDeviceId: { type: 'integer' }, fNumber: S.string(), fName: S.string(), fKind: { type: 'string' }, fKindName: { type: 'string' },
+  fField: { type: 'string' }, fFieldName: { type: 'string' }, fValue: { type: ['number', 'null'] }, fLimit: { type: ['number', 'null'] }, fLevel: { type: 'string' }, fIntime: S.string(),
+});
+
 export function registerLocationRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: LOCATION_PATHS.devices,
+    data: S.array(MARKER),
     body: S.page({ keyword: S.keyword(), productId: S.id() }),
     permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceLocations(ctx, user!, conditionOf(body)),
   });
   registerCall(app, ctx, {
     path: LOCATION_PATHS.alarms,
+    data: S.pageOf(ACTIVE_ALARM),
     body: S.page({ deviceId: S.id() }),
     permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceAlarms(ctx, user!, body),

@@ -47,9 +47,16 @@ async function findTarget(ctx: Services, text: string) {
   return byName[0];
 }
 
+/** A share of a device, with the user it is shared with and whether the caller may delete it. */
+const SHARE = S.object({
+  fId: { type: 'integer' }, fUserId: { type: 'integer' }, fDeviceId: { type: 'integer' }, fOwner: { type: ['integer', 'null'] }, fIntime: S.string(),
+  userName: S.string(), userPhone: S.string(), isCanDel: { type: 'integer', enum: [0, 1] },
+});
+
 export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/biz/t-user-device/pageList',
+    data: S.pageOf(SHARE),
     body: S.page({ deviceId: S.id(), fDeviceId: S.id() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
@@ -78,6 +85,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/biz/t-user-device/del',
+    data: S.none(),
     body: S.object({ fId: S.id('the share') }),
     permission: 'device:share-del',
     write: true,
@@ -95,6 +103,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/app/device/device-share-more',
+    data: S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' } }),
     body: S.object({ deviceIds: S.ids('the devices'), user: S.string(50, 'phone of the user to share with') }),
     permission: 'device:device-share-more',
     write: true,

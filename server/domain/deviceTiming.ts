@@ -3,6 +3,7 @@
  * weekday, every day, or once, optionally switching back after some seconds. A timer is visible and
  * changeable exactly when its device is; the scheduler (server/devices/scheduler.ts) fires them.
  */
+import { S, answers } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
@@ -224,3 +225,8 @@ export async function userList(ctx: CallContext) {
 export async function userSave(ctx: CallContext) {
   return ctx.db.transaction().execute((trx) => saveOne({ ...ctx, db: trx }, ctx.body, true));
 }
+
+answers(S.array(S.entity('deviceTiming')), saves);
+answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' }, count: { type: 'integer' }, refused: { type: 'integer' } }), shareSaves);
+answers(S.pageOf(S.entity('deviceTiming')), userList);
+answers(S.entity('deviceTiming'), userSave);

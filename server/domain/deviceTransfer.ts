@@ -166,6 +166,12 @@ function columnMap(header: ExcelJS.Row): Map<ColumnKey, number> {
   return map;
 }
 
+/** ImportResult as the document shows it. */
+const IMPORT_RESULT = S.object({
+  total: { type: 'integer' }, imported: { type: 'integer' }, failed: { type: 'integer' },
+  errors: S.array(S.object({ row: { type: 'integer' }, fNumber: S.string(), message: { type: 'string' } })),
+});
+
 export function importText(result: ImportResult): string {
   const lines = [`导入完成：共 ${result.total} 条，成功 ${result.imported} 条，失败 ${result.failed} 条`];
   for (const e of result.errors) lines.push(`第${e.row}行${e.fNumber ? `（${e.fNumber}）` : ''}：${e.message}`);
@@ -312,6 +318,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext) 
     await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: TRANSFER_PATHS.import,
+      data: IMPORT_RESULT,
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES },
       permission: IMPORT_PERMISSION,
       write: true,

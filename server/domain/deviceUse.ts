@@ -39,6 +39,7 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
 export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: USE_PATHS.mine,
+    data: S.pageOf(S.entity('device')),
     body: S.page({ keyword: S.keyword() }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
@@ -63,6 +64,7 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: USE_PATHS.use,
+    data: S.object({ isUse: { type: 'integer', enum: [0, 1], description: '1 now in use, 0 removed' } }, ['isUse']),
     body: S.object({ fId: S.id('the device'), deviceId: S.id() }),
     permission: USE_PERMISSION,
     write: true,

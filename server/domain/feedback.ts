@@ -4,6 +4,7 @@
  * 9 corrected. A reply is stored with its time and author, confirms an unconfirmed row and reaches the
  * author in the message centre.
  */
+import { S, answers } from '../http/catalog';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -137,3 +138,5 @@ export async function seedFeedback(db: Services['db']) {
   });
   await db.insertInto('t_feedback').values(rows as never).execute();
 }
+
+answers(S.entity('feedback'), answer);

@@ -3,6 +3,7 @@
  * is visible exactly when its device is, and only devices of the firmware's product can be added. The
  * push itself and the status transitions live in server/devices/upgrades.ts.
  */
+import { S, answers } from '../http/catalog';
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
@@ -120,3 +121,7 @@ async function lockFirmware(ctx: CallContext, firmwareId: number) {
 export async function beforeDelete(row: Row) {
   if (Number(row.fStatus) === UPGRADE.sending) throw new Refusal('设备升级中，无法删除');
 }
+
+answers(S.object({ count: { type: 'integer' } }), addAll);
+answers(S.object({ count: { type: 'integer' }, skipped: { type: 'integer' } }), addDevices);
+answers(S.pageOf(S.entity('device')), undevices);

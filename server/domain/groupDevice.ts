@@ -2,6 +2,7 @@
  * Which devices a group holds. A link is visible when its group is; binding needs both the group and
  * the device in the caller's scope, so nobody files a device they cannot see.
  */
+import { S, answers } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
@@ -114,3 +115,6 @@ export async function unbindDevices(ctx: CallContext) {
   });
 }
 
+answers(S.object({ added: { type: 'integer' } }), bindDevices);
+answers(S.object({ removed: { type: 'integer' } }), unbindDevices);
+answers(S.pageOf(S.entity('device')), devicesNotInGroup);

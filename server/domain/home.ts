@@ -24,6 +24,17 @@ export interface Chart {
   series: { key: string; name: string; data: number[] }[];
 }
 
+/** A chart's answer (Chart). */
+const CHART = S.object({ categories: S.array({ type: 'string' }), series: S.array(S.object({ key: { type: 'string' }, name: { type: 'string' }, data: S.array({ type: 'number' }) })) });
+const TYPE_COUNT = S.object({ type: { type: 'integer' }, name: { type: 'string' }, deviceCount: { type: 'integer' }, deviceOnlineCount: { type: 'integer' } });
+/** The device counters: the totals, and one entry per device type (`device1`, `device2` …). */
+const DEVICE_TOTALS = { ...S.counts(['allCount', 'onlineCount', 'offlineCount']), patternProperties: { '^device[0-9]+$': TYPE_COUNT } };
+/** systemLoad's answer. */
+export const SYSTEM_LOAD = S.object({
+  ...(S.counts(['cpu', 'cpuCount', 'processCpu', 'ram', 'ramTotal', 'ramFree', 'ramMax', 'processRam', 'processHeap', 'uptime']).properties as Record<string, JsonSchema>),
+  loadavg: S.array({ type: 'number' }),
+});
+
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** History ranges of the dashboard's radio: last hour, 1 day, 7 days, 30 days. */
@@ -44,8 +55,9 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   /** The ids of the devices the user sees, as a subquery; null for an administrator (everything). */
   const visibleIds = (user: User) => (isAdmin(user) ? null : scope(db.selectFrom('t_device').select('t_device.fId'), user));
 
-  const home = (path: string, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>, body: JsonSchema = S.object({})) =>
-    registerCall(app, ctx, { path, permission: null, tag: 'home', body, handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
+  // The dashboard's calls wrap their answer once more: the envelope's data is `{ data: … }`.
+  const home = (path: string, answer: JsonSchema, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>, body: JsonSchema = S.object({})) =>
+    registerCall(app, ctx, { path, permission: null, tag: 'home', body, data: S.object({ data: answer }), handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
 
   /** The days of this month so far (YYYY-MM-DD), in the server's time zone. */
   async function monthDays(): Promise<string[]> {
@@ -91,7 +103,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     ]);
   }
 
-  home('/api/home/total-device', async (user) => {
+  home('/api/home/total-device', DEVICE_TOTALS, async (user) => {
     const rows = await scope(db.selectFrom('t_device').leftJoin('t_product', 't_product.fId', 't_device.fProductId'), user)
       .select([
         sql<number>`coalesce(t_device.f_type_id, t_product.f_device_type)`.as('type'),
@@ -113,7 +125,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // Devices and those online per product, for the bar chart beside the six type counters.
-  home('/api/home/total-device-online-more', async (user) => {
+  home('/api/home/total-device-online-more', CHART, async (user) => {
     const rows = await scope(db.selectFrom('t_device').innerJoin('t_product', 't_product.fId', 't_device.fProductId'), user)
       .select([
         't_product.fId as productId',
@@ -133,7 +145,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     } satisfies Chart;
   });
 
-  home('/api/home/total-record', async (user) => {
+  home('/api/home/total-record', S.counts(['dayCount', 'monthCount']), async (user) => {
     const row = await messageCounts(user)
       .select([
         sql<number>`coalesce(sum(f_up + f_down) filter (where f_hour >= ${startOf('day')}), 0)`.as('dayCount'),
@@ -144,7 +156,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { dayCount: Number(row.dayCount), monthCount: Number(row.monthCount) };
   });
 
-  home('/api/home/total-record-month-count', async (user) => {
+  home('/api/home/total-record-month-count', CHART, async (user) => {
     const rows = await messageCounts(user)
       .select([sql<string>`to_char(${local(sql`f_hour`)}, 'YYYY-MM-DD')`.as('day'), sql<number>`sum(f_up)`.as('up'), sql<number>`sum(f_down)`.as('down')])
       .where('fHour', '>=', startOf('month'))
@@ -157,7 +169,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // A warning is an alarm raised (f_active 1); the message that clears it is not another warning.
-  home('/api/home/total-warn', async (user) => {
+  home('/api/home/total-warn', S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount']), async (user) => {
     const ids = visibleIds(user);
     let q = db
       .selectFrom('t_device_alarm')
@@ -174,10 +186,10 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
 
-  home('/api/home/total-warn-month-count', (user) => monthlyWarnings(user));
+  home('/api/home/total-warn-month-count', CHART, (user) => monthlyWarnings(user));
 
   // Users by kind are the administrators' business; anyone else gets no data and the card stays hidden.
-  home('/api/home/total-user', async (user) => {
+  home('/api/home/total-user', S.nullable(S.counts(['allCount', 'adminCount', 'agentCount', 'generalCount'])), async (user) => {
     if (!isAdmin(user)) return null;
     const row = await db
       .selectFrom('t_sys_user')
@@ -193,9 +205,9 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
 
-  home('/api/home/total-system', async () => systemLoad());
+  home('/api/home/total-system', SYSTEM_LOAD, async () => systemLoad());
 
-  home('/api/home/total-record-more', async (user, body) => {
+  home('/api/home/total-record-more', { allOf: [CHART, S.object({ type: { type: 'integer' } })] }, async (user, body) => {
     const type = [0, 1, 2, 3].includes(Number(body.type)) ? Number(body.type) : 3;
     let { span, unit, label } = HISTORY[type];
     const begin = typeof body.beginTime === 'string' && WALL_TIME.test(body.beginTime.trim()) ? body.beginTime.trim() : null;

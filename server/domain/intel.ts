@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
-import { S } from '../http/catalog';
+import { S, type JsonSchema } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';
 import type { Services, User } from '../crud/types';
@@ -151,6 +151,14 @@ async function findPerson(db: DB, s: Subject) {
 }
 
 /** The legacy profile shape (spec 001 §3): chineseName, idcard, phone, pic, workUnit, workAddress, lastloginDate. */
+const text = S.string();
+/** What the profile answers of a person (profileOf); the person detail adds the phone book. */
+export const PROFILE = S.object({
+  fId: { type: 'integer' }, userId: { type: 'integer' }, chineseName: text, idcard: text, phone: text, pic: text,
+  gender: text, workUnit: text, workAddress: text, lastloginDate: text,
+});
+export const PERSON_DETAIL = { allOf: [PROFILE, S.object({ phonebook: S.array(S.object({ name: text, number: text })) })] };
+
 function profileOf(row: Record<string, unknown>, timeZone: string) {
   const r = formatRow(row, timeZone);
   return {
@@ -423,12 +431,35 @@ Object.assign(INTEL_BODY.properties as object, {
   relations: S.ids('1 phone book, 2 co-residents, 3 housemates'), depth: S.number('graph depth'),
 });
 
+const INT = { type: ['integer', 'null'] };
+const NUM = { type: ['number', 'null'] };
+const HOUSE = S.nullable(S.object({ fHouseName: text, fStreetName: text, fAddress: text }));
+const LEASE = S.object({
+  fId: INT, fHouseId: INT, fRoomId: INT, fShortTerm: INT, fStartTime: text, fEndTime: text, fStatus: INT,
+  tRentalHouse: HOUSE, tRentalRoom: S.nullable(S.object({ fRoom: text })),
+});
+const LOCK = S.object({ fId: INT, fUserId: INT, fHouseId: INT, fLockTime: text, fLockType: INT, tRentalHouse: HOUSE });
+/** The houses the graph's start rents or rented. */
+const HOUSES = S.array(S.object({ houseId: INT, areaName: text, streetName: text, houseName: text, roomNum: text }));
+const GRAPH = S.object({
+  nodeList: S.array(S.object({ id: { type: 'string' }, nodetype: { type: 'string', enum: ['phone', 'person'] }, properties: { type: 'object', additionalProperties: {} } })),
+  relationshipList: S.array(S.object({ startNodeId: { type: 'string' }, endNodeId: { type: 'string' }, properties: { type: 'object', additionalProperties: {} } })),
+  houses: HOUSES,
+  center: text,
+  truncated: { type: 'boolean' },
+});
+const RELATED = S.object({
+  list: S.array(S.object({ name: text, number: text, userId: INT, tag: { type: 'string' }, direction: { type: 'string', enum: ['out', 'in'] } })),
+  houses: HOUSES,
+});
+
 export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = ctx.timeZone;
-  const lookup = (path: string, logname: string, subject: (body: Body) => Subject, run: (body: Body, s: Subject) => Promise<unknown>) =>
+  const lookup = (path: string, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject) => Promise<unknown>) =>
     registerCall(app, ctx, {
       path,
       permission: HOLOGRAM_CODE,
+      data,
       body: INTEL_BODY,
       handler: async (call) => {
         let s: Subject = {};
@@ -440,9 +471,9 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     });
 
   // The holographic search: one phone or ID number; answers the profile to open.
-  lookup(INTEL_PATHS.search, '全息档案搜索', searchTerm, async (_body, s) => profile(ctx, s));
+  lookup(INTEL_PATHS.search, '全息档案搜索', PROFILE, searchTerm, async (_body, s) => profile(ctx, s));
 
-  lookup(INTEL_PATHS.leases, '租住记录查询', (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+  lookup(INTEL_PATHS.leases, '租住记录查询', S.object({ shortTenant: S.array(LEASE), tenant: S.array(LEASE) }), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
       .selectFrom('t_tenant_house as t')
       .leftJoin('t_house_info as h', 'h.fHouseId', 't.fHouseId')
@@ -462,7 +493,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { shortTenant: shaped.filter((l) => l.fShortTerm === 1), tenant: shaped.filter((l) => l.fShortTerm !== 1) };
   });
 
-  lookup(INTEL_PATHS.locks, '开锁记录查询', (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
+  lookup(INTEL_PATHS.locks, '开锁记录查询', S.pageOf(LOCK), (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
     const c = (body.condition ?? {}) as Body;
     const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 50, 1), 500);
     const current = Math.max(Number(body.current) || 1, 1);
@@ -487,7 +518,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
   });
 
-  lookup(INTEL_PATHS.locations, '活动轨迹查询', (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+  lookup(INTEL_PATHS.locations, '活动轨迹查询', S.array(S.object({ fId: INT, fAddress: text, fLongitude: NUM, fLatitude: NUM, fCtime: text })), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
       .selectFrom('t_location_record')
       .select(['fId', 'fAddress', 'fLongitude', 'fLatitude', 'fCtime'])
@@ -498,25 +529,25 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return rows.map((r) => formatRow(r, tz));
   });
 
-  lookup(INTEL_PATHS.apps, '兴趣爱好查询', (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
+  lookup(INTEL_PATHS.apps, '兴趣爱好查询', S.array(S.object({ fId: INT, fAppName: text, fPackage: text })), (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
     ctx.db.selectFrom('t_user_app').select(['fId', 'fAppName', 'fPackage']).where('fUserId', '=', s.userId!).orderBy('fId').execute(),
   );
 
-  lookup(INTEL_PATHS.related, '关系人查询', (b) => {
+  lookup(INTEL_PATHS.related, '关系人查询', RELATED, (b) => {
     const s = subjectOf(b);
     if (!s.phone) throw new Refusal(SEARCH_MESSAGES.empty);
     return s;
   }, async (_b, s) => relatedPeople(ctx.db, s.phone!));
 
   // The call-relation graph: {phone | idcard, relations: [1,2,3], depth?}.
-  lookup(INTEL_PATHS.graph, '通话关系查询', searchTerm, async (body, s) => {
+  lookup(INTEL_PATHS.graph, '通话关系查询', GRAPH, searchTerm, async (body, s) => {
     const types = relationTypes(body.relations);
     const depth = Math.min(Math.max(Math.trunc(Number(body.depth)) || 1, 1), MAX_DEPTH);
     return buildGraph(ctx.db, [await startPhone(ctx.db, s)], types, depth);
   });
 
   // One phone node's neighbours, for the console to merge into the graph it shows.
-  lookup(INTEL_PATHS.expand, '通话关系展开', (b) => {
+  lookup(INTEL_PATHS.expand, '通话关系展开', GRAPH, (b) => {
     const phone = str(b.phone);
     if (!phone) throw new Refusal(SEARCH_MESSAGES.empty);
     if (!MOBILE.test(phone) && !/^\d{3,20}$/.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);

@@ -111,6 +111,7 @@ export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteCont
     await scope.register(multipart, { limits: { fileSize: LIBRARY_IMPORT_MAX_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: LIBRARY_IMPORT_PATHS.import,
+      data: S.imported(),
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: LIBRARY_IMPORT_MAX_BYTES },
       permission: 'json_conf:add',
       write: true,

@@ -4,6 +4,7 @@
  * keeps in step with the resource files; that sync upserts by permission code and never deletes, so a
  * hand-made row survives restarts (a synced row edited here gets its declared values back on start).
  */
+import { S, answers } from '../http/catalog';
 import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
 import type { DB } from '../db';
@@ -126,3 +127,5 @@ export async function remove({ db, body }: CallContext) {
   if (!Number(gone.numDeletedRows)) throw new NotFound('菜单不存在');
   return null;
 }
+
+answers(S.none(), remove);

@@ -171,6 +171,14 @@ export async function messageLists(db: DB, user: User, tz: string) {
   };
 }
 
+const MESSAGE_ITEM = S.object({ msg_id: { type: 'integer' }, title: S.string(), create_time: { type: 'string' }, kind: S.string() });
+const MESSAGE_LISTS = S.object({
+  unread: S.array(MESSAGE_ITEM), readed: S.array(MESSAGE_ITEM), trash: S.array(MESSAGE_ITEM),
+  unreadCount: { type: 'integer' }, readedCount: { type: 'integer' }, trashCount: { type: 'integer' },
+});
+/** A move between the lists answers true (a refusal says why it could not move). */
+const MOVED = { const: true };
+
 const MESSAGE_BODY = S.object({ msg_id: S.id('the message'), msgId: S.id() });
 
 /** Every logged-in user has a message centre: the calls need no code, only the caller's own rows. */
@@ -178,6 +186,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   registerCall(app, ctx, {
     path: '/message/init',
     methods: ['GET', 'POST'],
+    data: MESSAGE_LISTS,
     body: S.object({}),
     permission: null,
     logname: LOG.init,
@@ -187,6 +196,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   registerCall(app, ctx, {
     path: '/message/content',
     methods: ['GET', 'POST'],
+    data: { type: 'string', description: "the message's text" },
     body: MESSAGE_BODY,
     permission: null,
     logname: LOG.content,
@@ -194,6 +204,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   });
   registerCall(app, ctx, {
     path: '/message/has_read',
+    data: MOVED,
     body: MESSAGE_BODY,
     permission: null,
     write: true,
@@ -202,6 +213,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   });
   registerCall(app, ctx, {
     path: '/message/remove_readed',
+    data: MOVED,
     body: MESSAGE_BODY,
     permission: null,
     write: true,
@@ -210,6 +222,7 @@ export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteCont
   });
   registerCall(app, ctx, {
     path: '/message/restore',
+    data: MOVED,
     body: MESSAGE_BODY,
     permission: null,
     write: true,

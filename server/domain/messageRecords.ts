@@ -63,8 +63,15 @@ function typeFilter(type: unknown): { direction?: 'up' | 'down'; bid?: string } 
 }
 
 export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteContext) {
+  // A page of the message log; past a count it only estimates, `reachable` says how far the pages go.
+  const MESSAGE = S.object({
+    fId: { type: 'integer' }, fDeviceId: { type: ['integer', 'null'] }, fDeviceNumber: S.string(), fProductNumber: S.string(), fDirection: { type: 'string', enum: ['up', 'down'] },
+    fTopic: S.string(), fBid: S.string(), fPayload: { type: 'string' }, fIntime: { type: 'string' },
+  });
+  const PAGE = { allOf: [S.pageOf(MESSAGE), S.object({ estimated: { const: true }, reachable: { type: 'integer' } })] };
   registerCall(app, ctx, {
     path: '/biz/t-emq-message-publish/records',
+    data: PAGE,
     body: S.page({ deviceId: S.id(), fDeviceId: S.id(), beginTime: S.string(19), endTime: S.string(19), channel: S.string(20) }),
     permission: 'device:list',
     handler: async ({ user, body }) => {

@@ -14,6 +14,13 @@ import { logNameOf } from '../oplog';
 export const LOG_CODE = 'log:list';
 const WALL_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 
+const NAMES = S.object({ key: { type: 'string' }, 'zh-CN': { type: 'string' }, 'zh-TW': { type: 'string' }, 'en-US': { type: 'string' } });
+/** A row of the operation log as the list answers it. */
+const LOG_ROW = S.object({
+  id: { type: 'integer' }, message: S.string(), logtype: { type: 'string' }, userId: { type: ['integer', 'null'] }, userName: S.string(),
+  logname: { type: 'string', description: 'the stored key (or an older row’s path or words)' }, lognames: S.nullable(NAMES), ip: S.string(), succeed: { type: 'integer', enum: [0, 1] }, createtime: { type: 'string' },
+});
+
 export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = sql`${ctx.timeZone}::text`;
   /** A wall-clock time of the server's zone ('YYYY-MM-DD HH:mm:ss') as an instant. */
@@ -25,6 +32,7 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/log/pageList',
+    data: S.pageOf(LOG_ROW),
     summary: { 'zh-CN': '操作日志列表', 'zh-TW': '操作日誌列表', 'en-US': 'Operation log' },
     body: S.page({ keyword: S.keyword('operator name'), beginTime: S.string(19), endTime: S.string(19), succeed: S.number('1 success, 0 failure') }),
     permission: LOG_CODE,

@@ -3,6 +3,7 @@
  * are its handlers. The built-in roles keep their alias and cannot be deleted; the administrator role
  * holds every code and is not granted by hand.
  */
+import { S, answers } from '../http/catalog';
 import { Answer } from '../http/route';
 import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
@@ -102,6 +103,9 @@ export async function tree({ db, body }: CallContext) {
   return buildTree(await menuRows(db), new Set(held.map((h) => h.menuId)));
 }
 
+/** The menu tree with the role's nodes checked. */
+export const ROLE_TREE = S.tree({ allOf: [S.entity('menu'), S.object({ title: S.string(), checked: { type: 'boolean' } })] });
+
 export async function setPermissions({ db, body }: CallContext) {
   const id = idOf(body);
   const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
@@ -121,3 +125,7 @@ export async function setPermissions({ db, body }: CallContext) {
   });
   return new Answer([...chosen].sort((a, b) => a - b), '授权成功');
 }
+
+answers(S.none(), remove);
+answers(ROLE_TREE, tree);
+answers(S.array({ type: 'integer' }, 'the menu ids the role now holds, with their ancestors'), setPermissions);

@@ -3,6 +3,7 @@
  * holds devices is not deleted: unbinding them first keeps the deletion from silently moving devices
  * out of the place.
  */
+import { S, answers } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { present } from '../crud/engine';
@@ -76,3 +77,5 @@ export async function userRooms(ctx: CallContext) {
     .execute();
   return present(ctx, ctx.entity, rows);
 }
+
+answers(S.array(S.entity('room')), userRooms);

@@ -3,6 +3,7 @@
  * room of the same place moves it. Binding needs the room in the caller's scope and the device among
  * the ones the caller sees, so nobody files a device they cannot see; lists show only such devices.
  */
+import { S, answers } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
@@ -147,3 +148,8 @@ export async function unbindRoomDevices(ctx: CallContext) {
     return { removed };
   });
 }
+
+answers(S.object({ added: { type: 'integer' }, moved: { type: 'integer' } }), bindDevices);
+answers(S.pageOf({ allOf: [S.entity('roomDevice'), S.object({ device: S.nullable(S.entity('device')) })] }), selectedDevices);
+answers(S.object({ removed: { type: 'integer' } }), unbindRoomDevices);
+answers(S.pageOf(S.entity('device')), unselectedDevices);

@@ -145,9 +145,16 @@ export function attachment(fileName: string): string {
   return `attachment; filename="statistics.xlsx"; filename*=UTF-8''${encoded}`;
 }
 
+/** DeviceTotal as the document shows it. */
+const DEVICE_TOTAL = S.object({
+  total: S.array(S.object({ name: { type: 'string' }, value: { type: 'number' } })),
+  chart: S.object({ categories: S.array({ type: 'string' }), series: S.array(S.object({ name: { type: 'string' }, data: S.array({ type: 'number' }) })) }),
+});
+
 export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/app/device/device-total',
+    data: DEVICE_TOTAL,
     body: S.object({ deviceIds: S.ids('the devices; none: all visible'), time: S.array(S.string(19), '[from, to] as YYYY-MM-DD HH:mm:ss'), stime: S.string(19), etime: S.string(19), timeType: S.number('1 by hour, 2 by day') }),
     permission: STATISTICS_PERMISSION,
     handler: async ({ user, body }) => deviceTotal(ctx, user!, body),

@@ -4,6 +4,7 @@
  * The caller's name, ID card and phone are matched on t_sys_user, which is not an entity of its own
  * (it holds password hashes), so the list resolves them to user ids first.
  */
+import { S, answers } from '../http/catalog';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { Answer } from '../http/route';
@@ -79,3 +80,5 @@ export async function updateStatus(ctx: CallContext) {
   }
   return new Answer(null, MESSAGES.signed);
 }
+
+answers(S.none(), updateStatus);

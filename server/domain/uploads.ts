@@ -76,6 +76,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
     registerCall(scope, ctx, {
       path: '/api/upload',
+      data: { type: 'string', description: 'the stored name, read back at /api/upload/{name}' },
       upload: { field: 'file', accept: 'jpg, jpeg, png', maxBytes: UPLOAD_LIMIT_BYTES },
       // Pictures belong to products, groups and users alike: any signed-in user may upload one.
       permission: null,
@@ -95,6 +96,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
     registerCall(scope, ctx, {
       path: '/api/upload/firmware',
+      data: S.object({ fFileName: { type: 'string' }, fMd5Sign: { type: 'string' }, size: { type: 'integer' }, originalName: { type: 'string' } }),
       upload: { field: 'file', accept: 'bin, hex, img, fw, zip, gz, tar', maxBytes: UPLOAD_LIMIT_BYTES },
       permission: null,
       write: true,

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
-import { S, describeRoute } from '../http/catalog';
+import { S, answers, describeRoute } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { isId } from '../http/guard';
 import { hashPassword } from '../auth/passwords';
@@ -19,7 +19,7 @@ import { formatRow } from '../crud/format';
 import type { CallContext, Services, User } from '../crud/types';
 import type { DB } from '../db';
 import { pageNumber, containing } from '../crud/query';
-import { isProfileLookup, personDetail, profileInfo } from './intel';
+import { PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
 import { SHEET_LIMIT_BYTES, SHEET_MESSAGES, XLSX_TYPE, checkRows, openSheet, receiveSheet, refuseBadRows, templateBook } from './sheetImport';
 
@@ -469,6 +469,7 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     await scope.register(multipart, { limits: { fileSize: SHEET_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
       path: USER_PATHS.import,
+      data: S.imported(),
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: SHEET_LIMIT_BYTES },
       permission: USER_CODES.add,
       write: true,
@@ -482,3 +483,21 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     });
   });
 }
+
+/** A device of a user's page on the user screen (userDevices); its home and room are not known there. */
+const USER_DEVICE = S.object({
+  fId: { type: 'integer' }, fNumber: S.string(), fName: S.string(), fStatus: { type: ['integer', 'null'] }, tOnline: { type: ['integer', 'null'] },
+  productName: S.string(), productDeviceType: { type: ['integer', 'null'] }, homeName: { type: 'null' }, roomName: { type: 'null' }, roomType: { type: 'null' },
+});
+answers({ anyOf: [S.pageOf(USER_DEVICE), PERSON_DETAIL] }, devices);
+answers(S.none(), remove);
+answers(S.none(), resetPassword);
+answers(S.none(), status);
+/** A saved user as it is answered: the public columns (PUBLIC_COLUMNS), without roles or password. */
+answers(
+  S.object({
+    fId: { type: 'integer' }, fChineseName: S.string(), fPhone: S.string(), fAdmin: { type: ['integer', 'null'] }, fUserType: { type: ['integer', 'null'] },
+    fStatus: { type: ['integer', 'null'] }, fPic: S.string(), fExpireTime: S.string(), fCreateTime: S.string(), fLastloginDate: S.string(),
+  }),
+  save,
+);

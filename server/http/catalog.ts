@@ -120,6 +120,31 @@ export const S = {
   /** The `data` of a paged list. */
   pageOf: (row: JsonSchema): JsonSchema => ({
     type: 'object',
-    properties: { records: { type: 'array', items: row }, total: { type: 'integer' }, current: { type: 'integer' }, size: { type: 'integer' } },
+    properties: { records: { type: 'array', items: row }, total: { type: 'integer' }, current: { type: 'integer' }, size: { type: 'integer' }, pages: { type: 'integer' } },
   }),
+  /** A row of a generated entity, as its list and detail calls answer it. */
+  entity: (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` }),
+  /** A tree of rows: each node a row with its `children`, themselves rows of the same kind. */
+  tree: (row: JsonSchema): JsonSchema => ({ type: 'array', items: { allOf: [row, { type: 'object', properties: { children: { type: 'array', items: row } } }] } }),
+  /** A value that may be missing from the database (a nullable column, an outer join). */
+  nullable: (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] }),
+  /** The `data` of a call that answers none (its message says what happened). */
+  none: (): JsonSchema => ({ type: 'null' }),
+  /** What an import answers: how many rows it added (all or none: a bad row refuses the file). */
+  imported: (): JsonSchema => ({ type: 'object', properties: { imported: { type: 'integer' } }, required: ['imported'] }),
+  /** A count by name, the dashboards' and summaries' shape. */
+  counts: (names: string[]): JsonSchema => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'number' }])) }),
 };
+
+const handlerAnswers = new WeakMap<object, JsonSchema>();
+
+/**
+ * Declares the `data` a hand-written handler of a generated call answers (the route table names the
+ * handler; the document shows what it returns). Returns the handler, so it can wrap the definition.
+ */
+export function answers<F extends object>(data: JsonSchema, handler: F): F {
+  handlerAnswers.set(handler, data);
+  return handler;
+}
+
+export const answerOf = (handler: object): JsonSchema | undefined => handlerAnswers.get(handler);
