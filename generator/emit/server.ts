@@ -170,7 +170,9 @@ function openapi(model: Model) {
         const empty = !p['x-db']?.primaryKey && !p['x-db']?.notNull;
         return [f, { type: empty ? [type, 'null'] : type, ...(format ? { format } : {}), ...(maxLength ? { maxLength } : {}), ...(pattern ? { pattern } : {}), ...(e ? { enum: empty ? [...e, null] : e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}` }];
       })),
-      required: schema.required ?? [],
+      // A row as answers carry it: a call may answer some of its columns (a profile, a list without the
+      // write-only role ids), so only the key is always there. What a save requires is its request body's.
+      required: Object.keys(schema.properties).filter((f) => schema.properties[f]['x-db']?.primaryKey),
     };
     for (const [action, ep] of Object.entries(resource.endpoints)) {
       const perm = typeof ep.permission === 'string' ? ep.permission : `${ep.permission.create} (create) / ${ep.permission.update} (update)`;

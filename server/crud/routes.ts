@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { routes } from '../generated/routes';
 import { Answer, registerCall, type RouteContext } from '../http/route';
-import { S, answerOf, type JsonSchema } from '../http/catalog';
+import { S, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';
 
@@ -54,7 +54,7 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
   const nothing = { type: 'null' };
   if (route.set) return { body: S.object(key), data: nothing };
   // A hand-written handler of a standard action takes the same request; other actions say who reads them.
-  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: { type: 'object', description: `handled by server/domain (${route.action})` }, data: answerOf(route.handler) };
+  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: bodyOf(route.handler) ?? { type: 'object', description: `handled by server/domain (${route.action})` }, data: answerOf(route.handler) };
   switch (standard) {
     case 'list': {
       const body = S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()])));

@@ -3,7 +3,7 @@
  * weekday, every day, or once, optionally switching back after some seconds. A timer is visible and
  * changeable exactly when its device is; the scheduler (server/devices/scheduler.ts) fires them.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
@@ -230,3 +230,4 @@ answers(S.array(S.entity('deviceTiming')), saves);
 answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' }, count: { type: 'integer' }, refused: { type: 'integer' } }), shareSaves);
 answers(S.pageOf(S.entity('deviceTiming')), userList);
 answers(S.entity('deviceTiming'), userSave);
+takes(S.rows(S.entity('deviceTiming')), saves);

@@ -3,7 +3,7 @@
  * is visible exactly when its device is, and only devices of the firmware's product can be added. The
  * push itself and the status transitions live in server/devices/upgrades.ts.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
@@ -125,3 +125,4 @@ export async function beforeDelete(row: Row) {
 answers(S.object({ count: { type: 'integer' } }), addAll);
 answers(S.object({ count: { type: 'integer' }, skipped: { type: 'integer' } }), addDevices);
 answers(S.pageOf(S.entity('device')), undevices);
+takes(S.rows(S.object({ fDeviceId: S.id(), fFirmwareId: S.id() })), addDevices);

@@ -2,7 +2,7 @@
  * Which devices a group holds. A link is visible when its group is; binding needs both the group and
  * the device in the caller's scope, so nobody files a device they cannot see.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
@@ -118,3 +118,4 @@ export async function unbindDevices(ctx: CallContext) {
 answers(S.object({ added: { type: 'integer' } }), bindDevices);
 answers(S.object({ removed: { type: 'integer' } }), unbindDevices);
 answers(S.pageOf(S.entity('device')), devicesNotInGroup);
+takes(S.rows(S.object({ fDeviceId: S.id(), fGroupId: S.id() })), bindDevices);

@@ -4,7 +4,7 @@
  * so a row removed in the console is removed here; it takes the legacy array of rows, or
  * `{ fProductId, list }` so an emptied list can still say which product it belongs to.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { validateBody } from '../crud/validate';
 import type { CallContext } from '../crud/types';
@@ -42,3 +42,4 @@ export async function saveAll(ctx: CallContext) {
 }
 
 answers({ type: 'integer', description: 'how many properties the product now has' }, saveAll);
+takes(S.rows(S.entity('productProperty')), saveAll);

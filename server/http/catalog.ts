@@ -106,6 +106,8 @@ export const S = {
   bool: (description?: string): JsonSchema => ({ type: ['boolean', 'integer', 'string', 'null'], ...(description ? { description } : {}) }),
   any: (description?: string): JsonSchema => (description ? { description } : {}),
   array: (items: JsonSchema = {}, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) }),
+  /** Rows saved at once: a JSON array of them, or (the legacy form) an object that wraps them, e.g. `{ items: [...] }`. */
+  rows: (row: JsonSchema): JsonSchema => ({ anyOf: [{ type: 'array', items: row }, { type: 'object', description: 'the rows wrapped: { items: [...] }' }] }),
   /** The paged-list request every list call takes. */
   page: (condition: Record<string, JsonSchema> = {}): JsonSchema => ({
     type: 'object',
@@ -148,3 +150,13 @@ export function answers<F extends object>(data: JsonSchema, handler: F): F {
 }
 
 export const answerOf = (handler: object): JsonSchema | undefined => handlerAnswers.get(handler);
+
+const handlerBodies = new WeakMap<object, JsonSchema>();
+
+/** Declares the body a hand-written handler of a generated call takes, where it is not the entity's row. */
+export function takes<F extends object>(body: JsonSchema, handler: F): F {
+  handlerBodies.set(handler, body);
+  return handler;
+}
+
+export const bodyOf = (handler: object): JsonSchema | undefined => handlerBodies.get(handler);

@@ -56,6 +56,8 @@ test.beforeAll(async () => {
   editJson(join(copy, 'schemas', `${ENTITY}.schema.json`), (s) => {
     s['x-label'] = TITLE;
     s.properties.fColor = { type: 'string', maxLength: 20, 'x-label': COLOUR };
+    // Its keyword filter needs an index, as `gen` says when it is missing.
+    s['x-db'].indexes.push({ trigram: 'fColor' });
   });
   editJson(join(copy, 'resources', `${ENTITY}.resource.json`), (r) => {
     r.menu.title = TITLE;
