@@ -230,4 +230,5 @@ answers(S.array(S.entity('deviceTiming')), saves);
 answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' }, count: { type: 'integer' }, refused: { type: 'integer' } }), shareSaves);
 answers(S.pageOf(S.entity('deviceTiming')), userList);
 answers(S.entity('deviceTiming'), userSave);
-takes(S.rows(S.entity('deviceTiming')), saves);
+// Each a timer as the form sends it; without fId it is added.
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fTime: { type: 'string' }, fValidType: { type: ['integer', 'string'] }, fOpt: { type: ['integer', 'string'] }, fState: { type: ['integer', 'string'] }, fReverse: { type: ['integer', 'string'] }, fReverseSecond: { type: ['integer', 'string', 'null'] } })), saves);

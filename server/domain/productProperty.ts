@@ -42,4 +42,5 @@ export async function saveAll(ctx: CallContext) {
 }
 
 answers({ type: 'integer', description: 'how many properties the product now has' }, saveAll);
-takes(S.rows(S.entity('productProperty')), saveAll);
+// The product's whole list of properties; a row without fId is added.
+takes(S.rows(S.object({ fId: S.id(), fProductId: S.id(), fName: { type: 'string' }, fValue: { type: ['string', 'null'] } })), saveAll);
