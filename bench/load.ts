@@ -1,14 +1,15 @@
 /**
  * Load: CONNECTIONS clients (200) each calling the device list, then the product list, for SECONDS
  * (60) with autocannon, against the embedded PGlite and, when DATABASE_URL is set, PostgreSQL, in the
- * same run. PGlite runs twice: with its queries served request by request (server/db/requestOrder.ts)
- * and, as the baseline, in plain arrival order. Prints requests a second, p50/p99 latency, errors and
- * client time-outs (TIMEOUT, 10 s) per run, and the ratios against the baseline.
+ * same run. The server runs as its own process, started as `npm start` starts it, so the load
+ * generator does not share its event loop. PGlite runs twice: with its queries served request by
+ * request (server/db/requestOrder.ts) and, as the baseline, in plain arrival order
+ * (PGLITE_REQUEST_ORDER=0). Prints requests a second, p50/p99 latency, errors and client time-outs
+ * (TIMEOUT, 10 s) per run, and the ratios against the baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../server/config';
@@ -17,14 +18,13 @@ import { migrate } from '../server/db/migrate';
 import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
-import { buildApp } from '../server/app';
-import { startDevices } from '../server/devices';
-import { ordering } from '../server/db/requestOrder';
+import { freePort, startProcess, stopProcess } from '../tests/api/processes';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 60);
 const TIMEOUT = Number(process.env.TIMEOUT ?? 10);
 const DEVICES = Number(process.env.DEVICES ?? 2000);
+const SECRET = 'bench-secret-bench-secret-bench-secret';
 const LISTS = [
   { name: 'device list', path: '/biz/t-device/devices' },
   { name: 'product list', path: '/biz/t-product/products' },
@@ -32,33 +32,23 @@ const LISTS = [
 
 interface Figures { label: string; rps: number; p50: number; p99: number; errors: number; timeouts: number; non2xx: number }
 
-async function server(databaseUrl?: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'iot-load-'));
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'error', SERVE_CONSOLE: '0' }), mqttPort: 0 };
-  const database = await openDatabase(config);
-  await migrate(database);
-  await syncMenus(database.db);
-  await seedDemo(database.db);
-  const product = await database.db.selectFrom('t_product').select('fId').executeTakeFirstOrThrow();
-  for (let i = 0; i < DEVICES; i += 1000) {
-    const rows = Array.from({ length: Math.min(1000, DEVICES - i) }, (_, k) => ({ fNumber: `L${String(i + k).padStart(7, '0')}`, fName: `负载设备${i + k}`, fProductId: product.fId, fTypeId: 1, fUserId: 2, fStatus: 1 }));
-    await database.db.insertInto('t_device').values(rows).execute();
+/** The database the server will open: migrated, seeded, with DEVICES more devices. */
+async function prepare(dataDir: string, databaseUrl: string) {
+  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' }));
+  try {
+    await migrate(database);
+    await syncMenus(database.db);
+    await seedDemo(database.db);
+    const product = await database.db.selectFrom('t_product').select('fId').executeTakeFirstOrThrow();
+    for (let i = 0; i < DEVICES; i += 1000) {
+      const rows = Array.from({ length: Math.min(1000, DEVICES - i) }, (_, k) => ({ fNumber: `L${String(i + k).padStart(7, '0')}`, fName: `负载设备${i + k}`, fProductId: product.fId, fTypeId: 1, fUserId: 2, fStatus: 1 }));
+      await database.db.insertInto('t_device').values(rows).execute();
+    }
+    const admin = await database.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', '13800000000').executeTakeFirstOrThrow();
+    return admin.fId;
+  } finally {
+    await database.close();
   }
-  const devices = await startDevices(config, database.db, { simulate: 'off' });
-  const tokens = createTokens(new TextEncoder().encode('bench-secret-bench-secret-bench-secret'), 3600);
-  const app = await buildApp({ config, database, tokens, live: devices.live });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const admin = await database.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', '13800000000').executeTakeFirstOrThrow();
-  return {
-    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    token: await tokens.issue(admin.fId),
-    async close() {
-      await app.close();
-      await devices.stop();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function load(label: string, url: string, token: string): Promise<Figures> {
@@ -76,23 +66,29 @@ async function load(label: string, url: string, token: string): Promise<Figures>
   return f;
 }
 
-async function run(kind: string, databaseUrl?: string): Promise<Figures[]> {
-  const s = await server(databaseUrl);
+async function run(kind: string, databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Figures[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'iot-load-'));
+  const adminId = await prepare(dataDir, databaseUrl);
+  const port = await freePort();
+  const server = await startProcess({
+    ...process.env, ...env,
+    PORT: String(port), MQTT_PORT: String(await freePort()), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, MQTT_URL: '',
+    TOKEN_SECRET: SECRET, SIMULATOR: 'off', SEED: '0', SERVE_CONSOLE: '0', LOG_LEVEL: 'error',
+  });
+  const token = await createTokens(new TextEncoder().encode(SECRET), 3600).issue(adminId);
   const out: Figures[] = [];
   try {
-    for (const list of LISTS) out.push(await load(`${kind}: ${list.name}`, s.url + list.path, s.token));
+    for (const list of LISTS) out.push(await load(`${kind}: ${list.name}`, server.url + list.path, token));
   } finally {
-    await s.close();
+    await stopProcess(server, 'SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
   }
   return out;
 }
 
 console.log(`load: ${CONNECTIONS} clients, ${SECONDS} s a list, client time-out ${TIMEOUT} s, ${DEVICES} extra devices; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-ordering.enabled = true;
-const ordered = await run('PGlite, request order');
-ordering.enabled = false;
-const fifo = await run('PGlite, arrival order (baseline)');
-ordering.enabled = true;
+const ordered = await run('PGlite, request order', '');
+const fifo = await run('PGlite, arrival order (baseline)', '', { PGLITE_REQUEST_ORDER: '0' });
 for (let i = 0; i < LISTS.length; i++) {
   console.log(`ratios ${LISTS[i].name}: req/s ${(ordered[i].rps / fifo[i].rps).toFixed(2)}, p99 ${(ordered[i].p99 / fifo[i].p99).toFixed(2)}, time-outs ${ordered[i].timeouts} against ${fifo[i].timeouts}`);
 }

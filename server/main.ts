@@ -15,6 +15,7 @@ import { startDevices } from './devices';
 import { startMessageLogUpkeep } from './devices/messageLogUpkeep';
 import { startScheduler } from './devices/scheduler';
 import { startEnergyRollup } from './devices/energy';
+import { startPgliteUpkeep } from './db/pgliteUpkeep';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -62,6 +63,7 @@ export async function start() {
   const scheduler = startScheduler({ db: database.db, live: devices.live, timeZone: config.timeZone, relay: app.relay });
   await app.listen({ port: config.port, host: config.host });
   const energy = startEnergyRollup(database.db, { timeZone: config.timeZone });
+  const statistics = database.kind === 'pglite' ? startPgliteUpkeep(database.db) : null;
 
   console.log(`\nconsole and API: http://localhost:${config.port}  (database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`);
   console.log(`MQTT broker: ${devices.url}${config.mqttUrl ? '' : ' (embedded)'}; simulated devices: ${devices.simulator?.devices.length ?? 0}`);
@@ -81,6 +83,7 @@ export async function start() {
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     await app.close();
     await energy.stop();
+    await statistics?.stop();
     await messageLog.stop();
     await scheduler.stop();
     await devices.stop();

@@ -1,12 +1,15 @@
 /**
- * `npm test`: the unit, generator, API and MQTT tests (vitest), then the end-to-end tests in Chromium
- * (Playwright), and one closing line with the real totals read from both runners' JSON reports.
+ * `npm test`: the unit, generator, API and MQTT tests (vitest) and the end-to-end tests in Chromium
+ * (Playwright) side by side — much of either run waits on timers, restarts and the browser, so the two
+ * together take little longer than the longer one — then one closing line with the real totals read
+ * from both runners' JSON reports. Each output line is prefixed with its runner's name.
  * API tests run on PGlite, and on PostgreSQL as well when DATABASE_URL is set; MQTT tests use the
  * embedded broker, and the broker at MQTT_URL as well when it is set.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPORTS = join(ROOT, 'tests', '.reports');
@@ -15,36 +18,37 @@ const only = process.argv[2]; // `npm test -- vitest` or `npm test -- e2e` runs 
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  console.log(`\n$ ${command} ${args.join(' ')}`);
-  return spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } }).status;
-}
-
-let passed = 0;
-let failed = 0;
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
-if (!only || only === 'vitest') {
+/** Runs a runner with its lines prefixed; answers its exit status. */
+function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  console.log(`[${name}] $ ${command} ${args.join(' ')}`);
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+interface Totals { passed: number; failed: number }
+
+async function vitest(): Promise<Totals> {
   const report = join(REPORTS, 'vitest.json');
-  const status = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    if (status !== 0 && r.numFailedTests === 0) failed += 1; // a suite that failed to load
-  } else failed += 1;
+  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  if (!existsSync(report)) return { passed: 0, failed: 1 };
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  // A suite that failed to load fails no test of its own.
+  return { passed: r.numPassedTests, failed: r.numFailedTests + (status !== 0 && r.numFailedTests === 0 ? 1 : 0) };
 }
 
-if (!only || only === 'e2e') {
+async function e2e(): Promise<Totals> {
   const report = join(REPORTS, 'playwright.json');
-  const status = run(bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
-  if (existsSync(report)) {
-    const s = JSON.parse(readFileSync(report, 'utf8')).stats;
-    passed += s.expected + s.flaky;
-    failed += s.unexpected;
-    if (status !== 0 && s.unexpected === 0) failed += 1;
-  } else failed += 1;
+  const status = await run('e2e', bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  if (!existsSync(report)) return { passed: 0, failed: 1 };
+  const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+  return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0) };
 }
 
+const parts = await Promise.all([!only || only === 'vitest' ? vitest() : null, !only || only === 'e2e' ? e2e() : null]);
+const passed = parts.reduce((n, p) => n + (p?.passed ?? 0), 0);
+const failed = parts.reduce((n, p) => n + (p?.failed ?? 0), 0);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
