@@ -48,7 +48,7 @@ export async function stale(root: string, { replay = true }: { replay?: boolean 
   }
   for (const dir of GENERATED_DIRS) for (const path of listFiles(root, dir)) if (!(path in files)) out.push(path);
   // Replayed only when everything else is current: until then the answer is `npm run gen` anyway.
-  if (!out.length && replay) out.push(...(await replayHistory(root)).map((d) => `migrations disagree with the snapshot: ${d}`));
+  if (!out.length && replay) out.push(...(await replayHistory(root, model)).map((d) => `migrations disagree with the snapshot: ${d}`));
   return out.sort();
 }
 
