@@ -5,10 +5,13 @@
  * subscriber run in a child process, so they do not share an event loop with it.
  *
  * PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for PostgreSQL and an external
- * broker. RATES=2000,5000,10000,20000 SECONDS=10 DEVICES=1000 QOS=1.
+ * broker; BROKER=deploy starts a Mosquitto of the run's own with the settings of deploy/mosquitto.conf
+ * (the production broker's queue limits) on a free port. RATES=2000,5000,10000,20000 SECONDS=10
+ * DEVICES=1000 QOS=1.
  */
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
@@ -31,8 +34,7 @@ interface StepReport {
 }
 
 /** A child process: the subscriber that only counts. Asked with the step's end, it answers once quiet. */
-async function count(url: string) {
-  const version = url.includes(':1883') ? 5 : 4;
+async function count(url: string, version: 4 | 5) {
   const counter = await mqtt.connectAsync(url, { protocolVersion: version, clientId: `bench-count-${process.pid}`, ...(version === 5 ? { properties: { receiveMaximum: 20_000 } } : {}) });
   await counter.subscribeAsync('dev/+/+/up', { qos: QOS });
   let counted = 0;
@@ -53,8 +55,7 @@ async function count(url: string) {
 }
 
 /** A child process: publishes the asked rate from a few device connections. */
-async function publish(url: string) {
-  const version = url.includes(':1883') ? 5 : 4;
+async function publish(url: string, version: 4 | 5) {
   const publishers = await Promise.all(Array.from({ length: PUBLISHERS }, (_, k) => mqtt.connectAsync(url, { protocolVersion: version, clientId: `bench-pub-${process.pid}-${k}` })));
   process.on('message', async (msg: { rate: number; seconds: number; base: number }) => {
     const total = msg.rate * msg.seconds;
@@ -78,6 +79,24 @@ async function publish(url: string) {
   process.send!('ready');
 }
 
+/** Mosquitto with deploy/mosquitto.conf's settings, its listener and persistence moved to this run's own. */
+async function deployBroker(dir: string): Promise<{ url: string; stop: () => void }> {
+  const port = await new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = srv.address() as { port: number };
+      srv.close(() => resolve(p));
+    });
+  });
+  const settings = readFileSync(join(import.meta.dirname, '..', 'deploy', 'mosquitto.conf'), 'utf8')
+    .split('\n')
+    .filter((l) => !/^(listener|persistence_location)\b/.test(l));
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(conf, [`listener ${port} 127.0.0.1`, `persistence_location ${dir}/`, ...(process.getuid?.() === 0 ? ['user root'] : []), ...settings].join('\n') + '\n');
+  const child = spawn('/usr/sbin/mosquitto', ['-c', conf], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500));
+  return { url: `mqtt://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
 async function main() {
   const { loadConfig } = await import('../server/config');
   const { openDatabase } = await import('../server/db');
@@ -97,7 +116,8 @@ async function main() {
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
   }
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', MQTT_URL: process.env.MQTT_URL ?? '', LOG_LEVEL: 'error' }), mqttPort: 0, mqttClientId: undefined };
+  const broker = process.env.BROKER === 'deploy' ? await deployBroker(dataDir) : undefined;
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', MQTT_URL: broker?.url ?? process.env.MQTT_URL ?? '', LOG_LEVEL: 'error' }), mqttPort: 0, mqttClientId: undefined };
   const database = await openDatabase(config);
   await migrate(database);
   const { db } = database;
@@ -111,7 +131,8 @@ async function main() {
 
   // Each child answers every request with one message.
   const child = async (role: string) => {
-    const c = fork(import.meta.filename, [role, side.url], { execArgv: ['--import', 'tsx'] });
+    // An external broker is spoken to in MQTT 5 (as the server does), the embedded one in 3.1.1.
+    const c = fork(import.meta.filename, [role, side.url, config.mqttUrl ? '5' : '4'], { execArgv: ['--import', 'tsx'] });
     let answer: ((m: unknown) => void) | undefined;
     const ready = new Promise((r) => (answer = r));
     c.on('message', (m) => answer?.(m));
@@ -125,7 +146,7 @@ async function main() {
   const publisher = await child('--publish');
 
   const stored = async () => Number((await sql<{ n: number }>`select count(*)::int as n from t_device_telemetry`.execute(db)).rows[0].n);
-  console.log(`ingest: ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${config.mqttUrl ? `broker ${config.mqttUrl}` : 'embedded broker'}, ${DEVICES} devices, QoS ${QOS}, ${SECONDS} s per rate`);
+  console.log(`ingest: ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${broker ? `Mosquitto with deploy/mosquitto.conf at ${broker.url}` : config.mqttUrl ? `broker ${config.mqttUrl}` : 'embedded broker'}, ${DEVICES} devices, QoS ${QOS}, ${SECONDS} s per rate`);
   console.log('offered/s  counter/s  stored/s  ratio  counter lost  stored lost  drain s  peak waiting  peak RSS MB');
   let base = Date.now() - 30 * 86_400_000;
   for (const rate of RATES) {
@@ -175,6 +196,7 @@ async function main() {
   counter.kill();
   publisher.kill();
   await side.stop();
+  broker?.stop();
   await database.close();
   if (dbName) {
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -186,6 +208,7 @@ async function main() {
   process.exit(0);
 }
 
-if (process.argv[2] === '--count') await count(process.argv[3]);
-else if (process.argv[2] === '--publish') await publish(process.argv[3]);
+const version = Number(process.argv[4]) as 4 | 5;
+if (process.argv[2] === '--count') await count(process.argv[3], version);
+else if (process.argv[2] === '--publish') await publish(process.argv[3], version);
 else await main();
