@@ -2,7 +2,7 @@
  * The console: react-admin with the legacy data and auth providers, the shell layout, and one resource
  * per generated entity that the user's menus open.
  */
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import type { I18nProvider } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
@@ -16,12 +16,24 @@ import { theme } from './shell/theme';
 import { HOME_PATH } from './shell/tabs';
 import { LoginPage } from './pages/LoginPage';
 import { HomePage } from './pages/HomePage';
-import { Error401, Error404, Error500, NotFoundInShell } from './pages/ErrorPage';
+import type { ErrorCode } from './pages/ErrorPage';
 
 const RedirectHome = () => <Navigate to={HOME_PATH} replace />;
 
 /** The device list also answers /device/<number>, which searches that device. */
 const DEVICE_RESOURCE = 'device';
+
+// The error pages are seldom seen: they load when shown.
+const LazyErrorPage = lazy(() => import('./pages/ErrorPage'));
+const errorPage = (code: ErrorCode, embedded = false) => () => (
+  <Suspense fallback={null}>
+    <LazyErrorPage code={code} embedded={embedded} />
+  </Suspense>
+);
+const Error401 = errorPage(401);
+const Error404 = errorPage(404);
+const Error500 = errorPage(500);
+const NotFoundInShell = errorPage(404, true);
 
 // A list page and its resource's generated config load when the list is first opened.
 const ResourcePage = lazy(() => import('./system/ResourcePage'));

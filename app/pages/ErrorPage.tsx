@@ -52,3 +52,5 @@ export const Error404 = () => <ErrorPage code={404} />;
 export const Error500 = () => <ErrorPage code={500} />;
 /** Unknown addresses inside the console keep the shell around the 404 text. */
 export const NotFoundInShell = () => <ErrorPage code={404} embedded />;
+
+export default ErrorPage;

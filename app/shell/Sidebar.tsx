@@ -23,9 +23,9 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const translate = useTranslate();
   const { pathname } = useLocation();
   const trail = findTrail(menus, pathname);
-  const [open, setOpen] = useState<Record<string, boolean>>({});
-
-  // The section of the page on screen unfolds by itself, so a deep link shows where it is.
+  // The section of the page on screen unfolds by itself, so a deep link shows where it is: from the first
+  // render on a page load (no unfolding animation, nothing under it moves), then on each navigation.
+  const [open, setOpen] = useState<Record<string, boolean>>(() => (trail?.section ? { [String(trail.section.id)]: true } : {}));
   useEffect(() => {
     if (trail?.section) setOpen((o) => ({ ...o, [String(trail.section!.id)]: true }));
   }, [trail?.section?.id]);

@@ -197,7 +197,7 @@ export function StatisticsPage() {
                   {translate('statistics.noData')}
                 </Typography>
               )}
-              <EnergyChart chart={result.chart} unit={translate('statistics.unit')} />
+              <EnergyChart chart={result.chart} unit={translate('statistics.unit')} title={translate('statistics.chart')} />
             </CardContent>
           </Card>
         </>

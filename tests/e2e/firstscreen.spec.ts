@@ -35,7 +35,7 @@ test('the login page loads its own language only, zh-TW from the generated catal
   await expect(page.getByText('手机号码').first()).toBeVisible();
   expect(scripts.map((s) => /\/(zh-CN|zh-TW|en-US)-[\w-]+\.js$/.exec(s)?.[1]).filter(Boolean)).toEqual(['zh-CN']);
   // No list page, dialog or chart code on the login page.
-  expect(scripts.filter((s) => /(SchemaList|DeviceList|RegisterDialog|nivo|cn2t|DeviceMap)/.test(s))).toEqual([]);
+  expect(scripts.filter((s) => /(SchemaList|DeviceList|RegisterDialog|Dashboard|LineChart|cn2t|DeviceMap)/.test(s))).toEqual([]);
 
   scripts.length = 0;
   await page.getByTestId('language-switch').click();

@@ -69,7 +69,7 @@ function StatisticsTab({ device }: DeviceTabProps) {
       <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
       {result && (
         <Suspense fallback={<LinearProgress />}>
-          <EnergyChart chart={result.chart} unit={translate('statistics.unit')} height={340} />
+          <EnergyChart chart={result.chart} unit={translate('statistics.unit')} title={translate('statistics.chart')} height={340} />
         </Suspense>
       )}
     </Box>

@@ -8,12 +8,10 @@ import {
   Box,
   Card,
   CardContent,
+  Chip,
   CircularProgress,
-  FormControlLabel,
   IconButton,
   LinearProgress,
-  Radio,
-  RadioGroup,
   Stack,
   Tooltip,
   Typography,
@@ -29,6 +27,15 @@ import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Char
 const DeviceMap = lazy(() => import('./DeviceMap'));
 /** The map card's height (its 420 px map, title and padding), held while it is not loaded. */
 const MAP_CARD_HEIGHT = 500;
+/**
+ * The charts' heights, held by an empty box while their data is on its way: the page keeps its length
+ * (nothing below jumps, and the map's place stays below the first screen instead of loading the map).
+ */
+const BARS_HEIGHT = 130;
+const RECORD_HEIGHT = 150;
+const WARN_HEIGHT = 110;
+const HISTORY_HEIGHT = 256;
+const LEGEND_HEIGHT = 18;
 
 const HISTORY_TYPES = [0, 1, 2, 3] as const;
 const DEFAULT_HISTORY = 3;
@@ -179,7 +186,7 @@ export function Dashboard() {
               return <Figure key={t} label={translate(`dashboard.types.${t}`)} value={c ? `${c.deviceOnlineCount}/${c.deviceCount}` : '—'} testId={`dashboard-device-type-${t}`} />;
             })}
           </Box>
-          {perProduct.data && <GroupedBars chart={perProduct.data} label={(k) => translate(k === 'deviceOnlineCount' ? 'dashboard.device.online' : 'dashboard.device.total')} />}
+          {perProduct.data ? <GroupedBars chart={perProduct.data} title={translate('dashboard.device.chart')} label={(k) => translate(k === 'deviceOnlineCount' ? 'dashboard.device.online' : 'dashboard.device.total')} height={BARS_HEIGHT} /> : <Box sx={{ height: BARS_HEIGHT }} />}
         </StatCard>
 
         <StatCard
@@ -195,7 +202,7 @@ export function Dashboard() {
         >
           <Figure label={translate('dashboard.record.month')} value={fmt(r?.monthCount)} testId="dashboard-record-month" />
           <Box sx={{ flex: 1 }} />
-          {recordMonth.data && <MiniLine chart={recordMonth.data} label={seriesLabel('record')} colors={['#36cfc9', '#1677ff']} height={150} />}
+          {recordMonth.data ? <MiniLine chart={recordMonth.data} title={translate('dashboard.record.month')} label={seriesLabel('record')} colors={['#36cfc9', '#1677ff']} height={RECORD_HEIGHT} /> : <Box sx={{ height: RECORD_HEIGHT }} />}
         </StatCard>
 
         <StatCard
@@ -213,7 +220,7 @@ export function Dashboard() {
           <Figure label={translate('dashboard.warn.dayNoDeal')} value={fmt(w?.dayNoDealCount)} testId="dashboard-warn-day-nodeal" color="#f5222d" />
           <Figure label={translate('dashboard.warn.monthNoDeal')} value={fmt(w?.monthNoDealCount)} testId="dashboard-warn-month-nodeal" color="#fa8c16" />
           <Box sx={{ flex: 1 }} />
-          {warnMonth.data && <MiniLine chart={warnMonth.data} label={seriesLabel('warn')} colors={['#f5222d', '#faad14']} height={110} />}
+          {warnMonth.data ? <MiniLine chart={warnMonth.data} title={translate('dashboard.warn.month')} label={seriesLabel('warn')} colors={['#f5222d', '#faad14']} height={WARN_HEIGHT} /> : <Box sx={{ height: WARN_HEIGHT }} />}
         </StatCard>
 
         {u && (
@@ -222,10 +229,11 @@ export function Dashboard() {
             <Figure label={translate('dashboard.user.agent')} value={fmt(u.agentCount)} testId="dashboard-user-agent" dot={PALETTE[2]} />
             <Figure label={translate('dashboard.user.general')} value={fmt(u.generalCount)} testId="dashboard-user-general" dot={PALETTE[0]} />
             <UserPie
+              title={translate('dashboard.user.title')}
               parts={[
-                { id: 'admin', label: translate('dashboard.user.admin'), value: u.adminCount },
-                { id: 'agent', label: translate('dashboard.user.agent'), value: u.agentCount },
-                { id: 'general', label: translate('dashboard.user.general'), value: u.generalCount },
+                { label: translate('dashboard.user.admin'), value: u.adminCount },
+                { label: translate('dashboard.user.agent'), value: u.agentCount },
+                { label: translate('dashboard.user.general'), value: u.generalCount },
               ]}
             />
           </StatCard>
@@ -235,18 +243,29 @@ export function Dashboard() {
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' } }}>
         <Card data-testid="dashboard-history">
           <CardContent>
-            <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' } }}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' }, gap: 1 }}>
               <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
                 {translate('dashboard.history.title')}
               </Typography>
-              <RadioGroup row value={historyType} onChange={(e) => setHistoryType(Number(e.target.value))} data-testid="dashboard-history-type">
+              {/* Four short choices as chips: a radio group, and lighter than MUI's radios on the first screen. */}
+              <Stack direction="row" role="radiogroup" aria-label={translate('dashboard.history.title')} data-testid="dashboard-history-type" sx={{ gap: 1, flexWrap: 'wrap' }}>
                 {HISTORY_TYPES.map((t) => (
-                  <FormControlLabel key={t} value={t} control={<Radio size="small" />} label={translate(`dashboard.history.${t}`)} data-testid={`dashboard-history-${t}`} sx={{ '& .MuiFormControlLabel-label': { fontSize: 13 } }} />
+                  <Chip
+                    key={t}
+                    size="small"
+                    role="radio"
+                    aria-checked={historyType === t}
+                    label={translate(`dashboard.history.${t}`)}
+                    color={historyType === t ? 'primary' : 'default'}
+                    variant={historyType === t ? 'filled' : 'outlined'}
+                    onClick={() => setHistoryType(t)}
+                    data-testid={`dashboard-history-${t}`}
+                  />
                 ))}
-              </RadioGroup>
+              </Stack>
             </Stack>
             <Box sx={{ height: 4 }}>{history.loading && <LinearProgress />}</Box>
-            {history.data && <HistoryChart chart={history.data} label={(k) => translate(k === 'warn' ? 'dashboard.warn.warn' : `dashboard.record.${k}`)} height={280} />}
+            {history.data ? <HistoryChart chart={history.data} title={translate('dashboard.history.title')} label={(k) => translate(k === 'warn' ? 'dashboard.warn.warn' : `dashboard.record.${k}`)} height={HISTORY_HEIGHT} /> : <Box sx={{ height: HISTORY_HEIGHT + LEGEND_HEIGHT }} />}
           </CardContent>
         </Card>
         <Card data-testid="dashboard-system">
