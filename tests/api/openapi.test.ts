@@ -63,6 +63,26 @@ const PAYLOADS: [string, unknown][] = [
   ['/system/error-log/pageList', { current: 1, size: 20, condition: { type: 'api' } }],
   ['/monitor/system', {}],
   ['/druid/stat', {}],
+  // Hand-written handlers of generated calls, as the console's dialogs and pickers send them.
+  ['/biz/t-alarm/signing', { fId: 1, fRemark: '', fPhotoUrl: '', fHandleContent: '已处理' }],
+  ['/biz/t-alarm/signingBatch', { ids: [1, 2], fHandleContent: '已处理' }],
+  ['/biz/t-touch-alarm/updateStatus', { fId: 1 }],
+  ['/biz/t-feedback/answer', { fId: 1, fAnswerContent: '已答复' }],
+  ['/biz/t-device-timing/share-saves', { deviceIds: [1, 2], deviceTimingId: 3 }],
+  ['/biz/t-firmware-update-device/undevices', { current: 1, size: 10, condition: { fFirmwareId: 1, fProductId: 2, keyword: '' } }],
+  ['/biz/t-firmware-update-device/addall', { fFirmwareId: 1, fProductId: 2 }],
+  ['/biz/t-firmware-update-device/addorupdate', [{ fDeviceId: 4, fFirmwareId: 1 }]],
+  ['/biz/t-product-property/addorupdate', { fProductId: 1, list: [] }],
+  ['/biz/t-group-device/undevicesbygroupid', { current: 1, size: 10, condition: { group_id: 2, keyword: 'DEV' } }],
+  ['/biz/t-group-device/unbindDevices', [{ fId: 1, fGroupId: 2, fDeviceId: 3 }]],
+  ['/biz/t-sys-user-room-device/unselected-devices', { current: 1, size: 10, condition: { fHomeId: 1, fRoomId: 2, keyword: '' } }],
+  ['/biz/t-sys-user-room-device/bindDevices', [{ fId: 5, fDeviceId: 5, fHomeId: 1, fRoomId: 2 }]],
+  ['/biz/t-sys-user-room-device/unbindRoomDevices', [{ fId: 3, fHomeId: 1, fDeviceId: 5, fRoomId: null }]],
+  ['/biz/t-sys-user-room/userrooms', { fUserId: 3 }],
+  ['/system/t-sys-user/resetUserPwd', { fId: 3 }],
+  ['/system/t-sys-user/getUserData', { phone: '13800000002' }],
+  ['/system/t-sys-role/treeList', { id: 2 }],
+  ['/system/t-sys-permission-menu/removeSysMenu', { id: 9 }],
 ];
 
 describe.each(backends)('OpenAPI document on %s', (backend) => {
