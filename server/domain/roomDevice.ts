@@ -158,6 +158,6 @@ const ROOM_PAGE = S.page({ fRoomId: S.id('the room'), roomId: S.id(), fHomeId: S
 takes(ROOM_PAGE, selectedDevices);
 takes(ROOM_PAGE, unselectedDevices);
 // Device rows with the target room: the device's fDeviceId (or its fId), the room and its place.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() })), bindDevices);
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: '请选择需要绑定的设备' }), bindDevices);
 // Link rows sent back with fRoomId null: the link's fId, or the device with its place.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() })), unbindRoomDevices);
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: '请选择需要解绑的设备' }), unbindRoomDevices);

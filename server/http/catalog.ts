@@ -111,11 +111,12 @@ export const S = {
   /**
    * Rows saved at once: a JSON array of them, or (the legacy form) an object that holds them under one of
    * `keys` (`{ items: [...] }`), beside the properties `beside` names (e.g. the product an emptied list
-   * belongs to). `or`: other bodies the call takes instead of rows.
+   * belongs to). `or`: other bodies the call takes instead of rows; `message`: the refusal's words when
+   * the rows are not a list.
    */
-  rows: (row: JsonSchema, wrapped: { keys?: string[]; beside?: Record<string, JsonSchema>; or?: JsonSchema[] } = {}): JsonSchema => {
+  rows: (row: JsonSchema, wrapped: { keys?: string[]; beside?: Record<string, JsonSchema>; or?: JsonSchema[]; message?: string } = {}): JsonSchema => {
     const keys = wrapped.keys ?? ['items', 'list', 'records'];
-    const list: JsonSchema = { type: 'array', items: row };
+    const list: JsonSchema = { type: 'array', items: row, ...(wrapped.message ? { 'x-messages': { type: wrapped.message } } : {}) };
     return {
       anyOf: [
         { ...list, description: 'the rows' },

@@ -244,6 +244,8 @@ describe.each(backends)('OpenAPI document on %s', (backend) => {
       ['/biz/t-sys-user-room-device/bindDevices', [{ fDeviceId: 1, fRoomId: { $ne: 1 } }], '请求格式错误：0.fRoomId'],
       ['/biz/t-group-device/unbindDevices', { items: [{ fId: [1] }] }, '请求格式错误：items.0.fId'],
       ['/biz/t-device-timing/share-saves', { deviceTimingId: 1 }, '请选择需要同步的设备'],
+      ['/biz/t-device-timing/saves', {}, '定时不能为空'],
+      ['/biz/t-group-device/bindDevices', 'x', '请选择需要绑定的设备'],
     ];
     for (const [path, body, message] of refused) expect((await s.call(path, body, admin)).body, path).toMatchObject({ code: 400, message });
   });
