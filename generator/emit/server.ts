@@ -7,6 +7,7 @@ import type { Model, Entity, Property } from '../model';
 import { primaryKey, isWrite, logName, variantKey } from '../model';
 import { tsHeader, literal, HEADER } from './common';
 import { snapshotFiles } from '../history';
+import { TIME_SCHEMA } from '../../server/crud/format';
 
 function zh(messages: Property['x-messages']): Record<string, string> {
   return Object.fromEntries(Object.entries(messages ?? {}).map(([rule, t]) => [rule, t['zh-CN']]));
@@ -156,6 +157,12 @@ export const buttons = ${literal(buttons)};
 `;
 }
 
+/** A column's format as answers carry it: times are written by server/crud/format.ts, not as RFC 3339. */
+function answeredFormat(format: string): Record<string, string> {
+  if (format === 'date-time' || format === 'date') return { ...TIME_SCHEMA };
+  return { format };
+}
+
 function openapi(model: Model) {
   const schemas: Record<string, object> = {};
   const paths: Record<string, object> = {};
@@ -168,7 +175,7 @@ function openapi(model: Model) {
         const { 'x-label': label, type, format, maxLength, pattern, enum: e, readOnly } = p;
         // An answer's row carries NULL for an empty column: only the key and NOT NULL columns always have a value.
         const empty = !p['x-db']?.primaryKey && !p['x-db']?.notNull;
-        return [f, { type: empty ? [type, 'null'] : type, ...(format ? { format } : {}), ...(maxLength ? { maxLength } : {}), ...(pattern ? { pattern } : {}), ...(e ? { enum: empty ? [...e, null] : e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}` }];
+        return [f, { type: empty ? [type, 'null'] : type, ...(format ? answeredFormat(format) : {}), ...(maxLength ? { maxLength } : {}), ...(pattern ? { pattern } : {}), ...(e ? { enum: empty ? [...e, null] : e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}` }];
       })),
       // A row as answers carry it: a call may answer some of its columns (a profile, a list without the
       // write-only role ids), so only the key is always there. What a save requires is its request body's.

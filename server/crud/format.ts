@@ -16,3 +16,12 @@ export function formatRow<T extends Record<string, unknown>>(row: T, timeZone: s
   for (const [k, v] of Object.entries(row)) out[k] = v instanceof Date ? formatTime(v, timeZone) : v;
   return out as T;
 }
+
+/**
+ * How the API document says so: a time column is a string of this custom format, with the pattern any
+ * JSON Schema validator checks (`format: date-time` would promise RFC 3339, which answers do not carry).
+ * Validators that check formats (tests/e2e/contract.ts) register TIME_FORMATS.
+ */
+export const TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
+export const TIME_SCHEMA = { format: 'local-date-time', pattern: TIME_PATTERN } as const;
+export const TIME_FORMATS: Record<string, RegExp> = { 'local-date-time': new RegExp(TIME_PATTERN) };

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { routes } from '../generated/routes';
 import { Answer, registerCall, type RouteContext } from '../http/route';
-import { S, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
+import { S, UNDECLARED_BODY, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';
 
@@ -46,15 +46,28 @@ const READ_WORDS: Record<string, { 'zh-CN': string; 'zh-TW': string; 'en-US': st
   get: { 'zh-CN': '详情', 'zh-TW': '詳情', 'en-US': 'details' },
 };
 
-/** What the document says of a generated call: the body the engine checks and the `data` it answers. */
-function documentOf(route: RouteSpec, model: EntityModel, standard: string): { body: JsonSchema; data?: JsonSchema } {
+/**
+ * What the document says of a generated call: the body and the `data` it answers, and whether the body
+ * is checked against its schema before the handler runs (`checked`), or by the CRUD engine with the
+ * entity's rules and messages.
+ */
+function documentOf(route: RouteSpec, model: EntityModel, standard: string): { body: JsonSchema; data?: JsonSchema; checked?: boolean } {
   const row = { $ref: `#/components/schemas/${route.entity}` };
   const key = { [model.primaryKey]: S.id(), ids: S.ids('several rows at once') };
   // Writes that change a row in place (delete, status, a `set`) answer no data.
   const nothing = { type: 'null' };
   if (route.set) return { body: S.object(key), data: nothing };
-  // A hand-written handler of a standard action takes the same request; other actions say who reads them.
-  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) return { body: bodyOf(route.handler) ?? { type: 'object', description: `handled by server/domain (${route.action})` }, data: answerOf(route.handler) };
+  // A hand-written handler of a standard action takes the same request; one of another action (or a
+  // delete or status change of its own) declares its body beside it with takes().
+  if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) {
+    const declared = bodyOf(route.handler);
+    const data = answerOf(route.handler);
+    if (declared === 'list' || declared === 'save') {
+      const standardCall = documentOf({ ...route, handler: undefined }, model, declared);
+      return { body: standardCall.body, data: data ?? standardCall.data };
+    }
+    return { body: declared ?? { type: 'object', description: UNDECLARED_BODY }, data, checked: Boolean(declared) };
+  }
   switch (standard) {
     case 'list': {
       const body = S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()])));
@@ -80,13 +93,14 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) 
     if (!action) throw new Error(`${route.path}: no handler for action "${route.action}" of ${route.entity}`);
     const model = entity(route.entity);
     const words = READ_WORDS[standard];
+    const { checked, ...documented } = documentOf(route, model, standard);
     registerCall(app, ctx, {
       path: route.path,
       permission: permissionOf(route, model),
       codes: [...(typeof route.permission === 'string' ? [route.permission] : [route.permission.create, route.permission.update]), ...(route.permissionWhen ?? []).map((w) => w.permission)],
       tag: route.entity,
-      ...documentOf(route, model, standard),
-      bodyCheckedByHandler: true,
+      ...documented,
+      bodyCheckedByHandler: !checked,
       summary: words && { 'zh-CN': model.labels['zh-CN'] + words['zh-CN'], 'zh-TW': model.labels['zh-TW'] + words['zh-TW'], 'en-US': `${model.labels['en-US']} ${words['en-US']}` },
       methods: route.method === 'GET' ? ['GET', 'POST'] : ['POST'],
       // A handler that only reads is named so in the resource file by having no message.

@@ -6,7 +6,7 @@
  * (t_device.fUserId): the locks and access controls it installed. There is no assignment of staff to
  * jurisdictions in the platform yet, so nobody else sees any alarm.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -152,3 +152,9 @@ export async function alarmTypeCount(ctx: CallContext) {
 answers(S.array(S.object({ type: { type: 'string' }, alarmTypes: S.array({ type: 'integer' }), num: { type: 'integer' } })), alarmTypeCount);
 answers(S.none(), signing);
 answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);
+
+/** The handling note both sign-offs take, with the dialog's words for a missing or long one. */
+const NOTE = { type: ['string', 'null'], maxLength: NOTE_MAX, 'x-messages': { required: MESSAGES.noteRequired, maxLength: MESSAGES.noteTooLong } };
+takes(S.object({ fId: { ...S.id('the alarm'), 'x-messages': { required: MESSAGES.idRequired } }, fHandleContent: NOTE, fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'kept when given (its first 500 characters)') }, ['fId', 'fHandleContent']), signing);
+takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: MESSAGES.idsRequired, type: MESSAGES.idsRequired, maxItems: MESSAGES.tooMany } }, fHandleContent: NOTE }, ['ids', 'fHandleContent']), signingBatch);
+takes(S.object({}), alarmTypeCount);

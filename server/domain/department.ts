@@ -2,7 +2,7 @@
  * Departments (spec 002 §3, §5, §7): a tree keyed by the department number the user gives. Every
  * administrator sees the whole tree; there is no per-user scope.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import type { CallContext } from '../crud/types';
 import { buildTree, checkParent, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
 
@@ -31,3 +31,4 @@ export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'department:edi
 export const removeDepartment = (ctx: CallContext) => removeNode(ctx, TREE);
 
 answers(S.none(), removeDepartment);
+takes(S.object({ fDepartmentId: S.id('the department number'), fId: S.id('the row, when no number is given') }), removeDepartment);

@@ -2,7 +2,7 @@
  * Devices: who sees which (scope), what is derived on save (type from the product, the owner), and the
  * calls beyond CRUD (counters, activation).
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
@@ -83,3 +83,5 @@ export async function activation(ctx: CallContext) {
 
 answers(S.none(), activation);
 answers(S.counts(['allCount', 'onlineCount', 'onlineNotCount', 'noCount']), total);
+takes(S.object({ fId: S.ids('the device (the first of a list)') }), activation);
+takes(S.object({ productId: S.id('only devices of this product'), product_id: S.id('the same, as older callers name it') }), total);

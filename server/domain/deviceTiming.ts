@@ -231,4 +231,7 @@ answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' },
 answers(S.pageOf(S.entity('deviceTiming')), userList);
 answers(S.entity('deviceTiming'), userSave);
 // Each a timer as the form sends it; without fId it is added.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fTime: { type: 'string' }, fValidType: { type: ['integer', 'string'] }, fOpt: { type: ['integer', 'string'] }, fState: { type: ['integer', 'string'] }, fReverse: { type: ['integer', 'string'] }, fReverseSecond: { type: ['integer', 'string', 'null'] } })), saves);
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fTime: { type: 'string' }, fValidType: { type: ['integer', 'string'] }, fOpt: { type: ['integer', 'string'] }, fState: { type: ['integer', 'string'] }, fReverse: { type: ['integer', 'string'] }, fReverseSecond: { type: ['integer', 'string', 'null'] } }), { message: '定时不能为空' }), saves);
+takes(S.object({ deviceIds: { ...S.ids('the devices to copy the timer to'), 'x-messages': { required: '请选择需要同步的设备' } }, deviceTimingId: { ...S.id('the timer to copy'), 'x-messages': { required: '定时不存在或无权操作' } } }, ['deviceIds', 'deviceTimingId']), shareSaves);
+takes('list', userList);
+takes('save', userSave);

@@ -11,7 +11,7 @@ import JSZip from 'jszip';
 import QRCode from 'qrcode';
 import { cellText } from './sheetImport';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
-import { describeRoute, S } from '../http/catalog';
+import { checkBody, describeRoute, S, type JsonSchema } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { applyFilters } from '../crud/query';
@@ -82,14 +82,16 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 }
 
 /** A file answer still refuses with the envelope, so the console can show the message. */
-function fileRoute(app: FastifyInstance, ctx: RouteContext, path: string, permission: string, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
-  describeRoute(ctx.catalog, { path, methods: ['POST'], codes: [permission], public: false, tag: 't-device', produces: path === TRANSFER_PATHS.qrcode ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: { type: 'object', description: 'the device list filters (condition), or the chosen ids' } });
+function fileRoute(app: FastifyInstance, ctx: RouteContext, path: string, permission: string, body: JsonSchema, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
+  describeRoute(ctx.catalog, { path, methods: ['POST'], codes: [permission], public: false, tag: 't-device', produces: path === TRANSFER_PATHS.qrcode ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body });
   app.route({
     method: 'POST',
     url: path,
     handler: async (request, reply) => {
       const user = await authenticate(ctx, request, reply);
       if (!user.permissions.has(permission)) throw new Forbidden();
+      // The body the document shows is the one checked, as registerCall does for enveloped calls.
+      checkBody({ body }, request.body ?? {});
       return handler(user, { ...(request.query as Record<string, unknown>), ...jsonBody(request) }, reply);
     },
   });
@@ -301,14 +303,16 @@ function isTooLarge(error: unknown): boolean {
 }
 
 export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext) {
-  fileRoute(app, ctx, TRANSFER_PATHS.template, EXPORT_PERMISSION, async (_user, _body, reply) =>
+  fileRoute(app, ctx, TRANSFER_PATHS.template, EXPORT_PERMISSION, S.object({}), async (_user, _body, reply) =>
     sendFile(reply, await templateWorkbook(), XLSX_TYPE, '设备导入模板.xlsx', 'device-template.xlsx'),
   );
-  fileRoute(app, ctx, TRANSFER_PATHS.export, EXPORT_PERMISSION, async (user, body, reply) => {
+  // The device list's search: its filters' condition keys.
+  const exportBody = S.object({ condition: { type: ['object', 'null'], properties: Object.fromEntries(entity('device').filters.map((f) => [f.key, S.any()])) } });
+  fileRoute(app, ctx, TRANSFER_PATHS.export, EXPORT_PERMISSION, exportBody, async (user, body, reply) => {
     const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
     return sendFile(reply, await exportWorkbook(ctx, user, condition), XLSX_TYPE, '设备数据.xlsx', 'devices.xlsx');
   });
-  fileRoute(app, ctx, TRANSFER_PATHS.qrcode, EXPORT_PERMISSION, async (user, body, reply) => {
+  fileRoute(app, ctx, TRANSFER_PATHS.qrcode, EXPORT_PERMISSION, S.object({ fIds: S.ids('the chosen devices'), deviceIds: S.ids('the same, as older callers name it'), ids: S.ids('the same') }), async (user, body, reply) => {
     const { zip } = await qrcodeZip(ctx, user, idList(body.fIds ?? body.deviceIds ?? body.ids));
     return sendFile(reply, zip, 'application/zip', '设备二维码.zip', 'device-qrcodes.zip');
   });

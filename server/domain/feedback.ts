@@ -4,7 +4,7 @@
  * 9 corrected. A reply is stored with its time and author, confirms an unconfirmed row and reaches the
  * author in the message centre.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -140,3 +140,4 @@ export async function seedFeedback(db: Services['db']) {
 }
 
 answers(S.entity('feedback'), answer);
+takes(S.object({ fId: S.id('the feedback'), fAnswerContent: { type: ['string', 'null'], maxLength: 1000, 'x-messages': { maxLength: '答复内容长度超出限制' } }, fAnswer: { type: ['string', 'null'], maxLength: 1000, description: 'the same, as older callers name it', 'x-messages': { maxLength: '答复内容长度超出限制' } } }), answer);

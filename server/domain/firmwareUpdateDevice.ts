@@ -125,4 +125,6 @@ export async function beforeDelete(row: Row) {
 answers(S.object({ count: { type: 'integer' } }), addAll);
 answers(S.object({ count: { type: 'integer' }, skipped: { type: 'integer' } }), addDevices);
 answers(S.pageOf(S.entity('device')), undevices);
-takes(S.rows(S.object({ fDeviceId: S.id(), fFirmwareId: S.id() })), addDevices);
+takes(S.rows(S.object({ fDeviceId: S.id(), fFirmwareId: S.id() }), { or: [S.object({ deviceIds: S.array({ type: ['integer', 'string'] }, 'the devices'), fFirmwareId: S.id('the firmware') }, ['deviceIds'])], message: NONE_SELECTED }), addDevices);
+takes(S.page({ fFirmwareId: S.id('the firmware'), fProductId: S.id('its product (the firmware says which)'), keyword: S.keyword('number or name') }, { fFirmwareId: S.id('the firmware, outside the condition') }), undevices);
+takes(S.object({ fFirmwareId: S.id('the firmware'), fProductId: S.id('its product, checked against the firmware\'s') }), addAll);

@@ -118,4 +118,7 @@ export async function unbindDevices(ctx: CallContext) {
 answers(S.object({ added: { type: 'integer' } }), bindDevices);
 answers(S.object({ removed: { type: 'integer' } }), unbindDevices);
 answers(S.pageOf(S.entity('device')), devicesNotInGroup);
-takes(S.rows(S.object({ fDeviceId: S.id(), fGroupId: S.id() })), bindDevices);
+takes(S.rows(S.object({ fDeviceId: S.id(), fGroupId: S.id() }), { message: '请选择需要绑定的设备' }), bindDevices);
+takes(S.page({ group_id: S.id('the group'), groupId: S.id(), fGroupId: S.id(), keyword: S.keyword('number or name') }, { fGroupId: S.id('the group, outside the condition') }), devicesNotInGroup);
+// Each a link row as the drawer lists it: its fId, or its group and device.
+takes(S.rows(S.object({ fId: S.id(), fGroupId: S.id(), fDeviceId: S.id() }), { message: '请选择需要解绑的设备' }), unbindDevices);

@@ -425,11 +425,13 @@ async function relatedPeople(db: DB, phone: string) {
 // The calls
 
 /** What every lookup takes: its subject (a user, a phone or an ID number), paging, and the graph's options. */
-const INTEL_BODY = S.page({ fUserId: S.id(), userId: S.id() });
-Object.assign(INTEL_BODY.properties as object, {
-  id: S.id('the person'), fId: S.id(), fUserId: S.id(), userId: S.id(), phone: S.string(20), idcard: S.string(18), keyword: S.string(20, 'a phone or ID number'),
-  relations: S.ids('1 phone book, 2 co-residents, 3 housemates'), depth: S.number('graph depth'),
-});
+export const INTEL_BODY = S.page(
+  { fUserId: S.id(), userId: S.id() },
+  {
+    id: S.id('the person'), fId: S.id(), fUserId: S.id(), userId: S.id(), phone: S.string(20), idcard: S.string(18), keyword: S.string(20, 'a phone or ID number'),
+    relations: S.ids('1 phone book, 2 co-residents, 3 housemates'), depth: S.number('graph depth'),
+  },
+);
 
 const INT = { type: ['integer', 'null'] };
 const NUM = { type: ['number', 'null'] };

@@ -92,7 +92,7 @@ export async function importFields(ctx: RouteContext, user: User, libraryId: num
 }
 
 export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteContext) {
-  describeRoute(ctx.catalog, { path: LIBRARY_IMPORT_PATHS.template, methods: ['GET', 'POST'], codes: ['json_conf:look'], public: false, tag: 't-product-json-conf', produces: XLSX_TYPE, body: { type: 'object' } });
+  describeRoute(ctx.catalog, { path: LIBRARY_IMPORT_PATHS.template, methods: ['GET', 'POST'], codes: ['json_conf:look'], public: false, tag: 't-product-json-conf', produces: XLSX_TYPE, body: S.object({}) });
   app.route({
     method: ['GET', 'POST'],
     url: LIBRARY_IMPORT_PATHS.template,

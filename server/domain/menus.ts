@@ -4,7 +4,7 @@
  * keeps in step with the resource files; that sync upserts by permission code and never deletes, so a
  * hand-made row survives restarts (a synced row edited here gets its declared values back on start).
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
 import type { DB } from '../db';
@@ -129,3 +129,4 @@ export async function remove({ db, body }: CallContext) {
 }
 
 answers(S.none(), remove);
+takes(S.object({ id: S.id('the menu'), fId: S.id('the same, as older callers name it') }), remove);

@@ -43,4 +43,4 @@ export async function saveAll(ctx: CallContext) {
 
 answers({ type: 'integer', description: 'how many properties the product now has' }, saveAll);
 // The product's whole list of properties; a row without fId is added.
-takes(S.rows(S.object({ fId: S.id(), fProductId: S.id(), fName: { type: 'string' }, fValue: { type: ['string', 'null'] } })), saveAll);
+takes(S.rows(S.object({ fId: S.id(), fProductId: S.id(), fName: { type: 'string' }, fValue: { type: ['string', 'null'] } }), { keys: ['items', 'list'], message: '产品属性格式不正确', beside: { fProductId: S.id('the product, so an emptied list still names it') } }), saveAll);

@@ -3,7 +3,7 @@
  * are its handlers. The built-in roles keep their alias and cannot be deleted; the administrator role
  * holds every code and is not granted by hand.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
 import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
@@ -129,3 +129,9 @@ export async function setPermissions({ db, body }: CallContext) {
 answers(S.none(), remove);
 answers(ROLE_TREE, tree);
 answers(S.array({ type: 'integer' }, 'the menu ids the role now holds, with their ancestors'), setPermissions);
+const ROLE = { id: S.id('the role'), fId: S.id('the same, as older callers name it') };
+/** Menu ids as a list (ids, or nodes with an id) or as "1,2,3". */
+const NODES = { type: ['array', 'string', 'null'], items: { type: ['integer', 'string', 'object'] } };
+takes(S.object(ROLE), remove);
+takes(S.object(ROLE), tree);
+takes(S.object({ ...ROLE, treeNodes: { ...NODES, description: 'the checked menu nodes' }, menuIds: { ...NODES, description: 'the same, as older callers name it' } }), setPermissions);

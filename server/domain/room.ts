@@ -3,7 +3,7 @@
  * holds devices is not deleted: unbinding them first keeps the deletion from silently moving devices
  * out of the place.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { present } from '../crud/engine';
@@ -79,3 +79,4 @@ export async function userRooms(ctx: CallContext) {
 }
 
 answers(S.array(S.entity('room')), userRooms);
+takes(S.object({ fUserId: S.id('the place owner'), condition: { type: ['object', 'null'], properties: { fUserId: S.id() } } }), userRooms);

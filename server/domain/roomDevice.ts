@@ -3,7 +3,7 @@
  * room of the same place moves it. Binding needs the room in the caller's scope and the device among
  * the ones the caller sees, so nobody files a device they cannot see; lists show only such devices.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, present, scoped } from '../crud/engine';
@@ -153,3 +153,11 @@ answers(S.object({ added: { type: 'integer' }, moved: { type: 'integer' } }), bi
 answers(S.pageOf({ allOf: [S.entity('roomDevice'), S.object({ device: S.nullable(S.entity('device')) })] }), selectedDevices);
 answers(S.object({ removed: { type: 'integer' } }), unbindRoomDevices);
 answers(S.pageOf(S.entity('device')), unselectedDevices);
+/** The bind and unbind pickers' page: the room (fRoomId or roomId) and a keyword. */
+const ROOM_PAGE = S.page({ fRoomId: S.id('the room'), roomId: S.id(), fHomeId: S.id('its place (the room says which)'), keyword: S.keyword('number or name') });
+takes(ROOM_PAGE, selectedDevices);
+takes(ROOM_PAGE, unselectedDevices);
+// Device rows with the target room: the device's fDeviceId (or its fId), the room and its place.
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: '请选择需要绑定的设备' }), bindDevices);
+// Link rows sent back with fRoomId null: the link's fId, or the device with its place.
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: '请选择需要解绑的设备' }), unbindRoomDevices);

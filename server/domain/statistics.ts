@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { authenticate, registerCall, type RouteContext } from '../http/route';
-import { describeRoute, S } from '../http/catalog';
+import { checkBody, describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';
 import { scope } from './device';
@@ -151,23 +151,27 @@ const DEVICE_TOTAL = S.object({
   chart: S.object({ categories: S.array({ type: 'string' }), series: S.array(S.object({ name: { type: 'string' }, data: S.array({ type: 'number' }) })) }),
 });
 
+/** The statistics filters: the chart and its download take the same. */
+const DEVICE_TOTAL_BODY = S.object({ deviceIds: S.ids('the devices; none: all visible'), time: S.array(S.string(19), '[from, to] as YYYY-MM-DD HH:mm:ss'), stime: S.string(19), etime: S.string(19), timeType: S.number('1 by hour, 2 by day') });
+
 export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/app/device/device-total',
     data: DEVICE_TOTAL,
-    body: S.object({ deviceIds: S.ids('the devices; none: all visible'), time: S.array(S.string(19), '[from, to] as YYYY-MM-DD HH:mm:ss'), stime: S.string(19), etime: S.string(19), timeType: S.number('1 by hour, 2 by day') }),
+    body: DEVICE_TOTAL_BODY,
     permission: STATISTICS_PERMISSION,
     handler: async ({ user, body }) => deviceTotal(ctx, user!, body),
   });
 
   // A file, not an envelope; refusals still answer the envelope, so the console can show the message.
-  describeRoute(ctx.catalog, { path: '/app/device/download-device-total', methods: ['POST'], codes: [STATISTICS_PERMISSION], public: false, tag: 'device', produces: XLSX_TYPE, body: { type: 'object', description: 'the statistics filters (timeType, time range, devices)' } });
+  describeRoute(ctx.catalog, { path: '/app/device/download-device-total', methods: ['POST'], codes: [STATISTICS_PERMISSION], public: false, tag: 'device', produces: XLSX_TYPE, body: DEVICE_TOTAL_BODY });
   app.route({
     method: 'POST',
     url: '/app/device/download-device-total',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const user = await authenticate(ctx, request, reply);
       if (!user.permissions.has(STATISTICS_PERMISSION)) throw new Forbidden();
+      checkBody({ body: DEVICE_TOTAL_BODY }, request.body ?? {});
       const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
       const result = await deviceTotal(ctx, user, body);
       const file = await deviceTotalWorkbook(result, Number(body.timeType) === TIME_TYPE_HOUR ? TIME_TYPE_HOUR : TIME_TYPE_DAY);

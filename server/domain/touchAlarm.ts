@@ -4,7 +4,7 @@
  * The caller's name, ID card and phone are matched on t_sys_user, which is not an entity of its own
  * (it holds password hashes), so the list resolves them to user ids first.
  */
-import { S, answers } from '../http/catalog';
+import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { Answer } from '../http/route';
@@ -82,3 +82,4 @@ export async function updateStatus(ctx: CallContext) {
 }
 
 answers(S.none(), updateStatus);
+takes(S.object({ fId: { ...S.id('the alarm'), 'x-messages': { required: MESSAGES.idRequired } } }, ['fId']), updateStatus);

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
-import { S, answers, describeRoute } from '../http/catalog';
+import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { isId } from '../http/guard';
 import { hashPassword } from '../auth/passwords';
@@ -19,7 +19,7 @@ import { formatRow } from '../crud/format';
 import type { CallContext, Services, User } from '../crud/types';
 import type { DB } from '../db';
 import { pageNumber, containing } from '../crud/query';
-import { PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
+import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
 import { SHEET_LIMIT_BYTES, SHEET_MESSAGES, XLSX_TYPE, checkRows, openSheet, receiveSheet, refuseBadRows, templateBook } from './sheetImport';
 
@@ -500,4 +500,18 @@ answers(
     fStatus: { type: ['integer', 'null'] }, fPic: S.string(), fExpireTime: S.string(), fCreateTime: S.string(), fLastloginDate: S.string(),
   }),
   save,
+);
+
+/** A user by fId (or id); the handlers refuse anything but a positive integer with 参数错误. */
+const USER_KEY = { fId: S.id('the user'), id: S.id('the same, as older callers name it') };
+// A user's devices by fId, paged; or (the holographic profile) the person by userId, phone or idcard.
+takes(INTEL_BODY, devices);
+takes(S.object(USER_KEY), remove);
+takes(S.object({ ...USER_KEY, fPassword: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: `at least 6 characters; empty or absent: ${DEFAULT_PASSWORD}`, 'x-messages': { pattern: '密码长度必须大于6位' } }, password: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: 'the same, as older callers name it', 'x-messages': { pattern: '密码长度必须大于6位' } } }), resetPassword);
+takes(
+  S.object(
+    { ...USER_KEY, fStatus: { enum: [0, 1, '0', '1'], description: '1 enabled, 0 disabled', 'x-message': '状态不能为空' }, fUserType: S.number('2 a tenant, else a system user: the row must be of that type'), userType: S.number('the same, as older callers name it') },
+    ['fStatus'],
+  ),
+  status,
 );

@@ -83,7 +83,9 @@ function validator(schema: JsonSchema): ValidateFunction {
 export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
   const validate = validator(def.body!);
   if (validate(body)) return;
-  const error = validate.errors![0];
+  // Of the alternatives a schema offers (rows as an array or wrapped in an object), the error found
+  // deepest in the body says best what is wrong with it.
+  const error = validate.errors!.reduce((best, e) => (e.instancePath.split('/').length > best.instancePath.split('/').length ? e : best));
   const missing = error.keyword === 'required' ? String((error.params as { missingProperty: string }).missingProperty) : null;
   const parent = error.parentSchema as JsonSchema | undefined;
   const schema = missing ? (parent?.properties as Record<string, JsonSchema> | undefined)?.[missing] : parent;
@@ -106,12 +108,33 @@ export const S = {
   bool: (description?: string): JsonSchema => ({ type: ['boolean', 'integer', 'string', 'null'], ...(description ? { description } : {}) }),
   any: (description?: string): JsonSchema => (description ? { description } : {}),
   array: (items: JsonSchema = {}, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) }),
-  /** Rows saved at once: a JSON array of them, or (the legacy form) an object that wraps them, e.g. `{ items: [...] }`. */
-  rows: (row: JsonSchema): JsonSchema => ({ anyOf: [{ type: 'array', items: row }, { type: 'object', description: 'the rows wrapped: { items: [...] }' }] }),
-  /** The paged-list request every list call takes. */
-  page: (condition: Record<string, JsonSchema> = {}): JsonSchema => ({
+  /**
+   * Rows saved at once: a JSON array of them, or (the legacy form) an object that holds them under one of
+   * `keys` (`{ items: [...] }`), beside the properties `beside` names (e.g. the product an emptied list
+   * belongs to). `or`: other bodies the call takes instead of rows; `message`: the refusal's words when
+   * the rows are not a list.
+   */
+  rows: (row: JsonSchema, wrapped: { keys?: string[]; beside?: Record<string, JsonSchema>; or?: JsonSchema[]; message?: string } = {}): JsonSchema => {
+    const keys = wrapped.keys ?? ['items', 'list', 'records'];
+    const list: JsonSchema = { type: 'array', items: row, ...(wrapped.message ? { 'x-messages': { type: wrapped.message } } : {}) };
+    return {
+      anyOf: [
+        { ...list, description: 'the rows' },
+        {
+          type: 'object',
+          description: `the rows wrapped: { ${keys.map((k) => `${k}: [...]`).join(' } or { ')} }`,
+          properties: { ...Object.fromEntries(keys.map((k) => [k, list])), ...wrapped.beside },
+          anyOf: keys.map((k) => ({ required: [k] })),
+        },
+        ...(wrapped.or ?? []),
+      ],
+    };
+  },
+  /** The paged-list request every list call takes; `beside`: what a call also reads outside the condition. */
+  page: (condition: Record<string, JsonSchema> = {}, beside: Record<string, JsonSchema> = {}): JsonSchema => ({
     type: 'object',
     properties: {
+      ...beside,
       current: { type: ['integer', 'string'], description: 'page, from 1' },
       size: { type: ['integer', 'string'], description: 'rows a page' },
       pageSize: { type: ['integer', 'string'], description: 'rows a page (older callers)' },
@@ -151,12 +174,26 @@ export function answers<F extends object>(data: JsonSchema, handler: F): F {
 
 export const answerOf = (handler: object): JsonSchema | undefined => handlerAnswers.get(handler);
 
-const handlerBodies = new WeakMap<object, JsonSchema>();
+/**
+ * The request a standard action takes, for a hand-written handler that takes the same one: `list` the
+ * page request with the entity's filters, `save` the entity's writable fields. The CRUD engine checks
+ * those with the entity's rules and messages, as it does for the standard action.
+ */
+export type StandardBody = 'list' | 'save';
 
-/** Declares the body a hand-written handler of a generated call takes, where it is not the entity's row. */
-export function takes<F extends object>(body: JsonSchema, handler: F): F {
+const handlerBodies = new WeakMap<object, JsonSchema | StandardBody>();
+
+/**
+ * Declares the body a hand-written handler of a generated call takes (other than its standard action's):
+ * the document shows it and every request is checked against it before the handler runs, as a
+ * hand-written call's `body` is. Returns the handler, so it can wrap the definition.
+ */
+export function takes<F extends object>(body: JsonSchema | StandardBody, handler: F): F {
   handlerBodies.set(handler, body);
   return handler;
 }
 
-export const bodyOf = (handler: object): JsonSchema | undefined => handlerBodies.get(handler);
+/** What the document says of the body of a hand-written handler that declares none: tests/api/openapi.test.ts fails on it. */
+export const UNDECLARED_BODY = 'undeclared: the handler in server/domain takes it';
+
+export const bodyOf = (handler: object): JsonSchema | StandardBody | undefined => handlerBodies.get(handler);

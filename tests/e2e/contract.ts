@@ -1,12 +1,15 @@
 /**
  * The console's calls held to the API document: every request a page of the test sends to the server is looked up
  * in /openapi.json (method and path), its body — JSON, form fields, or the query of a GET — is checked
- * against the documented request schema, and a JSON answer against the documented answer schema. Each
+ * against the documented request schema, and a JSON answer against the documented answer schema, formats
+ * included (times as the server writes them, server/crud/format.ts). Each
  * spec takes `test` from helpers.ts, whose fixture fails the test that made a call the document does not
  * describe.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { BrowserContext, Request, Response } from '@playwright/test';
+import { TIME_FORMATS } from '../../server/crud/format';
 
 interface Operation {
   method: string;
@@ -33,7 +36,10 @@ export function apiDocument(baseURL: string, account: { phone: string; password:
       const login = await (await fetch(`${baseURL}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: account.phone, password: account.password }) })).json();
       if (!login.success) throw new Error(`signing in to read the API document: ${login.message}`);
       const document = await (await fetch(`${baseURL}/openapi.json`, { headers: { authorization: login.data.token } })).json();
-      const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false, logger: false });
+      // Formats are checked: a time the server writes otherwise than the document says is a mismatch.
+      const ajv = new Ajv({ strict: false, allErrors: false, logger: false });
+      addFormats(ajv);
+      for (const [name, pattern] of Object.entries(TIME_FORMATS)) ajv.addFormat(name, pattern);
       ajv.addSchema(document, 'doc');
       const operations: Operation[] = [];
       for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
