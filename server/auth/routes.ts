@@ -88,7 +88,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/logout',
     data: S.none(),
-    body: S.object({}),
+    body: S.nothing(),
     permission: null,
     write: true,
     logname: { key: 'session.logout', 'zh-CN': '退出登录', 'zh-TW': '登出', 'en-US': 'Sign out' },

@@ -316,7 +316,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/api/events/ticket',
     data: S.object({ ticket: { type: 'string' } }, ['ticket']),
     summary: { 'zh-CN': '实时事件票据', 'zh-TW': '即時事件票據', 'en-US': 'A ticket for the live event stream' },
-    body: S.object({}),
+    body: S.nothing(),
     permission: null,
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');

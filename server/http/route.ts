@@ -118,7 +118,12 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     }
     try {
       // After the caller is known (a stranger gets 700, not a hint about the body); a write's refusal is logged.
-      if (def.body && !def.bodyCheckedByHandler && !def.upload) checkBody(def, request.body ?? {});
+      if (def.body && !def.bodyCheckedByHandler && !def.upload) {
+        // No body at all is an empty one (a GET); a JSON null is not an object and is refused.
+        checkBody(def, request.body === undefined ? {} : request.body);
+        // A call that names every property it takes checks the query too, as it is merged into the body.
+        if (def.body.additionalProperties === false && request.query) checkBody(def, request.query);
+      }
       const result = await def.handler({ user, body, request, reply });
       if (def.write) {
         await record(ctx.db, { request, user, logname, body, succeed: true });

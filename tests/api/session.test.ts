@@ -84,6 +84,23 @@ describe.each(backends)('session on %s', (backend) => {
     await s.login({ phone: '13712345678', password: 'second12' });
   });
 
+  it('refuses a logout with a body it does not take, and the session goes on', async () => {
+    const token = await s.login(ADMIN);
+    const send = (body: string, query = '') => fetch(`${s.url}/logout${query}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body });
+    for (const [body, query, field] of [['{"id":"abc"}', '', 'id'], ['{"current":-1,"size":0}', '', 'current'], ['{"orders":{"nested":1}}', '', 'orders'], ['null', '', ''], ['{}', '?fId=1e308', 'fId']]) {
+      const r = await send(body, query);
+      expect(r.status, body + query).toBe(200);
+      const answer = await r.json();
+      expect(answer, body + query).toMatchObject({ success: false, message: field ? `请求格式错误：${field}` : '请求格式错误' });
+      expect(answer.code).not.toBe(200);
+      expect((await s.call('/get_info', {}, token)).status, body + query).toBe(200);
+    }
+    // The event stream's ticket, the other call that takes nothing and acts at once, is refused alike.
+    expect((await s.call('/api/events/ticket', { userId: 1 }, token)).body).toMatchObject({ success: false, message: '请求格式错误：userId' });
+    expect((await s.call('/logout', {}, token)).body.success).toBe(true);
+    expect((await s.call('/get_info', {}, token)).status).toBe(700);
+  });
+
   it('ends a session at logout, and every session at a password change', async () => {
     const [first, second] = [await s.login(ADMIN), await s.login(ADMIN)];
     expect((await s.call('/logout', {}, first)).body.success).toBe(true);
