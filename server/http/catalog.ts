@@ -31,6 +31,7 @@ export interface CatalogEntry {
   data?: JsonSchema;
   produces?: string;
   perMinute?: number;
+  perAccountPerMinute?: number;
   bodyLimit?: number;
   /** A route answering outside the envelope (a page, a stream), described by hand. */
   raw?: boolean;
@@ -56,6 +57,7 @@ export function catalogCall(catalog: ApiCatalog, def: CallDef) {
     data: def.data,
     produces: def.produces,
     perMinute: def.perMinute,
+    perAccountPerMinute: def.perAccountPerMinute,
     bodyLimit: bodyLimitOf(def),
   });
 }
