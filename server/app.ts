@@ -84,13 +84,14 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     routerOptions: { ignoreTrailingSlash: true },
   });
   const catalog: ApiCatalog = [];
-  const sessions = new Sessions(database.db);
-  const stopSessions = await sessions.start(database);
+  // One listening connection for every replica-wide event, the session cache's notices among them.
   const relay = await startRelay(database);
+  const sessions = new Sessions(database.db);
+  const stopSessions = sessions.start(relay);
   app.decorate('relay', relay);
   app.addHook('onClose', async () => {
+    stopSessions();
     await relay.stop();
-    await stopSessions();
   });
   const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, sessions, live, relay, catalog };
   const registeredRoutes: { method: string; url: string }[] = [];

@@ -28,6 +28,11 @@ export interface RelayEvents {
   message: MessageEvent;
   /** A timer fired with a reverse action due at `at` (ISO time): every replica wakes then to claim it. */
   reverse: { at: string };
+  /**
+   * A change to what the session cache holds (server/auth/sessions.ts): `user:<id>`, `token:<jti>`, `all`,
+   * or a write's own `barrier:<id>`. Published by the triggers of migrations 017 and 022 as well.
+   */
+  session: string;
 }
 
 export interface DeviceAlarmEvent {
