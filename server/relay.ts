@@ -38,8 +38,16 @@ export interface RelayEvents {
 export interface DeviceAlarmEvent {
   fId: number;
   fDeviceId: number;
+  fNumber: string;
+  /** overvoltage, overcurrent, … (server/mqtt/protocol.ts AlarmKind). */
   kind: string;
+  /** The reading that crossed its limit, its value and the limit. */
+  field: string;
+  value: number | null;
+  limit: number | null;
+  /** 'alarm' (warning) or 'trip' (the breaker opened). */
   level: string;
+  /** Raised (true) or cleared (false). */
   active: boolean;
 }
 
