@@ -16,7 +16,7 @@ import { refusalFor } from './db/errors';
 import { withinRequest, type RequestScope } from './db/requestOrder';
 import { streamRefusal } from './http/bodyLimit';
 import { authenticate, type RouteContext } from './http/route';
-import { databaseRateLimitStore } from './http/rateLimit';
+import { databaseRateLimitStore, TOO_MANY } from './http/rateLimit';
 import { describeRoute, type ApiCatalog } from './http/catalog';
 import { openApiDocument } from './http/openapi';
 import { registerApiDocs } from './http/apiDocs';
@@ -84,13 +84,14 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     routerOptions: { ignoreTrailingSlash: true },
   });
   const catalog: ApiCatalog = [];
-  const sessions = new Sessions(database.db);
-  const stopSessions = await sessions.start(database);
+  // One listening connection for every replica-wide event, the session cache's notices among them.
   const relay = await startRelay(database);
+  const sessions = new Sessions(database.db);
+  const stopSessions = sessions.start(relay);
   app.decorate('relay', relay);
   app.addHook('onClose', async () => {
+    stopSessions();
     await relay.stop();
-    await stopSessions();
   });
   const ctx: RouteContext = { db: database.db, timeZone: config.timeZone, tokens, sessions, live, relay, catalog };
   const registeredRoutes: { method: string; url: string }[] = [];
@@ -151,7 +152,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     }
     if (error instanceof NotFound) return reply.code(404).send(fail(404, error.message || '资源不存在'));
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 429) return reply.code(200).send(fail(429, '操作过于频繁，请稍后再试'));
+    if (status === 429) return reply.code(200).send(fail(429, TOO_MANY));
     if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));
     // Database errors may quote the row (a duplicate key's phone): the server's log gets them masked.
     request.log.error({ err: { type: (error as Error).name, message: maskPersonalText(String((error as Error).message ?? error)), stack: maskPersonalText(String((error as Error).stack ?? '')) } });

@@ -28,13 +28,26 @@ export interface RelayEvents {
   message: MessageEvent;
   /** A timer fired with a reverse action due at `at` (ISO time): every replica wakes then to claim it. */
   reverse: { at: string };
+  /**
+   * A change to what the session cache holds (server/auth/sessions.ts): `user:<id>`, `token:<jti>`, `all`,
+   * or a write's own `barrier:<id>`. Published by the triggers of migrations 017 and 022 as well.
+   */
+  session: string;
 }
 
 export interface DeviceAlarmEvent {
   fId: number;
   fDeviceId: number;
+  fNumber: string;
+  /** overvoltage, overcurrent, … (server/mqtt/protocol.ts AlarmKind). */
   kind: string;
+  /** The reading that crossed its limit, its value and the limit. */
+  field: string;
+  value: number | null;
+  limit: number | null;
+  /** 'alarm' (warning) or 'trip' (the breaker opened). */
   level: string;
+  /** Raised (true) or cleared (false). */
   active: boolean;
 }
 

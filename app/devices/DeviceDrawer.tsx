@@ -6,6 +6,7 @@ import { DetailFields } from '../components/FieldValue';
 import { useRemote } from '../components/useRemote';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, OnlineChip, type DeviceRow } from './cells';
+import { DeviceAlarmChip } from './live/DeviceAlarms';
 
 /** What every tab receives: the device (fresh from the server once loaded) and the resource config. */
 export interface DeviceTabProps {
@@ -88,6 +89,7 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
               {translate('device.detail')} · {String(device.fName || device.fNumber || '')}
             </Typography>
             <OnlineChip value={device.tOnline} />
+            <DeviceAlarmChip deviceId={device.fId} />
             <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
               <CloseIcon />
             </IconButton>

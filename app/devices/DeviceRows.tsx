@@ -4,6 +4,7 @@ import { useTranslate } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } from './cells';
+import { DeviceAlarmChip } from './live/DeviceAlarms';
 import { deviceType } from './DeviceDrawer';
 import { Pager } from '../components/Pager';
 
@@ -200,6 +201,7 @@ export function DeviceCard({ config, row, actions, onOpen }: { config: ResourceC
             {String(row.fName || row.fNumber || '')}
           </Typography>
           <OnlineChip value={row.tOnline} />
+          <DeviceAlarmChip deviceId={row.fId} />
           <ActivationChip value={row.fStatus} />
         </Box>
         {line('fNumber')}

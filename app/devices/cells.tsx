@@ -1,7 +1,8 @@
-import { Chip } from '@mui/material';
+import { Box, Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { FieldValue } from '../components/FieldValue';
 import type { ResourceConfig } from '../resources/types';
+import { DeviceAlarmChip } from './live/DeviceAlarms';
 
 export type DeviceRow = Record<string, unknown> & { fId: number };
 
@@ -43,7 +44,14 @@ export function SwitchChip({ row }: { row: DeviceRow }) {
 
 /** One column of the device list: the product by its embedded name, states as chips, the rest as stored. */
 export function DeviceCell({ config, row, source }: { config: ResourceConfig; row: DeviceRow; source: string }) {
-  if (source === 'tOnline') return <OnlineChip value={row.tOnline} />;
+  // A raised alarm shows beside the online state, as it arrives.
+  if (source === 'tOnline')
+    return (
+      <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
+        <OnlineChip value={row.tOnline} />
+        <DeviceAlarmChip deviceId={row.fId} />
+      </Box>
+    );
   if (source === 'fStatus') return <ActivationChip value={row.fStatus} />;
   if (source === 'switchStatus') return <SwitchChip row={row} />;
   if (source === 'fProductId') {

@@ -19,6 +19,7 @@ import { withoutPersonalQuery } from '../../adapters/personal';
 import { useApiErrors } from './useApiErrors';
 import { useErrorCapture } from '../errorLog/capture';
 import { AlarmSummary } from '../alarms/AlarmSummary';
+import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
 
 /** The back-to-top button shows once the page has scrolled this far. */
 const BACK_TO_TOP_AFTER = 100;
@@ -58,6 +59,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
         <TopBar collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
         <TabBar />
         <AlarmSummary />
+        <DeviceAlarmNotifier />
         <Box
           component="main"
           ref={main}

@@ -33,6 +33,11 @@ const PUBLIC_USER = S.object({ fId: { type: 'integer' }, userId: { type: 'intege
 /** What a session carries: the user, the menus it may open (a tree), its permission codes and the server's time zone. */
 const SESSION = S.object({ user: PUBLIC_USER, menus: S.tree(S.entity('menu')), permissions: S.array({ type: 'string' }), timeZone: { type: 'string' } }, ['user', 'menus', 'permissions', 'timeZone']);
 
+/** Login attempts a minute from one address for one account. */
+const LOGIN_RATE_LIMIT = Number(process.env.LOGIN_RATE_LIMIT ?? 20);
+/** Login attempts a minute for one account from all addresses together (an attacker rotating addresses). */
+const LOGIN_ACCOUNT_RATE_LIMIT = Number(process.env.LOGIN_ACCOUNT_RATE_LIMIT ?? 3 * LOGIN_RATE_LIMIT);
+
 export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   // The server's time zone: every wall-clock time the console shows or sends ('YYYY-MM-DD HH:mm:ss') is in it.
   const session = async (user: User) => ({ user: publicUser(user), menus: await menusFor(ctx.db, user), permissions: [...user.permissions].sort(), timeZone: ctx.timeZone });
@@ -44,7 +49,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: null,
     public: true,
     write: true,
-    perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
+    perMinute: LOGIN_RATE_LIMIT,
+    perAccountPerMinute: LOGIN_ACCOUNT_RATE_LIMIT,
     logname: { key: 'session.login', 'zh-CN': '登录', 'zh-TW': '登入', 'en-US': 'Sign in' },
     handler: async ({ body }) => {
       const userName = text(body, 'userName');
@@ -72,7 +78,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     tag: 'session',
     public: true,
     write: true,
-    perMinute: Number(process.env.LOGIN_RATE_LIMIT ?? 20),
+    perMinute: LOGIN_RATE_LIMIT,
     logname: { key: 'session.loginwx', 'zh-CN': '微信登录', 'zh-TW': '微信登入', 'en-US': 'Sign in with WeChat' },
     body: S.object(
       { openId: { type: 'string', minLength: 1, maxLength: 64, 'x-message': LOGINWX_MESSAGES.openId }, nickName: S.string(100), avatarUrl: S.string(500), gender: S.number(), city: S.string(100), province: S.string(100), country: S.string(100) },
@@ -88,7 +94,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     path: '/logout',
     data: S.none(),
-    body: S.object({}),
+    body: S.nothing(),
     permission: null,
     write: true,
     logname: { key: 'session.logout', 'zh-CN': '退出登录', 'zh-TW': '登出', 'en-US': 'Sign out' },

@@ -1,17 +1,17 @@
 /**
  * Who a token belongs to, without database round trips on every call. The user (with its permission
  * codes) and whether a token was revoked are kept in this process; the database announces every change to
- * them on the session_cache channel (triggers of migration 017: logout, password change, a user's status,
- * expiry or roles, a role's menus, a menu's code, a user deleted), and each replica drops what changed when
- * the notice arrives. A write call waits for its own notices before it answers, so the caller's next call
- * sees the change on this replica; other replicas hear it within the notice's delivery time.
+ * them as the relay's `session` topic (server/relay.ts; triggers of migrations 017 and 022: logout,
+ * password change, a user's status, expiry or roles, a role's menus, a menu's code, a user deleted), and
+ * each replica drops what changed when the notice arrives. A write call waits for its own notice before it
+ * answers, so the caller's next call sees the change on this replica; other replicas hear it within the
+ * notice's delivery time.
  */
-import { sql } from 'kysely';
-import type { Database, DB } from '../db';
+import type { DB } from '../db';
+import { publish, type Relay } from '../relay';
 import type { User } from '../crud/types';
 import { loadUser } from './users';
 
-export const SESSION_CHANNEL = 'session_cache';
 /**
  * The longest an entry is trusted without a notice: a bound on staleness should the listening connection
  * drop and miss one (it reconnects by itself).
@@ -44,9 +44,9 @@ export class Sessions {
 
   constructor(private readonly db: DB) {}
 
-  /** Listens on the channel through the database's relay (the one the message centre uses); answers how to stop. */
-  start(database: Database): Promise<() => Promise<void>> {
-    return database.listen(SESSION_CHANNEL, (payload) => this.apply(payload));
+  /** Hears the notices on the relay's one listening connection; answers how to stop. */
+  start(relay: Relay): () => void {
+    return relay.on('session', (notice) => this.apply(notice));
   }
 
   /** The user behind a token, as loadUser answers it, from the cache when nothing changed since. */
@@ -95,9 +95,10 @@ export class Sessions {
   }
 
   /**
-   * Resolves once every notice committed before it has been applied here: PostgreSQL delivers notices in
-   * commit order, so hearing this call's own notice means hearing the earlier ones. Without an answer in
-   * time (the listener reconnecting) the cache is emptied instead.
+   * Resolves once every notice committed before it has been applied here: PostgreSQL delivers a
+   * channel's notices in commit order, so hearing this call's own notice on the relay's channel means
+   * hearing the earlier ones. Without an answer in time (the listener reconnecting) the cache is emptied
+   * instead.
    */
   async settled(): Promise<void> {
     const id = `${process.pid}.${++this.#next}`;
@@ -107,7 +108,7 @@ export class Sessions {
       timer = setTimeout(() => resolve(false), BARRIER_MS);
     });
     try {
-      await sql`select pg_notify(${SESSION_CHANNEL}, ${`barrier:${id}`})`.execute(this.db);
+      await publish(this.db, 'session', [`barrier:${id}`]);
       if (!(await heard)) this.clear();
     } finally {
       clearTimeout(timer);

@@ -234,14 +234,19 @@ export class Ingest implements IngestSink {
           order by o`.execute(trx);
       }
       if (alarms.length) {
+        // The device's number travels with the event, so a console can name the device without asking.
         const raised = await sql<DeviceAlarmEvent>`
+          with raised as (
           insert into t_device_alarm (f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
           select d, k, f, v, l, lv, a from unnest(
             ${alarms.map((a) => a.deviceId)}::int[], ${alarms.map((a) => String(a.kind))}::text[], ${alarms.map((a) => String(a.field))}::text[],
             ${alarms.map((a) => num(a.value))}::float8[], ${alarms.map((a) => num(a.limit))}::float8[], ${alarms.map((a) => String(a.level))}::text[],
             ${alarms.map((a) => (a.active ? 1 : 0))}::int[]
           ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o
-          returning f_id as "fId", f_device_id as "fDeviceId", f_kind as kind, f_level as level, f_active = 1 as active`.execute(trx);
+          returning f_id, f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
+          select r.f_id as "fId", r.f_device_id as "fDeviceId", d.f_number as "fNumber", r.f_kind as kind, r.f_field as field,
+            r.f_value as value, r.f_limit as "limit", r.f_level as level, r.f_active = 1 as active
+          from raised r join t_device d on d.f_id = r.f_device_id order by r.f_id`.execute(trx);
         await publish(trx, 'deviceAlarm', raised.rows);
       }
       if (folds.size) await updateDevices(trx);

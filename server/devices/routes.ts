@@ -251,7 +251,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     handler: async ({ user, body }) => {
       const batch = BATCH[Number(body.fCmdType)];
       if (!batch) throw new Refusal('命令类型不正确');
-      const ids = idList(body.fIds);
+      const ids = idList(body.fIds, 'fIds');
       if (!ids.length) throw new Refusal('请先选择需要操作的设备');
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).execute()) as { fId: number; fNumber: string; fTypeId: number | null }[];
       const targets = rows.filter((r) => !batch.types || batch.types.includes(r.fTypeId ?? 0));
@@ -275,7 +275,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
-      const ids = idList(Array.isArray(condition.deviceIds) ? condition.deviceIds : []);
+      const ids = idList(condition.deviceIds, 'deviceIds');
       if (!ids.length) return 0;
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).where('t_device.tOnline', '=', 1).execute()) as { fId: number }[];
       // Answers at once: the fresh readings arrive as telemetry, and the list reloads a few seconds later.
@@ -316,7 +316,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     path: '/api/events/ticket',
     data: S.object({ ticket: { type: 'string' } }, ['ticket']),
     summary: { 'zh-CN': '实时事件票据', 'zh-TW': '即時事件票據', 'en-US': 'A ticket for the live event stream' },
-    body: S.object({}),
+    body: S.nothing(),
     permission: null,
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');

@@ -70,7 +70,7 @@ export async function total(ctx: CallContext) {
 
 /** Activation: the device becomes enabled and verified, and its registration date is set once. */
 export async function activation(ctx: CallContext) {
-  const [id] = idList(ctx.body.fId);
+  const [id] = idList(ctx.body.fId, 'fId');
   const device = id && (await scoped(ctx, ctx.entity, ctx.user).where('t_device.fId', '=', id).executeTakeFirst());
   if (!device) throw new Refusal('设备操作失败:设备不存在');
   await ctx.db

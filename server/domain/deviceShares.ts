@@ -109,7 +109,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
     write: true,
     logname: { key: 'device.share', 'zh-CN': '设备分享', 'zh-TW': '設備分享', 'en-US': 'Share devices' },
     handler: async ({ user, body }) => {
-      const ids = idList(body.deviceIds);
+      const ids = idList(body.deviceIds, 'deviceIds');
       if (!ids.length) throw new Refusal(SHARE_MESSAGES.devicesRequired);
       const text = typeof body.user === 'string' ? body.user.trim() : body.user === undefined || body.user === null ? '' : String(body.user).trim();
       if (!text) throw new Refusal(SHARE_MESSAGES.userRequired);

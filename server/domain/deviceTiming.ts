@@ -172,7 +172,7 @@ const COPIED = ['fTime', 'fValidType', 'fState', 'fOpt', 'fReverse', 'fReverseSe
  * time and validity gets that timer updated, so syncing twice does not double the switching.
  */
 export async function shareSaves(ctx: CallContext) {
-  const deviceIds = idList(ctx.body.deviceIds);
+  const deviceIds = idList(ctx.body.deviceIds, 'deviceIds');
   if (!deviceIds.length) throw new Refusal('请选择需要同步的设备');
   const source = await scoped(ctx, ctx.entity, ctx.user).where('t_device_timing.fId', '=', Number(ctx.body.deviceTimingId)).executeTakeFirst();
   if (!source) throw new Refusal('定时不存在或无权操作');

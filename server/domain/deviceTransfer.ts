@@ -313,7 +313,9 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext) 
     return sendFile(reply, await exportWorkbook(ctx, user, condition), XLSX_TYPE, '设备数据.xlsx', 'devices.xlsx');
   });
   fileRoute(app, ctx, TRANSFER_PATHS.qrcode, EXPORT_PERMISSION, S.object({ fIds: S.ids('the chosen devices'), deviceIds: S.ids('the same, as older callers name it'), ids: S.ids('the same') }), async (user, body, reply) => {
-    const { zip } = await qrcodeZip(ctx, user, idList(body.fIds ?? body.deviceIds ?? body.ids));
+    // Callers name the selection fIds, deviceIds or ids (the contract's pages differ).
+    const field = (['fIds', 'deviceIds', 'ids'] as const).find((k) => body[k] !== undefined && body[k] !== null) ?? 'fIds';
+    const { zip } = await qrcodeZip(ctx, user, idList(body[field], field));
     return sendFile(reply, zip, 'application/zip', '设备二维码.zip', 'device-qrcodes.zip');
   });
 

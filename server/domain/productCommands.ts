@@ -14,7 +14,7 @@ import type { DB } from '../db';
 import type { Command } from '../mqtt/protocol';
 import { sendCommand } from '../devices/commands';
 import { SEND } from './productJson';
-import { idList } from '../http/guard';
+import { storedIdList } from '../http/guard';
 import { parseSwitches, type SwitchOption } from './productJsonConf';
 
 export const COMMAND_PERMISSION = 'device:command';
@@ -120,7 +120,7 @@ async function deviceOf(ctx: RouteContext, user: User, id: unknown) {
   const product = device.fProductId
     ? await ctx.db.selectFrom('t_product').select(['fId', 'fSendJsonIds']).where('fId', '=', device.fProductId as number).executeTakeFirst()
     : undefined;
-  return { device: device as { fId: number; fNumber: string }, sendIds: idList(product?.fSendJsonIds) };
+  return { device: device as { fId: number; fNumber: string }, sendIds: storedIdList(product?.fSendJsonIds) };
 }
 
 /** The command panels of a device: its product's send libraries in the product's order. */

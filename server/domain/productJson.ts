@@ -6,12 +6,10 @@
 import { Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import type { DB } from '../db';
-import { idList } from '../http/guard';
+import { storedIdList } from '../http/guard';
 
 export const RECEIVE = 1;
 export const SEND = 2;
-
-/** A product's comma list of library ids, in its order, without blanks or junk. */
 
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
@@ -19,7 +17,7 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
   const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).orderBy('fId').execute();
   const names = new Map<number, string[]>();
   for (const p of products) {
-    for (const id of new Set([...idList(p.fSendJsonIds), ...idList(p.fReceiveJsonIds)])) {
+    for (const id of new Set([...storedIdList(p.fSendJsonIds), ...storedIdList(p.fReceiveJsonIds)])) {
       const list = names.get(id) ?? [];
       list.push(p.fName as string);
       names.set(id, list);
@@ -52,7 +50,7 @@ export async function beforeSave(values: Record<string, unknown>, ctx: CallConte
 export async function beforeDelete(row: Record<string, unknown>, ctx: CallContext) {
   const id = row.fId as number;
   const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).execute();
-  const user = products.find((p) => idList(p.fSendJsonIds).includes(id) || idList(p.fReceiveJsonIds).includes(id));
+  const user = products.find((p) => storedIdList(p.fSendJsonIds).includes(id) || storedIdList(p.fReceiveJsonIds).includes(id));
   if (user) throw new Refusal(`该描述库已被产品「${user.fName}」使用，无法删除`);
   const fn = await ctx.db.selectFrom('t_product_function').select('fName').where('fProductJsonId', '=', id).executeTakeFirst();
   if (fn) throw new Refusal(`该描述库已被功能「${fn.fName}」使用，无法删除`);

@@ -53,7 +53,7 @@ function wallTime(value: unknown, endOfDay: boolean): string | null {
 }
 
 function parse(body: Record<string, unknown>): Request {
-  const deviceIds = idList(body.deviceIds);
+  const deviceIds = idList(body.deviceIds, 'deviceIds');
   if (!deviceIds.length) throw new Refusal(NO_DEVICE);
   // The console may send the range as one pair, as the legacy date pickers did.
   const range = Array.isArray(body.time) ? body.time : [];

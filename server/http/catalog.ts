@@ -31,6 +31,7 @@ export interface CatalogEntry {
   data?: JsonSchema;
   produces?: string;
   perMinute?: number;
+  perAccountPerMinute?: number;
   bodyLimit?: number;
   /** A route answering outside the envelope (a page, a stream), described by hand. */
   raw?: boolean;
@@ -56,6 +57,7 @@ export function catalogCall(catalog: ApiCatalog, def: CallDef) {
     data: def.data,
     produces: def.produces,
     perMinute: def.perMinute,
+    perAccountPerMinute: def.perAccountPerMinute,
     bodyLimit: bodyLimitOf(def),
   });
 }
@@ -91,13 +93,20 @@ export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
   const schema = missing ? (parent?.properties as Record<string, JsonSchema> | undefined)?.[missing] : parent;
   const words = (schema?.['x-messages'] as Record<string, string> | undefined)?.[error.keyword] ?? schema?.['x-message'];
   if (typeof words === 'string') throw new Refusal(words);
-  const field = missing ?? error.instancePath.split('/').filter(Boolean).join('.');
+  // A property the call does not take is named, as a missing one is.
+  const extra = error.keyword === 'additionalProperties' ? String((error.params as { additionalProperty: string }).additionalProperty) : null;
+  const field = missing ?? [...error.instancePath.split('/').filter(Boolean), ...(extra ? [extra] : [])].join('.');
   throw new Refusal(field ? `${MALFORMED}：${field}` : MALFORMED);
 }
 
 /** Builders for the common shapes, so the declarations stay short. */
 export const S = {
   object: (properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema => ({ type: 'object', properties, ...(required.length ? { required } : {}), ...extra }),
+  /**
+   * The body of a call that takes nothing and acts at once (logout, a ticket): any property, in the body
+   * or the query, is refused before it acts, so a malformed request has no effect.
+   */
+  nothing: (): JsonSchema => ({ type: 'object', properties: {}, additionalProperties: false }),
   /** An id as the legacy console sends it: a number, or its digits as a string. */
   id: (description?: string): JsonSchema => ({ type: ['integer', 'string', 'null'], ...(description ? { description } : {}) }),
   ids: (description?: string): JsonSchema => ({ type: ['array', 'string', 'integer'], items: { type: ['integer', 'string'] }, ...(description ? { description } : {}) }),

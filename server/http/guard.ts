@@ -70,12 +70,33 @@ export function isId(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= INT_MAX;
 }
 
+function listOf(value: unknown): unknown[] {
+  if (value === undefined || value === null || value === '') return [];
+  return Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+}
+
+/** An id as the legacy calls send it: the integer, or its digits as a string ("12", " 12 "). */
+function asId(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return isId(n) ? n : null;
+}
+
 /**
- * A list of ids as the legacy calls send them (an array, or "1,2,3"): the positive integers that fit
- * the column, each once. Anything else in the list is dropped, never passed to a query.
+ * A list of ids as the legacy calls send them (an array, or "1,2,3"), each once. Every item must be an
+ * id: a list with anything else in it (`true`, "abc", 1.5, 0, 2^31, an empty item) is refused whole,
+ * naming the request's `field`, so a call never acts on the part of a selection it could read.
  */
-export function idList(value: unknown): number[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value === undefined || value === null ? [] : [value];
-  const numbers = list.map((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v));
-  return [...new Set(numbers.filter(isId))];
+export function idList(value: unknown, field: string): number[] {
+  const ids = listOf(value).map(asId);
+  if (ids.some((id) => id === null)) throw new Refusal(`${MALFORMED}：${field}`);
+  return [...new Set(ids as number[])];
+}
+
+/**
+ * The ids of a comma list stored in a row (a product's description libraries), in order, each once.
+ * Rows written by the legacy system may hold blanks or stray text there: those items name nothing and
+ * are skipped, since a stored row cannot be refused the way a request is.
+ */
+export function storedIdList(value: unknown): number[] {
+  return [...new Set(listOf(value).map(asId).filter((id): id is number => id !== null))];
 }

@@ -28,6 +28,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
     `Permission: ${permission}.`,
     ...(entry.write ? ['Recorded in the operation log.'] : []),
     ...(entry.perMinute ? [`At most ${entry.perMinute} calls a minute per address and account (code 429 beyond).`] : []),
+    ...(entry.perAccountPerMinute ? [`At most ${entry.perAccountPerMinute} calls a minute per account from all addresses together (code 429 beyond).`] : []),
     ...(entry.bodyLimit ? [`Body at most ${entry.bodyLimit} bytes (code 413 beyond).`] : []),
   ];
   const requestBody =

@@ -5,12 +5,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User, Services } from '../crud/types';
-import { ok, Forbidden, LoginExpired } from './envelope';
+import { ok, Forbidden, LoginExpired, Refusal } from './envelope';
 import type { Tokens, VerifiedToken } from '../auth/tokens';
 import type { Sessions } from '../auth/sessions';
 import { record, declareLogName, unnamedWrites, type LogName } from '../oplog';
 import { checkIds, checkShape } from './guard';
 import { bodyLimitOf, tooLarge } from './bodyLimit';
+import { accountOf, count, TOO_MANY } from './rateLimit';
 import type { LiveDevices } from '../devices/live';
 import type { Relay } from '../relay';
 import { catalogCall, checkBody, type ApiCatalog, type JsonSchema } from './catalog';
@@ -45,6 +46,11 @@ export interface CallDef {
   methods?: ('GET' | 'POST')[];
   /** Calls allowed per minute, per address and account (logins, so guessing passwords is slow). */
   perMinute?: number;
+  /**
+   * Calls allowed per minute per account, whatever the address: guesses spread over many addresses
+   * still meet this count. Larger than `perMinute`, so one address alone cannot lock an account's owner out.
+   */
+  perAccountPerMinute?: number;
   /** The log's name for a write, in the console's three languages; its key is what the log stores. */
   logname?: LogName;
   /**
@@ -94,6 +100,18 @@ export async function authenticate(ctx: RouteContext, request: FastifyRequest, r
   return user;
 }
 
+/**
+ * The count per account, whatever the address, in the table of the address's count (which the rate-limit
+ * plugin takes in its preHandler, before this). A call without an account is refused by its handler and
+ * limited by the address's count alone.
+ */
+async function limitAccount(ctx: RouteContext, path: string, max: number, body: unknown) {
+  const account = accountOf(body);
+  if (!account) return;
+  const { current } = await count(ctx.db, `${path}:account:${account}`, 60_000);
+  if (current > max) throw new Refusal(TOO_MANY, 429);
+}
+
 export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallDef) {
   if (def.write && def.logname) declareLogName(def.path, def.logname);
   else if (def.write) unnamedWrites.add(def.path);
@@ -101,6 +119,7 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
   catalogCall(ctx.catalog, def);
   const logname = def.logname?.key ?? def.path;
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (def.perAccountPerMinute) await limitAccount(ctx, def.path, def.perAccountPerMinute, request.body);
     checkShape(request.body);
     checkShape(request.query);
     checkIds(request.body);
@@ -118,7 +137,12 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     }
     try {
       // After the caller is known (a stranger gets 700, not a hint about the body); a write's refusal is logged.
-      if (def.body && !def.bodyCheckedByHandler && !def.upload) checkBody(def, request.body ?? {});
+      if (def.body && !def.bodyCheckedByHandler && !def.upload) {
+        // No body at all is an empty one (a GET); a JSON null is not an object and is refused.
+        checkBody(def, request.body === undefined ? {} : request.body);
+        // A call that names every property it takes checks the query too, as it is merged into the body.
+        if (def.body.additionalProperties === false && request.query) checkBody(def, request.query);
+      }
       const result = await def.handler({ user, body, request, reply });
       if (def.write) {
         await record(ctx.db, { request, user, logname, body, succeed: true });
@@ -138,9 +162,9 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     timeWindow: '1 minute',
     // After the body is read, so the account can be part of the key.
     hook: 'preHandler' as const,
-    // Trimmed, so " 1380…" is the same account as "1380…".
-    keyGenerator: (req: FastifyRequest) => `${req.ip}:${String((req.body as { userName?: unknown } | undefined)?.userName ?? '').trim()}`,
+    keyGenerator: (req: FastifyRequest) => `${req.ip}:${accountOf(req.body)}`,
   };
+
   const bodyLimit = bodyLimitOf(def);
   // Fastify checks the limit while it reads a JSON body; an upload is streamed by its handler, so its
   // declared length is checked here first.

@@ -260,8 +260,8 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     });
     this.client = client;
 
-    client.on('connect', () => {
-      this.subscribe(client);
+    client.on('connect', (connack) => {
+      this.subscribe(client, connack.sessionPresent === true);
       this.setState('connected');
     });
     client.on('close', () => {
@@ -298,15 +298,24 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     (client as unknown as { _sendPacket(packet: object, cb: () => void): void })._sendPacket({ cmd: 'puback', messageId }, () => undefined);
   }
 
-  private subscribe(client: MqttClient): void {
+  /**
+   * Subscribes on every connection, at once, whether or not the broker kept the session. Mosquitto
+   * 2.0.11 brings a persistent session back after its own restart with its shared subscription listed
+   * but not delivering, and takes a second SUBSCRIBE of it as one it already has: a session it says it
+   * kept has its shared subscription dropped and made again (docs/mqtt.md, "Broker restarts").
+   */
+  private subscribe(client: MqttClient, sessionPresent = false): void {
     const { shareGroup } = this.options;
     const up =
       this.version === 5 && shareGroup ? shared(shareGroup, allDevices('up')) : allDevices('up');
     // Acks go to every replica (only the sender holds the pending command); status too, because
     // shared subscriptions do not receive retained messages and status updates are idempotent.
-    client.subscribe([up, allDevices('ack'), allDevices('status')], { qos: 1 }, (err) => {
-      if (err) this.emit('warning', err);
-    });
+    const all = () =>
+      client.subscribe([up, allDevices('ack'), allDevices('status')], { qos: 1 }, (err) => {
+        if (err) this.emit('warning', err);
+      });
+    if (sessionPresent && up !== allDevices('up')) client.unsubscribe(up, () => all());
+    else all();
   }
 
   private setState(state: TransportState): void {

@@ -5,7 +5,7 @@
  * login limit believes no X-Forwarded-For from an unconfigured proxy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, backends, startServer, type TestServer } from './harness';
+import { ADMIN, USER, backends, startServer, type TestServer } from './harness';
 
 describe.each(backends)('bad input on %s', (backend) => {
   let s: TestServer;
@@ -50,6 +50,26 @@ describe.each(backends)('bad input on %s', (backend) => {
     const body = await call('/system/t-area-info/addOrEditAreaInfo', { fAreaId: 2147483648, fAreaName: 'x' });
     expect(body.status).toBe(200);
     expect(body.body.success).toBe(false);
+  });
+
+  it('refuses a list of ids with any bad item whole, and applies none of it', async () => {
+    const [{ fId: user }] = await s.sql(`select f_id from t_sys_user where f_phone = '${USER.phone}'`);
+    const [{ fId: device }] = await s.sql(`select f_id from t_device where f_id not in (select f_device_id from t_user_device where f_user_id = ${user}) order by f_id limit 1`);
+    const shares = async () => (await s.sql(`select count(*)::int as n from t_user_device where f_user_id = ${user}`))[0].n;
+    const before = await shares();
+    for (const bad of ['abc', '', 0, -3, 1.5, true, null, '1e3', 2147483648, '2147483648', [1]]) {
+      expect(await refused('/app/device/device-share-more', { deviceIds: [device, bad], user: USER.phone })).toMatch(/^请求格式错误：deviceIds/);
+    }
+    for (const bad of ['abc', '', '0', '-3', '1.5', '1e3', '2147483648']) {
+      expect(await refused('/app/device/device-share-more', { deviceIds: `${device},${bad}`, user: USER.phone })).toBe('请求格式错误：deviceIds');
+    }
+    // The message names the list, and the item where the call's declaration catches it (deviceIds.1).
+    expect(await refused('/biz/t-device/send', { fIds: [device, 'x'], fCmdType: 1 })).toMatch(/^请求格式错误：fIds/);
+    expect(await refused('/app/device/device-total', { deviceIds: [device, 'x'], stime: '2026-01-01', etime: '2026-01-02' })).toMatch(/^请求格式错误：deviceIds/);
+    expect(await shares()).toBe(before);
+    // Ids as the legacy console sends them still count: digits in a string, a comma list, repeats.
+    expect((await call('/app/device/device-share-more', { deviceIds: ` ${device},${device}`, user: USER.phone })).body.success).toBe(true);
+    expect(await shares()).toBe(before + 1);
   });
 
   it('refuses NUL characters, huge arrays and deep nesting, and stays up', async () => {

@@ -80,6 +80,12 @@ describe.each(backends)('session cache on %s', (backend) => {
     await soon(async () => (await list(other, token)) === 401);
   });
 
+  it.runIf(backend === 'postgres')('each replica holds one listening connection, which carries the session notices', async () => {
+    const listening = async () => (await s.sql(`select query from pg_stat_activity where datname = current_database() and query ilike 'listen %'`)).map((r) => r.query);
+    // This server and its replica: the relay's channel only.
+    expect(await listening()).toEqual(['LISTEN relay', 'LISTEN relay']);
+  });
+
   it("a role's permissions and a user's deletion made in SQL reach every replica", async () => {
     const phone = '13911114444';
     await s.call('/register', { fChineseName: '角色', fPhone: phone, fPassword: 'Cache@123', passwordCheck: 'Cache@123' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, USER, backends, startServer, type TestServer } from './harness';
+import { request } from 'node:http';
+import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
 
 describe.each(backends)('session on %s', (backend) => {
   let s: TestServer;
@@ -84,6 +85,23 @@ describe.each(backends)('session on %s', (backend) => {
     await s.login({ phone: '13712345678', password: 'second12' });
   });
 
+  it('refuses a logout with a body it does not take, and the session goes on', async () => {
+    const token = await s.login(ADMIN);
+    const send = (body: string, query = '') => fetch(`${s.url}/logout${query}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body });
+    for (const [body, query, field] of [['{"id":"abc"}', '', 'id'], ['{"current":-1,"size":0}', '', 'current'], ['{"orders":{"nested":1}}', '', 'orders'], ['null', '', ''], ['{}', '?fId=1e308', 'fId']]) {
+      const r = await send(body, query);
+      expect(r.status, body + query).toBe(200);
+      const answer = await r.json();
+      expect(answer, body + query).toMatchObject({ success: false, message: field ? `请求格式错误：${field}` : '请求格式错误' });
+      expect(answer.code).not.toBe(200);
+      expect((await s.call('/get_info', {}, token)).status, body + query).toBe(200);
+    }
+    // The event stream's ticket, the other call that takes nothing and acts at once, is refused alike.
+    expect((await s.call('/api/events/ticket', { userId: 1 }, token)).body).toMatchObject({ success: false, message: '请求格式错误：userId' });
+    expect((await s.call('/logout', {}, token)).body.success).toBe(true);
+    expect((await s.call('/get_info', {}, token)).status).toBe(700);
+  });
+
   it('ends a session at logout, and every session at a password change', async () => {
     const [first, second] = [await s.login(ADMIN), await s.login(ADMIN)];
     expect((await s.call('/logout', {}, first)).body.success).toBe(true);
@@ -106,6 +124,30 @@ describe.each(backends)('session on %s', (backend) => {
     expect(last!.body).toMatchObject({ success: false, code: 429 });
     // Another account from the same address is not held back by it.
     expect((await s.call('/login', { userName: USER.phone, password: USER.password })).body.success).toBe(true);
+  });
+
+  it('limits login attempts per account from all addresses together, on every replica', async () => {
+    const replica = await s.replica();
+    // Each attempt from its own loopback address (127.0.0.0/8), as an attacker rotating addresses would.
+    const attempt = (i: number, userName: string, password: string) =>
+      new Promise<any>((resolve, reject) => {
+        const body = JSON.stringify({ userName, password });
+        const target = new URL('/login', i % 2 ? replica.url : s.url);
+        const req = request(target, { method: 'POST', localAddress: `127.0.${1 + (i >> 8)}.${1 + (i & 255)}`, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve(JSON.parse(text)));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const answers = [];
+    // Padded names are the same account.
+    for (let i = 0; i < 60; i++) answers.push(await attempt(i, i % 3 ? AGENT.phone : ` ${AGENT.phone} `, 'guess' + i));
+    expect(answers.every((a) => a.message === '账号或密码错误')).toBe(true);
+    // The 61st, from yet another address, is refused even with the right password; other accounts are not held back.
+    expect(await attempt(61, AGENT.phone, AGENT.password)).toMatchObject({ success: false, code: 429, message: '操作过于频繁，请稍后再试' });
+    expect(await attempt(62, USER.phone, USER.password)).toMatchObject({ success: true, code: 200 });
   });
 
   it('records logins and writes in the operation log, without the password', async () => {

@@ -1,5 +1,20 @@
 import type { Page } from '@playwright/test';
+import mqtt from 'mqtt';
 import { expect, test, login, shot } from './helpers';
+import { resolveProtocolVersion } from '../../server/mqtt/connect';
+import { deviceTopic } from '../../server/mqtt/topics';
+import type { AlarmMessage } from '../../server/mqtt/protocol';
+
+// The server under test runs the embedded broker on PORT + 10000 (playwright.config.ts).
+const BROKER = `mqtt://127.0.0.1:${Number(process.env.E2E_PORT ?? 8181) + 10000}`;
+
+/** Publishes a threshold alarm as the device itself would, on its up topic. */
+async function deviceAlarm(productNumber: string, deviceNumber: string, alarm: Pick<AlarmMessage, 'kind' | 'field' | 'value' | 'limit' | 'level' | 'active'>) {
+  const client = await mqtt.connectAsync(BROKER, { protocolVersion: await resolveProtocolVersion(BROKER, 'auto'), clientId: `e2e-alarm-${Date.now()}` });
+  const message: AlarmMessage = { bid: 'alarm', ClientID: deviceNumber, ts: Date.now(), ...alarm };
+  await client.publishAsync(deviceTopic(productNumber, deviceNumber, 'up'), JSON.stringify(message), { qos: 1 });
+  await client.endAsync();
+}
 
 async function findDevice(page: Page, number: string) {
   await page.goto('/device');
@@ -94,4 +109,27 @@ test('the device drawer: running status switches the device, a timer is set and 
   const timer = drawer.getByTestId('timer-row');
   await expect(timer).toHaveCount(1);
   await expect(timer).toContainText('07:30');
+});
+
+test('a device alarm is announced and marks the device in the list and its drawer until it clears', async ({ page }) => {
+  await login(page);
+  const row = await findDevice(page, 'DEV000002');
+  await expect(row.getByTestId('device-online')).toHaveText('在线', { timeout: 30_000 });
+  await expect(row.getByTestId('device-alarm')).toHaveCount(0);
+
+  await deviceAlarm('P-SW-485', 'DEV000002', { kind: 'overcurrent', field: 'current', value: 32.5, limit: 25, level: 'alarm', active: true });
+  // Without a reload: a notification names the device and the alarm, and the row is marked.
+  await expect(page.getByText('设备 DEV000002 告警：过流告警 · 32.5（限值 25）')).toBeVisible();
+  await expect(row.getByTestId('device-alarm')).toHaveText('过流告警');
+  await shot(page, 'devices-live-alarm');
+
+  await row.getByText('DEV000002').click();
+  const drawer = page.getByTestId('device-drawer');
+  await expect(drawer.getByTestId('device-alarm')).toHaveAttribute('data-kinds', 'overcurrent');
+
+  // Back within its limit: the mark goes, here and in the list.
+  await deviceAlarm('P-SW-485', 'DEV000002', { kind: 'overcurrent', field: 'current', value: 12, limit: 25, level: 'alarm', active: false });
+  await expect(drawer.getByTestId('device-alarm')).toHaveCount(0);
+  await drawer.getByTestId('drawer-close').click();
+  await expect(row.getByTestId('device-alarm')).toHaveCount(0);
 });

@@ -1,7 +1,7 @@
 /**
  * One live connection per page to the server's event stream (/api/events): device online, switch and
- * lock changes, new alarms, new messages of the message centre, and the state of the server's MQTT
- * connection. Components subscribe with the hooks.
+ * lock changes, device alarms raised and cleared, new alarms, new messages of the message centre, and the
+ * state of the server's MQTT connection. Components subscribe with the hooks.
  */
 import { useEffect, useState } from 'react';
 import { call, getToken } from '../../../adapters/http';
@@ -15,6 +15,20 @@ export interface DeviceEvent {
   tOnline?: number;
   switchStatus?: number;
   fLock?: number;
+}
+
+/** A device's reading crossed its limit (active) or came back within it (server/relay.ts DeviceAlarmEvent). */
+export interface DeviceAlarmEvent {
+  fId: number;
+  fDeviceId: number;
+  fNumber: string;
+  kind: string;
+  field: string;
+  value: number | null;
+  limit: number | null;
+  /** 'alarm' (warning) or 'trip' (the breaker opened). */
+  level: string;
+  active: boolean;
 }
 
 /** A new rental-house alarm the user's alarm lists would show. */
@@ -31,7 +45,13 @@ export interface InboxEvent {
 
 export type BrokerState = 'connected' | 'reconnecting' | 'offline' | 'unknown';
 
-type Listener = { device?: (e: DeviceEvent) => void; broker?: (s: BrokerState) => void; alarm?: (e: AlarmEvent) => void; message?: (e: InboxEvent) => void };
+type Listener = {
+  device?: (e: DeviceEvent) => void;
+  deviceAlarm?: (e: DeviceAlarmEvent) => void;
+  broker?: (s: BrokerState) => void;
+  alarm?: (e: AlarmEvent) => void;
+  message?: (e: InboxEvent) => void;
+};
 
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
@@ -60,6 +80,10 @@ function open(ticket: string) {
   source.addEventListener('device', (m) => {
     const e = JSON.parse((m as MessageEvent).data) as DeviceEvent;
     for (const l of listeners) l.device?.(e);
+  });
+  source.addEventListener('deviceAlarm', (m) => {
+    const e = JSON.parse((m as MessageEvent).data) as DeviceAlarmEvent;
+    for (const l of listeners) l.deviceAlarm?.(e);
   });
   source.addEventListener('alarm', (m) => {
     const e = JSON.parse((m as MessageEvent).data) as AlarmEvent;
@@ -101,6 +125,11 @@ function subscribe(listener: Listener): () => void {
 /** Calls back on every device change the user may see. */
 export function useDeviceEvents(onEvent: (e: DeviceEvent) => void) {
   useEffect(() => subscribe({ device: onEvent }), [onEvent]);
+}
+
+/** Calls back on every alarm raised or cleared on a device the user may see. */
+export function useDeviceAlarmEvents(onEvent: (e: DeviceAlarmEvent) => void) {
+  useEffect(() => subscribe({ deviceAlarm: onEvent }), [onEvent]);
 }
 
 /** Calls back on every new alarm the user may see. */

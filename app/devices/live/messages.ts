@@ -1,4 +1,4 @@
-/** Texts of the live device controls: switch, batch commands, auto-refresh, broker state. */
+/** Texts of the live device controls: switch, batch commands, auto-refresh, broker state, device alarms. */
 export default {
   'zh-CN': {
     device: {
@@ -8,6 +8,16 @@ export default {
         noneSelected: '请先选择需要操作的设备', result: '命令执行结果', selected: '已选择 %{count} 台设备',
       },
       autoRefresh: '自动刷新',
+      alarm: {
+        raised: '设备 %{number} 告警：%{alarm}',
+        trip: '已脱扣',
+        reading: '%{value}（限值 %{limit}）',
+        many: '%{count} 项告警',
+        kinds: {
+          overvoltage: '过压告警', undervoltage: '欠压告警', overcurrent: '过流告警', overpower: '过载告警', leakage: '漏电告警',
+          overtemperature: '超温告警', 'current-jump': '电流突变', 'temperature-jump': '温度突变',
+        },
+      },
       broker: {
         reconnecting: '设备通道重连中', offline: '设备通道未连接', unknown: '设备通道状态未知',
         hint: '服务器与消息服务器的连接中断时，设备命令无法送达',
@@ -36,6 +46,16 @@ export default {
         noneSelected: 'Select the devices to operate first', result: 'Command results', selected: '%{count} devices selected',
       },
       autoRefresh: 'Auto refresh',
+      alarm: {
+        raised: 'Device %{number} alarm: %{alarm}',
+        trip: 'tripped',
+        reading: '%{value} (limit %{limit})',
+        many: '%{count} alarms',
+        kinds: {
+          overvoltage: 'Over-voltage', undervoltage: 'Under-voltage', overcurrent: 'Over-current', overpower: 'Overload', leakage: 'Leakage',
+          overtemperature: 'Over-temperature', 'current-jump': 'Current jump', 'temperature-jump': 'Temperature jump',
+        },
+      },
       broker: {
         reconnecting: 'Device channel reconnecting', offline: 'Device channel down', unknown: 'Device channel state unknown',
         hint: 'While the server is not connected to the message broker, device commands cannot be delivered',

@@ -2571,6 +2571,22 @@ export default {
       "selected": "%{count} devices selected"
     },
     "autoRefresh": "Auto refresh",
+    "alarm": {
+      "raised": "Device %{number} alarm: %{alarm}",
+      "trip": "tripped",
+      "reading": "%{value} (limit %{limit})",
+      "many": "%{count} alarms",
+      "kinds": {
+        "overvoltage": "Over-voltage",
+        "undervoltage": "Under-voltage",
+        "overcurrent": "Over-current",
+        "overpower": "Overload",
+        "leakage": "Leakage",
+        "overtemperature": "Over-temperature",
+        "current-jump": "Current jump",
+        "temperature-jump": "Temperature jump"
+      }
+    },
     "broker": {
       "reconnecting": "Device channel reconnecting",
       "offline": "Device channel down",

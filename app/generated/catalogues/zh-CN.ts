@@ -2572,6 +2572,22 @@ export default {
       "selected": "已选择 %{count} 台设备"
     },
     "autoRefresh": "自动刷新",
+    "alarm": {
+      "raised": "设备 %{number} 告警：%{alarm}",
+      "trip": "已脱扣",
+      "reading": "%{value}（限值 %{limit}）",
+      "many": "%{count} 项告警",
+      "kinds": {
+        "overvoltage": "过压告警",
+        "undervoltage": "欠压告警",
+        "overcurrent": "过流告警",
+        "overpower": "过载告警",
+        "leakage": "漏电告警",
+        "overtemperature": "超温告警",
+        "current-jump": "电流突变",
+        "temperature-jump": "温度突变"
+      }
+    },
     "broker": {
       "reconnecting": "设备通道重连中",
       "offline": "设备通道未连接",

@@ -2572,6 +2572,22 @@ export default {
       "selected": "已選擇 %{count} 台設備"
     },
     "autoRefresh": "自動刷新",
+    "alarm": {
+      "raised": "設備 %{number} 告警：%{alarm}",
+      "trip": "已脫扣",
+      "reading": "%{value}（限值 %{limit}）",
+      "many": "%{count} 項告警",
+      "kinds": {
+        "overvoltage": "過壓告警",
+        "undervoltage": "欠壓告警",
+        "overcurrent": "過流告警",
+        "overpower": "過載告警",
+        "leakage": "漏電告警",
+        "overtemperature": "超溫告警",
+        "current-jump": "電流突變",
+        "temperature-jump": "溫度突變"
+      }
+    },
     "broker": {
       "reconnecting": "設備通道重連中",
       "offline": "設備通道未連接",
