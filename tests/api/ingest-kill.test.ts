@@ -70,7 +70,15 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
 
       server = await startProcess(env);
       const again = server;
-      await until(async () => (await logged(again.url)) >= M, 60_000).catch(() => undefined);
+      // Redeliveries are logged as well, so the log reaches M before the last messages are in: wait
+      // until it has also stopped growing.
+      let last = -1;
+      let steadySince = Date.now();
+      await until(async () => {
+        const n = await logged(again.url);
+        if (n !== last) [last, steadySince] = [n, Date.now()];
+        return n >= M && Date.now() - steadySince >= 3000;
+      }, 90_000).catch(() => undefined);
       again.child.kill('SIGTERM');
       await exited(again.child);
       server = undefined;
