@@ -41,6 +41,12 @@ export class Sessions {
   #epoch = 0;
   #barriers = new Map<string, () => void>();
   #next = 0;
+  /**
+   * Reads under way, by what they read and the epoch they started in: callers arriving together (a
+   * page's calls at once, every client after a restart or a notice) share one read instead of each
+   * making its own, and none shares a read begun before a notice it has seen.
+   */
+  readonly #reading = new Map<string, Promise<unknown>>();
 
   constructor(private readonly db: DB) {}
 
@@ -54,11 +60,12 @@ export class Sessions {
     const now = Date.now();
     const hit = this.#users.get(userId);
     if (hit && hit.until > now && (!hit.value?.expiresAt || hit.value.expiresAt > now)) return hit.value;
-    const epoch = this.#epoch;
-    const user = await loadUser(this.db, userId);
-    // An account that expires is read again when it does.
-    if (epoch === this.#epoch) put(this.#users, userId, user, Math.min(now + TTL_MS, user?.expiresAt ?? Infinity));
-    return user;
+    return this.#once(`user:${userId}`, async (epoch) => {
+      const user = await loadUser(this.db, userId);
+      // An account that expires is read again when it does.
+      if (epoch === this.#epoch) put(this.#users, userId, user, Math.min(now + TTL_MS, user?.expiresAt ?? Infinity));
+      return user;
+    });
   }
 
   /** Whether the token was revoked at logout. */
@@ -66,10 +73,22 @@ export class Sessions {
     const now = Date.now();
     const hit = this.#revoked.get(jti);
     if (hit && hit.until > now) return hit.value;
+    return this.#once(`token:${jti}`, async (epoch) => {
+      const row = await this.db.selectFrom('t_sys_token_revoked').select('jti').where('jti', '=', jti).executeTakeFirst();
+      if (epoch === this.#epoch) put(this.#revoked, jti, !!row, Math.min(now + TTL_MS, expiresAt * 1000));
+      return !!row;
+    });
+  }
+
+  #once<T>(what: string, read: (epoch: number) => Promise<T>): Promise<T> {
     const epoch = this.#epoch;
-    const row = await this.db.selectFrom('t_sys_token_revoked').select('jti').where('jti', '=', jti).executeTakeFirst();
-    if (epoch === this.#epoch) put(this.#revoked, jti, !!row, Math.min(now + TTL_MS, expiresAt * 1000));
-    return !!row;
+    const key = `${what}@${epoch}`;
+    let reading = this.#reading.get(key) as Promise<T> | undefined;
+    if (!reading) {
+      reading = read(epoch).finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
+    }
+    return reading;
   }
 
   /** A notice: `user:<id>`, `token:<jti>`, `all` (roles and menus), or a write's own barrier. */
