@@ -1,8 +1,9 @@
 /**
- * Polyglot i18n provider: zh-CN (default), zh-TW and en-US. Each language's catalogue is generated whole
+ * Polyglot i18n provider: zh-CN (default), zh-TW and en-US. Each language's catalogue is generated
  * (react-admin's pack, the declared resource texts and every hand-written `app/**\/messages.ts`, with
  * zh-TW converted from zh-CN at generation time: generator/emit/catalogues.ts) and downloaded only when
- * that language is shown.
+ * that language is shown, in two parts: the first screen's texts (app/i18n/firstScreen.ts) at start, the
+ * rest when a page outside the first screen is first opened (`loadAllTexts`, awaited by its loader).
  */
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
@@ -18,25 +19,57 @@ export type LocaleCode = (typeof LOCALES)[number]['locale'];
 
 type Catalogue = { default: unknown };
 
-// One chunk per language: a user of one language never downloads the other two.
-const loaders: Record<LocaleCode, () => Promise<Catalogue>> = {
+// Chunks per language: a user of one language never downloads the other two.
+const firstLoaders: Record<LocaleCode, () => Promise<Catalogue>> = {
   'zh-CN': () => import('../app/generated/catalogues/zh-CN'),
   'zh-TW': () => import('../app/generated/catalogues/zh-TW'),
   'en-US': () => import('../app/generated/catalogues/en-US'),
 };
+const restLoaders: Record<LocaleCode, () => Promise<Catalogue>> = {
+  'zh-CN': () => import('../app/generated/catalogues/zh-CN.rest'),
+  'zh-TW': () => import('../app/generated/catalogues/zh-TW.rest'),
+  'en-US': () => import('../app/generated/catalogues/en-US.rest'),
+};
 
+type Tree = { [key: string]: unknown };
+const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The two parts share branches (`resources` has its names in the first): merged key by key. */
+function merge(a: Tree, b: Tree): Tree {
+  const out: Tree = { ...a };
+  for (const [key, value] of Object.entries(b)) out[key] = isTree(value) && isTree(out[key]) ? merge(out[key] as Tree, value) : value;
+  return out;
+}
+
+/** Since a page outside the first screen was opened: every language is loaded whole. */
+let whole = false;
 const catalogues: Partial<Record<LocaleCode, TranslationMessages>> = {};
-const loading: Partial<Record<LocaleCode, Promise<TranslationMessages>>> = {};
+const complete = new Set<LocaleCode>();
+const loading = new Map<string, Promise<TranslationMessages>>();
 
 function loadCatalogue(locale: LocaleCode): Promise<TranslationMessages> {
-  loading[locale] ??= loaders[locale]().then(
-    (module) => (catalogues[locale] = module.default as TranslationMessages),
-    (error: unknown) => {
-      delete loading[locale]; // a failed download is tried again on the next switch
-      throw error;
-    },
-  );
-  return loading[locale];
+  const wanted = whole;
+  const key = `${locale}:${wanted}`;
+  if (!loading.has(key)) {
+    const parts = [firstLoaders[locale](), ...(wanted ? [restLoaders[locale]()] : [])];
+    loading.set(
+      key,
+      Promise.all(parts).then(
+        (modules) => {
+          const messages = modules.map((m) => m.default as Tree).reduce(merge) as TranslationMessages;
+          // A first part arriving late must not replace the whole catalogue.
+          if (wanted || !complete.has(locale)) catalogues[locale] = messages;
+          if (wanted) complete.add(locale);
+          return catalogues[locale]!;
+        },
+        (error: unknown) => {
+          loading.delete(key); // a failed download is tried again on the next switch or page
+          throw error;
+        },
+      ),
+    );
+  }
+  return loading.get(key)!;
 }
 
 function normalise(locale: string | null | undefined): LocaleCode {
@@ -54,7 +87,23 @@ export function getStoredLocale(): LocaleCode {
 /** A catalogue already loaded is answered synchronously, so switching back and forth does not flicker. */
 function getMessages(locale: string): TranslationMessages | Promise<TranslationMessages> {
   const code = normalise(locale);
-  return catalogues[code] ?? loadCatalogue(code);
+  const ready = whole ? complete.has(code) : catalogues[code] !== undefined;
+  return ready ? catalogues[code]! : loadCatalogue(code);
+}
+
+let provider: I18nProvider | undefined;
+
+/**
+ * Loads the texts outside the first screen in the language shown, once; a page that needs them awaits
+ * this before its first render, so it never shows a raw key. Later language switches load both parts.
+ */
+export async function loadAllTexts(): Promise<void> {
+  whole = true;
+  if (!provider) return; // not started yet: the provider will load the whole catalogue
+  const locale = normalise(provider.getLocale());
+  if (complete.has(locale)) return;
+  // Re-entering the same locale swaps polyglot's phrases for the whole catalogue.
+  await provider.changeLocale(locale);
 }
 
 function applyDocumentLocale(locale: string): void {
@@ -80,13 +129,16 @@ export async function createI18nProvider(): Promise<I18nProvider> {
     start = DEFAULT_LOCALE;
     await loadCatalogue(start);
   });
-  const provider = polyglotI18nProvider(getMessages, start, [...LOCALES], { allowMissing: true });
+  // A page that asked for every text meanwhile: polyglot must start with the whole catalogue.
+  while (whole && !complete.has(start)) await loadCatalogue(start);
+  const polyglot = polyglotI18nProvider(getMessages, start, [...LOCALES], { allowMissing: true });
+  provider = polyglot;
   applyDocumentLocale(start);
   return {
-    ...provider,
+    ...polyglot,
     changeLocale: async (locale: string, options?: unknown) => {
       const code = normalise(locale);
-      await provider.changeLocale(code, options);
+      await polyglot.changeLocale(code, options);
       storeLocale(code);
       applyDocumentLocale(code);
     },

@@ -17,6 +17,7 @@ import { HOME_PATH } from './shell/tabs';
 import { LoginPage } from './pages/LoginPage';
 import { HomePage } from './pages/HomePage';
 import type { ErrorCode } from './pages/ErrorPage';
+import { ResourcePage } from './shell/lazyPage';
 
 const RedirectHome = () => <Navigate to={HOME_PATH} replace />;
 
@@ -35,8 +36,6 @@ const Error404 = errorPage(404);
 const Error500 = errorPage(500);
 const NotFoundInShell = errorPage(404, true);
 
-// A list page and its resource's generated config load when the list is first opened.
-const ResourcePage = lazy(() => import('./system/ResourcePage'));
 
 function routesFor(entries: ResourceEntry[]) {
   const device = entries.find((e) => e.name === DEVICE_RESOURCE);

@@ -4,6 +4,7 @@ import { clearSession, refreshSession, statusOf } from '../adapters/authProvider
 import { getToken } from '../adapters/http';
 import { createI18nProvider } from '../adapters/i18nProvider';
 import { App } from './App';
+import { preloadPage } from './shell/lazyPage';
 
 /** A stored session is re-read once per visit, so a changed role shows without logging out; a slow server does not hold the page. */
 const REFRESH_TIMEOUT_MS = 2500;
@@ -19,6 +20,7 @@ async function refreshStoredSession(): Promise<void> {
 }
 
 async function start() {
+  if (getToken()) preloadPage(window.location.pathname);
   const [i18nProvider] = await Promise.all([createI18nProvider(), refreshStoredSession()]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

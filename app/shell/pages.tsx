@@ -2,7 +2,8 @@
  * Hand-written pages a menu can name by component. A menu whose component is a key here opens the page
  * at `path`; `title` is an i18n key used for its tab and the document title.
  */
-import { lazy, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
+import { lazyPage, ResourcePage } from './lazyPage';
 
 export interface CustomPage {
   path: string;
@@ -10,20 +11,19 @@ export interface CustomPage {
   element: ReactElement;
 }
 
-// Pages load on first visit, with the charting code only they need.
-const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
-const GatewayPage = lazy(() => import('../gateways/GatewayPage'));
-const LocationPage = lazy(() => import('../location/LocationPage'));
-const OplogPage = lazy(() => import('../oplog/OplogPage'));
+// Pages load on first visit, with the charting code only they need and the texts outside the first screen.
+const StatisticsPage = lazyPage(() => import('../statistics/StatisticsPage'));
+const GatewayPage = lazyPage(() => import('../gateways/GatewayPage'));
+const LocationPage = lazyPage(() => import('../location/LocationPage'));
+const OplogPage = lazyPage(() => import('../oplog/OplogPage'));
 // Users and roles are declared resources; their menus keep the legacy addresses /sys-user and /sys-role.
-const ResourcePage = lazy(() => import('../system/ResourcePage'));
-const MenuPage = lazy(() => import('../system/MenuPage'));
-const HologramPage = lazy(() => import('../intel/HologramPage'));
-const RelationPage = lazy(() => import('../intel/RelationPage'));
-const ApiDocsPage = lazy(() => import('../monitor/ApiDocsPage'));
-const SystemMonitorPage = lazy(() => import('../monitor/SystemMonitorPage'));
-const DruidPage = lazy(() => import('../monitor/DruidPage'));
-const MessagePage = lazy(() => import('../messages/MessagePage'));
+const MenuPage = lazyPage(() => import('../system/MenuPage'));
+const HologramPage = lazyPage(() => import('../intel/HologramPage'));
+const RelationPage = lazyPage(() => import('../intel/RelationPage'));
+const ApiDocsPage = lazyPage(() => import('../monitor/ApiDocsPage'));
+const SystemMonitorPage = lazyPage(() => import('../monitor/SystemMonitorPage'));
+const DruidPage = lazyPage(() => import('../monitor/DruidPage'));
+const MessagePage = lazyPage(() => import('../messages/MessagePage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },

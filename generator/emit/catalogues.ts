@@ -1,13 +1,16 @@
 /**
- * app/generated/catalogues/<locale>.ts: the console's whole message catalogue of one language, which the
- * browser loads alone (adapters/i18nProvider.ts). Each is react-admin's own pack, then the texts the
- * schemas and resources declare, then every hand-written `app/**\/messages.ts`, deep-merged in that order.
+ * app/generated/catalogues/<locale>.ts and <locale>.rest.ts: the console's message catalogue of one
+ * language, which the browser loads alone (adapters/i18nProvider.ts). Each is react-admin's own pack, then
+ * the texts the schemas and resources declare, then every hand-written `app/**\/messages.ts`, deep-merged
+ * in that order. It is cut in two along the key paths `app/i18n/firstScreen.ts` names: `<locale>.ts` holds
+ * the texts of the login page, the shell and the home page, `<locale>.rest.ts` everything else, fetched
+ * before the first other page renders. Without that file the first part holds everything.
  *
  * zh-TW is made here from the finished zh-CN catalogue with OpenCC (Simplified → Taiwan Traditional) and
  * then overlaid with every explicit zh-TW text, which wins. Converting at generation time keeps the
  * converter's dictionaries (about 470 KB gzip) out of the browser.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,6 +76,38 @@ async function handWrittenTexts(root: string): Promise<Partial<Record<Lang, Tree
   return modules;
 }
 
+/** The console's list of the first screen's texts, an input of the catalogues like the messages. */
+export const FIRST_SCREEN_FILE = join('app', 'i18n', 'firstScreen.ts');
+
+/** The key paths of the first screen's texts (`a.b`, `*` for any key at that level); undefined: all. */
+async function firstScreenPaths(root: string): Promise<string[][] | undefined> {
+  const file = join(root, FIRST_SCREEN_FILE);
+  if (!existsSync(file)) return undefined;
+  const version = createHash('sha1').update(readFileSync(file)).digest('hex').slice(0, 12);
+  const module = (await import(`${pathToFileURL(file).href}?v=${version}`)) as { default?: unknown };
+  if (!Array.isArray(module.default) || !module.default.every((p) => typeof p === 'string' && p)) {
+    throw new Error('app/i18n/firstScreen.ts: the default export must be a list of key paths');
+  }
+  return (module.default as string[]).map((p) => p.split('.'));
+}
+
+/** Cuts a tree in two: what the paths name (whole subtrees), and the rest; both without empty branches. */
+export function splitTree(tree: Tree, paths: string[][]): [Tree, Tree] {
+  const picked: Tree = {};
+  const rest: Tree = {};
+  for (const [key, value] of Object.entries(tree)) {
+    const matching = paths.filter((p) => p[0] === '*' || p[0] === key);
+    if (matching.some((p) => p.length === 1) || (matching.length && !isTree(value))) picked[key] = value;
+    else if (!matching.length || !isTree(value)) rest[key] = value;
+    else {
+      const [inner, outer] = splitTree(value, matching.map((p) => p.slice(1)));
+      if (Object.keys(inner).length) picked[key] = inner;
+      if (Object.keys(outer).length) rest[key] = outer;
+    }
+  }
+  return [picked, rest];
+}
+
 /**
  * The catalogues of every language from the declared texts (`declared`, one tree per language, made
  * from schemas and resources) and the console's hand-written texts.
@@ -89,7 +124,15 @@ export async function emitCatalogues(root: string, declared: Record<Lang, Tree>)
     'zh-TW': deepMerge(mapStrings(simplified, toTraditional), ...project('zh-TW')),
     'en-US': deepMerge(english, ...project('en-US')),
   };
+  const paths = await firstScreenPaths(root);
+  const module = (tree: Tree) => `${tsHeader}\nexport default ${literal(tree)};\n`;
   return Object.fromEntries(
-    LANGS.map((lang) => [`app/generated/catalogues/${lang}.ts`, `${tsHeader}\nexport default ${literal(catalogues[lang])};\n`]),
+    LANGS.flatMap((lang) => {
+      const [first, rest] = paths ? splitTree(catalogues[lang], paths) : [catalogues[lang], {}];
+      return [
+        [`app/generated/catalogues/${lang}.ts`, module(first)],
+        [`app/generated/catalogues/${lang}.rest.ts`, module(rest)],
+      ];
+    }),
   );
 }

@@ -170,10 +170,18 @@ export function emitConsole(model: Model): Record<string, string> {
   // What the shell needs before any list opens (menus, routes, tab titles): a few lines per resource,
   // so the first screen does not carry every resource's fields, filters and endpoints.
   const entries = model.entities.flatMap((e) => [resourceConfig(e), ...variantConfigs(e)]).map(({ name, label, menu }) => ({ name, label, ...(menu ? { menu } : {}) }));
+  // Each resource's list code, so that opening a list fetches it alongside ResourcePage and the
+  // configs, not after them (the same modules as resources.tsx's lazy components: fetched once).
+  const listCode = model.entities
+    .flatMap((e) => [resourceConfig(e), ...variantConfigs(e)].map(({ name }) => [name, componentName(e).from] as const))
+    .map(([name, from]) => `  ${JSON.stringify(name)}: () => import('${from}'),\n`)
+    .join('');
   const index =
     tsHeader +
     `import type { ResourceEntry } from '../resources/types';\n\n` +
-    `export const resourceIndex: ResourceEntry[] = ${literal(entries)};\n`;
+    `export const resourceIndex: ResourceEntry[] = ${literal(entries)};\n\n` +
+    `/** The code of each resource's list page, by resource name. */\n` +
+    `export const listCode: Record<string, () => Promise<unknown>> = {\n${listCode}};\n`;
   return { 'app/generated/resources.tsx': resources, 'app/generated/resourceIndex.ts': index };
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers';
+import { login, openMenu } from './helpers';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
 
@@ -71,5 +71,32 @@ for (const locale of ['zh-TW', 'en-US'] as const) {
     // The list's code arrived when the list was opened.
     expect(scripts.some((s) => /DeviceList-/.test(s))).toBe(true);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/devices-${locale}.png` });
+  });
+}
+
+/** A text still showing its catalogue key: `area.key` or deeper, lower camel case, no spaces. */
+const RAW_KEY = /\b(ra|resources|enums|common|device|deviceTab|menus|shell|dashboard|permissions)\.[a-zA-Z_-]+(\.[a-zA-Z_-]+)*\b/;
+
+for (const locale of ['zh-CN', 'zh-TW', 'en-US'] as const) {
+  test(`a page outside the first screen shows its own texts in ${locale}, fetched with the page`, async ({ page }) => {
+    const scripts = scriptsOf(page);
+    await login(page, undefined, locale);
+    await page.waitForLoadState('networkidle');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/home-${locale}.png` });
+    // The home page does without the rest of the catalogue.
+    expect(scripts.filter((s) => /\.rest-[\w-]+\.js$/.test(s))).toEqual([]);
+
+    await openMenu(page, 'device');
+    const headers = page.getByRole('columnheader');
+    await expect(headers.first()).toBeVisible();
+    expect(scripts.filter((s) => new RegExp(`/${locale}\\.rest-[\\w-]+\\.js$`).test(s))).toHaveLength(1);
+    // Every column header is a text of the language, none a raw key.
+    const { default: rest } = await import(`../../app/generated/catalogues/${locale}.rest.ts`);
+    const labels = new Set(Object.values(rest.resources.device.fields as Record<string, string>));
+    const shown = (await headers.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    expect(shown.length).toBeGreaterThan(2);
+    expect(shown.filter((t) => labels.has(t)).length).toBeGreaterThan(2);
+    expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/device-list-from-home-${locale}.png` });
   });
 }

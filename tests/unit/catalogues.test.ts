@@ -3,12 +3,18 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, workspace, removeWorkspaces } from './workspace';
 import { stale, write } from '../../generator/generate';
+import { deepMerge, splitTree } from '../../generator/emit/catalogues';
 
 afterEach(removeWorkspaces);
 
-async function catalogue(dir: string, lang: string): Promise<Record<string, any>> {
-  const text = readFileSync(join(dir, `app/generated/catalogues/${lang}.ts`), 'utf8');
+function part(dir: string, file: string): Record<string, any> {
+  const text = readFileSync(join(dir, `app/generated/catalogues/${file}.ts`), 'utf8');
   return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
+}
+
+/** A language's whole catalogue: the first screen's part and the rest. */
+async function catalogue(dir: string, lang: string): Promise<Record<string, any>> {
+  return deepMerge(part(dir, lang), part(dir, `${lang}.rest`));
 }
 
 describe('message catalogues', () => {
@@ -25,6 +31,23 @@ describe('message catalogues', () => {
     // declared in a schema
     expect(zhTW.resources.device.name).toBeTruthy();
     expect(zhTW.resources.device.name).not.toBe(zhCN.resources.device.name);
+  });
+
+  it('are cut into the first screen\'s texts and the rest, each key in one part', () => {
+    const [first, rest] = splitTree(
+      { ra: { a: '1' }, resources: { device: { name: 'D', fields: { x: 'X' } }, alarm: { name: 'A' } }, device: { broker: { hint: 'h' }, tab: 't' }, other: 'o' },
+      [['ra'], ['resources', '*', 'name'], ['device', 'broker']],
+    );
+    expect(first).toEqual({ ra: { a: '1' }, resources: { device: { name: 'D' }, alarm: { name: 'A' } }, device: { broker: { hint: 'h' } } });
+    expect(rest).toEqual({ resources: { device: { fields: { x: 'X' } } }, device: { tab: 't' }, other: 'o' });
+    // the project's own: the login page's and the device list's texts in the right parts
+    for (const lang of ['zh-CN', 'zh-TW', 'en-US']) {
+      expect(part(ROOT, lang).login.submit).toBeTruthy();
+      expect(part(ROOT, lang).resources.device.name).toBeTruthy();
+      expect(part(ROOT, lang).resources.device.fields).toBeUndefined();
+      expect(part(ROOT, `${lang}.rest`).resources.device.fields).toBeTruthy();
+      expect(part(ROOT, `${lang}.rest`).login).toBeUndefined();
+    }
   });
 
   it('go stale when a hand-written text changes, and are regenerated from it', async () => {

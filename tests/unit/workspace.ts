@@ -1,10 +1,10 @@
 /** Temporary copies of the generator's inputs, history and generated folders, to change and regenerate freely. */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GENERATED_DIRS } from '../../generator/generate';
 import { MIGRATIONS_DIR } from '../../generator/history';
-import { handWrittenMessageFiles } from '../../generator/emit/catalogues';
+import { FIRST_SCREEN_FILE, handWrittenMessageFiles } from '../../generator/emit/catalogues';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const temps: string[] = [];
@@ -14,7 +14,7 @@ export function workspace(): string {
   temps.push(dir);
   for (const d of ['schemas', 'resources', MIGRATIONS_DIR, ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   // The console's hand-written texts are inputs of the generated catalogues.
-  for (const f of handWrittenMessageFiles(ROOT)) cpSync(join(ROOT, f), join(dir, f));
+  for (const f of [...handWrittenMessageFiles(ROOT), FIRST_SCREEN_FILE]) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(dir, f));
   return dir;
 }
 
