@@ -70,6 +70,8 @@ declare module 'fastify' {
     refuseCalls(): void;
     /** This replica's ear for every replica's events (server/relay.ts); stopped when the app closes. */
     relay: Relay;
+    /** The cached callers (server/auth/sessions.ts); `settled()` waits for notices of writes made so far. */
+    sessions: Sessions;
   }
 }
 
@@ -88,6 +90,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   const relay = await startRelay(database);
   const sessions = new Sessions(database.db);
   const stopSessions = sessions.start(relay);
+  app.decorate('sessions', sessions);
   app.decorate('relay', relay);
   app.addHook('onClose', async () => {
     stopSessions();

@@ -54,7 +54,7 @@ export interface TestServer {
   login(account: { phone: string; password: string }): Promise<string>;
   /** A token for the user as login issues it, without the login's rate limit (the fuzz suite renews its own). */
   token(userId: number): Promise<string>;
-  /** Reads the database directly (rows come back with camelCase keys). */
+  /** Runs SQL on the database directly (rows come back with camelCase keys); answers once the server's cached callers have heard of what it changed. */
   sql<T = any>(text: string): Promise<T[]>;
   devices: DeviceSide;
   /** Every statement the server ran, by its text (server/db/queryStats.ts). */
@@ -142,7 +142,10 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
     },
     token: (userId) => tokens.issue(userId),
     async sql(text) {
-      return (await sql.raw(text).execute(database.db)).rows as never[];
+      const rows = (await sql.raw(text).execute(database.db)).rows as never[];
+      // As a write through the server does: the cached callers have heard of what it changed.
+      await app.sessions.settled();
+      return rows;
     },
     devices,
     queries: database.queries,
