@@ -130,8 +130,9 @@ describe('generator', () => {
     const migration = files.map((f) => /^(server\/db\/migrations\/\d{3}_schema_t_product\.sql) \(a migration for the schema changes is missing\)$/.exec(f)?.[1]).find(Boolean);
     expect(migration).toBeDefined();
     expect(files).toContain('adapters/generated/types.ts');
-    expect(files).toContain('app/generated/catalogues/zh-CN.ts');
-    expect(files).toContain('app/generated/catalogues/zh-TW.ts');
+    // A field's label is not a first-screen text: it lands in the rest of each language's catalogue.
+    expect(files).toContain('app/generated/catalogues/zh-CN.rest.ts');
+    expect(files).toContain('app/generated/catalogues/zh-TW.rest.ts');
     await write(dir);
     expect(await stale(dir, { replay: false })).toEqual([]);
     expect(readFileSync(join(dir, migration!), 'utf8')).toContain('ALTER TABLE t_product ADD COLUMN f_colour varchar(20);');
