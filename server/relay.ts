@@ -9,6 +9,7 @@
  * A topic is a name in RelayEvents and the type of its items; publish() packs items into as few
  * notifications as the 8000-byte payload limit allows.
  */
+import type { DeviceAlarmEvent } from '../adapters/deviceAlarm';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { DB, Database } from './db';
@@ -30,26 +31,12 @@ export interface RelayEvents {
   reverse: { at: string };
   /**
    * A change to what the session cache holds (server/auth/sessions.ts): `user:<id>`, `token:<jti>`, `all`,
-   * or a write's own `barrier:<id>`. Published by the triggers of migrations 017 and 022 as well.
+   * or a write's own `barrier:<id>`. Published by the triggers of migrations 017 and 023 as well.
    */
   session: string;
 }
 
-export interface DeviceAlarmEvent {
-  fId: number;
-  fDeviceId: number;
-  fNumber: string;
-  /** overvoltage, overcurrent, … (server/mqtt/protocol.ts AlarmKind). */
-  kind: string;
-  /** The reading that crossed its limit, its value and the limit. */
-  field: string;
-  value: number | null;
-  limit: number | null;
-  /** 'alarm' (warning) or 'trip' (the breaker opened). */
-  level: string;
-  /** Raised (true) or cleared (false). */
-  active: boolean;
-}
+export type { DeviceAlarmEvent };
 
 export type Topic = keyof RelayEvents;
 

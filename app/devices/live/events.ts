@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { call, getToken } from '../../../adapters/http';
+import type { DeviceAlarmEvent } from '../../../adapters/deviceAlarm';
 
 /** Wait before opening the stream again after it dropped (server restart, network). */
 const RETRY_MS = 3000;
@@ -17,19 +18,7 @@ export interface DeviceEvent {
   fLock?: number;
 }
 
-/** A device's reading crossed its limit (active) or came back within it (server/relay.ts DeviceAlarmEvent). */
-export interface DeviceAlarmEvent {
-  fId: number;
-  fDeviceId: number;
-  fNumber: string;
-  kind: string;
-  field: string;
-  value: number | null;
-  limit: number | null;
-  /** 'alarm' (warning) or 'trip' (the breaker opened). */
-  level: string;
-  active: boolean;
-}
+export type { DeviceAlarmEvent };
 
 /** A new rental-house alarm the user's alarm lists would show. */
 export interface AlarmEvent {
