@@ -41,10 +41,10 @@ export async function buildMessageLog(database: Database, size: MessageLogSize, 
   await syncMenus(db);
   await seedDemo(db);
   const [{ product }] = (await sql<{ product: number }>`select min(f_id) as product from t_product`.execute(db)).rows;
-  await sql`
+  await unbounded(db, (trx) => sql`
     insert into t_device (f_number, f_name, f_product_id, f_type_id, f_user_id, f_status, f_verify, t_online, f_intime)
     select 'BENCH' || lpad(g::text, 7, '0'), '压测设备' || g, ${product}, 1 + g % 6, case when g % 100 = 0 then 2 else 1 end, 1, 1, (g % 3 = 0)::int, now()
-    from generate_series(1, ${size.devices}) g`.execute(db);
+    from generate_series(1, ${size.devices}) g`.execute(trx));
   step(`${size.devices} devices`);
 
   const today = (await sql<{ d: string }>`select to_char(now(), 'YYYY-MM-DD') as d`.execute(db)).rows[0].d;

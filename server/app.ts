@@ -13,7 +13,6 @@ import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
 import { refusalFor } from './db/errors';
-import { withinRequest, type RequestScope } from './db/requestOrder';
 import { streamRefusal } from './http/bodyLimit';
 import { authenticate, type RouteContext } from './http/route';
 import { databaseRateLimitStore, TOO_MANY } from './http/rateLimit';
@@ -120,15 +119,6 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   });
   // Counted in the database, so the limits hold across replicas.
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
-
-  // Each request's queries are one request to the embedded database's queue (server/db/requestOrder.ts).
-  // A request whose client leaves (a client time-out) is dropped from that queue before its first query.
-  const scopes = new WeakMap<object, RequestScope>();
-  app.addHook('onRequest', (request, _reply, done) => void scopes.set(request.raw, withinRequest(done)));
-  app.addHook('onRequestAbort', async (request) => {
-    const scope = scopes.get(request.raw);
-    if (scope) scope.abandoned = true;
-  });
 
   let closing = false;
   app.decorate('refuseCalls', () => {
