@@ -6,7 +6,8 @@
  * (records ≤ 100 ms, dashboard ≤ 50 ms p95), the ratio shows what the server adds.
  *
  * PostgreSQL when DATABASE_URL is set (a database msglog_bench_<pid> is created and dropped; 10,000,000
- * messages by default), else PGlite in a temporary folder (200,000 by default). ROUNDS=30.
+ * messages by default), else PGlite in a temporary folder (200,000 by default). ROUNDS=30. KEEP=1 keeps
+ * the PostgreSQL database and prints its name; REUSE=<that name> measures it again without building.
  */
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -38,13 +39,17 @@ async function p95(rounds: number, run: (i: number) => Promise<unknown>): Promis
 }
 
 let url: URL | undefined;
-const name = `msglog_bench_${process.pid}`;
+const reuse = postgres ? process.env.REUSE : undefined;
+const keep = Boolean(reuse) || process.env.KEEP === '1';
+const name = reuse ?? `msglog_bench_${process.pid}`;
 const base = postgres ? new URL(process.env.DATABASE_URL!) : undefined;
 if (base) {
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  if (!reuse) {
+    const admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+  }
   url = new URL(base.toString());
   url.pathname = `/${name}`;
 }
@@ -53,7 +58,7 @@ const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url?.toString(
 const database = await openDatabase(config);
 try {
   const started = Date.now();
-  await buildMessageLog(database, { devices: DEVICES, messages: MESSAGES, days: 30 });
+  if (!reuse) await buildMessageLog(database, { devices: DEVICES, messages: MESSAGES, days: 30 });
   const { db } = database;
   console.log(`message log on ${database.kind}: ${MESSAGES} messages of ${DEVICES} devices, built in ${((Date.now() - started) / 1000).toFixed(0)} s; p95 of ${ROUNDS} calls`);
 
@@ -122,7 +127,8 @@ try {
   await devices.stop();
 } finally {
   await database.close();
-  if (base) {
+  if (base && keep) console.log(`kept database ${name} (REUSE=${name} measures it again)`);
+  else if (base) {
     const admin = new pg.Client({ connectionString: base.toString() });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

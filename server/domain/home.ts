@@ -103,44 +103,69 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     ]);
   }
 
+  /**
+   * Devices by product, own type (0: none) and online state: read from the counters the device table's
+   * triggers keep (migration 024) for an administrator, counted among the devices in scope for anyone
+   * else; with every product's type and name, so the two device counters below agree.
+   */
+  async function deviceCounts(user: User) {
+    const counted = isAdmin(user)
+      ? db.selectFrom('t_device_count').select(['fProductId as product', 'fTypeId as type', 'fOnline as online', 'fCount as n'])
+      : scope(db.selectFrom('t_device'), user)
+          .select([
+            sql<number>`coalesce(t_device.f_product_id, 0)`.as('product'),
+            sql<number>`coalesce(t_device.f_type_id, 0)`.as('type'),
+            sql<number>`(coalesce(t_device.t_online, 0) = 1)::int`.as('online'),
+            (eb) => eb.fn.countAll<number>().as('n'),
+          ])
+          .groupBy(sql`1, 2, 3`);
+    const [rows, products] = await Promise.all([
+      (counted as SelectQueryBuilder<any, any, { product: number; type: number; online: number; n: number }>).execute(),
+      db.selectFrom('t_product').select(['fId', 'fName', 'fDeviceType']).orderBy('fId').execute(),
+    ]);
+    return { rows: rows.map((r) => ({ product: Number(r.product), type: Number(r.type), online: Number(r.online) === 1, n: Number(r.n) })), products };
+  }
+
   home('/api/home/total-device', DEVICE_TOTALS, async (user) => {
-    const rows = await scope(db.selectFrom('t_device').leftJoin('t_product', 't_product.fId', 't_device.fProductId'), user)
-      .select([
-        sql<number>`coalesce(t_device.f_type_id, t_product.f_device_type)`.as('type'),
-        (eb) => eb.fn.countAll<number>().as('deviceCount'),
-        sql<number>`count(*) filter (where t_device.t_online = 1)`.as('deviceOnlineCount'),
-      ])
-      .groupBy(sql`1`)
-      .execute();
-    const out: Record<string, unknown> = {
-      allCount: rows.reduce((a, r) => a + Number(r.deviceCount), 0),
-      onlineCount: rows.reduce((a, r) => a + Number(r.deviceOnlineCount), 0),
-    };
-    out.offlineCount = (out.allCount as number) - (out.onlineCount as number);
+    const { rows, products } = await deviceCounts(user);
+    const productType = new Map(products.map((p) => [p.fId, p.fDeviceType]));
+    const byType = new Map<number, { deviceCount: number; deviceOnlineCount: number }>();
+    let allCount = 0;
+    let onlineCount = 0;
+    for (const r of rows) {
+      const type = r.type || Number(productType.get(r.product) ?? 0);
+      const t = byType.get(type) ?? { deviceCount: 0, deviceOnlineCount: 0 };
+      t.deviceCount += r.n;
+      allCount += r.n;
+      if (r.online) {
+        t.deviceOnlineCount += r.n;
+        onlineCount += r.n;
+      }
+      byType.set(type, t);
+    }
+    const out: Record<string, unknown> = { allCount, onlineCount, offlineCount: allCount - onlineCount };
     for (const type of Object.keys(DEVICE_TYPES).map(Number)) {
-      const r = rows.find((row) => Number(row.type) === type);
-      out[`device${type}`] = { type, name: DEVICE_TYPES[type], deviceCount: Number(r?.deviceCount ?? 0), deviceOnlineCount: Number(r?.deviceOnlineCount ?? 0) };
+      out[`device${type}`] = { type, name: DEVICE_TYPES[type], deviceCount: byType.get(type)?.deviceCount ?? 0, deviceOnlineCount: byType.get(type)?.deviceOnlineCount ?? 0 };
     }
     return out;
   });
 
   // Devices and those online per product, for the bar chart beside the six type counters.
   home('/api/home/total-device-online-more', CHART, async (user) => {
-    const rows = await scope(db.selectFrom('t_device').innerJoin('t_product', 't_product.fId', 't_device.fProductId'), user)
-      .select([
-        't_product.fId as productId',
-        't_product.fName as productName',
-        (eb) => eb.fn.countAll<number>().as('deviceCount'),
-        sql<number>`count(*) filter (where t_device.t_online = 1)`.as('deviceOnlineCount'),
-      ])
-      .groupBy(['t_product.fId', 't_product.fName'])
-      .orderBy('t_product.fId')
-      .execute();
+    const { rows, products } = await deviceCounts(user);
+    const byProduct = new Map<number, { deviceCount: number; deviceOnlineCount: number }>();
+    for (const r of rows) {
+      const p = byProduct.get(r.product) ?? { deviceCount: 0, deviceOnlineCount: 0 };
+      p.deviceCount += r.n;
+      if (r.online) p.deviceOnlineCount += r.n;
+      byProduct.set(r.product, p);
+    }
+    const shown = products.filter((p) => (byProduct.get(p.fId)?.deviceCount ?? 0) > 0);
     return {
-      categories: rows.map((r) => String(r.productName)),
+      categories: shown.map((p) => String(p.fName)),
       series: [
-        { key: 'deviceCount', name: '设备总数', data: rows.map((r) => Number(r.deviceCount)) },
-        { key: 'deviceOnlineCount', name: '在线设备', data: rows.map((r) => Number(r.deviceOnlineCount)) },
+        { key: 'deviceCount', name: '设备总数', data: shown.map((p) => byProduct.get(p.fId)!.deviceCount) },
+        { key: 'deviceOnlineCount', name: '在线设备', data: shown.map((p) => byProduct.get(p.fId)!.deviceOnlineCount) },
       ],
     } satisfies Chart;
   });

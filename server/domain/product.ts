@@ -5,9 +5,10 @@ import type { CallContext, Services } from '../crud/types';
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   const ids = rows.map((r) => r.fId as number);
   if (!ids.length) return;
+  // From the counters the device table's triggers keep (migration 024), not a count of every device.
   const counts = await ctx.db
-    .selectFrom('t_device')
-    .select(['fProductId', (eb) => eb.fn.countAll<number>().as('n')])
+    .selectFrom('t_device_count')
+    .select(['fProductId', (eb) => eb.fn.sum<number>('fCount').as('n')])
     .where('fProductId', 'in', ids)
     .groupBy('fProductId')
     .execute();

@@ -160,11 +160,12 @@ describe.each(backends)('migrations on %s', (backend) => {
   it('upgrades a database created by the former scheme (generated DDL re-run on change) without touching its rows', async () => {
     const { database } = await open(backend);
     const former = temp('iot-mig-former-');
-    const hand = readdirSync(MIGRATIONS).filter((f) => !f.includes('_schema_'));
+    // The former runner had the hand-written migrations numbered before the baseline, and ran each
+    // entity's idempotent DDL, which the baseline is made of, recording it by entity.
+    const baseline = readdirSync(MIGRATIONS).find((f) => f.includes('_schema_baseline'))!;
+    const hand = readdirSync(MIGRATIONS).filter((f) => f < baseline);
     for (const f of hand) cpSync(join(MIGRATIONS, f), join(former, f));
     await migrate(database, former);
-    // The former runner ran each entity's idempotent DDL, which the baseline is made of, and recorded it by entity.
-    const baseline = readdirSync(MIGRATIONS).find((f) => f.includes('_schema_baseline'))!;
     await database.exec(readFileSync(join(MIGRATIONS, baseline), 'utf8'));
     await rows(database, `INSERT INTO schema_migrations (name, hash) VALUES ('generated/product.sql', 'x'), ('generated/device.sql', 'y')`);
     await rows(database, `INSERT INTO t_product (f_number, f_name) VALUES ('OLD-1', 'kept')`);

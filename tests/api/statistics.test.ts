@@ -204,6 +204,34 @@ describe.each(backends)('energy statistics and dashboard on %s', (backend) => {
       expect(more.categories).toHaveLength(more.series[0].data.length);
     });
 
+    it('keeps its device counters equal to a count of the devices, whoever writes them', async () => {
+      const recount = `select coalesce(f_product_id, 0) as p, coalesce(f_type_id, 0) as t, (coalesce(t_online, 0) = 1)::int as o, count(*)::int as n from t_device group by 1, 2, 3`;
+      const counters = `select f_product_id as p, f_type_id as t, f_online as o, f_count::int as n from t_device_count where f_count <> 0`;
+      const same = async () => {
+        const key = (r: any) => `${r.p}/${r.t}/${r.o}`;
+        const sorted = (rows: any[]) => rows.map((r) => `${key(r)}=${r.n}`).sort();
+        expect(sorted(await s.sql(counters))).toEqual(sorted(await s.sql(recount)));
+      };
+      await same();
+      const [product] = await s.sql(`select f_id from t_product where f_number = 'P-4G-SW'`);
+      const before = (await data('/api/home/total-device', admin)).allCount;
+      // Through the console, then plain SQL: a new device, an online flip of several, a move to
+      // another product, a device without a type, a delete.
+      const created = await s.call('/biz/t-device/addorupdate', { fNumber: 'COUNT-1', fName: '计数设备', fProductId: product.fId }, admin);
+      expect((await data('/api/home/total-device', admin)).allCount).toBe(before + 1);
+      await s.sql(`update t_device set t_online = 1 - coalesce(t_online, 0) where f_id in (${A}, ${B}, ${created.body.data.fId})`);
+      await s.sql(`insert into t_device (f_number, f_name, f_product_id, f_user_id, t_online) values ('COUNT-2', '无类型', ${product.fId}, 1, 1)`);
+      await same();
+      const other = (await s.sql(`select f_id from t_product where f_id <> ${product.fId} order by f_id limit 1`))[0].fId;
+      await s.sql(`update t_device set f_product_id = ${other} where f_number = 'COUNT-2'`);
+      await same();
+      await s.call('/biz/t-device/del', { fId: created.body.data.fId }, admin);
+      await s.sql(`delete from t_device where f_number = 'COUNT-2'`);
+      await s.sql(`update t_device set t_online = 1 - coalesce(t_online, 0) where f_id in (${A}, ${B})`);
+      await same();
+      expect((await data('/api/home/total-device', admin)).allCount).toBe(before);
+    });
+
     it('counts messages and warnings of today and this month', async () => {
       expect(await data('/api/home/total-record', admin)).toEqual({ dayCount: 4, monthCount: 4 });
       expect(await data('/api/home/total-record', agent)).toEqual({ dayCount: 3, monthCount: 3 });
