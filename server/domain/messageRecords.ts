@@ -108,14 +108,20 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
       if ((current - 1) * size + size > MAX_DEPTH && current > 1) {
         throw new Refusal(`只能翻阅前${MAX_DEPTH}条记录，请缩小时间范围或增加查询条件`);
       }
-      const rows = await q
-        .select(['m.fId', 'm.fDeviceId', 'm.fDeviceNumber', 'm.fProductNumber', 'm.fDirection', 'm.fTopic', 'm.fBid', 'm.fPayload', 'm.fIntime'])
+      const { total, estimated } = await countUpTo(ctx.db, q, EXACT_UP_TO);
+      const columns = ['m.fId', 'm.fDeviceId', 'm.fDeviceNumber', 'm.fProductNumber', 'm.fDirection', 'm.fTopic', 'm.fBid', 'm.fPayload', 'm.fIntime'] as const;
+      // When at most EXACT_UP_TO rows match, they are read whole and sorted. Asked for the newest ten
+      // directly, the planner, misjudging how many rows a text filter matches, may walk every day's time
+      // index backwards until each day yields a match (0.6–0.8 s for a device number at 10,000,000
+      // rows, against 20 ms for the matches' own indexes). `offset 0` keeps the matches a query of
+      // their own, which the planner does not merge into the sorted one.
+      const source = (estimated ? q.select([...columns]) : ctx.db.selectFrom(q.select([...columns]).offset(0).as('m')).selectAll('m')) as SelectQueryBuilder<any, 'm', Record<string, unknown>>;
+      const rows = await source
         .orderBy('m.fIntime', 'desc')
         .orderBy('m.fId', 'desc')
         .limit(size)
         .offset((current - 1) * size)
         .execute();
-      const { total, estimated } = await countUpTo(ctx.db, q, EXACT_UP_TO);
       const reachable = Math.min(total, MAX_DEPTH);
       return {
         records: rows.map((r) => formatRow(r, ctx.timeZone)),
