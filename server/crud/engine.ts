@@ -82,7 +82,9 @@ export async function list(ctx: CallContext) {
   const page = pageRequest(model, ctx.body);
   if (ctx.route.byValue) requireCodeFor(ctx, page.condition[ctx.route.byValue.key]);
   const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
-  const { total } = (await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
+  const total =
+    (await hooksOf(model).keptTotal?.(page.condition, ctx)) ??
+    ((await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number }).total;
   let q = filtered;
   for (const o of page.orders) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
   const rows = await q.limit(page.size).offset((page.current - 1) * page.size).execute();

@@ -124,4 +124,9 @@ export interface EntityHooks {
   beforeDelete?: (row: Record<string, unknown>, ctx: CallContext) => Promise<void>;
   /** Adds computed fields (virtual properties) to rows about to be sent. */
   afterRead?: (rows: Record<string, unknown>[], ctx: Services) => Promise<void>;
+  /**
+   * A list's total read from counts the entity keeps, for the conditions it keeps them by (already
+   * checked); undefined where it does not, and the rows are counted.
+   */
+  keptTotal?: (condition: Record<string, unknown>, ctx: CallContext) => Promise<number | undefined>;
 }

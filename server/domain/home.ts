@@ -115,7 +115,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
           .select([
             sql<number>`coalesce(t_device.f_product_id, 0)`.as('product'),
             sql<number>`coalesce(t_device.f_type_id, 0)`.as('type'),
-            sql<number>`(coalesce(t_device.t_online, 0) = 1)::int`.as('online'),
+            sql<number>`coalesce(t_device.t_online, -1)`.as('online'),
             (eb) => eb.fn.countAll<number>().as('n'),
           ])
           .groupBy(sql`1, 2, 3`);

@@ -38,6 +38,28 @@ describe.each(backends)('devices on %s', (backend) => {
     expect(one.body.data.allCount).toBe(4);
   });
 
+  it('answers the list total from the device counters exactly as a count, for every filter combination', async () => {
+    await s.sql(`update t_device set t_online = 1 where f_number in ('DEV000001', 'DEV000005')`);
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'true'],
+      [{ product_id: productId }, `f_product_id = ${productId}`],
+      [{ online: 1 }, 't_online = 1'],
+      [{ online: 0 }, 't_online = 0'],
+      [{ product_id: productId, online: 1 }, `f_product_id = ${productId} and t_online = 1`],
+      [{ product_id: productId, online: '0' }, `f_product_id = ${productId} and t_online = 0`],
+      [{ status: 1, online: 1 }, 'f_status = 1 and t_online = 1'],
+      [{ keyword: 'DEV', online: 1 }, "(f_number ilike '%DEV%' or f_name ilike '%DEV%') and t_online = 1"],
+    ];
+    for (const [condition, where] of cases) {
+      const [{ n }] = await s.sql(`select count(*)::int as n from t_device where ${where}`);
+      const page = await s.call('/biz/t-device/devices', { current: 1, size: 5, condition }, admin);
+      expect([condition, page.body.data.total]).toEqual([condition, n]);
+    }
+    // An agent's total is its own devices, counted.
+    const [{ mine }] = await s.sql(`select count(*)::int as mine from t_device d join t_sys_user u on u.f_id = d.f_user_id where u.f_phone = '${AGENT.phone}'`);
+    expect((await s.call('/biz/t-device/devices', { current: 1, size: 5 }, agent)).body.data.total).toBe(mine);
+  });
+
   it('scopes rows: administrator all, agent its own, ordinary user its own and shared ones', async () => {
     await s.call('/biz/t-device/addorupdate', { fNumber: 'ADMIN-ONLY', fProductId: productId }, admin);
     const count = async (token: string) => (await s.call('/biz/t-device/devices', { size: 100 }, token)).body.data.total;
