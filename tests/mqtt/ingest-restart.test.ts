@@ -55,6 +55,8 @@ describe.skipIf(!existsSync(MOSQUITTO))('the ingest session across a Mosquitto r
     const publish = (seq: number) => device.publishAsync(topic, JSON.stringify({ bid: 'telemetry', seq, ts: Date.now(), voltage: 220 }), { qos: 1 });
     for (let i = 0; i < 10; i++) await publish(i);
     await eventually(() => received.length === 10, 5000, 'messages before the restart');
+    // Their acknowledgements reach the broker (those that do not are delivered again, as they should be).
+    await new Promise((r) => setTimeout(r, 500));
 
     // The broker stops, and the session's holder goes away meanwhile (its replica stopped or was killed).
     await stopMosquitto(broker);
