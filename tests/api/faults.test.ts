@@ -170,11 +170,13 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.MQTT_URL)('a rolling r
     const dataDir = mkdtempSync(join(tmpdir(), 'iot-cluster-'));
     const [port, ...replicaPorts] = [await freePort(), await freePort(), await freePort()];
     const log: string[] = [];
+    // The cluster's own ingest session: the machine's broker serves other installations too.
+    const ingestClientId = `roll-ingest-${process.pid}-${Date.now()}`;
     const cluster = await startCluster({
       replicas: 2, port, replicaPorts, databaseUrl: pgdb.url, mqttUrl: process.env.MQTT_URL!, dataDir, log: (line) => log.push(line),
-      env: { SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn', MQTT_SHARE_GROUP: `roll-${process.pid}-${Date.now()}` },
+      env: { SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn', MQTT_INGEST_CLIENT_ID: ingestClientId },
     });
-    const clientIds = cluster.proxy.replicas.map((r) => `iot-console-${hostname()}-${new URL(r.url).port}`);
+    const clientIds = [...cluster.proxy.replicas.map((r) => `iot-console-${hostname()}-${new URL(r.url).port}`), ingestClientId];
     try {
       const stream = writeStream(cluster.url, await login(cluster.url), 'roll');
       await until(async () => stream.acknowledged() >= 20, 60_000);
@@ -236,9 +238,6 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
       server = await startProcess({
         ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MQTT_URL: brokerUrl, MQTT_CLIENT_ID: `outage-${tag}`, PORT: String(await freePort()), HOST: '127.0.0.1',
         SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
-        // One replica, a plain subscription: Mosquitto 2.0 brings a persistent session back from its
-        // persistence file without its shared subscriptions (README, "Production").
-        MQTT_SHARE_GROUP: '',
       });
       const base = Date.now() - 86_400_000;
       const topic = `dev/P1/${DEVICE}/up`;
