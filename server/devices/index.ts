@@ -68,8 +68,9 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
     ...(config.mqttClientId ? { clientId: config.mqttClientId, persistentSession: true } : {}),
   });
   const live = new LiveDevices(db, transport);
-  // The `up` channel is read by one replica at a time, on the installation's ingest session.
-  const leadership = startLeadership(config.databaseUrl, () => {
+  // The `up` channel is read by one replica at a time, on the installation's ingest session. Replicas share
+  // a broker only through MQTT_URL: an embedded broker's devices are its own process's to store.
+  const leadership = startLeadership(config.mqttUrl ? config.databaseUrl : undefined, () => {
     const ingest = new DeviceTransport({
       url,
       protocolVersion,

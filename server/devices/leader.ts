@@ -9,7 +9,7 @@
  * own; the others try to take it every POLL_MS. The lock lives as long as that database session, so a
  * leader killed, or cut off from the database, loses it and another replica takes over. The leader checks
  * its connection on every poll and stops ingesting at once when it fails: it may no longer hold the lock.
- * On PGlite the one process always leads.
+ * On PGlite the one process always leads, and so does a server with its own embedded broker.
  */
 import type pg from 'pg';
 
@@ -29,8 +29,6 @@ export interface Ingesting {
 }
 
 export interface Leadership {
-  /** Whether this replica ingests now. */
-  readonly leading: boolean;
   /** Settles once the first attempt to lead is done (and, when it led, ingesting is under way). */
   readonly first: Promise<void>;
   /** Stops ingesting (finishing the batch under way) and releases the lock, so another replica takes over. */
@@ -41,7 +39,7 @@ export interface Leadership {
 export function startLeadership(databaseUrl: string | undefined, lead: () => Ingesting, log: (line: string) => void = console.log): Leadership {
   if (!databaseUrl) {
     const { stop, ready } = lead();
-    return { leading: true, first: ready.then(() => undefined, () => undefined), stop: () => stop({ drain: true }) };
+    return { first: ready.then(() => undefined, () => undefined), stop: () => stop({ drain: true }) };
   }
 
   let client: pg.Client | undefined;
@@ -94,9 +92,6 @@ export function startLeadership(databaseUrl: string | undefined, lead: () => Ing
 
   return {
     first,
-    get leading() {
-      return stopIngest !== undefined;
-    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
