@@ -117,7 +117,7 @@ async function main() {
     databaseUrl = u.toString();
   }
   const broker = process.env.BROKER === 'deploy' ? await deployBroker(dataDir) : undefined;
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', MQTT_URL: broker?.url ?? process.env.MQTT_URL ?? '', LOG_LEVEL: 'error' }), mqttPort: 0, mqttClientId: undefined };
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', MQTT_URL: broker?.url ?? process.env.MQTT_URL ?? '', LOG_LEVEL: 'error' }), mqttPort: 0, mqttClientId: undefined, mqttIngestClientId: undefined };
   const database = await openDatabase(config);
   await migrate(database);
   const { db } = database;
@@ -126,7 +126,7 @@ async function main() {
     const rows = Array.from({ length: Math.min(1000, DEVICES - i) }, (_, k) => ({ fNumber: number(i + k), fName: `压测设备${i + k}`, fProductId: product.fId, fTypeId: 1, fStatus: 1, tOnline: 1 }));
     await db.insertInto('t_device').values(rows).execute();
   }
-  const side = await startDevices(config, db, { simulate: 'off', shareGroup: `bench-${process.pid}` });
+  const side = await startDevices(config, db, { simulate: 'off' });
   const waiting = () => (side.live as unknown as { ingest?: { waiting: number } }).ingest?.waiting ?? 0;
 
   // Each child answers every request with one message.

@@ -22,7 +22,7 @@ export interface ClusterOptions {
   mqttUrl: string;
   /** Shared by the replicas: the token secret when TOKEN_SECRET is not set, uploaded files. */
   dataDir: string;
-  /** More environment for the replicas (MQTT_SHARE_GROUP, SIMULATOR, LOG_LEVEL…). */
+  /** More environment for the replicas (MQTT_INGEST_CLIENT_ID, SIMULATOR, LOG_LEVEL…). */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 }
@@ -79,6 +79,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       MQTT_URL: options.mqttUrl,
       DATA_DIR: options.dataDir,
       TOKEN_SECRET: tokenSecret,
+      // Each replica's own MQTT client id defaults from its port; the ingest session's (MQTT_INGEST_CLIENT_ID)
+      // is the installation's, one for all: whichever replica holds the ingest lock opens it.
       // The proxy names the client's address; nobody else can reach the replicas on 127.0.0.1.
       TRUST_PROXY: '127.0.0.1',
       // The proxy drains a replica before stopping it: nothing is left to refuse.

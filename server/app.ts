@@ -103,7 +103,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   });
   const metrics = new ServerMetrics();
   metrics.attach(app);
-  live.transport.on('message', (m) => metrics.countMessage(m.direction));
+  live.on('message', (m) => metrics.countMessage(m.direction));
 
   await app.register(helmet, {
     contentSecurityPolicy: {

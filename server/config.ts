@@ -16,6 +16,11 @@ export interface Config {
    * between replicas: the broker keeps its session, so nothing unacknowledged is lost when it stops.
    */
   mqttClientId?: string;
+  /**
+   * The client id of the installation's ingest session on an external broker: the same on every replica,
+   * since the one replica that ingests at a time takes over the session the others held before it.
+   */
+  mqttIngestClientId?: string;
   /** Token lifetime in seconds (default one day). */
   tokenTtl: number;
   timeZone: string;
@@ -57,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUrl: env.MQTT_URL || undefined,
     mqttPort: Number(env.MQTT_PORT ?? 1884),
     mqttClientId: env.MQTT_CLIENT_ID || (env.MQTT_URL ? `iot-console-${hostname()}-${env.PORT ?? 8080}` : undefined),
+    mqttIngestClientId: env.MQTT_INGEST_CLIENT_ID || (env.MQTT_URL ? 'iot-console-ingest' : undefined),
     tokenTtl: duration(env.TOKEN_TTL, 86400),
     timeZone: env.TZ || 'Asia/Shanghai',
     seed: env.SEED !== '0' && env.SEED !== 'false',

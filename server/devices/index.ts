@@ -9,6 +9,7 @@ import { DeviceTransport } from '../mqtt/transport';
 import { startSimulator, type SimulatorHandle } from '../simulator/simulator';
 import type { DeviceSpec } from '../simulator/device';
 import { LiveDevices } from './live';
+import { startLeadership } from './leader';
 import { startCommandSweeper } from './commands';
 import { startSecuritySimulator, type SecuritySimulator } from '../simulator/security';
 import { securityDevices } from '../domain/alarmEvents';
@@ -50,22 +51,38 @@ export async function simulatedDevices(db: DB, which: string): Promise<DeviceSpe
   return [...specs.values()];
 }
 
-export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number; shareGroup?: string; securityMs?: number } = {}): Promise<DeviceSide> {
+export async function startDevices(config: Config, db: DB, options: { simulate?: string; telemetryMs?: number; securityMs?: number } = {}): Promise<DeviceSide> {
   let broker: EmbeddedBroker | undefined;
   if (!config.mqttUrl) broker = await startBroker({ port: config.mqttPort });
   const url = config.mqttUrl ?? broker!.url;
   // Commands a stopped replica left in flight end as timed out, on whichever replica runs.
   const stopSweeper = startCommandSweeper(db);
-  // Replicas of one installation share a group, so each device message is handled once.
-  // With a client id that survives restarts the broker keeps the session, so QoS 1 messages that were
-  // not yet stored when the process stopped are delivered again (docs/mqtt.md, storing device messages).
+  // This replica's own connection: commands, their acknowledgements, device statuses. With a client id that
+  // survives restarts the broker keeps the session, so QoS 1 messages not yet stored when the process
+  // stopped are delivered again (docs/mqtt.md, storing device messages).
+  const protocolVersion = config.mqttUrl ? 'auto' : 4;
   const transport = new DeviceTransport({
     url,
-    protocolVersion: config.mqttUrl ? 'auto' : 4,
-    shareGroup: options.shareGroup ?? process.env.MQTT_SHARE_GROUP ?? 'iot-console',
+    protocolVersion,
+    channels: ['ack', 'status'],
     ...(config.mqttClientId ? { clientId: config.mqttClientId, persistentSession: true } : {}),
   });
   const live = new LiveDevices(db, transport);
+  // The `up` channel is read by one replica at a time, on the installation's ingest session. Replicas share
+  // a broker only through MQTT_URL: an embedded broker's devices are its own process's to store.
+  const leadership = startLeadership(config.mqttUrl ? config.databaseUrl : undefined, () => {
+    const ingest = new DeviceTransport({
+      url,
+      protocolVersion,
+      channels: ['up'],
+      // The broker keeps this session a week for whichever replica leads next (a takeover, a broker outage).
+      ...(config.mqttIngestClientId ? { clientId: config.mqttIngestClientId, persistentSession: true, sessionExpirySeconds: 7 * 86_400 } : {}),
+    });
+    live.read(ingest);
+    const ready = ingest.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt ingest: ${(e as Error).message}; retrying`));
+    return { ready, stop: (options) => ingest.close(options) };
+  });
+  await leadership.first;
   // Without a broker the server still serves everything else; the transport keeps trying.
   await transport.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt: ${url} not reachable yet (${(e as Error).message}); retrying`));
   const specs = await simulatedDevices(db, options.simulate ?? 'demo');
@@ -91,7 +108,9 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
       stopSweeper();
       await security?.stop();
       await simulator?.stop();
-      await transport.close();
+      // The ingest session first, its batch stored and acknowledged, so another replica takes over from there.
+      await leadership.stop();
+      await transport.close({ drain: true });
       // What arrived before the close is still written.
       await live.ingest.close();
       // A broker restarted by a test replaces the one started here.

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { DB } from '../db';
-import { DeviceTransport, type TransportState } from '../mqtt/transport';
+import { DeviceTransport, type MessageEvent, type ProgressEvent, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
 import { recordSecurityEvent } from '../domain/alarmEvents';
 import { Ingest, type IngestItem } from './ingest';
@@ -21,11 +21,16 @@ export interface LiveDevice {
 }
 
 /**
- * This replica's own connection to the broker. What devices say reaches the consoles of every replica
- * through the relay (server/relay.ts), not from here.
+ * `state`: this replica's own connection to the broker. `message` and `progress` come from that
+ * connection and, on the replica that ingests, from the ingest connection. What devices say reaches the
+ * consoles of every replica through the relay (server/relay.ts), not from here.
  */
 export interface LiveEvents {
   state: [TransportState];
+  /** Every device message in and command out, raw. */
+  message: [MessageEvent];
+  /** Firmware upgrade steps (read on the ingest connection). */
+  progress: [ProgressEvent];
 }
 
 export class LiveDevices extends EventEmitter<LiveEvents> {
@@ -34,6 +39,7 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
 
   constructor(
     readonly db: DB,
+    /** This replica's own connection: commands out, their acknowledgements and device statuses in. */
     readonly transport: DeviceTransport,
   ) {
     super();
@@ -41,14 +47,23 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
       security: async (deviceNumber, event) => void (await recordSecurityEvent(this.db, deviceNumber, event)),
       warn: (err) => this.#warn(err),
     });
+    transport.on('state', (s) => this.emit('state', s));
+    this.read(transport);
+  }
+
+  /** Stores what the transport receives (this replica's own connection, and the ingest connection while it holds it). */
+  read(transport: DeviceTransport): void {
     transport.attach(this.ingest);
     const push = (item: IngestItem) => this.ingest.push(item);
-    transport.on('state', (s) => this.emit('state', s));
     transport.on('status', (e) => push({ kind: 'status', deviceNumber: e.deviceNumber, online: e.online, version: e.version, at: new Date() }));
     transport.on('telemetry', (e) => push({ kind: 'telemetry', deviceNumber: e.deviceNumber, readings: e.readings, time: new Date(e.ts), redelivered: e.redelivered }));
     transport.on('alarm', (e) => push({ kind: 'alarm', deviceNumber: e.deviceNumber, alarm: e.alarm }));
     transport.on('security', (e) => push({ kind: 'security', deviceNumber: e.deviceNumber, event: e.event }));
-    transport.on('message', (e) => push({ kind: 'log', deviceNumber: e.deviceNumber, productNumber: e.productNumber, direction: e.direction, topic: e.topic, payload: e.payload }));
+    transport.on('message', (e) => {
+      push({ kind: 'log', deviceNumber: e.deviceNumber, productNumber: e.productNumber, direction: e.direction, topic: e.topic, payload: e.payload });
+      this.emit('message', e);
+    });
+    transport.on('progress', (e) => this.emit('progress', e));
     transport.on('warning', (err) => this.#warn(err));
   }
 

@@ -128,9 +128,9 @@ async function announceResult(db: DB, record: Row, success: boolean, reason: str
 
 export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
   const onProgress = (event: ProgressEvent) => void applyProgress(ctx.db, event).catch((error: Error) => console.warn(`upgrade progress: ${error.message}`));
-  ctx.live.transport.on('progress', onProgress);
+  ctx.live.on('progress', onProgress);
   app.addHook('onClose', async () => {
-    ctx.live.transport.off('progress', onProgress);
+    ctx.live.off('progress', onProgress);
   });
 
   const records = entity('firmwareUpdateDevice');

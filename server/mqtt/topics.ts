@@ -33,7 +33,3 @@ export function allDevices(channel: Channel): string {
   return `${TOPIC_ROOT}/+/+/${channel}`;
 }
 
-/** MQTT 5 shared subscription: each message goes to one member of the group. */
-export function shared(group: string, filter: string): string {
-  return `$share/${group}/${filter}`;
-}

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { resolveProtocolVersion, type ProtocolChoice, type ProtocolVersion } from './connect.js';
-import { allDevices, deviceTopic, parseTopic, shared, type Channel } from './topics.js';
+import { allDevices, deviceTopic, parseTopic, type Channel } from './topics.js';
 import type {
   Ack,
   AlarmMessage,
@@ -26,10 +26,11 @@ export interface DeviceTransportOptions {
   password?: string;
   clientId?: string;
   /**
-   * Shared-subscription group for the `up` channel on MQTT 5 brokers, so each replica handles a
-   * device message once. false subscribes plainly (every replica sees everything).
+   * The device channels this connection reads (plain subscriptions to every device's). A server reads
+   * `ack` and `status` on its own connection and `up` on the installation's ingest connection, which one
+   * replica at a time holds (server/devices/leader.ts).
    */
-  shareGroup?: string | false;
+  channels?: Exclude<Channel, 'down'>[];
   /**
    * Keep the broker session across disconnects and restarts (clean: false; MQTT 5 session expiry),
    * so QoS 1 messages sent while this client was away, or not yet acknowledged when it died, are
@@ -166,7 +167,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     this.options = {
       protocolVersion: 'auto',
       clientId: `console-${randomBytes(6).toString('hex')}`,
-      shareGroup: 'iot-console',
+      channels: ['up', 'ack', 'status'],
       persistentSession: false,
       sessionExpirySeconds: 3600,
       receiveMaximum: 20_000,
@@ -260,8 +261,8 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     });
     this.client = client;
 
-    client.on('connect', (connack) => {
-      this.subscribe(client, connack.sessionPresent === true);
+    client.on('connect', () => {
+      this.subscribe(client);
       this.setState('connected');
     });
     client.on('close', () => {
@@ -277,6 +278,8 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   private receive(client: MqttClient, packet: IPublishPacket, callback: (error?: Error) => void): void {
     // Only PUBLISH packets and QoS 2 PUBRELs come here; PUBRELs carry no message.
     if ((packet as { cmd: string }).cmd !== 'publish') return callback();
+    // Closing: neither taken nor acknowledged, so the broker keeps it for the session's next holder.
+    if (this.closed) return;
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : Buffer.from(packet.payload);
     this.onMessage(packet.topic, payload, packet.dup === true);
     const sink = this.sink;
@@ -299,23 +302,14 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   }
 
   /**
-   * Subscribes on every connection, at once, whether or not the broker kept the session. Mosquitto
-   * 2.0.11 brings a persistent session back after its own restart with its shared subscription listed
-   * but not delivering, and takes a second SUBSCRIBE of it as one it already has: a session it says it
-   * kept has its shared subscription dropped and made again (docs/mqtt.md, "Broker restarts").
+   * Subscribes on every connection, at once, whether or not the broker kept the session: a broker that
+   * lost it (no persistence) would otherwise deliver nothing. Subscribing again to what a kept session has
+   * is harmless (plain subscriptions; retained statuses are sent again).
    */
-  private subscribe(client: MqttClient, sessionPresent = false): void {
-    const { shareGroup } = this.options;
-    const up =
-      this.version === 5 && shareGroup ? shared(shareGroup, allDevices('up')) : allDevices('up');
-    // Acks go to every replica (only the sender holds the pending command); status too, because
-    // shared subscriptions do not receive retained messages and status updates are idempotent.
-    const all = () =>
-      client.subscribe([up, allDevices('ack'), allDevices('status')], { qos: 1 }, (err) => {
-        if (err) this.emit('warning', err);
-      });
-    if (sessionPresent && up !== allDevices('up')) client.unsubscribe(up, () => all());
-    else all();
+  private subscribe(client: MqttClient): void {
+    client.subscribe(this.options.channels.map((c) => allDevices(c)), { qos: 1 }, (err) => {
+      if (err) this.emit('warning', err);
+    });
   }
 
   private setState(state: TransportState): void {
@@ -482,13 +476,26 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     }
   }
 
-  /** Ends the connection; commands still waiting are rejected with 'closed'. */
-  async close(): Promise<void> {
+  /**
+   * Ends the connection; commands still waiting are rejected with 'closed'. It stops taking messages at
+   * once; with `drain` it then waits (at most `drainMs`) until those taken are stored and acknowledged,
+   * and says DISCONNECT, which leaves a persistent session in place: what the broker has not had
+   * acknowledged, and what arrives later, goes to the session's next holder.
+   */
+  async close({ drain = false, drainMs = 10_000 }: { drain?: boolean; drainMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.failAll('closed', 'transport closed');
     await this.starting;
-    if (this.client) await this.client.endAsync(true);
+    const client = this.client;
+    if (client && drain && this.sink) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((r) => (timer = setTimeout(r, drainMs)));
+      // The PUBACKs are written when the commit resolves, before this wait ends; DISCONNECT follows them.
+      await Promise.race([this.sink.committed(), late]).finally(() => clearTimeout(timer));
+    }
+    // A DISCONNECT (not a dropped socket) lets the PUBACKs written before it reach the broker.
+    if (client) await client.endAsync(!(drain && client.connected));
     this.setState('offline');
     this.removeAllListeners();
   }

@@ -4,9 +4,8 @@
  * happens, a write answered 200 is there afterwards, and is there once.
  */
 import { request } from 'node:http';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -16,6 +15,7 @@ import { copyPglite } from './template';
 import { exited, freePort, startProcess, type ServerProcess } from './processes';
 import { reading, storedReadings } from './readings';
 import { startCluster } from '../../deploy/cluster';
+import { MOSQUITTO, startMosquitto, stopMosquitto } from '../mqtt/own-mosquitto';
 
 /** One call's fate as its caller saw it. */
 type Answer = { status: number; body: { code: number; success: boolean; message: string; data: any } } | { error: string };
@@ -170,11 +170,13 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.MQTT_URL)('a rolling r
     const dataDir = mkdtempSync(join(tmpdir(), 'iot-cluster-'));
     const [port, ...replicaPorts] = [await freePort(), await freePort(), await freePort()];
     const log: string[] = [];
+    // The cluster's own ingest session: the machine's broker serves other installations too.
+    const ingestClientId = `roll-ingest-${process.pid}-${Date.now()}`;
     const cluster = await startCluster({
       replicas: 2, port, replicaPorts, databaseUrl: pgdb.url, mqttUrl: process.env.MQTT_URL!, dataDir, log: (line) => log.push(line),
-      env: { SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn', MQTT_SHARE_GROUP: `roll-${process.pid}-${Date.now()}` },
+      env: { SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn', MQTT_INGEST_CLIENT_ID: ingestClientId },
     });
-    const clientIds = cluster.proxy.replicas.map((r) => `iot-console-${hostname()}-${new URL(r.url).port}`);
+    const clientIds = [...cluster.proxy.replicas.map((r) => `iot-console-${hostname()}-${new URL(r.url).port}`), ingestClientId];
     try {
       const stream = writeStream(cluster.url, await login(cluster.url), 'roll');
       await until(async () => stream.acknowledged() >= 20, 60_000);
@@ -197,7 +199,6 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.MQTT_URL)('a rolling r
   });
 });
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
 const DEVICE = 'DEV000001';
 
 /** The device's telemetry messages in the message log (a redelivered one is logged again). */
@@ -208,18 +209,6 @@ async function telemetry(url: string): Promise<number> {
 }
 const OUTAGE_MS = 30_000;
 
-/** A Mosquitto of the test's own (the machine's broker serves others), persistent across its restart. */
-async function startBroker(dir: string, port: number) {
-  const conf = join(dir, 'mosquitto.conf');
-  writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence true', `persistence_location ${dir}/`, 'max_queued_messages 10000', ...(process.getuid?.() === 0 ? ['user root'] : [])].join('\n') + '\n');
-  const child = spawn(MOSQUITTO, ['-c', conf], { stdio: 'ignore' });
-  await until(() => new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-    socket.on('error', () => resolve(false));
-  }), 10_000);
-  return child;
-}
-
 describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
   it('stores every QoS 1 device message exactly once', { timeout: 240_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'iot-outage-'));
@@ -228,7 +217,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
     const port = await freePort();
     const brokerUrl = `mqtt://127.0.0.1:${port}`;
     const tag = `${process.pid}-${Date.now()}`;
-    let broker = await startBroker(dir, port);
+    let broker = await startMosquitto(dir, port);
     let server: ServerProcess | undefined;
     // A device with an offline queue: QoS 1 messages published while the broker is away wait in the client.
     const device = await mqtt.connectAsync(brokerUrl, { protocolVersion: 5, clientId: `outage-dev-${tag}`, clean: false, properties: { sessionExpiryInterval: 3600 }, reconnectPeriod: 500 });
@@ -236,9 +225,6 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
       server = await startProcess({
         ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MQTT_URL: brokerUrl, MQTT_CLIENT_ID: `outage-${tag}`, PORT: String(await freePort()), HOST: '127.0.0.1',
         SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
-        // One replica, a plain subscription: Mosquitto 2.0 brings a persistent session back from its
-        // persistence file without its shared subscriptions (README, "Production").
-        MQTT_SHARE_GROUP: '',
       });
       const base = Date.now() - 86_400_000;
       const topic = `dev/P1/${DEVICE}/up`;
@@ -247,11 +233,10 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
       const publish = () => sends.push(device.publishAsync(topic, reading(DEVICE, base, sent++), { qos: 1 }));
       const ticker = setInterval(publish, 100);
       await new Promise((r) => setTimeout(r, 3000));
-      broker.kill('SIGTERM');
-      await exited(broker);
+      await stopMosquitto(broker);
       const sentBefore = sent;
       await new Promise((r) => setTimeout(r, OUTAGE_MS));
-      broker = await startBroker(dir, port);
+      broker = await startMosquitto(dir, port);
       await new Promise((r) => setTimeout(r, 3000));
       clearInterval(ticker);
       await Promise.all(sends);
@@ -273,8 +258,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('an MQTT broker away for 30 s', () => {
         server.child.kill('SIGKILL');
         await exited(server.child);
       }
-      broker.kill('SIGTERM');
-      await exited(broker);
+      await stopMosquitto(broker);
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -114,8 +114,8 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
   await syncMenus(database.db);
   await seedDemo(database.db);
   const tokens = createTokens(new TextEncoder().encode('test-secret-test-secret-test-secret'), config.tokenTtl);
-  // Each test server is its own installation: on a shared broker it must not take another's messages.
-  const devices = await startDevices(config, database.db, { simulate: options.simulate ? 'demo' : 'off', telemetryMs: options.telemetryMs ?? 1000, shareGroup: `test-${process.pid}-${Date.now()}` });
+  // Each test server is its own installation: without MQTT_URL in its environment its client ids are its own.
+  const devices = await startDevices(config, database.db, { simulate: options.simulate ? 'demo' : 'off', telemetryMs: options.telemetryMs ?? 1000 });
   const app = await buildApp({ config, database, tokens, live: devices.live });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

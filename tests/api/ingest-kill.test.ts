@@ -1,7 +1,7 @@
 /**
  * A server killed with SIGKILL in the middle of a QoS 1 stream loses nothing: it acknowledges a message
- * to the broker only once stored, and its persistent session makes the broker deliver the rest (and the
- * unacknowledged ones again) after the restart. Readings the broker redelivers are stored once, so every
+ * to the broker only once stored, and the installation's persistent ingest session makes the broker deliver
+ * the rest (and the unacknowledged ones again) after the restart. Readings the broker redelivers are stored once, so every
  * message is stored exactly once. Needs an external broker (MQTT_URL): the embedded one dies with the process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,7 +37,7 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
     const tag = `${process.pid}-${Date.now()}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env, DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', MQTT_URL: process.env.MQTT_URL, PORT: String(await freePort()), HOST: '127.0.0.1',
-      MQTT_CLIENT_ID: `kill-${tag}`, MQTT_SHARE_GROUP: `kill-${tag}`, SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
+      MQTT_CLIENT_ID: `kill-${tag}`, MQTT_INGEST_CLIENT_ID: `kill-ingest-${tag}`, SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
     };
     const publisher = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `kill-pub-${tag}` });
     let server: ServerProcess | undefined;
@@ -88,9 +88,11 @@ describe.skipIf(!process.env.MQTT_URL).each(backends)('SIGKILL in the middle of 
     } finally {
       server?.child.kill('SIGKILL');
       await publisher.endAsync();
-      // The broker's session of the killed server is no longer needed.
-      const ending = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `kill-${tag}`, clean: true, properties: { sessionExpiryInterval: 0 } });
-      await ending.endAsync();
+      // The broker's sessions of the killed server are no longer needed.
+      for (const clientId of [`kill-${tag}`, `kill-ingest-${tag}`]) {
+        const ending = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId, clean: true, properties: { sessionExpiryInterval: 0 } });
+        await ending.endAsync();
+      }
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }

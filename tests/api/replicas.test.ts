@@ -1,6 +1,6 @@
 /**
  * Several replicas of the server on one PostgreSQL and one MQTT broker (the machine's Mosquitto), as
- * real processes: each device message is stored once, what one replica learns reaches the event streams
+ * real processes: each device message is stored once (by the replica that ingests), what one replica learns reaches the event streams
  * of the other, the login limits count on both together, a command left in flight by a replica killed
  * with SIGKILL ends timed out, and a timer's reverse action runs once even when the replica that fired
  * the timer is killed before it is due.
@@ -48,8 +48,8 @@ describe.skipIf(!ready)('two replicas on one PostgreSQL and MQTT broker (needs D
     dirs.push(dataDir);
     const server = await startProcess({
       ...process.env, DATA_DIR: dataDir, DATABASE_URL: pgdb.url, MQTT_URL: process.env.MQTT_URL, PORT: String(await freePort()), HOST: '127.0.0.1',
-      // One installation: one share group and one token secret; each replica its own name.
-      MQTT_SHARE_GROUP: `replicas-${tag}`, TOKEN_SECRET: `replicas-secret-${tag}-replicas-secret`, REPLICA_ID: name, MQTT_CLIENT_ID: `replicas-${name}-${tag}`,
+      // One installation: one ingest session and one token secret; each replica its own name.
+      MQTT_INGEST_CLIENT_ID: `replicas-ingest-${tag}`, TOKEN_SECRET: `replicas-secret-${tag}-replicas-secret`, REPLICA_ID: name, MQTT_CLIENT_ID: `replicas-${name}-${tag}`,
       COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), SIMULATOR: 'off', SERVE_CONSOLE: '0', SKIP_CONSOLE_BUILD: '1', LOG_LEVEL: 'warn',
     });
     const replica = { name, server };
@@ -107,8 +107,8 @@ describe.skipIf(!ready)('two replicas on one PostgreSQL and MQTT broker (needs D
     await cleaner.endAsync();
     await Promise.all(replicas.map((r) => stopProcess(r.server)));
     // The broker's sessions of the replicas are no longer needed.
-    for (const name of ['replica-a', 'replica-b', 'replica-c']) {
-      const ending = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `replicas-${name}-${tag}`, clean: true, properties: { sessionExpiryInterval: 0 } });
+    for (const clientId of ['replica-a', 'replica-b', 'replica-c', 'ingest'].map((name) => `replicas-${name}-${tag}`)) {
+      const ending = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId, clean: true, properties: { sessionExpiryInterval: 0 } });
       await ending.endAsync();
     }
     await database?.close();
@@ -116,7 +116,7 @@ describe.skipIf(!ready)('two replicas on one PostgreSQL and MQTT broker (needs D
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('stores each device message once, whichever replica receives it', async () => {
+  it('stores each device message once, in order, on whichever replica ingests', async () => {
     const N = 60;
     const base = Date.now() - 86_400_000;
     const publisher = await mqtt.connectAsync(process.env.MQTT_URL!, { protocolVersion: 5, clientId: `replicas-pub-${tag}` });
@@ -131,7 +131,7 @@ describe.skipIf(!ready)('two replicas on one PostgreSQL and MQTT broker (needs D
     await until(async () => (await rows(`select 1 from t_device_telemetry where ${window}`)).length >= N, 20_000);
     // A late duplicate would show up after the count was reached.
     await new Promise((r) => setTimeout(r, 1000));
-    const stored = await rows<{ voltage: number }>(`select voltage from t_device_telemetry where ${window} order by voltage`);
+    const stored = await rows<{ voltage: number }>(`select voltage from t_device_telemetry where ${window} order by f_id`);
     expect(stored.map((r) => r.voltage)).toEqual(Array.from({ length: N }, (_, i) => i));
     // The message log too (the device's own telemetry, sent when it connected, is outside the window).
     const [{ n }] = await rows<{ n: number }>(

@@ -14,36 +14,38 @@ if (url) {
   deviceSuite(`devices on ${url} (MQTT 5)`, { url: () => url, expectedProtocol: 5, cleanRetained: true });
 }
 
-describe.skipIf(!url)('replicas sharing a real MQTT 5 broker', () => {
+describe.skipIf(!url)('replicas on a real MQTT 5 broker', () => {
   const tag = runTag();
   const device = { productNumber: 'P5', deviceNumber: `REP${tag}`, type: 5 as const };
   let sim: SimulatorHandle | undefined;
   const replicas: DeviceTransport[] = [];
+  let ingest: DeviceTransport | undefined;
 
   afterAll(async () => {
-    await Promise.all(replicas.map((r) => r.close()));
+    await Promise.all([...replicas, ...(ingest ? [ingest] : [])].map((r) => r.close()));
     await sim?.stop();
     if (url) await clearRetained(url, [device]);
   });
 
-  it('hands each device message to one replica and each ack to its sender', async () => {
+  it('hands device messages to the ingest connection only and each ack to its sender', async () => {
+    // Each replica's own connection reads acks and statuses; the leader's ingest connection reads `up`.
     for (let i = 0; i < 2; i++) {
-      const r = new DeviceTransport({ url: url!, shareGroup: `grp${tag}`, reconnectPeriodMs: 100 });
+      const r = new DeviceTransport({ url: url!, channels: ['ack', 'status'], reconnectPeriodMs: 100 });
       await r.connect({ waitMs: 5000 });
       expect(r.protocolVersion).toBe(5);
       replicas.push(r);
     }
-    const seen: TelemetryEvent[][] = [[], []];
+    ingest = new DeviceTransport({ url: url!, channels: ['up'], reconnectPeriodMs: 100 });
+    await ingest.connect({ waitMs: 5000 });
+    const seen: TelemetryEvent[][] = [[], [], []];
     const acks: AckEvent[][] = [[], []];
-    replicas.forEach((r, i) => {
-      r.on('telemetry', (t) => t.deviceNumber === device.deviceNumber && seen[i].push(t));
-      r.on('ack', (a) => acks[i].push(a));
-    });
+    [...replicas, ingest].forEach((r, i) => r.on('telemetry', (t) => t.deviceNumber === device.deviceNumber && seen[i].push(t)));
+    replicas.forEach((r, i) => r.on('ack', (a) => acks[i].push(a)));
     sim = await startSimulator({ url: url!, devices: [device], telemetryMs: 100 });
-    await eventually(() => seen[0].length + seen[1].length >= 10, 5000, 'ten samples');
-    const all = [...seen[0], ...seen[1]].map((t) => t.ts);
-    // Shared subscription: no sample delivered twice.
-    expect(new Set(all).size).toBe(all.length);
+    await eventually(() => seen[2].length >= 10, 5000, 'ten samples');
+    expect(seen[0].length + seen[1].length).toBe(0);
+    const ts = seen[2].map((t) => t.ts);
+    expect(ts).toEqual([...ts].sort((a, b) => a - b));
 
     const ack = await replicas[1].sendCommand(device.productNumber, device.deviceNumber, { bid: 'switch', value: 0 }, { timeoutMs: 2000 });
     expect(ack.ack).toBe(true);

@@ -43,7 +43,7 @@ export function deviceSuite(name: string, broker: BrokerUnderTest): void {
         rebootMs: 50,
         reconnectPeriodMs: 100,
       });
-      transport = new DeviceTransport({ url: broker.url(), reconnectPeriodMs: 100, commandTimeoutMs: 2000, shareGroup: `test${tag}` });
+      transport = new DeviceTransport({ url: broker.url(), reconnectPeriodMs: 100, commandTimeoutMs: 2000 });
       transport.on('status', (s) => statuses.push(s));
       transport.on('telemetry', (t) => telemetry.push(t));
       transport.on('message', (m) => messages.push(m));
