@@ -52,7 +52,7 @@ try {
       const lhr = result!.lhr;
       const label = consoles.length > 1 ? `${name}, ` : '';
       if (lhr.runtimeError) {
-        // Now and then a trace comes back without a paint (NO_FCP); the run is left out, not counted as 0.
+        // Now and then Lighthouse answers with an error and no score: the run is left out, not counted as 0.
         console.log(`${label}run ${i + 1}: failed, ${lhr.runtimeError.code}`);
         continue;
       }
