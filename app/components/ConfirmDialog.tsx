@@ -1,6 +1,7 @@
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { useOpenedOnce } from './useOpenedOnce';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -14,6 +15,7 @@ export interface ConfirmDialogProps {
 
 /** A yes/no question before a destructive or state-changing action. */
 export function ConfirmDialog({ open, message, title, onClose, onConfirm }: ConfirmDialogProps) {
+  const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -25,6 +27,7 @@ export function ConfirmDialog({ open, message, title, onClose, onConfirm }: Conf
       onClose();
     }
   };
+  if (!opened) return null;
   return (
     <Dialog open={open} onClose={() => !busy && onClose()} maxWidth="xs" fullWidth data-testid="confirm-dialog">
       <DialogTitle>{title ?? translate('common.tip')}</DialogTitle>

@@ -6,6 +6,7 @@ import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
 import { toBody, validateForm, type FieldError, type FormValues } from './validate';
+import { useOpenedOnce } from './useOpenedOnce';
 
 /** The legacy screens keep a failed validation's spinner for this long so the click visibly registers. */
 const VALIDATION_RESET_MS = 300;
@@ -67,6 +68,7 @@ function initialValues(fields: FieldConfig[], record: Row | null | undefined, ex
  * before the save call, and the server's refusal shown without losing what was typed.
  */
 export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
+  const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -147,6 +149,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
 
   const name = translate(config.label);
   const title = readOnly ? 'common.viewTitle' : editing ? 'common.editTitle' : 'common.addTitle';
+  if (!opened) return null;
   return (
     <Dialog
       open={open}

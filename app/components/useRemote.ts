@@ -7,7 +7,8 @@ import { call } from '../../adapters/http';
  */
 export function useRemote<T>(path: string | null, body: unknown, deps: unknown[]): { data: T | undefined; loading: boolean; reload: () => void } {
   const [data, setData] = useState<T | undefined>(undefined);
-  const [loading, setLoading] = useState(false);
+  // Loading from the start when there is something to ask: the first call does not cost a render.
+  const [loading, setLoading] = useState(path !== null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!path) return;

@@ -7,6 +7,7 @@ import { useRemote } from '../components/useRemote';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, OnlineChip, type DeviceRow } from './cells';
 import { DeviceAlarmChip } from './live/DeviceAlarms';
+import { useOpenedOnce } from '../components/useOpenedOnce';
 
 /** What every tab receives: the device (fresh from the server once loaded) and the resource config. */
 export interface DeviceTabProps {
@@ -67,6 +68,7 @@ export const DEVICE_DRAWER_WIDTH = 1024;
 
 /** Detail drawer of an ordinary device, 1024 wide, with the tabs above. */
 export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig; row: DeviceRow | null; onClose: () => void }) {
+  const opened = useOpenedOnce(row !== null);
   const translate = useTranslate();
   const [tab, setTab] = useState(deviceTabs[0].key);
   const path = row && config.endpoints.get ? config.endpoints.get : null;
@@ -80,6 +82,7 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
   const tabs = device ? deviceTabs.filter((t) => !t.when || t.when(device)) : [];
   const current = tabs.find((t) => t.key === tab) ?? tabs[0];
 
+  if (!opened) return null;
   return (
     <Drawer anchor="right" open={row !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: DEVICE_DRAWER_WIDTH } } } }}>
       {device && (

@@ -18,7 +18,8 @@ import { sidebarColors, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, TOPBAR_HEIGHT } 
 const testId = (node: MenuNode) =>
   String(node.component && node.component !== 'Main' ? node.component : node.menuUri || node.id).replace(/^\//, '');
 
-export function Sidebar({ collapsed }: { collapsed: boolean }) {
+/** `settled`: false in the console's first render, which draws the bar and its title without the menus. */
+export function Sidebar({ collapsed, settled = true }: { collapsed: boolean; settled?: boolean }) {
   const menus = useMenus();
   const translate = useTranslate();
   const { pathname } = useLocation();
@@ -71,7 +72,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
           <Typography sx={{ fontSize: 13, fontWeight: 600, lineHeight: 1.3, whiteSpace: 'normal' }}>{translate('app.title')}</Typography>
         )}
       </Box>
-      {menus.length === 0 ? (
+      {!settled ? null : menus.length === 0 ? (
         <Typography data-testid="no-permission" sx={{ p: 2, textAlign: 'center', fontSize: 14 }}>
           {translate('shell.noPermission')}
         </Typography>

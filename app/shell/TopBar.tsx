@@ -20,7 +20,8 @@ import { MessageBell } from '../messages/MessageBell';
 // Opened now and then: its code loads when asked for.
 const PasswordDialog = lazy(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));
 
-export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
+/** `settled`: false in the console's first render, which leaves out the tools on the right. */
+export function TopBar({ collapsed, onToggle, settled = true }: { collapsed: boolean; onToggle: () => void; settled?: boolean }) {
   const translate = useTranslate();
   const toggleLabel = translate(collapsed ? 'shell.expand' : 'shell.collapse');
   return (
@@ -45,11 +46,15 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
       </Tooltip>
       <Trail />
       <Box sx={{ flex: 1 }} />
-      <BrokerStateChip />
-      <MessageBell />
-      <FullscreenToggle />
-      <LanguageSwitch />
-      <UserMenu />
+      {settled && (
+        <>
+          <BrokerStateChip />
+          <MessageBell />
+          <FullscreenToggle />
+          <LanguageSwitch />
+          <UserMenu />
+        </>
+      )}
     </Box>
   );
 }

@@ -6,8 +6,10 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { BULK_PATHS, IMPORT_ACCEPT, IMPORT_MAX_BYTES, download, isSpreadsheet, uploadImport } from './api';
+import { useOpenedOnce } from '../../components/useOpenedOnce';
 
 export function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
+  const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
@@ -63,6 +65,7 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
       notify(translate('deviceBulk.downloadFailed', { message: e instanceof Error ? e.message : String(e) }), { type: 'error' }),
     );
 
+  if (!opened) return null;
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="sm" data-testid="device-import-dialog">
       <DialogTitle>{translate('deviceBulk.importTitle')}</DialogTitle>

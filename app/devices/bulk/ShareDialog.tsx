@@ -4,6 +4,7 @@ import { Alert, Autocomplete, Button, Chip, Dialog, DialogActions, DialogContent
 import { useTranslate } from 'react-admin';
 import { ApiError, call } from '../../../adapters/http';
 import { BULK_PATHS, SHARE_LIST_SIZE } from './api';
+import { useOpenedOnce } from '../../components/useOpenedOnce';
 
 interface DeviceOption {
   fId: number;
@@ -14,6 +15,7 @@ interface DeviceOption {
 const label = (d: DeviceOption) => (d.fName ? `${d.fNumber}（${d.fName}）` : d.fNumber);
 
 export function ShareDialog({ open, selected, onClose }: { open: boolean; selected: number[]; onClose: () => void }) {
+  const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const [options, setOptions] = useState<DeviceOption[]>([]);
   const [loading, setLoading] = useState(false);
@@ -65,6 +67,7 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
     }
   };
 
+  if (!opened) return null;
   return (
     <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="sm" data-testid="device-share-dialog">
       <DialogTitle>{translate('deviceBulk.shareTitle')}</DialogTitle>

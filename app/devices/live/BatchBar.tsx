@@ -3,6 +3,7 @@ import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, 
 import { useNotify, useTranslate } from 'react-admin';
 import { call, ApiError } from '../../../adapters/http';
 import { useCan } from '../../auth/useCan';
+import { useOpenedOnce } from '../../components/useOpenedOnce';
 
 /** Batch command types (spec §4) with the permission code that offers each. */
 export const BATCH_COMMANDS = [
@@ -46,6 +47,7 @@ function BatchButton({ type, code, label, selected, onDone }: { type: number; co
 export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () => void }) {
   const translate = useTranslate();
   const [lines, setLines] = useState<string[] | null>(null);
+  const opened = useOpenedOnce(lines !== null);
   return (
     <>
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }} data-testid="device-batch">
@@ -61,22 +63,24 @@ export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () 
           />
         ))}
       </Stack>
-      <Dialog open={lines !== null} onClose={() => setLines(null)} maxWidth="sm" fullWidth>
-        <DialogTitle>{translate('device.batch.result')}</DialogTitle>
-        <DialogContent>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="device-batch-result">
-            {(lines ?? []).map((line) => (
-              // The device's own answer decides: text containing 成功 is a success.
-              <Alert key={line} severity={line.includes('成功') ? 'success' : 'error'} sx={{ py: 0 }}>
-                {line}
-              </Alert>
-            ))}
-          </Box>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setLines(null)}>{translate('common.close')}</Button>
-        </DialogActions>
-      </Dialog>
+      {opened && (
+        <Dialog open={lines !== null} onClose={() => setLines(null)} maxWidth="sm" fullWidth>
+          <DialogTitle>{translate('device.batch.result')}</DialogTitle>
+          <DialogContent>
+            <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="device-batch-result">
+              {(lines ?? []).map((line) => (
+                // The device's own answer decides: text containing 成功 is a success.
+                <Alert key={line} severity={line.includes('成功') ? 'success' : 'error'} sx={{ py: 0 }}>
+                  {line}
+                </Alert>
+              ))}
+            </Box>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setLines(null)}>{translate('common.close')}</Button>
+          </DialogActions>
+        </Dialog>
+      )}
     </>
   );
 }
