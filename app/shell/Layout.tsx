@@ -3,7 +3,7 @@
  * back-to-top button. It also keeps the tab list, the document title and the scroll position in step
  * with navigation, and announces the global API errors.
  */
-import { Component, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { Component, Suspense, useEffect, useRef, useState } from 'react';
 import type { ErrorInfo, ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useStore, useTranslate } from 'react-admin';
@@ -32,9 +32,6 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const main = useRef<HTMLElement>(null);
   const [scrolled, setScrolled] = useState(false);
   const menus = useMenus();
-  // The first render draws the frame, the titles and the page; the menus and the top bar's tools follow
-  // in a deferred, interruptible render, so the first paint does not wait for them.
-  const settled = useDeferredValue(true, false);
   useApiErrors();
   useErrorCapture();
 
@@ -57,12 +54,12 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
 
   return (
     <Box sx={{ display: 'flex', height: '100vh', overflow: 'hidden', bgcolor: 'background.default' }}>
-      <Sidebar collapsed={collapsed} settled={settled} />
+      <Sidebar collapsed={collapsed} />
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-        <TopBar collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} settled={settled} />
+        <TopBar collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
         <TabBar />
-        {settled && <AlarmSummary />}
-        {settled && <DeviceAlarmNotifier />}
+        <AlarmSummary />
+        <DeviceAlarmNotifier />
         <Box
           component="main"
           ref={main}

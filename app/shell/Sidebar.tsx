@@ -18,8 +18,7 @@ import { sidebarColors, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, TOPBAR_HEIGHT } 
 const testId = (node: MenuNode) =>
   String(node.component && node.component !== 'Main' ? node.component : node.menuUri || node.id).replace(/^\//, '');
 
-/** `settled`: false in the console's first render, which draws the bar and its title without the menus. */
-export function Sidebar({ collapsed, settled = true }: { collapsed: boolean; settled?: boolean }) {
+export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const menus = useMenus();
   const translate = useTranslate();
   const { pathname } = useLocation();
@@ -72,7 +71,7 @@ export function Sidebar({ collapsed, settled = true }: { collapsed: boolean; set
           <Typography sx={{ fontSize: 13, fontWeight: 600, lineHeight: 1.3, whiteSpace: 'normal' }}>{translate('app.title')}</Typography>
         )}
       </Box>
-      {!settled ? null : menus.length === 0 ? (
+      {menus.length === 0 ? (
         <Typography data-testid="no-permission" sx={{ p: 2, textAlign: 'center', fontSize: 14 }}>
           {translate('shell.noPermission')}
         </Typography>

@@ -20,8 +20,7 @@ import { MessageBell } from '../messages/MessageBell';
 // Opened now and then: its code loads when asked for.
 const PasswordDialog = lazy(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));
 
-/** `settled`: false in the console's first render, which leaves out the tools on the right. */
-export function TopBar({ collapsed, onToggle, settled = true }: { collapsed: boolean; onToggle: () => void; settled?: boolean }) {
+export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const translate = useTranslate();
   const toggleLabel = translate(collapsed ? 'shell.expand' : 'shell.collapse');
   return (
@@ -46,15 +45,11 @@ export function TopBar({ collapsed, onToggle, settled = true }: { collapsed: boo
       </Tooltip>
       <Trail />
       <Box sx={{ flex: 1 }} />
-      {settled && (
-        <>
-          <BrokerStateChip />
-          <MessageBell />
-          <FullscreenToggle />
-          <LanguageSwitch />
-          <UserMenu />
-        </>
-      )}
+      <BrokerStateChip />
+      <MessageBell />
+      <FullscreenToggle />
+      <LanguageSwitch />
+      <UserMenu />
     </Box>
   );
 }
