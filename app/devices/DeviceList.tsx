@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Checkbox, FormControlLabel, MenuItem, Paper, TextField, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
@@ -110,12 +110,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     { pagination: { page, perPage }, sort: defaultSort(config), filter },
     { placeholderData: (previous) => previous },
   );
-  // A page of devices arrives in a synchronous render (react-query); its rows are drawn in a deferred,
-  // interruptible render instead, so the table of buttons, switches and chips does not block the page.
-  const shownData = useDeferredValue(data);
-  const shownTotal = useDeferredValue(total);
-  const drawing = shownData !== data;
-  const rows = useMemo(() => (shownData ?? []).map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [shownData, live]);
+  const rows = useMemo(() => (data ?? []).map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [data, live]);
 
   const totalPath = (config.endpoints.total ?? TOTAL_PATH) + '?productId=' + encodeURIComponent(productId);
   const totals = useRemote<DeviceTotals>(totalPath, { productId: productId ? Number(productId) : '' }, []);
@@ -144,7 +139,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   );
   useDeviceEvents(onLive);
   useEffect(() => () => void (countersDue.current && clearTimeout(countersDue.current)), []);
-  useEffect(() => setLive((prev) => (Object.keys(prev).length ? {} : prev)), [shownData]);
+  useEffect(() => setLive({}), [data]);
 
   const shownIds = rows.map((r) => r.fId).join(',');
   useEffect(() => {
@@ -330,10 +325,10 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
           onSelect={canBatch ? setSelected : undefined}
           config={config}
           rows={rows}
-          total={shownTotal ?? 0}
+          total={total ?? 0}
           page={page}
           perPage={perPage}
-          loading={isFetching || drawing}
+          loading={isFetching}
           actions={actions}
           onPageChange={setPage}
           onPerPageChange={(size) => {
@@ -345,11 +340,11 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
       ) : (
         <CardGrid
           rows={rows}
-          total={shownTotal ?? 0}
+          total={total ?? 0}
           page={page}
           perPage={perPage}
           onPageChange={setPage}
-          loading={isFetching || drawing}
+          loading={isFetching}
           rowKey={(row) => row.fId}
           testId="device-grid"
           renderCard={(row) => <DeviceCard config={config} row={row} actions={actions} onOpen={setViewing} />}
