@@ -78,9 +78,17 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
       // The broker keeps this session a week for whichever replica leads next (a takeover, a broker outage).
       ...(config.mqttIngestClientId ? { clientId: config.mqttIngestClientId, persistentSession: true, sessionExpirySeconds: 7 * 86_400 } : {}),
     });
-    live.read(ingest);
+    const source = live.read(ingest);
     const ready = ingest.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt ingest: ${(e as Error).message}; retrying`));
-    return { ready, stop: (options) => ingest.close(options) };
+    return {
+      ready,
+      // Stopped without draining, the lock is lost: another replica may already hold the session, and the
+      // messages taken here and not yet stored are its to store.
+      stop: (options) => {
+        if (!options.drain) source.abandoned = true;
+        return ingest.close(options);
+      },
+    };
   });
   await leadership.first;
   // Without a broker the server still serves everything else; the transport keeps trying.

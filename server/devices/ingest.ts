@@ -17,12 +17,22 @@ import type { Readings, SecurityMessage } from '../mqtt/protocol';
 import type { IngestSink } from '../mqtt/transport';
 import { publish, type DeviceAlarmEvent } from '../relay';
 
-export type IngestItem =
+/**
+ * Where messages come from: a broker connection. Once `abandoned`, what it delivered and is not yet stored
+ * is dropped instead: those messages were not acknowledged, so the broker gives them to whoever holds the
+ * session next (an ingesting replica that lost its lock must not store them as well).
+ */
+export interface IngestSource {
+  abandoned: boolean;
+}
+
+export type IngestItem = { source?: IngestSource } & (
   | { kind: 'log'; deviceNumber: string; productNumber: string; direction: 'up' | 'down'; topic: string; payload: string }
   | { kind: 'telemetry'; deviceNumber: string; readings: Readings; time: Date; redelivered?: boolean }
   | { kind: 'status'; deviceNumber: string; online: boolean; version?: string; at: Date }
   | { kind: 'alarm'; deviceNumber: string; alarm: { kind: string; field: string; value: number; limit: number; level: string; active: boolean } }
-  | { kind: 'security'; deviceNumber: string; event: SecurityMessage };
+  | { kind: 'security'; deviceNumber: string; event: SecurityMessage }
+);
 
 /**
  * What the console hears of a device after a batch: its online state, and switch and lock when a reading
@@ -147,8 +157,10 @@ export class Ingest implements IngestSink {
    * broker stops meanwhile, unacknowledged messages stay with the broker); when it fails for what it
    * holds, each message is written alone so that one bad message costs only itself.
    */
-  async #write(items: IngestItem[]): Promise<void> {
+  async #write(batch: IngestItem[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
+      const items = batch.filter((i) => !i.source?.abandoned);
+      if (!items.length) return;
       try {
         await this.#store(items);
         return;

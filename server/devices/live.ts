@@ -8,7 +8,7 @@ import type { DB } from '../db';
 import { DeviceTransport, type MessageEvent, type ProgressEvent, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
 import { recordSecurityEvent } from '../domain/alarmEvents';
-import { Ingest, type IngestItem } from './ingest';
+import { Ingest, type IngestItem, type IngestSource } from './ingest';
 
 export interface LiveDevice {
   fId: number;
@@ -51,10 +51,14 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     this.read(transport);
   }
 
-  /** Stores what the transport receives (this replica's own connection, and the ingest connection while it holds it). */
-  read(transport: DeviceTransport): void {
+  /**
+   * Stores what the transport receives (this replica's own connection, and the ingest connection while it
+   * holds it); answers the source, to abandon when the connection is given up without its messages stored.
+   */
+  read(transport: DeviceTransport): IngestSource {
     transport.attach(this.ingest);
-    const push = (item: IngestItem) => this.ingest.push(item);
+    const source: IngestSource = { abandoned: false };
+    const push = (item: IngestItem) => this.ingest.push(Object.assign(item, { source }));
     transport.on('status', (e) => push({ kind: 'status', deviceNumber: e.deviceNumber, online: e.online, version: e.version, at: new Date() }));
     transport.on('telemetry', (e) => push({ kind: 'telemetry', deviceNumber: e.deviceNumber, readings: e.readings, time: new Date(e.ts), redelivered: e.redelivered }));
     transport.on('alarm', (e) => push({ kind: 'alarm', deviceNumber: e.deviceNumber, alarm: e.alarm }));
@@ -65,6 +69,7 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     });
     transport.on('progress', (e) => this.emit('progress', e));
     transport.on('warning', (err) => this.#warn(err));
+    return source;
   }
 
   get state(): TransportState {

@@ -124,6 +124,24 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
     expect(n).toBe(1);
   });
 
+  it('drops what an abandoned connection delivered and has not stored, and stores the rest', async () => {
+    const [a, b] = devices;
+    const time = new Date(Date.now() - 180_000);
+    const ingest = new Ingest(s.db, { security: async () => undefined, warn: (e) => { throw e; } });
+    // The ingest connection of a replica that lost its lock, and the replica's own connection.
+    const lost = { abandoned: false };
+    const own = { abandoned: false };
+    ingest.push({ kind: 'telemetry', deviceNumber: a.fNumber, time, readings: reading(), source: lost });
+    ingest.push({ kind: 'log', deviceNumber: a.fNumber, productNumber: 'P', direction: 'up', topic: 'dev/P/x/up', payload: '{"abandoned":1}', source: lost });
+    ingest.push({ kind: 'telemetry', deviceNumber: b.fNumber, time, readings: reading(), source: own });
+    lost.abandoned = true;
+    await ingest.committed();
+    await ingest.close();
+    const stored = await s.sql(`select f_device_id from t_device_telemetry where f_time = '${time.toISOString()}' and f_device_id in (${a.fId}, ${b.fId})`);
+    expect(stored.map((r) => r.fDeviceId)).toEqual([b.fId]);
+    expect(await s.sql(`select 1 from t_emq_message_publish where f_payload = '{"abandoned":1}'`)).toEqual([]);
+  });
+
   it('holds the transport back when too much waits, and lets it go once the batch is taken', async () => {
     const [a] = devices;
     const ingest = new Ingest(s.db, { security: async () => undefined, warn: (e) => { throw e; } }, { highWater: 5 });
