@@ -3,7 +3,7 @@
  * live.ts records it, filtered as the log screens ask and limited to the devices the user sees.
  */
 import type { FastifyInstance } from 'fastify';
-import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
@@ -62,6 +62,26 @@ function typeFilter(type: unknown): { direction?: 'up' | 'down'; bid?: string } 
   return { bid: t };
 }
 
+/**
+ * The content filter. Payloads are JSON whose keys every message repeats ("bid", "mid", "ClientID"): a
+ * search text with a key in it asks the payload's trigram index for words every row has, and the lookup
+ * reads those words' whole posting lists in every day of the log (0.3 s at 10,000,000 rows, against 70 ms
+ * for the value alone). So the index is asked for the longest part of the text outside quoted keys —
+ * every row holding the whole text holds that part — and the whole text is checked on the rows it finds
+ * (strpos, which no index answers, so the planner keeps it a check).
+ */
+function payloadContaining(search: string) {
+  const part = search
+    .split(/"[^"]*"\s*:/)
+    .map((p) => p.trim())
+    .filter((p) => p.length >= 3)
+    .sort((a, b) => b.length - a.length)[0];
+  return (eb: ExpressionBuilder<any, 'm'>) =>
+    !part || part === search
+      ? eb('m.fPayload', 'ilike', containing(search))
+      : eb.and([eb('m.fPayload', 'ilike', containing(part)), sql<boolean>`strpos(lower(m.f_payload), lower(${search})) > 0`]);
+}
+
 export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteContext) {
   // A page of the message log; past a count it only estimates, `reachable` says how far the pages go.
   const MESSAGE = S.object({
@@ -97,7 +117,7 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
         const like = containing(text(c.number));
         q = q.where((eb) => eb.or([eb('m.fDeviceNumber', 'ilike', like), eb('m.fProductNumber', 'ilike', like)]));
       }
-      if (text(c.content)) q = q.where('m.fPayload', 'ilike', containing(text(c.content)));
+      if (text(c.content)) q = q.where(payloadContaining(text(c.content)));
       if (begin) q = q.where('m.fIntime', '>=', sql<Date>`${begin}::timestamp`);
       // The end second is included whole.
       if (end) q = q.where('m.fIntime', '<', sql<Date>`${end}::timestamp + interval '1 second'`);

@@ -154,6 +154,16 @@ describe.each(backends)('the message log on %s', (backend) => {
       const narrow = await page(1, { deviceId: d.fId, content: '"n":1234}' });
       expect(narrow.body.data).toMatchObject({ total: 1 });
       expect(narrow.body.data.estimated).toBeUndefined();
+      // A key in the text narrows by the key too, in any letter case: "n":12 only where n is 12, not
+      // where 12 is another key's value or part of a longer number.
+      await s.sql(`insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_payload)
+        values (${d.fId}, '${d.fNumber}', 'P', 'up', 't', '{"bid":"other","m":12,"x":12}')`);
+      const keyed = await page(1, { deviceId: d.fId, content: '"N":12,' });
+      expect(keyed.body.data.records.map((r: { fPayload: string }) => r.fPayload)).toEqual([]);
+      const valued = await page(1, { deviceId: d.fId, content: '"m":12,' });
+      expect(valued.body.data.records.map((r: { fPayload: string }) => r.fPayload)).toEqual(['{"bid":"other","m":12,"x":12}']);
+      const bid = await page(1, { deviceId: d.fId, content: '"BID":"bulk","n":777}' });
+      expect(bid.body.data.records.map((r: { fPayload: string }) => r.fPayload)).toEqual(['{"bid":"bulk","n":777}']);
     });
   });
 });
