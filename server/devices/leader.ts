@@ -16,8 +16,13 @@ import type pg from 'pg';
 /** Distinct from the other advisory locks (migrations 4242, energy 4243, message log 4244). */
 const LOCK_KEY = 4245;
 const POLL_MS = 2000;
-/** A check of the lock's connection that takes longer than this counts as a broken connection. */
-const CHECK_TIMEOUT_MS = 5000;
+/**
+ * A check of the lock's connection that takes longer than this counts as a broken connection. Shorter than
+ * the database's own verdict on a silent client (LOCK_SESSION's keepalives, about 25 s), so the leader
+ * stops before the lock can pass to another replica, and long enough that a process stalled for a few
+ * seconds by a busy machine (its timer firing before it reads the answer) does not give up a sound lock.
+ */
+const CHECK_TIMEOUT_MS = 15_000;
 /**
  * The database's side of the lock's connection: a leader cut off without a word (a network partition)
  * keeps the lock until the server notices, which its TCP keepalive does in about 25 s with these
