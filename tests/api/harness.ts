@@ -19,6 +19,8 @@ import { buildApp } from '../../server/app';
 import { startDevices, type DeviceSide } from '../../server/devices';
 import { inject } from 'vitest';
 import { copyPglite } from './template';
+import { freePort } from './processes';
+import { startMosquitto, stopMosquitto } from '../mqtt/own-mosquitto';
 
 /** Polls until the check answers something truthy, or fails after `ms`. */
 export async function until<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
@@ -96,7 +98,12 @@ export interface ServerOptions {
   /** Simulate the demo devices on the embedded broker (telemetry every telemetryMs). */
   simulate?: boolean;
   telemetryMs?: number;
-  /** 'external': the broker at MQTT_URL (e.g. the machine's Mosquitto) instead of an embedded one. */
+  /**
+   * 'external': a Mosquitto as in production (MQTT 5, deploy/mosquitto.conf) instead of the embedded broker;
+   * the test's own, on a port of its own, since test files run side by side and every server simulates the
+   * same demo devices (on one broker, one server's commands would reach another's simulated devices).
+   * Offered when MQTT_URL says the machine has Mosquitto.
+   */
   broker?: 'embedded' | 'external';
 }
 
@@ -106,7 +113,9 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
   const templates = inject('templates');
   if (backend === 'pglite' && templates) copyPglite(templates, dataDir);
   const pgdb = backend === 'postgres' ? await freshPostgres(templates?.postgres) : undefined;
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: options.broker === 'external' ? process.env.MQTT_URL : undefined };
+  const brokerPort = options.broker === 'external' ? await freePort() : undefined;
+  const broker = brokerPort ? await startMosquitto(dataDir, brokerPort) : undefined;
+  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: brokerPort ? `mqtt://127.0.0.1:${brokerPort}` : undefined };
   const database = await openDatabase(config);
   await migrate(database);
   // As at start: every test server's database matches the schemas.
@@ -165,6 +174,7 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
       for (const stop of replicas) await stop();
       await app.close();
       await devices.stop();
+      if (broker) await stopMosquitto(broker);
       await database.close();
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
