@@ -36,7 +36,6 @@ export interface RelayEvents {
   session: string;
 }
 
-export type { DeviceAlarmEvent };
 
 export type Topic = keyof RelayEvents;
 

@@ -55,7 +55,7 @@ export function pageRequest(entity: EntityModel, body: Record<string, unknown>):
   };
 }
 
-function blank(v: unknown): boolean {
+export function blank(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 

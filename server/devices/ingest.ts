@@ -15,7 +15,8 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Readings, SecurityMessage } from '../mqtt/protocol';
 import type { IngestSink } from '../mqtt/transport';
-import { publish, type DeviceAlarmEvent } from '../relay';
+import { publish } from '../relay';
+import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
 
 /**
  * Where messages come from: a broker connection. Once `abandoned`, what it delivered and is not yet stored

@@ -11,7 +11,7 @@
  * its connection on every poll and stops ingesting at once when it fails: it may no longer hold the lock.
  * On PGlite the one process always leads, and so does a server with its own embedded broker.
  */
-import type pg from 'pg';
+import pg from 'pg';
 
 /** Distinct from the other advisory locks (migrations 4242, energy 4243, message log 4244). */
 const LOCK_KEY = 4245;
@@ -59,21 +59,22 @@ export function startLeadership(databaseUrl: string | undefined, lead: () => Ing
   let timer: NodeJS.Timeout | undefined;
   let tick: Promise<void> = Promise.resolve();
 
-  const stepDown = async (why: string) => {
+  /** Stops ingesting, if it did, and ends the lock's connection, which frees the lock. */
+  const release = async (drain: boolean) => {
     const [stop, c] = [stopIngest, client];
     [stopIngest, client] = [undefined, undefined];
-    if (stop) {
-      log(`device messages: this replica no longer ingests (${why})`);
-      await stop({ drain: false });
-    }
+    await stop?.({ drain });
     await c?.end().catch(() => undefined);
+  };
+  const stepDown = async (why: string) => {
+    if (stopIngest) log(`device messages: this replica no longer ingests (${why})`);
+    await release(false);
   };
 
   const poll = async () => {
     try {
       if (!client) {
-        const { default: pgModule } = await import('pg');
-        const c = new pgModule.Client({ connectionString: databaseUrl, ...LOCK_SESSION, keepAlive: true, connectionTimeoutMillis: CHECK_TIMEOUT_MS, query_timeout: CHECK_TIMEOUT_MS });
+        const c = new pg.Client({ connectionString: databaseUrl, ...LOCK_SESSION, keepAlive: true, connectionTimeoutMillis: CHECK_TIMEOUT_MS, query_timeout: CHECK_TIMEOUT_MS });
         // A connection that breaks takes the lock with it: stop at once rather than at the next poll.
         c.on('error', (error) => void (client === c && stepDown(`database connection: ${error.message}`)));
         c.on('end', () => void (client === c && stepDown('database connection ended')));
@@ -107,11 +108,8 @@ export function startLeadership(databaseUrl: string | undefined, lead: () => Ing
       stopped = true;
       clearTimeout(timer);
       await tick;
-      const [stop, c] = [stopIngest, client];
-      [stopIngest, client] = [undefined, undefined];
       // The batch is stored and acknowledged before the lock goes, so the next leader starts after it.
-      await stop?.({ drain: true });
-      await c?.end().catch(() => undefined);
+      await release(true);
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { AlarmEvent } from '../domain/alarmEvents';
 import type { MessageEvent } from '../domain/messageCentre';
-import type { DeviceAlarmEvent } from '../relay';
+import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S, describeRoute } from '../http/catalog';

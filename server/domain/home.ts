@@ -126,24 +126,25 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { rows: rows.map((r) => ({ product: Number(r.product), type: Number(r.type), online: Number(r.online) === 1, n: Number(r.n) })), products };
   }
 
+  /** Devices and those online, summed by the key each row is given. */
+  function tally<R extends { online: boolean; n: number }, K>(rows: R[], key: (r: R) => K) {
+    const sums = new Map<K, { deviceCount: number; deviceOnlineCount: number }>();
+    rows.forEach((r) => {
+      const k = key(r);
+      const t = sums.get(k) ?? { deviceCount: 0, deviceOnlineCount: 0 };
+      t.deviceCount += r.n;
+      if (r.online) t.deviceOnlineCount += r.n;
+      sums.set(k, t);
+    });
+    return sums;
+  }
+
   home('/api/home/total-device', DEVICE_TOTALS, async (user) => {
     const { rows, products } = await deviceCounts(user);
-    const productType = new Map(products.map((p) => [p.fId, p.fDeviceType]));
-    const byType = new Map<number, { deviceCount: number; deviceOnlineCount: number }>();
-    let allCount = 0;
-    let onlineCount = 0;
-    for (const r of rows) {
-      const type = r.type || Number(productType.get(r.product) ?? 0);
-      const t = byType.get(type) ?? { deviceCount: 0, deviceOnlineCount: 0 };
-      t.deviceCount += r.n;
-      allCount += r.n;
-      if (r.online) {
-        t.deviceOnlineCount += r.n;
-        onlineCount += r.n;
-      }
-      byType.set(type, t);
-    }
-    const out: Record<string, unknown> = { allCount, onlineCount, offlineCount: allCount - onlineCount };
+    const productType = new Map(products.map((p) => [p.fId, Number(p.fDeviceType ?? 0)]));
+    const byType = tally(rows, (r) => r.type || (productType.get(r.product) ?? 0));
+    const all = tally(rows, () => 'all').get('all') ?? { deviceCount: 0, deviceOnlineCount: 0 };
+    const out: Record<string, unknown> = { allCount: all.deviceCount, onlineCount: all.deviceOnlineCount, offlineCount: all.deviceCount - all.deviceOnlineCount };
     for (const type of Object.keys(DEVICE_TYPES).map(Number)) {
       out[`device${type}`] = { type, name: DEVICE_TYPES[type], deviceCount: byType.get(type)?.deviceCount ?? 0, deviceOnlineCount: byType.get(type)?.deviceOnlineCount ?? 0 };
     }
@@ -153,13 +154,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   // Devices and those online per product, for the bar chart beside the six type counters.
   home('/api/home/total-device-online-more', CHART, async (user) => {
     const { rows, products } = await deviceCounts(user);
-    const byProduct = new Map<number, { deviceCount: number; deviceOnlineCount: number }>();
-    for (const r of rows) {
-      const p = byProduct.get(r.product) ?? { deviceCount: 0, deviceOnlineCount: 0 };
-      p.deviceCount += r.n;
-      if (r.online) p.deviceOnlineCount += r.n;
-      byProduct.set(r.product, p);
-    }
+    const byProduct = tally(rows, (r) => r.product);
     const shown = products.filter((p) => (byProduct.get(p.fId)?.deviceCount ?? 0) > 0);
     return {
       categories: shown.map((p) => String(p.fName)),

@@ -7,7 +7,8 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { Chip, Tooltip } from '@mui/material';
 import { useNotify, usePermissions, useTranslate } from 'react-admin';
-import { useDeviceAlarmEvents, type DeviceAlarmEvent } from './events';
+import { useDeviceAlarmEvents } from './events';
+import type { DeviceAlarmEvent } from '../../../adapters/deviceAlarm';
 
 /** Raised alarms by device id, then by kind; a cleared kind is removed. */
 type Raised = Record<number, Record<string, DeviceAlarmEvent>>;

@@ -18,8 +18,6 @@ export interface DeviceEvent {
   fLock?: number;
 }
 
-export type { DeviceAlarmEvent };
-
 /** A new rental-house alarm the user's alarm lists would show. */
 export interface AlarmEvent {
   fId: number;
