@@ -79,6 +79,8 @@ try {
     { label: 'deviceNumber', condition: (i) => ({ deviceNumber: benchNumber((i % 50) + 1) }), where: (i) => sql`f_device_number = ${benchNumber((i % 50) + 1)}` },
     { label: 'number (substring)', condition: (i) => ({ number: `H00${i % 10}12` }), where: (i) => sql`(f_device_number ilike ${`%H00${i % 10}12%`} or f_product_number ilike ${`%H00${i % 10}12%`})` },
     { label: 'content, rare (one message)', condition: (i) => ({ content: `"mid":${1000 + i * 7919},` }), where: (i) => sql`f_payload ilike ${`%"mid":${1000 + i * 7919},%`}` },
+    // A device's serial in the payload: its prefix is in every payload, the rest in few.
+    { label: "content, a device's ClientID", condition: (i) => ({ content: benchNumber(12345 + i * 7919) }), where: (i) => sql`f_payload ilike ${`%${benchNumber(12345 + i * 7919)}%`}` },
     { label: 'content, common (a tenth)', condition: () => ({ content: '"bid":"alarm"' }), where: () => sql`f_payload ilike '%"bid":"alarm"%'` },
     { label: 'type 2 (to devices)', condition: () => ({ type: 2 }), where: () => sql`f_direction = 'down'` },
     { label: 'type bid', condition: () => ({ type: 'switch' }), where: () => sql`f_bid = 'switch'` },

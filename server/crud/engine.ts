@@ -36,13 +36,16 @@ export function scoped(ctx: Services, model: EntityModel, user: User): Query {
 export async function present(ctx: Services, model: EntityModel, rows: Row[]): Promise<Row[]> {
   // Rich text is cleaned again on the way out: a row written around the API is served clean too.
   const out = rows.map((r) => cleanHtmlFields(model, formatRow(r, ctx.timeZone)));
-  for (const [name, rel] of Object.entries(model.relations)) {
-    const target = entity(rel.entity);
-    const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
-    const related = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where(target.primaryKey, 'in', ids).execute() : [];
-    const byId = new Map(related.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
-    for (const r of out) r[name] = byId.get(r[rel.from]) ?? null;
-  }
+  // The relations are read side by side: each is a statement of its own.
+  await Promise.all(
+    Object.entries(model.relations).map(async ([name, rel]) => {
+      const target = entity(rel.entity);
+      const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
+      const related = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where(target.primaryKey, 'in', ids).execute() : [];
+      const byId = new Map(related.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
+      for (const r of out) r[name] = byId.get(r[rel.from]) ?? null;
+    }),
+  );
   await hooksOf(model).afterRead?.(out, ctx);
   return out;
 }
@@ -82,12 +85,14 @@ export async function list(ctx: CallContext) {
   const page = pageRequest(model, ctx.body);
   if (ctx.route.byValue) requireCodeFor(ctx, page.condition[ctx.route.byValue.key]);
   const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
-  const total =
+  const counting = async () =>
     (await hooksOf(model).keptTotal?.(page.condition, ctx)) ??
     ((await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number }).total;
   let q = filtered;
   for (const o of page.orders) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
-  const rows = await q.limit(page.size).offset((page.current - 1) * page.size).execute();
+  // The total and the page do not depend on each other: on PostgreSQL they run side by side on two of
+  // the pool's connections, so a list waits for the slower of the two rather than for both in turn.
+  const [total, rows] = await Promise.all([counting(), q.limit(page.size).offset((page.current - 1) * page.size).execute()]);
   return {
     records: await present(ctx, model, rows),
     total: Number(total),

@@ -50,8 +50,34 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+/**
+ * Every read cleans the stored text again, and lists read the same few texts over and over (a page of
+ * help manuals parses each one's HTML on every view): the cleaned text of recently cleaned inputs is kept,
+ * up to KEPT_CHARS characters of input and output together, the least recently used dropped first.
+ * Cleaning depends only on the text, so a kept answer is the one sanitize-html would give.
+ */
+const KEPT_CHARS = 4_000_000;
+const kept = new Map<string, string>();
+let keptChars = 0;
+
 export function cleanHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  const hit = kept.get(html);
+  if (hit !== undefined) {
+    kept.delete(html);
+    kept.set(html, hit);
+    return hit;
+  }
+  const clean = sanitizeHtml(html, OPTIONS);
+  const size = html.length + clean.length;
+  if (size > KEPT_CHARS / 16) return clean;
+  kept.set(html, clean);
+  keptChars += size;
+  for (const [k, v] of kept) {
+    if (keptChars <= KEPT_CHARS) break;
+    kept.delete(k);
+    keptChars -= k.length + v.length;
+  }
+  return clean;
 }
 
 /** Cleans the entity's html fields of a row or a body in place and returns it. */
