@@ -64,7 +64,7 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     transport.on('alarm', (e) => push({ kind: 'alarm', deviceNumber: e.deviceNumber, alarm: e.alarm }));
     transport.on('security', (e) => push({ kind: 'security', deviceNumber: e.deviceNumber, event: e.event }));
     transport.on('message', (e) => {
-      push({ kind: 'log', deviceNumber: e.deviceNumber, productNumber: e.productNumber, direction: e.direction, topic: e.topic, payload: e.payload });
+      push({ kind: 'log', deviceNumber: e.deviceNumber, productNumber: e.productNumber, direction: e.direction, topic: e.topic, payload: e.payload, bid: e.bid });
       this.emit('message', e);
     });
     transport.on('progress', (e) => this.emit('progress', e));

@@ -105,6 +105,8 @@ export interface MessageEvent {
   productNumber: string;
   deviceNumber: string;
   payload: string;
+  /** The payload's business id, as read once here (the message log keeps it). */
+  bid?: string | null;
 }
 
 export interface TransportEvents {
@@ -156,6 +158,8 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   private readonly pending = new Map<string, Pending>();
   /** Mids this instance sent, so acks for other replicas' commands are ignored. */
   private readonly sent = new Set<string>();
+  /** The newest group of messages waiting for their commit to be acknowledged. */
+  private acks?: { commit: Promise<void>; client: MqttClient; stream: MqttClient['stream']; ids: number[] };
   private readonly midPrefix = randomBytes(4).toString('hex');
   private seq = 0;
   /** Last known children per gateway, so a gateway's last will (which lists none) takes them offline too. */
@@ -280,25 +284,42 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     if ((packet as { cmd: string }).cmd !== 'publish') return callback();
     // Closing: neither taken nor acknowledged, so the broker keeps it for the session's next holder.
     if (this.closed) return;
-    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : Buffer.from(packet.payload);
-    this.onMessage(packet.topic, payload, packet.dup === true);
+    this.onMessage(packet.topic, typeof packet.payload === 'string' ? packet.payload : packet.payload.toString('utf8'), packet.dup === true);
     const sink = this.sink;
     const later = packet.qos === 1 && sink !== undefined && packet.messageId !== undefined;
-    if (later) {
-      const { stream } = client;
-      const messageId = packet.messageId!;
-      void sink.committed().then(() => this.puback(client, stream, messageId));
-    }
+    if (later) this.ackWhenCommitted(client, sink, packet.messageId!);
     const go = () => callback(later ? ACK_LATER : undefined);
     const wait = sink?.room();
     if (wait) void wait.then(go);
     else go();
   }
 
-  private puback(client: MqttClient, stream: MqttClient['stream'], messageId: number): void {
+  /**
+   * Messages handed over before the same commit wait on the same promise: their packet ids are gathered
+   * and acknowledged together when it resolves, in one write to the socket rather than one each.
+   */
+  private ackWhenCommitted(client: MqttClient, sink: IngestSink, messageId: number): void {
+    const commit = sink.committed();
+    const last = this.acks;
+    if (last && last.commit === commit && last.client === client && last.stream === client.stream) {
+      last.ids.push(messageId);
+      return;
+    }
+    const group = { commit, client, stream: client.stream, ids: [messageId] };
+    this.acks = group;
+    void commit.then(() => {
+      if (this.acks === group) this.acks = undefined;
+      this.puback(group.client, group.stream, group.ids);
+    });
+  }
+
+  private puback(client: MqttClient, stream: MqttClient['stream'], messageIds: number[]): void {
     // A packet id of an earlier connection means nothing on this one: the broker sends that message again.
     if (client.stream !== stream || !client.connected) return;
-    (client as unknown as { _sendPacket(packet: object, cb: () => void): void })._sendPacket({ cmd: 'puback', messageId }, () => undefined);
+    const send = client as unknown as { _sendPacket(packet: object, cb: () => void): void };
+    stream.cork();
+    for (const messageId of messageIds) send._sendPacket({ cmd: 'puback', messageId }, () => undefined);
+    stream.uncork();
   }
 
   /**
@@ -390,11 +411,10 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     for (const mid of [...this.pending.keys()]) this.settle(mid, new CommandError(code, message, mid));
   }
 
-  private onMessage(topic: string, buffer: Buffer, redelivered = false): void {
+  private onMessage(topic: string, payload: string, redelivered = false): void {
     const parsed = parseTopic(topic);
     if (!parsed || parsed.channel === 'down') return;
     const { productNumber, deviceNumber, channel } = parsed;
-    const payload = buffer.toString('utf8');
 
     let data: Record<string, unknown>;
     try {
@@ -406,7 +426,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     }
     // Acks of other replicas' commands are not ours to log or handle.
     if (channel === 'ack' && !this.sent.has(String(data.mid))) return;
-    this.emit('message', { direction: 'up', topic, channel, productNumber, deviceNumber, payload });
+    this.emit('message', { direction: 'up', topic, channel, productNumber, deviceNumber, payload, bid: data.bid === undefined ? null : String(data.bid) });
 
     if (channel === 'status') {
       // An empty retained payload clears the status (a deleted device); nothing to report.
