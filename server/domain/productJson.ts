@@ -3,6 +3,7 @@
  * library, parent), what deleting one takes with it, and the demo products' links to the demo
  * libraries of migration 005.
  */
+import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import type { DB } from '../db';
@@ -13,8 +14,20 @@ export const SEND = 2;
 
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
-  // Products are few (a catalogue, not devices), and the links are comma lists: read them all once.
-  const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).orderBy('fId').execute();
+  // The links are comma lists ("3, 12"): the database picks the products naming one of this page's
+  // libraries (items trimmed, as storedIdList reads them), and their lists are read here.
+  const page = rows.map((r) => String(r.fId));
+  const products = await ctx.db
+    .selectFrom('t_product')
+    .select(['fName', 'fSendJsonIds', 'fReceiveJsonIds'])
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`regexp_split_to_array(trim(${eb.ref('fSendJsonIds')}), '\s*,\s*') && ${page}::text[]`,
+        sql<boolean>`regexp_split_to_array(trim(${eb.ref('fReceiveJsonIds')}), '\s*,\s*') && ${page}::text[]`,
+      ]),
+    )
+    .orderBy('fId')
+    .execute();
   const names = new Map<number, string[]>();
   for (const p of products) {
     for (const id of new Set([...storedIdList(p.fSendJsonIds), ...storedIdList(p.fReceiveJsonIds)])) {
