@@ -12,18 +12,20 @@ import { storedIdList } from '../http/guard';
 export const RECEIVE = 1;
 export const SEND = 2;
 
+const BLANKS = ' \t\r\n';
+
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
   // The links are comma lists ("3, 12"): the database picks the products naming one of this page's
-  // libraries (items trimmed, as storedIdList reads them), and their lists are read here.
+  // libraries (blanks taken out, as storedIdList reads them), and their lists are read here.
   const page = rows.map((r) => String(r.fId));
   const products = await ctx.db
     .selectFrom('t_product')
     .select(['fName', 'fSendJsonIds', 'fReceiveJsonIds'])
     .where((eb) =>
       eb.or([
-        sql<boolean>`regexp_split_to_array(trim(${eb.ref('fSendJsonIds')}), '\s*,\s*') && ${page}::text[]`,
-        sql<boolean>`regexp_split_to_array(trim(${eb.ref('fReceiveJsonIds')}), '\s*,\s*') && ${page}::text[]`,
+        sql<boolean>`string_to_array(translate(${eb.ref('fSendJsonIds')}, ${BLANKS}, ''), ',') && ${page}::text[]`,
+        sql<boolean>`string_to_array(translate(${eb.ref('fReceiveJsonIds')}, ${BLANKS}, ''), ',') && ${page}::text[]`,
       ]),
     )
     .orderBy('fId')

@@ -109,11 +109,12 @@ describe.each(backends)('functions and description libraries on %s', (backend) =
     expect(telemetry.productNames).toContain('485智能开关');
     // A list written by other means, with blanks and stray items, still names its product on the libraries it holds.
     const gatewayLib = all.records.find((l: any) => l.fBid === '412');
-    await s.sql(`insert into t_product (f_number, f_name, f_send_json_ids, f_receive_json_ids) values ('LEGACY1', '旧产品', ' ${gatewayLib.fId} , x,', '${telemetry.fId}')`);
+    await s.sql(`insert into t_product (f_number, f_name, f_send_json_ids, f_receive_json_ids) values
+      ('LEGACY1', '旧产品一', ' ${gatewayLib.fId} , x,', null), ('LEGACY2', '旧产品二', null, E'9999,\t${telemetry.fId} ')`);
     const named = (await libs()).records;
-    expect(named.find((l: any) => l.fId === gatewayLib.fId).productNames.split(',')).toContain('旧产品');
-    expect(named.find((l: any) => l.fId === telemetry.fId).productNames.split(',')).toContain('旧产品');
-    await s.sql(`delete from t_product where f_number = 'LEGACY1'`);
+    expect(named.find((l: any) => l.fId === gatewayLib.fId).productNames.split(',')).toContain('旧产品一');
+    expect(named.find((l: any) => l.fId === telemetry.fId).productNames.split(',')).toContain('旧产品二');
+    await s.sql(`delete from t_product where f_number in ('LEGACY1', 'LEGACY2')`);
     expect((await libs({ fName: '漏保' })).records.map((l: any) => l.fBid)).toEqual(['201', '202', '203']);
     // Remark too: "告警字节" is only in 202's remark.
     expect((await libs({ fName: '告警字节' })).records.map((l: any) => l.fBid)).toEqual(['202']);
