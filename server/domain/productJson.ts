@@ -3,7 +3,6 @@
  * library, parent), what deleting one takes with it, and the demo products' links to the demo
  * libraries of migration 005.
  */
-import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import type { DB } from '../db';
@@ -12,24 +11,10 @@ import { storedIdList } from '../http/guard';
 export const RECEIVE = 1;
 export const SEND = 2;
 
-const BLANKS = ' \t\r\n';
-
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
-  // The links are comma lists ("3, 12"): the database picks the products naming one of this page's
-  // libraries (blanks taken out, as storedIdList reads them), and their lists are read here.
-  const page = rows.map((r) => String(r.fId));
-  const products = await ctx.db
-    .selectFrom('t_product')
-    .select(['fName', 'fSendJsonIds', 'fReceiveJsonIds'])
-    .where((eb) =>
-      eb.or([
-        sql<boolean>`string_to_array(translate(${eb.ref('fSendJsonIds')}, ${BLANKS}, ''), ',') && ${page}::text[]`,
-        sql<boolean>`string_to_array(translate(${eb.ref('fReceiveJsonIds')}, ${BLANKS}, ''), ',') && ${page}::text[]`,
-      ]),
-    )
-    .orderBy('fId')
-    .execute();
+  // Products are few (a catalogue, not devices), and the links are comma lists: read them all once.
+  const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).orderBy('fId').execute();
   const names = new Map<number, string[]>();
   for (const p of products) {
     for (const id of new Set([...storedIdList(p.fSendJsonIds), ...storedIdList(p.fReceiveJsonIds)])) {
