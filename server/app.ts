@@ -3,7 +3,6 @@ import { maskPersonalText } from './oplog';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'kysely';
@@ -12,6 +11,7 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import { securityHeaders } from './http/securityHeaders';
 import { refusalFor } from './db/errors';
 import { streamRefusal } from './http/bodyLimit';
 import { authenticate, type RouteContext } from './http/route';
@@ -105,7 +105,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   metrics.attach(app);
   live.on('message', (m) => metrics.countMessage(m.direction));
 
-  await app.register(helmet, {
+  const security = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -116,6 +116,10 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       },
     },
     strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(security);
+    done();
   });
   // Counted in the database, so the limits hold across replicas.
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });

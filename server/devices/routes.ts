@@ -339,7 +339,8 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     };
     await loadVisible();
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    // A hijacked reply writes its own head: the headers set so far (the security headers) go with it.
+    reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const write = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     write('broker', { state: ctx.live.state });
     const onDevice = (e: { fId: number }) => {

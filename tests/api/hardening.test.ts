@@ -27,6 +27,22 @@ describe.each(backends)('bad input on %s', (backend) => {
   }, 120_000);
   afterAll(() => s?.close());
 
+  it('sends the security headers with every answer: a call, a refusal, an unknown path', async () => {
+    const answers = [
+      (await call('/biz/t-device/devices', { current: 1, size: 10 })).headers,
+      (await call('/biz/t-device/devices', { condition: { product_id: 'abc' } })).headers,
+      (await fetch(`${s.url}/no/such/path`)).headers,
+      (await fetch(`${s.url}/healthz`)).headers,
+    ];
+    for (const h of answers) {
+      expect(h.get('content-security-policy')).toContain("default-src 'self'");
+      expect(h.get('content-security-policy')).toContain("style-src 'self' 'unsafe-inline'");
+      expect(h.get('x-content-type-options')).toBe('nosniff');
+      expect(h.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(h.get('strict-transport-security')).toBeNull();
+    }
+  });
+
   it('checks condition values against their columns', async () => {
     await refused('/biz/t-device/devices', { current: 1, size: 10, condition: { product_id: 'abc' } });
     await refused('/biz/t-device/devices', { current: 1, size: 10, condition: { product_id: 2147483648 } });
@@ -136,6 +152,7 @@ describe.each(backends)('bad input on %s', (backend) => {
     const stream = await fetch(`${s.url}/api/events?ticket=${ticket}`, { signal: controller.signal });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
     controller.abort();
     expect((await fetch(`${s.url}/api/events?ticket=${ticket}`)).status).toBe(700);
     expect((await s.call('/api/events/ticket', {})).status).toBe(700);
