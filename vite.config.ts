@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './build/precompress';
+import { precompress } from './build/precompress.ts';
 
 // The console is built into dist/app and served by the API server on the same port.
 // `npm run dev` proxies API calls to a server started with `npm start` (PORT 8080).
