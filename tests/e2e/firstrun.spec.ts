@@ -74,6 +74,7 @@ for (const width of [1440, 1280]) {
     await shot(page, `firstrun-devices-zh-CN-${width}`);
     await language(page, 'en-US');
     await expect(page.getByTestId('device-row').first().getByTestId('device-edit')).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('device-table-box')).toBeVisible();
     const box = await page.getByTestId('device-table-box').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(width);
     await shot(page, `firstrun-devices-en-US-${width}`);
