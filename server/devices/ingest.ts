@@ -15,7 +15,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import type { Readings, SecurityMessage } from '../mqtt/protocol';
+import { businessId, type Readings, type SecurityMessage } from '../mqtt/protocol';
 import type { IngestSink } from '../mqtt/transport';
 import { publish } from '../relay';
 import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
@@ -321,11 +321,10 @@ export class Ingest implements IngestSink {
   }
 }
 
-/** The message log keeps the business id of each message; a malformed payload is logged as it came. */
+/** The business id of a log item pushed without one; a malformed payload is logged as it came. */
 function bidOf(payload: string): string | null {
   try {
-    const parsed = JSON.parse(payload);
-    return parsed && parsed.bid !== undefined ? String(parsed.bid) : null;
+    return businessId(JSON.parse(payload));
   } catch {
     return null;
   }

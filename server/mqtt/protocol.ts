@@ -31,6 +31,12 @@ export const UP_BID = {
 
 export type Bid = string | number;
 
+/** A payload's business id as the message log keeps it (text), or null where it has none. */
+export function businessId(payload: unknown): string | null {
+  const bid = payload && typeof payload === 'object' ? (payload as { bid?: unknown }).bid : undefined;
+  return bid === undefined ? null : String(bid);
+}
+
 export interface Command {
   bid: Bid;
   /** Child device numbers the command is meant for; absent = the addressed device itself. */

@@ -14,6 +14,7 @@ import type {
   TelemetryMessage,
   UpgradeProgressMessage,
 } from './protocol.js';
+import { businessId } from './protocol.js';
 
 export type TransportState = 'connected' | 'reconnecting' | 'offline';
 
@@ -393,7 +394,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
       client.publish(topic, payload, { qos: 0 }, (err) => {
         if (err) this.settle(mid, new CommandError('publish-failed', err.message, mid));
       });
-      this.emit('message', { direction: 'down', topic, channel: 'down', productNumber, deviceNumber, payload });
+      this.emit('message', { direction: 'down', topic, channel: 'down', productNumber, deviceNumber, payload, bid: businessId(message) });
     });
   }
 
@@ -426,7 +427,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
     }
     // Acks of other replicas' commands are not ours to log or handle.
     if (channel === 'ack' && !this.sent.has(String(data.mid))) return;
-    this.emit('message', { direction: 'up', topic, channel, productNumber, deviceNumber, payload, bid: data.bid === undefined ? null : String(data.bid) });
+    this.emit('message', { direction: 'up', topic, channel, productNumber, deviceNumber, payload, bid: businessId(data) });
 
     if (channel === 'status') {
       // An empty retained payload clears the status (a deleted device); nothing to report.
