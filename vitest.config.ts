@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import SlowestFirst from './tests/sequencer';
+import SlowestFirst from './tests/sequencer.ts';
 
 export default defineConfig({
   test: {

@@ -1,13 +1,18 @@
 /**
- * Right after login: how many alarms are still unsigned, by the spec's summary groups, for users who
- * hold an alarm list. Dismissed once per session; a group opens its list.
+ * How many alarms are still unsigned, by the spec's summary groups, for users who hold an alarm list: a
+ * button in the top bar with the count, and a card of the groups that opens right after login (once
+ * per session). The card puts itself away after a while unless the pointer or focus is on it, since it
+ * covers a corner of the page; the button brings it back. A group opens its list. The count follows
+ * new alarms and sign-offs, and is read again whenever the card opens.
  */
-import { useEffect, useState } from 'react';
-import { Box, Card, CardContent, CardHeader, Chip, IconButton, Slide } from '@mui/material';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Badge, Box, Card, CardContent, CardHeader, Chip, IconButton, Slide, Tooltip } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
+import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { call, getToken } from '../../adapters/http';
+import { useAlarmEvents } from '../devices/live/events';
 
 export const SUMMARY_PATH = '/biz/t-alarm/alarmTypeCount';
 /** The list each summary group opens, with the code that opens it (resources/alarm.resource.json). */
@@ -20,7 +25,12 @@ export const GROUP_LISTS: Record<string, { path: string; code: string }> = {
   person: { path: '/alarmPerson', code: 'alarm-person:list' },
   card: { path: '/alarmCard', code: 'alarm-card:list' },
 };
-const DISMISSED_KEY = 'alarmSummaryDismissed';
+const SHOWN_KEY = 'alarmSummaryShown';
+const SIGNED_EVENT = 'alarms:signed';
+/** Tells the summary that alarms were signed off in this window, so that its count is read again. */
+export const alarmsSigned = () => window.dispatchEvent(new Event(SIGNED_EVENT));
+/** How long the card stays open by itself, unless the pointer or focus is on it. */
+export const SUMMARY_OPEN_MS = 20_000;
 
 interface Group {
   type: string;
@@ -33,66 +43,113 @@ export function AlarmSummary() {
   const { permissions } = usePermissions<string[]>();
   const [groups, setGroups] = useState<Group[]>([]);
   const [open, setOpen] = useState(false);
+  const [held, setHeld] = useState(false);
   const codes = Array.isArray(permissions) ? permissions : [];
   const allowed = codes.includes('alarm:list');
-  // One summary per session (token): a reload of the page does not bring it back.
+  // Opened by itself once per session (token): a reload of the page does not bring it back.
   const session = getToken()?.slice(-16) ?? '';
+  const live = useRef(true);
+  useEffect(() => () => void (live.current = false), []);
+
+  const load = useCallback(
+    () =>
+      call<Group[]>(SUMMARY_PATH, {}, { quiet: true }).then(
+        (a) => {
+          const shown = (a.data ?? []).filter((g) => g.num > 0 && GROUP_LISTS[g.type] && codes.includes(GROUP_LISTS[g.type].code));
+          if (live.current) setGroups(shown);
+          return shown;
+        },
+        () => [] as Group[],
+      ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [codes.join()],
+  );
 
   useEffect(() => {
-    if (!allowed || sessionStorage.getItem(DISMISSED_KEY) === session) return;
-    let live = true;
-    call<Group[]>(SUMMARY_PATH, {}, { quiet: true }).then(
-      (a) => {
-        if (!live) return;
-        const shown = (a.data ?? []).filter((g) => g.num > 0 && GROUP_LISTS[g.type] && codes.includes(GROUP_LISTS[g.type].code));
-        setGroups(shown);
-        setOpen(shown.length > 0);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [allowed, session]);
+    if (!allowed) return;
+    void load().then((shown) => {
+      if (!live.current || !shown.length || sessionStorage.getItem(SHOWN_KEY) === session) return;
+      sessionStorage.setItem(SHOWN_KEY, session);
+      setOpen(true);
+    });
+  }, [allowed, session, load]);
 
-  const dismiss = () => {
-    sessionStorage.setItem(DISMISSED_KEY, session);
-    setOpen(false);
-  };
-  if (!groups.length) return null;
+  const reload = useCallback(() => void (allowed && load()), [allowed, load]);
+  useAlarmEvents(reload);
+  useEffect(() => {
+    window.addEventListener(SIGNED_EVENT, reload);
+    return () => window.removeEventListener(SIGNED_EVENT, reload);
+  }, [reload]);
+
+  useEffect(() => {
+    if (!open || held) return;
+    const timer = setTimeout(() => setOpen(false), SUMMARY_OPEN_MS);
+    return () => clearTimeout(timer);
+  }, [open, held]);
+
+  const total = groups.reduce((s, g) => s + g.num, 0);
+  if (!total) return null;
+  const title = translate('alarms.summary.title', { count: total });
   return (
-    <Slide direction="up" in={open} mountOnEnter unmountOnExit>
-      <Card elevation={8} sx={{ position: 'fixed', right: 24, bottom: 24, width: 340, zIndex: (t) => t.zIndex.drawer, borderTop: 3, borderColor: 'warning.main' }} data-testid="alarm-summary">
-        <CardHeader
-          title={translate('alarms.summary.title', { count: groups.reduce((s, g) => s + g.num, 0) })}
-          slotProps={{ title: { variant: 'subtitle1', fontWeight: 600 } }}
-          action={
-            <IconButton size="small" onClick={dismiss} aria-label={translate('common.close')} data-testid="alarm-summary-close">
-              <CloseIcon fontSize="small" />
-            </IconButton>
-          }
-          sx={{ pb: 0 }}
-        />
-        <CardContent>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-            {groups.map((g) => (
-              <Chip
-                key={g.type}
-                color="warning"
-                variant="outlined"
-                label={`${translate(`alarms.summary.groups.${g.type}`)} ${g.num}`}
-                onClick={() => {
-                  dismiss();
-                  navigate(GROUP_LISTS[g.type].path);
-                }}
-                data-testid={`alarm-summary-${g.type}`}
-              />
-            ))}
-          </Box>
-        </CardContent>
-      </Card>
-    </Slide>
+    <>
+      <Tooltip title={title}>
+        <IconButton
+          aria-label={title}
+          aria-expanded={open}
+          onClick={() => {
+            if (!open) void load();
+            setOpen(!open);
+          }}
+          data-testid="alarm-summary-button"
+        >
+          <Badge color="warning" badgeContent={total} max={999} data-count={total}>
+            <ReportProblemOutlined />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Slide direction="up" in={open} mountOnEnter unmountOnExit>
+        <Card
+          elevation={8}
+          role="dialog"
+          aria-label={title}
+          onMouseEnter={() => setHeld(true)}
+          onMouseLeave={() => setHeld(false)}
+          onFocus={() => setHeld(true)}
+          onBlur={() => setHeld(false)}
+          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+          sx={{ position: 'fixed', right: 24, bottom: 24, width: 340, zIndex: (t) => t.zIndex.drawer, borderTop: 3, borderColor: 'warning.main' }}
+          data-testid="alarm-summary"
+        >
+          <CardHeader
+            title={title}
+            slotProps={{ title: { variant: 'subtitle1', fontWeight: 600 } }}
+            action={
+              <IconButton size="small" onClick={() => setOpen(false)} aria-label={translate('common.close')} data-testid="alarm-summary-close">
+                <CloseIcon fontSize="small" />
+              </IconButton>
+            }
+            sx={{ pb: 0 }}
+          />
+          <CardContent>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {groups.map((g) => (
+                <Chip
+                  key={g.type}
+                  color="warning"
+                  variant="outlined"
+                  label={`${translate(`alarms.summary.groups.${g.type}`)} ${g.num}`}
+                  onClick={() => {
+                    setOpen(false);
+                    navigate(GROUP_LISTS[g.type].path);
+                  }}
+                  data-testid={`alarm-summary-${g.type}`}
+                />
+              ))}
+            </Box>
+          </CardContent>
+        </Card>
+      </Slide>
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, 
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import { imageUrl } from '../components/api';
+import { alarmsSigned } from './AlarmSummary';
 
 export const SIGN_PATH = '/biz/t-alarm/signing';
 export const SIGN_BATCH_PATH = '/biz/t-alarm/signingBatch';
@@ -56,6 +57,7 @@ export function SignDialog({ row, onClose, onSigned }: { row: Row | null; onClos
       const answer = await call(SIGN_PATH, { fId: row!.fId, fRemark: row!.fRemark ?? '', fPhotoUrl: row!.fPhotoUrl ?? '', fHandleContent: note.trim() }, { quiet: true });
       if (answer.code === 200 && answer.success) {
         notify('alarms.sign.done', { type: 'success' });
+        alarmsSigned();
         setNote('');
         setError(undefined);
         onSigned();
@@ -108,6 +110,7 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
     try {
       const answer = await call<{ results: BatchResult[] }>(SIGN_BATCH_PATH, { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() }, { quiet: true });
       setResults(answer.data.results);
+      if (answer.data.results.some((r) => r.success)) alarmsSigned();
     } catch (e) {
       setError(messageOf(e));
     } finally {

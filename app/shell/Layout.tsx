@@ -18,7 +18,6 @@ import { HOME_PATH, openTab } from './tabs';
 import { withoutPersonalQuery } from '../../adapters/personal';
 import { useApiErrors } from './useApiErrors';
 import { useErrorCapture } from '../errorLog/capture';
-import { AlarmSummary } from '../alarms/AlarmSummary';
 import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
 
 /** The back-to-top button shows once the page has scrolled this far. */
@@ -58,7 +57,6 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <TopBar collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
         <TabBar />
-        <AlarmSummary />
         <DeviceAlarmNotifier />
         <Box
           component="main"

@@ -1,4 +1,4 @@
-/** Top bar: sidebar toggle, breadcrumb (section / page), messages, full screen, language, user menu. */
+/** Top bar: sidebar toggle, breadcrumb (section / page), unsigned alarms, messages, full screen, language, user menu. */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useGetIdentity, useLogout, useTranslate } from 'react-admin';
@@ -16,6 +16,7 @@ import { HOME_PATH } from './tabs';
 import { TOPBAR_HEIGHT } from './theme';
 import { BrokerStateChip } from '../devices/live/BrokerState';
 import { MessageBell } from '../messages/MessageBell';
+import { AlarmSummary } from '../alarms/AlarmSummary';
 
 // Opened now and then: its code loads when asked for.
 const PasswordDialog = lazy(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));
@@ -46,6 +47,7 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
       <Trail />
       <Box sx={{ flex: 1 }} />
       <BrokerStateChip />
+      <AlarmSummary />
       <MessageBell />
       <FullscreenToggle />
       <LanguageSwitch />

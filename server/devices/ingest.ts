@@ -1,9 +1,14 @@
 /**
  * Storing what devices say, in batches: while one batch is being written, the next collects whatever
- * arrives, and is then written in one transaction of a few statements however many messages it holds
- * (message log and telemetry as one JSON parameter each — JSON.stringify escapes a batch's payloads
- * several times faster than pg's array literals — device alarms as array inserts, one update of t_device
- * for all devices).
+ * arrives, and is then written in a few statements however many messages it holds (message log and
+ * telemetry as one JSON parameter each — JSON.stringify escapes a batch's payloads several times faster
+ * than pg's array literals — device alarms as array inserts, one update of t_device for all devices).
+ *
+ * A batch is written in lanes side by side, each on a connection of its own: the message log (its
+ * payload index makes it the costliest write by far; on PostgreSQL it is split by device over two
+ * connections) and the devices' own rows (telemetry, alarms, state). No lane reads what another writes,
+ * so the database works on them at once; the batch is done, and its messages acknowledged, when every
+ * lane has committed. A lane that fails is written again on its own.
  *
  * - A device's messages keep their order: batches are written one after another, rows within a batch in
  *   arrival order, and a device's online and switch state is folded over its messages in order, so one
@@ -58,6 +63,12 @@ export interface IngestHandlers {
 export interface IngestOptions {
   /** Waiting messages past which the transport stops reading from the broker. */
   highWater?: number;
+  /**
+   * Statements the message log of a batch is split into, each on a connection of its own, by device
+   * (1 by default). Its payload index makes the log the costliest write by far, and one statement keeps
+   * one database process busy however many cores the database has.
+   */
+  logWriters?: number;
 }
 
 /** How a device's row changes over one batch, its messages applied in order. */
@@ -87,6 +98,22 @@ interface Batch {
   done: Deferred;
 }
 
+/**
+ * A reporting device's last online time is moved on once it is this much behind, not with every batch:
+ * it is indexed (the device list sorts by it), so each change writes a new entry in every index of
+ * t_device, whereas a row whose indexed columns stay the same is updated in place (a HOT update, with
+ * room kept in t_device's pages by migration 025). A status message, and a device coming online or
+ * going offline, always set it.
+ */
+export const LAST_SEEN_STEP_S = 60;
+
+/** A device's messages all go to the same log writer, so they are stored in order. */
+function writerOf(deviceNumber: string, writers: number): number {
+  let h = 0;
+  for (let i = 0; i < deviceNumber.length; i++) h = (h * 31 + deviceNumber.charCodeAt(i)) | 0;
+  return (h >>> 0) % writers;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Ingest implements IngestSink {
@@ -99,6 +126,7 @@ export class Ingest implements IngestSink {
   #room?: Deferred;
   #closed = false;
   readonly #highWater: number;
+  readonly #logWriters: number;
 
   constructor(
     readonly db: DB,
@@ -106,6 +134,7 @@ export class Ingest implements IngestSink {
     options: IngestOptions = {},
   ) {
     this.#highWater = options.highWater ?? 20_000;
+    this.#logWriters = Math.max(1, options.logWriters ?? 1);
   }
 
   /** Messages received and not yet stored. */
@@ -148,7 +177,14 @@ export class Ingest implements IngestSink {
       this.#next = { items: [], done: deferred() };
       this.#room?.resolve();
       this.#room = undefined;
-      await this.#write(batch.items);
+      const writers = this.#logWriters;
+      const logs: IngestItem[][] = Array.from({ length: writers }, () => []);
+      const devices: IngestItem[] = [];
+      for (const item of batch.items) {
+        if (item.kind === 'log') logs[writers > 1 ? writerOf(item.deviceNumber, writers) : 0].push(item);
+        else devices.push(item);
+      }
+      await Promise.all([...logs.map((l) => this.#write(l, (items) => this.#storeLog(items))), this.#write(devices, (items) => this.#storeDevices(items))]);
       this.#writing = undefined;
       batch.done.resolve();
     }
@@ -156,20 +192,21 @@ export class Ingest implements IngestSink {
   }
 
   /**
-   * Writes one batch. When the database cannot be reached the batch is tried again (reading from the
+   * Writes one lane of a batch. When the database cannot be reached it is tried again (reading from the
    * broker stops meanwhile, unacknowledged messages stay with the broker); when it fails for what it
-   * holds, each message is written alone so that one bad message costs only itself.
+   * holds, each message is written alone so that one bad message costs only itself. A lane that
+   * committed is never written again because another one failed.
    */
-  async #write(batch: IngestItem[]): Promise<void> {
+  async #write(batch: IngestItem[], store: (items: IngestItem[]) => Promise<void>): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const items = batch.filter((i) => !i.source?.abandoned);
       if (!items.length) return;
       try {
-        await this.#store(items);
+        await store(items);
         return;
       } catch (error) {
         if (items.length > 1 && (await this.#reachable())) {
-          for (const item of items) await this.#store([item]).catch((e: Error) => this.handlers.warn(e));
+          for (const item of items) await store([item]).catch((e: Error) => this.handlers.warn(e));
           return;
         }
         if (items.length === 1 && (await this.#reachable())) return this.handlers.warn(error as Error);
@@ -194,12 +231,28 @@ export class Ingest implements IngestSink {
     }
   }
 
-  async #store(items: IngestItem[]): Promise<void> {
+  /** The message log's lane: one statement, its own transaction. */
+  async #storeLog(items: IngestItem[]): Promise<void> {
+    await this.#resolveIds(items);
+    const rows = items.flatMap((l) =>
+      l.kind === 'log'
+        ? [{ d: this.#ids.get(l.deviceNumber) ?? null, n: l.deviceNumber, p: l.productNumber, dir: l.direction, t: l.topic, b: l.bid !== undefined ? l.bid : bidOf(l.payload), pl: l.payload }]
+        : [],
+    );
+    // Its trigger updates the dashboard's counters (migration 021), whose rows every batch of every
+    // replica shares, so they stay locked only for this one statement.
+    await sql`
+      insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
+      select d, n, p, dir, t, b, pl from rows from (json_to_recordset(${JSON.stringify(rows)}::json)
+        as (d int, n text, p text, dir text, t text, b text, pl text)
+      ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(this.db);
+  }
+
+  /** The devices' lane: telemetry, alarms and state in one transaction, then security events. */
+  async #storeDevices(items: IngestItem[]): Promise<void> {
     await this.#resolveIds(items);
     const id = (n: string) => this.#ids.get(n);
-    type Log = Extract<IngestItem, { kind: 'log' }> & { deviceId: number | null; bid: string | null };
     type Alarm = Extract<IngestItem, { kind: 'alarm' }>['alarm'] & { deviceId: number };
-    const logs: Log[] = [];
     const readings: { deviceId: number; time: Date; r: Readings; redelivered: boolean }[] = [];
     const alarms: Alarm[] = [];
     const security: Extract<IngestItem, { kind: 'security' }>[] = [];
@@ -211,15 +264,15 @@ export class Ingest implements IngestSink {
     };
     for (const item of items) {
       const deviceId = id(item.deviceNumber);
-      if (item.kind === 'log') logs.push({ ...item, deviceId: deviceId ?? null, bid: item.bid !== undefined ? item.bid : bidOf(item.payload) });
-      else if (item.kind === 'security') security.push(item);
-      else if (deviceId === undefined) continue;
+      if (item.kind === 'security') security.push(item);
+      else if (deviceId === undefined || item.kind === 'log') continue;
       else if (item.kind === 'alarm') alarms.push({ deviceId, ...item.alarm });
       else if (item.kind === 'status') {
         const f = fold(deviceId);
         f.status = true;
         f.online = item.online ? 1 : 0;
-        if (item.online) f.lastOnline = item.at;
+        // Online until this moment, whichever way it went.
+        f.lastOnline = item.at;
         if (item.version) f.version = item.version;
       } else {
         readings.push({ deviceId, time: item.time, r: item.readings, redelivered: item.redelivered === true });
@@ -232,50 +285,42 @@ export class Ingest implements IngestSink {
     }
 
     const numbers = this.#numbers;
-    await this.db.transaction().execute(async (trx) => {
-      if (readings.length) {
-        const rows = readings.map((x) => ({
-          d: x.deviceId, t: x.time.toISOString(), v: num(x.r.voltage), c: num(x.r.current), p: num(x.r.power), e: num(x.r.energy),
-          te: num(x.r.temperature), l: num(x.r.leakage), s: int(x.r.switch), dup: x.redelivered,
-        }));
-        await sql`
-          insert into t_device_telemetry (f_device_id, f_time, voltage, current, power, energy, temperature, leakage, switch)
-          select d, t, v, c, p, e, te, l, s from rows from (json_to_recordset(${JSON.stringify(rows)}::json)
-            as (d int, t timestamptz, v float8, c float8, p float8, e float8, te float8, l float8, s int, dup bool)
-          ) with ordinality as v(d, t, v, c, p, e, te, l, s, dup, o)
-          -- A message the broker sent again (the server stopped before acknowledging it) may have been
-          -- stored already: a device's reading is known by its time.
-          where not (dup and exists (select 1 from t_device_telemetry x where x.f_device_id = v.d and x.f_time = v.t))
-          order by o`.execute(trx);
-      }
-      if (alarms.length) {
-        // The device's number travels with the event, so a console can name the device without asking.
-        const raised = await sql<DeviceAlarmEvent>`
-          with raised as (
-          insert into t_device_alarm (f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
-          select d, k, f, v, l, lv, a from unnest(
-            ${alarms.map((a) => a.deviceId)}::int[], ${alarms.map((a) => String(a.kind))}::text[], ${alarms.map((a) => String(a.field))}::text[],
-            ${alarms.map((a) => num(a.value))}::float8[], ${alarms.map((a) => num(a.limit))}::float8[], ${alarms.map((a) => String(a.level))}::text[],
-            ${alarms.map((a) => (a.active ? 1 : 0))}::int[]
-          ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o
-          returning f_id, f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
-          select r.f_id as "fId", r.f_device_id as "fDeviceId", d.f_number as "fNumber", r.f_kind as kind, r.f_field as field,
-            r.f_value as value, r.f_limit as "limit", r.f_level as level, r.f_active = 1 as active
-          from raised r join t_device d on d.f_id = r.f_device_id order by r.f_id`.execute(trx);
-        await publish(trx, 'deviceAlarm', raised.rows);
-      }
-      if (folds.size) await updateDevices(trx);
-      // Last: its trigger updates the dashboard's counters (migration 021), whose rows every batch of
-      // every replica shares, so they stay locked only from here to the commit.
-      if (logs.length) {
-        const rows = logs.map((l) => ({ d: l.deviceId, n: l.deviceNumber, p: l.productNumber, dir: l.direction, t: l.topic, b: l.bid, pl: l.payload }));
-        await sql`
-          insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
-          select d, n, p, dir, t, b, pl from rows from (json_to_recordset(${JSON.stringify(rows)}::json)
-            as (d int, n text, p text, dir text, t text, b text, pl text)
-          ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
-      }
-    });
+    if (readings.length || alarms.length || folds.size) {
+      await this.db.transaction().execute(async (trx) => {
+        if (readings.length) {
+          const rows = readings.map((x) => ({
+            d: x.deviceId, t: x.time.toISOString(), v: num(x.r.voltage), c: num(x.r.current), p: num(x.r.power), e: num(x.r.energy),
+            te: num(x.r.temperature), l: num(x.r.leakage), s: int(x.r.switch), dup: x.redelivered,
+          }));
+          await sql`
+            insert into t_device_telemetry (f_device_id, f_time, voltage, current, power, energy, temperature, leakage, switch)
+            select d, t, v, c, p, e, te, l, s from rows from (json_to_recordset(${JSON.stringify(rows)}::json)
+              as (d int, t timestamptz, v float8, c float8, p float8, e float8, te float8, l float8, s int, dup bool)
+            ) with ordinality as v(d, t, v, c, p, e, te, l, s, dup, o)
+            -- A message the broker sent again (the server stopped before acknowledging it) may have been
+            -- stored already: a device's reading is known by its time.
+            where not (dup and exists (select 1 from t_device_telemetry x where x.f_device_id = v.d and x.f_time = v.t))
+            order by o`.execute(trx);
+        }
+        if (alarms.length) {
+          // The device's number travels with the event, so a console can name the device without asking.
+          const raised = await sql<DeviceAlarmEvent>`
+            with raised as (
+            insert into t_device_alarm (f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
+            select d, k, f, v, l, lv, a from unnest(
+              ${alarms.map((a) => a.deviceId)}::int[], ${alarms.map((a) => String(a.kind))}::text[], ${alarms.map((a) => String(a.field))}::text[],
+              ${alarms.map((a) => num(a.value))}::float8[], ${alarms.map((a) => num(a.limit))}::float8[], ${alarms.map((a) => String(a.level))}::text[],
+              ${alarms.map((a) => (a.active ? 1 : 0))}::int[]
+            ) with ordinality as v(d, k, f, v, l, lv, a, o) order by o
+            returning f_id, f_device_id, f_kind, f_field, f_value, f_limit, f_level, f_active)
+            select r.f_id as "fId", r.f_device_id as "fDeviceId", d.f_number as "fNumber", r.f_kind as kind, r.f_field as field,
+              r.f_value as value, r.f_limit as "limit", r.f_level as level, r.f_active = 1 as active
+            from raised r join t_device d on d.f_id = r.f_device_id order by r.f_id`.execute(trx);
+          await publish(trx, 'deviceAlarm', raised.rows);
+        }
+        if (folds.size) await updateDevices(trx);
+      });
+    }
 
     async function updateDevices(trx: DB) {
       // Rows are locked in id order, so two replicas writing overlapping batches cannot deadlock.
@@ -286,8 +331,8 @@ export class Ingest implements IngestSink {
           select * from unnest(
             ${ids}::int[], ${f.map((x) => x.online ?? null)}::int[], ${f.map((x) => x.lastOnline?.toISOString() ?? null)}::timestamptz[],
             ${f.map((x) => x.version ?? null)}::text[], ${f.map((x) => x.state?.time.toISOString() ?? null)}::timestamptz[],
-            ${f.map((x) => x.state?.switch ?? null)}::int[], ${f.map((x) => x.state?.lock ?? null)}::int[]
-          ) as v(id, online, last_time, version, st_time, sw, lk)
+            ${f.map((x) => x.state?.switch ?? null)}::int[], ${f.map((x) => x.state?.lock ?? null)}::int[], ${f.map((x) => x.status)}::bool[]
+          ) as v(id, online, last_time, version, st_time, sw, lk, status)
         ),
         b as (
           select d.f_id, d.t_online, d.switch_status, d.f_lock, d.f_state_time,
@@ -298,7 +343,10 @@ export class Ingest implements IngestSink {
         )
         update t_device d set
           t_online = coalesce(v.online, d.t_online),
-          f_last_online_time = coalesce(v.last_time, d.f_last_online_time),
+          f_last_online_time = case
+            when v.last_time is not null and (v.status or d.f_last_online_time is null or v.online is distinct from d.t_online
+              or v.last_time >= d.f_last_online_time + ${sql.lit(`${LAST_SEEN_STEP_S} seconds`)}::interval) then v.last_time
+            else d.f_last_online_time end,
           f_version = coalesce(v.version, d.f_version),
           switch_status = case when b.fresh then v.sw else d.switch_status end,
           f_lock = case when b.fresh then v.lk else d.f_lock end,

@@ -8,7 +8,7 @@ import type { DB } from '../db';
 import { DeviceTransport, type MessageEvent, type ProgressEvent, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
 import { recordSecurityEvent } from '../domain/alarmEvents';
-import { Ingest, type IngestItem, type IngestSource } from './ingest';
+import { Ingest, type IngestItem, type IngestOptions, type IngestSource } from './ingest';
 
 export interface LiveDevice {
   fId: number;
@@ -41,12 +41,17 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     readonly db: DB,
     /** This replica's own connection: commands out, their acknowledgements and device statuses in. */
     readonly transport: DeviceTransport,
+    ingestOptions: IngestOptions = {},
   ) {
     super();
-    this.ingest = new Ingest(db, {
-      security: async (deviceNumber, event) => void (await recordSecurityEvent(this.db, deviceNumber, event)),
-      warn: (err) => this.#warn(err),
-    });
+    this.ingest = new Ingest(
+      db,
+      {
+        security: async (deviceNumber, event) => void (await recordSecurityEvent(this.db, deviceNumber, event)),
+        warn: (err) => this.#warn(err),
+      },
+      ingestOptions,
+    );
     transport.on('state', (s) => this.emit('state', s));
     this.read(transport);
   }

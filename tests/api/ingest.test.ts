@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { ADMIN, backends, startServer, until, type TestServer } from './harness';
-import { Ingest, type DeviceChange, type IngestItem } from '../../server/devices/ingest';
+import { Ingest, LAST_SEEN_STEP_S, type DeviceChange, type IngestItem } from '../../server/devices/ingest';
 import type { Readings } from '../../server/mqtt/protocol';
 
 const reading = (over: Partial<Readings> = {}): Readings => ({ voltage: 220, current: 1, power: 220, energy: 1, temperature: 30, leakage: 1, switch: 1, lock: 0, ...over });
@@ -140,6 +140,55 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
     const stored = await s.sql(`select f_device_id from t_device_telemetry where f_time = '${time.toISOString()}' and f_device_id in (${a.fId}, ${b.fId})`);
     expect(stored.map((r) => r.fDeviceId)).toEqual([b.fId]);
     expect(await s.sql(`select 1 from t_emq_message_publish where f_payload = '{"abandoned":1}'`)).toEqual([]);
+  });
+
+  it('splits the log over writers by device, keeps each device in order, and writes a failing lane again alone', async () => {
+    const warnings: Error[] = [];
+    const ingest = new Ingest(s.db, { security: async () => undefined, warn: (e) => warnings.push(e) }, { logWriters: 2 });
+    const time = Date.now() - 240_000;
+    const tag = `writers-${Date.now()}`;
+    for (let i = 0; i < 60; i++) {
+      const d = devices[i % devices.length];
+      ingest.push({ kind: 'log', deviceNumber: d.fNumber, productNumber: d.product, direction: 'up', topic: `dev/${d.product}/${d.fNumber}/up`, payload: JSON.stringify({ tag, i }) });
+      ingest.push({ kind: 'telemetry', deviceNumber: d.fNumber, time: new Date(time + i), readings: reading({ voltage: i }) });
+    }
+    // A payload the database cannot store as text: only its own message is lost.
+    ingest.push({ kind: 'log', deviceNumber: devices[0].fNumber, productNumber: devices[0].product, direction: 'up', topic: 'dev/x/y/up', payload: `{"tag":"${tag}","nul":"\u0000"}` });
+    await ingest.committed();
+    await ingest.close();
+
+    expect(warnings).toHaveLength(1);
+    const logged = await s.sql<{ n: string; p: string }>(`select f_device_number as n, f_payload as p from t_emq_message_publish where f_payload like '%${tag}%' order by f_id`);
+    expect(logged).toHaveLength(60);
+    for (const d of devices) {
+      const mine = logged.filter((r) => r.n === d.fNumber).map((r) => JSON.parse(r.p).i as number);
+      expect(mine).toEqual([...mine].sort((x, y) => x - y));
+      expect(mine).toHaveLength(15);
+    }
+    // The devices' lane committed once, and was not written again for the log's failure.
+    const [{ n }] = await s.sql(`select count(*)::int as n from t_device_telemetry where f_time >= '${new Date(time).toISOString()}' and f_time < '${new Date(time + 60).toISOString()}'`);
+    expect(n).toBe(60);
+  });
+
+  it("moves a reporting device's last online time on once it is a minute behind, and with every status", async () => {
+    const [, , c] = devices;
+    const t0 = Date.now() - 600_000;
+    await s.sql(`update t_device set t_online = 1, f_last_online_time = '${new Date(t0).toISOString()}' where f_id = ${c.fId}`);
+    const lastOnline = async () => new Date((await s.sql(`select f_last_online_time as t from t_device where f_id = ${c.fId}`))[0].t).getTime();
+    const ingest = new Ingest(s.db, { security: async () => undefined, warn: (e) => { throw e; } });
+    const report = async (at: number) => {
+      ingest.push({ kind: 'telemetry', deviceNumber: c.fNumber, time: new Date(at), readings: reading() });
+      await ingest.committed();
+    };
+    await report(t0 + 30_000);
+    expect(await lastOnline()).toBe(t0);
+    await report(t0 + (LAST_SEEN_STEP_S + 1) * 1000);
+    expect(await lastOnline()).toBe(t0 + (LAST_SEEN_STEP_S + 1) * 1000);
+    const gone = Date.now() - 1000;
+    ingest.push({ kind: 'status', deviceNumber: c.fNumber, online: false, at: new Date(gone) });
+    await ingest.committed();
+    expect(await lastOnline()).toBe(gone);
+    await ingest.close();
   });
 
   it('holds the transport back when too much waits, and lets it go once the batch is taken', async () => {

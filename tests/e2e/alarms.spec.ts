@@ -23,12 +23,23 @@ test('a door lock left unlocked appears in its list without a reload and is sign
   await shot(page, 'alarms-summary');
   await summary.getByTestId('alarm-summary-lock').click();
   await expect(page).toHaveURL(/\/alarmLock$/);
+  await expect(summary).toBeHidden();
   const rows = page.getByTestId('list-row');
   await expect(rows.first()).toBeVisible();
   await shot(page, 'alarms-lock-list');
+  // The top bar keeps the count, and brings the card back.
+  const button = page.getByTestId('alarm-summary-button');
+  const count = Number(await button.locator('[data-count]').getAttribute('data-count'));
+  expect(count).toBeGreaterThan(0);
+  await button.click();
+  await expect(summary).toBeVisible();
+  await summary.getByTestId('alarm-summary-close').click();
+  await expect(summary).toBeHidden();
 
   const ts = Date.now() - 1000;
   await lock.raise('LK-H01-1', { type: 3, ts });
+  // A new alarm counts at once.
+  await expect(button.locator('[data-count]')).toHaveAttribute('data-count', String(count + 1));
   // The list reloads on the live event: the new alarm is on top, unsigned and highlighted.
   const fresh = rows.filter({ hasText: shown(ts) });
   await expect(fresh).toHaveCount(1);
@@ -47,6 +58,8 @@ test('a door lock left unlocked appears in its list without a reload and is sign
   await expect(fresh).toContainText('已签收');
   await expect(fresh).toContainText('已联系租客，门已锁好');
   await expect(fresh.getByTestId('alarm-sign')).toHaveCount(0);
+  // Signed off: the top bar's count is down again.
+  await expect(button.locator('[data-count]')).toHaveAttribute('data-count', String(count));
 });
 
 test('three device alarms are signed off together with one note', async ({ page }) => {
