@@ -3,13 +3,14 @@
  * entity from its generated model, with the entity's server module adding scope, hooks and computed
  * fields. Custom actions are handlers of that module.
  */
+import type { SelectQueryBuilder } from 'kysely';
 import { Refusal, NotFound, Forbidden } from '../http/envelope';
 import { isId } from '../http/guard';
 import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
-import { applyFilters, conditionOf, pageRequest } from './query';
+import { applyFilters, conditionOf, pageRequest, searchesText, searchingText } from './query';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
 
@@ -85,14 +86,16 @@ export async function list(ctx: CallContext) {
   const page = pageRequest(model, ctx.body);
   if (ctx.route.byValue) requireCodeFor(ctx, page.condition[ctx.route.byValue.key]);
   const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
+  const searching = searchesText(model, page.condition);
+  const read = <R>(q: SelectQueryBuilder<any, any, R>) => (searching ? searchingText(ctx.db, q) : q.execute());
   const counting = async () =>
     (await hooksOf(model).keptTotal?.(page.condition, ctx)) ??
-    ((await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number }).total;
+    ((await read(filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total'))))[0] as { total: number }).total;
   let q = filtered;
   for (const o of page.orders) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
   // The total and the page do not depend on each other: on PostgreSQL they run side by side on two of
   // the pool's connections, so a list waits for the slower of the two rather than for both in turn.
-  const [total, rows] = await Promise.all([counting(), q.limit(page.size).offset((page.current - 1) * page.size).execute()]);
+  const [total, rows] = await Promise.all([counting(), read(q.limit(page.size).offset((page.current - 1) * page.size))]);
   return {
     records: await present(ctx, model, rows),
     total: Number(total),

@@ -1,7 +1,8 @@
 /** Paging, filters and sorting of list calls, all taken from the resource file, never from raw input. */
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { INT_MAX } from '../http/guard';
+import type { DB } from '../db';
 import type { EntityModel, FieldModel, Query } from './types';
 import { entities } from '../generated/entities';
 
@@ -57,6 +58,29 @@ export function pageRequest(entity: EntityModel, body: Record<string, unknown>):
 
 export function blank(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** Whether a list's condition searches text: a `like` filter (a keyword, a name) given a value. */
+export function searchesText(entity: EntityModel, condition: Record<string, unknown>): boolean {
+  return entity.filters.some((f) => f.op === 'like' && !blank(condition[f.key]));
+}
+
+/**
+ * The planner's cost of evaluating an operator while a list searches text: ten times its default
+ * (0.0025). In a UTF-8 database `ilike` lower-cases each value character by character, far more than
+ * the default assumes, so the planner took a scan of the whole table for cheaper than the trigram
+ * indexes: a device keyword search at 100,000 devices read every row, 150 ms for the total and 33 ms for
+ * the page, against 9 and 8 ms through the indexes. With this cost a rare text goes through the indexes
+ * and a text in most rows still walks the sort's index until the page is full.
+ */
+const TEXT_SEARCH_OPERATOR_COST = '0.025';
+
+/** Runs a statement of a text search in a transaction of its own that tells the planner that cost. */
+export async function searchingText<R>(db: DB, query: { compile(): CompiledQuery<R> }): Promise<R[]> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local cpu_operator_cost = ${sql.lit(TEXT_SEARCH_OPERATOR_COST)}`.execute(trx);
+    return (await trx.executeQuery(query.compile())).rows;
+  });
 }
 
 /**

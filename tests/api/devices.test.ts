@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+import { searchingText } from '../../server/crud/query';
 
 describe.each(backends)('devices on %s', (backend) => {
   let s: TestServer;
@@ -28,6 +30,16 @@ describe.each(backends)('devices on %s', (backend) => {
     expect(byNameOnly.body.data.total).toBe(0);
     const either = await s.call('/biz/t-device/devices', { condition: { keyword: '演示设备1' } }, admin);
     expect(either.body.data.total).toBeGreaterThan(1);
+  });
+
+  it("tells the planner what a text search's ilike costs, in the search's own transaction only", async () => {
+    const setting = () => s.db.selectNoFrom(sql<string>`current_setting('cpu_operator_cost')`.as('c'));
+    expect(await searchingText(s.db, setting())).toEqual([{ c: '0.025' }]);
+    expect((await setting().execute())[0].c).toBe('0.0025');
+    // The list takes that way when a text filter is given, and answers the same.
+    const byNumber = await s.call('/biz/t-device/devices', { condition: { keyword: 'dev00000', select_type: 1 }, size: 20 }, admin);
+    expect(byNumber.body.data.total).toBe(9);
+    expect(byNumber.body.data.records.map((d: any) => d.fNumber)).toEqual(Array.from({ length: 9 }, (_, i) => `DEV00000${9 - i}`));
   });
 
   it('counts all, online, offline and not activated, per product too', async () => {
