@@ -86,23 +86,40 @@ export async function list(ctx: CallContext) {
   const page = pageRequest(model, ctx.body);
   if (ctx.route.byValue) requireCodeFor(ctx, page.condition[ctx.route.byValue.key]);
   const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
-  const searching = searchesText(model, page.condition);
-  const read = <R>(q: SelectQueryBuilder<any, any, R>) => (searching ? searchingText(ctx.db, q) : q.execute());
+  const order = page.orders.map((o) => ({ column: `${model.table}.${o.column}`, asc: o.asc }));
+  const p = await pageOf(ctx, filtered, page, order, { searching: searchesText(model, page.condition), total: () => hooksOf(model).keptTotal?.(page.condition, ctx) });
+  return { records: await present(ctx, model, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+}
+
+/** One page of a list and its total, as every list answers them. */
+export interface Page {
+  rows: Row[];
+  total: number;
+  current: number;
+  size: number;
+  pages: number;
+}
+
+/**
+ * Reads one page of a built list query and its total. They do not depend on each other: on PostgreSQL
+ * they run side by side on two of the pool's connections, so a list waits for the slower of the two
+ * rather than for both in turn. The statements of a list that searches text are planned knowing what
+ * `ilike` costs (`searchingText`). `total` answers the total instead of a count where a list keeps one.
+ */
+export async function pageOf(
+  ctx: Services,
+  query: Query,
+  at: { current: number; size: number },
+  order: { column: string; asc: boolean }[],
+  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined } = {},
+): Promise<Page> {
+  const read = <R>(q: SelectQueryBuilder<any, any, R>) => (options.searching ? searchingText(ctx.db, q) : q.execute());
   const counting = async () =>
-    (await hooksOf(model).keptTotal?.(page.condition, ctx)) ??
-    ((await read(filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total'))))[0] as { total: number }).total;
-  let q = filtered;
-  for (const o of page.orders) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
-  // The total and the page do not depend on each other: on PostgreSQL they run side by side on two of
-  // the pool's connections, so a list waits for the slower of the two rather than for both in turn.
-  const [total, rows] = await Promise.all([counting(), read(q.limit(page.size).offset((page.current - 1) * page.size))]);
-  return {
-    records: await present(ctx, model, rows),
-    total: Number(total),
-    current: page.current,
-    size: page.size,
-    pages: Math.ceil(Number(total) / page.size),
-  };
+    (await options.total?.()) ?? ((await read(query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total'))))[0] as { total: number }).total;
+  let q = query;
+  for (const o of order) q = q.orderBy(o.column, o.asc ? 'asc' : 'desc');
+  const [total, rows] = await Promise.all([counting(), read(q.limit(at.size).offset((at.current - 1) * at.size))]);
+  return { rows, total: Number(total), current: at.current, size: at.size, pages: Math.ceil(Number(total) / at.size) };
 }
 
 export async function all(ctx: CallContext) {

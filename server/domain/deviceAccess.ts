@@ -1,7 +1,8 @@
 /** The one door of the device drawer's calls to a device: the user's row scope. */
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
-import type { Services, User } from '../crud/types';
+import { containing } from '../crud/query';
+import type { Query, Services, User } from '../crud/types';
 
 export interface VisibleDevice {
   fId: number;
@@ -32,3 +33,22 @@ export async function deviceType(ctx: Services, device: Pick<VisibleDevice, 'fId
     .executeTakeFirst();
   return Number(row?.fDeviceType ?? 0);
 }
+
+/** Whether a device keyword was given: a list narrowed by it is a text search (`pageOf`'s `searching`). */
+export const hasKeyword = (keyword: unknown) => String(keyword ?? '').trim() !== '';
+
+/**
+ * Devices of `query` whose number or name holds the keyword (by 1: the number only, 2: the name only, as
+ * the legacy pickers' select_type says); all of them without a keyword.
+ */
+export function matchingKeyword(query: Query, keyword: unknown, by?: unknown): Query {
+  if (!hasKeyword(keyword)) return query;
+  const like = containing(String(keyword).trim());
+  const only = String(by ?? '');
+  return query.where((eb) =>
+    only === '1' ? eb('t_device.fNumber', 'ilike', like) : only === '2' ? eb('t_device.fName', 'ilike', like) : eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]),
+  );
+}
+
+/** The devices the user sees, narrowed by the keyword (number or name). */
+export const devicesMatching = (ctx: Services, user: User, keyword: unknown, by?: unknown): Query => matchingKeyword(scoped(ctx, entity('device'), user), keyword, by);

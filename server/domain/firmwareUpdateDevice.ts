@@ -4,12 +4,12 @@
  * push itself and the status transitions live in server/devices/upgrades.ts.
  */
 import { S, answers, takes } from '../http/catalog';
-import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query } from '../crud/types';
-import { entity, present, scoped } from '../crud/engine';
-import { pageRequest, containing } from '../crud/query';
+import { entity, pageOf, present, scoped } from '../crud/engine';
+import { pageRequest } from '../crud/query';
+import { hasKeyword, matchingKeyword } from './deviceAccess';
 import { scopeByDevice } from './deviceTiming';
 
 type Row = Record<string, unknown>;
@@ -51,16 +51,9 @@ export async function undevices(ctx: CallContext) {
   const page = pageRequest(entity('device'), ctx.body);
   const condition = page.condition;
   const firmware = await firmwareOf(ctx, condition.fFirmwareId ?? ctx.body.fFirmwareId);
-  let q = candidates(ctx, firmware);
-  const keyword = String(condition.keyword ?? '').trim();
-  if (keyword) {
-    const like = containing(keyword);
-    q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb(sql`coalesce(t_device.f_name, '')`, 'ilike', like)]));
-  }
-  const { total } = (await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await q.orderBy('t_device.fId', 'asc').limit(page.size).offset((page.current - 1) * page.size).execute();
-  const device = entity('device');
-  return { records: await present(ctx, device, rows), total: Number(total), current: page.current, size: page.size, pages: Math.ceil(Number(total) / page.size) };
+  const q = matchingKeyword(candidates(ctx, firmware), condition.keyword);
+  const p = await pageOf(ctx, q, page, [{ column: 't_device.fId', asc: true }], { searching: hasKeyword(condition.keyword) });
+  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 
 async function insertRecords(ctx: CallContext, firmwareId: number, deviceIds: number[]): Promise<number> {

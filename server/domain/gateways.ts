@@ -9,8 +9,8 @@ import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
-import { entity, present, scoped } from '../crud/engine';
-import { containing } from '../crud/query';
+import { entity, pageOf, present, scoped } from '../crud/engine';
+import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
 import { isId } from '../http/guard';
 
 type Row = Record<string, unknown>;
@@ -33,12 +33,11 @@ function devices(ctx: Services, user: User): Query {
   return scoped(ctx, entity('device'), user);
 }
 
-async function paged(query: Query, body: Row, defaultSize: number) {
+/** A page of devices, oldest first: `{ current, size }` of the body, `defaultSize` without a size. */
+function paged(ctx: Services, query: Query, body: Row, defaultSize: number, searching: boolean) {
   const current = positive(body.current, 1);
   const size = Math.min(positive(body.size ?? body.pageSize, defaultSize), 10000);
-  const { total } = (await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await query.orderBy('t_device.fId', 'asc').limit(size).offset((current - 1) * size).execute();
-  return { rows, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+  return pageOf(ctx, query, { current, size }, [{ column: 't_device.fId', asc: true }], { searching });
 }
 
 /** The children of a gateway the user sees, each with the link's id and its gateway. */
@@ -61,16 +60,8 @@ async function requireGateway(ctx: Services, user: User, id: unknown, failure: s
 /** Gateway cards: `{ current, size, condition: { keyword, select_type (1 number, 2 name) } }`. */
 export async function gatewayCards(ctx: Services, user: User, body: Row) {
   const c = conditionOf(body);
-  let q = devices(ctx, user).where('t_device.fTypeId', 'in', GATEWAY_TYPES);
-  const keyword = String(c.keyword ?? '').trim();
-  if (keyword) {
-    const like = containing(keyword);
-    const by = String(c.select_type ?? '');
-    q = q.where((eb) =>
-      by === '1' ? eb('t_device.fNumber', 'ilike', like) : by === '2' ? eb('t_device.fName', 'ilike', like) : eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]),
-    );
-  }
-  const p = await paged(q, body, CARD_SIZE);
+  const q = devicesMatching(ctx, user, c.keyword, c.select_type).where('t_device.fTypeId', 'in', GATEWAY_TYPES);
+  const p = await paged(ctx, q, body, CARD_SIZE, hasKeyword(c.keyword));
   const records = await present(ctx, entity('device'), p.rows);
   for (const gateway of records) {
     const all = children(ctx, user, gateway.fId as number);
@@ -85,7 +76,7 @@ export async function gatewayCards(ctx: Services, user: User, body: Row) {
 export async function gatewayChildren(ctx: Services, user: User, body: Row) {
   const c = conditionOf(body);
   const gateway = await requireGateway(ctx, user, c.gateway_id ?? c.gatewayId ?? body.gateway_id, '查询失败');
-  const p = await paged(children(ctx, user, gateway.fId as number), body, CHILD_SIZE);
+  const p = await paged(ctx, children(ctx, user, gateway.fId as number), body, CHILD_SIZE, false);
   return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 
@@ -100,13 +91,10 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
     .where('t_device.fId', 'not in', ctx.db.selectFrom('t_gateway_device').select('t_gateway_device.fDeviceId'));
   const type = Number(c.type_id ?? 1);
   if (Number.isInteger(type) && type > 0) q = q.where('t_device.fTypeId', '=', type);
-  const name = String(c.name ?? '').trim();
-  if (name) q = q.where('t_device.fName', 'ilike', containing(name));
-  const number = String(c.number ?? '').trim();
-  if (number) q = q.where('t_device.fNumber', 'ilike', containing(number));
+  q = matchingKeyword(matchingKeyword(q, c.name, 2), c.number, 1);
   const groupId = Number(c.group_id);
   if (Number.isInteger(groupId) && groupId > 0) q = q.where('t_device.fId', 'in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
-  const p = await paged(q, body, PICKER_SIZE);
+  const p = await paged(ctx, q, body, PICKER_SIZE, hasKeyword(c.name) || hasKeyword(c.number));
   return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 

@@ -5,8 +5,9 @@
 import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
-import { entity, present, scoped } from '../crud/engine';
-import { pageRequest, containing } from '../crud/query';
+import { entity, pageOf, present, scoped } from '../crud/engine';
+import { pageRequest } from '../crud/query';
+import { devicesMatching, hasKeyword } from './deviceAccess';
 import { scope as groupScope } from './group';
 
 type Row = Record<string, unknown>;
@@ -28,35 +29,25 @@ const groupIdOf = (ctx: CallContext) => {
 };
 
 
-/** Devices the caller sees, narrowed by the keyword (number or name). */
-function visibleDevices(ctx: CallContext): Query {
-  const keyword = String(((ctx.body.condition ?? {}) as Row).keyword ?? '').trim();
-  let q = scoped(ctx, entity('device'), ctx.user);
-  if (keyword) {
-    const like = containing(keyword);
-    q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]));
-  }
-  return q;
-}
+const keywordOf = (ctx: CallContext) => ((ctx.body.condition ?? {}) as Row).keyword;
 
-async function page(ctx: CallContext, query: Query, size: number) {
-  const req = pageRequest({ ...ctx.entity, pageSize: size }, ctx.body);
-  const { total } = (await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await query.orderBy('t_device.fId', 'desc').limit(req.size).offset((req.current - 1) * req.size).execute();
-  return { rows, total: Number(total), current: req.current, size: req.size, pages: Math.ceil(Number(total) / req.size) };
+/** A page of the list, newest first, 10 rows unless asked otherwise. */
+function page(ctx: CallContext, query: Query, order: string) {
+  const req = pageRequest({ ...ctx.entity, pageSize: 10 }, ctx.body);
+  return pageOf(ctx, query, req, [{ column: order, asc: false }], { searching: hasKeyword(keywordOf(ctx)) });
 }
 
 /** The group's links, each with its device (tDevice), for the devices the caller sees. */
 export async function devicesByGroup(ctx: CallContext) {
   const groupId = await requireGroup(ctx, groupIdOf(ctx));
-  const devices = visibleDevices(ctx).clearSelect().select('t_device.fId');
+  const devices = devicesMatching(ctx, ctx.user, keywordOf(ctx)).clearSelect().select('t_device.fId');
   const q = ctx.db
     .selectFrom('t_group_device')
     .innerJoin('t_device', 't_device.fId', 't_group_device.fDeviceId')
     .selectAll('t_group_device')
     .where('t_group_device.fGroupId', '=', groupId)
     .where('t_group_device.fDeviceId', 'in', devices);
-  const p = await page(ctx, q, 10);
+  const p = await page(ctx, q, 't_device.fId');
   const records = await present(ctx, ctx.entity, p.rows);
   const byId = new Map((await present(ctx, entity('device'), records.map((r) => r.tDevice as Row).filter(Boolean))).map((d) => [d.fId, d]));
   for (const r of records) r.tDevice = byId.get(r.fDeviceId) ?? r.tDevice;
@@ -66,8 +57,8 @@ export async function devicesByGroup(ctx: CallContext) {
 /** Devices the caller sees that the group does not hold yet: the bind picker. */
 export async function devicesNotInGroup(ctx: CallContext) {
   const groupId = await requireGroup(ctx, groupIdOf(ctx));
-  const q = visibleDevices(ctx).where('t_device.fId', 'not in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
-  const p = await page(ctx, q, 10);
+  const q = devicesMatching(ctx, ctx.user, keywordOf(ctx)).where('t_device.fId', 'not in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
+  const p = await page(ctx, q, 't_device.fId');
   return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 

@@ -6,8 +6,9 @@
 import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
-import { entity, present, scoped } from '../crud/engine';
-import { pageRequest, containing } from '../crud/query';
+import { entity, pageOf, present, scoped } from '../crud/engine';
+import { pageRequest } from '../crud/query';
+import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
 import { scope as placeScope } from './place';
 import { isId } from '../http/guard';
 
@@ -30,22 +31,10 @@ async function requireRoom(ctx: CallContext, roomId: unknown): Promise<{ fId: nu
   return { fId: Number(room.fId), fHomeId: Number(room.fHomeId) };
 }
 
-/** Devices the caller sees, narrowed by the keyword (number or name). */
-function visibleDevices(ctx: CallContext, keyword: unknown): Query {
-  const k = String(keyword ?? '').trim();
-  let q = scoped(ctx, entity('device'), ctx.user);
-  if (k) {
-    const like = containing(k);
-    q = q.where((eb) => eb.or([eb('t_device.fNumber', 'ilike', like), eb('t_device.fName', 'ilike', like)]));
-  }
-  return q;
-}
-
-async function page(ctx: CallContext, query: Query, order: string) {
+/** A page of the list, newest first, 10 rows unless asked otherwise. */
+function page(ctx: CallContext, query: Query, order: string, searching: boolean) {
   const req = pageRequest({ ...ctx.entity, pageSize: 10 }, ctx.body);
-  const { total } = (await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await query.orderBy(order, 'desc').limit(req.size).offset((req.current - 1) * req.size).execute();
-  return { rows, total: Number(total), current: req.current, size: req.size, pages: Math.ceil(Number(total) / req.size) };
+  return pageOf(ctx, query, req, [{ column: order, asc: false }], { searching });
 }
 
 /** Links, each with its device (and the device's product) presented the way the device list shows it. */
@@ -58,7 +47,7 @@ async function withDevices(ctx: CallContext, rows: Row[]) {
 }
 
 function links(ctx: CallContext, keyword: unknown): Query {
-  const devices = visibleDevices(ctx, keyword).clearSelect().select('t_device.fId');
+  const devices = devicesMatching(ctx, ctx.user, keyword).clearSelect().select('t_device.fId');
   return scope(ctx.db.selectFrom('t_sys_user_room_device').innerJoin('t_device', 't_device.fId', 't_sys_user_room_device.fDeviceId').selectAll('t_sys_user_room_device') as Query, ctx.user)
     .where('t_sys_user_room_device.fDeviceId', 'in', devices);
 }
@@ -67,7 +56,7 @@ function links(ctx: CallContext, keyword: unknown): Query {
 export async function selectedDevices(ctx: CallContext) {
   const c = conditionOf(ctx);
   const room = await requireRoom(ctx, c.fRoomId ?? c.roomId);
-  const p = await page(ctx, links(ctx, c.keyword).where('t_sys_user_room_device.fRoomId', '=', room.fId), 't_sys_user_room_device.fId');
+  const p = await page(ctx, links(ctx, c.keyword).where('t_sys_user_room_device.fRoomId', '=', room.fId), 't_sys_user_room_device.fId', hasKeyword(c.keyword));
   return { records: await withDevices(ctx, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 
@@ -76,7 +65,7 @@ export async function unselectedDevices(ctx: CallContext) {
   const c = conditionOf(ctx);
   const room = await requireRoom(ctx, c.fRoomId ?? c.roomId);
   const placed = ctx.db.selectFrom('t_sys_user_room_device').select('t_sys_user_room_device.fDeviceId').where('t_sys_user_room_device.fHomeId', '=', room.fHomeId);
-  const p = await page(ctx, visibleDevices(ctx, c.keyword).where('t_device.fId', 'not in', placed), 't_device.fId');
+  const p = await page(ctx, devicesMatching(ctx, ctx.user, c.keyword).where('t_device.fId', 'not in', placed), 't_device.fId', hasKeyword(c.keyword));
   return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 
@@ -90,9 +79,9 @@ export async function pageList(ctx: CallContext) {
   const deviceName = String(c.deviceName ?? '').trim();
   if (roomId) q = q.where('t_sys_user_room_device.fRoomId', '=', roomId);
   if (deviceId) q = q.where('t_sys_user_room_device.fDeviceId', '=', deviceId);
-  if (deviceName) q = q.where('t_device.fName', 'ilike', containing(deviceName));
+  q = matchingKeyword(q, deviceName, 2);
   if (userId) q = q.where('t_sys_user_room_device.fHomeId', 'in', ctx.db.selectFrom('t_sys_user_home').select('t_sys_user_home.fId').where('t_sys_user_home.fUserId', '=', userId));
-  const p = await page(ctx, q, 't_sys_user_room_device.fId');
+  const p = await page(ctx, q, 't_sys_user_room_device.fId', hasKeyword(deviceName));
   return { records: await withDevices(ctx, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
 }
 
