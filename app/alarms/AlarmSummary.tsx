@@ -110,7 +110,7 @@ export function AlarmSummary() {
       <Slide direction="up" in={open} mountOnEnter unmountOnExit>
         <Card
           elevation={8}
-          role="dialog"
+          role="region"
           aria-label={title}
           onMouseEnter={() => setHeld(true)}
           onMouseLeave={() => setHeld(false)}

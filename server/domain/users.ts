@@ -16,7 +16,8 @@ import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { isId } from '../http/guard';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
-import type { CallContext, Services, User } from '../crud/types';
+import type { CallContext, Query, Services, User } from '../crud/types';
+import { pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { pageNumber, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
@@ -141,16 +142,9 @@ export async function userPage(ctx: Services, body: Record<string, unknown>) {
   const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
   const current = pageNumber(body.current);
   const c = conditionOf(body);
-  const { total } = (await filtered(ctx.db, c).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await filtered(ctx.db, c)
-    .select([...PUBLIC_COLUMNS])
-    .orderBy('fId')
-    .limit(size)
-    .offset((current - 1) * size)
-    .execute();
-  const count = Number(total);
-  const records = c.userType === TENANT ? await tenantRows(ctx, rows.map((r) => Number(r.fId))) : await withRoles(ctx, rows);
-  return { records, total: count, current, size, pages: Math.ceil(count / size) };
+  const p = await pageOf(ctx, filtered(ctx.db, c).select([...PUBLIC_COLUMNS]) as Query, { current, size }, [{ column: 'fId', asc: true }], { searching: !!c.keyword });
+  const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
+  return { records, total: p.total, current, size, pages: p.pages };
 }
 
 /**
