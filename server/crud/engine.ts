@@ -88,7 +88,7 @@ export async function list(ctx: CallContext) {
   const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
   const order = page.orders.map((o) => ({ column: `${model.table}.${o.column}`, asc: o.asc }));
   const p = await pageOf(ctx, filtered, page, order, { searching: searchesText(model, page.condition), total: () => hooksOf(model).keptTotal?.(page.condition, ctx) });
-  return { records: await present(ctx, model, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await present(ctx, model, p.rows));
 }
 
 /** One page of a list and its total, as every list answers them. */
@@ -99,6 +99,9 @@ export interface Page {
   size: number;
   pages: number;
 }
+
+/** A page as the lists answer it: its records (its rows as the list shows them), and where it stands. */
+export const pageAnswer = <T>(p: Page, records: T[]) => ({ records, total: p.total, current: p.current, size: p.size, pages: p.pages });
 
 /**
  * Reads one page of a built list query and its total. They do not depend on each other: on PostgreSQL

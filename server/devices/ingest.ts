@@ -181,7 +181,7 @@ export class Ingest implements IngestSink {
       const logs: IngestItem[][] = Array.from({ length: writers }, () => []);
       const devices: IngestItem[] = [];
       for (const item of batch.items) {
-        if (item.kind === 'log') logs[writers > 1 ? writerOf(item.deviceNumber, writers) : 0].push(item);
+        if (item.kind === 'log') logs[writerOf(item.deviceNumber, writers)].push(item);
         else devices.push(item);
       }
       await Promise.all([...logs.map((l) => this.#write(l, (items) => this.#storeLog(items))), this.#write(devices, (items) => this.#storeDevices(items))]);

@@ -7,7 +7,7 @@ import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query } from '../crud/types';
-import { entity, pageOf, present, scoped } from '../crud/engine';
+import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
 import { hasKeyword, matchingKeyword } from './deviceAccess';
 import { scopeByDevice } from './deviceTiming';
@@ -53,7 +53,7 @@ export async function undevices(ctx: CallContext) {
   const firmware = await firmwareOf(ctx, condition.fFirmwareId ?? ctx.body.fFirmwareId);
   const q = matchingKeyword(candidates(ctx, firmware), condition.keyword);
   const p = await pageOf(ctx, q, page, [{ column: 't_device.fId', asc: true }], { searching: hasKeyword(condition.keyword) });
-  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
 async function insertRecords(ctx: CallContext, firmwareId: number, deviceIds: number[]): Promise<number> {

@@ -9,7 +9,7 @@ import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
-import { entity, pageOf, present, scoped } from '../crud/engine';
+import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
 import { isId } from '../http/guard';
 
@@ -69,7 +69,7 @@ export async function gatewayCards(ctx: Services, user: User, body: Row) {
     gateway.gatewayDeviceLength = Number(n);
     gateway.tGatewayDevices = await present(ctx, entity('device'), await all.orderBy('t_device.fId', 'asc').limit(CHILD_SIZE).execute());
   }
-  return { records, total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, records);
 }
 
 /** One gateway's children, 4 a page: `{ current, size, condition: { gateway_id } }`. */
@@ -77,7 +77,7 @@ export async function gatewayChildren(ctx: Services, user: User, body: Row) {
   const c = conditionOf(body);
   const gateway = await requireGateway(ctx, user, c.gateway_id ?? c.gatewayId ?? body.gateway_id, '查询失败');
   const p = await paged(ctx, children(ctx, user, gateway.fId as number), body, CHILD_SIZE, false);
-  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
 /**
@@ -95,7 +95,7 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
   const groupId = Number(c.group_id);
   if (Number.isInteger(groupId) && groupId > 0) q = q.where('t_device.fId', 'in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
   const p = await paged(ctx, q, body, PICKER_SIZE, hasKeyword(c.name) || hasKeyword(c.number));
-  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
 function itemsOf(body: Row, empty: string): Row[] {

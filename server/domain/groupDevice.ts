@@ -5,7 +5,7 @@
 import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
-import { entity, pageOf, present, scoped } from '../crud/engine';
+import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
 import { devicesMatching, hasKeyword } from './deviceAccess';
 import { scope as groupScope } from './group';
@@ -31,10 +31,10 @@ const groupIdOf = (ctx: CallContext) => {
 
 const keywordOf = (ctx: CallContext) => ((ctx.body.condition ?? {}) as Row).keyword;
 
-/** A page of the list, newest first, 10 rows unless asked otherwise. */
-function page(ctx: CallContext, query: Query, order: string) {
+/** A page of devices, newest first, 10 rows unless asked otherwise. */
+function page(ctx: CallContext, query: Query) {
   const req = pageRequest({ ...ctx.entity, pageSize: 10 }, ctx.body);
-  return pageOf(ctx, query, req, [{ column: order, asc: false }], { searching: hasKeyword(keywordOf(ctx)) });
+  return pageOf(ctx, query, req, [{ column: 't_device.fId', asc: false }], { searching: hasKeyword(keywordOf(ctx)) });
 }
 
 /** The group's links, each with its device (tDevice), for the devices the caller sees. */
@@ -47,19 +47,19 @@ export async function devicesByGroup(ctx: CallContext) {
     .selectAll('t_group_device')
     .where('t_group_device.fGroupId', '=', groupId)
     .where('t_group_device.fDeviceId', 'in', devices);
-  const p = await page(ctx, q, 't_device.fId');
+  const p = await page(ctx, q);
   const records = await present(ctx, ctx.entity, p.rows);
   const byId = new Map((await present(ctx, entity('device'), records.map((r) => r.tDevice as Row).filter(Boolean))).map((d) => [d.fId, d]));
   for (const r of records) r.tDevice = byId.get(r.fDeviceId) ?? r.tDevice;
-  return { records, total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, records);
 }
 
 /** Devices the caller sees that the group does not hold yet: the bind picker. */
 export async function devicesNotInGroup(ctx: CallContext) {
   const groupId = await requireGroup(ctx, groupIdOf(ctx));
   const q = devicesMatching(ctx, ctx.user, keywordOf(ctx)).where('t_device.fId', 'not in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
-  const p = await page(ctx, q, 't_device.fId');
-  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  const p = await page(ctx, q);
+  return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
 function itemsOf(ctx: CallContext, empty: string): Row[] {

@@ -6,7 +6,7 @@
 import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
-import { entity, pageOf, present, scoped } from '../crud/engine';
+import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
 import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
 import { scope as placeScope } from './place';
@@ -57,7 +57,7 @@ export async function selectedDevices(ctx: CallContext) {
   const c = conditionOf(ctx);
   const room = await requireRoom(ctx, c.fRoomId ?? c.roomId);
   const p = await page(ctx, links(ctx, c.keyword).where('t_sys_user_room_device.fRoomId', '=', room.fId), 't_sys_user_room_device.fId', hasKeyword(c.keyword));
-  return { records: await withDevices(ctx, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await withDevices(ctx, p.rows));
 }
 
 /** Devices the caller sees that no room of the place holds yet: the bind picker. */
@@ -66,7 +66,7 @@ export async function unselectedDevices(ctx: CallContext) {
   const room = await requireRoom(ctx, c.fRoomId ?? c.roomId);
   const placed = ctx.db.selectFrom('t_sys_user_room_device').select('t_sys_user_room_device.fDeviceId').where('t_sys_user_room_device.fHomeId', '=', room.fHomeId);
   const p = await page(ctx, devicesMatching(ctx, ctx.user, c.keyword).where('t_device.fId', 'not in', placed), 't_device.fId', hasKeyword(c.keyword));
-  return { records: await present(ctx, entity('device'), p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
 /** Every link the caller sees (condition roomId, deviceId, deviceName, userId — the place owner), paged. */
@@ -82,7 +82,7 @@ export async function pageList(ctx: CallContext) {
   q = matchingKeyword(q, deviceName, 2);
   if (userId) q = q.where('t_sys_user_room_device.fHomeId', 'in', ctx.db.selectFrom('t_sys_user_home').select('t_sys_user_home.fId').where('t_sys_user_home.fUserId', '=', userId));
   const p = await page(ctx, q, 't_sys_user_room_device.fId', hasKeyword(deviceName));
-  return { records: await withDevices(ctx, p.rows), total: p.total, current: p.current, size: p.size, pages: p.pages };
+  return pageAnswer(p, await withDevices(ctx, p.rows));
 }
 
 function itemsOf(ctx: CallContext, empty: string): Row[] {

@@ -17,7 +17,7 @@ import { isId } from '../http/guard';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import type { CallContext, Query, Services, User } from '../crud/types';
-import { pageOf } from '../crud/engine';
+import { pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { pageNumber, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
@@ -144,7 +144,7 @@ export async function userPage(ctx: Services, body: Record<string, unknown>) {
   const c = conditionOf(body);
   const p = await pageOf(ctx, filtered(ctx.db, c).select([...PUBLIC_COLUMNS]) as Query, { current, size }, [{ column: 'fId', asc: true }], { searching: !!c.keyword });
   const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
-  return { records, total: p.total, current, size, pages: p.pages };
+  return pageAnswer<Record<string, unknown>>(p, records);
 }
 
 /**

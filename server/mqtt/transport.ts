@@ -107,7 +107,7 @@ export interface MessageEvent {
   deviceNumber: string;
   payload: string;
   /** The payload's business id, as read once here (the message log keeps it). */
-  bid?: string | null;
+  bid: string | null;
 }
 
 export interface TransportEvents {
