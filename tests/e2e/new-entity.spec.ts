@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { expect, test, ADMIN, login, shot } from './helpers';
+import { expect, test, ADMIN, login, openMenu, shot } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 // The repository's own server takes E2E_PORT (and E2E_PORT + 10000 for its broker): the copy takes the next ones.
@@ -107,11 +107,7 @@ test('a scaffolded and edited entity appears in the console and the API after ge
   await expect(item).toHaveText(TITLE['zh-CN']);
   const unfolded = page.getByTestId(`menu-section-${SECTION}`).locator('xpath=following-sibling::*[1]');
   await expect(unfolded.locator('[data-testid^="menu-item-"]').last()).toHaveAttribute('data-testid', `menu-item-${ENTITY}`);
-  // Clicked again if the first click met the menu re-rendering (a loaded machine once left the page at /home).
-  await expect(async () => {
-    await item.click();
-    await expect(page).toHaveURL(new RegExp(`/${ENTITY}$`), { timeout: 3000 });
-  }).toPass({ timeout: 20_000 });
+  await openMenu(page, ENTITY, SECTION);
   const list = page.getByTestId(`${ENTITY}-list`);
   await expect(list.getByRole('columnheader', { name: COLOUR['zh-CN'] })).toBeVisible();
   await expect(page.getByTestId('filter-color')).toBeVisible();
