@@ -38,11 +38,20 @@ export function conditionOf(entity: EntityModel, body: Record<string, unknown>):
   return { ...top, ...nested };
 }
 
+const int = (v: unknown, fallback: number, max = MAX_PAGE) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
+};
+
+/**
+ * The page a hand-written list is asked for: `current`, and `size` (or `pageSize`) up to `max` rows,
+ * `defaultSize` when it is not a whole number from 1.
+ */
+export function pageAt(body: Record<string, unknown>, defaultSize: number, max = MAX_PAGE): { current: number; size: number } {
+  return { current: pageNumber(body.current), size: int(body.size ?? body.pageSize, defaultSize, max) };
+}
+
 export function pageRequest(entity: EntityModel, body: Record<string, unknown>): PageRequest {
-  const int = (v: unknown, fallback: number, max = MAX_PAGE) => {
-    const n = Number(v);
-    return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
-  };
   const condition = conditionOf(entity, body);
   const asked = Array.isArray(body.orders) ? (body.orders as { column?: unknown; asc?: unknown }[]) : [];
   const orders = asked

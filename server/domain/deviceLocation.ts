@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
-import { entity, scoped } from '../crud/engine';
-import { applyFilters, pageNumber } from '../crud/query';
+import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
+import { applyFilters, pageAt, searchesText } from '../crud/query';
 import { formatRow } from '../crud/format';
-import type { User } from '../crud/types';
+import type { Query, User } from '../crud/types';
 
 export const LOCATION_PATHS = { devices: '/biz/t-device/devices-location', alarms: '/biz/t-device/devices-alarm' };
 export const LOCATION_PERMISSION = 'location:list';
@@ -66,33 +66,24 @@ export async function deviceLocations(ctx: RouteContext, user: User, condition: 
 }
 
 export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<string, unknown>) {
-  const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 5, 1), 1000);
-  const current = pageNumber(body.current);
-  const visible = devicesOf(ctx, user, conditionOf(body)).clearSelect().select('t_device.fId');
-  const base = ctx.db
+  const c = conditionOf(body);
+  const visible = devicesOf(ctx, user, c).clearSelect().select('t_device.fId');
+  const query = ctx.db
     .selectFrom('t_device_alarm as a')
     .innerJoin('t_device as d', 'd.fId', 'a.fDeviceId')
     .where('a.fActive', '=', 1)
-    .where('a.fDeviceId', 'in', visible as never);
-  const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await base
-    .select(['a.fId', 'a.fDeviceId', 'd.fNumber', 'd.fName', 'a.fKind', 'a.fField', 'a.fValue', 'a.fLimit', 'a.fLevel', 'a.fIntime'])
-    .orderBy('a.fIntime', 'desc')
-    .orderBy('a.fId', 'desc')
-    .limit(size)
-    .offset((current - 1) * size)
-    .execute();
-  return {
-    records: rows.map((r) => ({
-      ...formatRow(r as Record<string, unknown>, ctx.timeZone),
+    .where('a.fDeviceId', 'in', visible as never)
+    .select(['a.fId', 'a.fDeviceId', 'd.fNumber', 'd.fName', 'a.fKind', 'a.fField', 'a.fValue', 'a.fLimit', 'a.fLevel', 'a.fIntime']);
+  const order = [{ column: 'a.fIntime', asc: false }, { column: 'a.fId', asc: false }];
+  const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 5, 1000), order, { searching: searchesText(entity('device'), c) });
+  return pageAnswer(
+    p,
+    p.rows.map((r) => ({
+      ...formatRow(r, ctx.timeZone),
       fFieldName: FIELD_NAMES[String(r.fField)] ?? String(r.fField),
       fKindName: KIND_NAMES[String(r.fKind)] ?? String(r.fKind),
     })),
-    total: Number(total),
-    current,
-    size,
-    pages: Math.ceil(Number(total) / size),
-  };
+  );
 }
 
 /** A device on the map (deviceLocations): only devices with a position are listed. */

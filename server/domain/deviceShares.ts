@@ -8,11 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
-import { entity, scoped } from '../crud/engine';
+import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
-import { isAdmin, type Services, type User } from '../crud/types';
+import { isAdmin, type Query, type Services, type User } from '../crud/types';
 import { visibleDevice, type VisibleDevice } from './deviceAccess';
-import { pageNumber } from '../crud/query';
+import { pageAt } from '../crud/query';
 import { idList } from '../http/guard';
 
 export const SHARE_MESSAGES = {
@@ -62,24 +62,14 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const device = await visibleDevice(ctx, user!, condition.deviceId ?? condition.fDeviceId ?? body.deviceId);
-      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 100, 1), 1000);
-      const current = pageNumber(body.current);
-      const base = ctx.db.selectFrom('t_user_device as ud').innerJoin('t_sys_user as u', 'u.fId', 'ud.fUserId').where('ud.fDeviceId', '=', device.fId);
-      const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-      const rows = await base
-        .select(['ud.fId', 'ud.fUserId', 'ud.fDeviceId', 'ud.fOwner', 'ud.fIntime', 'u.fChineseName as userName', 'u.fPhone as userPhone'])
-        .orderBy('ud.fOwner', 'desc')
-        .orderBy('ud.fId', 'desc')
-        .limit(size)
-        .offset((current - 1) * size)
-        .execute();
-      const canDel = await holds(ctx, user!, device);
-      return {
-        records: rows.map((r) => ({ ...formatRow(r, ctx.timeZone), isCanDel: canDel && r.fOwner === 0 ? 1 : 0 })),
-        total: Number(total),
-        current,
-        size,
-      };
+      const query = ctx.db
+        .selectFrom('t_user_device as ud')
+        .innerJoin('t_sys_user as u', 'u.fId', 'ud.fUserId')
+        .where('ud.fDeviceId', '=', device.fId)
+        .select(['ud.fId', 'ud.fUserId', 'ud.fDeviceId', 'ud.fOwner', 'ud.fIntime', 'u.fChineseName as userName', 'u.fPhone as userPhone']);
+      const order = [{ column: 'ud.fOwner', asc: false }, { column: 'ud.fId', asc: false }];
+      const [p, canDel] = await Promise.all([pageOf(ctx, query as unknown as Query, pageAt(body, 100, 1000), order), holds(ctx, user!, device)]);
+      return pageAnswer(p, p.rows.map((r) => ({ ...formatRow(r, ctx.timeZone), isCanDel: canDel && r.fOwner === 0 ? 1 : 0 })));
     },
   });
 

@@ -7,8 +7,8 @@ import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
-import { entity, present, scoped } from '../crud/engine';
-import { applyFilters, pageRequest } from '../crud/query';
+import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
+import { applyFilters, pageRequest, searchesText } from '../crud/query';
 import { validateBody } from '../crud/validate';
 import { scope as deviceScope } from './device';
 import { idList } from '../http/guard';
@@ -214,11 +214,8 @@ export async function userList(ctx: CallContext) {
   const model = ctx.entity;
   const page = pageRequest(model, ctx.body);
   const filtered = applyFilters(scoped(ctx, model, ctx.user).where('t_device_timing.fUserId', '=', ctx.user.fId), model, page.condition);
-  const { total } = (await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  let q = filtered;
-  for (const o of page.orders) q = q.orderBy(`t_device_timing.${o.column}`, o.asc ? 'asc' : 'desc');
-  const rows = await q.limit(page.size).offset((page.current - 1) * page.size).execute();
-  return { records: await present(ctx, model, rows), total: Number(total), current: page.current, size: page.size, pages: Math.ceil(Number(total) / page.size) };
+  const p = await pageOf(ctx, filtered, page, page.orders.map((o) => ({ ...o, column: `t_device_timing.${o.column}` })), { searching: searchesText(model, page.condition) });
+  return pageAnswer(p, await present(ctx, model, p.rows));
 }
 
 /** Saves one of the user's own timers: a new one, or one it created earlier. */

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
-import { entity, present, scoped } from '../crud/engine';
-import { applyFilters, pageNumber } from '../crud/query';
+import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
+import { applyFilters, pageAt, searchesText } from '../crud/query';
 import type { Services, User } from '../crud/types';
 import { visibleDevice } from './deviceAccess';
 
@@ -44,21 +44,12 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const model = entity('device');
-      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 10000);
-      const current = pageNumber(body.current);
       const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
       const mine = applyFilters(scoped(ctx, model, user!), model, condition).where((eb) =>
         eb('t_device.fId', 'in', eb.selectFrom('t_user_device').select('t_user_device.fDeviceId').where('t_user_device.fUserId', '=', user!.fId)),
       );
-      const { total } = (await mine.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-      const rows = await mine.orderBy('t_device.fId', 'desc').limit(size).offset((current - 1) * size).execute();
-      return {
-        records: await present({ ...ctx, user: user! } as Services, model, rows),
-        total: Number(total),
-        current,
-        size,
-        pages: Math.ceil(Number(total) / size),
-      };
+      const p = await pageOf(ctx, mine, pageAt(body, 10, 10000), [{ column: 't_device.fId', asc: false }], { searching: searchesText(model, condition) });
+      return pageAnswer(p, await present({ ...ctx, user: user! } as Services, model, p.rows));
     },
   });
 

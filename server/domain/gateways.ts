@@ -11,7 +11,7 @@ import { Refusal } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
-import { isId } from '../http/guard';
+import { pageAt } from '../crud/query';
 
 type Row = Record<string, unknown>;
 
@@ -23,10 +23,6 @@ const PICKER_SIZE = 10;
 
 export const GATEWAY_CODES = { list: 'gateway:list', add: 'gateway:add' };
 
-const positive = (v: unknown, fallback: number) => {
-  const n = Number(v);
-  return isId(n) ? n : fallback;
-};
 const conditionOf = (body: Row) => (body.condition && typeof body.condition === 'object' ? (body.condition as Row) : {});
 
 function devices(ctx: Services, user: User): Query {
@@ -35,9 +31,7 @@ function devices(ctx: Services, user: User): Query {
 
 /** A page of devices, oldest first: `{ current, size }` of the body, `defaultSize` without a size. */
 function paged(ctx: Services, query: Query, body: Row, defaultSize: number, searching: boolean) {
-  const current = positive(body.current, 1);
-  const size = Math.min(positive(body.size ?? body.pageSize, defaultSize), 10000);
-  return pageOf(ctx, query, { current, size }, [{ column: 't_device.fId', asc: true }], { searching });
+  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching });
 }
 
 /** The children of a gateway the user sees, each with the link's id and its gateway. */
@@ -63,12 +57,18 @@ export async function gatewayCards(ctx: Services, user: User, body: Row) {
   const q = devicesMatching(ctx, user, c.keyword, c.select_type).where('t_device.fTypeId', 'in', GATEWAY_TYPES);
   const p = await paged(ctx, q, body, CARD_SIZE, hasKeyword(c.keyword));
   const records = await present(ctx, entity('device'), p.rows);
-  for (const gateway of records) {
-    const all = children(ctx, user, gateway.fId as number);
-    const { n } = (await all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()) as { n: number };
-    gateway.gatewayDeviceLength = Number(n);
-    gateway.tGatewayDevices = await present(ctx, entity('device'), await all.orderBy('t_device.fId', 'asc').limit(CHILD_SIZE).execute());
-  }
+  // Each card's children: their number and the first few, read for all cards at once.
+  await Promise.all(
+    records.map(async (gateway) => {
+      const all = children(ctx, user, gateway.fId as number);
+      const [{ n }, first] = await Promise.all([
+        all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() as Promise<{ n: number }>,
+        all.orderBy('t_device.fId', 'asc').limit(CHILD_SIZE).execute(),
+      ]);
+      gateway.gatewayDeviceLength = Number(n);
+      gateway.tGatewayDevices = await present(ctx, entity('device'), first);
+    }),
+  );
   return pageAnswer(p, records);
 }
 

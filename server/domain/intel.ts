@@ -12,7 +12,9 @@ import { registerCall, type RouteContext } from '../http/route';
 import { S, type JsonSchema } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';
-import type { Services, User } from '../crud/types';
+import type { Query, Services, User } from '../crud/types';
+import { pageAnswer, pageOf } from '../crud/engine';
+import { pageAt } from '../crud/query';
 import type { DB } from '../db';
 import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskPhone, readSearch } from '../../adapters/personal';
 
@@ -497,27 +499,21 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   lookup(INTEL_PATHS.locks, '开锁记录查询', S.pageOf(LOCK), (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
     const c = (body.condition ?? {}) as Body;
-    const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 50, 1), 500);
-    const current = Math.max(Number(body.current) || 1, 1);
     let q = ctx.db.selectFrom('t_lock_record as l').where('l.fUserId', '=', s.userId!);
     const since = str(c.startTime);
     if (since) {
       if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(since)) throw new Refusal('开始时间格式不正确');
       q = q.where('l.fLockTime', '>=', sql<Date>`(${since}::timestamp at time zone ${tz}::text)`);
     }
-    const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-    const rows = await q
+    const query = q
       .leftJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId')
-      .select(['l.fId', 'l.fUserId', 'l.fHouseId', 'l.fLockTime', 'l.fLockType', 'h.fHouseName', 'h.fStreetName', 'h.fAddress'])
-      .orderBy('l.fLockTime', 'desc')
-      .limit(size)
-      .offset((current - 1) * size)
-      .execute();
-    const records = rows.map((row) => {
+      .select(['l.fId', 'l.fUserId', 'l.fHouseId', 'l.fLockTime', 'l.fLockType', 'h.fHouseName', 'h.fStreetName', 'h.fAddress']);
+    const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 50, 500), [{ column: 'l.fLockTime', asc: false }]);
+    const records = p.rows.map((row) => {
       const r = formatRow(row, tz);
       return { fId: r.fId, fUserId: r.fUserId, fHouseId: r.fHouseId, fLockTime: r.fLockTime, fLockType: r.fLockType, tRentalHouse: r.fHouseId ? { fHouseName: r.fHouseName, fStreetName: r.fStreetName, fAddress: r.fAddress } : null };
     });
-    return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+    return pageAnswer(p, records);
   });
 
   lookup(INTEL_PATHS.locations, '活动轨迹查询', S.array(S.object({ fId: INT, fAddress: text, fLongitude: NUM, fLatitude: NUM, fCtime: text })), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {

@@ -11,7 +11,7 @@ import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
 import { isAdmin } from '../crud/types';
-import { pageNumber, containing } from '../crud/query';
+import { pageAt, containing } from '../crud/query';
 
 
 /**
@@ -165,8 +165,7 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
     permission: 'device:list',
     handler: async ({ user, body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
-      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 500);
-      const current = pageNumber(body.current);
+      const { current, size } = pageAt(body, 10, 500);
       const begin = timeBound(c.beginTime, 'begin', ctx.timeZone);
       const end = timeBound(c.endTime, 'end', ctx.timeZone);
 

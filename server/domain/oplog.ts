@@ -8,7 +8,9 @@ import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
-import { containing, pageNumber } from '../crud/query';
+import { containing, pageAt } from '../crud/query';
+import { pageAnswer, pageOf } from '../crud/engine';
+import type { Query } from '../crud/types';
 import { logNameOf } from '../oplog';
 
 export const LOG_CODE = 'log:list';
@@ -38,12 +40,15 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: LOG_CODE,
     handler: async ({ body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
-      const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 500);
-      const current = pageNumber(body.current);
-      // The log keeps names masked; an operator is found, and shown, by the account's current name.
+      // The log keeps names masked; an operator is found, and shown, by the account's current name. The
+      // account is looked up by its name on its own (not through the join) so that each side of the `or`
+      // is read from its index (migration 026).
       let q = ctx.db.selectFrom('t_sys_log').leftJoin('t_sys_user as u', 'u.fId', 't_sys_log.userId');
       const keyword = String(c.keyword ?? c.userName ?? '').trim();
-      if (keyword) q = q.where((eb) => eb.or([eb('u.fChineseName', 'ilike', containing(keyword)), eb('t_sys_log.userName', 'ilike', containing(keyword))]));
+      if (keyword) {
+        const like = containing(keyword);
+        q = q.where((eb) => eb.or([eb('t_sys_log.userId', 'in', eb.selectFrom('t_sys_user').select('t_sys_user.fId').where('t_sys_user.fChineseName', 'ilike', like)), eb('t_sys_log.userName', 'ilike', like)]));
+      }
       const range = Array.isArray(c.time) ? c.time : Array.isArray(c.dateRange) ? c.dateRange : [];
       const begin = c.beginTime ?? c.startTime ?? range[0];
       const end = c.endTime ?? range[1];
@@ -60,23 +65,13 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
         q = q.where('succeed', '=', s);
       }
       if (typeof c.logtype === 'string' && c.logtype) q = q.where('logtype', '=', c.logtype);
-      const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-      const rows = await q
+      const query = q
         .select(['t_sys_log.id', 'message', 'logtype', 'userId', 'logname', 'ip', 'succeed', 'createtime'])
-        .select((eb) => eb.fn.coalesce('u.fChineseName', 't_sys_log.userName').as('userName'))
-        .orderBy('createtime', 'desc')
-        .orderBy('t_sys_log.id', 'desc')
-        .limit(size)
-        .offset((current - 1) * size)
-        .execute();
-      return {
-        // The stored key (or an older row's path or words) with its name in the console's languages.
-        records: rows.map((r) => ({ ...formatRow(r, ctx.timeZone), lognames: logNameOf(r.logname ?? '') ?? null })),
-        total: Number(total),
-        current,
-        size,
-        pages: Math.ceil(Number(total) / size),
-      };
+        .select((eb) => eb.fn.coalesce('u.fChineseName', 't_sys_log.userName').as('userName'));
+      const order = [{ column: 'createtime', asc: false }, { column: 't_sys_log.id', asc: false }];
+      const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 500), order, { searching: !!keyword });
+      // The stored key (or an older row's path or words) with its name in the console's languages.
+      return pageAnswer(p, p.rows.map((r) => ({ ...formatRow(r, ctx.timeZone), lognames: logNameOf(String(r.logname ?? '')) ?? null })));
     },
   });
 }

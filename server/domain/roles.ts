@@ -5,11 +5,12 @@
  */
 import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
-import type { CallContext } from '../crud/types';
+import type { CallContext, Query } from '../crud/types';
+import { pageAnswer, pageOf } from '../crud/engine';
 import { NotFound, Refusal } from '../http/envelope';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
-import { pageNumber, containing } from '../crud/query';
+import { pageAt, containing } from '../crud/query';
 import { isId } from '../http/guard';
 
 export const ROLE_PATHS = {
@@ -43,24 +44,18 @@ function nodeIds(value: unknown): number[] {
   return [...new Set(list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v)).filter(isId))];
 }
 
-export async function list({ db, body }: CallContext) {
-  const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-  const current = pageNumber(body.current);
+export async function list(ctx: CallContext) {
+  const { db, body } = ctx;
   const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
   const name = text(condition, 'name') || text(condition, 'keyword');
   let q = db.selectFrom('t_sys_role');
   if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', containing(name)), eb('alias', 'ilike', containing(name))]));
-  const { total } = (await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await q
+  const query = q
     .select(['id', 'name', 'alias'])
-    .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'))
-    .orderBy('id')
-    .limit(size)
-    .offset((current - 1) * size)
-    .execute();
+    .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'));
+  const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 999), [{ column: 'id', asc: true }], { searching: !!name });
   // fId as well: the generic list and form key every row by it.
-  const records = rows.map((r) => ({ ...r, fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(r.alias) }));
-  return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+  return pageAnswer(p, p.rows.map((r) => ({ ...r, fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(String(r.alias)) })));
 }
 
 /** Every role, for the user form's role choice (fId and fName as the declared form's pickers read them). */

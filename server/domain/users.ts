@@ -19,7 +19,7 @@ import { formatRow } from '../crud/format';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
-import { pageNumber, containing } from '../crud/query';
+import { pageAt, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
 import { SHEET_LIMIT_BYTES, SHEET_MESSAGES, XLSX_TYPE, checkRows, openSheet, receiveSheet, refuseBadRows, templateBook } from './sheetImport';
@@ -139,10 +139,8 @@ async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promis
 }
 
 export async function userPage(ctx: Services, body: Record<string, unknown>) {
-  const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-  const current = pageNumber(body.current);
   const c = conditionOf(body);
-  const p = await pageOf(ctx, filtered(ctx.db, c).select([...PUBLIC_COLUMNS]) as Query, { current, size }, [{ column: 'fId', asc: true }], { searching: !!c.keyword });
+  const p = await pageOf(ctx, filtered(ctx.db, c).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
   const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
   return pageAnswer<Record<string, unknown>>(p, records);
 }
@@ -287,22 +285,13 @@ async function exportWorkbook(ctx: Services, body: Record<string, unknown>): Pro
 
 /** The user's devices: owned (fUserId) or linked (t_user_device). Homes and rooms are not kept here yet. */
 async function userDevices(ctx: Services, userId: number, body: Record<string, unknown>) {
-  const size = Math.min(Math.max(Number(body.size ?? body.pageSize) || 10, 1), 999);
-  const current = pageNumber(body.current);
-  const base = () =>
-    ctx.db
-      .selectFrom('t_device as d')
-      .leftJoin('t_product as p', 'p.fId', 'd.fProductId')
-      .where((eb) => eb.or([eb('d.fUserId', '=', userId), eb('d.fId', 'in', eb.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', userId))]));
-  const { total } = (await base().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
-  const rows = await base()
-    .select(['d.fId', 'd.fNumber', 'd.fName', 'd.fStatus', 'd.tOnline', 'p.fName as productName', 'p.fDeviceType as productDeviceType'])
-    .orderBy('d.fId')
-    .limit(size)
-    .offset((current - 1) * size)
-    .execute();
-  const records = rows.map((r) => ({ ...r, homeName: null, roomName: null, roomType: null }));
-  return { records, total: Number(total), current, size, pages: Math.ceil(Number(total) / size) };
+  const query = ctx.db
+    .selectFrom('t_device as d')
+    .leftJoin('t_product as p', 'p.fId', 'd.fProductId')
+    .where((eb) => eb.or([eb('d.fUserId', '=', userId), eb('d.fId', 'in', eb.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', userId))]))
+    .select(['d.fId', 'd.fNumber', 'd.fName', 'd.fStatus', 'd.tOnline', 'p.fName as productName', 'p.fDeviceType as productDeviceType']);
+  const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 999), [{ column: 'd.fId', asc: true }]);
+  return pageAnswer(p, p.rows.map((r) => ({ ...r, homeName: null, roomName: null, roomType: null })));
 }
 
 // ---------------------------------------------------------------------------------------------------
