@@ -2,7 +2,9 @@
  * Device telemetry ingest at rising offered rates: in one run, what the broker delivers to a subscriber
  * that only counts, against what the server stores (t_device_telemetry), at each rate. The server part
  * runs in this process exactly as `npm start` runs it (startDevices); the publishers and the counting
- * subscriber run in a child process, so they do not share an event loop with it.
+ * subscriber run in child processes of their own, so they do not share an event loop with it, and speak
+ * MQTT through the lean clients of ./wire.ts, so they leave the machine's cores to the server (each
+ * step prints the CPU they took).
  *
  * PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for PostgreSQL and an external
  * broker; BROKER=deploy starts a Mosquitto of the run's own with the settings of deploy/mosquitto.conf
@@ -14,9 +16,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mqtt from 'mqtt';
 import pg from 'pg';
 import { sql } from 'kysely';
+import * as wire from './wire';
 
 const RATES = (process.env.RATES ?? '2000,5000,10000,20000').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -31,50 +33,60 @@ interface StepReport {
   published: number;
   counted: number;
   lastCounted: number;
+  publisherCpu: number;
+  counterCpu: number;
 }
+
+/** Seconds of CPU this process has used since `from`. */
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1e6;
+};
 
 /** A child process: the subscriber that only counts. Asked with the step's end, it answers once quiet. */
 async function count(url: string, version: 4 | 5) {
-  const counter = await mqtt.connectAsync(url, { protocolVersion: version, clientId: `bench-count-${process.pid}`, ...(version === 5 ? { properties: { receiveMaximum: 20_000 } } : {}) });
-  await counter.subscribeAsync('dev/+/+/up', { qos: QOS });
   let counted = 0;
   let lastCounted = 0;
-  counter.on('message', () => {
+  let cpu = process.cpuUsage();
+  await wire.counter(url, `bench-count-${process.pid}`, version, 'dev/+/+/up', QOS, () => {
     counted++;
     lastCounted = Date.now();
   });
   process.on('message', async (msg: { reset?: boolean; total?: number; published?: number }) => {
     if (msg.reset) {
       counted = 0;
+      cpu = process.cpuUsage();
       return process.send!('reset');
     }
     while (counted < msg.total! && Date.now() - Math.max(lastCounted, msg.published!) < 1000) await new Promise((r) => setTimeout(r, 50));
-    process.send!({ counted, lastCounted });
+    process.send!({ counted, lastCounted, counterCpu: cpuSeconds(cpu) });
   });
   process.send!('ready');
 }
 
 /** A child process: publishes the asked rate from a few device connections. */
 async function publish(url: string, version: 4 | 5) {
-  const publishers = await Promise.all(Array.from({ length: PUBLISHERS }, (_, k) => mqtt.connectAsync(url, { protocolVersion: version, clientId: `bench-pub-${process.pid}-${k}` })));
+  const publishers = await Promise.all(Array.from({ length: PUBLISHERS }, (_, k) => wire.publisher(url, `bench-pub-${process.pid}-${k}`, version)));
   process.on('message', async (msg: { rate: number; seconds: number; base: number }) => {
     const total = msg.rate * msg.seconds;
     const start = Date.now();
-    const sends: Promise<unknown>[] = [];
+    const cpu = process.cpuUsage();
     let sent = 0;
-    // A tick every 10 ms sends what the rate asks by then.
+    // A tick every 10 ms sends what the rate asks by then, each connection's share in one write.
     while (sent < total) {
       const due = Math.min(total, Math.floor(((Date.now() - start) / 1000) * msg.rate) + 1);
+      const tick: { topic: string; payload: string }[][] = publishers.map(() => []);
       for (; sent < due; sent++) {
         const d = sent % DEVICES;
         const payload = JSON.stringify({ bid: 'telemetry', ClientID: number(d), ts: msg.base + sent, voltage: 220, current: 1.5, power: 330, energy: sent / 1000, temperature: 30, leakage: 1, switch: 1, lock: 0 });
-        const p = publishers[sent % PUBLISHERS].publishAsync(`dev/PB/${number(d)}/up`, payload, { qos: QOS });
-        if (QOS) sends.push(p);
+        tick[sent % PUBLISHERS].push({ topic: `dev/PB/${number(d)}/up`, payload });
       }
-      await new Promise((r) => setTimeout(r, 10));
+      publishers.forEach((p, k) => tick[k].length && p.publish(tick[k], QOS));
+      do await new Promise((r) => setTimeout(r, 10));
+      while (!publishers.every((p) => p.room));
     }
-    await Promise.all(sends);
-    process.send!({ sent, start, published: Date.now() });
+    await Promise.all(publishers.map((p) => p.settled()));
+    process.send!({ sent, start, published: Date.now(), publisherCpu: cpuSeconds(cpu) });
   });
   process.send!('ready');
 }
@@ -151,15 +163,15 @@ async function main() {
   const newest = async () => Number((await sql<{ n: string | null }>`select max(f_id) as n from t_device_telemetry`.execute(db)).rows[0].n ?? 0);
   const countSince = async (id: number) => Number((await sql<{ n: number }>`select count(*)::int as n from t_device_telemetry where f_id > ${id}`.execute(db)).rows[0].n);
   console.log(`ingest: ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${broker ? `Mosquitto with deploy/mosquitto.conf at ${broker.url}` : config.mqttUrl ? `broker ${config.mqttUrl}` : 'embedded broker'}, ${DEVICES} devices, QoS ${QOS}, ${SECONDS} s per rate`);
-  console.log('offered/s  counter/s  stored/s  ratio  counter lost  stored lost  drain s  peak waiting  peak RSS MB');
+  console.log('offered/s  counter/s  stored/s  ratio  counter lost  stored lost  drain s  peak waiting  peak RSS MB  publishers CPU s  counter CPU s');
   let base = Date.now() - 30 * 86_400_000;
   for (const rate of RATES) {
     const before = await newest();
     const total = rate * SECONDS;
     await counter.ask({ reset: true });
     const step = publisher
-      .ask<{ sent: number; start: number; published: number }>({ rate, seconds: SECONDS, base })
-      .then(async (p) => ({ ...p, ...(await counter.ask<{ counted: number; lastCounted: number }>({ total, published: p.published })) }));
+      .ask<{ sent: number; start: number; published: number; publisherCpu: number }>({ rate, seconds: SECONDS, base })
+      .then(async (p) => ({ ...p, ...(await counter.ask<{ counted: number; lastCounted: number; counterCpu: number }>({ total, published: p.published })) }));
     base += total + 1000;
     let last = before;
     let lastAt = Date.now();
@@ -194,6 +206,8 @@ async function main() {
         ((lastAt - r.published) / 1000).toFixed(1).padStart(8),
         String(peakWaiting).padStart(13),
         (peakRss / 1e6).toFixed(0).padStart(12),
+        r.publisherCpu.toFixed(1).padStart(17),
+        r.counterCpu.toFixed(1).padStart(14),
       ].join(' '),
     );
   }
