@@ -38,6 +38,12 @@ export interface Config {
    * stops listening: the time a reverse proxy needs to notice and send calls elsewhere. 0 by default.
    */
   shutdownDrainMs: number;
+  /**
+   * Connections the ingest writes the message log on, side by side (PostgreSQL only; PGlite has one). Its
+   * payload's trigram index makes each a busy database process: a database with cores to spare stores
+   * more with more of them (docs/performance.md, Ingest).
+   */
+  ingestLogWriters: number;
 }
 
 function duration(value: string | undefined, fallback: number): number {
@@ -45,6 +51,14 @@ function duration(value: string | undefined, fallback: number): number {
   const m = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
   if (!m) throw new Error(`TOKEN_TTL "${value}" is not a duration like 86400, 12h or 1d`);
   return Number(m[1]) * ({ '': 1, s: 1, m: 60, h: 3600, d: 86400 } as Record<string, number>)[m[2]];
+}
+
+/** Log writers: 1 to 6, so that the pool's ten connections keep room for the console's calls. */
+function writers(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 2;
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 6) throw new Error(`INGEST_LOG_WRITERS "${value}" is not a whole number from 1 to 6`);
+  return n;
 }
 
 function days(value: string | undefined, fallback: number): number {
@@ -71,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messageRetentionDays: days(env.MESSAGE_RETENTION_DAYS, 180),
     trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,
     shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 0),
+    ingestLogWriters: writers(env.INGEST_LOG_WRITERS),
   };
 }

@@ -67,9 +67,9 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
     channels: ['ack', 'status'],
     ...(config.mqttClientId ? { clientId: config.mqttClientId, persistentSession: true } : {}),
   });
-  // On PostgreSQL the message log of a batch is written by two connections side by side; PGlite has one
-  // connection, on which the writes would only take turns.
-  const live = new LiveDevices(db, transport, { logWriters: config.databaseUrl ? 2 : 1 });
+  // On PostgreSQL the message log of a batch is written by INGEST_LOG_WRITERS connections side by side;
+  // PGlite has one connection, on which the writes would only take turns.
+  const live = new LiveDevices(db, transport, { logWriters: config.databaseUrl ? config.ingestLogWriters : 1 });
   // The `up` channel is read by one replica at a time, on the installation's ingest session. Replicas share
   // a broker only through MQTT_URL: an embedded broker's devices are its own process's to store.
   const leadership = startLeadership(config.mqttUrl ? config.databaseUrl : undefined, () => {
