@@ -262,6 +262,7 @@ export class Ingest implements IngestSink {
       if (!f) folds.set(deviceId, (f = { status: false }));
       return f;
     };
+    const now = new Date();
     for (const item of items) {
       const deviceId = id(item.deviceNumber);
       if (item.kind === 'security') security.push(item);
@@ -279,7 +280,9 @@ export class Ingest implements IngestSink {
         // A device that reports is online, even when its status message was missed.
         const f = fold(deviceId);
         f.online = 1;
-        f.lastOnline = item.time;
+        // Heard now at the latest: a device whose clock runs ahead must not put its last online time in
+        // the future, where the readings of a corrected clock could not move it on.
+        f.lastOnline = item.time > now ? now : item.time;
         if (!f.state || f.state.time <= item.time) f.state = { time: item.time, switch: item.readings.switch, lock: item.readings.lock };
       }
     }

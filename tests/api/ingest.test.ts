@@ -188,6 +188,12 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
     ingest.push({ kind: 'status', deviceNumber: c.fNumber, online: false, at: new Date(gone) });
     await ingest.committed();
     expect(await lastOnline()).toBe(gone);
+    // A device whose clock runs a day ahead was last online now, not tomorrow.
+    const before = Date.now();
+    await report(before + 86_400_000);
+    const seen = await lastOnline();
+    expect(seen).toBeGreaterThanOrEqual(before);
+    expect(seen).toBeLessThanOrEqual(Date.now());
     await ingest.close();
   });
 
