@@ -3,6 +3,7 @@
  * library, parent), what deleting one takes with it, and the demo products' links to the demo
  * libraries of migration 005.
  */
+import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import type { DB } from '../db';
@@ -11,19 +12,26 @@ import { storedIdList } from '../http/guard';
 export const RECEIVE = 1;
 export const SEND = 2;
 
+/**
+ * The names of the products that use each library of a page, in the products' order. The links are comma
+ * lists in the product's row, read in the database as storedIdList reads them (items of digits, blanks
+ * around them allowed, anything else naming nothing), so only the page's libraries come back rather
+ * than every product of the catalogue.
+ */
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
-  // Products are few (a catalogue, not devices), and the links are comma lists: read them all once.
-  const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).orderBy('fId').execute();
-  const names = new Map<number, string[]>();
-  for (const p of products) {
-    for (const id of new Set([...storedIdList(p.fSendJsonIds), ...storedIdList(p.fReceiveJsonIds)])) {
-      const list = names.get(id) ?? [];
-      list.push(p.fName as string);
-      names.set(id, list);
-    }
-  }
-  for (const r of rows) r.productNames = (names.get(r.fId as number) ?? []).join(',');
+  const found = await sql<{ id: string; names: string }>`
+    select l.id, string_agg(p.f_name, ',' order by p.f_id) as names
+    from t_product p
+    cross join lateral (
+      select distinct btrim(x, E' \t\r\n')::bigint as id
+      from unnest(string_to_array(concat_ws(',', p.f_send_json_ids, p.f_receive_json_ids), ',')) x
+      where btrim(x, E' \t\r\n') ~ '^[0-9]{1,10}$'
+    ) l
+    where l.id = any(${rows.map((r) => r.fId as number)}::bigint[])
+    group by l.id`.execute(ctx.db);
+  const names = new Map(found.rows.map((f) => [Number(f.id), f.names]));
+  for (const r of rows) r.productNames = names.get(r.fId as number) ?? '';
 }
 
 export async function beforeSave(values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) {
