@@ -10,7 +10,7 @@ import { idList } from '../http/guard';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
 import { scoped } from '../crud/engine';
-import { blank } from '../crud/query';
+import { amongValues, blank } from '../crud/query';
 
 /** List rows carry canUse and isUse (spec §3). */
 export { afterRead } from './deviceUse';
@@ -22,7 +22,7 @@ export function scope(query: Query, user: User): Query {
   return query.where((eb) =>
     eb.or([
       eb('t_device.fUserId', '=', user.fId),
-      eb('t_device.fId', 'in', eb.selectFrom('t_user_device').select('t_user_device.fDeviceId').where('t_user_device.fUserId', '=', user.fId)),
+      amongValues(eb.ref('t_device.fId'), eb.selectFrom('t_user_device').select('t_user_device.fDeviceId').where('t_user_device.fUserId', '=', user.fId)),
     ]),
   );
 }

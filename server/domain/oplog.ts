@@ -8,7 +8,7 @@ import { Refusal } from '../http/envelope';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
-import { containing, pageAt } from '../crud/query';
+import { amongValues, containing, pageAt } from '../crud/query';
 import { pageAnswer, pageOf } from '../crud/engine';
 import type { Query } from '../crud/types';
 import { logNameOf } from '../oplog';
@@ -41,15 +41,14 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
     handler: async ({ body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       // The log keeps names masked; an operator is found, and shown, by the account's current name. The
-      // accounts of that name are looked up first, as an array (`= any(array(…))`, not `in (…)`, which
-      // inside an `or` is tested row by row), so that each side of the `or` is read from its index
-      // (migration 026): 14 ms instead of 481 for the total of a million rows.
+      // accounts of that name are looked up first (amongValues), so that each side of the `or` is read
+      // from its index (migration 026): 14 ms instead of 481 for the total of a million rows.
       let q = ctx.db.selectFrom('t_sys_log').leftJoin('t_sys_user as u', 'u.fId', 't_sys_log.userId');
       const keyword = String(c.keyword ?? c.userName ?? '').trim();
       if (keyword) {
         const like = containing(keyword);
         const accounts = ctx.db.selectFrom('t_sys_user').select('t_sys_user.fId').where('t_sys_user.fChineseName', 'ilike', like);
-        q = q.where((eb) => eb.or([sql<boolean>`${eb.ref('t_sys_log.userId')} = any(array(${accounts}))`, eb('t_sys_log.userName', 'ilike', like)]));
+        q = q.where((eb) => eb.or([amongValues(eb.ref('t_sys_log.userId'), accounts), eb('t_sys_log.userName', 'ilike', like)]));
       }
       const range = Array.isArray(c.time) ? c.time : Array.isArray(c.dateRange) ? c.dateRange : [];
       const begin = c.beginTime ?? c.startTime ?? range[0];

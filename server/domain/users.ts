@@ -19,7 +19,7 @@ import { formatRow } from '../crud/format';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
-import { pageAt, containing } from '../crud/query';
+import { amongValues, pageAt, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
 import { SHEET_LIMIT_BYTES, SHEET_MESSAGES, XLSX_TYPE, checkRows, openSheet, receiveSheet, refuseBadRows, templateBook } from './sheetImport';
@@ -288,7 +288,7 @@ async function userDevices(ctx: Services, userId: number, body: Record<string, u
   const query = ctx.db
     .selectFrom('t_device as d')
     .leftJoin('t_product as p', 'p.fId', 'd.fProductId')
-    .where((eb) => eb.or([eb('d.fUserId', '=', userId), eb('d.fId', 'in', eb.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', userId))]))
+    .where((eb) => eb.or([eb('d.fUserId', '=', userId), amongValues(eb.ref('d.fId'), eb.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', userId))]))
     .select(['d.fId', 'd.fNumber', 'd.fName', 'd.fStatus', 'd.tOnline', 'p.fName as productName', 'p.fDeviceType as productDeviceType']);
   const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 999), [{ column: 'd.fId', asc: true }]);
   return pageAnswer(p, p.rows.map((r) => ({ ...r, homeName: null, roomName: null, roomType: null })));
