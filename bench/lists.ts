@@ -74,6 +74,9 @@ for (let from = 1; from <= DEVICES; from += BATCH) {
       now() - (${sql.lit(DEVICES)} - i) * interval '1 second'
     FROM generate_series(${sql.lit(from)}::int, ${sql.lit(to)}::int) AS i`.execute(db);
 }
+// The demo ordinary user is shared one device in a thousand (its scope: its own and those shared with it).
+await sql`INSERT INTO t_user_device (f_user_id, f_device_id, f_owner)
+  SELECT u.f_id, d.f_id, 0 FROM t_sys_user u, t_device d WHERE u.f_phone = '13800000002' AND d.f_id % 1000 = 7`.execute(db);
 log(`${DEVICES.toLocaleString('en')} devices in ${(ms(start) / 1000).toFixed(1)} s`);
 
 /** A value for column `c` of row `i`, by its type: unique where the column is, never longer than it allows. */
@@ -135,6 +138,7 @@ const app = await buildApp({ config, database, tokens, live: devices.live });
 const login = async (userName: string, password: string) => (await app.inject({ method: 'POST', url: '/login', payload: { userName, password } })).json().data.token as string;
 const admin = await login('13800000000', 'Admin@123');
 const agent = await login('13800000001', 'Agent@123');
+const ordinary = await login('13800000002', 'User@123');
 
 /** Statements (text and values) the server sends while `capturing` is on: every client's query passes here. */
 type Statement = { text: string; values: unknown[] };
@@ -212,6 +216,7 @@ const cases: { path: string; body: Record<string, unknown>; token: string; label
   .map((r) => ({ path: r.path, body: {}, token: admin }));
 cases.push({ path: '/biz/t-device/devices', body: { condition: { product_id: products[0] } }, token: admin, label: 'devices, one product, newest first' });
 cases.push({ path: '/biz/t-device/devices', body: {}, token: agent, label: "devices, the agent's own" });
+cases.push({ path: '/biz/t-device/devices', body: {}, token: ordinary, label: 'devices, an ordinary user’s own and shared' });
 cases.push({ path: '/biz/t-device/devices', body: { condition: { keyword: '0012345' } }, token: admin, label: 'devices, keyword' });
 for (const c of cases) {
   for (const page of [1, 500]) {
