@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
 import { searchingText } from '../../server/crud/query';
+import { scope } from '../../server/domain/device';
+import type { Query, User } from '../../server/crud/types';
 
 describe.each(backends)('devices on %s', (backend) => {
   let s: TestServer;
@@ -81,6 +83,16 @@ describe.each(backends)('devices on %s', (backend) => {
     const [hidden] = await s.sql(`select f_id from t_device where f_number = 'ADMIN-ONLY'`);
     expect((await s.call('/biz/t-device/device', { fId: hidden.fId }, agent)).body.success).toBe(false);
     expect((await s.call('/biz/t-device/total', {}, user)).body.data.allCount).toBe(5);
+  });
+
+  it("finds an ordinary user's shared devices once, not by testing every device against them", async () => {
+    const [u] = await s.sql(`select f_id from t_sys_user where f_phone = '${USER.phone}'`);
+    const compiled = scope(s.db.selectFrom('t_device').select('t_device.fId') as Query, { fId: u.fId, fAdmin: 0 } as User).compile();
+    const plan = (await s.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]))).rows.map((r) => Object.values(r)[0]).join('\n');
+    // `in (…)` inside the scope's `or` was a SubPlan run against each row of t_device; the array is an
+    // InitPlan worked out once, which the primary key's index then answers.
+    expect(plan).toContain('InitPlan');
+    expect(plan).not.toContain('SubPlan');
   });
 
   it('validates with the spec messages', async () => {
