@@ -61,9 +61,10 @@ describe.each(runs)('device commands on $backend with the $broker broker', ({ ba
     expect((await s.call('/app/device/send-switch', { deviceId: id.DEV000010, onOff: 0 }, admin)).body.success).toBe(true);
     const again = await s.call('/app/device/send-switch', { deviceId: id.DEV000010, onOff: 1 }, admin);
     expect(again.body).toMatchObject({ success: false, message: '点击太频繁，休息一下' });
-    s.devices.simulator!.device('DEV000011')!.ackDelayMs = 1500;
+    s.devices.simulator!.device('DEV000011')!.ackDelayMs = 3000;
     const slow = s.call('/app/device/send-switch', { deviceId: id.DEV000011, onOff: 0 }, admin);
-    await sleep(300);
+    // The second command is sent once the first is in flight (a loaded machine may take a while to get there).
+    await until(async () => (await s.sql(`select 1 from t_device_command where f_device_id = ${id.DEV000011} and f_state in ('pending', 'sent')`)).length > 0);
     const busy = await s.call('/app/device/send-switch', { deviceId: id.DEV000011, onOff: 1 }, agent);
     expect(busy.body).toMatchObject({ success: false, message: '信息发送中,请勿重复发送...' });
     expect((await slow).body.success).toBe(true);
