@@ -75,7 +75,7 @@ export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<s
     .where('a.fDeviceId', 'in', visible as never)
     .select(['a.fId', 'a.fDeviceId', 'd.fNumber', 'd.fName', 'a.fKind', 'a.fField', 'a.fValue', 'a.fLimit', 'a.fLevel', 'a.fIntime']);
   const order = [{ column: 'a.fIntime', asc: false }, { column: 'a.fId', asc: false }];
-  const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 5, 1000), order, { searching: searchesText(entity('device'), c) });
+  const p = await pageOf(ctx, query as Query, pageAt(body, 5, 1000), order, { searching: searchesText(entity('device'), c) });
   return pageAnswer(
     p,
     p.rows.map((r) => ({

@@ -68,7 +68,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
         .where('ud.fDeviceId', '=', device.fId)
         .select(['ud.fId', 'ud.fUserId', 'ud.fDeviceId', 'ud.fOwner', 'ud.fIntime', 'u.fChineseName as userName', 'u.fPhone as userPhone']);
       const order = [{ column: 'ud.fOwner', asc: false }, { column: 'ud.fId', asc: false }];
-      const [p, canDel] = await Promise.all([pageOf(ctx, query as unknown as Query, pageAt(body, 100, 1000), order), holds(ctx, user!, device)]);
+      const [p, canDel] = await Promise.all([pageOf(ctx, query as Query, pageAt(body, 100, 1000), order), holds(ctx, user!, device)]);
       return pageAnswer(p, p.rows.map((r) => ({ ...formatRow(r, ctx.timeZone), isCanDel: canDel && r.fOwner === 0 ? 1 : 0 })));
     },
   });

@@ -508,7 +508,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     const query = q
       .leftJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId')
       .select(['l.fId', 'l.fUserId', 'l.fHouseId', 'l.fLockTime', 'l.fLockType', 'h.fHouseName', 'h.fStreetName', 'h.fAddress']);
-    const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 50, 500), [{ column: 'l.fLockTime', asc: false }]);
+    const p = await pageOf(ctx, query as Query, pageAt(body, 50, 500), [{ column: 'l.fLockTime', asc: false }]);
     const records = p.rows.map((row) => {
       const r = formatRow(row, tz);
       return { fId: r.fId, fUserId: r.fUserId, fHouseId: r.fHouseId, fLockTime: r.fLockTime, fLockType: r.fLockType, tRentalHouse: r.fHouseId ? { fHouseName: r.fHouseName, fStreetName: r.fStreetName, fAddress: r.fAddress } : null };

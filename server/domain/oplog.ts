@@ -70,7 +70,7 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
         .select(['t_sys_log.id', 'message', 'logtype', 'userId', 'logname', 'ip', 'succeed', 'createtime'])
         .select((eb) => eb.fn.coalesce('u.fChineseName', 't_sys_log.userName').as('userName'));
       const order = [{ column: 'createtime', asc: false }, { column: 't_sys_log.id', asc: false }];
-      const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 500), order, { searching: !!keyword });
+      const p = await pageOf(ctx, query as Query, pageAt(body, 10, 500), order, { searching: !!keyword });
       // The stored key (or an older row's path or words) with its name in the console's languages.
       return pageAnswer(p, p.rows.map((r) => ({ ...formatRow(r, ctx.timeZone), lognames: logNameOf(String(r.logname ?? '')) ?? null })));
     },

@@ -53,7 +53,7 @@ export async function list(ctx: CallContext) {
   const query = q
     .select(['id', 'name', 'alias'])
     .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'));
-  const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 999), [{ column: 'id', asc: true }], { searching: !!name });
+  const p = await pageOf(ctx, query as Query, pageAt(body, 10, 999), [{ column: 'id', asc: true }], { searching: !!name });
   // fId as well: the generic list and form key every row by it.
   return pageAnswer(p, p.rows.map((r) => ({ ...r, fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(String(r.alias)) })));
 }

@@ -290,7 +290,7 @@ async function userDevices(ctx: Services, userId: number, body: Record<string, u
     .leftJoin('t_product as p', 'p.fId', 'd.fProductId')
     .where((eb) => eb.or([eb('d.fUserId', '=', userId), amongValues(eb.ref('d.fId'), eb.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', userId))]))
     .select(['d.fId', 'd.fNumber', 'd.fName', 'd.fStatus', 'd.tOnline', 'p.fName as productName', 'p.fDeviceType as productDeviceType']);
-  const p = await pageOf(ctx, query as unknown as Query, pageAt(body, 10, 999), [{ column: 'd.fId', asc: true }]);
+  const p = await pageOf(ctx, query as Query, pageAt(body, 10, 999), [{ column: 'd.fId', asc: true }]);
   return pageAnswer(p, p.rows.map((r) => ({ ...r, homeName: null, roomName: null, roomType: null })));
 }
 
