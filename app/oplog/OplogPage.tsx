@@ -29,6 +29,15 @@ interface LogRow {
   createtime: string;
 }
 
+/** A page of the log; past 10,000 rows the total is an estimate and only the newest `reachable` rows can be paged. */
+interface LogPage {
+  records: LogRow[];
+  total: number;
+  estimated?: boolean;
+  reachable?: number;
+}
+const EMPTY: LogPage = { records: [], total: 0 };
+
 interface Filters {
   keyword: string;
   begin: string;
@@ -49,7 +58,7 @@ export function OplogPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(PAGE_SIZES[0]);
-  const [data, setData] = useState<{ records: LogRow[]; total: number }>({ records: [], total: 0 });
+  const [data, setData] = useState<LogPage>(EMPTY);
   const [loading, setLoading] = useState(false);
   const [open, setOpen] = useState<Set<number>>(new Set());
 
@@ -62,14 +71,15 @@ export function OplogPage() {
       endTime: wallTime(filters.end, ':59'),
       succeed: filters.succeed === '' ? undefined : Number(filters.succeed),
     };
-    const res = await request<{ records: LogRow[]; total: number }>(LOG_PATH, { current: page + 1, size, condition });
+    const res = await request<LogPage>(LOG_PATH, { current: page + 1, size, condition });
     setLoading(false);
-    setData(res.ok && res.data ? res.data : { records: [], total: 0 });
+    setData(res.ok && res.data ? res.data : EMPTY);
   }, [canList, filters, page, size]);
   useEffect(() => {
     void load();
   }, [load]);
 
+  const pageable = data.estimated ? (data.reachable ?? data.total) : data.total;
   const toggle = (id: number) =>
     setOpen((s) => {
       const next = new Set(s);
@@ -183,8 +193,9 @@ export function OplogPage() {
         </TableContainer>
         <Pager
           component="div"
-          count={data.total}
-          page={Math.min(page, Math.max(0, Math.ceil(data.total / size) - 1))}
+          count={pageable}
+          estimate={data.estimated ? data.total : undefined}
+          page={Math.min(page, Math.max(0, Math.ceil(pageable / size) - 1))}
           onPageChange={(_e, n) => setPage(n)}
           rowsPerPage={size}
           rowsPerPageOptions={PAGE_SIZES}

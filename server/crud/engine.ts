@@ -10,7 +10,7 @@ import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
-import { applyFilters, conditionOf, pageRequest, searchesText, searchingText } from './query';
+import { HUGE_LIST, applyFilters, checkReachable, conditionOf, countUpTo, pageRequest, searchesText, searchingText } from './query';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
 
@@ -98,31 +98,49 @@ export interface Page {
   current: number;
   size: number;
   pages: number;
+  /** A huge list's total is the planner's estimate; its pages reach the newest `reachable` rows. */
+  estimated?: true;
+  reachable?: number;
 }
 
 /** A page as the lists answer it: its records (its rows as the list shows them), and where it stands. */
-export const pageAnswer = <T>(p: Page, records: T[]) => ({ records, total: p.total, current: p.current, size: p.size, pages: p.pages });
+export const pageAnswer = <T>(p: Page, records: T[]) => ({
+  records,
+  total: p.total,
+  current: p.current,
+  size: p.size,
+  pages: p.pages,
+  ...(p.estimated ? { estimated: p.estimated, reachable: p.reachable } : {}),
+});
 
 /**
  * Reads one page of a built list query and its total. They do not depend on each other: on PostgreSQL
  * they run side by side on two of the pool's connections, so a list waits for the slower of the two
  * rather than for both in turn. The statements of a list that searches text are planned knowing what
- * `ilike` costs (`searchingText`). `total` answers the total instead of a count where a list keeps one.
+ * `ilike` costs (`searchingText`). `total` answers the total instead of a count where a list keeps one;
+ * a `huge` list (a log that grows without end) is counted up to HUGE_LIST rows and estimated beyond.
  */
 export async function pageOf(
   ctx: Services,
   query: Query,
   at: { current: number; size: number },
   order: { column: string; asc: boolean }[],
-  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined } = {},
+  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined; huge?: boolean } = {},
 ): Promise<Page> {
   const read = <R>(q: SelectQueryBuilder<any, any, R>) => (options.searching ? searchingText(ctx.db, q) : q.execute());
-  const counting = async () =>
-    (await options.total?.()) ?? ((await read(query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total'))))[0] as { total: number }).total;
+  if (options.huge) checkReachable(at);
+  const counting = async (): Promise<{ total: number; estimated: boolean }> => {
+    if (options.huge) return countUpTo(ctx.db, query, HUGE_LIST, read);
+    const kept = await options.total?.();
+    if (kept !== null && kept !== undefined) return { total: Number(kept), estimated: false };
+    const [counted] = await read(query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')));
+    return { total: Number(counted.total), estimated: false };
+  };
   let q = query;
   for (const o of order) q = q.orderBy(o.column, o.asc ? 'asc' : 'desc');
-  const [total, rows] = await Promise.all([counting(), read(q.limit(at.size).offset((at.current - 1) * at.size))]);
-  return { rows, total: Number(total), current: at.current, size: at.size, pages: Math.ceil(Number(total) / at.size) };
+  const [{ total, estimated }, rows] = await Promise.all([counting(), read(q.limit(at.size).offset((at.current - 1) * at.size))]);
+  const reachable = estimated ? Math.min(total, HUGE_LIST) : total;
+  return { rows, total, current: at.current, size: at.size, pages: Math.ceil(reachable / at.size), ...(estimated ? { estimated: true as const, reachable } : {}) };
 }
 
 export async function all(ctx: CallContext) {

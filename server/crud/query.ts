@@ -1,5 +1,5 @@
 /** Paging, filters and sorting of list calls, all taken from the resource file, never from raw input. */
-import { sql, type CompiledQuery, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { INT_MAX } from '../http/guard';
 import type { DB } from '../db';
@@ -49,6 +49,38 @@ const int = (v: unknown, fallback: number, max = MAX_PAGE) => {
  */
 export function pageAt(body: Record<string, unknown>, defaultSize: number, max = MAX_PAGE): { current: number; size: number } {
   return { current: pageNumber(body.current), size: int(body.size ?? body.pageSize, defaultSize, max) };
+}
+
+/**
+ * The logs that grow without end (messages, the operation log) are not counted whole: at the scale of a
+ * city a count of every matching row costs as much as reading them. Their total is exact up to
+ * HUGE_LIST rows (a count that stops there), beyond it the planner's estimate, answered with
+ * `estimated: true` so the console can say "about"; paging reaches the newest HUGE_LIST rows, since
+ * deeper pages would skip millions of rows — those are refused with the advice to narrow the search.
+ */
+export const HUGE_LIST = 10_000;
+
+/** Refuses a page of a huge list past the rows it can reach (`HUGE_LIST`). */
+export function checkReachable(at: { current: number; size: number }): void {
+  if (at.current > 1 && at.current * at.size > HUGE_LIST) throw new Refusal(`只能翻阅前${HUGE_LIST}条记录，请缩小时间范围或增加查询条件`);
+}
+
+/** The number of rows a query matches: exact when at most `cap`, else the planner's estimate (at least cap + 1). */
+export async function countUpTo(
+  db: DB,
+  query: SelectQueryBuilder<any, any, any>,
+  cap = HUGE_LIST,
+  read: <R>(q: SelectQueryBuilder<any, any, R>) => Promise<R[]> = (q) => q.execute(),
+): Promise<{ total: number; estimated: boolean }> {
+  const probe = query.clearSelect().select(sql<number>`1`.as('one'));
+  const [counted] = await read(db.selectFrom(probe.limit(cap + 1).as('t')).select((eb) => eb.fn.countAll<number>().as('n')));
+  const n = Number(counted.n);
+  if (n <= cap) return { total: n, estimated: false };
+  const compiled = probe.compile();
+  const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const json = Object.values(plan.rows[0])[0];
+  const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: { 'Plan Rows': number } }[];
+  return { total: Math.max(Math.round(parsed[0].Plan['Plan Rows']), cap + 1), estimated: true };
 }
 
 /**

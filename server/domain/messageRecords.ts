@@ -3,7 +3,7 @@
  * live.ts records it, filtered as the log screens ask and limited to the devices the user sees.
  */
 import type { FastifyInstance } from 'fastify';
-import { CompiledQuery, sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
@@ -11,30 +11,8 @@ import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
 import { isAdmin } from '../crud/types';
-import { pageAt, containing } from '../crud/query';
+import { HUGE_LIST, checkReachable, containing, countUpTo, pageAt } from '../crud/query';
 
-
-/**
- * At the scale of a city a count of every matching row costs as much as reading them: the total is exact
- * up to EXACT_UP_TO rows (a count that stops there), beyond it the planner's estimate, answered with
- * `estimated: true` so the console can say "about". Paging reaches the newest MAX_DEPTH rows; deeper
- * pages would have to skip millions of rows, so they are refused with the advice to narrow the search.
- */
-export const EXACT_UP_TO = 10_000;
-export const MAX_DEPTH = 10_000;
-
-/** The number of rows the query matches: exact when at most `cap`, else the planner's estimate (at least cap + 1). */
-async function countUpTo(db: DB, q: SelectQueryBuilder<any, any, any>, cap: number): Promise<{ total: number; estimated: boolean }> {
-  const probe = q.select(sql<number>`1`.as('one'));
-  const counted = await db.selectFrom(probe.limit(cap + 1).as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const n = Number(counted.n);
-  if (n <= cap) return { total: n, estimated: false };
-  const compiled = probe.compile();
-  const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
-  const json = Object.values(plan.rows[0])[0];
-  const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: { 'Plan Rows': number } }[];
-  return { total: Math.max(Math.round(parsed[0].Plan['Plan Rows']), cap + 1), estimated: true };
-}
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
 
@@ -152,15 +130,13 @@ export function indexedPart(search: string, common: Set<string>): string {
 }
 
 export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteContext) {
-  // A page of the message log; past a count it only estimates, `reachable` says how far the pages go.
   const MESSAGE = S.object({
     fId: { type: 'integer' }, fDeviceId: { type: ['integer', 'null'] }, fDeviceNumber: S.string(), fProductNumber: S.string(), fDirection: { type: 'string', enum: ['up', 'down'] },
     fTopic: S.string(), fBid: S.string(), fPayload: { type: 'string' }, fIntime: { type: 'string' },
   });
-  const PAGE = { allOf: [S.pageOf(MESSAGE), S.object({ estimated: { const: true }, reachable: { type: 'integer' } })] };
   registerCall(app, ctx, {
     path: '/biz/t-emq-message-publish/records',
-    data: PAGE,
+    data: S.hugePageOf(MESSAGE),
     body: S.page({ deviceId: S.id(), fDeviceId: S.id(), beginTime: S.string(19), endTime: S.string(19), channel: S.string(20) }),
     permission: 'device:list',
     handler: async ({ user, body }) => {
@@ -193,12 +169,10 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
       if (direction) q = q.where('m.fDirection', '=', direction);
       if (bid) q = q.where('m.fBid', '=', bid);
 
-      if ((current - 1) * size + size > MAX_DEPTH && current > 1) {
-        throw new Refusal(`只能翻阅前${MAX_DEPTH}条记录，请缩小时间范围或增加查询条件`);
-      }
-      const { total, estimated } = await countUpTo(ctx.db, q, EXACT_UP_TO);
+      checkReachable({ current, size });
+      const { total, estimated } = await countUpTo(ctx.db, q);
       const columns = ['m.fId', 'm.fDeviceId', 'm.fDeviceNumber', 'm.fProductNumber', 'm.fDirection', 'm.fTopic', 'm.fBid', 'm.fPayload', 'm.fIntime'] as const;
-      // When at most EXACT_UP_TO rows match, they are read whole and sorted. Asked for the newest ten
+      // When at most HUGE_LIST rows match, they are read whole and sorted. Asked for the newest ten
       // directly, the planner, misjudging how many rows a text filter matches, may walk every day's time
       // index backwards until each day yields a match (0.6–0.8 s for a device number at 10,000,000
       // rows, against 20 ms for the matches' own indexes). `offset 0` keeps the matches a query of
@@ -210,7 +184,7 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
         .limit(size)
         .offset((current - 1) * size)
         .execute();
-      const reachable = Math.min(total, MAX_DEPTH);
+      const reachable = Math.min(total, HUGE_LIST);
       return {
         records: rows.map((r) => formatRow(r, ctx.timeZone)),
         total,

@@ -34,7 +34,7 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     path: '/system/log/pageList',
-    data: S.pageOf(LOG_ROW),
+    data: S.hugePageOf(LOG_ROW),
     summary: { 'zh-CN': '操作日志列表', 'zh-TW': '操作日誌列表', 'en-US': 'Operation log' },
     body: S.page({ keyword: S.keyword('operator name'), beginTime: S.string(19), endTime: S.string(19), succeed: S.number('1 success, 0 failure') }),
     permission: LOG_CODE,
@@ -70,7 +70,7 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
         .select(['t_sys_log.id', 'message', 'logtype', 'userId', 'logname', 'ip', 'succeed', 'createtime'])
         .select((eb) => eb.fn.coalesce('u.fChineseName', 't_sys_log.userName').as('userName'));
       const order = [{ column: 'createtime', asc: false }, { column: 't_sys_log.id', asc: false }];
-      const p = await pageOf(ctx, query as Query, pageAt(body, 10, 500), order, { searching: !!keyword });
+      const p = await pageOf(ctx, query as Query, pageAt(body, 10, 500), order, { searching: !!keyword, huge: true });
       // The stored key (or an older row's path or words) with its name in the console's languages.
       return pageAnswer(p, p.rows.map((r) => ({ ...formatRow(r, ctx.timeZone), lognames: logNameOf(String(r.logname ?? '')) ?? null })));
     },

@@ -156,6 +156,10 @@ export const S = {
     type: 'object',
     properties: { records: { type: 'array', items: row }, total: { type: 'integer' }, current: { type: 'integer' }, size: { type: 'integer' }, pages: { type: 'integer' } },
   }),
+  /** The `data` of a huge log's page: past a count it only estimates, `reachable` says how far the pages go. */
+  hugePageOf: (row: JsonSchema): JsonSchema => ({
+    allOf: [S.pageOf(row), { type: 'object', properties: { estimated: { const: true }, reachable: { type: 'integer' } } }],
+  }),
   /** A row of a generated entity, as its list and detail calls answer it. */
   entity: (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` }),
   /** A tree of rows: each node a row with its `children`, themselves rows of the same kind. */

@@ -15,7 +15,7 @@ import { openDatabase } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/db/migrate';
 import { Ingest } from '../../server/devices/ingest';
 import { keepMessageLog, messageLogDays, partitionName } from '../../server/devices/messageLogUpkeep';
-import { EXACT_UP_TO, MAX_DEPTH } from '../../server/domain/messageRecords';
+import { HUGE_LIST } from '../../server/crud/query';
 
 const PARTITIONED = '021_message_log_partitions.sql';
 
@@ -139,17 +139,17 @@ describe.each(backends)('the message log on %s', (backend) => {
     it('answers an estimated total past 10,000 rows, pages the newest 10,000 and refuses deeper pages', async () => {
       const d = devices[1];
       await s.sql(`insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_payload, f_intime)
-        select ${d.fId}, '${d.fNumber}', 'P', 'up', 't', '{"bid":"bulk","n":' || g || '}', now() - g * interval '1 second' from generate_series(1, ${EXACT_UP_TO + 500}) g`);
+        select ${d.fId}, '${d.fNumber}', 'P', 'up', 't', '{"bid":"bulk","n":' || g || '}', now() - g * interval '1 second' from generate_series(1, ${HUGE_LIST + 500}) g`);
       await s.sql('analyze t_emq_message_publish');
       const page = (current: number, condition: Record<string, unknown> = { deviceId: d.fId }) => s.call('/biz/t-emq-message-publish/records', { current, size: 10, condition }, admin);
       const first = await page(1);
-      expect(first.body.data).toMatchObject({ estimated: true, reachable: MAX_DEPTH, pages: MAX_DEPTH / 10 });
-      expect(first.body.data.total).toBeGreaterThan(EXACT_UP_TO);
+      expect(first.body.data).toMatchObject({ estimated: true, reachable: HUGE_LIST, pages: HUGE_LIST / 10 });
+      expect(first.body.data.total).toBeGreaterThan(HUGE_LIST);
       expect(first.body.data.records).toHaveLength(10);
-      const last = await page(MAX_DEPTH / 10);
+      const last = await page(HUGE_LIST / 10);
       expect(last.body.data.records).toHaveLength(10);
-      const deeper = await page(MAX_DEPTH / 10 + 1);
-      expect(deeper.body).toMatchObject({ success: false, message: `只能翻阅前${MAX_DEPTH}条记录，请缩小时间范围或增加查询条件` });
+      const deeper = await page(HUGE_LIST / 10 + 1);
+      expect(deeper.body).toMatchObject({ success: false, message: `只能翻阅前${HUGE_LIST}条记录，请缩小时间范围或增加查询条件` });
       // A narrower search is counted exactly again, content search included.
       const narrow = await page(1, { deviceId: d.fId, content: '"n":1234}' });
       expect(narrow.body.data).toMatchObject({ total: 1 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+import { HUGE_LIST } from '../../server/crud/query';
 
 const LOG = '/system/log/pageList';
 
@@ -72,5 +73,24 @@ describe.each(backends)('operation log on %s', (backend) => {
       expect(r.status).toBe(401);
       expect(r.body).toMatchObject({ code: 401, message: '没有操作权限' });
     }
+  });
+
+  it('answers an estimated total past 10,000 rows, pages the newest 10,000 and refuses deeper pages', async () => {
+    await s.sql(`insert into t_sys_log (message, logtype, user_name, logname, ip, succeed, createtime)
+      select '{}', 'POST', '批量' || g, 'place.save', '127.0.0.1', 1, now() - interval '1 day' - g * interval '1 second' from generate_series(1, ${HUGE_LIST + 500}) g`);
+    await s.sql('analyze t_sys_log');
+    const first = await page({});
+    expect(first.data).toMatchObject({ estimated: true, reachable: HUGE_LIST, pages: HUGE_LIST / 10 });
+    expect(first.data.total).toBeGreaterThan(HUGE_LIST);
+    // The newest rows still come first: the writes of this test's server, not the old bulk.
+    expect(first.data.records[0].userName).not.toMatch(/^批量/);
+    const last = await page({}, { current: HUGE_LIST / 10 });
+    expect(last.data.records).toHaveLength(10);
+    expect((await page({}, { current: HUGE_LIST / 10 + 1 })).message).toBe(`只能翻阅前${HUGE_LIST}条记录，请缩小时间范围或增加查询条件`);
+    // A narrower search is counted exactly again.
+    const narrow = await page({ keyword: '批量1234' });
+    expect(narrow.data).toMatchObject({ total: 1, pages: 1 });
+    expect(narrow.data.estimated).toBeUndefined();
+    expect(narrow.data.records[0].userName).toBe('批量1234');
   });
 });
