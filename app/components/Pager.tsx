@@ -16,7 +16,7 @@ export function Pager({
       labelDisplayedRows={({ from, to, count }) =>
         estimate === undefined
           ? translate('common.pagination.displayed', { from, to, count })
-          : translate('common.pagination.estimated', { from, to, count: estimate.toLocaleString(), reachable: count })
+          : translate('common.pagination.estimated', { from, to, count: estimate.toLocaleString(), reachable: count.toLocaleString() })
       }
       labelRowsPerPage={translate('common.pagination.rowsPerPage')}
       // The arrows' tooltips and labels too, which MUI otherwise gives in English.
