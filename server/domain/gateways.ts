@@ -5,6 +5,7 @@
  * command, so a child is reached through its new gateway at once.
  */
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
@@ -34,12 +35,12 @@ function paged(ctx: Services, query: Query, body: Row, defaultSize: number, sear
   return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching });
 }
 
-/** The children of a gateway the user sees, each with the link's id and its gateway. */
-function children(ctx: Services, user: User, gatewayId: number): Query {
+/** The children of a gateway (or of several) the user sees, each with the link's id and its gateway. */
+function children(ctx: Services, user: User, gatewayIds: number | number[]): Query {
   return devices(ctx, user)
     .innerJoin('t_gateway_device', 't_gateway_device.fDeviceId', 't_device.fId')
     .select(['t_gateway_device.fId as gatewayDeviceId', 't_gateway_device.fGatewayId'])
-    .where('t_gateway_device.fGatewayId', '=', gatewayId);
+    .where('t_gateway_device.fGatewayId', 'in', [gatewayIds].flat());
 }
 
 async function requireGateway(ctx: Services, user: User, id: unknown, failure: string): Promise<Row> {
@@ -57,18 +58,26 @@ export async function gatewayCards(ctx: Services, user: User, body: Row) {
   const q = devicesMatching(ctx, user, c.keyword, c.select_type).where('t_device.fTypeId', 'in', GATEWAY_TYPES);
   const p = await paged(ctx, q, body, CARD_SIZE, hasKeyword(c.keyword));
   const records = await present(ctx, entity('device'), p.rows);
-  // Each card's children: their number and the first few, read for all cards at once.
-  await Promise.all(
-    records.map(async (gateway) => {
-      const all = children(ctx, user, gateway.fId as number);
-      const [{ n }, first] = await Promise.all([
-        all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() as Promise<{ n: number }>,
-        all.orderBy('t_device.fId', 'asc').limit(CHILD_SIZE).execute(),
-      ]);
-      gateway.gatewayDeviceLength = Number(n);
-      gateway.tGatewayDevices = await present(ctx, entity('device'), first);
-    }),
-  );
+  // Every card's children in two statements, whatever the number of cards: how many each gateway has,
+  // and the first CHILD_SIZE of each (ranked per gateway).
+  const ids = records.map((g) => g.fId as number);
+  const all = children(ctx, user, ids);
+  const [counts, first] = ids.length
+    ? await Promise.all([
+        all.clearSelect().select(['t_gateway_device.fGatewayId', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('t_gateway_device.fGatewayId').execute(),
+        ctx.db
+          .selectFrom(all.select(sql<number>`row_number() over (partition by t_gateway_device.f_gateway_id order by t_device.f_id)`.as('childRank')).as('c'))
+          .selectAll('c')
+          .where('c.childRank', '<=', CHILD_SIZE)
+          .orderBy('c.fId')
+          .execute(),
+      ])
+    : [[], []];
+  const shown = await present(ctx, entity('device'), first.map(({ childRank: _, ...row }) => row));
+  for (const gateway of records) {
+    gateway.gatewayDeviceLength = Number(counts.find((c) => c.fGatewayId === gateway.fId)?.n ?? 0);
+    gateway.tGatewayDevices = shown.filter((c) => c.fGatewayId === gateway.fId);
+  }
   return pageAnswer(p, records);
 }
 
