@@ -52,7 +52,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     perMinute: LOGIN_RATE_LIMIT,
     perAccountPerMinute: LOGIN_ACCOUNT_RATE_LIMIT,
     logname: { key: 'session.login', 'zh-CN': '登录', 'zh-TW': '登入', 'en-US': 'Sign in' },
-    handler: async ({ body }) => {
+    handler: async ({ body, request }) => {
       const userName = text(body, 'userName');
       const password = typeof body.password === 'string' ? body.password : '';
       if (!userName) throw new Refusal('账号不能为空');
@@ -64,6 +64,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
       const user = await loadUser(ctx.db, row.fId);
       if (!user) throw new Refusal('账号已过期');
       await ctx.db.updateTable('t_sys_user').set({ fLastloginDate: new Date() }).where('fId', '=', user.fId).execute();
+      // The operation log records a sign-in under the account that signed in, shown by its current name.
+      request.user = user;
       return new Answer({ token: await ctx.tokens.issue(user.fId), ...(await session(user)) }, '登录成功');
     },
   });

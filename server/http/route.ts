@@ -145,7 +145,8 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
       }
       const result = await def.handler({ user, body, request, reply });
       if (def.write) {
-        await record(ctx.db, { request, user, logname, body, succeed: true });
+        // request.user: the caller, or the account a public call signed in.
+        await record(ctx.db, { request, user: request.user, logname, body, succeed: true });
         // A write that ended a session or changed a role is seen by the caller's very next call.
         await ctx.sessions.settled();
       }

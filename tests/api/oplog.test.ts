@@ -43,8 +43,9 @@ describe.each(backends)('operation log on %s', (backend) => {
   it('filters by operator, outcome and time range', async () => {
     const agentName = (await s.sql(`select f_chinese_name from t_sys_user where f_phone = '${AGENT.phone}'`))[0].fChineseName;
     const byAgent = await page({ keyword: agentName });
-    // The two place saves; the login is recorded under the account typed.
-    expect(byAgent.data.total).toBe(2);
+    // The sign-in (recorded under the account that signed in) and the two place saves.
+    expect(byAgent.data.total).toBe(3);
+    expect(byAgent.data.records.map((r: any) => r.logname).sort()).toEqual(['place.save', 'place.save', 'session.login']);
     expect(byAgent.data.records.every((r: any) => r.userName === agentName)).toBe(true);
     expect((await page({ keyword: '没有这个人' })).data.total).toBe(0);
 
