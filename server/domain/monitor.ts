@@ -53,19 +53,35 @@ export async function databaseFigures(database: Database) {
   const [info] = await rows<Record<string, unknown>>(database, `select current_database() as name, pg_database_size(current_database()) as size, version() as version`);
   const tables = await rows<Record<string, unknown>>(
     database,
-    `select c.relname as name, c.reltuples as estimate, pg_total_relation_size(c.oid) as total, pg_relation_size(c.oid) as data,
-            pg_indexes_size(c.oid) as indexes, s.seq_scan as seq, s.idx_scan as idx, s.n_tup_ins as ins, s.n_tup_upd as upd, s.n_tup_del as del
-     from pg_class c join pg_namespace n on n.oid = c.relnamespace left join pg_stat_user_tables s on s.relid = c.oid
-     where c.relkind = 'r' and n.nspname = current_schema() order by pg_total_relation_size(c.oid) desc, c.relname`,
+    // Each size is read from the files once: the total is the table's and its indexes' (as
+    // pg_total_relation_size adds them), and the order takes the total already worked out. On PGlite,
+    // whose file reads are slow, this halves the call.
+    `select *, tablesize + indexes as total from (
+       select c.relname as name, c.reltuples as estimate, pg_table_size(c.oid) as tablesize, pg_relation_size(c.oid) as data,
+              pg_indexes_size(c.oid) as indexes, s.seq_scan as seq, s.idx_scan as idx, s.n_tup_ins as ins, s.n_tup_upd as upd, s.n_tup_del as del
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace left join pg_stat_user_tables s on s.relid = c.oid
+       where c.relkind = 'r' and n.nspname = current_schema()) t
+     order by total desc, name`,
   );
-  const counted = [];
-  for (const t of tables) {
+  // The small tables are counted exactly, all in one statement (one round trip, not one per table).
+  // Names come from the catalog, quoted as identifiers.
+  const small = tables.filter((t) => num(t.total) <= EXACT_COUNT_BYTES).map((t) => String(t.name));
+  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const exactCounts = new Map(
+    small.length
+      ? (await rows<{ name: string; n: number }>(database, small.map((name) => `select '${name.replace(/'/g, "''")}' as name, count(*) as n from ${quoted(name)}`).join(' union all '))).map((r) => [r.name, num(r.n)])
+      : [],
+  );
+  const counted = tables.map((t) => {
     const name = String(t.name);
-    const exact = num(t.total) <= EXACT_COUNT_BYTES;
-    // Names come from the catalog, quoted as identifiers.
-    const count = exact ? num((await rows<{ n: number }>(database, `select count(*) as n from "${name.replace(/"/g, '""')}"`))[0]?.n) : Math.max(0, Math.round(num(t.estimate)));
-    counted.push({ name, rows: count, exact, totalBytes: num(t.total), dataBytes: num(t.data), indexBytes: num(t.indexes), seqScans: num(t.seq), indexScans: num(t.idx), inserted: num(t.ins), updated: num(t.upd), deleted: num(t.del) });
-  }
+    const exact = exactCounts.get(name);
+    return {
+      name,
+      rows: exact ?? Math.max(0, Math.round(num(t.estimate))),
+      exact: exact !== undefined,
+      totalBytes: num(t.total), dataBytes: num(t.data), indexBytes: num(t.indexes), seqScans: num(t.seq), indexScans: num(t.idx), inserted: num(t.ins), updated: num(t.upd), deleted: num(t.del),
+    };
+  });
   const connections = await rows<Record<string, unknown>>(database, `select coalesce(state, 'background') as state, count(*) as n from pg_stat_activity where datname = current_database() group by 1 order by 2 desc`).catch(() => []);
   const [limits] = await rows<{ max: string }>(database, `select current_setting('max_connections') as max`).catch(() => [{ max: '1' }]);
   const [cache] = await rows<Record<string, unknown>>(database, `select blks_hit as hit, blks_read as read, xact_commit as commits, xact_rollback as rollbacks from pg_stat_database where datname = current_database()`).catch(() => [{} as Record<string, unknown>]);
