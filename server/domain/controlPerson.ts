@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { describeRoute, S } from '../http/catalog';
 import { Refusal } from '../http/envelope';

@@ -6,10 +6,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import QRCode from 'qrcode';
-import { cellText } from './sheetImport';
+import { cellText, newWorkbook } from './sheetImport';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
 import { checkBody, describeRoute, S, type JsonSchema } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
@@ -105,7 +105,7 @@ function styleHeader(sheet: ExcelJS.Worksheet) {
 }
 
 export async function templateWorkbook(): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   const sheet = book.addWorksheet('设备');
   sheet.columns = COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   // Long digit strings (IMEI, ICCID) must stay text, not turn into numbers in scientific notation.
@@ -120,7 +120,7 @@ async function exportWorkbook(ctx: RouteContext, user: User, condition: Record<s
   const productIds = [...new Set(rows.map((r) => r.fProductId).filter((v) => v !== null && v !== undefined))] as number[];
   const products = productIds.length ? await ctx.db.selectFrom('t_product').select(['fId', 'fNumber', 'fName']).where('fId', 'in', productIds).execute() : [];
   const byId = new Map(products.map((p) => [p.fId, p]));
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   const sheet = book.addWorksheet('设备');
   sheet.columns = [...COLUMNS, ...EXTRA_EXPORT_COLUMNS].map((c) => ({ header: c.header, key: c.key, width: c.width }));
   for (const raw of rows) {
@@ -181,7 +181,7 @@ export function importText(result: ImportResult): string {
 }
 
 export async function importDevices(ctx: RouteContext, user: User, file: Buffer): Promise<ImportResult> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   try {
     await book.xlsx.load(file as unknown as ArrayBuffer);
   } catch {

@@ -5,9 +5,18 @@
  * file with every bad row's number and reason, so nothing is ever half-imported.
  */
 import type { FastifyRequest } from 'fastify';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { Refusal } from '../http/envelope';
 import type { DB } from '../db';
+
+/**
+ * A new workbook. The spreadsheet library is loaded on the first export or import, not when the server
+ * starts: it is about a tenth of a start's time and memory, for calls most sessions never make.
+ */
+export async function newWorkbook(): Promise<ExcelJS.Workbook> {
+  const { default: excel } = await import('exceljs');
+  return new excel.Workbook();
+}
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -43,7 +52,7 @@ export function cellText(cell: ExcelJS.Cell): string {
 
 /** A template: bold, tinted, frozen header; `text` columns stay text (ID numbers and phones never become numbers). */
 export async function templateBook(name: string, columns: readonly SheetColumn[], example: Record<string, string>, text: string[] = []): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   const sheet = book.addWorksheet(name);
   sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 16 }));
   for (const key of text) sheet.getColumn(key).numFmt = '@';
@@ -86,7 +95,7 @@ export function isTooLarge(error: unknown): boolean {
 
 /** The first sheet of a workbook given as bytes or as a file path; anything that is not one is `badType`. */
 export async function openSheet(source: Buffer | string, badType: string = SHEET_MESSAGES.format): Promise<ExcelJS.Worksheet | undefined> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   try {
     if (typeof source === 'string') await book.xlsx.readFile(source);
     else await book.xlsx.load(source as unknown as ArrayBuffer);

@@ -4,12 +4,12 @@
  * totals and chart series or as a spreadsheet. Only devices in the caller's scope are counted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { authenticate, registerCall, type RouteContext } from '../http/route';
 import { checkBody, describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';
+import { newWorkbook } from './sheetImport';
 import { scope } from './device';
 import { idList } from '../http/guard';
 
@@ -114,7 +114,7 @@ export async function deviceTotal(ctx: RouteContext, user: User, body: Record<st
 
 /** The same figures as a workbook: one row per day or hour, one column per device, and the sums. */
 export async function deviceTotalWorkbook(result: DeviceTotal, timeType: number): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   book.created = new Date();
   const sheet = book.addWorksheet('数据统计');
   const { categories, series } = result.chart;

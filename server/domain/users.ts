@@ -9,7 +9,6 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
 import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
@@ -22,7 +21,7 @@ import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
-import { SHEET_LIMIT_BYTES, SHEET_MESSAGES, XLSX_TYPE, checkRows, openSheet, receiveSheet, refuseBadRows, templateBook } from './sheetImport';
+import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, SHEET_MESSAGES, templateBook, XLSX_TYPE } from './sheetImport';
 
 export const USER_PATHS = {
   list: '/system/t-sys-user/pageList',
@@ -264,7 +263,7 @@ async function exportWorkbook(ctx: Services, body: Record<string, unknown>): Pro
   // System users only: user:export does not reach tenants, whatever the body says.
   const rows = await filtered(ctx.db, { ...conditionOf(body), userType: 1 }).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
   const records = await withRoles(ctx, rows);
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   const sheet = book.addWorksheet('用户');
   sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   sheet.getColumn('fPhone').numFmt = '@';
