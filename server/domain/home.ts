@@ -297,29 +297,54 @@ function cpuTimes() {
   return { idle, total };
 }
 
+/** The CPU use of the host and of this process over the sampler's last window, in percent. */
+let cpu: { host: number; process: number } | null = null;
+let firstWindow: Promise<void> | null = null;
+
 /**
- * The load of the host and of this process, measured over a short window: CPU in percent, memory in G
+ * CPU use is the difference between two readings. Measured inside each call, every dashboard and
+ * monitor call waited out a window; a sampler started by the first call instead takes a reading every
+ * CPU_SAMPLE_MS, so only that first call waits (its timer does not keep the process alive).
+ */
+function cpuUse(): Promise<void> {
+  if (cpu) return Promise.resolve();
+  firstWindow ??= new Promise((resolve) => {
+    let h0 = cpuTimes();
+    let p0 = process.cpuUsage();
+    let t0 = process.hrtime.bigint();
+    const timer = setInterval(() => {
+      const h1 = cpuTimes();
+      const p1 = process.cpuUsage();
+      const t1 = process.hrtime.bigint();
+      const elapsedUs = Number(t1 - t0) / 1000;
+      const cpuCount = os.cpus().length || 1;
+      const busy = h1.total - h0.total;
+      const host = busy > 0 ? (1 - (h1.idle - h0.idle) / busy) * 100 : (os.loadavg()[0] / cpuCount) * 100;
+      const own = (p1.user - p0.user + p1.system - p0.system) / (elapsedUs * cpuCount);
+      cpu = { host: Math.min(100, Math.max(0, host)), process: Math.min(100, own * 100) };
+      [h0, p0, t0] = [h1, p1, t1];
+      resolve();
+    }, CPU_SAMPLE_MS);
+    timer.unref();
+  });
+  return firstWindow;
+}
+
+/**
+ * The load of the host and of this process: CPU in percent over the last sampling window, memory in G
  * (the dashboard's gauge reads up to 8 G; `ramMax` grows with a larger host so the needle stays on it).
  */
 export async function systemLoad() {
-  const h0 = cpuTimes();
-  const p0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  await new Promise((r) => setTimeout(r, CPU_SAMPLE_MS));
-  const h1 = cpuTimes();
-  const p1 = process.cpuUsage(p0);
-  const elapsedUs = Number(process.hrtime.bigint() - t0) / 1000;
+  await cpuUse();
   const cpuCount = os.cpus().length || 1;
-  const busy = h1.total - h0.total;
-  const hostCpu = busy > 0 ? (1 - (h1.idle - h0.idle) / busy) * 100 : (os.loadavg()[0] / cpuCount) * 100;
   const total = os.totalmem();
   const free = os.freemem();
   const mem = process.memoryUsage();
   return {
-    cpu: round(Math.min(100, Math.max(0, hostCpu)), 1),
+    cpu: round(cpu!.host, 1),
     cpuCount,
     loadavg: os.loadavg().map((v) => round(v, 2)),
-    processCpu: round(Math.min(100, ((p1.user + p1.system) / (elapsedUs * cpuCount)) * 100), 1),
+    processCpu: round(cpu!.process, 1),
     ram: round((total - free) / GB, 2),
     ramTotal: round(total / GB, 2),
     ramFree: round(free / GB, 2),
