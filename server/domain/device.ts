@@ -8,7 +8,7 @@ import { Answer } from '../http/route';
 import { Refusal } from '../http/envelope';
 import { idList } from '../http/guard';
 import { isAdmin } from '../crud/types';
-import type { CallContext, Query, User } from '../crud/types';
+import type { CallContext, Query, Services, User } from '../crud/types';
 import { scoped } from '../crud/engine';
 import { amongValues, blank } from '../crud/query';
 
@@ -28,15 +28,20 @@ export function scope(query: Query, user: User): Query {
 }
 
 /**
- * The device list's total for an administrator who filters by product and online state alone (or not
- * at all), from the device counters (migration 024): at the scale of a city a count of every device
- * costs 70 ms and more on every page of the list.
+ * The device counters (migration 024, by activation state since 028), for an administrator: at the
+ * scale of a city a count of every device costs 70 ms and more on every page of the list.
  */
+function keptCounts(ctx: Services, productId: unknown) {
+  const q = ctx.db.selectFrom('t_device_count');
+  return blank(productId) ? q : q.where('fProductId', '=', Number(productId));
+}
+
+/** The device list's total for an administrator who filters by product, online and activation state alone (or not at all). */
 export async function keptTotal(condition: Record<string, unknown>, ctx: CallContext): Promise<number | undefined> {
-  if (!isAdmin(ctx.user) || !blank(condition.keyword) || !blank(condition.status)) return undefined;
-  let q = ctx.db.selectFrom('t_device_count').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('fCount'), sql<number>`0`).as('n'));
-  if (!blank(condition.product_id)) q = q.where('fProductId', '=', Number(condition.product_id));
+  if (!isAdmin(ctx.user) || !blank(condition.keyword)) return undefined;
+  let q = keptCounts(ctx, condition.product_id).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('fCount'), sql<number>`0`).as('n'));
   if (!blank(condition.online)) q = q.where('fOnline', '=', Number(condition.online));
+  if (!blank(condition.status)) q = q.where('fStatus', '=', Number(condition.status));
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
@@ -68,17 +73,29 @@ export async function beforeDelete(row: Record<string, unknown>, ctx: CallContex
 
 /** Counters of the device list: all, online, offline, not activated; optionally for one product. */
 export async function total(ctx: CallContext) {
-  const productId = Number(ctx.body.productId ?? ctx.body.product_id);
-  let q = scoped(ctx, ctx.entity, ctx.user).clearSelect();
-  if (Number.isInteger(productId) && productId > 0) q = q.where('t_device.fProductId', '=', productId);
-  const row = (await q
-    .select([
-      (eb) => eb.fn.countAll<number>().as('allCount'),
-      sql<number>`count(*) filter (where t_device.t_online = 1)`.as('onlineCount'),
-      sql<number>`count(*) filter (where coalesce(t_device.t_online, 0) = 0)`.as('onlineNotCount'),
-      sql<number>`count(*) filter (where coalesce(t_device.f_status, 0) = 0)`.as('noCount'),
-    ])
-    .executeTakeFirstOrThrow()) as Record<string, number>;
+  const given = Number(ctx.body.productId ?? ctx.body.product_id);
+  const productId = Number.isInteger(given) && given > 0 ? given : undefined;
+  // An administrator's are kept (one row per product, type and state); anyone else's are counted in scope.
+  const row = (
+    isAdmin(ctx.user)
+      ? await keptCounts(ctx, productId)
+          .select([
+            sql<number>`coalesce(sum(f_count), 0)`.as('allCount'),
+            sql<number>`coalesce(sum(f_count) filter (where f_online = 1), 0)`.as('onlineCount'),
+            sql<number>`coalesce(sum(f_count) filter (where f_online in (0, -1)), 0)`.as('onlineNotCount'),
+            sql<number>`coalesce(sum(f_count) filter (where f_status in (0, -1)), 0)`.as('noCount'),
+          ])
+          .executeTakeFirstOrThrow()
+      : await (productId ? scoped(ctx, ctx.entity, ctx.user).where('t_device.fProductId', '=', productId) : scoped(ctx, ctx.entity, ctx.user))
+          .clearSelect()
+          .select([
+            (eb) => eb.fn.countAll<number>().as('allCount'),
+            sql<number>`count(*) filter (where t_device.t_online = 1)`.as('onlineCount'),
+            sql<number>`count(*) filter (where coalesce(t_device.t_online, 0) = 0)`.as('onlineNotCount'),
+            sql<number>`count(*) filter (where coalesce(t_device.f_status, 0) = 0)`.as('noCount'),
+          ])
+          .executeTakeFirstOrThrow()
+  ) as Record<string, number>;
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
 

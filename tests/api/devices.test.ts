@@ -50,6 +50,17 @@ describe.each(backends)('devices on %s', (backend) => {
     expect(all.body.data).toEqual({ allCount: 52, onlineCount: 2, onlineNotCount: 50, noCount: 6 });
     const one = await s.call(`/biz/t-device/total?productId=${productId}`, {}, admin);
     expect(one.body.data.allCount).toBe(4);
+    // The administrator's counters are kept; each agrees with a count of the devices, per product too,
+    // after an activation and with a state no device list names (none).
+    await s.sql(`update t_device set f_status = null where f_number = 'DEV000003'`);
+    const [inactive] = await s.sql(`select f_id from t_device where f_status = 0 order by f_id limit 1`);
+    expect((await s.call('/biz/t-device/activation', { fId: inactive.fId }, admin)).body.success).toBe(true);
+    for (const where of ['true', `f_product_id = ${productId}`]) {
+      const [counted] = await s.sql(`select count(*)::int as "allCount", (count(*) filter (where t_online = 1))::int as "onlineCount",
+        (count(*) filter (where coalesce(t_online, 0) = 0))::int as "onlineNotCount", (count(*) filter (where coalesce(f_status, 0) = 0))::int as "noCount" from t_device where ${where}`);
+      const answered = await s.call(`/biz/t-device/total`, where === 'true' ? {} : { productId }, admin);
+      expect(answered.body.data).toEqual(counted);
+    }
   });
 
   it('answers the list total from the device counters exactly as a count, for every filter combination', async () => {
@@ -62,6 +73,8 @@ describe.each(backends)('devices on %s', (backend) => {
       [{ product_id: productId, online: 1 }, `f_product_id = ${productId} and t_online = 1`],
       [{ product_id: productId, online: '0' }, `f_product_id = ${productId} and t_online = 0`],
       [{ status: 1, online: 1 }, 'f_status = 1 and t_online = 1'],
+      [{ status: 0 }, 'f_status = 0'],
+      [{ product_id: productId, status: '1' }, `f_product_id = ${productId} and f_status = 1`],
       [{ keyword: 'DEV', online: 1 }, "(f_number ilike '%DEV%' or f_name ilike '%DEV%') and t_online = 1"],
     ];
     for (const [condition, where] of cases) {

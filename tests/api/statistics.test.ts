@@ -205,10 +205,10 @@ describe.each(backends)('energy statistics and dashboard on %s', (backend) => {
     });
 
     it('keeps its device counters equal to a count of the devices, whoever writes them', async () => {
-      const recount = `select coalesce(f_product_id, 0) as p, coalesce(f_type_id, 0) as t, coalesce(t_online, -1) as o, count(*)::int as n from t_device group by 1, 2, 3`;
-      const counters = `select f_product_id as p, f_type_id as t, f_online as o, f_count::int as n from t_device_count where f_count <> 0`;
+      const recount = `select coalesce(f_product_id, 0) as p, coalesce(f_type_id, 0) as t, coalesce(t_online, -1) as o, coalesce(f_status, -1) as s, count(*)::int as n from t_device group by 1, 2, 3, 4`;
+      const counters = `select f_product_id as p, f_type_id as t, f_online as o, f_status as s, f_count::int as n from t_device_count where f_count <> 0`;
       const same = async () => {
-        const key = (r: any) => `${r.p}/${r.t}/${r.o}`;
+        const key = (r: any) => `${r.p}/${r.t}/${r.o}/${r.s}`;
         const sorted = (rows: any[]) => rows.map((r) => `${key(r)}=${r.n}`).sort();
         expect(sorted(await s.sql(counters))).toEqual(sorted(await s.sql(recount)));
       };
@@ -221,6 +221,11 @@ describe.each(backends)('energy statistics and dashboard on %s', (backend) => {
       expect((await data('/api/home/total-device', admin)).allCount).toBe(before + 1);
       await s.sql(`update t_device set t_online = 1 - coalesce(t_online, 0) where f_id in (${A}, ${B}, ${created.body.data.fId})`);
       await s.sql(`insert into t_device (f_number, f_name, f_product_id, f_user_id, t_online) values ('COUNT-2', '无类型', ${product.fId}, 1, 1)`);
+      await same();
+      // Activation through the console, and a state set back by hand.
+      expect((await s.call('/biz/t-device/activation', { fId: created.body.data.fId }, admin)).body.success).toBe(true);
+      await same();
+      await s.sql(`update t_device set f_status = null where f_number = 'COUNT-2'`);
       await same();
       const other = (await s.sql(`select f_id from t_product where f_id <> ${product.fId} order by f_id limit 1`))[0].fId;
       await s.sql(`update t_device set f_product_id = ${other} where f_number = 'COUNT-2'`);
