@@ -1,6 +1,16 @@
 import { TablePagination, type TablePaginationProps } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
+/** A list's answer as the pager reads it: a huge list's total may be an estimate, with how many of its rows can be paged. */
+export interface Counted {
+  total: number;
+  estimated?: boolean;
+  reachable?: number;
+}
+
+/** The pager's `count` (the rows that can be paged) and `estimate` (the estimated total, if it is one) for a list's answer. */
+export const pagerCounts = (p: Counted): { count: number; estimate?: number } => (p.estimated ? { count: p.reachable ?? p.total, estimate: p.total } : { count: p.total });
+
 /**
  * MUI's table pager with the console's own wording in every language; every list pages through it.
  * `estimate`: the server answered an estimated total (a huge log); the label says "about", and `count`

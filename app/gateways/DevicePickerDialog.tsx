@@ -5,7 +5,7 @@ import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../devices/cells';
 import { request } from '../devices/tabs/timers/api';
 import { PICKER_SIZE, type DeviceRow, type Page } from './api';
-import { Pager } from '../components/Pager';
+import { Pager, pagerCounts } from '../components/Pager';
 
 export interface DevicePickerDialogProps {
   open: boolean;
@@ -51,6 +51,7 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
     setError('');
   }, [open]);
 
+  const pageable = pagerCounts(data);
   const conditionKey = JSON.stringify(condition);
   useEffect(() => {
     if (!open) return;
@@ -156,8 +157,9 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
         </TableContainer>
         <Pager
           component="div"
-          count={data.total}
-          page={Math.min(page, Math.max(0, Math.ceil(data.total / PICKER_SIZE) - 1))}
+          count={pageable.count}
+          estimate={pageable.estimate}
+          page={Math.min(page, Math.max(0, Math.ceil(pageable.count / PICKER_SIZE) - 1))}
           onPageChange={(_e, p) => setPage(p)}
           rowsPerPage={PICKER_SIZE}
           rowsPerPageOptions={[PICKER_SIZE]}

@@ -1,4 +1,5 @@
 /** The gateway page's calls (server/domain/gateways.ts) and codes. */
+import type { Counted } from '../components/Pager';
 export const GATEWAY_PATHS = {
   cards: '/biz/t-device/devicesmore',
   children: '/biz/t-gateway-device/devicesbygatewayid',
@@ -13,7 +14,7 @@ export const CHILD_SIZE = 4;
 export const PICKER_SIZE = 10;
 
 export type DeviceRow = Record<string, unknown> & { fId: number };
-export interface Page<T = DeviceRow> {
+/** A page of devices; the picker of bindable devices may answer an estimated total (a city's worth of them). */
+export interface Page<T = DeviceRow> extends Counted {
   records: T[];
-  total: number;
 }

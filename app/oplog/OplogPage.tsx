@@ -8,7 +8,7 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
 import { request } from '../devices/tabs/timers/api';
-import { Pager } from '../components/Pager';
+import { Pager, pagerCounts, type Counted } from '../components/Pager';
 import { DateTimeInput } from '../components/DateTimeInput';
 
 const LOG_PATH = '/system/log/pageList';
@@ -30,11 +30,8 @@ interface LogRow {
 }
 
 /** A page of the log; past 10,000 rows the total is an estimate and only the newest `reachable` rows can be paged. */
-interface LogPage {
+interface LogPage extends Counted {
   records: LogRow[];
-  total: number;
-  estimated?: boolean;
-  reachable?: number;
 }
 const EMPTY: LogPage = { records: [], total: 0 };
 
@@ -79,7 +76,7 @@ export function OplogPage() {
     void load();
   }, [load]);
 
-  const pageable = data.estimated ? (data.reachable ?? data.total) : data.total;
+  const { count, estimate } = pagerCounts(data);
   const toggle = (id: number) =>
     setOpen((s) => {
       const next = new Set(s);
@@ -193,9 +190,9 @@ export function OplogPage() {
         </TableContainer>
         <Pager
           component="div"
-          count={pageable}
-          estimate={data.estimated ? data.total : undefined}
-          page={Math.min(page, Math.max(0, Math.ceil(pageable / size) - 1))}
+          count={count}
+          estimate={estimate}
+          page={Math.min(page, Math.max(0, Math.ceil(count / size) - 1))}
           onPageChange={(_e, n) => setPage(n)}
           rowsPerPage={size}
           rowsPerPageOptions={PAGE_SIZES}

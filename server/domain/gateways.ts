@@ -31,8 +31,8 @@ function devices(ctx: Services, user: User): Query {
 }
 
 /** A page of devices, oldest first: `{ current, size }` of the body, `defaultSize` without a size. */
-function paged(ctx: Services, query: Query, body: Row, defaultSize: number, searching: boolean) {
-  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching });
+function paged(ctx: Services, query: Query, body: Row, defaultSize: number, searching: boolean, huge = false) {
+  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching, huge });
 }
 
 /** The children of a gateway (or of several) the user sees, each with the link's id and its gateway. */
@@ -103,7 +103,8 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
   q = matchingKeyword(matchingKeyword(q, c.name, 2), c.number, 1);
   const groupId = Number(c.group_id);
   if (Number.isInteger(groupId) && groupId > 0) q = q.where('t_device.fId', 'in', ctx.db.selectFrom('t_group_device').select('t_group_device.fDeviceId').where('t_group_device.fGroupId', '=', groupId));
-  const p = await paged(ctx, q, body, PICKER_SIZE, hasKeyword(c.name) || hasKeyword(c.number));
+  // A city may have a million unbound devices of a type: past 10,000 the picker's total is an estimate.
+  const p = await paged(ctx, q, body, PICKER_SIZE, hasKeyword(c.name) || hasKeyword(c.number), true);
   return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
@@ -155,7 +156,7 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
   const CARD = { allOf: [DEVICE, S.object({ gatewayDeviceLength: { type: 'integer' }, tGatewayDevices: S.array(DEVICE) })] };
   registerCall(app, ctx, { path: '/biz/t-device/devicesmore', body: S.page({ keyword: S.keyword() }), data: S.pageOf(CARD), permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayCards(services(), user!, body) });
   registerCall(app, ctx, { path: '/biz/t-gateway-device/devicesbygatewayid', body: S.page({ gateway_id: S.id(), gatewayId: S.id() }), data: S.pageOf(DEVICE), permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', body: S.page({ gateway_id: S.id(), keyword: S.keyword() }), data: S.pageOf(DEVICE), permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
+  registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', body: S.page({ gateway_id: S.id(), keyword: S.keyword() }), data: S.hugePageOf(DEVICE), permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
   registerCall(app, ctx, { path: '/biz/t-gateway-device/add', body: { type: ['object', 'array'], properties: { items: S.array(S.object({ fDeviceId: S.id(), fGatewayId: S.id() })), list: S.array(), records: S.array() }, items: S.object({ fDeviceId: S.id(), fGatewayId: S.id() }) }, permission: GATEWAY_CODES.add, data: S.none(), write: true, logname: { key: 'gateway.bind', 'zh-CN': '网关添加子设备', 'zh-TW': '閘道新增子設備', 'en-US': 'Add gateway child devices' }, handler: ({ user, body }) => bindChildren(services(), user!, body) });
   registerCall(app, ctx, { path: '/biz/t-gateway-device/del', body: S.object({ gatewayDeviceId: S.id(), fDeviceId: S.id(), fGatewayId: S.id() }), permission: GATEWAY_CODES.add, data: S.none(), write: true, logname: { key: 'gateway.unbind', 'zh-CN': '网关移除子设备', 'zh-TW': '閘道移除子設備', 'en-US': 'Remove gateway child device' }, handler: ({ user, body }) => unbindChild(services(), user!, body) });
 }

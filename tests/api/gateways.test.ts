@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
+import { HUGE_LIST } from '../../server/crud/query';
 
 describe.each(backends)('gateways and alarm-cabinet thresholds on %s', (backend) => {
   let s: TestServer;
@@ -141,5 +142,23 @@ describe.each(backends)('gateways and alarm-cabinet thresholds on %s', (backend)
     const del = await s.call('/biz/t-device-alarm-cabinet/del', { fId: second.body.data.fId }, agent);
     expect(del.body).toMatchObject({ success: true, message: '删除成功' });
     expect((await s.call('/biz/t-device-alarm-cabinet/list', { fDeviceId: dev }, admin)).body.data).toHaveLength(1);
+  });
+
+  it('estimates the picker total past 10,000 bindable devices and still pages the first 10,000', async () => {
+    const [{ fId: productId }] = await s.sql(`select f_id from t_product where f_number = 'P-SW-485'`);
+    await s.sql(`insert into t_device (f_number, f_name, f_product_id, f_type_id, f_user_id)
+      select 'MANY-' || g, '总线' || g, ${productId}, 1, null from generate_series(1, ${HUGE_LIST + 500}) g`);
+    await s.sql('analyze t_device');
+    const picker = (body: object) => s.call('/biz/t-device/devicesbygateway', { size: 10, ...body }, admin);
+    const first = await picker({ current: 1, condition: { type_id: 1 } });
+    expect(first.body.data).toMatchObject({ estimated: true, reachable: HUGE_LIST, pages: HUGE_LIST / 10 });
+    expect(first.body.data.total).toBeGreaterThan(HUGE_LIST);
+    expect(first.body.data.records).toHaveLength(10);
+    expect((await picker({ current: HUGE_LIST / 10 + 1, condition: { type_id: 1 } })).body.message).toBe(`只能翻阅前${HUGE_LIST}条记录，请缩小时间范围或增加查询条件`);
+    // A search is counted exactly again.
+    const one = await picker({ current: 1, condition: { type_id: 1, number: 'MANY-1234' } });
+    expect(one.body.data).toMatchObject({ total: 1 });
+    expect(one.body.data.estimated).toBeUndefined();
+    await s.sql(`delete from t_device where f_number like 'MANY-%'`);
   });
 });

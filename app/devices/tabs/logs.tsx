@@ -3,7 +3,7 @@ import {
   Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Paper, Table, TableBody, TableCell, TableContainer,
   TableHead, TableRow, TextField,
 } from '@mui/material';
-import { Pager } from '../../components/Pager';
+import { Pager, pagerCounts, type Counted } from '../../components/Pager';
 import { DateTimeInput } from '../../components/DateTimeInput';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -54,14 +54,13 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(10);
   const [rows, setRows] = useState<MessageRow[]>([]);
-  const [total, setTotal] = useState(0);
   /** A huge log answers an estimated total and how many of its newest rows can be paged. */
-  const [estimate, setEstimate] = useState<number | undefined>();
+  const [counted, setCounted] = useState<Counted>({ total: 0 });
   const [error, setError] = useState<string | undefined>();
   const [full, setFull] = useState<MessageRow | null>(null);
 
   const load = useCallback(async () => {
-    const res = await send<{ records: MessageRow[]; total: number; estimated?: boolean; reachable?: number }>(PATHS.records, {
+    const res = await send<{ records: MessageRow[] } & Counted>(PATHS.records, {
       current: page + 1,
       size,
       condition: {
@@ -74,8 +73,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
     });
     if (res.data) {
       setRows(res.data.records);
-      setTotal(res.data.estimated ? (res.data.reachable ?? res.data.total) : res.data.total);
-      setEstimate(res.data.estimated ? res.data.total : undefined);
+      setCounted(res.data);
       setError(undefined);
     } else if (!res.announced) setError(res.message);
   }, [JSON.stringify(scope), filters, page, size]);
@@ -174,8 +172,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
           </TableContainer>
           <Pager
             component="div"
-            count={total}
-            estimate={estimate}
+            {...pagerCounts(counted)}
             page={page}
             rowsPerPage={size}
             rowsPerPageOptions={SIZES}
