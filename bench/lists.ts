@@ -5,7 +5,8 @@
  * relations, envelope, through Fastify's inject) with the very statements it sent to the database run
  * directly on a connection of their own — a raw pg loop (PGlite: the same client), captured from the
  * server's own call — interleaved round by round so the machine's load falls on both alike. Prints
- * ratios (raw time / server time: 1.00 means the server adds nothing) and the device keyword search's p95.
+ * ratios (raw time / server time: 1.00 means the server adds nothing), the slowest of the other
+ * (hand-written) reads, and the device keyword search's p95.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/lists.ts   (a database lists_bench_* is made and dropped)
  *   npx tsx bench/lists.ts                                                             (PGlite; DEVICES=100000 by default)
@@ -232,6 +233,28 @@ for (const c of cases) {
 }
 const below = results.filter((r) => r.ratio < 0.9);
 log(`${results.length} measured; lowest ratio ${Math.min(...results.map((r) => r.ratio)).toFixed(2)}; below 0.90: ${below.length ? below.map((b) => `${b.path} p${b.page} ${b.ratio.toFixed(2)}`).join(', ') : 'none'}`);
+
+// ---- every other read --------------------------------------------------------------------------------
+// The hand-written reads (gateway cards, counters, trees, dashboards, monitors…) have no raw twin to
+// compare with: each is timed through the server at page 1 and 500, and the slowest are printed.
+{
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json', headers: { authorization: admin } })).json();
+  const measured = new Set(cases.map((c) => c.path));
+  const WRITES = /logout|password|del|remove|add|save|update|send|upload|import|export|download|template|reset|sign|bind|status|set|kill|restart|stop|events|login|register/i;
+  const reads: { path: string; ms: number }[] = [];
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+    if (measured.has(path) || WRITES.test(path)) continue;
+    const method = item.post ? 'POST' : 'GET';
+    for (const current of method === 'POST' ? [1, 500] : [1]) {
+      const t = process.hrtime.bigint();
+      const r = await app.inject({ method, url: path, headers: { authorization: admin }, ...(method === 'POST' ? { payload: { current, size: PAGE_SIZE } } : {}) });
+      if (r.statusCode === 200) reads.push({ path: `${path} p${current}`, ms: ms(t) });
+    }
+  }
+  reads.sort((a, b) => b.ms - a.ms);
+  log(`\n${reads.length} other reads timed once each as the administrator; the slowest:`);
+  for (const r of reads.slice(0, 15)) log(`${r.path.padEnd(52)} ${r.ms.toFixed(1).padStart(8)} ms`);
+}
 
 // ---- keyword search ----------------------------------------------------------------------------------
 async function searches(token: string, label: string) {
