@@ -97,7 +97,8 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
   const c = conditionOf(body);
   let q = devices(ctx, user)
     .where('t_device.fTypeId', 'not in', GATEWAY_TYPES)
-    .where('t_device.fId', 'not in', ctx.db.selectFrom('t_gateway_device').select('t_gateway_device.fDeviceId'));
+    // An anti-join (not `not in`), which the planner estimates well: the picker's estimated total is its.
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('t_gateway_device').select('t_gateway_device.fId').whereRef('t_gateway_device.fDeviceId', '=', 't_device.fId'))));
   const type = Number(c.type_id ?? 1);
   if (Number.isInteger(type) && type > 0) q = q.where('t_device.fTypeId', '=', type);
   q = matchingKeyword(matchingKeyword(q, c.name, 2), c.number, 1);
