@@ -116,6 +116,22 @@ function writerOf(deviceNumber: string, writers: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Refusals that say nothing of what is written, only that another writer held the rows meanwhile. */
+const TRANSIENT = new Set(['40P01', '40001']);
+const TRANSIENT_TRIES = 5;
+
+/** Runs a write, again (a few times, a little later each time) while it fails for another writer's locks. */
+async function retryingTransient(write: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= TRANSIENT_TRIES || !TRANSIENT.has((error as { code?: string }).code ?? '')) throw error;
+      await sleep(20 * attempt);
+    }
+  }
+}
+
 export class Ingest implements IngestSink {
   /** Device numbers -> ids, so a device costs no lookup once seen. */
   readonly #ids = new Map<string, number>();
@@ -193,20 +209,21 @@ export class Ingest implements IngestSink {
 
   /**
    * Writes one lane of a batch. When the database cannot be reached it is tried again (reading from the
-   * broker stops meanwhile, unacknowledged messages stay with the broker); when it fails for what it
-   * holds, each message is written alone so that one bad message costs only itself. A lane that
-   * committed is never written again because another one failed.
+   * broker stops meanwhile, unacknowledged messages stay with the broker); when another writer held the
+   * same rows (a deadlock, a serialization failure) the same write is tried again at once; when it fails
+   * for what it holds, each message is written alone so that one bad message costs only itself. A lane
+   * that committed is never written again because another one failed.
    */
   async #write(batch: IngestItem[], store: (items: IngestItem[]) => Promise<void>): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const items = batch.filter((i) => !i.source?.abandoned);
       if (!items.length) return;
       try {
-        await store(items);
+        await retryingTransient(() => store(items));
         return;
       } catch (error) {
         if (items.length > 1 && (await this.#reachable())) {
-          for (const item of items) await store([item]).catch((e: Error) => this.handlers.warn(e));
+          for (const item of items) await retryingTransient(() => store([item])).catch((e: Error) => this.handlers.warn(e));
           return;
         }
         if (items.length === 1 && (await this.#reachable())) return this.handlers.warn(error as Error);

@@ -170,6 +170,30 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
     expect(n).toBe(60);
   });
 
+  it('writes a lane again when another writer held its rows (a deadlock), losing nothing', async () => {
+    // The database refuses the log's first two writes the way it refuses the loser of a deadlock.
+    await s.sql(`create sequence t_test_deadlocks`);
+    await s.sql(`create function t_test_deadlock() returns trigger language plpgsql as $$
+      begin if nextval('t_test_deadlocks') <= 2 then raise exception 'deadlock detected (test)' using errcode = '40P01'; end if; return null; end $$`);
+    await s.sql(`create trigger t_test_deadlock after insert on t_emq_message_publish for each statement execute function t_test_deadlock()`);
+    try {
+      const warnings: Error[] = [];
+      const ingest = new Ingest(s.db, { security: async () => undefined, warn: (e) => warnings.push(e) });
+      const [d] = devices;
+      const tag = `deadlock-${Date.now()}`;
+      ingest.push({ kind: 'log', deviceNumber: d.fNumber, productNumber: d.product, direction: 'up', topic: `dev/${d.product}/${d.fNumber}/up`, payload: JSON.stringify({ tag }) });
+      await ingest.committed();
+      await ingest.close();
+      expect(warnings).toEqual([]);
+      expect(await s.sql(`select count(*)::int as n from t_emq_message_publish where f_payload like '%${tag}%'`)).toEqual([{ n: 1 }]);
+      expect(await s.sql(`select last_value::int as tries from t_test_deadlocks`)).toEqual([{ tries: 3 }]);
+    } finally {
+      await s.sql(`drop trigger t_test_deadlock on t_emq_message_publish`);
+      await s.sql(`drop function t_test_deadlock()`);
+      await s.sql(`drop sequence t_test_deadlocks`);
+    }
+  });
+
   it("moves a reporting device's last online time on once it is a minute behind, and with every status", async () => {
     const [, , c] = devices;
     const t0 = Date.now() - 600_000;
