@@ -118,7 +118,7 @@ export const pageAnswer = <T>(p: Page, records: T[]) => ({
  * they run side by side on two of the pool's connections, so a list waits for the slower of the two
  * rather than for both in turn. The statements of a list that searches text are planned knowing what
  * `ilike` costs (`searchingText`). `total` answers the total instead of a count where a list keeps one;
- * a `huge` list (a log that grows without end) is counted up to HUGE_LIST rows and estimated beyond.
+ * a `huge` list (one that may hold millions of rows) is counted up to HUGE_LIST rows and estimated beyond.
  */
 export async function pageOf(
   ctx: Services,

@@ -52,8 +52,9 @@ export function pageAt(body: Record<string, unknown>, defaultSize: number, max =
 }
 
 /**
- * The logs that grow without end (messages, the operation log) are not counted whole: at the scale of a
- * city a count of every matching row costs as much as reading them. Their total is exact up to
+ * The lists that may hold millions of rows (the message and operation logs, the devices a gateway's
+ * picker offers) are not counted whole: at the scale of a city a count of every matching row costs as
+ * much as reading them. Their total is exact up to
  * HUGE_LIST rows (a count that stops there), beyond it the planner's estimate, answered with
  * `estimated: true` so the console can say "about"; paging reaches the newest HUGE_LIST rows, since
  * deeper pages would skip millions of rows — those are refused with the advice to narrow the search.
