@@ -114,6 +114,8 @@ class DeviceLink {
     return new Promise((resolve) => {
       client.on('connect', async () => {
         await client.subscribeAsync(this.topic('down'), { qos: 1 }).catch(() => {});
+        // Stopped while (re)connecting: an online status now would follow the offline one stop() sent.
+        if (this.stopped || this.client !== client) return resolve();
         await this.publishStatus();
         this.startTelemetry();
         resolve();

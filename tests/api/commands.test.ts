@@ -73,12 +73,13 @@ describe.each(runs)('device commands on $backend with the $broker broker', ({ ba
 
   it('refuses an offline device', async () => {
     await s.devices.simulator!.setOnline('DEV000012', false);
-    await until(async () => (await state('DEV000012')).tOnline === 0);
+    // A loaded machine (the whole suite at once, on the embedded database) may take seconds to store it.
+    await until(async () => (await state('DEV000012')).tOnline === 0, 30_000);
     const r = await s.call('/app/device/send-switch', { deviceId: id.DEV000012, onOff: 0 }, admin);
     expect(r.body).toMatchObject({ success: false, message: '设备离线' });
     await s.devices.simulator!.setOnline('DEV000012', true);
-    await until(async () => (await state('DEV000012')).tOnline === 1);
-  });
+    await until(async () => (await state('DEV000012')).tOnline === 1, 30_000);
+  }, 70_000);
 
   it('locks: the breaker is forced closed and switching is refused until unlocked', async () => {
     await s.call('/app/device/send-switch', { deviceId: id.DEV000013, onOff: 0 }, admin);
