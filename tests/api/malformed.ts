@@ -113,7 +113,7 @@ function properties(schema: Schema, depth = 2, prefix: string[] = []): { path: s
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** The raw bodies any JSON call must refuse cleanly, whatever it documents. */
-function rawBodies(limit: number): { label: string; headers: Record<string, string>; body?: string | Buffer }[] {
+export function rawBodies(limit: number): { label: string; headers: Record<string, string>; body?: string | Buffer }[] {
   return [
     { label: 'empty JSON body', headers: JSON_TYPE, body: '' },
     { label: 'JSON null', headers: JSON_TYPE, body: 'null' },
@@ -182,12 +182,22 @@ function multipartBodies(upload: Schema | undefined, field: string): { label: st
 /** Calls that end the session or change credentials go last, so the rest run signed in. */
 export const DESTRUCTIVE = /logout|pwd|password|reset|del|remove|status|disable|lock/i;
 
+/** `n` of `items`, drawn with the seed. */
+function pickSome<T>(items: T[], n: number, rng: () => number): T[] {
+  const left = [...items];
+  for (let i = 0; i < Math.min(n, left.length); i++) {
+    const j = i + Math.floor(rng() * (left.length - i));
+    [left[i], left[j]] = [left[j], left[i]];
+  }
+  return left.slice(0, n);
+}
+
 /**
- * The malformed requests for every call of `doc`: all the raw-body, query and path variants (the heavy
- * bodies of a megabyte on every fourth call), and `perCall` of the property, paging and undocumented-key
- * variants, drawn with the seed.
+ * The malformed requests for every call of `doc`: the raw-body, query and path variants (the heavy
+ * bodies of a megabyte on every fourth call; `rawPerCall` of the raw bodies, drawn, when given), and
+ * `perCall` of the property, paging and undocumented-key variants, drawn with the seed.
  */
-export function malformedRequests(doc: Schema, { seed = 1, perCall = 20 } = {}): MalformedRequest[] {
+export function malformedRequests(doc: Schema, { seed = 1, perCall = 20, rawPerCall = undefined as number | undefined } = {}): MalformedRequest[] {
   const rng = seeded(seed);
   const out: MalformedRequest[] = [];
   const paths = Object.entries(doc.paths as Record<string, Record<string, Schema>>);
@@ -209,7 +219,8 @@ export function malformedRequests(doc: Schema, { seed = 1, perCall = 20 } = {}):
         continue;
       }
       const heavy = rng() < 0.25;
-      for (const b of rawBodies(limit)) if (heavy || (b.body?.length ?? 0) < 200_000) add(b.label, b.headers, b.body);
+      const raws = rawBodies(limit).filter((b) => heavy || (b.body?.length ?? 0) < 200_000);
+      for (const b of rawPerCall === undefined ? raws : pickSome(raws, rawPerCall, rng)) add(b.label, b.headers, b.body);
       const schema: Schema = content['application/json']?.schema ?? {};
       const required: string[] = schema.required ?? [];
       const declared = (schema.properties ?? {}) as Record<string, Schema>;
