@@ -41,7 +41,8 @@ describe.each(backends)('malformed requests on %s', (backend) => {
     // raw bodies are refused before any handler runs, so it gets four of them a call, drawn, every kind
     // still sent to some call.
     const full = backend === backends[0];
-    const requests = malformedRequests(doc, { seed: SEED, perCall: full ? 20 : 4, rawPerCall: full ? undefined : 4 });
+    // Fourteen property variants a call make the full draw 10,585 requests (twenty made 11,959).
+    const requests = malformedRequests(doc, { seed: SEED, perCall: full ? 14 : 4, rawPerCall: full ? undefined : 4 });
     const calls = new Set(requests.map((r) => r.call));
     // Every kind of raw body is sent on this database too (the limit in a label differs by call).
     const kind = (label: string) => label.replace(/ \(.*\)$/, '');
