@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -20,10 +21,14 @@ mkdirSync(REPORTS, { recursive: true });
 
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
-/** Runs a runner with its lines prefixed; answers its exit status. */
-function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+/**
+ * Runs a runner with its lines prefixed; answers its exit status. `nice` lowers the runner's priority
+ * (its workers and the servers they start inherit it) before it starts any of them.
+ */
+function run(name: string, command: string, args: string[], { env = {}, nice = 0 }: { env?: NodeJS.ProcessEnv; nice?: number } = {}): Promise<number> {
   console.log(`[${name}] $ ${command} ${args.join(' ')}`);
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  if (nice && child.pid) setPriority(child.pid, nice);
   for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
@@ -32,7 +37,10 @@ interface Totals { passed: number; failed: number }
 
 async function vitest(): Promise<Totals> {
   const report = join(REPORTS, 'vitest.json');
-  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  // The browser tests wait on the page far more than they compute, and each wait stretches when the
+  // machine is busy; the vitest files mostly compute. Vitest yields the processors to them, and takes
+  // what they leave.
+  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { nice: 10 });
   if (!existsSync(report)) return { passed: 0, failed: 1 };
   const r = JSON.parse(readFileSync(report, 'utf8'));
   // A suite that failed to load fails no test of its own.
@@ -41,7 +49,7 @@ async function vitest(): Promise<Totals> {
 
 async function e2e(): Promise<Totals> {
   const report = join(REPORTS, 'playwright.json');
-  const status = await run('e2e', bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  const status = await run('e2e', bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
   if (!existsSync(report)) return { passed: 0, failed: 1 };
   const s = JSON.parse(readFileSync(report, 'utf8')).stats;
   return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0) };

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
-import { grant } from '../../server/db/menus';
 
 const HELP = '/biz/t-help-manual';
 const RENTAL = '/biz/t-rental-file';
@@ -101,7 +100,7 @@ describe.each(backends)('help manuals and documents on %s', (backend) => {
     expect((await s.call('/biz/t-platform-feedback/pageList', { current: 1 }, agent)).status).toBe(401);
     expect((await s.call('/biz/t-reminder-record/updateRecordStatus', { fId: 1, fStatus: 1 }, agent)).status).toBe(401);
 
-    await grant(s.db, 'agent', ['programHelpManual:list', 'programHelpManual:edit', 'programHelpManual:del']);
+    await s.grant('agent', ['programHelpManual:list', 'programHelpManual:edit', 'programHelpManual:del']);
     const type4 = (await list(4, agent)).body.data.records[0];
     expect(type4.fType).toBe(4);
     const type5 = (await list(5)).body.data.records[0];
@@ -122,7 +121,7 @@ describe.each(backends)('help manuals and documents on %s', (backend) => {
     expect((await s.call(`${HELP}/removeHelpManual`, { fId: made.body.data.fId }, agent)).body.success).toBe(true);
     // And the help-manual codes alone do not reach type 4.
     const user = await s.login(USER);
-    await grant(s.db, 'user', ['helpManual:list', 'helpManual:edit']);
+    await s.grant('user', ['helpManual:list', 'helpManual:edit']);
     expect((await s.call(`${HELP}/updateStatus`, { fId: type4.fId, fStatus: 1 }, user)).status).toBe(401);
     expect((await list(4, user)).status).toBe(401);
     expect((await s.call(`${HELP}/updateStatus`, { fId: type5.fId, fStatus: type5.fStatus }, user)).body.success).toBe(true);

@@ -84,6 +84,17 @@ describe.each(backends)('first run on %s', (backend) => {
     expect(await orphans()).toEqual([]);
   });
 
+  it('rewrites on a restart only the menu rows that differ from the resource files', async () => {
+    await s.sql(`update t_sys_permission_menu set menu_name = 'renamed by hand' where permissions = 'device:list'`);
+    const versions = () => s.sql(`select permissions, xmin::text as version from t_sys_permission_menu order by id`);
+    const before = await versions();
+    await syncMenus(s.db);
+    const after = await versions();
+    // One row put back as the resource files have it; every other row untouched (same row version).
+    expect(after.filter((r, i) => r.version !== before[i].version).map((r) => r.permissions)).toEqual(['device:list']);
+    expect((await s.sql(`select menu_name from t_sys_permission_menu where permissions = 'device:list'`))[0].menuName).not.toBe('renamed by hand');
+  });
+
   it('seeds firmware, groups with devices and a department tree', async () => {
         const firmware = await s.call('/biz/t-firmware/firmwares', { current: 1, size: 10, condition: {} }, admin);
     expect(firmware.body.data.total).toBeGreaterThanOrEqual(3);

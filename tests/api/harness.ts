@@ -12,7 +12,7 @@ import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db';
 import { migrate } from '../../server/db/migrate';
 import { assertNoDrift } from '../../server/db/snapshot';
-import { syncMenus } from '../../server/db/menus';
+import { grant, syncMenus } from '../../server/db/menus';
 import { seedDemo } from '../../server/db/seed';
 import { createTokens } from '../../server/auth/tokens';
 import { buildApp } from '../../server/app';
@@ -58,6 +58,8 @@ export interface TestServer {
   token(userId: number): Promise<string>;
   /** Runs SQL on the database directly (rows come back with camelCase keys); answers once the server's cached callers have heard of what it changed. */
   sql<T = any>(text: string): Promise<T[]>;
+  /** Gives a role the menus of these permission codes; answers once the server's cached callers have heard of it. */
+  grant(roleAlias: string, codes: string[]): Promise<void>;
   devices: DeviceSide;
   /** Every statement the server ran, by its text (server/db/queryStats.ts). */
   queries: Awaited<ReturnType<typeof openDatabase>>['queries'];
@@ -155,6 +157,10 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
       // As a write through the server does: the cached callers have heard of what it changed.
       await app.sessions.settled();
       return rows;
+    },
+    async grant(roleAlias, codes) {
+      await grant(database.db, roleAlias, codes);
+      await app.sessions.settled();
     },
     devices,
     queries: database.queries,

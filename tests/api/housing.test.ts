@@ -11,9 +11,6 @@ describe.each(backends)('address lookups, rental houses and tenants on %s', (bac
   let agent: string;
   let user: string;
   const id: Record<string, number> = {};
-  const grant = (alias: string, codes: string[]) =>
-    s.sql(`insert into t_sys_role_menu (role_id, menu_id) select r.id, m.id from t_sys_role r, t_sys_permission_menu m
-           where r.alias = '${alias}' and m.permissions in (${codes.map((c) => `'${c}'`).join(',')}) on conflict do nothing`);
   const data = async (path: string, body: object, token = admin) => {
     const r = await s.call(path, body, token);
     expect(r.status, path).toBe(200);
@@ -155,8 +152,8 @@ describe.each(backends)('address lookups, rental houses and tenants on %s', (bac
     const system = { current: 1, pageSize: 10, condition: { userType: 1 } };
     // Neither code yet.
     expect((await s.call(`${USERS}/pageList`, tenants, user)).status).toBe(401);
-    await grant('user', ['tenant:list', 'tenant:status']);
-    await grant('agent', ['user:list']);
+    await s.grant('user', ['tenant:list', 'tenant:status']);
+    await s.grant('agent', ['user:list']);
     expect((await s.call(`${USERS}/pageList`, tenants, user)).body.success).toBe(true);
     expect((await s.call(`${USERS}/pageList`, system, user)).status).toBe(401);
     expect((await s.call(`${USERS}/pageList`, { current: 1 }, user)).status).toBe(401);

@@ -112,8 +112,18 @@ function properties(schema: Schema, depth = 2, prefix: string[] = []): { path: s
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
+type RawBody = { label: string; headers: Record<string, string>; body?: string | Buffer };
+/** Built once per body limit: the megabyte bodies cost more to make than to send. */
+const rawByLimit = new Map<number, RawBody[]>();
+
 /** The raw bodies any JSON call must refuse cleanly, whatever it documents. */
-export function rawBodies(limit: number): { label: string; headers: Record<string, string>; body?: string | Buffer }[] {
+export function rawBodies(limit: number): RawBody[] {
+  let bodies = rawByLimit.get(limit);
+  if (!bodies) rawByLimit.set(limit, (bodies = makeRawBodies(limit)));
+  return bodies;
+}
+
+function makeRawBodies(limit: number): RawBody[] {
   return [
     { label: 'empty JSON body', headers: JSON_TYPE, body: '' },
     { label: 'JSON null', headers: JSON_TYPE, body: 'null' },

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
-import { grant } from '../../server/db/menus';
 
 const SYSTEM = '/monitor/system';
 const DRUID = '/druid/stat';
@@ -47,7 +46,7 @@ describe.each(backends)('monitors and the error log on %s', (backend) => {
     for (const token of [agent, user]) expect((await s.call(SYSTEM, {}, token)).status).toBe(401);
     expect((await s.call(SYSTEM, {})).status).toBe(700);
     // The page's code given to another role does not make its holders administrators.
-    await grant(s.db, 'agent', ['monitor:system', 'monitor:druid']);
+    await s.grant('agent', ['monitor:system', 'monitor:druid']);
     expect((await s.call(SYSTEM, {}, agent)).body).toMatchObject({ code: 401, message: '没有操作权限' });
     expect((await s.call(DRUID, {}, agent)).status).toBe(401);
   });
