@@ -118,17 +118,18 @@ export const pageAnswer = <T>(p: Page, records: T[]) => ({
  * they run side by side on two of the pool's connections, so a list waits for the slower of the two
  * rather than for both in turn. The statements of a list that searches text are planned knowing what
  * `ilike` costs (`searchingText`). `total` answers the total instead of a count where a list keeps one;
- * a `huge` list (one that may hold millions of rows) is counted up to HUGE_LIST rows and estimated beyond.
+ * a `huge` list (one that may hold millions of rows) is counted up to HUGE_LIST rows and estimated beyond,
+ * and a page past them is refused with `narrow` as the advice.
  */
 export async function pageOf(
   ctx: Services,
   query: Query,
   at: { current: number; size: number },
   order: { column: string; asc: boolean }[],
-  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined; huge?: boolean } = {},
+  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined; huge?: boolean; narrow?: string } = {},
 ): Promise<Page> {
   const read = <R>(q: SelectQueryBuilder<any, any, R>) => (options.searching ? searchingText(ctx.db, q) : q.execute());
-  if (options.huge) checkReachable(at);
+  if (options.huge) checkReachable(at, options.narrow);
   const counting = async (): Promise<{ total: number; estimated: boolean }> => {
     if (options.huge) return countUpTo(ctx.db, query, HUGE_LIST, read);
     const kept = await options.total?.();
@@ -138,9 +139,14 @@ export async function pageOf(
   };
   let q = query;
   for (const o of order) q = q.orderBy(o.column, o.asc ? 'asc' : 'desc');
-  const [{ total, estimated }, rows] = await Promise.all([counting(), read(q.limit(at.size).offset((at.current - 1) * at.size))]);
+  const [counted, rows] = await Promise.all([counting(), read(q.limit(at.size).offset((at.current - 1) * at.size))]);
+  return { rows, ...pageStanding(at, counted) };
+}
+
+/** Where a page stands in its list: an estimated total's pages end at the newest HUGE_LIST rows. */
+export function pageStanding(at: { current: number; size: number }, { total, estimated }: { total: number; estimated: boolean }): Omit<Page, 'rows'> {
   const reachable = estimated ? Math.min(total, HUGE_LIST) : total;
-  return { rows, total, current: at.current, size: at.size, pages: Math.ceil(reachable / at.size), ...(estimated ? { estimated: true as const, reachable } : {}) };
+  return { total, current: at.current, size: at.size, pages: Math.ceil(reachable / at.size), ...(estimated ? { estimated: true as const, reachable } : {}) };
 }
 
 export async function all(ctx: CallContext) {

@@ -61,9 +61,12 @@ export function pageAt(body: Record<string, unknown>, defaultSize: number, max =
  */
 export const HUGE_LIST = 10_000;
 
-/** Refuses a page of a huge list past the rows it can reach (`HUGE_LIST`). */
-export function checkReachable(at: { current: number; size: number }): void {
-  if (at.current > 1 && at.current * at.size > HUGE_LIST) throw new Refusal(`只能翻阅前${HUGE_LIST}条记录，请缩小时间范围或增加查询条件`);
+/** What narrows a huge list that has a time filter (the logs); a list without one says only `请增加查询条件`. */
+export const NARROW_BY_TIME = '请缩小时间范围或增加查询条件';
+
+/** Refuses a page of a huge list past the rows it can reach (`HUGE_LIST`), saying how to narrow it. */
+export function checkReachable(at: { current: number; size: number }, narrow = NARROW_BY_TIME): void {
+  if (at.current > 1 && at.current * at.size > HUGE_LIST) throw new Refusal(`只能翻阅前${HUGE_LIST}条记录，${narrow}`);
 }
 
 /** The number of rows a query matches: exact when at most `cap`, else the planner's estimate (at least cap + 1). */

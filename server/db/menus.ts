@@ -2,6 +2,7 @@
  * Keeps the menu and permission rows in step with the resource files on every start: sections, pages
  * and buttons are upserted by their permission code, and the administrator role holds every code.
  */
+import { sql } from 'kysely';
 import type { DB } from './index';
 import { menus, buttons } from '../generated/menus';
 
@@ -18,23 +19,46 @@ const SYSTEM_BUTTONS: { code: string; title: string; menu: string }[] = [
   { code: 'device:share-del', title: '删除分享', menu: 'device' },
 ];
 
+type MenuRow = { parentId: number; menuName: string; fPermissionType: number; menuUri: string | null; icon: string | null; component: string | null; sort: number; permissions: string };
+
+/**
+ * Writes the rows, each by its code, in one statement, and answers the id of each code. A row that is
+ * already as given is left alone: a restart rewrites nothing, and does not tell every replica's session
+ * cache that menus changed (migration 017) once a row.
+ */
+async function upsertMenus(trx: DB, rows: MenuRow[]): Promise<Map<string, number>> {
+  if (!rows.length) return new Map();
+  await trx
+    .insertInto('t_sys_permission_menu')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .column('permissions')
+        .doUpdateSet((eb) => ({
+          menuName: eb.ref('excluded.menuName'), menuUri: eb.ref('excluded.menuUri'), icon: eb.ref('excluded.icon'), component: eb.ref('excluded.component'),
+          sort: eb.ref('excluded.sort'), parentId: eb.ref('excluded.parentId'), fPermissionType: eb.ref('excluded.fPermissionType'),
+        }))
+        .where(sql<boolean>`(t_sys_permission_menu.menu_name, t_sys_permission_menu.menu_uri, t_sys_permission_menu.icon, t_sys_permission_menu.component,
+          t_sys_permission_menu.sort, t_sys_permission_menu.parent_id, t_sys_permission_menu.f_permission_type)
+          is distinct from (excluded.menu_name, excluded.menu_uri, excluded.icon, excluded.component, excluded.sort, excluded.parent_id, excluded.f_permission_type)`),
+    )
+    .execute();
+  const found = await trx.selectFrom('t_sys_permission_menu').select(['id', 'permissions']).where('permissions', 'in', rows.map((r) => r.permissions)).execute();
+  return new Map(found.map((r) => [r.permissions as string, r.id as number]));
+}
+
 export async function syncMenus(db: DB): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const role of ROLES) {
-      await trx.insertInto('t_sys_role').values(role).onConflict((oc) => oc.column('alias').doNothing()).execute();
-    }
-    const upsert = async (row: Record<string, unknown>) =>
-      trx
-        .insertInto('t_sys_permission_menu')
-        .values(row)
-        .onConflict((oc) => oc.column('permissions').doUpdateSet({ menuName: row.menuName, menuUri: row.menuUri, icon: row.icon, component: row.component, sort: row.sort, parentId: row.parentId, fPermissionType: row.fPermissionType }))
-        .returning('id')
-        .executeTakeFirstOrThrow();
+    await trx.insertInto('t_sys_role').values(ROLES).onConflict((oc) => oc.column('alias').doNothing()).execute();
     const idByKey = new Map<string, number>();
-    // Sections first, so pages can name their parent.
-    for (const m of [...menus].sort((a, b) => Number(a.parent !== null) - Number(b.parent !== null))) {
-      const { id } = await upsert({ parentId: m.parent ? idByKey.get(m.parent) ?? 0 : 0, menuName: m.title, fPermissionType: 1, menuUri: m.path, icon: m.icon, component: m.component, sort: m.sort, permissions: m.permission });
-      idByKey.set(m.key, id);
+    // Sections first, then the pages under them, level by level, so each names its parent's id.
+    let pending = [...menus];
+    while (pending.length) {
+      const ready = pending.filter((m) => m.parent === null || idByKey.has(m.parent));
+      if (!ready.length) throw new Error(`menus under unknown sections: ${pending.map((m) => m.key).join(', ')}`);
+      const ids = await upsertMenus(trx, ready.map((m) => ({ parentId: m.parent ? idByKey.get(m.parent)! : 0, menuName: m.title, fPermissionType: 1, menuUri: m.path, icon: m.icon, component: m.component, sort: m.sort, permissions: m.permission })));
+      for (const m of ready) idByKey.set(m.key, ids.get(m.permission)!);
+      pending = pending.filter((m) => !ready.includes(m));
     }
     // The upsert re-parents rows of older databases that were seeded without a parent.
     const parentOf = (key: string) => {
@@ -42,15 +66,13 @@ export async function syncMenus(db: DB): Promise<void> {
       if (id === undefined) throw new Error(`button permission under unknown menu "${key}"`);
       return id;
     };
-    for (const b of buttons) {
+    // A code that is also a page's (user:list opens the user page) stays that page; a code given twice is the last one.
+    const buttonRows = new Map<string, MenuRow>();
+    for (const b of [...buttons, ...SYSTEM_BUTTONS]) {
       if (menus.some((m) => m.permission === b.code)) continue;
-      await upsert({ parentId: parentOf(b.menu), menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
+      buttonRows.set(b.code, { parentId: parentOf(b.menu), menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }
-    for (const b of SYSTEM_BUTTONS) {
-      // A code that is also a page's (user:list opens the user page) stays that page.
-      if (menus.some((m) => m.permission === b.code)) continue;
-      await upsert({ parentId: parentOf(b.menu), menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
-    }
+    await upsertMenus(trx, [...buttonRows.values()]);
     const admin = await trx.selectFrom('t_sys_role').select('id').where('alias', '=', 'admin').executeTakeFirstOrThrow();
     await trx
       .insertInto('t_sys_role_menu')

@@ -71,31 +71,38 @@ export async function beforeDelete(row: Record<string, unknown>, ctx: CallContex
   await ctx.db.deleteFrom('t_user_device').where('fDeviceId', '=', row.fId as number).execute();
 }
 
+/** An administrator's counters are kept (one row per product, type and states). */
+function keptTotals(ctx: CallContext, productId: number | undefined) {
+  return keptCounts(ctx, productId)
+    .select([
+      sql<number>`coalesce(sum(f_count), 0)`.as('allCount'),
+      sql<number>`coalesce(sum(f_count) filter (where f_online = 1), 0)`.as('onlineCount'),
+      sql<number>`coalesce(sum(f_count) filter (where f_online in (0, -1)), 0)`.as('onlineNotCount'),
+      sql<number>`coalesce(sum(f_count) filter (where f_status in (0, -1)), 0)`.as('noCount'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
+/** Anyone else's are counted over the devices in their scope. */
+function countedTotals(ctx: CallContext, productId: number | undefined) {
+  let q = scoped(ctx, ctx.entity, ctx.user);
+  if (productId) q = q.where('t_device.fProductId', '=', productId);
+  return q
+    .clearSelect()
+    .select([
+      (eb) => eb.fn.countAll<number>().as('allCount'),
+      sql<number>`count(*) filter (where t_device.t_online = 1)`.as('onlineCount'),
+      sql<number>`count(*) filter (where coalesce(t_device.t_online, 0) = 0)`.as('onlineNotCount'),
+      sql<number>`count(*) filter (where coalesce(t_device.f_status, 0) = 0)`.as('noCount'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
 /** Counters of the device list: all, online, offline, not activated; optionally for one product. */
 export async function total(ctx: CallContext) {
   const given = Number(ctx.body.productId ?? ctx.body.product_id);
   const productId = Number.isInteger(given) && given > 0 ? given : undefined;
-  // An administrator's are kept (one row per product, type and state); anyone else's are counted in scope.
-  const row = (
-    isAdmin(ctx.user)
-      ? await keptCounts(ctx, productId)
-          .select([
-            sql<number>`coalesce(sum(f_count), 0)`.as('allCount'),
-            sql<number>`coalesce(sum(f_count) filter (where f_online = 1), 0)`.as('onlineCount'),
-            sql<number>`coalesce(sum(f_count) filter (where f_online in (0, -1)), 0)`.as('onlineNotCount'),
-            sql<number>`coalesce(sum(f_count) filter (where f_status in (0, -1)), 0)`.as('noCount'),
-          ])
-          .executeTakeFirstOrThrow()
-      : await (productId ? scoped(ctx, ctx.entity, ctx.user).where('t_device.fProductId', '=', productId) : scoped(ctx, ctx.entity, ctx.user))
-          .clearSelect()
-          .select([
-            (eb) => eb.fn.countAll<number>().as('allCount'),
-            sql<number>`count(*) filter (where t_device.t_online = 1)`.as('onlineCount'),
-            sql<number>`count(*) filter (where coalesce(t_device.t_online, 0) = 0)`.as('onlineNotCount'),
-            sql<number>`count(*) filter (where coalesce(t_device.f_status, 0) = 0)`.as('noCount'),
-          ])
-          .executeTakeFirstOrThrow()
-  ) as Record<string, number>;
+  const row = (isAdmin(ctx.user) ? await keptTotals(ctx, productId) : await countedTotals(ctx, productId)) as Record<string, number>;
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
 

@@ -32,7 +32,8 @@ function devices(ctx: Services, user: User): Query {
 
 /** A page of devices, oldest first: `{ current, size }` of the body, `defaultSize` without a size. */
 function paged(ctx: Services, query: Query, body: Row, defaultSize: number, searching: boolean, huge = false) {
-  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching, huge });
+  // The picker has no time to narrow by: a keyword or a device type narrows it.
+  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching, huge, narrow: '请增加查询条件' });
 }
 
 /** The children of a gateway (or of several) the user sees, each with the link's id and its gateway. */

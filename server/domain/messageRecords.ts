@@ -8,10 +8,10 @@ import type { DB } from '../db';
 import { registerCall, type RouteContext } from '../http/route';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
-import { entity, scoped } from '../crud/engine';
+import { entity, pageStanding, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
 import { isAdmin } from '../crud/types';
-import { HUGE_LIST, checkReachable, containing, countUpTo, pageAt } from '../crud/query';
+import { checkReachable, containing, countUpTo, pageAt } from '../crud/query';
 
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -170,29 +170,21 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
       if (bid) q = q.where('m.fBid', '=', bid);
 
       checkReachable({ current, size });
-      const { total, estimated } = await countUpTo(ctx.db, q);
+      const counted = await countUpTo(ctx.db, q);
       const columns = ['m.fId', 'm.fDeviceId', 'm.fDeviceNumber', 'm.fProductNumber', 'm.fDirection', 'm.fTopic', 'm.fBid', 'm.fPayload', 'm.fIntime'] as const;
       // When at most HUGE_LIST rows match, they are read whole and sorted. Asked for the newest ten
       // directly, the planner, misjudging how many rows a text filter matches, may walk every day's time
       // index backwards until each day yields a match (0.6–0.8 s for a device number at 10,000,000
       // rows, against 20 ms for the matches' own indexes). `offset 0` keeps the matches a query of
       // their own, which the planner does not merge into the sorted one.
-      const source = (estimated ? q.select([...columns]) : ctx.db.selectFrom(q.select([...columns]).offset(0).as('m')).selectAll('m')) as SelectQueryBuilder<any, 'm', Record<string, unknown>>;
+      const source = (counted.estimated ? q.select([...columns]) : ctx.db.selectFrom(q.select([...columns]).offset(0).as('m')).selectAll('m')) as SelectQueryBuilder<any, 'm', Record<string, unknown>>;
       const rows = await source
         .orderBy('m.fIntime', 'desc')
         .orderBy('m.fId', 'desc')
         .limit(size)
         .offset((current - 1) * size)
         .execute();
-      const reachable = Math.min(total, HUGE_LIST);
-      return {
-        records: rows.map((r) => formatRow(r, ctx.timeZone)),
-        total,
-        current,
-        size,
-        pages: Math.ceil(reachable / size),
-        ...(estimated ? { estimated: true, reachable } : {}),
-      };
+      return { records: rows.map((r) => formatRow(r, ctx.timeZone)), ...pageStanding({ current, size }, counted) };
     },
   });
 }
