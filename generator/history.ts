@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Model, Entity, Property, Problem } from './model';
-import { columnName, primaryKey, InvalidInputs } from './model';
+import { columnName, isPartial, primaryKey, InvalidInputs } from './model';
 import { HEADER } from './emit/common';
 import { readSnapshot, createIndexSql, indexShape, type TableSnapshot, type Column, type Index, type ForeignKey } from '../server/db/snapshot';
 
@@ -77,6 +77,12 @@ export function checkOf(c: string, p: Property): string | null {
   return parts.length ? parts.join(' AND ') : null;
 }
 
+/** A condition written with property names, with their column names instead. */
+export function sqlOfCondition(condition: string, properties: string[]): string {
+  const known = new Set(properties);
+  return condition.replace(/\b[a-z][A-Za-z0-9]*\b/g, (word) => (known.has(word) ? columnName(word) : word));
+}
+
 /** The table an entity's schema declares, as the snapshot records it. */
 export function tableOf(entity: Entity, model?: Model): TableSnapshot {
   const { table, indexes } = entity.schema['x-db'];
@@ -90,14 +96,19 @@ export function tableOf(entity: Entity, model?: Model): TableSnapshot {
   for (const [name, p] of Object.entries(entity.schema.properties)) {
     if (p['x-db']?.unique) idx[ident(`${table}_${columnName(name)}_key`)] = { columns: [columnName(name)], unique: true };
   }
+  const columnsOf = (fields: string[]) => fields.map((f) => (f.endsWith(' desc') ? `${columnName(f.slice(0, -5))} DESC` : columnName(f)));
+  const nameOf = (cols: string[]) => cols.map((c) => c.replace(' DESC', '_desc')).join('_');
   for (const index of indexes ?? []) {
-    if (!Array.isArray(index)) {
+    if (isPartial(index)) {
+      const cols = columnsOf(index.columns);
+      idx[ident(`${table}_${nameOf(cols)}_${index.name}`)] = { columns: cols, unique: false, where: sqlOfCondition(index.where, Object.keys(entity.schema.properties)) };
+    } else if (!Array.isArray(index)) {
       const col = columnName(index.trigram);
       idx[ident(`${table}_${col}_trgm`)] = { columns: [col], unique: false, method: 'trigram' };
-      continue;
+    } else {
+      const cols = columnsOf(index);
+      idx[ident(`${table}_${nameOf(cols)}_idx`)] = { columns: cols, unique: false };
     }
-    const cols = index.map((f) => (f.endsWith(' desc') ? `${columnName(f.slice(0, -5))} DESC` : columnName(f)));
-    idx[ident(`${table}_${cols.map((c) => c.replace(' DESC', '_desc')).join('_')}_idx`)] = { columns: cols, unique: false };
   }
   const foreignKeys: Record<string, ForeignKey> = {};
   const checks: Record<string, string> = {};

@@ -76,7 +76,8 @@ export function listIndexNeeds(entity: Entity, all: Entity[]): Need[] {
 /** Whether a declared index (or the primary key, or a unique property) already serves the need. */
 export function isServed(entity: Entity, need: IndexDecl, equal = 0): boolean {
   const declared = entity.schema['x-db'].indexes ?? [];
-  if (!Array.isArray(need)) return declared.some((d) => !Array.isArray(d) && d.trigram === need.trigram);
+  // A partial index serves its own query only: it never counts for a list's needs.
+  if (!Array.isArray(need)) return 'trigram' in need && declared.some((d) => !Array.isArray(d) && 'trigram' in d && d.trigram === need.trigram);
   const wanted = keysOf(need);
   // At most one row per value of the primary key or a unique property: any order of it is trivial.
   const unique = Object.entries(entity.schema.properties).filter(([, p]) => p['x-db']?.unique).map(([n]) => n);

@@ -52,12 +52,22 @@ export interface Property {
 /**
  * A declared index: property names in order, each optionally followed by ` desc` (a list sorted newest
  * first within a filter: `["fProductId", "fId desc"]`), or `{ "trigram": "fName" }`, a pg_trgm GIN index
- * that serves `ilike '%…%'` keyword search.
+ * that serves `ilike '%…%'` keyword search, or a partial index `{ "name": "positioned", "columns": [...],
+ * "where": "abs(fGpsLongitude) > 5" }` over the rows a query's own condition picks (the condition written
+ * with property names, in SQL, as the query writes it, so the planner sees that it holds).
  */
-export type IndexDecl = string[] | { trigram: string };
+export type IndexDecl = string[] | { trigram: string } | PartialIndexDecl;
+export interface PartialIndexDecl {
+  name: string;
+  columns: string[];
+  where: string;
+}
+
+export const isPartial = (index: IndexDecl): index is PartialIndexDecl => !Array.isArray(index) && 'where' in index;
 
 /** The properties an index declaration names, without their direction. */
-export const indexFields = (index: IndexDecl): string[] => (Array.isArray(index) ? index.map((f) => f.replace(/ desc$/, '')) : [index.trigram]);
+export const indexFields = (index: IndexDecl): string[] =>
+  Array.isArray(index) || isPartial(index) ? (Array.isArray(index) ? index : index.columns).map((f) => f.replace(/ desc$/, '')) : [index.trigram];
 
 /** restrict: the referenced row cannot be deleted while rows refer to it; cascade: they go with it; setNull: they keep no reference. */
 export type OnDelete = 'restrict' | 'cascade' | 'setNull';

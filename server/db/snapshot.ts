@@ -22,16 +22,18 @@ export interface Index {
   unique: boolean;
   /** A pg_trgm GIN index (keyword search); absent for a btree. */
   method?: 'trigram';
+  /** A partial index's condition, in SQL. */
+  where?: string;
 }
 
 /** The statement that creates an index, as the snapshot describes it. */
 export function createIndexSql(name: string, table: string, i: Index, ifNotExists = false): string {
   const using = i.method === 'trigram' ? ` USING gin (${i.columns.map((c) => `${c} gin_trgm_ops`).join(', ')})` : ` (${i.columns.join(', ')})`;
-  return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists ? 'IF NOT EXISTS ' : ''}${name} ON ${table}${using};`;
+  return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists ? 'IF NOT EXISTS ' : ''}${name} ON ${table}${using}${i.where ? ` WHERE ${i.where}` : ''};`;
 }
 
-/** What an index covers and how, for comparing two descriptions of it. */
-export const indexShape = (i: Index) => `${i.unique ? 'unique ' : ''}${i.method ? `${i.method} ` : ''}(${i.columns.join(', ')})`;
+/** What an index covers and how, for comparing two descriptions of it (a condition as checkShape writes it). */
+export const indexShape = (i: Index) => `${i.unique ? 'unique ' : ''}${i.method ? `${i.method} ` : ''}(${i.columns.join(', ')})${i.where ? ` where ${checkShape(i.where)}` : ''}`;
 
 /** A foreign key of one column to another table's primary key. */
 export interface ForeignKey {
@@ -111,13 +113,14 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
   const columns = await sql<{ tableName: string; columnName: string; dataType: string; characterMaximumLength: number | null; isNullable: string; columnDefault: string | null }>`
     SELECT table_name, column_name, data_type, character_maximum_length, is_nullable, column_default
     FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`.execute(db);
-  const indexes = await sql<{ tableName: string; indexName: string; isUnique: boolean; columns: string; trigram: boolean }>`
+  const indexes = await sql<{ tableName: string; indexName: string; isUnique: boolean; columns: string; trigram: boolean; predicate: string | null }>`
     SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique,
       (SELECT string_agg(a.attname || CASE WHEN o.opt::int & 1 = 1 THEN ' DESC' ELSE '' END, ',' ORDER BY k.ord)
         FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
         JOIN unnest(ix.indoption) WITH ORDINALITY AS o(opt, ord) ON o.ord = k.ord
         JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS columns,
-      EXISTS (SELECT 1 FROM unnest(ix.indclass) AS c(oid) JOIN pg_opclass oc ON oc.oid = c.oid WHERE oc.opcname = 'gin_trgm_ops') AS trigram
+      EXISTS (SELECT 1 FROM unnest(ix.indclass) AS c(oid) JOIN pg_opclass oc ON oc.oid = c.oid WHERE oc.opcname = 'gin_trgm_ops') AS trigram,
+      pg_get_expr(ix.indpred, ix.indrelid) AS predicate
     FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid
     JOIN pg_namespace n ON n.oid = t.relnamespace
     WHERE n.nspname = current_schema() AND NOT ix.indisprimary`.execute(db);
@@ -135,7 +138,9 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
     const type = typeOf(c.dataType, c.characterMaximumLength);
     get(c.tableName).columns[c.columnName] = { type, nullable: c.isNullable === 'YES', default: normalizeDefault(c.columnDefault, type) };
   }
-  for (const i of indexes.rows) get(i.tableName).indexes[i.indexName] = { columns: (i.columns ?? '').split(','), unique: i.isUnique, ...(i.trigram ? { method: 'trigram' as const } : {}) };
+  for (const i of indexes.rows) {
+    get(i.tableName).indexes[i.indexName] = { columns: (i.columns ?? '').split(','), unique: i.isUnique, ...(i.trigram ? { method: 'trigram' as const } : {}), ...(i.predicate ? { where: i.predicate } : {}) };
+  }
   for (const c of constraints.rows) {
     if (c.kind === 'f') get(c.tableName).foreignKeys[c.name] = { column: c.column, references: `${c.target}(${c.targetColumn})`, onDelete: ON_DELETE[c.onDelete] ?? 'restrict' };
     else get(c.tableName).checks[c.name] = c.definition;

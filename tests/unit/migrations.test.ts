@@ -115,6 +115,18 @@ describe('schema changes become migrations', () => {
     expect(p.hint).toContain('{"trigram":"fName"}');
   });
 
+  it('creates a partial index with its condition in column names, and replaces it when the condition changes', async () => {
+    const dir = workspace();
+    const partial = (where: string) => ({ name: 'enabled', columns: ['fIntime desc'], where });
+    edit(dir, 'schemas/product.schema.json', (s) => s['x-db'].indexes.push(partial('fStatus = 1 AND fIntime IS NOT NULL')));
+    expect(planFor(dir)).toEqual(['CREATE INDEX t_product_f_intime_desc_enabled ON t_product (f_intime DESC) WHERE f_status = 1 AND f_intime IS NOT NULL;']);
+    await write(dir);
+    expect(readCommittedSnapshot(dir).find((t) => t.table === 't_product')!.indexes.t_product_f_intime_desc_enabled).toEqual({ columns: ['f_intime DESC'], unique: false, where: 'f_status = 1 AND f_intime IS NOT NULL' });
+    expect(planFor(dir)).toEqual([]);
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].indexes = s['x-db'].indexes.map((i: any) => (i.name === 'enabled' ? partial('fStatus = 2') : i))));
+    expect(planFor(dir)).toEqual(['DROP INDEX t_product_f_intime_desc_enabled;', 'CREATE INDEX t_product_f_intime_desc_enabled ON t_product (f_intime DESC) WHERE f_status = 2;']);
+  });
+
   it('renames a table, keeping its rows; refuses to drop a table unless schemas/dropped.json lists it', () => {
     const dir = workspace();
     edit(dir, 'schemas/feedback.schema.json', (s) => (s['x-db'] = { ...s['x-db'], table: 't_user_feedback', renamedFrom: 't_feedback' }));
