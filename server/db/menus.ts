@@ -51,12 +51,13 @@ export async function syncMenus(db: DB): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('t_sys_role').values(ROLES).onConflict((oc) => oc.column('alias').doNothing()).execute();
     const idByKey = new Map<string, number>();
-    // Sections first, then the pages under them, level by level, so each names its parent's id.
+    // Sections first, then the pages under them, level by level, so each names its parent's id (one
+    // under a section that does not exist stands at the top).
     let pending = [...menus];
     while (pending.length) {
-      const ready = pending.filter((m) => m.parent === null || idByKey.has(m.parent));
-      if (!ready.length) throw new Error(`menus under unknown sections: ${pending.map((m) => m.key).join(', ')}`);
-      const ids = await upsertMenus(trx, ready.map((m) => ({ parentId: m.parent ? idByKey.get(m.parent)! : 0, menuName: m.title, fPermissionType: 1, menuUri: m.path, icon: m.icon, component: m.component, sort: m.sort, permissions: m.permission })));
+      const level = pending.filter((m) => m.parent === null || idByKey.has(m.parent));
+      const ready = level.length ? level : pending;
+      const ids = await upsertMenus(trx, ready.map((m) => ({ parentId: (m.parent && idByKey.get(m.parent)) || 0, menuName: m.title, fPermissionType: 1, menuUri: m.path, icon: m.icon, component: m.component, sort: m.sort, permissions: m.permission })));
       for (const m of ready) idByKey.set(m.key, ids.get(m.permission)!);
       pending = pending.filter((m) => !ready.includes(m));
     }
