@@ -8,15 +8,16 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SLOWEST_FIRST = [
+  'tests/api/fuzz.test.ts',
   'tests/api/faults.test.ts',
   'tests/api/migrations.test.ts',
-  'tests/api/fuzz.test.ts',
   'tests/api/commands.test.ts',
   'tests/api/replicas.test.ts',
-  'tests/api/device6.test.ts',
   'tests/unit/generator.test.ts',
-  'tests/api/message-log.test.ts',
+  'tests/api/device6.test.ts',
   'tests/unit/migrations.test.ts',
+  'tests/api/message-log.test.ts',
+  'tests/api/ingest-leader.test.ts',
   'tests/api/ingest-kill.test.ts',
 ];
 
