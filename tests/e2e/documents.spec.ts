@@ -1,11 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test, login, openMenu, shot } from './helpers';
 import { solidPng } from '../../server/domain/feedback';
-
-const dir = mkdtempSync(join(tmpdir(), 'documents-e2e-'));
 
 /** Waits for the read view's fade-in, so its screenshot is not of a half-shown dialog. */
 async function readerShown(page: Page) {
@@ -49,7 +45,7 @@ test('a help manual written in the rich-text editor is saved and read formatted'
   await shot(page, 'documents-help-editor-zh-CN');
 
   // A picture through the upload (≤ 2 MB), inserted where the cursor is.
-  const picture = join(dir, 'card.png');
+  const picture = test.info().outputPath('card.png');
   writeFileSync(picture, solidPng(120, 60, [25, 118, 210]));
   await page.getByTestId('rt-image-input').setInputFiles(picture);
   await expect(editor.locator('img')).toHaveAttribute('src', /^\/api\/upload\/[0-9a-f]+\.png$/);

@@ -1,11 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Page } from '@playwright/test';
 import { expect, test, ADMIN, login, openMenu, shot } from './helpers';
-
-const dir = mkdtempSync(join(tmpdir(), 'messages-e2e-'));
 
 const unread = async (page: Page) => Number((await page.getByTestId('message-unread').getAttribute('data-count')) || 0);
 
@@ -36,7 +32,7 @@ test('a finished import arrives in the top bar live; reading it drops the unread
   const sheet = book.addWorksheet('布控人员');
   sheet.addRow(['人员名称', '身份证号', '布控类型', '布控人', '布控开始时间', '布控结束时间', '布控状态', '手机号']);
   sheet.addRow(['消息中心甲', '110101199003075555', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '13800138055']);
-  const file = join(dir, 'people.xlsx');
+  const file = test.info().outputPath('people.xlsx');
   writeFileSync(file, Buffer.from(await book.xlsx.writeBuffer()));
 
   await login(page, ADMIN);

@@ -1,12 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 // The end-to-end run starts the product as `npm start` does, on the embedded defaults (PGlite in a
-// fresh data folder, the embedded MQTT broker), and clicks through the real console in Chromium.
+// fresh data folder, the embedded MQTT broker), and clicks through the real console in Chromium. The
+// data folder is in the output folder, which Playwright empties before the server starts: every run
+// begins on a new database, and leaves only its own behind.
 const PORT = Number(process.env.E2E_PORT ?? 8181);
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'iot-e2e-'));
+const OUTPUT = join(import.meta.dirname, '..', '..', 'test-results');
+process.env.E2E_DATA_DIR ??= join(OUTPUT, 'server-data');
 
 export default defineConfig({
   testDir: '.',
@@ -15,7 +16,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list'], ['json']],
-  outputDir: join(import.meta.dirname, '..', '..', 'test-results'),
+  outputDir: OUTPUT,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'zh-CN',

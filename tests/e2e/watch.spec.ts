@@ -1,12 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from '@playwright/test';
 import { expect, test, ADMIN, login, shot } from './helpers';
-
-const dir = mkdtempSync(join(tmpdir(), 'watch-e2e-'));
 
 test('a control-person import with one bad row is refused whole and names the row', async ({ page }) => {
   const book = new ExcelJS.Workbook();
@@ -14,7 +9,7 @@ test('a control-person import with one bad row is refused whole and names the ro
   sheet.addRow(['人员名称', '身份证号', '布控类型', '布控人', '布控开始时间', '布控结束时间', '布控状态', '手机号']);
   sheet.addRow(['端到端甲', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '13800138001']);
   sheet.addRow(['端到端乙', '12345', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
-  const file = join(dir, 'people.xlsx');
+  const file = test.info().outputPath('people.xlsx');
   writeFileSync(file, Buffer.from(await book.xlsx.writeBuffer()));
 
   await login(page);
@@ -42,7 +37,7 @@ test('a control-person import with one bad row is refused whole and names the ro
 
 test('an app version is uploaded with a progress bar, saved and downloaded', async ({ page, context }) => {
   const size = 40 * 1024 * 1024;
-  const file = join(dir, 'tenant-9.9.9.apk');
+  const file = test.info().outputPath('tenant-9.9.9.apk');
   writeFileSync(file, Buffer.alloc(size, 3));
   await login(page);
   // A slower link, so the progress of the upload can be seen (the browser's own network emulation).
@@ -69,7 +64,7 @@ test('an app version is uploaded with a progress bar, saved and downloaded', asy
   await expect(row).toContainText('租户端 Android');
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('app-download').click()]);
   expect(download.suggestedFilename()).toBe('app-9.9.9.apk');
-  const saved = join(dir, 'downloaded.apk');
+  const saved = test.info().outputPath('downloaded.apk');
   await download.saveAs(saved);
   expect(statSync(saved).size).toBe(size);
 });
