@@ -78,7 +78,7 @@ export function checkOf(c: string, p: Property): string | null {
 }
 
 /** A condition written with property names, with their column names instead. */
-export function sqlOfCondition(condition: string, properties: string[]): string {
+function sqlOfCondition(condition: string, properties: string[]): string {
   const known = new Set(properties);
   return condition.replace(/\b[a-z][A-Za-z0-9]*\b/g, (word) => (known.has(word) ? columnName(word) : word));
 }

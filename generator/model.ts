@@ -67,7 +67,7 @@ export const isPartial = (index: IndexDecl): index is PartialIndexDecl => !Array
 
 /** The properties an index declaration names, without their direction. */
 export const indexFields = (index: IndexDecl): string[] =>
-  Array.isArray(index) || isPartial(index) ? (Array.isArray(index) ? index : index.columns).map((f) => f.replace(/ desc$/, '')) : [index.trigram];
+  (Array.isArray(index) ? index : isPartial(index) ? index.columns : [index.trigram]).map((f) => f.replace(/ desc$/, ''));
 
 /** restrict: the referenced row cannot be deleted while rows refer to it; cascade: they go with it; setNull: they keep no reference. */
 export type OnDelete = 'restrict' | 'cascade' | 'setNull';

@@ -14,13 +14,15 @@ export const pagerCounts = (p: Counted): { count: number; estimate?: number } =>
 /**
  * MUI's table pager with the console's own wording in every language; every list pages through it.
  * `estimate`: the server answered an estimated total (a huge log); the label says "about", and `count`
- * is then the number of rows that can be paged.
+ * is then the number of rows that can be paged. A page past the last one (the list shrank under it)
+ * shows as the last.
  */
 export function Pager({
   estimate,
   ...props
 }: Omit<TablePaginationProps, 'labelDisplayedRows' | 'labelRowsPerPage' | 'getItemAriaLabel'> & { 'data-testid'?: string; estimate?: number }) {
   const translate = useTranslate();
+  const last = props.count < 0 ? props.page : Math.max(0, Math.ceil(props.count / props.rowsPerPage) - 1);
   return (
     <TablePagination
       labelDisplayedRows={({ from, to, count }) =>
@@ -32,6 +34,7 @@ export function Pager({
       // The arrows' tooltips and labels too, which MUI otherwise gives in English.
       getItemAriaLabel={(type) => translate(`common.pagination.${type}`)}
       {...(props as TablePaginationProps)}
+      page={Math.min(props.page, last)}
     />
   );
 }

@@ -51,7 +51,6 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
     setError('');
   }, [open]);
 
-  const pageable = pagerCounts(data);
   const conditionKey = JSON.stringify(condition);
   useEffect(() => {
     if (!open) return;
@@ -157,9 +156,8 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
         </TableContainer>
         <Pager
           component="div"
-          count={pageable.count}
-          estimate={pageable.estimate}
-          page={Math.min(page, Math.max(0, Math.ceil(pageable.count / PICKER_SIZE) - 1))}
+          {...pagerCounts(data)}
+          page={page}
           onPageChange={(_e, p) => setPage(p)}
           rowsPerPage={PICKER_SIZE}
           rowsPerPageOptions={[PICKER_SIZE]}

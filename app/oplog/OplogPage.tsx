@@ -76,7 +76,6 @@ export function OplogPage() {
     void load();
   }, [load]);
 
-  const { count, estimate } = pagerCounts(data);
   const toggle = (id: number) =>
     setOpen((s) => {
       const next = new Set(s);
@@ -190,9 +189,8 @@ export function OplogPage() {
         </TableContainer>
         <Pager
           component="div"
-          count={count}
-          estimate={estimate}
-          page={Math.min(page, Math.max(0, Math.ceil(count / size) - 1))}
+          {...pagerCounts(data)}
+          page={page}
           onPageChange={(_e, n) => setPage(n)}
           rowsPerPage={size}
           rowsPerPageOptions={PAGE_SIZES}

@@ -138,7 +138,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
         <Pager
           component="div"
           count={data.total}
-          page={Math.min(page, Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1))}
+          page={page}
           onPageChange={(_e, n) => setPage(n)}
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[PAGE_SIZE]}

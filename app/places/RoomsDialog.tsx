@@ -172,7 +172,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         <Pager
           component="div"
           count={data.total}
-          page={Math.min(page, Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1))}
+          page={page}
           onPageChange={(_e, p) => setPage(p)}
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[PAGE_SIZE]}
