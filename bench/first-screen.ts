@@ -10,6 +10,7 @@ import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ADMIN, CHROMIUM_FLAGS, ROOT, startConsole, viteBuild } from './consoleServer';
+import { recordResults, type Figure } from './results';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8215);
 const BARE_DIR = join(ROOT, 'dist', 'bare-admin');
@@ -95,11 +96,14 @@ try {
   });
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`.padStart(10);
   console.log('JavaScript loaded, gzip           bare react-admin       console   console / bare');
+  const figures: Figure[] = [];
   for (const page of ['login', 'home'] as const) {
     const b = bareSizes[page];
     const c = consoleSizes[page];
     console.log(`  ${page.padEnd(6)} page ${''.padEnd(14)} ${kb(b.bytes)} (${b.files})  ${kb(c.bytes)} (${c.files})   ${(c.bytes / b.bytes).toFixed(3)}`);
+    figures.push({ target: 'first screen', what: `${page} page JavaScript, gzip: console / bare react-admin (${kb(c.bytes).trim()} / ${kb(b.bytes).trim()})`, measured: (c.bytes / b.bytes).toFixed(3), aim: '≤ 1.1', met: c.bytes / b.bytes <= 1.1 });
   }
+  recordResults('first-screen', 'Chromium', figures);
 } finally {
   await browser.close();
   await consoleServer.stop();

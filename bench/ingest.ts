@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
 import * as wire from './wire';
+import { databaseName, recordResults, type Figure } from './results';
 
 const RATES = (process.env.RATES ?? '2000,5000,10000,20000').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -162,7 +163,9 @@ async function main() {
   // a good part of a core from the server being measured.
   const newest = async () => Number((await sql<{ n: string | null }>`select max(f_id) as n from t_device_telemetry`.execute(db)).rows[0].n ?? 0);
   const countSince = async (id: number) => Number((await sql<{ n: number }>`select count(*)::int as n from t_device_telemetry where f_id > ${id}`.execute(db)).rows[0].n);
-  console.log(`ingest: ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${broker ? `Mosquitto with deploy/mosquitto.conf at ${broker.url}` : config.mqttUrl ? `broker ${config.mqttUrl}` : 'embedded broker'}, ${DEVICES} devices, QoS ${QOS}, ${SECONDS} s per rate`);
+  const brokerName = broker ? 'Mosquitto (deploy/mosquitto.conf)' : config.mqttUrl ? `broker ${config.mqttUrl}` : 'embedded broker';
+  console.log(`ingest: ${databaseName(database.kind)}, ${brokerName}, ${DEVICES} devices, QoS ${QOS}, ${SECONDS} s per rate`);
+  const figures: Figure[] = [];
   console.log('offered/s  counter/s  stored/s  ratio  counter lost  stored lost  drain s  peak waiting  peak RSS MB  publishers CPU s  counter CPU s');
   let base = Date.now() - 30 * 86_400_000;
   /** The highest offered rate up to which every step stored ≥ 0.8 of what the counter received, losing nothing. */
@@ -213,9 +216,17 @@ async function main() {
         r.counterCpu.toFixed(1).padStart(14),
       ].join(' '),
     );
+    figures.push({
+      target: 'ingest',
+      what: `${rate.toLocaleString('en')} msg/s offered, ${brokerName}: stored / delivered to a counter (${storedRate.toFixed(0)} / ${counterRate.toFixed(0)} a second), lost`,
+      measured: `${(storedRate / counterRate).toFixed(2)}, ${total - storedCount} lost`,
+      aim: '≥ 0.80, 0 lost',
+      met: storedRate / counterRate >= 0.8 && storedCount === total,
+    });
     holding &&= storedRate / counterRate >= 0.8 && storedCount === total;
     if (holding) heldUpTo = rate;
   }
+  recordResults(`ingest, ${brokerName}`, databaseName(database.kind), figures);
   console.log(heldUpTo ? `every step up to ${heldUpTo} offered/s stored ≥ 0.8 of what the broker delivered and lost nothing` : 'the first step already stored < 0.8 of what the broker delivered, or lost messages');
   counter.kill();
   publisher.kill();

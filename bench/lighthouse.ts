@@ -16,6 +16,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { ADMIN, CHROMIUM_FLAGS, ROOT, startConsole } from './consoleServer';
+import { recordResults } from './results';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8235);
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
@@ -68,6 +69,7 @@ try {
     const median = [...runs[c]].sort((a, b) => a.score - b.score)[Math.floor(runs[c].length / 2)];
     const label = consoles.length > 1 ? ` of ${name}` : '';
     console.log(`device list (${PAGE})${label}, logged in, desktop: performance score ${median.score} (median of ${runs[c].length}: ${runs[c].map((r) => r.score).join(', ')}; aim ≥ 90)`);
+    if (c === 0) recordResults('lighthouse', 'Chromium', [{ target: 'first screen', what: `Lighthouse performance of the device list, desktop, median of ${runs[c].length}`, measured: String(median.score), aim: '≥ 90', met: median.score >= 90 }]);
     for (const m of METRICS) console.log(`  ${m.padEnd(26)} ${median.metrics[m]}`);
   }
 } finally {

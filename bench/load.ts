@@ -17,6 +17,7 @@ import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
 import { freePort, startProcess, stopProcess } from '../tests/api/processes';
+import { recordResults } from './results';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 60);
@@ -77,6 +78,13 @@ async function run(kind: string, databaseUrl: string, env: NodeJS.ProcessEnv = {
   const out: Figures[] = [];
   try {
     for (const list of LISTS) out.push(await load(`${kind}: ${list.name}`, server.url + list.path, token));
+    recordResults('load', kind, out.map((f) => ({
+      target: 'lists',
+      what: `${f.label.slice(kind.length + 2)}, ${CONNECTIONS} clients for ${SECONDS} s: p99, time-outs, errors (${f.rps.toFixed(0)} req/s)`,
+      measured: `${f.p99} ms, ${f.timeouts}, ${f.errors + f.non2xx}`,
+      aim: 'p99 < 1 s, none, none',
+      met: f.p99 < 1000 && !f.timeouts && !f.errors && !f.non2xx,
+    })));
   } finally {
     await stopProcess(server, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

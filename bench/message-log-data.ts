@@ -93,7 +93,7 @@ export async function buildMessageLog(database: Database, size: MessageLogSize, 
 }
 
 /** A bulk statement runs past the server's statement timeout, which guards requests, not loads. */
-function unbounded<T>(db: Database['db'], work: (trx: Database['db']) => Promise<T>): Promise<T> {
+export function unbounded<T>(db: Database['db'], work: (trx: Database['db']) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`set local statement_timeout = 0`.execute(trx);
     return work(trx);

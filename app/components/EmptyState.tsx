@@ -1,4 +1,4 @@
-import { Box, Typography } from '@mui/material';
+import { Box, CircularProgress, TableCell, TableRow, Typography } from '@mui/material';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import { useTranslate } from 'react-admin';
 
@@ -13,6 +13,26 @@ export function EmptyState({ message, minHeight = 160 }: { message?: string; min
       <InboxOutlined sx={{ fontSize: 48 }} />
       <Typography variant="body2">{message ?? translate('common.noData')}</Typography>
     </Box>
+  );
+}
+
+/**
+ * The row a table shows when it has no rows, across its `columns`; `loading` shows a spinner there
+ * instead, for a table with no progress bar of its own.
+ */
+export function EmptyRow({ columns, message, loading }: { columns: number; message?: string; loading?: boolean }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={columns} sx={{ borderBottom: 0 }}>
+        {loading ? (
+          <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+            <CircularProgress size={20} />
+          </Box>
+        ) : (
+          <EmptyState message={message} minHeight={120} />
+        )}
+      </TableCell>
+    </TableRow>
   );
 }
 

@@ -5,6 +5,7 @@ import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../devices/cells';
 import { request } from '../devices/tabs/timers/api';
 import { PICKER_SIZE, type DeviceRow, type Page } from './api';
+import { EmptyRow } from '../components/EmptyState';
 import { Pager, pagerCounts } from '../components/Pager';
 
 export interface DevicePickerDialogProps {
@@ -144,13 +145,7 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
                   </TableRow>
                 );
               })}
-              {data.records.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={5} align="center" sx={{ color: 'text.disabled', py: 4 }}>
-                    {loading ? <CircularProgress size={20} /> : translate('common.noData')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {data.records.length === 0 && <EmptyRow columns={5} loading={loading} />}
             </TableBody>
           </Table>
         </TableContainer>

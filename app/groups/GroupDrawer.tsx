@@ -12,6 +12,7 @@ import { request } from '../devices/tabs/timers/api';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import { resources } from '../generated/resources';
 import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_PATHS, type Group } from './api';
+import { EmptyRow } from '../components/EmptyState';
 import { Pager } from '../components/Pager';
 
 interface Link {
@@ -152,13 +153,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
                       </TableCell>
                     </TableRow>
                   ))}
-                  {data.records.length === 0 && (
-                    <TableRow>
-                      <TableCell colSpan={5} align="center" sx={{ color: 'text.disabled', py: 4 }}>
-                        {translate('groups.noDevices')}
-                      </TableCell>
-                    </TableRow>
-                  )}
+                  {data.records.length === 0 && <EmptyRow columns={5} message={translate('groups.noDevices')} />}
                 </TableBody>
               </Table>
             </TableContainer>

@@ -5,14 +5,12 @@ import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import CreateNewFolderIcon from '@mui/icons-material/CreateNewFolderOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
+import { EmptyRow, EmptyState } from '../components/EmptyState';
 import { useAgents, useIsAdmin } from '../components/lookups';
 import { request } from '../devices/tabs/timers/api';
 import type { ResourceConfig } from '../resources/types';
@@ -165,13 +163,7 @@ export function GroupList(_props: { config: ResourceConfig }) {
                   </TableCell>
                 </TableRow>
               ))}
-              {rows.length === 0 && !loading && (
-                <TableRow>
-                  <TableCell colSpan={6}>
-                    <EmptyState message={translate('groups.empty')} />
-                  </TableCell>
-                </TableRow>
-              )}
+              {rows.length === 0 && !loading && <EmptyRow columns={6} message={translate('groups.empty')} />}
             </TableBody>
           </Table>
         </TableContainer>

@@ -8,7 +8,7 @@ import { Alert, Box, Button, LinearProgress, Table, TableBody, TableCell, TableC
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
-import { EmptyState } from '../components/EmptyState';
+import { EmptyRow, EmptyState } from '../components/EmptyState';
 import { request } from '../devices/tabs/timers/api';
 import { Card, Figure, Figures, bytes } from './figures';
 
@@ -117,11 +117,7 @@ export function DruidPage() {
                       <TableCell align="right">{s.totalMs}</TableCell>
                     </TableRow>
                   ))}
-                  {!data.statements.list.length && (
-                    <TableRow>
-                      <TableCell colSpan={5}>{translate('druid.empty')}</TableCell>
-                    </TableRow>
-                  )}
+                  {!data.statements.list.length && <EmptyRow columns={5} message={translate('druid.empty')} />}
                 </TableBody>
               </Table>
             </TableContainer>

@@ -6,7 +6,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
-import { EmptyState } from '../components/EmptyState';
+import { EmptyRow, EmptyState } from '../components/EmptyState';
 import { request } from '../devices/tabs/timers/api';
 import { Pager, pagerCounts, type Counted } from '../components/Pager';
 import { DateTimeInput } from '../components/DateTimeInput';
@@ -177,13 +177,7 @@ export function OplogPage() {
                   </TableRow>
                 </Fragment>
               ))}
-              {data.records.length === 0 && !loading && (
-                <TableRow>
-                  <TableCell colSpan={7}>
-                    <EmptyState message={translate('oplog.empty')} />
-                  </TableCell>
-                </TableRow>
-              )}
+              {data.records.length === 0 && !loading && <EmptyRow columns={7} message={translate('oplog.empty')} />}
             </TableBody>
           </Table>
         </TableContainer>

@@ -4,12 +4,10 @@ import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
+import { EmptyRow, EmptyState } from '../components/EmptyState';
 import { FormDialog, type Row } from '../components/FormDialog';
 import { useIsAdmin } from '../components/lookups';
 import { request } from '../devices/tabs/timers/api';
@@ -125,13 +123,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
                   </TableCell>
                 </TableRow>
               ))}
-              {data.records.length === 0 && !loading && (
-                <TableRow>
-                  <TableCell colSpan={6}>
-                    <EmptyState message={translate('places.empty')} />
-                  </TableCell>
-                </TableRow>
-              )}
+              {data.records.length === 0 && !loading && <EmptyRow columns={6} message={translate('places.empty')} />}
             </TableBody>
           </Table>
         </TableContainer>

@@ -4,8 +4,6 @@ import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import LinkIcon from '@mui/icons-material/Link';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
@@ -17,6 +15,7 @@ import type { DeviceRow } from '../gateways/api';
 
 /** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
 const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
+import { EmptyRow } from '../components/EmptyState';
 import { Pager } from '../components/Pager';
 import { IconAction } from '../components/IconAction';
 
@@ -159,13 +158,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
                   </TableCell>
                 </TableRow>
               ))}
-              {data.records.length === 0 && !loading && (
-                <TableRow>
-                  <TableCell colSpan={4} align="center" sx={{ color: 'text.disabled', py: 4 }}>
-                    {translate('places.noRooms')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {data.records.length === 0 && !loading && <EmptyRow columns={4} message={translate('places.noRooms')} />}
             </TableBody>
           </Table>
         </TableContainer>

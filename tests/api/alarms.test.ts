@@ -149,6 +149,29 @@ describe.each(backends)('alarms and one-touch alerts on %s', (backend) => {
     await s.sql(`update t_device set f_user_id = (select f_id from t_sys_user where f_phone = '13800000001') where f_number = 'LK-H01-1'`);
   });
 
+  it('keeps the summary with every write, plain SQL included, and counts an agent its own alarms', async () => {
+    const groups = { device: [1, 2, 5, 6], lock: [3, 4], collect: [14], time: [15], roomCount: [17], person: [13], card: [18] };
+    const summary = async (token = admin) => Object.fromEntries((await s.call('/biz/t-alarm/alarmTypeCount', {}, token)).body.data.map((g: any) => [g.type, g.num]));
+    const counted = async (scope = 'true') => {
+      const rows = await s.sql(`select f_alarm_type as t, count(*)::int as n from t_alarm a where f_status = 0 and ${scope} group by 1`);
+      return Object.fromEntries(Object.entries(groups).map(([g, types]) => [g, rows.filter((r) => types.includes(r.t)).reduce((n, r) => n + r.n, 0)]));
+    };
+    const before = await summary();
+    await s.sql(`insert into t_alarm (f_alarm_type, f_status, f_alarm_time, f_remark) values (14, 0, now(), 'summary check'), (14, 0, now(), 'summary check'), (15, 1, now(), 'summary check')`);
+    expect(await summary()).toEqual({ ...before, collect: before.collect + 2 });
+    await s.sql(`update t_alarm set f_alarm_type = 15 where f_id = (select min(f_id) from t_alarm where f_remark = 'summary check' and f_status = 0)`);
+    expect(await summary()).toEqual({ ...before, collect: before.collect + 1, time: before.time + 1 });
+    await s.sql(`update t_alarm set f_status = 0 where f_remark = 'summary check' and f_status = 1`);
+    expect(await summary()).toEqual({ ...before, collect: before.collect + 1, time: before.time + 2 });
+    await s.sql(`delete from t_alarm where f_remark = 'summary check'`);
+    expect(await summary()).toEqual(before);
+    expect(before).toEqual(await counted());
+
+    await s.grant('agent', ['alarm:list']);
+    const own = `f_device_id in (select d.f_id from t_device d join t_sys_user u on u.f_id = d.f_user_id where u.f_phone = '13800000001')`;
+    expect(await summary(agent)).toEqual(await counted(own));
+  });
+
   it('refuses every call without the permission code (HTTP 401)', async () => {
     for (const [path, body] of [
       ['/biz/t-alarm/pageList', {}],

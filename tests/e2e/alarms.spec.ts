@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, test, login, shot } from './helpers';
 import { startSecuritySimulator, type SecuritySimulator } from '../../server/simulator/security';
 

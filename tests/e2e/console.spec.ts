@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, test, ADMIN, USER, login, openMenu, pick } from './helpers';
 
 test('the login form asks for the account and the password', async ({ page }) => {

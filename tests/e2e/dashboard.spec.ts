@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, test, login } from './helpers';
 
 test('the home dashboard counts the simulated devices online and shows them on the map', async ({ page }) => {

@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, test, login } from './helpers';
 
 test('groups: a group is created, devices are bound to it and shown', async ({ page }) => {

@@ -133,3 +133,44 @@ test('a device alarm is announced and marks the device in the list and its drawe
   await drawer.getByTestId('drawer-close').click();
   await expect(row.getByTestId('device-alarm')).toHaveCount(0);
 });
+
+test('alarm settings and timed switching are edited row by row: checked, saved, deleted after a confirmation', async ({ page }) => {
+  await login(page);
+  const row = await findDevice(page, 'DEV000011');
+  await row.getByText('DEV000011').click();
+  const drawer = page.getByTestId('device-drawer');
+
+  await drawer.getByTestId('device-tab-cabinet').click();
+  const cabinet = drawer.getByTestId('device-cabinet-tab');
+  await cabinet.getByTestId('cabinet-add').click();
+  const draft = cabinet.getByTestId('cabinet-row').last();
+  await expect(draft.getByTestId('cabinet-unsaved')).toBeVisible();
+  await draft.getByTestId('cabinet-save').click();
+  await expect(cabinet.getByTestId('cabinet-error').last()).toHaveText('请先选择单位');
+  await draft.getByTestId('cabinet-fUnit').locator('..').click();
+  await page.getByRole('option', { name: 'ppm' }).click();
+  await draft.getByTestId('cabinet-fGasEn').fill('CO');
+  await expect(cabinet.getByTestId('cabinet-error')).toHaveCount(0);
+  await draft.getByTestId('cabinet-save').click();
+  await expect(page.getByText('保存成功').first()).toBeVisible();
+  await expect(draft.getByTestId('cabinet-unsaved')).toHaveCount(0);
+  await draft.getByTestId('cabinet-delete').click();
+  await expect(page.getByTestId('confirm-message')).toHaveText('确定要删除吗！');
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('删除成功').first()).toBeVisible();
+  await expect(cabinet.getByTestId('cabinet-row').filter({ has: page.getByTestId('cabinet-fGasEn').and(page.locator('[value="CO"]')) })).toHaveCount(0);
+
+  await drawer.getByTestId('device-tab-schedules').click();
+  const panel = drawer.getByTestId('device-schedules-panel');
+  const before = await panel.getByTestId('schedule-row').count();
+  await panel.getByTestId('schedule-add').click();
+  const schedule = panel.getByTestId('schedule-row').last();
+  await expect(schedule).toHaveAttribute('data-unsaved', 'true');
+  await schedule.getByTestId('schedule-save').click();
+  await expect(page.getByText('保存成功').first()).toBeVisible();
+  await expect(schedule).not.toHaveAttribute('data-unsaved', 'true');
+  await shot(page, 'device-schedules');
+  await schedule.getByTestId('schedule-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(panel.getByTestId('schedule-row')).toHaveCount(before);
+});

@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, test, login, openMenu, pick, shot } from './helpers';
 
 test('the library tree expands, a field with a switch row is added and shows cut at 50 characters', async ({ page }) => {

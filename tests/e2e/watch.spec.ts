@@ -1,6 +1,5 @@
 import { statSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import type { Page } from '@playwright/test';
 import { expect, test, ADMIN, login, shot } from './helpers';
 
 test('a control-person import with one bad row is refused whole and names the row', async ({ page }) => {

@@ -1,6 +1,6 @@
 /** A ring of parts (or a part of a ring, for a gauge), fitted into its box; a tooltip per part if interactive. */
 import { useId, useState } from 'react';
-import { Box, type SxProps } from '@mui/material';
+import type { SxProps } from '@mui/material';
 import { arcPath } from './geometry';
 import { Sized, Tooltip, type Margin, type Size } from './frame';
 

@@ -1,17 +1,14 @@
-import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment } from 'react';
 import {
-  Box, Button, Chip, CircularProgress, IconButton, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography,
+  Box, Button, Chip, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import SaveIcon from '@mui/icons-material/SaveOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { useNotify, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { endpoints } from '../../../adapters/generated/endpoints';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
-import { useConfirm } from '../../components/ConfirmDialog';
-import { request } from './timers/api';
+import { DraftActions, useRowDrafts, type Draft } from './shared';
 
 const PATHS = endpoints.deviceAlarmCabinet;
 const CODES = { list: 'deviceAlarmCabinet:list', edit: 'deviceAlarmCabinet:edit' };
@@ -35,36 +32,19 @@ interface Cabinet {
 /** Spec 000 §9: switch 1, min 0, max 100, levels 100 and 100, not enabled. */
 const NEW_ROW: Cabinet = { fSwitch: 1, fMin: 0, fMax: 100, fAlarmOne: 100, fAlarmTwo: 100, fUnit: '', fGasEn: '', fGasCh: '', fState: 0 };
 
-type Row = Cabinet & { key: number; dirty?: boolean; saving?: boolean; error?: string };
+type Row = Draft<Cabinet>;
 
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
 /** Alarm-cabinet thresholds of one device: each row saved or deleted on its own; new rows live here until saved. */
 function CabinetTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
-  const notify = useNotify();
   const canList = useCan(CODES.list);
   const canEdit = useCan(CODES.edit);
-  const { ask, dialog } = useConfirm();
-  const nextKey = useRef(1);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [loading, setLoading] = useState(false);
+  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Cabinet>({ canList, deviceId: device.fId, paths: PATHS, fresh: NEW_ROW, texts: 'deviceCabinet' });
 
-  const load = useCallback(async () => {
-    if (!canList) return;
-    setLoading(true);
-    const res = await request<Cabinet[]>(PATHS.list, { fDeviceId: device.fId });
-    setLoading(false);
-    setRows(res.ok ? (res.data ?? []).map((c) => ({ ...c, key: nextKey.current++ })) : []);
-  }, [canList, device.fId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const patch = (key: number, p: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...p } : r)));
-  const change = (key: number, p: Partial<Row>) => patch(key, { ...p, dirty: true, error: undefined });
-
-  const save = async (row: Row) => {
+  /** The body of a row's save, or the first thing wrong with it. */
+  const bodyOf = (row: Row) => {
     const error = blank(row.fUnit)
       ? 'deviceCabinet.unitRequired'
       : Number(row.fMin) > Number(row.fMax)
@@ -72,35 +52,9 @@ function CabinetTab({ device }: DeviceTabProps) {
         : blank(row.fGasEn) && blank(row.fGasCh)
           ? 'deviceCabinet.gasRequired'
           : null;
-    if (error) {
-      patch(row.key, { error: translate(error) });
-      return;
-    }
-    patch(row.key, { saving: true, error: undefined });
+    if (error) return { error };
     const { key: _k, dirty: _d, saving: _s, error: _e, fBeginTime: _t, ...values } = row;
-    const body = { ...values, fDeviceId: device.fId, fSwitch: Number(row.fSwitch), fMin: Number(row.fMin), fMax: Number(row.fMax), fAlarmOne: Number(row.fAlarmOne), fAlarmTwo: Number(row.fAlarmTwo) };
-    const res = await request<Cabinet>(PATHS.save, body);
-    if (res.ok && res.data) {
-      notify(translate('deviceCabinet.saved'), { type: 'success' });
-      patch(row.key, { ...res.data, dirty: false, saving: false });
-    } else {
-      patch(row.key, { saving: false, error: res.message });
-      if (!res.announced) notify(translate('deviceCabinet.saveFailed', { message: res.message }), { type: 'error' });
-    }
-  };
-
-  const remove = (row: Row) => {
-    if (!row.fId) {
-      setRows((rs) => rs.filter((r) => r.key !== row.key));
-      return;
-    }
-    ask(translate('deviceCabinet.confirmDelete'), async () => {
-      const res = await request(PATHS.delete, { fId: row.fId });
-      if (res.ok) {
-        notify(translate('deviceCabinet.deleted'), { type: 'success' });
-        setRows((rs) => rs.filter((r) => r.key !== row.key));
-      } else if (!res.announced) notify(translate('deviceCabinet.deleteFailed', { message: res.message }), { type: 'error' });
-    });
+    return { ...values, fSwitch: Number(row.fSwitch), fMin: Number(row.fMin), fMax: Number(row.fMax), fAlarmOne: Number(row.fAlarmOne), fAlarmTwo: Number(row.fAlarmTwo) };
   };
 
   if (!canList) return <EmptyState />;
@@ -137,7 +91,7 @@ function CabinetTab({ device }: DeviceTabProps) {
           {translate('device.tabs.cabinet')}
         </Typography>
         {canEdit && (
-          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => setRows((rs) => [...rs, { ...NEW_ROW, key: nextKey.current++, dirty: true }])} data-testid="cabinet-add">
+          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={add} data-testid="cabinet-add">
             {translate('deviceCabinet.add')}
           </Button>
         )}
@@ -208,24 +162,7 @@ function CabinetTab({ device }: DeviceTabProps) {
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                     {!r.fId && <Chip size="small" color="warning" variant="outlined" label={translate('deviceCabinet.unsaved')} sx={{ mr: 0.5 }} data-testid="cabinet-unsaved" />}
-                    {canEdit && (
-                      <>
-                        <Tooltip title={translate('deviceCabinet.save')}>
-                          <span>
-                            <IconButton size="small" color={r.dirty ? 'primary' : 'default'} onClick={() => void save(r)} disabled={r.saving} data-testid="cabinet-save">
-                              {r.saving ? <CircularProgress size={18} /> : <SaveIcon fontSize="small" />}
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                        <Tooltip title={translate('common.delete')}>
-                          <span>
-                            <IconButton size="small" color="error" onClick={() => remove(r)} disabled={r.saving} data-testid="cabinet-delete">
-                              <DeleteIcon fontSize="small" />
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                      </>
-                    )}
+                    {canEdit && <DraftActions row={r} texts="deviceCabinet" prefix="cabinet" onSave={() => void save(r, bodyOf(r))} onDelete={() => remove(r)} />}
                   </TableCell>
                 </TableRow>
                 {r.error && (

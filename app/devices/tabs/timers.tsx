@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, Chip, IconButton, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
 import { useNotify, useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';

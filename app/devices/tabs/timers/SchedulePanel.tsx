@@ -1,18 +1,13 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { DateTimeInput } from '../../../components/DateTimeInput';
 import {
-  Box, Button, Chip, CircularProgress, IconButton, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography,
+  Box, Button, Chip, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import SaveIcon from '@mui/icons-material/SaveOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { useNotify, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { useCan } from '../../../auth/useCan';
 import { EmptyState } from '../../../components/EmptyState';
-import { useConfirm } from '../../../components/ConfirmDialog';
-import { CHANNELS, CODES, NEW_SCHEDULE, SWITCH_PATHS, request, type Schedule } from './api';
-
-type Row = Schedule & { key: number; dirty?: boolean; saving?: boolean; error?: string };
+import { DraftActions, useRowDrafts, type Draft } from '../shared';
+import { CHANNELS, CODES, NEW_SCHEDULE, SWITCH_PATHS, type Schedule } from './api';
 
 /**
  * The timed-switch panel: one row per daily schedule (time, on/off, channel). New rows start with
@@ -20,60 +15,14 @@ type Row = Schedule & { key: number; dirty?: boolean; saving?: boolean; error?: 
  */
 export function SchedulePanel({ deviceId }: { deviceId: number }) {
   const translate = useTranslate();
-  const notify = useNotify();
   const canList = useCan(CODES.scheduleList);
   const canEdit = useCan(CODES.edit);
   const canDelete = useCan(CODES.del);
-  const { ask, dialog } = useConfirm();
-  const nextKey = useRef(1);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [loading, setLoading] = useState(false);
+  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Schedule>({ canList, deviceId, paths: SWITCH_PATHS, fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
 
-  const load = useCallback(async () => {
-    if (!canList) return;
-    setLoading(true);
-    const res = await request<Schedule[]>(SWITCH_PATHS.list, { fDeviceId: deviceId });
-    setLoading(false);
-    if (res.ok) setRows((res.data ?? []).map((s) => ({ ...s, key: nextKey.current++ })));
-  }, [canList, deviceId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const patch = (key: number, p: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...p } : r)));
-  const add = () => setRows((rs) => [...rs, { ...NEW_SCHEDULE, key: nextKey.current++, dirty: true }]);
-
-  const save = async (row: Row) => {
-    if (!row.fBeginTime) {
-      patch(row.key, { error: translate('deviceSchedules.timeRequired') });
-      return;
-    }
-    patch(row.key, { saving: true, error: undefined });
-    const body = { ...(row.fId ? { fId: row.fId } : {}), fDeviceId: deviceId, fBeginTime: row.fBeginTime, fSwitch: Number(row.fSwitch), fWhich: Number(row.fWhich) };
-    const res = await request<Schedule>(SWITCH_PATHS.save, body);
-    if (res.ok && res.data) {
-      notify(translate('deviceSchedules.saved'), { type: 'success' });
-      // Only this row takes the server's copy; other unsaved rows stay as they are.
-      patch(row.key, { ...res.data, dirty: false, saving: false });
-    } else {
-      patch(row.key, { saving: false });
-      if (!res.announced) notify(translate('deviceSchedules.saveFailed', { message: res.message }), { type: 'error' });
-    }
-  };
-
-  const remove = (row: Row) => {
-    if (!row.fId) {
-      setRows((rs) => rs.filter((r) => r.key !== row.key));
-      return;
-    }
-    ask(translate('deviceSchedules.confirmDelete'), async () => {
-      const res = await request(SWITCH_PATHS.delete, { fId: row.fId });
-      if (res.ok) {
-        notify(translate('deviceSchedules.deleted'), { type: 'success' });
-        setRows((rs) => rs.filter((r) => r.key !== row.key));
-      } else if (!res.announced) notify(translate('deviceSchedules.deleteFailed', { message: res.message }), { type: 'error' });
-    });
-  };
+  /** The body of a row's save, or what is missing from it. */
+  const bodyOf = (row: Draft<Schedule>) =>
+    row.fBeginTime ? { fBeginTime: row.fBeginTime, fSwitch: Number(row.fSwitch), fWhich: Number(row.fWhich) } : { error: 'deviceSchedules.timeRequired' };
 
   if (!canList) return <EmptyState />;
 
@@ -112,7 +61,7 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
                       label={translate('deviceSchedules.beginTime')}
                       value={r.fBeginTime}
                       disabled={!canEdit || r.saving}
-                      onChange={(fBeginTime) => patch(r.key, { fBeginTime, dirty: true, error: undefined })}
+                      onChange={(fBeginTime) => change(r.key, { fBeginTime })}
                       error={r.error}
                       testId="schedule-time"
                     />
@@ -124,7 +73,7 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
                       fullWidth
                       value={Number(r.fSwitch)}
                       disabled={!canEdit || r.saving}
-                      onChange={(e) => patch(r.key, { fSwitch: Number(e.target.value), dirty: true })}
+                      onChange={(e) => change(r.key, { fSwitch: Number(e.target.value) })}
                       slotProps={{ htmlInput: { 'data-testid': 'schedule-switch' }, select: { inputProps: { 'aria-label': translate('deviceSchedules.switch') } } }}
                     >
                       <MenuItem value={1}>{translate('deviceSchedules.switches.1')}</MenuItem>
@@ -138,7 +87,7 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
                       fullWidth
                       value={Number(r.fWhich)}
                       disabled={!canEdit || r.saving}
-                      onChange={(e) => patch(r.key, { fWhich: Number(e.target.value), dirty: true })}
+                      onChange={(e) => change(r.key, { fWhich: Number(e.target.value) })}
                       slotProps={{ htmlInput: { 'data-testid': 'schedule-which' }, select: { inputProps: { 'aria-label': translate('deviceSchedules.which') } } }}
                     >
                       {CHANNELS.map((c) => (
@@ -161,24 +110,13 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
                   </TableCell>
                   {(canEdit || canDelete) && (
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {canEdit && (
-                        <Tooltip title={translate('deviceSchedules.save')}>
-                          <span>
-                            <IconButton size="small" color={r.dirty ? 'primary' : 'default'} onClick={() => void save(r)} disabled={r.saving} data-testid="schedule-save">
-                              {r.saving ? <CircularProgress size={18} /> : <SaveIcon fontSize="small" />}
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                      )}
-                      {(canDelete || (canEdit && !r.fId)) && (
-                        <Tooltip title={translate('common.delete')}>
-                          <span>
-                            <IconButton size="small" color="error" onClick={() => remove(r)} disabled={r.saving} data-testid="schedule-delete">
-                              <DeleteIcon fontSize="small" />
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                      )}
+                      <DraftActions
+                        row={r}
+                        texts="deviceSchedules"
+                        prefix="schedule"
+                        onSave={canEdit ? () => void save(r, bodyOf(r)) : undefined}
+                        onDelete={canDelete || (canEdit && !r.fId) ? () => remove(r) : undefined}
+                      />
                     </TableCell>
                   )}
                 </TableRow>

@@ -1,0 +1,116 @@
+/**
+ * A device's settings edited in place as rows of a table, each saved or deleted on its own (the alarm
+ * cabinet's thresholds, the timed switch's schedules). A new row lives only here until it is saved, and
+ * deleting it just drops it; a failed save keeps the row as typed, with the server's message on it. The
+ * texts come from the tab's catalogue section: saved, saveFailed, save, confirmDelete, deleted, deleteFailed.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CircularProgress, IconButton, Tooltip } from '@mui/material';
+import SaveIcon from '@mui/icons-material/SaveOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import { useNotify, useTranslate } from 'react-admin';
+import { useConfirm } from '../../../components/ConfirmDialog';
+import { request } from '../timers/api';
+
+interface Flags {
+  dirty?: boolean;
+  saving?: boolean;
+  error?: string;
+}
+export type Draft<T> = T & Flags & { key: number };
+
+interface Options<T> {
+  canList: boolean;
+  deviceId: number;
+  paths: { list: string; save: string; delete: string };
+  /** The values of a new row. */
+  fresh: T;
+  /** The catalogue section of the texts. */
+  texts: string;
+}
+
+export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, paths, fresh, texts }: Options<T>) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { ask, dialog } = useConfirm();
+  const nextKey = useRef(1);
+  const [rows, setRows] = useState<Draft<T>[]>([]);
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback(async () => {
+    if (!canList) return;
+    setLoading(true);
+    const res = await request<T[]>(paths.list, { fDeviceId: deviceId });
+    setLoading(false);
+    setRows(res.ok ? (res.data ?? []).map((r) => ({ ...r, key: nextKey.current++ })) : []);
+  }, [canList, deviceId, paths.list]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const patch = (key: number, p: Partial<T> | Flags) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...p } : r)));
+  /** A change typed into a row: it now differs from what is saved, and its last error is gone. */
+  const change = (key: number, p: Partial<T>) => patch(key, { ...p, dirty: true, error: undefined });
+  const add = () => setRows((rs) => [...rs, { ...fresh, key: nextKey.current++, dirty: true }]);
+
+  /** Saves a row with the body the tab made of it, or marks it with `error` (a catalogue key) instead. */
+  const save = async (row: Draft<T>, body: object | { error: string }) => {
+    if ('error' in body) {
+      patch(row.key, { error: translate(body.error) });
+      return;
+    }
+    patch(row.key, { saving: true, error: undefined });
+    const res = await request<T>(paths.save, { ...(row.fId ? { fId: row.fId } : {}), ...body, fDeviceId: deviceId });
+    if (res.ok && res.data) {
+      notify(translate(`${texts}.saved`), { type: 'success' });
+      // Only this row takes the server's copy; other unsaved rows stay as they are.
+      patch(row.key, { ...res.data, dirty: false, saving: false });
+    } else {
+      patch(row.key, { saving: false, error: res.message });
+      if (!res.announced) notify(translate(`${texts}.saveFailed`, { message: res.message }), { type: 'error' });
+    }
+  };
+
+  const remove = (row: Draft<T>) => {
+    if (!row.fId) {
+      setRows((rs) => rs.filter((r) => r.key !== row.key));
+      return;
+    }
+    ask(translate(`${texts}.confirmDelete`), async () => {
+      const res = await request(paths.delete, { fId: row.fId });
+      if (res.ok) {
+        notify(translate(`${texts}.deleted`), { type: 'success' });
+        setRows((rs) => rs.filter((r) => r.key !== row.key));
+      } else if (!res.announced) notify(translate(`${texts}.deleteFailed`, { message: res.message }), { type: 'error' });
+    });
+  };
+
+  return { rows, loading, patch, change, add, save, remove, dialog };
+}
+
+/** A row's save and delete buttons; `prefix` names their test ids (`cabinet-save`, `schedule-delete`). */
+export function DraftActions({ row, texts, prefix, onSave, onDelete }: { row: Draft<unknown>; texts: string; prefix: string; onSave?: () => void; onDelete?: () => void }) {
+  const translate = useTranslate();
+  return (
+    <>
+      {onSave && (
+        <Tooltip title={translate(`${texts}.save`)}>
+          <span>
+            <IconButton size="small" color={row.dirty ? 'primary' : 'default'} onClick={onSave} disabled={row.saving} data-testid={`${prefix}-save`}>
+              {row.saving ? <CircularProgress size={18} /> : <SaveIcon fontSize="small" />}
+            </IconButton>
+          </span>
+        </Tooltip>
+      )}
+      {onDelete && (
+        <Tooltip title={translate('common.delete')}>
+          <span>
+            <IconButton size="small" color="error" onClick={onDelete} disabled={row.saving} data-testid={`${prefix}-delete`}>
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      )}
+    </>
+  );
+}
