@@ -85,7 +85,7 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, pa
     });
   };
 
-  return { rows, loading, patch, change, add, save, remove, dialog };
+  return { rows, loading, change, add, save, remove, dialog };
 }
 
 /** A row's save and delete buttons; `prefix` names their test ids (`cabinet-save`, `schedule-delete`). */
