@@ -10,7 +10,8 @@ import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
-import { HUGE_LIST, applyFilters, checkReachable, conditionOf, countUpTo, pageRequest, searchesText, searchingText } from './query';
+import { HUGE_LIST, applyFilters, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
+import { runsOneAtATime, type DB } from '../db';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
 
@@ -128,10 +129,10 @@ export async function pageOf(
   order: { column: string; asc: boolean }[],
   options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined; huge?: boolean; narrow?: string } = {},
 ): Promise<Page> {
-  const read = <R>(q: SelectQueryBuilder<any, any, R>) => (options.searching ? searchingText(ctx.db, q) : q.execute());
   if (options.huge) checkReachable(at, options.narrow);
-  const counting = async (): Promise<{ total: number; estimated: boolean }> => {
-    if (options.huge) return countUpTo(ctx.db, query, HUGE_LIST, read);
+  type Read = <R>(q: SelectQueryBuilder<any, any, R>) => Promise<R[]>;
+  const counting = async (db: DB, read: Read): Promise<{ total: number; estimated: boolean }> => {
+    if (options.huge) return countUpTo(db, query, HUGE_LIST, read);
     const kept = await options.total?.();
     if (kept !== null && kept !== undefined) return { total: Number(kept), estimated: false };
     const [counted] = await read(query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')));
@@ -139,7 +140,19 @@ export async function pageOf(
   };
   let q = query;
   for (const o of order) q = q.orderBy(o.column, o.asc ? 'asc' : 'desc');
-  const [counted, rows] = await Promise.all([counting(), read(q.limit(at.size).offset((at.current - 1) * at.size))]);
+  const page = q.limit(at.size).offset((at.current - 1) * at.size);
+  let counted: { total: number; estimated: boolean };
+  let rows: Row[];
+  if (!options.searching) [counted, rows] = await Promise.all([counting(ctx.db, (s) => s.execute()), page.execute()]);
+  else if (!runsOneAtATime(ctx.db)) [counted, rows] = await Promise.all([counting(ctx.db, (s) => searchingText(ctx.db, s)), searchingText(ctx.db, page)]);
+  else {
+    // The embedded database runs one statement at a time whatever is asked of it: a text search's count
+    // and page share one transaction that tells the planner what `ilike` costs, instead of one each.
+    [counted, rows] = await plannedForText(ctx.db, async (trx) => {
+      const read: Read = async (s) => (await trx.executeQuery(s.compile())).rows;
+      return [await counting(trx, read), await read(page)] as const;
+    });
+  }
   return { rows, ...pageStanding(at, counted) };
 }
 

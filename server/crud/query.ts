@@ -130,12 +130,17 @@ export function searchesText(entity: EntityModel, condition: Record<string, unkn
  */
 const TEXT_SEARCH_OPERATOR_COST = '0.025';
 
-/** Runs a statement of a text search in a transaction of its own that tells the planner that cost. */
-export async function searchingText<R>(db: DB, query: { compile(): CompiledQuery<R> }): Promise<R[]> {
+/** Runs the statements of a text search in a transaction of their own that tells the planner that cost. */
+export async function plannedForText<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`set local cpu_operator_cost = ${sql.lit(TEXT_SEARCH_OPERATOR_COST)}`.execute(trx);
-    return (await trx.executeQuery(query.compile())).rows;
+    return work(trx);
   });
+}
+
+/** One statement of a text search, so planned (a query built on any database runs in the transaction). */
+export async function searchingText<R>(db: DB, query: { compile(): CompiledQuery<R> }): Promise<R[]> {
+  return plannedForText(db, async (trx) => (await trx.executeQuery(query.compile())).rows);
 }
 
 /**

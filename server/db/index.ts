@@ -13,6 +13,11 @@ import { QueryStats } from './queryStats';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type DB = Kysely<any>;
 
+/** The embedded databases: one connection, so their statements run one at a time whatever is asked. */
+const oneAtATime = new WeakSet<DB>();
+/** Whether statements sent side by side would only wait for each other (the embedded database). */
+export const runsOneAtATime = (db: DB) => oneAtATime.has(db);
+
 export interface Database {
   db: DB;
   /** Runs a script of several statements (migrations). */
@@ -74,6 +79,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
   const queries = new QueryStats();
   const db = new Kysely({ dialect: new PGliteDialect(client), plugins, log: queries.log });
+  oneAtATime.add(db);
   return {
     db,
     kind: 'pglite',
