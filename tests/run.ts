@@ -1,8 +1,8 @@
 /**
- * `npm test`: the unit, generator, API and MQTT tests (vitest) and the end-to-end tests in Chromium
- * (Playwright) side by side — much of either run waits on timers, restarts and the browser, so the two
- * together take little longer than the longer one — then one closing line with the real totals read
- * from both runners' JSON reports. Each output line is prefixed with its runner's name.
+ * `npm test`: the unit, generator, API and MQTT tests (vitest), the end-to-end tests in Chromium
+ * (Playwright) and the type check (tsc, one test) side by side — much of each run waits on timers,
+ * restarts and the browser, so together they take little longer than the longest — then one closing
+ * line with the real totals read from the runners' reports. Each output line is prefixed with its runner's name.
  * API tests run on PGlite, and on PostgreSQL as well when DATABASE_URL is set; MQTT tests use the
  * embedded broker, and the broker at MQTT_URL as well when it is set.
  */
@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPORTS = join(ROOT, 'tests', '.reports');
-const only = process.argv[2]; // `npm test -- vitest` or `npm test -- e2e` runs one part
+const only = process.argv[2]; // `npm test -- vitest`, `npm test -- e2e` or `npm test -- tsc` runs one part
 
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
@@ -55,7 +55,17 @@ async function e2e(): Promise<Totals> {
   return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0) };
 }
 
-const parts = await Promise.all([!only || only === 'vitest' ? vitest() : null, !only || only === 'e2e' ? e2e() : null]);
+/** The whole project type-checked (tsx, vitest and Vite strip the types without checking them): one test. */
+async function typecheck(): Promise<Totals> {
+  const status = await run('tsc', bin('tsc'), ['--noEmit', '-p', '.'], { nice: 10 });
+  return status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
+const parts = await Promise.all([
+  !only || only === 'vitest' ? vitest() : null,
+  !only || only === 'e2e' ? e2e() : null,
+  !only || only === 'tsc' ? typecheck() : null,
+]);
 const passed = parts.reduce((n, p) => n + (p?.passed ?? 0), 0);
 const failed = parts.reduce((n, p) => n + (p?.failed ?? 0), 0);
 console.log(`\n${passed} passed, ${failed} failed`);
