@@ -10,7 +10,7 @@ import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
-import { HUGE_LIST, applyFilters, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
+import { HUGE_LIST, among, applyFilters, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
 import { runsOneAtATime, type DB } from '../db';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
@@ -43,7 +43,7 @@ export async function present(ctx: Services, model: EntityModel, rows: Row[]): P
     Object.entries(model.relations).map(async ([name, rel]) => {
       const target = entity(rel.entity);
       const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
-      const related = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where(target.primaryKey, 'in', ids).execute() : [];
+      const related = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where((eb) => among(eb.ref(target.primaryKey), ids)).execute() : [];
       const byId = new Map(related.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
       for (const r of out) r[name] = byId.get(r[rel.from]) ?? null;
     }),

@@ -1,6 +1,7 @@
 /** Products: their device counts, and no deleting a product that still has devices. */
 import { Refusal } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
+import { among } from '../crud/query';
 
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   const ids = rows.map((r) => r.fId as number);
@@ -9,7 +10,7 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
   const counts = await ctx.db
     .selectFrom('t_device_count')
     .select(['fProductId', (eb) => eb.fn.sum<number>('fCount').as('n')])
-    .where('fProductId', 'in', ids)
+    .where((eb) => among(eb.ref('fProductId'), ids))
     .groupBy('fProductId')
     .execute();
   const byProduct = new Map(counts.map((c) => [c.fProductId, Number(c.n)]));
