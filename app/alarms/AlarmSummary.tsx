@@ -1,8 +1,9 @@
 /**
  * How many alarms are still unsigned, by the spec's summary groups, for users who hold an alarm list: a
  * button in the top bar with the count, and a card of the groups that opens right after login (once
- * per session). The card puts itself away after a while unless the pointer or focus is on it, since it
- * covers a corner of the page; the button brings it back. A group opens its list. The count follows
+ * per session). The card puts itself away after a while unless the pointer or focus is on it, and when
+ * the user goes to another page, since it covers a corner of the page (a list's lower action buttons);
+ * the button brings it back. A group opens its list. The count follows
  * new alarms and sign-offs, and is read again whenever the card opens.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -10,7 +11,7 @@ import { Badge, Box, Card, CardContent, CardHeader, Chip, IconButton, Slide, Too
 import CloseIcon from '@mui/icons-material/Close';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { call, getToken } from '../../adapters/http';
 import { useAlarmEvents } from '../devices/live/events';
 
@@ -86,6 +87,17 @@ export function AlarmSummary() {
     const timer = setTimeout(() => setOpen(false), SUMMARY_OPEN_MS);
     return () => clearTimeout(timer);
   }, [open, held]);
+
+  // Opened on one page, it goes away when the user moves on to another.
+  const { pathname } = useLocation();
+  const openedOn = useRef(pathname);
+  useEffect(() => {
+    if (open) openedOn.current = pathname;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+  useEffect(() => {
+    if (pathname !== openedOn.current) setOpen(false);
+  }, [pathname]);
 
   const total = groups.reduce((s, g) => s + g.num, 0);
   if (!total) return null;

@@ -34,6 +34,14 @@ test('a door lock left unlocked appears in its list without a reload and is sign
   await expect(summary).toBeVisible();
   await summary.getByTestId('alarm-summary-close').click();
   await expect(summary).toBeHidden();
+  // Brought back on one page, it goes away when the officer moves on to another.
+  await button.click();
+  await expect(summary).toBeVisible();
+  await page.getByRole('navigation').locator('a[href="/alarmGather"]').click();
+  await expect(page).toHaveURL(/\/alarmGather$/);
+  await expect(summary).toBeHidden();
+  await page.getByRole('navigation').locator('a[href="/alarmLock"]').click();
+  await expect(page).toHaveURL(/\/alarmLock$/);
 
   const ts = Date.now() - 1000;
   await lock.raise('LK-H01-1', { type: 3, ts });
