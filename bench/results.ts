@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bench', 'results.json');
 
-/** The targets, in the order of the list. */
+/** The targets, in the order docs/performance.md gives them. */
 export const TARGETS = ['ingest', 'message log', 'dashboard', 'lists', 'first screen'] as const;
 export type Target = (typeof TARGETS)[number];
 

@@ -88,12 +88,6 @@ export async function countUpTo(
 }
 
 /**
- * `column = any(array(values))`: the column is one of a subquery's values, for use inside an `or`. There
- * `column in (values)` is tested row by row against every row of the table (a hashed subplan: 111 ms for
- * an ordinary user's devices among 500,000), whereas the array is worked out once and each side of the
- * `or` is read from its index (4 ms).
- */
-/**
  * `column = any($1)`: the column is one of the given values, sent as one array parameter rather than one
  * parameter each (`in ($1, …, $6000)` for a select list of every product), so the statement's text is
  * the same for any number of values and binds in one piece.
@@ -102,6 +96,12 @@ export function among(column: Expression<unknown>, values: readonly unknown[]): 
   return sql<boolean>`${column} = any(${[...values]})`;
 }
 
+/**
+ * `column = any(array(values))`: the column is one of a subquery's values, for use inside an `or`. There
+ * `column in (values)` is tested row by row against every row of the table (a hashed subplan: 111 ms for
+ * an ordinary user's devices among 500,000), whereas the array is worked out once and each side of the
+ * `or` is read from its index (4 ms).
+ */
 export function amongValues(column: Expression<unknown>, values: SelectQueryBuilder<any, any, any>): RawBuilder<boolean> {
   return sql<boolean>`${column} = any(array(${values}))`;
 }
