@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Model, Entity, Property, Problem } from './model';
 import { columnName, isPartial, primaryKey, InvalidInputs } from './model';
 import { HEADER } from './emit/common';
-import { readSnapshot, createIndexSql, indexShape, type TableSnapshot, type Column, type Index, type ForeignKey } from '../server/db/snapshot';
+import { readSnapshot, createIndexSql, indexShape, createStatisticsSql, statisticsShape, STATISTICS_KINDS, type TableSnapshot, type Column, type Index, type ForeignKey, type Statistics } from '../server/db/snapshot';
 
 export const MIGRATIONS_DIR = 'server/db/migrations';
 export const SNAPSHOT_DIR = 'server/generated/snapshot';
@@ -85,7 +85,7 @@ function sqlOfCondition(condition: string, properties: string[]): string {
 
 /** The table an entity's schema declares, as the snapshot records it. */
 export function tableOf(entity: Entity, model?: Model): TableSnapshot {
-  const { table, indexes } = entity.schema['x-db'];
+  const { table, indexes, statistics } = entity.schema['x-db'];
   const pk = primaryKey(entity.schema);
   const columns: Record<string, Column> = { [columnName(pk)]: { type: 'integer', nullable: false, default: null } };
   const idx: Record<string, Index> = {};
@@ -110,6 +110,8 @@ export function tableOf(entity: Entity, model?: Model): TableSnapshot {
       idx[ident(`${table}_${nameOf(cols)}_idx`)] = { columns: cols, unique: false };
     }
   }
+  const stats: Record<string, Statistics> = {};
+  for (const s of statistics ?? []) stats[ident(`${table}_${s.name}`)] = { columns: s.columns.map(columnName), kinds: STATISTICS_KINDS.filter((k) => s.kinds.includes(k)) };
   const foreignKeys: Record<string, ForeignKey> = {};
   const checks: Record<string, string> = {};
   for (const [name, p] of Object.entries(entity.schema.properties)) {
@@ -121,7 +123,7 @@ export function tableOf(entity: Entity, model?: Model): TableSnapshot {
     const check = checkOf(c, p);
     if (check) checks[ident(`${table}_${c}_check`)] = check;
   }
-  return { table, entity: entity.name, primaryKey: columnName(pk), columns, indexes: idx, foreignKeys, checks };
+  return { table, entity: entity.name, primaryKey: columnName(pk), columns, indexes: idx, foreignKeys, checks, ...(statistics?.length ? { statistics: stats } : {}) };
 }
 
 export function snapshotFiles(model: Model): Record<string, string> {
@@ -230,6 +232,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
         if (c !== next.primaryKey) steps.createTables.push(`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${c} ${col.type}${col.default !== null ? ` DEFAULT ${col.default}` : ''}${col.nullable ? '' : ' NOT NULL'};`);
       }
       for (const [name, i] of Object.entries(next.indexes)) steps.createTables.push(createIndexSql(name, t, i, true));
+      for (const [name, st] of Object.entries(next.statistics ?? {})) steps.createTables.push(createStatisticsSql(name, t, st));
       constraints(t, { foreignKeys: {}, checks: {} }, next, new Map(), steps);
       continue;
     }
@@ -330,6 +333,7 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
       touched.add(t);
       steps.dropIndexes.push(`DROP INDEX ${name};`);
     }
+    if (plannerStatistics(t, old, next, mapped, steps)) touched.add(t);
     if (constraints(t, old, next, mapped, steps)) touched.add(t);
   }
 
@@ -347,6 +351,39 @@ export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] =
   // Trigram indexes need pg_trgm: trusted, so the database's owner may create it (PGlite loads it in server/db/pglite.ts).
   if (statements.some((s) => s.includes('gin_trgm_ops'))) statements.unshift('CREATE EXTENSION IF NOT EXISTS pg_trgm;');
   return { statements, tables: [...touched].sort() };
+}
+
+/**
+ * Extended statistics from `old` to `next`, matched like indexes by what they cover: one that only
+ * changed its name is renamed, a changed one is dropped and made again (ANALYZE fills it).
+ */
+function plannerStatistics(t: string, old: TableSnapshot, next: TableSnapshot, mapped: Map<string, string>, steps: { dropIndexes: string[]; renameIndexes: string[]; createIndexes: string[] }): boolean {
+  let changed = false;
+  const before = new Map<string, string>();
+  for (const [name, s] of Object.entries(old.statistics ?? {})) {
+    // Statistics on a dropped column go with it.
+    if (s.columns.every((c) => mapped.has(c))) before.set(statisticsShape({ ...s, columns: s.columns.map((c) => mapped.get(c)!) }), name);
+  }
+  const keep = new Set<string>();
+  for (const [name, s] of Object.entries(next.statistics ?? {})) {
+    const prior = before.get(statisticsShape(s));
+    if (prior === undefined) {
+      changed = true;
+      steps.createIndexes.push(createStatisticsSql(name, t, s));
+      continue;
+    }
+    keep.add(prior);
+    if (prior !== name) {
+      changed = true;
+      steps.renameIndexes.push(`ALTER STATISTICS ${prior} RENAME TO ${name};`);
+    }
+  }
+  for (const name of Object.keys(old.statistics ?? {})) {
+    if (keep.has(name)) continue;
+    changed = true;
+    steps.dropIndexes.push(`DROP STATISTICS IF EXISTS ${name};`);
+  }
+  return changed;
 }
 
 /**

@@ -65,6 +65,17 @@ export interface PartialIndexDecl {
 
 export const isPartial = (index: IndexDecl): index is PartialIndexDecl => !Array.isArray(index) && 'where' in index;
 
+/**
+ * Extended planner statistics over columns whose values go together (a community lies in one street, an
+ * alarm type mostly in some districts): `{ "name": "where_and_what", "columns": [...], "kinds": ["mcv",
+ * "dependencies"] }`, which the planner otherwise takes to be independent. ANALYZE fills them.
+ */
+export interface StatisticsDecl {
+  name: string;
+  columns: string[];
+  kinds: ('ndistinct' | 'dependencies' | 'mcv')[];
+}
+
 /** The properties an index declaration names, without their direction. */
 export const indexFields = (index: IndexDecl): string[] =>
   (Array.isArray(index) ? index : isPartial(index) ? index.columns : [index.trigram]).map((f) => f.replace(/ desc$/, ''));
@@ -79,6 +90,7 @@ export interface EntitySchema {
   'x-db': {
     table: string;
     indexes?: IndexDecl[];
+    statistics?: StatisticsDecl[];
     relations?: Record<string, { entity: string; from: string }>;
     /** The table's former name: the next migration renames it instead of creating a new one. */
     renamedFrom?: string;
@@ -383,6 +395,12 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     for (const index of schema['x-db'].indexes ?? []) {
       for (const f of indexFields(index)) if (!has(f)) problems.push({ file: sf, pointer: '/x-db/indexes', message: `index field "${f}" is not a property`, hint: 'use property names' });
     }
+    (schema['x-db'].statistics ?? []).forEach((s, i) => {
+      for (const f of s.columns) {
+        if (!has(f)) problems.push({ file: sf, pointer: `/x-db/statistics/${i}/columns`, message: `statistics field "${f}" is not a property`, hint: 'use property names' });
+        else if (props[f]['x-db']?.virtual) problems.push({ file: sf, pointer: `/x-db/statistics/${i}/columns`, message: `"${f}" is virtual (computed after reading) and has no column`, hint: 'name stored properties' });
+      }
+    });
 
     const fieldList = (list: string[] | undefined, pointer: string) =>
       (list ?? []).forEach((f, i) => {

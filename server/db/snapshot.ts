@@ -35,6 +35,25 @@ export function createIndexSql(name: string, table: string, i: Index, ifNotExist
 /** What an index covers and how, for comparing two descriptions of it (a condition as checkShape writes it). */
 export const indexShape = (i: Index) => `${i.unique ? 'unique ' : ''}${i.method ? `${i.method} ` : ''}(${i.columns.join(', ')})${i.where ? ` where ${checkShape(i.where)}` : ''}`;
 
+/**
+ * Extended planner statistics over several columns (CREATE STATISTICS): how their values go together,
+ * which the planner otherwise takes to be independent.
+ */
+export interface Statistics {
+  /** Column names; the database keeps them in table order, so they are compared as a set. */
+  columns: string[];
+  /** ndistinct, dependencies, mcv — in that order. */
+  kinds: StatisticsKind[];
+}
+export const STATISTICS_KINDS = ['ndistinct', 'dependencies', 'mcv'] as const;
+export type StatisticsKind = (typeof STATISTICS_KINDS)[number];
+
+/** The statement that creates a statistics object; IF NOT EXISTS, as one written by hand may be there already. */
+export const createStatisticsSql = (name: string, table: string, s: Statistics) => `CREATE STATISTICS IF NOT EXISTS ${name} (${s.kinds.join(', ')}) ON ${s.columns.join(', ')} FROM ${table};`;
+
+/** What a statistics object covers and how, for comparing two descriptions of it. */
+export const statisticsShape = (s: Statistics) => `(${s.kinds.join(', ')}) on ${[...s.columns].sort().join(', ')}`;
+
 /** A foreign key of one column to another table's primary key. */
 export interface ForeignKey {
   column: string;
@@ -53,6 +72,8 @@ export interface TableSnapshot {
   foreignKeys?: Record<string, ForeignKey>;
   /** CHECK expressions by constraint name. */
   checks?: Record<string, string>;
+  /** Extended statistics by name. Absent in snapshots written before they were declared: none. */
+  statistics?: Record<string, Statistics>;
 }
 
 export const SNAPSHOT_DIR = join(import.meta.dirname, '..', 'generated', 'snapshot');
@@ -90,6 +111,7 @@ export interface LiveTable {
   indexes: Record<string, Index>;
   foreignKeys: Record<string, ForeignKey>;
   checks: Record<string, string>;
+  statistics: Record<string, Statistics>;
 }
 
 /**
@@ -132,8 +154,14 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
     FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
     LEFT JOIN pg_class r ON r.oid = c.confrelid
     WHERE n.nspname = current_schema() AND c.contype IN ('f', 'c')`.execute(db);
+  const statistics = await sql<{ tableName: string; name: string; columns: string; kinds: string }>`
+    SELECT t.relname AS table_name, s.stxname AS name,
+      (SELECT string_agg(a.attname, ',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = t.oid AND a.attnum = ANY (s.stxkeys)) AS columns,
+      array_to_string(s.stxkind, '') AS kinds
+    FROM pg_statistic_ext s JOIN pg_class t ON t.oid = s.stxrelid JOIN pg_namespace n ON n.oid = s.stxnamespace
+    WHERE n.nspname = current_schema()`.execute(db);
   const tables = new Map<string, LiveTable>();
-  const get = (name: string) => tables.get(name) ?? tables.set(name, { columns: {}, indexes: {}, foreignKeys: {}, checks: {} }).get(name)!;
+  const get = (name: string) => tables.get(name) ?? tables.set(name, { columns: {}, indexes: {}, foreignKeys: {}, checks: {}, statistics: {} }).get(name)!;
   for (const c of columns.rows) {
     const type = typeOf(c.dataType, c.characterMaximumLength);
     get(c.tableName).columns[c.columnName] = { type, nullable: c.isNullable === 'YES', default: normalizeDefault(c.columnDefault, type) };
@@ -144,6 +172,11 @@ export async function readLive(db: DB): Promise<Map<string, LiveTable>> {
   for (const c of constraints.rows) {
     if (c.kind === 'f') get(c.tableName).foreignKeys[c.name] = { column: c.column, references: `${c.target}(${c.targetColumn})`, onDelete: ON_DELETE[c.onDelete] ?? 'restrict' };
     else get(c.tableName).checks[c.name] = c.definition;
+  }
+  const kindOf: Record<string, StatisticsKind> = { d: 'ndistinct', f: 'dependencies', m: 'mcv' };
+  for (const s of statistics.rows) {
+    const kinds = new Set([...s.kinds].map((k) => kindOf[k]));
+    get(s.tableName).statistics[s.name] = { columns: (s.columns ?? '').split(','), kinds: STATISTICS_KINDS.filter((k) => kinds.has(k)) };
   }
   return tables;
 }
@@ -187,6 +220,12 @@ export function compare(expected: TableSnapshot[], live: Map<string, LiveTable>)
       else if (checkShape(have) !== checkShape(want)) out.push(`${t.table}: check ${name} is ${have} in the database, the schema has CHECK (${want})`);
     }
     for (const [name, have] of Object.entries(actual.checks)) if (!t.checks?.[name]) out.push(`${t.table}: check ${name} ${have} exists in the database but not in the schema of ${t.entity}`);
+    for (const [name, want] of Object.entries(t.statistics ?? {})) {
+      const have = actual.statistics[name];
+      if (!have) out.push(`${t.table}: statistics ${name} ${statisticsShape(want)} do not exist`);
+      else if (statisticsShape(have) !== statisticsShape(want)) out.push(`${t.table}: statistics ${name} are ${statisticsShape(have)} in the database, the schema has ${statisticsShape(want)}`);
+    }
+    for (const [name, have] of Object.entries(actual.statistics)) if (!t.statistics?.[name]) out.push(`${t.table}: statistics ${name} ${statisticsShape(have)} exist in the database but not in the schema of ${t.entity}`);
   }
   return out;
 }

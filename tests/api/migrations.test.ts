@@ -196,8 +196,14 @@ describe.each(backends)('migrations on %s', (backend) => {
     await assertNoDrift(database.db);
     await rows(database, 'ALTER TABLE t_feedback ALTER COLUMN f_phone TYPE varchar(30)');
     await rows(database, 'ALTER TABLE t_device ADD COLUMN f_extra integer');
+    // Planner statistics are part of the schema too: ones made again differently, and ones nobody declared.
+    await rows(database, 'DROP STATISTICS t_alarm_where_and_what');
+    await rows(database, 'CREATE STATISTICS t_alarm_where_and_what (ndistinct) ON f_status, f_alarm_type FROM t_alarm');
+    await rows(database, 'CREATE STATISTICS t_device_extra ON f_status, f_product_id FROM t_device');
     const drift = await assertNoDrift(database.db).catch((e) => e);
     expect(drift).toBeInstanceOf(DriftError);
+    expect(drift.differences).toContain('t_alarm: statistics t_alarm_where_and_what are (ndistinct) on f_alarm_type, f_status in the database, the schema has (dependencies, mcv) on f_alarm_type, f_area_id, f_community_id, f_status, f_street_id');
+    expect(drift.differences).toContain('t_device: statistics t_device_extra (ndistinct, dependencies, mcv) on f_product_id, f_status exist in the database but not in the schema of device');
     await database.close();
     const started = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...process.env, ...env, SEED: '0', PORT: '0', MQTT_PORT: '0' }, timeout: 120_000 }).then(
       () => ({ code: 0, stderr: '' }),

@@ -127,6 +127,40 @@ describe('schema changes become migrations', () => {
     expect(planFor(dir)).toEqual(['DROP INDEX t_product_f_intime_desc_enabled;', 'CREATE INDEX t_product_f_intime_desc_enabled ON t_product (f_intime DESC) WHERE f_status = 2;']);
   });
 
+  it('creates declared planner statistics, renames them with their table, remakes a changed one and drops a removed one', async () => {
+    const dir = workspace();
+    const stats = (columns: string[], kinds = ['mcv', 'dependencies']) => ({ name: 'kind_and_state', columns, kinds });
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].statistics = [stats(['fStatus', 'fDeviceType'])]));
+    // Kinds in PostgreSQL's order whatever the declaration's; IF NOT EXISTS, as a hand-written migration may have made it first.
+    expect(planFor(dir)).toEqual(['CREATE STATISTICS IF NOT EXISTS t_product_kind_and_state (dependencies, mcv) ON f_status, f_device_type FROM t_product;']);
+    await write(dir);
+    expect(readCommittedSnapshot(dir).find((t) => t.table === 't_product')!.statistics).toEqual({ t_product_kind_and_state: { columns: ['f_status', 'f_device_type'], kinds: ['dependencies', 'mcv'] } });
+    expect(planFor(dir)).toEqual([]);
+    // The same columns in another order are the same statistics.
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].statistics = [stats(['fDeviceType', 'fStatus'], ['dependencies', 'mcv'])]));
+    expect(planFor(dir)).toEqual([]);
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].statistics = [stats(['fDeviceType', 'fStatus'], ['ndistinct'])]));
+    expect(planFor(dir)).toEqual(['DROP STATISTICS IF EXISTS t_product_kind_and_state;', 'CREATE STATISTICS IF NOT EXISTS t_product_kind_and_state (ndistinct) ON f_device_type, f_status FROM t_product;']);
+    edit(dir, 'schemas/product.schema.json', (s) => {
+      s['x-db'].statistics = [stats(['fStatus', 'fDeviceType'])];
+      s['x-db'].renamedFrom = 't_product';
+      s['x-db'].table = 't_product_model';
+    });
+    expect(planFor(dir)).toContain('ALTER STATISTICS t_product_kind_and_state RENAME TO t_product_model_kind_and_state;');
+    expect(planFor(dir).filter((q) => q.includes('STATISTICS'))).toHaveLength(1);
+    edit(dir, 'schemas/product.schema.json', (s) => {
+      delete s['x-db'].statistics;
+      delete s['x-db'].renamedFrom;
+      s['x-db'].table = 't_product';
+    });
+    expect(planFor(dir)).toEqual(['DROP STATISTICS IF EXISTS t_product_kind_and_state;']);
+    // Statistics name stored properties, at least two.
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].statistics = [stats(['fStatus', 'fColour'])]));
+    expect(refusal(() => loadModel(dir))).toEqual([expect.objectContaining({ file: 'schemas/product.schema.json', pointer: '/x-db/statistics/0/columns', message: 'statistics field "fColour" is not a property' })]);
+    edit(dir, 'schemas/product.schema.json', (s) => (s['x-db'].statistics = [stats(['fStatus'])]));
+    expect(refusal(() => loadModel(dir))[0]).toMatchObject({ file: 'schemas/product.schema.json' });
+  });
+
   it('renames a table, keeping its rows; refuses to drop a table unless schemas/dropped.json lists it', () => {
     const dir = workspace();
     edit(dir, 'schemas/feedback.schema.json', (s) => (s['x-db'] = { ...s['x-db'], table: 't_user_feedback', renamedFrom: 't_feedback' }));
