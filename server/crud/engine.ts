@@ -38,17 +38,18 @@ export function scoped(ctx: Services, model: EntityModel, user: User): Query {
 export async function present(ctx: Services, model: EntityModel, rows: Row[]): Promise<Row[]> {
   // Rich text is cleaned again on the way out: a row written around the API is served clean too.
   const out = rows.map((r) => cleanHtmlFields(model, formatRow(r, ctx.timeZone)));
-  // The relations are read side by side: each is a statement of its own.
-  await Promise.all(
+  // The relations are read side by side, each a statement of its own, and beside the entity's own
+  // reads (afterRead): a page waits for the slowest of them, not for their sum.
+  const related = Promise.all(
     Object.entries(model.relations).map(async ([name, rel]) => {
       const target = entity(rel.entity);
       const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
-      const related = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where((eb) => among(eb.ref(target.primaryKey), ids)).execute() : [];
-      const byId = new Map(related.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
+      const rows = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where((eb) => among(eb.ref(target.primaryKey), ids)).execute() : [];
+      const byId = new Map(rows.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
       for (const r of out) r[name] = byId.get(r[rel.from]) ?? null;
     }),
-  );
-  await hooksOf(model).afterRead?.(out, ctx);
+  ).then(() => undefined);
+  await Promise.all([related, hooksOf(model).afterRead?.(out, ctx, related)]);
   return out;
 }
 

@@ -122,8 +122,12 @@ export interface EntityHooks {
   beforeSave?: (values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) => Promise<void>;
   afterSave?: (row: Record<string, unknown>, ctx: CallContext, created: boolean) => Promise<void>;
   beforeDelete?: (row: Record<string, unknown>, ctx: CallContext) => Promise<void>;
-  /** Adds computed fields (virtual properties) to rows about to be sent. */
-  afterRead?: (rows: Record<string, unknown>[], ctx: Services) => Promise<void>;
+  /**
+   * Adds computed fields (virtual properties) to rows about to be sent. It runs beside the reading of
+   * the rows' relations, so its own statements need not wait for theirs; `related` settles once the
+   * relation fields are on the rows, for a hook that reads them.
+   */
+  afterRead?: (rows: Record<string, unknown>[], ctx: Services, related: Promise<void>) => Promise<void>;
   /**
    * A list's total read from counts the entity keeps, for the conditions it keeps them by (already
    * checked); undefined where it does not, and the rows are counted.

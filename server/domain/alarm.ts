@@ -58,9 +58,11 @@ export function maskPhone(phone: unknown): string | null {
 }
 
 /** Names, labels and the nested objects of the legacy answer (tUserAlarm, tUserHandle, tDevice names). */
-export async function afterRead(rows: Row[], ctx: Services) {
+export async function afterRead(rows: Row[], ctx: Services, related: Promise<void>) {
   const userIds = [...new Set(rows.flatMap((r) => [r.fUserAlarmId, r.fHandleUserId]).filter((v) => v !== null && v !== undefined))] as number[];
   const users = userIds.length ? await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone']).where('fId', 'in', userIds).execute() : [];
+  // The house, room and device the names below come from.
+  await related;
   const byId = new Map(users.map((u) => [u.fId, u]));
   for (const r of rows) {
     const alarmUser = byId.get(r.fUserAlarmId as number);

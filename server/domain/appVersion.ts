@@ -38,10 +38,12 @@ let appDir = join(process.env.DATA_DIR ?? './data', 'uploads', 'app');
 /** Names of the dictionaries and the area, for the list (appTypeName, updateStatusName, areaName). */
 export async function afterRead(rows: Row[], ctx: Services) {
   if (!rows.length) return;
-  const dic = await ctx.db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fContent']).where('fKey', 'in', ['app_type', 'update_status']).execute();
-  const name = (key: string, id: unknown) => dic.find((d) => d.fKey === key && Number(d.fId) === Number(id))?.fContent ?? null;
   const areaIds = [...new Set(rows.map((r) => r.fAreaId).filter((v) => v !== null && v !== undefined))] as number[];
-  const areas = areaIds.length ? await ctx.db.selectFrom('t_area_info').select(['fAreaId', 'fAreaName']).where('fAreaId', 'in', areaIds).execute() : [];
+  const [dic, areas] = await Promise.all([
+    ctx.db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fContent']).where('fKey', 'in', ['app_type', 'update_status']).execute(),
+    areaIds.length ? ctx.db.selectFrom('t_area_info').select(['fAreaId', 'fAreaName']).where('fAreaId', 'in', areaIds).execute() : [],
+  ]);
+  const name = (key: string, id: unknown) => dic.find((d) => d.fKey === key && Number(d.fId) === Number(id))?.fContent ?? null;
   for (const r of rows) {
     r.appTypeName = name('app_type', r.fAppType);
     r.updateStatusName = name('update_status', r.fUpdateStatus);

@@ -132,9 +132,11 @@ export async function beforeSave(values: Record<string, unknown>, ctx: CallConte
 export async function afterRead(rows: Record<string, unknown>[], ctx: Services) {
   if (!rows.length) return;
   const subIds = [...new Set(rows.map((r) => r.fJsonSubId).filter((v): v is number => typeof v === 'number'))];
-  const subs = subIds.length ? await ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).where('fId', 'in', subIds).execute() : [];
+  const [subs, types] = await Promise.all([
+    subIds.length ? ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).where('fId', 'in', subIds).execute() : [],
+    ctx.db.selectFrom('t_sys_dic').select(['fValue', 'fContent']).where('fKey', '=', 'Product_Property').execute(),
+  ]);
   const subName = new Map(subs.map((s) => [s.fId, s.fName]));
-  const types = await ctx.db.selectFrom('t_sys_dic').select(['fValue', 'fContent']).where('fKey', '=', 'Product_Property').execute();
   const typeName = new Map(types.map((t) => [t.fValue, t.fContent]));
   for (const r of rows) {
     r.productJsonConfSwitches = parseSwitches(r.fSwitches).map((s) => ({ ...s, fProductJsonConfId: r.fId }));

@@ -48,14 +48,16 @@ export async function beforeDelete(row: Row, ctx: CallContext) {
 export async function afterRead(rows: Row[], ctx: Services) {
   const ids = rows.map((r) => r.fId as number);
   if (!ids.length) return;
-  const counts = await ctx.db
-    .selectFrom('t_sys_user_room_device as rd')
-    .innerJoin('t_device as d', 'd.fId', 'rd.fDeviceId')
-    .select(['rd.fRoomId', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('rd.fRoomId', 'in', ids)
-    .groupBy('rd.fRoomId')
-    .execute();
-  const types = await ctx.db.selectFrom('t_sys_dic').select(['fId', 'fValue', 'fContent']).where('fKey', '=', 'Room_Type').execute();
+  const [counts, types] = await Promise.all([
+    ctx.db
+      .selectFrom('t_sys_user_room_device as rd')
+      .innerJoin('t_device as d', 'd.fId', 'rd.fDeviceId')
+      .select(['rd.fRoomId', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('rd.fRoomId', 'in', ids)
+      .groupBy('rd.fRoomId')
+      .execute(),
+    ctx.db.selectFrom('t_sys_dic').select(['fId', 'fValue', 'fContent']).where('fKey', '=', 'Room_Type').execute(),
+  ]);
   const byRoom = new Map(counts.map((c) => [Number(c.fRoomId), Number(c.n)]));
   const typeBy = new Map(types.map((t) => [Number(t.fId), t]));
   for (const r of rows) {
