@@ -23,7 +23,8 @@ export interface Figure {
   measured: string;
   /** The aim, as printed, e.g. "≤ 50 ms". */
   aim: string;
-  met: boolean;
+  /** Absent for a figure given for comparison (a baseline), which has no aim of its own. */
+  met?: boolean;
 }
 
 export interface Entry {

@@ -14,6 +14,7 @@ const rows = entries.flatMap((e) => e.figures.map((f) => ({ ...f, on: e.on, at: 
 rows.sort((a, b) => TARGETS.indexOf(a.target) - TARGETS.indexOf(b.target) || a.on.localeCompare(b.on));
 console.log('\n| target | measured on | what | figure | aim | met | bench, when, machine |');
 console.log('| --- | --- | --- | ---: | --- | --- | --- |');
-for (const r of rows) console.log(`| ${r.target} | ${r.on} | ${r.what} | ${r.measured} | ${r.aim} | ${r.met ? 'yes' : '**no**'} | ${r.bench}, ${r.at}, ${r.machine} |`);
-const missed = rows.filter((r) => !r.met);
-console.log(`\n${rows.length} figures, ${rows.length - missed.length} met, ${missed.length} not met${missed.length ? `: ${missed.map((m) => `${m.target} (${m.on}) ${m.what}`).join('; ')}` : ''}`);
+for (const r of rows) console.log(`| ${r.target} | ${r.on} | ${r.what} | ${r.measured} | ${r.aim} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} | ${r.bench}, ${r.at}, ${r.machine} |`);
+const aimed = rows.filter((r) => r.met !== undefined);
+const missed = aimed.filter((r) => !r.met);
+console.log(`\n${aimed.length} figures with an aim, ${aimed.length - missed.length} met, ${missed.length} not met${missed.length ? `: ${missed.map((m) => `${m.target} (${m.on}) ${m.what}`).join('; ')}` : ''}`);

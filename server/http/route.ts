@@ -169,8 +169,8 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
   const bodyLimit = bodyLimitOf(def);
   // Fastify checks the limit while it reads a JSON body; an upload is streamed by its handler, so its
   // declared length is checked here first.
-  const onRequest = async (request: FastifyRequest) => {
-    if (Number(request.headers['content-length'] ?? 0) > bodyLimit) throw tooLarge(bodyLimit);
+  const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    done(Number(request.headers['content-length'] ?? 0) > bodyLimit ? tooLarge(bodyLimit) : undefined);
   };
   app.route({ method: def.methods ?? ['POST'], url: def.path, handler: handle, bodyLimit, onRequest, ...(rateLimit ? { config: { rateLimit } } : {}) });
 }

@@ -63,11 +63,11 @@ export class ServerMetrics {
 
   /** Times every answer of the app (the timing starts when the request arrives). */
   attach(app: FastifyInstance) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       this.#requests++;
       // The event stream stays open for as long as a console is; its "answer time" is not a latency.
-      if (request.url.startsWith('/api/events?')) return;
-      this.#http.push({ at: Date.now(), ms: reply.elapsedTime, status: reply.statusCode });
+      if (!request.url.startsWith('/api/events?')) this.#http.push({ at: Date.now(), ms: reply.elapsedTime, status: reply.statusCode });
+      done();
     });
     app.addHook('onClose', async () => this.#loop.disable());
   }
