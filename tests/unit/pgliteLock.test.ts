@@ -33,6 +33,20 @@ describe('the embedded database’s one connection', () => {
     expect(served).toEqual(['A1', 'B', 'C', 'A2']);
   });
 
+  it('hands the connection on at once within a short share of a turn: quick statements do not each wait for the loop', async () => {
+    const lock = new ConnectionLock();
+    const served: string[] = [];
+    const first = await lock.acquire();
+    const queue = ['A', 'B', 'C'].map((name) => query(lock, () => served.push(name)));
+    // Work of the loop's next turn, queued before the connection is released.
+    setImmediate(() => served.push('next turn'));
+    first();
+    await Promise.all(queue);
+    expect(served).toEqual(['A', 'B', 'C']);
+    await new Promise((r) => setImmediate(r));
+    expect(served).toEqual(['A', 'B', 'C', 'next turn']);
+  });
+
   it('lets the event loop accept connections between queries, not only once the queue is empty', async () => {
     const lock = new ConnectionLock();
     const server = createServer((socket) => socket.destroy());
