@@ -16,18 +16,27 @@ describe('the part of a content search the payload index is asked for', () => {
 
   it('leaves out what most payloads repeat and keeps the rest of the text', () => {
     // What a fleet of devices named BENCH… repeats in every payload: its keys and the serial's prefix.
-    const common = new Set([...likeTrigrams('{"bid":"telemetry","mid":1,"ClientID":"BENCH00"}'), 'ch0', 'h00']);
-    expect(indexedPart('BENCH0012345', common)).toBe('0012345');
+    const shares = new Map([...likeTrigrams('{"bid":"telemetry","mid":1,"ClientID":"BENCH00"}'), 'ch0', 'h00'].map((t) => [t, 1]));
+    expect(indexedPart('BENCH0012345', shares)).toBe('0012345');
     // A value after a key: the part around the value that shares no trigram with the keys.
-    const value = indexedPart('"mid":8919,', common);
+    const value = indexedPart('"mid":8919,', shares);
     expect('"mid":8919,').toContain(value);
     expect(value).toContain('8919');
-    expect([...likeTrigrams(value)].filter((t) => common.has(t))).toEqual([]);
+    expect([...likeTrigrams(value)].filter((t) => shares.has(t))).toEqual([]);
     // Nothing rare in it: the whole text, as it was typed.
-    expect(indexedPart('"bid":"telemetry"', common)).toBe('"bid":"telemetry"');
+    expect(indexedPart('"bid":"telemetry"', shares)).toBe('"bid":"telemetry"');
     // Nothing common: the whole text.
-    expect(indexedPart('voltage', common)).toBe('voltage');
+    expect(indexedPart('voltage', shares)).toBe('voltage');
     // Without a sample (an empty log), the whole text.
-    expect(indexedPart('BENCH0012345', new Set())).toBe('BENCH0012345');
+    expect(indexedPart('BENCH0012345', new Map())).toBe('BENCH0012345');
+  });
+
+  it('asks for a value a tenth of the payloads hold rather than the keys every payload repeats', () => {
+    const shares = new Map<string, number>([...[...likeTrigrams('{"bid":"telemetry","ClientID":"BENCH00"}')].map((t) => [t, 1] as const), ...[...likeTrigrams('"alarm"')].map((t) => [t, 0.1] as const)]);
+    const part = indexedPart('"bid":"alarm"', shares);
+    expect(part).toContain('alarm');
+    expect([...likeTrigrams(part)].every((t) => (shares.get(t) ?? 0) < 0.5)).toBe(true);
+    // A rarer value still wins over it: parts without a trigram in a tenth of the payloads come first.
+    expect(indexedPart('"alarm":"x7Q2"', new Map([...shares, ...[...likeTrigrams('"x7Q2"')].map((t) => [t, 0.001] as const)]))).not.toContain('alarm');
   });
 });
