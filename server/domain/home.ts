@@ -299,35 +299,36 @@ function cpuTimes() {
 
 /** The CPU use of the host and of this process over the sampler's last window, in percent. */
 let cpu: { host: number; process: number } | null = null;
-let firstWindow: Promise<void> | null = null;
+
+/** Busy share of the host between two readings of its CPU times, and of this process over `elapsedUs`. */
+function cpuShare(h0: { idle: number; total: number }, h1: { idle: number; total: number }, ownUs: number, elapsedUs: number) {
+  const cpuCount = os.cpus().length || 1;
+  const busy = h1.total - h0.total;
+  const host = busy > 0 ? (1 - (h1.idle - h0.idle) / busy) * 100 : (os.loadavg()[0] / cpuCount) * 100;
+  const own = elapsedUs > 0 ? ownUs / (elapsedUs * cpuCount) : 0;
+  return { host: Math.min(100, Math.max(0, host)), process: Math.min(100, Math.max(0, own * 100)) };
+}
 
 /**
  * CPU use is the difference between two readings. Measured inside each call, every dashboard and
- * monitor call waited out a window; a sampler started by the first call instead takes a reading every
- * CPU_SAMPLE_MS, so only that first call waits (its timer does not keep the process alive).
+ * monitor call waited out a window. The first call answers the averages since the host booted and this
+ * process started, which need no wait, and starts a sampler that takes a reading every CPU_SAMPLE_MS for
+ * the calls after it (its timer does not keep the process alive).
  */
-function cpuUse(): Promise<void> {
-  if (cpu) return Promise.resolve();
-  firstWindow ??= new Promise((resolve) => {
-    let h0 = cpuTimes();
-    let p0 = process.cpuUsage();
-    let t0 = process.hrtime.bigint();
-    const timer = setInterval(() => {
-      const h1 = cpuTimes();
-      const p1 = process.cpuUsage();
-      const t1 = process.hrtime.bigint();
-      const elapsedUs = Number(t1 - t0) / 1000;
-      const cpuCount = os.cpus().length || 1;
-      const busy = h1.total - h0.total;
-      const host = busy > 0 ? (1 - (h1.idle - h0.idle) / busy) * 100 : (os.loadavg()[0] / cpuCount) * 100;
-      const own = (p1.user - p0.user + p1.system - p0.system) / (elapsedUs * cpuCount);
-      cpu = { host: Math.min(100, Math.max(0, host)), process: Math.min(100, own * 100) };
-      [h0, p0, t0] = [h1, p1, t1];
-      resolve();
-    }, CPU_SAMPLE_MS);
-    timer.unref();
-  });
-  return firstWindow;
+function cpuUse() {
+  if (cpu) return;
+  let h0 = cpuTimes();
+  let p0 = process.cpuUsage();
+  let t0 = process.hrtime.bigint();
+  cpu = cpuShare({ idle: 0, total: 0 }, h0, p0.user + p0.system, process.uptime() * 1e6);
+  const timer = setInterval(() => {
+    const h1 = cpuTimes();
+    const p1 = process.cpuUsage();
+    const t1 = process.hrtime.bigint();
+    cpu = cpuShare(h0, h1, p1.user - p0.user + p1.system - p0.system, Number(t1 - t0) / 1000);
+    [h0, p0, t0] = [h1, p1, t1];
+  }, CPU_SAMPLE_MS);
+  timer.unref();
 }
 
 /**
@@ -335,7 +336,7 @@ function cpuUse(): Promise<void> {
  * (the dashboard's gauge reads up to 8 G; `ramMax` grows with a larger host so the needle stays on it).
  */
 export async function systemLoad() {
-  await cpuUse();
+  cpuUse();
   const cpuCount = os.cpus().length || 1;
   const total = os.totalmem();
   const free = os.freemem();

@@ -90,10 +90,12 @@ describe.each(backends)('gateways and alarm-cabinet thresholds on %s', (backend)
     // DEV000002 moves from DEV000005 to DEV000006; the simulated gateway still carries it on the old bus.
     expect((await s.call('/biz/t-gateway-device/del', { fGatewayId: id.DEV000005, fDeviceId: id.DEV000002 }, admin)).body.success).toBe(true);
     expect((await s.call('/biz/t-gateway-device/add', [{ fGatewayId: id.DEV000006, fDeviceId: id.DEV000002 }], admin)).body.success).toBe(true);
+    const [{ last }] = await s.sql(`select coalesce(max(f_id), 0) as last from t_emq_message_publish`);
     const sent = await s.call('/app/device/send-switch', { deviceId: id.DEV000002, onOff: 0 }, admin);
     expect(sent.body.success).toBe(false);
     expect(sent.body.message).toBe('子设备不存在');
-    const [down] = await s.sql(`select f_device_number, f_payload from t_emq_message_publish where f_direction = 'down' and f_payload like '%DEV000002%' order by f_id desc limit 1`);
+    // The log is written by the ingest's batches, a moment after the command went out.
+    const down = await until(async () => (await s.sql(`select f_device_number, f_payload from t_emq_message_publish where f_id > ${Number(last)} and f_direction = 'down' and f_payload like '%DEV000002%' order by f_id desc limit 1`))[0]);
     expect(down.fDeviceNumber).toBe('DEV000006');
     expect(JSON.parse(down.fPayload).Children).toEqual(['DEV000002']);
     // Back on its own bus, the same command reaches the device.
