@@ -24,7 +24,6 @@ export function RoleList({ config }: { config: ResourceConfig }) {
     <>
       <SchemaList
         config={config}
-        view
         deletable={(row) => !row.builtIn}
         cells={{ name: (row: Row) => <>{String(row.name)} {Boolean(row.builtIn) && <Chip size="small" label={translate('sys.role.builtIn')} sx={{ ml: 1 }} />}</> }}
         rowActions={(row) =>

@@ -18,6 +18,9 @@ test('a role with some permissions and a user holding it: that user sees exactly
   const roleRow = page.getByTestId('list-row').filter({ hasText: ROLE.alias });
   await expect(roleRow).toBeVisible();
   await expect(page.getByTestId('list-row').filter({ hasText: 'admin' }).getByTestId('list-delete')).toHaveCount(0);
+  // The view button is for those who may not edit (spec 002 §6): beside Edit it shows nowhere.
+  await expect(roleRow.getByTestId('list-edit')).toBeVisible();
+  await expect(page.getByTestId('list-view')).toHaveCount(0);
 
   // Products only, and of their buttons only 新增: checking the page brings its section and buttons.
   await roleRow.getByTestId('role-permissions').click();
