@@ -26,7 +26,10 @@ export interface Property {
   'x-label': I18n;
   'x-enum'?: string;
   'x-dictionary'?: string;
+  /** Another entity whose row(s) the value names: its id, or for a string a comma list of its ids. */
   'x-ref'?: string;
+  /** Only the referred rows with these values may be named (a product's send libraries: `{ "fType": 2 }`). */
+  'x-refWhere'?: Record<string, string | number | boolean | null>;
   'x-multi'?: string[];
   'x-transform'?: 'upper';
   'x-mask'?: 'idcard' | 'phone';
@@ -374,6 +377,12 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       }
       if (p['x-widget'] === 'richText' && p['x-format'] !== 'html') problems.push({ file: sf, pointer: `/properties/${name}/x-format`, message: `rich-text field "${name}" is not sanitised`, hint: 'add "x-format": "html" so the server cleans it on the way in and out' });
       if (p['x-format'] === 'html' && p.type !== 'string') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `html field "${name}" must be a string`, hint: 'use "type": "string"' });
+      const refWhere = p['x-refWhere'];
+      if (refWhere) {
+        const target = entities.find((e) => e.name === p['x-ref']);
+        if (!target) problems.push({ file: sf, pointer: `/properties/${name}/x-refWhere`, message: `"${name}" names rows of no entity ("x-ref" is ${p['x-ref'] ? `"${p['x-ref']}", unknown` : 'missing'})`, hint: 'give "x-ref" the referred entity' });
+        else for (const k of Object.keys(refWhere)) if (!(k in target.schema.properties)) problems.push({ file: sf, pointer: `/properties/${name}/x-refWhere/${k}`, message: `"${k}" is not a property of ${target.name}`, hint: `known: ${Object.keys(target.schema.properties).join(', ')}` });
+      }
       const renamedFrom = p['x-db']?.renamedFrom;
       if (renamedFrom && has(renamedFrom)) problems.push({ file: sf, pointer: `/properties/${name}/x-db/renamedFrom`, message: `"${renamedFrom}" is still a property, so "${name}" cannot be its new name`, hint: 'remove the old property when renaming it' });
       const ref = p['x-db']?.references;

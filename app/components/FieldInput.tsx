@@ -162,7 +162,7 @@ const hasRows = (entity: string) => Boolean(paths(entity)?.all ?? paths(entity)?
 /** A text field referring to an entity holds a comma list of its rows' ids (a product's functions). */
 function RefMultiInput({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
-  const { options } = useEntityOptions(field.ref);
+  const { options } = useEntityOptions(field.ref, field.refWhere);
   const chosen = String(value ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -203,7 +203,7 @@ function RefMultiInput({ field, value, onChange, disabled, error }: FieldInputPr
 
 /** A row of the referred entity, from its `all` endpoint. */
 function RefInput(props: FieldInputProps) {
-  const { options } = useEntityOptions(props.field.ref);
+  const { options } = useEntityOptions(props.field.ref, props.field.refWhere);
   return <OptionSelect {...props} options={options} />;
 }
 

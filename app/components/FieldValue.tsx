@@ -4,7 +4,7 @@ import { useTranslate } from 'react-admin';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { imageUrl } from './api';
 import { plainText } from './richtext/RichTextView';
-import { useAgents, useAllProducts, useDictionary, useIsAdmin } from './lookups';
+import { useAgents, useAllProducts, useDictionary, useEntityOptions, useIsAdmin } from './lookups';
 
 type Row = Record<string, unknown>;
 
@@ -18,6 +18,17 @@ function DictionaryValue({ dictionary, value, byValue }: { dictionary: string; v
 function ProductValue({ value }: { value: unknown }) {
   const { options } = useAllProducts();
   return <>{options.find((o) => String(o.value) === String(value))?.label ?? String(value)}</>;
+}
+
+/** A comma list of another entity's ids, by their names (an id no longer there shows as it is). */
+function RefListValue({ entity, value }: { entity: string; value: unknown }) {
+  const { options } = useEntityOptions(entity);
+  const names = String(value)
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean)
+    .map((id) => options.find((o) => String(o.value) === id)?.label ?? id);
+  return <>{names.join('、')}</>;
 }
 
 /** Only administrators may list agents; others see the stored id. */
@@ -62,6 +73,7 @@ export function FieldValue({ field, row }: { field: FieldConfig; row: Row }) {
     return embedded ? <>{String(embedded)}</> : <ProductValue value={value} />;
   }
   if (field.ref === 'user') return row.proxyUserName ? <>{String(row.proxyUserName)}</> : <AgentValue value={value} />;
+  if (field.ref && field.type === 'string') return <RefListValue entity={field.ref} value={value} />;
   if (field.multi)
     return (
       <>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useGetIdentity } from 'react-admin';
 import { call } from '../../adapters/http';
 import { endpoints } from '../../adapters/generated/endpoints';
@@ -109,7 +109,7 @@ const REF_LIST_SIZE = 999;
  * The rows of an entity for the selects of fields referring to it (x-ref), from its `all` endpoint or
  * else its list; label fName. A list that saves or deletes such rows drops the copy (`invalidateLookups('ref:<entity>')`).
  */
-export function useEntityOptions(entity: string | undefined): { rows: Record<string, unknown>[]; options: Option[]; loading: boolean } {
+export function useEntityOptions(entity: string | undefined, where?: Record<string, unknown>): { rows: Record<string, unknown>[]; options: Option[]; loading: boolean } {
   const paths = entity ? (endpoints as Record<string, Record<string, string>>)[entity] : undefined;
   // Without an `all` endpoint, the list's first REF_LIST_SIZE rows (spec 000 §9: the function list loads 999).
   const path = paths?.all ?? paths?.list;
@@ -123,7 +123,9 @@ export function useEntityOptions(entity: string | undefined): { rows: Record<str
     },
     NO_ROWS,
   );
-  return { rows: data, options: data.map((r) => ({ value: r.fId as number, label: String(r.fName ?? r.fId) })), loading };
+  // The rows are fetched once per entity; a field offering only some of them (x-refWhere) picks those.
+  const rows = useMemo(() => (where ? data.filter((r) => Object.entries(where).every(([k, v]) => (r[k] ?? null) === v)) : data), [data, where]);
+  return { rows, options: rows.map((r) => ({ value: r.fId as number, label: String(r.fName ?? r.fId) })), loading };
 }
 
 /** Agents (users of type 2) for the owner selector; only administrators may list them. */

@@ -6105,6 +6105,11 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.product.fields.fSendJsonIds",
           "maxLength": 500,
+          "ref": "productJson",
+          "refWhere": {
+            "fType": 2,
+            "fJsonParentId": null
+          },
           "messages": {}
         },
         "fReceiveJsonIds": {
@@ -6112,6 +6117,11 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.product.fields.fReceiveJsonIds",
           "maxLength": 500,
+          "ref": "productJson",
+          "refWhere": {
+            "fType": 1,
+            "fJsonParentId": null
+          },
           "messages": {}
         },
         "fImageName": {
@@ -6216,6 +6226,8 @@ export const resources: ResourceDefinition[] = [
           "fPower",
           "fNumberRule",
           "fFunctionIds",
+          "fSendJsonIds",
+          "fReceiveJsonIds",
           "fImageName",
           "fRemark"
         ]

@@ -25,6 +25,8 @@ export interface FieldConfig {
   dictionary?: string;
   /** Entity this field refers to (a select of that entity's rows). */
   ref?: string;
+  /** Only the referred rows with these values are offered (x-refWhere). */
+  refWhere?: Record<string, unknown>;
   /** A comma-separated multi choice from these values. */
   multi?: string[];
   /** upper: upper-cased while typed (the server upper-cases too). */

@@ -26,6 +26,7 @@ function fieldConfig(entity: Entity, source: string) {
     ...(p.enum ? { values: p.enum } : {}),
     ...(p['x-dictionary'] ? { dictionary: p['x-dictionary'] } : {}),
     ...(p['x-ref'] ? { ref: p['x-ref'] } : {}),
+    ...(p['x-refWhere'] ? { refWhere: p['x-refWhere'] } : {}),
     ...(p['x-multi'] ? { multi: p['x-multi'] } : {}),
     ...(p['x-transform'] ? { transform: p['x-transform'] } : {}),
     ...(p['x-mask'] ? { mask: p['x-mask'] } : {}),

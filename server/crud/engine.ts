@@ -190,6 +190,27 @@ async function checkUnique(ctx: CallContext, values: Row, id?: number) {
   }
 }
 
+/**
+ * A comma list of another entity's ids (a product's functions, its send and receive libraries) names rows
+ * that exist — and that have the values the schema asks of them (x-refWhere) — or is refused.
+ */
+async function checkIdLists(ctx: CallContext, values: Row) {
+  const { entity: model } = ctx;
+  for (const [field, f] of Object.entries(model.fields)) {
+    if (!f.idsOf || values[field] === null || values[field] === undefined) continue;
+    const parts = String(values[field]).split(',').map((s) => s.trim()).filter(Boolean);
+    if (parts.some((p) => !/^[0-9]{1,9}$/.test(p))) throw new Refusal(messageFor(model, field, 'format'));
+    const ids = [...new Set(parts.map(Number))];
+    values[field] = parts.length ? parts.join(',') : null;
+    if (!ids.length) continue;
+    const target = entity(f.idsOf.entity);
+    let q = ctx.db.selectFrom(target.table).select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => among(eb.ref(target.primaryKey), ids));
+    for (const [k, v] of Object.entries(f.idsOf.where ?? {})) q = v === null ? q.where(k, 'is', null) : q.where(k, '=', v);
+    const [{ n }] = await q.execute();
+    if (Number(n) !== ids.length) throw new Refusal(messageFor(model, field, 'ref'));
+  }
+}
+
 /** The database's unique violation (23505) as the field's unique message, never a server error. */
 function uniqueViolation(model: EntityModel, error: unknown): never {
   const e = error as { code?: string; constraint?: string; message?: string };
@@ -210,6 +231,7 @@ export async function save(ctx: CallContext) {
     let row: Row;
     if (!creating && !isId(rawId)) idOf(model, ctx.body);
     const byField = ctx.route.byValue?.field;
+    await checkIdLists(tctx, values);
     if (creating) {
       if (byField) requireCodeFor(ctx, values[byField], true);
       await hooks.beforeSave?.(values, tctx);

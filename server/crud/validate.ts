@@ -31,6 +31,7 @@ export function messageFor(entity: EntityModel, field: string, rule: string): st
   if (f?.messages[rule]) return f.messages[rule];
   if (rule === 'required') return `${f?.label ?? field}不能为空`;
   if (rule === 'maxLength') return `${f?.label ?? field}长度超出限制`;
+  if (rule === 'ref') return `${f?.label ?? field}不存在`;
   return `${f?.label ?? field}格式不正确`;
 }
 

@@ -5815,16 +5815,33 @@ export const entities: Record<string, EntityModel> = {
       "fFunctionIds": {
         "type": "string",
         "label": "产品功能",
+        "idsOf": {
+          "entity": "productFunction"
+        },
         "messages": {}
       },
       "fSendJsonIds": {
         "type": "string",
         "label": "下发指令",
+        "idsOf": {
+          "entity": "productJson",
+          "where": {
+            "fType": 2,
+            "fJsonParentId": null
+          }
+        },
         "messages": {}
       },
       "fReceiveJsonIds": {
         "type": "string",
         "label": "上报指令",
+        "idsOf": {
+          "entity": "productJson",
+          "where": {
+            "fType": 1,
+            "fJsonParentId": null
+          }
+        },
         "messages": {}
       },
       "fImageName": {
@@ -8348,6 +8365,9 @@ export const entities: Record<string, EntityModel> = {
         "type": "string",
         "label": "所属角色",
         "virtual": true,
+        "idsOf": {
+          "entity": "role"
+        },
         "messages": {
           "required": "所属角色不能为空"
         }

@@ -65,6 +65,36 @@ describe.each(backends)('products on %s', (backend) => {
     expect(all.body.data.find((p: any) => p.fId === id).fStatus).toBe(1);
   });
 
+  it('takes send and receive libraries of their own type, and functions that exist; refuses others and keeps the product as it was', async () => {
+    const libraries = await s.sql(`select f_id, f_type from t_product_json where f_json_parent_id is null order by f_id`);
+    const send = libraries.filter((l: any) => l.fType === 2).map((l: any) => l.fId);
+    const receive = libraries.filter((l: any) => l.fType === 1).map((l: any) => l.fId);
+    expect(send.length).toBeGreaterThan(1);
+    expect(receive.length).toBeGreaterThan(0);
+    const saved = await s.call('/biz/t-product/addorupdate', { ...valid, fNumber: 'P-LIB-1', fSendJsonIds: `${send[0]}, ${send[1]}`, fReceiveJsonIds: String(receive[0]) }, admin);
+    expect(saved.body).toMatchObject({ code: 200, success: true });
+    const [row] = await s.sql(`select f_id, f_send_json_ids, f_receive_json_ids from t_product where f_number = 'P-LIB-1'`);
+    expect(row).toMatchObject({ fSendJsonIds: `${send[0]},${send[1]}`, fReceiveJsonIds: String(receive[0]) });
+
+    const refused: [Record<string, unknown>, string][] = [
+      // A receive library among the send ones, a library that does not exist, a list that is not one of ids.
+      [{ fSendJsonIds: `${send[0]},${receive[0]}` }, '下发指令不存在'],
+      [{ fReceiveJsonIds: '999999' }, '上报指令不存在'],
+      [{ fSendJsonIds: `${send[0]},abc` }, '下发指令格式不正确'],
+      [{ fFunctionIds: '999999' }, '产品功能不存在'],
+    ];
+    for (const [change, message] of refused) {
+      const answer = await s.call('/biz/t-product/addorupdate', { ...valid, fId: row.fId, fNumber: 'P-LIB-1', ...change }, admin);
+      expect(answer.body).toMatchObject({ success: false, message });
+    }
+    const [after] = await s.sql(`select f_send_json_ids, f_receive_json_ids, f_function_ids from t_product where f_id = ${row.fId}`);
+    expect(after).toEqual({ fSendJsonIds: `${send[0]},${send[1]}`, fReceiveJsonIds: String(receive[0]), fFunctionIds: null });
+    // Emptied, the lists are cleared.
+    expect((await s.call('/biz/t-product/addorupdate', { ...valid, fId: row.fId, fNumber: 'P-LIB-1', fSendJsonIds: '', fReceiveJsonIds: '' }, admin)).body.success).toBe(true);
+    expect((await s.sql(`select f_send_json_ids, f_receive_json_ids from t_product where f_id = ${row.fId}`))[0]).toEqual({ fSendJsonIds: null, fReceiveJsonIds: null });
+    await s.call('/biz/t-product/del', { fId: row.fId }, admin);
+  });
+
   it('refuses to delete a product with devices, deletes one without', async () => {
     const [withDevices] = await s.sql(`select f_id from t_product where f_number = 'P-SW-485'`);
     expect((await s.call('/biz/t-product/del', { fId: withDevices.fId }, admin)).body).toMatchObject({ success: false, message: '该产品下存在设备，无法删除' });

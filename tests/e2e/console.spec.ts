@@ -29,6 +29,16 @@ test('an administrator creates a product and a device, finds it, switches langua
   await pick(page, 'fCategoryId', '智能开关');
   await pick(page, 'fProtocol', 'MQTT');
   await pick(page, 'fDeviceType', '4G设备');
+  // The libraries of commands sent to it offer the send ones only; the reported ones, the receive ones.
+  await page.getByTestId('form-field-fSendJsonIds').getByRole('combobox').click();
+  await expect(page.getByRole('option', { name: '开关控制' })).toBeVisible();
+  await expect(page.getByRole('option', { name: '数据上报' })).toHaveCount(0);
+  await page.getByRole('option', { name: '开关控制' }).click();
+  await page.getByRole('option', { name: '刷新' }).click();
+  await page.keyboard.press('Escape');
+  await pick(page, 'fReceiveJsonIds', '数据上报');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('form-field-fSendJsonIds')).toContainText('开关控制、刷新');
   await page.getByTestId('form-save').click();
   await expect(page.getByText('产品保存成功')).toBeVisible();
   await expect(dialog).toBeHidden();

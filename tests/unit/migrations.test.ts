@@ -264,6 +264,14 @@ describe('validate', () => {
     expect(loadModel(dir).entities.length).toBeGreaterThan(0);
   });
 
+  it('checks that a reference limited to some rows names the referred entity and its properties', () => {
+    const dir = workspace();
+    edit(dir, 'schemas/product.schema.json', (s) => (s.properties.fSendJsonIds['x-refWhere'] = { fKind: 2 }));
+    expect(problems(dir)).toEqual([expect.objectContaining({ pointer: '/properties/fSendJsonIds/x-refWhere/fKind', message: '"fKind" is not a property of productJson' })]);
+    edit(dir, 'schemas/product.schema.json', (s) => delete s.properties.fSendJsonIds['x-ref']);
+    expect(problems(dir)).toEqual([expect.objectContaining({ pointer: '/properties/fSendJsonIds/x-refWhere', message: '"fSendJsonIds" names rows of no entity ("x-ref" is missing)' })]);
+  });
+
   it('checks the migration keywords', () => {
     const dir = workspace();
     edit(dir, 'schemas/product.schema.json', (s) => {
