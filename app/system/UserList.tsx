@@ -49,8 +49,11 @@ export function UserList({ config }: { config: ResourceConfig }) {
   const canToggle = tenant ? canTenantStatus : canEdit;
   const [open, setOpen] = useState<Row | null>(null);
 
-  /** A confirmed call; the list reloads only when the server accepted it (spec 002 §8). */
-  const act = (question: string, path: string, body: Row, after?: () => void) =>
+  /**
+   * A confirmed call; the list reloads only when the server accepted it (spec 002 §8). `failed` words a
+   * refusal (the status change's 用户状态修改失败, spec 001 §8), with the server's reason after it.
+   */
+  const act = (question: string, path: string, body: Row, after?: () => void, failed?: string) =>
     confirm.ask(question, async () => {
       try {
         const envelope = await call(path, body);
@@ -59,7 +62,8 @@ export function UserList({ config }: { config: ResourceConfig }) {
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+        const message = error instanceof Error ? error.message : String(error);
+        notify(failed ? translate(failed, { message }) : message, { type: 'error' });
       }
     });
 
@@ -68,7 +72,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
     const question = tenant ? (enable ? 'tenant.confirmEnable' : 'tenant.confirmDisable') : enable ? 'sys.user.confirmEnable' : 'sys.user.confirmDisable';
     act(translate(question), USER_PATHS.status, { fId: row.fId, fUserType: tenant ? 2 : 1, fStatus: enable ? 1 : 0 }, () => {
       if (open && open.fId === row.fId) setOpen({ ...open, fStatus: enable ? 1 : 0 });
-    });
+    }, 'tenant.statusFailed');
   };
 
   const rowActions = (row: Row) => {

@@ -81,7 +81,7 @@ export async function afterRead(rows: Row[], ctx: Services, related: Promise<voi
     r.fDeviceTypeName = label('alarmDeviceType', r.fDeviceType);
     r.fDeviceName = device?.fName ?? null;
     // Only what the lists show of the device: not its owner, password or readings.
-    r.tDevice = device ? { fId: device.fId, fNumber: device.fNumber, fName: device.fName, fDeviceTypeName: r.fDeviceTypeName } : null;
+    r.tDevice = device ? { fId: device.fId, fNumber: device.fNumber, fName: device.fName, fDeviceName: device.fName, fDeviceTypeName: r.fDeviceTypeName } : null;
   }
 }
 

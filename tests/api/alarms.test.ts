@@ -37,8 +37,10 @@ describe.each(backends)('alarms and one-touch alerts on %s', (backend) => {
     expect(r.tRentalHouse.fHouseName).toBe(r.fHouseName);
     expect(r.fAlarmTypeName).toBe(r.fAlarmType === 3 ? '门未锁' : '试探禁止');
     expect(['未签收', '已签收']).toContain(r.fStatusName);
-    expect(r.tDevice).toMatchObject({ fDeviceTypeName: '门锁' });
-    expect(Object.keys(r.tDevice).sort()).toEqual(['fDeviceTypeName', 'fId', 'fName', 'fNumber']);
+    // Spec 001 §3: the device alarm's tDevice carries fDeviceTypeName and fDeviceName.
+    expect(r.tDevice).toMatchObject({ fDeviceTypeName: '门锁', fDeviceName: r.fDeviceName });
+    expect(r.tDevice.fDeviceName).toBeTruthy();
+    expect(Object.keys(r.tDevice).sort()).toEqual(['fDeviceName', 'fDeviceTypeName', 'fId', 'fName', 'fNumber']);
     const named = rows.find((x: any) => x.tUserAlarm);
     if (named) expect(named.tUserAlarm.phone).toMatch(/^\d{3}\*{4}\d{4}$/);
   });

@@ -129,3 +129,13 @@ test('an import with one bad row lists that row and stores nothing', async ({ pa
   await expect(page.getByLabel('Name or phone')).toBeVisible();
   await shot(page, 'users-list-en');
 });
+
+test('a status change the server refuses says so with its reason (spec 001 §8)', async ({ page }) => {
+  await login(page);
+  await page.goto('/sys-user');
+  const own = page.getByTestId('list-row').filter({ hasText: '系统管理员' });
+  await own.getByTestId('user-toggle').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('用户状态修改失败 不能禁用当前登录用户')).toBeVisible();
+  await expect(own.getByTestId('user-status')).toHaveText('正常');
+});
