@@ -10,7 +10,7 @@ import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
-import { HUGE_LIST, among, applyFilters, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
+import { HUGE_LIST, among, applyFilters, blank, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
 import { runsOneAtATime, type DB } from '../db';
 import { validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
@@ -87,7 +87,8 @@ export async function list(ctx: CallContext) {
   const { entity: model } = ctx;
   const page = pageRequest(model, ctx.body);
   if (ctx.route.byValue) requireCodeFor(ctx, page.condition[ctx.route.byValue.key]);
-  const filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
+  let filtered = applyFilters(scoped(ctx, model, ctx.user), model, page.condition);
+  for (const [key, condition] of Object.entries(hooksOf(model).conditions ?? {})) if (!blank(page.condition[key])) filtered = condition(filtered, page.condition[key]);
   const order = page.orders.map((o) => ({ column: `${model.table}.${o.column}`, asc: o.asc }));
   const p = await pageOf(ctx, filtered, page, order, { searching: searchesText(model, page.condition), total: () => hooksOf(model).keptTotal?.(page.condition, ctx) });
   return pageAnswer(p, await present(ctx, model, p.rows));

@@ -120,6 +120,11 @@ export type Query = SelectQueryBuilder<any, any, any>;
 export interface EntityHooks {
   /** Narrows every read and write to the rows the user may see. */
   scope?: (query: Query, user: User) => Query;
+  /**
+   * Conditions of the entity's list that no declared filter can say (a device's `is_gps`: only the
+   * devices with a position a map can draw), by their key; applied when the key has a value.
+   */
+  conditions?: Record<string, (query: Query, value: unknown) => Query>;
   /** Adjusts values before they are stored (defaults, derived columns); may refuse with Refusal. */
   beforeSave?: (values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) => Promise<void>;
   afterSave?: (row: Record<string, unknown>, ctx: CallContext, created: boolean) => Promise<void>;

@@ -11,9 +11,13 @@ import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { scoped } from '../crud/engine';
 import { amongValues, blank } from '../crud/query';
+import { positioned } from './deviceLocation';
 
 /** List rows carry canUse and isUse (spec §3). */
 export { afterRead } from './deviceUse';
+
+/** `is_gps: 1` (spec 000 §7): only the devices with a position a map can draw, as the dashboard's map asks. */
+export const conditions = { is_gps: (query: Query, value: unknown) => (Number(value) === 1 ? positioned(query) : query) };
 
 /** Administrators see every device, agents the ones they own, ordinary users their own and shared ones. */
 export function scope(query: Query, user: User): Query {
@@ -38,7 +42,8 @@ function keptCounts(ctx: Services, productId: unknown) {
 
 /** The device list's total for an administrator who filters by product, online and activation state alone (or not at all). */
 export async function keptTotal(condition: Record<string, unknown>, ctx: CallContext): Promise<number | undefined> {
-  if (!isAdmin(ctx.user) || !blank(condition.keyword)) return undefined;
+  // The counters are kept by product, online and activation state only.
+  if (!isAdmin(ctx.user) || !blank(condition.keyword) || !blank(condition.is_gps)) return undefined;
   let q = keptCounts(ctx, condition.product_id).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('fCount'), sql<number>`0`).as('n'));
   if (!blank(condition.online)) q = q.where('fOnline', '=', Number(condition.online));
   if (!blank(condition.status)) q = q.where('fStatus', '=', Number(condition.status));

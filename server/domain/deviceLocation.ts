@@ -43,6 +43,15 @@ export function validPosition(lng: unknown, lat: unknown): boolean {
   return x >= -180 && x <= 180 && y >= -90 && y <= 90 && Math.abs(x) > MIN_MAGNITUDE && Math.abs(y) > MIN_MAGNITUDE;
 }
 
+/**
+ * Devices with a position the map can draw, written as the device schema's partial index "positioned"
+ * writes it, word for word, so that the planner reads the newest such devices from that index instead of
+ * walking every device newest first until enough have a position.
+ */
+export const positioned = (query: Query): Query =>
+  query.where(sql<boolean>`t_device.f_gps_longitude between -180 and 180 and t_device.f_gps_latitude between -90 and 90
+      and abs(t_device.f_gps_longitude) > ${sql.lit(MIN_MAGNITUDE)} and abs(t_device.f_gps_latitude) > ${sql.lit(MIN_MAGNITUDE)}`);
+
 function conditionOf(body: Record<string, unknown>): Record<string, unknown> {
   return body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
 }
@@ -53,15 +62,10 @@ function devicesOf(ctx: RouteContext, user: User, condition: Record<string, unkn
 }
 
 export async function deviceLocations(ctx: RouteContext, user: User, condition: Record<string, unknown>) {
-  const rows = await devicesOf(ctx, user, condition)
+  const rows = await positioned(devicesOf(ctx, user, condition))
     .clearSelect()
     .leftJoin('t_product', 't_product.fId', 't_device.fProductId')
     .select(['t_device.fId', 't_device.fNumber', 't_device.fName', 't_device.fTypeId', 't_device.fGpsLongitude', 't_device.fGpsLatitude', 't_device.tOnline', 't_device.fProductId', 't_product.fName as productName'])
-    // The magnitudes as written in the device schema's partial index "positioned", which the planner
-    // uses when the condition holds it word for word: the newest positioned devices are read from it
-    // instead of walking every device newest first until enough have a position.
-    .where(sql<boolean>`t_device.f_gps_longitude between -180 and 180 and t_device.f_gps_latitude between -90 and 90
-      and abs(t_device.f_gps_longitude) > ${sql.lit(MIN_MAGNITUDE)} and abs(t_device.f_gps_latitude) > ${sql.lit(MIN_MAGNITUDE)}`)
     .orderBy('t_device.fId', 'desc')
     .limit(MARKER_CAP)
     .execute();

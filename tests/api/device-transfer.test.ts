@@ -142,6 +142,14 @@ describe.each(backends)('device import, export, use and location on %s', (backen
     expect(one.body.data.map((d: any) => d.fNumber)).toEqual(['DEV000003']);
     const agents = await s.call('/biz/t-device/devices-location', { condition: {} }, agent);
     expect(agents.body.data.map((d: any) => d.fNumber)).not.toContain('ADMIN-ONLY-1');
+    // The device list's is_gps (the dashboard's map): the same devices, counted, newest first, in scope.
+    const listed = await s.call('/biz/t-device/devices', { current: 1, size: 9999, condition: { is_gps: 1 } }, admin);
+    expect(listed.body.data.records.map((d: any) => d.fNumber)).toEqual(numbers);
+    expect(listed.body.data.total).toBe(numbers.length);
+    const everyOne = await s.call('/biz/t-device/devices', { current: 1, size: 10, condition: {} }, admin);
+    expect(everyOne.body.data.total).toBeGreaterThan(numbers.length);
+    const agentsListed = await s.call('/biz/t-device/devices', { current: 1, size: 9999, condition: { is_gps: 1 } }, agent);
+    expect(agentsListed.body.data.records.map((d: any) => d.fNumber)).toEqual(agents.body.data.map((d: any) => d.fNumber));
   });
 
   it('lists the alarms of the devices on the location page', async () => {

@@ -95,7 +95,8 @@ export function DeviceMap() {
 
   useEffect(() => {
     let alive = true;
-    call<{ records: DeviceRow[] }>(DEVICES_PATH, { current: 1, size: MARKER_CAP })
+    // Only positioned devices: the newest 9,999 of them, not the newest 9,999 devices of which some have a position.
+    call<{ records: DeviceRow[] }>(DEVICES_PATH, { current: 1, size: MARKER_CAP, condition: { is_gps: 1 } })
       .then((e) => {
         if (!alive) return;
         const rows = (e.data?.records ?? []).flatMap((d) => {
