@@ -5,7 +5,7 @@
  */
 import type { SelectQueryBuilder } from 'kysely';
 import { Refusal, NotFound, Forbidden } from '../http/envelope';
-import { isId } from '../http/guard';
+import { givenIdList, isId } from '../http/guard';
 import { entities } from '../generated/entities';
 import { modules } from '../generated/routes';
 import { formatRow } from './format';
@@ -199,10 +199,9 @@ async function checkIdLists(ctx: CallContext, values: Row) {
   const { entity: model } = ctx;
   for (const [field, f] of Object.entries(model.fields)) {
     if (!f.idsOf || values[field] === null || values[field] === undefined) continue;
-    const parts = String(values[field]).split(',').map((s) => s.trim()).filter(Boolean);
-    if (parts.some((p) => !/^[0-9]{1,9}$/.test(p))) throw new Refusal(messageFor(model, field, 'format'));
-    const ids = [...new Set(parts.map(Number))];
-    values[field] = parts.length ? parts.join(',') : null;
+    const ids = givenIdList(String(values[field]));
+    if (!ids) throw new Refusal(messageFor(model, field, 'format'));
+    values[field] = ids.length ? ids.join(',') : null;
     if (!ids.length) continue;
     const target = entity(f.idsOf.entity);
     let q = ctx.db.selectFrom(target.table).select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => among(eb.ref(target.primaryKey), ids));

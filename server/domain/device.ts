@@ -40,10 +40,12 @@ function keptCounts(ctx: Services, productId: unknown) {
   return blank(productId) ? q : q.where('fProductId', '=', Number(productId));
 }
 
+/** The conditions the device counters are kept by (migrations 024, 028); select_type only says what a keyword is. */
+const KEPT_BY = new Set(['product_id', 'online', 'status', 'select_type']);
+
 /** The device list's total for an administrator who filters by product, online and activation state alone (or not at all). */
 export async function keptTotal(condition: Record<string, unknown>, ctx: CallContext): Promise<number | undefined> {
-  // The counters are kept by product, online and activation state only.
-  if (!isAdmin(ctx.user) || !blank(condition.keyword) || !blank(condition.is_gps)) return undefined;
+  if (!isAdmin(ctx.user) || Object.entries(condition).some(([key, value]) => !KEPT_BY.has(key) && !blank(value))) return undefined;
   let q = keptCounts(ctx, condition.product_id).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('fCount'), sql<number>`0`).as('n'));
   if (!blank(condition.online)) q = q.where('fOnline', '=', Number(condition.online));
   if (!blank(condition.status)) q = q.where('fStatus', '=', Number(condition.status));

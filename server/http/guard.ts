@@ -93,6 +93,16 @@ export function idList(value: unknown, field: string): number[] {
 }
 
 /**
+ * The ids of a comma list a request writes into a field (a product's functions), in order, each once;
+ * blank items name nothing and are skipped. Null when an item is not an id: the field is refused whole.
+ */
+export function givenIdList(value: unknown): number[] | null {
+  const items = listOf(value).filter((v) => !(typeof v === 'string' && v.trim() === ''));
+  const ids = items.map(asId);
+  return ids.some((id) => id === null) ? null : [...new Set(ids as number[])];
+}
+
+/**
  * The ids of a comma list stored in a row (a product's description libraries), in order, each once.
  * Rows written by the legacy system may hold blanks or stray text there: those items name nothing and
  * are skipped, since a stored row cannot be refused the way a request is.
