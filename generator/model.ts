@@ -33,7 +33,7 @@ export interface Property {
   'x-multi'?: string[];
   'x-transform'?: 'upper';
   'x-mask'?: 'idcard' | 'phone';
-  'x-widget'?: 'image' | 'richText';
+  'x-widget'?: 'image' | 'richText' | 'areas' | 'streets';
   /** html: sanitised by the server on the way in and on the way out (server/crud/html.ts). */
   'x-format'?: 'html';
   'x-messages'?: Record<string, I18n>;

@@ -1996,6 +1996,14 @@ export interface User {
    */
   fExpireTime?: string;
   /**
+   * Regions in charge (管辖区域)
+   */
+  fAreaIds?: string;
+  /**
+   * Streets in charge (管辖街道)
+   */
+  streets?: string;
+  /**
    * ID number (身份证号)
    */
   fIdcard?: string;

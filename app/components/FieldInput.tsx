@@ -1,5 +1,5 @@
 import { Component, Fragment, lazy, Suspense, useState, type ReactNode } from 'react';
-import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, LinearProgress, MenuItem, TextField } from '@mui/material';
+import { Box, Checkbox, Chip, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, LinearProgress, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { endpoints } from '../../adapters/generated/endpoints';
 import type { FieldConfig } from '../resources/types';
@@ -27,6 +27,7 @@ export function FieldInput(props: FieldInputProps) {
   // Pictures are stored by the name the upload answers, never typed in.
   if (field.source === 'fImageName' || field.widget === 'image') return <ImageUpload {...props} />;
   if (field.widget === 'richText') return <RichTextInput {...props} />;
+  if (field.widget === 'areas' || field.widget === 'streets') return <JurisdictionListInput {...props} />;
   if (field.multi) return <MultiInput {...props} />;
   if (field.enum || field.values) return <EnumInput {...props} />;
   if (field.dictionary) return <DictionaryInput {...props} />;
@@ -234,6 +235,48 @@ function BuildingInput({ field, value, onChange, disabled, error, record }: Fiel
       fullWidth
       testId={'form-field-' + field.source}
     />
+  );
+}
+
+/**
+ * A comma list of regions (widget areas: any level) or streets (widget streets), each added with the
+ * jurisdiction picker and shown as a chip to remove; the record's areaNames / streetNames name the stored
+ * ones (a staff member's jurisdiction, server/domain/jurisdiction.ts).
+ */
+function JurisdictionListInput({ field, value, onChange, disabled, error, record }: FieldInputProps) {
+  const translate = useTranslate();
+  const streets = field.widget === 'streets';
+  const stored = (record?.[streets ? 'streetNames' : 'areaNames'] ?? []) as { id: number; name: string }[];
+  const [added, setAdded] = useState<Record<string, string>>({});
+  const chosen = String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const labelOf = (id: string) => added[id] ?? stored.find((s) => String(s.id) === id)?.name ?? id;
+  return (
+    <FormControl fullWidth error={Boolean(error)} data-testid={'form-field-' + field.source}>
+      <JurisdictionPicker
+        kind={streets ? 'street' : 'area'}
+        label={translate(field.label)}
+        value={[]}
+        onChange={(v) => {
+          // A street list takes streets only; a region list any level of the region tree.
+          if (!v || (streets && v.last.level !== 'street')) return;
+          const id = String(v.last.id);
+          setAdded((a) => ({ ...a, [id]: v.labels.join(' / ') }));
+          if (!chosen.includes(id)) onChange([...chosen, id].join(','));
+        }}
+        disabled={disabled}
+        fullWidth
+        testId={'form-field-' + field.source + '-picker'}
+      />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: chosen.length ? 0.5 : 0 }}>
+        {chosen.map((id) => (
+          <Chip key={id} size="small" label={labelOf(id)} onDelete={disabled ? undefined : () => onChange(chosen.filter((c) => c !== id).join(','))} />
+        ))}
+      </Box>
+      <FormHelperText>{error ?? ' '}</FormHelperText>
+    </FormControl>
   );
 }
 

@@ -870,6 +870,22 @@ const userConfig: ResourceConfig = {
       "label": "resources.user.fields.fExpireTime",
       "messages": {}
     },
+    "fAreaIds": {
+      "source": "fAreaIds",
+      "type": "string",
+      "label": "resources.user.fields.fAreaIds",
+      "maxLength": 500,
+      "widget": "areas",
+      "messages": {}
+    },
+    "streets": {
+      "source": "streets",
+      "type": "string",
+      "label": "resources.user.fields.streets",
+      "maxLength": 500,
+      "widget": "streets",
+      "messages": {}
+    },
     "fIdcard": {
       "source": "fIdcard",
       "type": "string",
@@ -996,6 +1012,8 @@ const userConfig: ResourceConfig = {
       "fChineseName",
       "fPhone",
       "fRoleIds",
+      "fAreaIds",
+      "streets",
       "fPic"
     ],
     "view": true

@@ -34,7 +34,7 @@ export interface FieldConfig {
   /** Shown masked in lists: idcard keeps the first 6 and last 4 characters, phone the first 3 and last 4. */
   mask?: 'idcard' | 'phone';
   /** image: an uploaded picture kept by its stored name; richText: the rich-text editor (HTML the server sanitises). */
-  widget?: 'image' | 'richText';
+  widget?: 'image' | 'richText' | 'areas' | 'streets';
   readOnly?: boolean;
   readOnlyOnEdit?: boolean;
   adminOnly?: boolean;

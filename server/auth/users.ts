@@ -1,23 +1,24 @@
 /** Users as the session sees them: who they are, what they may do, which menus they get. */
 import type { DB } from '../db';
 import type { User } from '../crud/types';
+import { loadJurisdiction } from '../domain/jurisdiction';
 
 export async function loadUser(db: DB, userId: number): Promise<User | null> {
   const row = await db
     .selectFrom('t_sys_user')
-    .select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fExpireTime', 'fTokensValidAfter'])
+    .select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fExpireTime', 'fTokensValidAfter', 'fAreaIds', 'streets'])
     .where('fId', '=', userId)
     .executeTakeFirst();
   if (!row || row.fStatus !== 1) return null;
   if (row.fExpireTime && new Date(row.fExpireTime as Date) < new Date()) return null;
-  const codes = await db
+  const [codes, jurisdiction] = await Promise.all([db
     .selectFrom('t_sys_user_role as ur')
     .innerJoin('t_sys_role_menu as rm', 'rm.roleId', 'ur.roleId')
     .innerJoin('t_sys_permission_menu as m', 'm.id', 'rm.menuId')
     .select('m.permissions')
     .distinct()
     .where('ur.userId', '=', userId)
-    .execute();
+    .execute(), loadJurisdiction(db, row)]);
   return {
     fId: row.fId,
     fChineseName: row.fChineseName,
@@ -27,6 +28,7 @@ export async function loadUser(db: DB, userId: number): Promise<User | null> {
     permissions: new Set(codes.map((c) => c.permissions as string)),
     tokensValidAfter: row.fTokensValidAfter ? new Date(row.fTokensValidAfter as Date).getTime() : undefined,
     expiresAt: row.fExpireTime ? new Date(row.fExpireTime as Date).getTime() : undefined,
+    ...(jurisdiction ? { jurisdiction } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { LogName } from '../oplog';
+import type { Jurisdiction } from '../domain/jurisdiction';
 
 export interface FieldModel {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
@@ -67,6 +68,8 @@ export interface User {
   tokensValidAfter?: number;
   /** When the account expires (ms), if it does. */
   expiresAt?: number;
+  /** The regions and streets a staff member sees (server/domain/jurisdiction.ts); none when absent. */
+  jurisdiction?: Jurisdiction;
 }
 
 export const isAdmin = (user: User) => user.fAdmin === 1;

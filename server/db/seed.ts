@@ -18,10 +18,18 @@ export const DEMO_ACCOUNTS = [
   { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },
   { role: 'agent', fAdmin: 2, fChineseName: '演示代理商', fPhone: '13800000001', password: 'Agent@123', label: 'agent' },
   { role: 'user', fAdmin: 0, fChineseName: '演示用户', fPhone: '13800000002', password: 'User@123', label: 'ordinary user' },
+  { role: 'officer', fAdmin: 0, fChineseName: '演示民警', fPhone: '13800000003', password: 'Officer@123', label: 'officer' },
 ];
+
+/** The demo officer's role: the security side's pages, not the devices. */
+const OFFICER_ROLE = { alias: 'officer', name: '民警' };
+/** The demo officer's jurisdiction: one street of the demo district (server/domain/jurisdiction.ts). */
+const OFFICER_STREETS = '44010601';
 
 const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind', 'address:list'];
 const USER_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:use', 'device:control', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'gateway:list', 'deviceAlarmCabinet:list', 'location:list', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind'];
+
+const OFFICER_CODES = ['alarm-manage', 'alarm:list', 'alarm:sign', 'alarm-lock:list', 'alarm-gather:list', 'alarm-time:list', 'alarm-room:list', 'alarm-foreign:list', 'alarm-person:list', 'alarm-device:list', 'alarm-card:list', 'touchAlarm:list', 'control-manage', 'controlPerson:list', 'controlCar:list', 'rental-manage', 'house:list', 'tenant:list', 'person-intel', 'hologram:sch', 'relation:sch', 'address:list'];
 
 const PRODUCTS = [
   { fNumber: 'P-SW-485', fName: '485智能开关', fCategoryId: 1, fProtocol: 1, fDeviceType: 1, fCommunicationType: 'WiFi', fStatKeys: 'A,L', fStatus: 1 },
@@ -37,6 +45,7 @@ export async function seedDemo(db: DB): Promise<boolean> {
   const anyUser = await db.selectFrom('t_sys_user').select('fId').limit(1).executeTakeFirst();
   if (anyUser) return false;
   const ids: Record<string, number> = {};
+  await db.insertInto('t_sys_role').values(OFFICER_ROLE).onConflict((oc) => oc.column('alias').doNothing()).execute();
   for (const a of DEMO_ACCOUNTS) {
     const { fId } = await db
       .insertInto('t_sys_user')
@@ -49,8 +58,10 @@ export async function seedDemo(db: DB): Promise<boolean> {
   }
   await grant(db, 'agent', AGENT_CODES);
   await grant(db, 'user', USER_CODES);
+  await grant(db, OFFICER_ROLE.alias, OFFICER_CODES);
   await seedOrg(db);
   await seedDistrict(db);
+  await db.updateTable('t_sys_user').set({ streets: OFFICER_STREETS }).where('fId', '=', ids.officer).execute();
   await seedWatch(db);
   await seedIntel(db);
 

@@ -24,6 +24,7 @@ import { idList } from '../http/guard';
 import { randomBytes } from 'node:crypto';
 import { loadUser } from '../auth/users';
 import { deviceType } from '../domain/deviceAccess';
+import { seesAlarm } from '../domain/jurisdiction';
 
 /** How long a stream ticket is good for: just long enough for the browser to open the stream. */
 const TICKET_SECONDS = 30;
@@ -352,7 +353,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const onState = (state: string) => write('broker', { state });
     // New alarms go to those whose alarm lists would show them (server/domain/alarm.ts scope).
     const onAlarm = (e: AlarmEvent) => {
-      if (user.permissions.has('alarm:list') && (isAdmin(user) || (user.fAdmin === 2 && e.ownerId === user.fId))) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
+      if (user.permissions.has('alarm:list') && seesAlarm(user, e)) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
     };
     // A new message goes to its addressee only (server/domain/messageCentre.ts).
     const onMessage = (e: MessageEvent) => {

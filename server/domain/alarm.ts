@@ -2,19 +2,21 @@
  * Alarms of the rental houses (t_alarm): who sees which, the names and labels a list shows, sign-off
  * one at a time or in bulk, and the login summary of what is still unsigned.
  *
- * Scope: administrators see every alarm. An agent sees the alarms raised by the devices it owns
- * (t_device.fUserId): the locks and access controls it installed. There is no assignment of staff to
- * jurisdictions in the platform yet, so nobody else sees any alarm.
+ * Scope: administrators see every alarm. Staff see the alarms of the rental houses in their
+ * jurisdiction (server/domain/jurisdiction.ts: the regions and streets set on their user); an agent
+ * sees those and the alarms raised by the devices it owns (t_device.fUserId): the locks and access
+ * controls it installed. Anyone without a jurisdiction sees none.
  */
 import { S, answers, takes } from '../http/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { Refusal } from '../http/envelope';
 import { Answer } from '../http/route';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, scoped } from '../crud/engine';
+import { withinJurisdiction } from './jurisdiction';
 
 type Row = Record<string, unknown>;
 
@@ -47,8 +49,10 @@ const BATCH_MAX = 100;
 
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;
-  if (user.fAdmin === 2) return query.where('t_alarm.fDeviceId', 'in', (eb: any) => eb.selectFrom('t_device').select('t_device.fId').where('t_device.fUserId', '=', user.fId));
-  return query.where(sql<boolean>`false`);
+  const j = user.jurisdiction;
+  if (user.fAdmin !== 2) return query.where((eb) => withinJurisdiction(eb, 't_alarm', j));
+  const own = (eb: ExpressionBuilder<any, any>) => eb('t_alarm.fDeviceId', 'in', eb.selectFrom('t_device').select('t_device.fId').where('t_device.fUserId', '=', user.fId));
+  return query.where((eb) => (j ? eb.or([own(eb), withinJurisdiction(eb, 't_alarm', j)]) : own(eb)));
 }
 
 /** Keeps 3 + 4 digits of a phone number: 138****0000. */

@@ -11,6 +11,7 @@ import { describeAlarm } from './alarmSeed';
 import { label } from './alarm';
 import { sendMessage } from './messageCentre';
 import { publish } from '../relay';
+import { coveringUsers } from './jurisdiction';
 
 /** What the console's event stream carries about a new alarm (relayed to every replica); the owner decides who hears of it. */
 export interface AlarmEvent {
@@ -21,6 +22,9 @@ export interface AlarmEvent {
   fDeviceId: number;
   /** The owner of the raising device (agents see alarms of their own devices). */
   ownerId: number | null;
+  /** Where the house is (staff see the alarms of their jurisdiction). */
+  fAreaId: number | null;
+  fStreetId: number | null;
 }
 
 const ALARM_TYPES = new Set([1, 2, 3, 4, 5, 6, 11, 13, 14, 15, 17, 18]);
@@ -59,11 +63,14 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
     })
     .returning('fId')
     .executeTakeFirstOrThrow();
-  const alarm = { fId: row.fId, fAlarmType: type, fHouseId: binding.fHouseId, fRoomId: roomId, fDeviceId: binding.fDeviceId, ownerId: (binding.ownerId as number | null) ?? null };
+  const alarm: AlarmEvent = {
+    fId: row.fId, fAlarmType: type, fHouseId: binding.fHouseId, fRoomId: roomId, fDeviceId: binding.fDeviceId,
+    ownerId: (binding.ownerId as number | null) ?? null, fAreaId: (binding.fAreaId as number | null) ?? null, fStreetId: (binding.fStreetId as number | null) ?? null,
+  };
   // The consoles of every replica hear of it (server/relay.ts).
   await publish(db, 'alarm', [alarm]);
   await sendMessage(db, {
-    userIds: await alarmAudience(db, alarm.ownerId),
+    userIds: await alarmAudience(db, alarm),
     kind: 'alarm',
     params: { alarm: label('alarmType', type) ?? String(type), house: binding.fHouseName ?? '', device: binding.deviceNumber, time, remark },
   });
@@ -72,14 +79,23 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
 
 /**
  * Who is told of a new alarm: those whose alarm lists show it (server/domain/alarm.ts scope) —
- * administrators all alarms, an agent those of the devices it owns — and who may open the lists.
+ * administrators all alarms, an agent those of the devices it owns, staff those of their jurisdiction —
+ * and who may open the lists.
  */
-export async function alarmAudience(db: DB, ownerId: number | null): Promise<number[]> {
+export async function alarmAudience(db: DB, alarm: Pick<AlarmEvent, 'ownerId' | 'fAreaId' | 'fStreetId'>): Promise<number[]> {
+  const { ownerId } = alarm;
+  const covering = (await coveringUsers(db, alarm.fAreaId, alarm.fStreetId)).rows.map((r) => r.fId);
   const rows = await db
     .selectFrom('t_sys_user as u')
     .select('u.fId')
     .where('u.fStatus', '=', 1)
-    .where((eb) => eb.or([eb('u.fAdmin', '=', 1), ...(ownerId ? [eb.and([eb('u.fAdmin', '=', 2), eb('u.fId', '=', ownerId)])] : [])]))
+    .where((eb) =>
+      eb.or([
+        eb('u.fAdmin', '=', 1),
+        ...(ownerId ? [eb.and([eb('u.fAdmin', '=', 2), eb('u.fId', '=', ownerId)])] : []),
+        ...(covering.length ? [eb('u.fId', 'in', covering)] : []),
+      ]),
+    )
     .where((eb) =>
       eb.exists(
         eb

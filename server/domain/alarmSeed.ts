@@ -100,7 +100,8 @@ export async function seedAlarms(db: DB, now = new Date()): Promise<void> {
   // One-touch alerts from people around the district's streets.
   const people = await db.selectFrom('t_sys_user').select(['fId']).where('fUserType', '=', 2).orderBy('fId').limit(400).execute();
   // Some alerts come from app users who never verified their identity (no ID number): 'not verified'.
-  const unverified = await db.selectFrom('t_sys_user').select(['fId']).where('fIdcard', 'is', null).where('fAdmin', '=', 0).orderBy('fId').limit(5).execute();
+  // (Staff in charge of a jurisdiction are on the other side of the alerts.)
+  const unverified = await db.selectFrom('t_sys_user').select(['fId']).where('fIdcard', 'is', null).where('fAdmin', '=', 0).where('fAreaIds', 'is', null).where('streets', 'is', null).orderBy('fId').limit(5).execute();
   const streets = await db.selectFrom('t_house_info').select(['fLongitude', 'fLatitude', 'fAddress']).where('fRental', '=', 1).orderBy('fHouseId').execute();
   const touches: Record<string, unknown>[] = [];
   for (let i = 0; i < 40 && people.length && streets.length; i++) {

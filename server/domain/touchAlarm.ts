@@ -1,6 +1,7 @@
 /**
  * One-touch alerts (t_touch_alarm): a person pressed the emergency button of the app; staff see where
- * and sign the alert off. Administrators see every alert; anyone else only the alerts they raised.
+ * and sign the alert off. Administrators see every alert; staff the alerts of the people renting in
+ * their jurisdiction (server/domain/jurisdiction.ts); anyone else only the alerts they raised.
  * The caller's name, ID card and phone are matched on t_sys_user, which is not an entity of its own
  * (it holds password hashes), so the list resolves them to user ids first.
  */
@@ -12,6 +13,7 @@ import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { list, scoped } from '../crud/engine';
 import { maskPhone } from './alarm';
+import { withinJurisdiction } from './jurisdiction';
 
 type Row = Record<string, unknown>;
 
@@ -24,7 +26,15 @@ export const MESSAGES = {
 
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;
-  return query.where('t_touch_alarm.fUserId', '=', user.fId);
+  const j = user.jurisdiction;
+  if (!j) return query.where('t_touch_alarm.fUserId', '=', user.fId);
+  // Staff also see the alerts of the people renting in their jurisdiction (a current lease, status 2).
+  return query.where((eb) =>
+    eb.or([
+      eb('t_touch_alarm.fUserId', '=', user.fId),
+      eb('t_touch_alarm.fUserId', 'in', eb.selectFrom('t_tenant_house as l').innerJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId').select('l.fUserId').where('l.fStatus', '=', 2).where((w) => withinJurisdiction(w, 'h', j))),
+    ]),
+  );
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);

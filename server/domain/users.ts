@@ -12,7 +12,8 @@ import multipart from '@fastify/multipart';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
 import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
-import { isId } from '../http/guard';
+import { isId, storedIdList } from '../http/guard';
+import { checkJurisdiction, jurisdictionNames } from './jurisdiction';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import type { CallContext, Query, Services, User } from '../crud/types';
@@ -58,7 +59,7 @@ export const DEFAULT_PASSWORD = '123456';
 const PHONE = /^1[3-9]\d{9}$/;
 
 /** The only columns of t_sys_user an answer may carry. */
-const PUBLIC_COLUMNS = ['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fPic', 'fExpireTime', 'fCreateTime', 'fLastloginDate'] as const;
+const PUBLIC_COLUMNS = ['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fPic', 'fExpireTime', 'fAreaIds', 'streets', 'fCreateTime', 'fLastloginDate'] as const;
 
 function text(body: Record<string, unknown>, key: string): string {
   const v = body[key];
@@ -129,11 +130,20 @@ async function rolesOf(db: DB, userIds: number[]): Promise<Map<number, { id: num
 }
 
 async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promise<(Record<string, unknown> & { roles: number[]; roleids: { id: number; name: string }[]; roleNames: string })[]> {
-  const roles = await rolesOf(ctx.db, rows.map((r) => Number(r.fId)));
+  const [roles, names] = await Promise.all([rolesOf(ctx.db, rows.map((r) => Number(r.fId))), jurisdictionNames(ctx.db, rows)]);
   return rows.map((r) => {
     const held = roles.get(Number(r.fId)) ?? [];
     // roles / roleids as the legacy screens read them; fRoleIds and roleNames for the declared form and list.
-    return { ...formatRow(r, ctx.timeZone), roles: held.map((x) => x.id), roleids: held, fRoleIds: held.map((x) => x.id).join(','), roleNames: held.map((x) => x.name).join('、') };
+    return {
+      ...formatRow(r, ctx.timeZone),
+      roles: held.map((x) => x.id),
+      roleids: held,
+      fRoleIds: held.map((x) => x.id).join(','),
+      roleNames: held.map((x) => x.name).join('、'),
+      // The names of the jurisdiction's codes, for the form's chips.
+      areaNames: storedIdList(r.fAreaIds).map((id) => ({ id, name: names.areas.get(id) ?? String(id) })),
+      streetNames: storedIdList(r.streets).map((id) => ({ id, name: names.streets.get(id) ?? String(id) })),
+    };
   });
 }
 
@@ -210,6 +220,7 @@ async function checkUser(db: DB, body: Record<string, unknown>, creating: boolea
     fAdmin: Number(adminRaw),
     fUserType: [1, 2].includes(Number(body.fUserType)) ? Number(body.fUserType) : 1,
     fPic: pic || null,
+    ...(await checkJurisdiction(db, body)),
     fExpireTime: expire ? new Date(expire.replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(expire) ? '' : '+08:00')) : null,
   };
   if (values.fExpireTime && Number.isNaN((values.fExpireTime as Date).getTime())) values.fExpireTime = null;

@@ -8401,6 +8401,16 @@ export const entities: Record<string, EntityModel> = {
         "label": "到期时间",
         "messages": {}
       },
+      "fAreaIds": {
+        "type": "string",
+        "label": "管辖区域",
+        "messages": {}
+      },
+      "streets": {
+        "type": "string",
+        "label": "管辖街道",
+        "messages": {}
+      },
       "fIdcard": {
         "type": "string",
         "label": "身份证号",
@@ -8579,6 +8589,20 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ]
+        },
+        "fAreaIds": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "streets": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
         }
       }
     }

@@ -262,8 +262,8 @@ describe.each(backends)('energy statistics and dashboard on %s', (backend) => {
     });
 
     it('counts users only for administrators', async () => {
-      // Console users only: the demo district's tenants and visitors (user type 2) are not counted.
-      expect(await data('/api/home/total-user', admin)).toEqual({ allCount: 3, adminCount: 1, agentCount: 1, generalCount: 1 });
+      // Console users only (the demo's four accounts): the demo district's tenants and visitors (user type 2) are not counted.
+      expect(await data('/api/home/total-user', admin)).toEqual({ allCount: 4, adminCount: 1, agentCount: 1, generalCount: 2 });
       expect(await data('/api/home/total-user', agent)).toBeNull();
       expect(await data('/api/home/total-user', user)).toBeNull();
     });

@@ -1500,6 +1500,8 @@ export default {
         "fStatus": "Status",
         "fPic": "Avatar",
         "fExpireTime": "Expires",
+        "fAreaIds": "Regions in charge",
+        "streets": "Streets in charge",
         "fIdcard": "ID number",
         "fGender": "Gender",
         "fEmail": "E-mail",

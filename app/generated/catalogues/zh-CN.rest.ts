@@ -1500,6 +1500,8 @@ export default {
         "fStatus": "状态",
         "fPic": "头像",
         "fExpireTime": "到期时间",
+        "fAreaIds": "管辖区域",
+        "streets": "管辖街道",
         "fIdcard": "身份证号",
         "fGender": "性别",
         "fEmail": "邮箱",

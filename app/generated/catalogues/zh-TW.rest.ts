@@ -1500,6 +1500,8 @@ export default {
         "fStatus": "狀態",
         "fPic": "頭像",
         "fExpireTime": "到期時間",
+        "fAreaIds": "管轄區域",
+        "streets": "管轄街道",
         "fIdcard": "身分證號",
         "fGender": "性別",
         "fEmail": "郵箱",
