@@ -263,7 +263,7 @@ function JurisdictionListInput({ field, value, onChange, disabled, error, record
           // A street list takes streets only; a region list any level of the region tree.
           if (!v || (streets && v.last.level !== 'street')) return;
           const id = String(v.last.id);
-          setAdded((a) => ({ ...a, [id]: v.labels.join(' / ') }));
+          setAdded((a) => ({ ...a, [id]: v.last.label }));
           if (!chosen.includes(id)) onChange([...chosen, id].join(','));
         }}
         disabled={disabled}

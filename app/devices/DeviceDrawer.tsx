@@ -45,7 +45,7 @@ function InstanceInfoTab({ device, config }: DeviceTabProps) {
       row={device}
       sources={sources}
       extra={[
-        { label: translate(config.fields.tOnline?.label ?? 'enums.online.1'), value: <OnlineChip value={device.tOnline} /> },
+        { label: translate(config.fields.tOnline?.label ?? 'enums.online.1'), value: <OnlineChip value={device.tOnline} status={device.fStatus} /> },
         { label: translate(config.fields.fStatus?.label ?? 'enums.deviceStatus.1'), value: <ActivationChip value={device.fStatus} /> },
       ]}
     />
@@ -91,7 +91,7 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
             <Typography variant="h6" sx={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
               {translate('device.detail')} · {String(device.fName || device.fNumber || '')}
             </Typography>
-            <OnlineChip value={device.tOnline} />
+            <OnlineChip value={device.tOnline} status={device.fStatus} />
             <DeviceAlarmChip deviceId={device.fId} />
             <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
               <CloseIcon />

@@ -200,7 +200,7 @@ export function DeviceCard({ config, row, actions, onOpen }: { config: ResourceC
           >
             {String(row.fName || row.fNumber || '')}
           </Typography>
-          <OnlineChip value={row.tOnline} />
+          <OnlineChip value={row.tOnline} status={row.fStatus} />
           <DeviceAlarmChip deviceId={row.fId} />
           <ActivationChip value={row.fStatus} />
         </Box>

@@ -6,14 +6,20 @@ import { DeviceAlarmChip } from './live/DeviceAlarms';
 
 export type DeviceRow = Record<string, unknown> & { fId: number };
 
-export function OnlineChip({ value }: { value: unknown }) {
+/**
+ * The online state. Given the device's activation (`status`), as spec 000 §4 shows it: offline when not
+ * connected, online when connected and activated, unknown when connected but not activated.
+ */
+export function OnlineChip({ value, status }: { value: unknown; status?: unknown }) {
   const translate = useTranslate();
-  const online = Number(value) === 1;
+  const connected = Number(value) === 1;
+  const unknown = connected && status !== undefined && Number(status) !== 1;
+  const online = connected && !unknown;
   return (
     <Chip
       size="small"
-      label={translate(`enums.online.${online ? 1 : 0}`)}
-      color={online ? 'success' : 'default'}
+      label={unknown ? translate('device.onlineUnknown') : translate(`enums.online.${online ? 1 : 0}`)}
+      color={online ? 'success' : unknown ? 'warning' : 'default'}
       variant={online ? 'filled' : 'outlined'}
       data-testid="device-online"
     />
@@ -48,7 +54,7 @@ export function DeviceCell({ config, row, source }: { config: ResourceConfig; ro
   if (source === 'tOnline')
     return (
       <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
-        <OnlineChip value={row.tOnline} />
+        <OnlineChip value={row.tOnline} status={row.fStatus} />
         <DeviceAlarmChip deviceId={row.fId} />
       </Box>
     );

@@ -25,6 +25,16 @@ async function findDevice(page: Page, number: string) {
   return row;
 }
 
+test('a connected device that is not activated reads unknown, in the list and its drawer (spec 000 §4)', async ({ page }) => {
+  await login(page);
+  // The demo's last 4G switch is not activated; the simulator connects it all the same.
+  const row = await findDevice(page, 'DEV000012');
+  await expect(row.getByTestId('device-activation')).toHaveText('未激活');
+  await expect(row.getByTestId('device-online')).toHaveText('未知', { timeout: 30_000 });
+  await row.getByText('DEV000012').click();
+  await expect(page.getByTestId('device-drawer').getByTestId('device-online').first()).toHaveText('未知');
+});
+
 test('a simulated device switches off and on, and the list shows its state', async ({ page }) => {
   await login(page);
   const row = await findDevice(page, 'DEV000019');

@@ -2172,6 +2172,7 @@ export default {
     "deleteSuccess": "Device deleted",
     "operationFailed": "Device operation failed: %{message}",
     "saveFailed": "Failed to save the device: %{message}",
+    "onlineUnknown": "Unknown",
     "counters": {
       "all": "All devices",
       "online": "Online",

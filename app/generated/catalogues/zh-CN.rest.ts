@@ -2172,6 +2172,7 @@ export default {
     "deleteSuccess": "设备删除成功",
     "operationFailed": "设备操作失败:%{message}",
     "saveFailed": "设备保存失败:%{message}",
+    "onlineUnknown": "未知",
     "counters": {
       "all": "全部设备",
       "online": "在线设备",

@@ -2172,6 +2172,7 @@ export default {
     "deleteSuccess": "設備刪除成功",
     "operationFailed": "設備操作失敗:%{message}",
     "saveFailed": "設備儲存失敗:%{message}",
+    "onlineUnknown": "未知",
     "counters": {
       "all": "全部設備",
       "online": "在線設備",
