@@ -146,7 +146,8 @@ export async function signingBatch(ctx: CallContext) {
 /** /biz/t-alarm/alarmTypeCount: unsigned alarms in the caller's scope, by the login summary's groups. */
 export async function alarmTypeCount(ctx: CallContext) {
   // Every unsigned alarm is counted as it is written (migration 030), which is an administrator's
-  // scope; an agent's few devices' alarms are counted here, through the index of unsigned alarms.
+  // scope; an agent's few devices' alarms are counted here, through the index of unsigned alarms, and a
+  // jurisdiction's through the unsigned alarms' indexes by street and by region (schemas/alarm).
   const rows = (
     isAdmin(ctx.user)
       ? await ctx.db.selectFrom('t_alarm_unsigned_count').select(['fAlarmType', 'fCount as n']).execute()
