@@ -886,6 +886,13 @@ const userConfig: ResourceConfig = {
       "widget": "streets",
       "messages": {}
     },
+    "jurisdictionNames": {
+      "source": "jurisdictionNames",
+      "type": "string",
+      "label": "resources.user.fields.jurisdictionNames",
+      "readOnly": true,
+      "messages": {}
+    },
     "fIdcard": {
       "source": "fIdcard",
       "type": "string",
@@ -968,6 +975,7 @@ const userConfig: ResourceConfig = {
       "fPhone",
       "fAdmin",
       "roleNames",
+      "jurisdictionNames",
       "fStatus",
       "fCreateTime",
       "fLastloginDate"

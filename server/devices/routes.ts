@@ -351,9 +351,12 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       if (!visibleIds || visibleIds.has(e.fDeviceId)) write('deviceAlarm', e);
     };
     const onState = (state: string) => write('broker', { state });
-    // New alarms go to those whose alarm lists would show them (server/domain/alarm.ts scope).
+    // New alarms go to those whose alarm lists would show them (server/domain/alarm.ts scope), as the
+    // user is now: a jurisdiction or role changed while the stream is open applies to the next alarm.
     const onAlarm = (e: AlarmEvent) => {
-      if (user.permissions.has('alarm:list') && seesAlarm(user, e)) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
+      void ctx.sessions.user(user.fId).then((now) => {
+        if (now?.permissions.has('alarm:list') && seesAlarm(now, e)) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
+      }, () => undefined);
     };
     // A new message goes to its addressee only (server/domain/messageCentre.ts).
     const onMessage = (e: MessageEvent) => {

@@ -129,6 +129,13 @@ async function rolesOf(db: DB, userIds: number[]): Promise<Map<number, { id: num
   return out;
 }
 
+/** The names of a user's regions and streets: each for the form's chips, all in one line for the list. */
+function jurisdictionOf(r: Record<string, unknown>, names: Awaited<ReturnType<typeof jurisdictionNames>>) {
+  const areaNames = storedIdList(r.fAreaIds).map((id) => ({ id, name: names.areas.get(id) ?? String(id) }));
+  const streetNames = storedIdList(r.streets).map((id) => ({ id, name: names.streets.get(id) ?? String(id) }));
+  return { areaNames, streetNames, jurisdictionNames: [...areaNames, ...streetNames].map((n) => n.name).join('、') };
+}
+
 async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promise<(Record<string, unknown> & { roles: number[]; roleids: { id: number; name: string }[]; roleNames: string })[]> {
   const [roles, names] = await Promise.all([rolesOf(ctx.db, rows.map((r) => Number(r.fId))), jurisdictionNames(ctx.db, rows)]);
   return rows.map((r) => {
@@ -140,9 +147,7 @@ async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promis
       roleids: held,
       fRoleIds: held.map((x) => x.id).join(','),
       roleNames: held.map((x) => x.name).join('、'),
-      // The names of the jurisdiction's codes, for the form's chips.
-      areaNames: storedIdList(r.fAreaIds).map((id) => ({ id, name: names.areas.get(id) ?? String(id) })),
-      streetNames: storedIdList(r.streets).map((id) => ({ id, name: names.streets.get(id) ?? String(id) })),
+      ...jurisdictionOf(r, names),
     };
   });
 }

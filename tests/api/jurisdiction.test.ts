@@ -132,9 +132,15 @@ describe.each(backends)('a staff member’s jurisdiction on %s', (backend) => {
       await until(async () => text.includes(`"fId":${near}`));
       expect(text).not.toContain(`"fId":${far}`);
       expect(await unread()).toBe(before + 1);
+      // Put in charge of the other street while the stream is open: its next alarm arrives on it.
+      await saveOfficer({ streets: '44010602' });
+      await sim.raise(outside.deviceNumber, { type: 4 });
+      const moved = await until(async () => (await s.sql(`select max(f_id) as id from t_alarm where f_street_id = 44010602 and f_id > ${far}`))[0].id);
+      await until(async () => text.includes(`"fId":${moved}`));
     } finally {
       abort.abort();
       await reading;
+      await saveOfficer({ streets: '44010601' });
     }
   }, 40_000);
 });

@@ -10,7 +10,8 @@ test('the home dashboard counts the simulated devices online and shows them on t
   }).toPass({ timeout: 30_000 });
   // The demo's 22 devices, and any that other tests of this run added.
   expect(Number(await page.getByTestId('dashboard-device-all').textContent())).toBeGreaterThanOrEqual(22);
-  await expect(page.getByTestId('dashboard-user-all')).toHaveText('3');
+  // The demo's four console accounts.
+  await expect(page.getByTestId('dashboard-user-all')).toHaveText('4');
   // The map loads when its place is in view; the place is gone once it has (maybe while scrolling to it).
   await page
     .getByTestId('dashboard-map-place')

@@ -42,6 +42,8 @@ test('an officer sees the alarms of the street in charge; the administrator adds
   await page.getByTestId('list-query').click();
   const row = page.getByTestId('list-row').filter({ hasText: '演示民警' });
   await expect(row).toHaveCount(1);
+  // The list names what the user is in charge of.
+  await expect(row).toContainText('石牌街');
   await row.getByTestId('list-edit').click();
   const form = page.getByTestId('form-dialog');
   const streets = form.getByTestId('form-field-streets');
