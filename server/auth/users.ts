@@ -11,14 +11,15 @@ export async function loadUser(db: DB, userId: number): Promise<User | null> {
     .executeTakeFirst();
   if (!row || row.fStatus !== 1) return null;
   if (row.fExpireTime && new Date(row.fExpireTime as Date) < new Date()) return null;
-  const [codes, jurisdiction] = await Promise.all([db
+  const permissions = db
     .selectFrom('t_sys_user_role as ur')
     .innerJoin('t_sys_role_menu as rm', 'rm.roleId', 'ur.roleId')
     .innerJoin('t_sys_permission_menu as m', 'm.id', 'rm.menuId')
     .select('m.permissions')
     .distinct()
     .where('ur.userId', '=', userId)
-    .execute(), loadJurisdiction(db, row)]);
+    .execute();
+  const [codes, jurisdiction] = await Promise.all([permissions, loadJurisdiction(db, row)]);
   return {
     fId: row.fId,
     fChineseName: row.fChineseName,
