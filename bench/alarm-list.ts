@@ -70,9 +70,8 @@ try {
   // The door-lock list as the console asks for it: unsigned, last 30 days, one street, page 1 of 10.
   const condition = (i: number) => ({ alarm_type: [4, 3], status: 0, streetId: streets[i % streets.length], time_limit: [fmt(from), fmt(to)] });
 
-  const direct = await time('direct SQL (page, count, house/room/device/people)', ROUNDS, async (i) => {
-    const c = condition(i);
-    const where = sql`f_alarm_type in (3, 4) and f_status = 0 and f_street_id = ${c.streetId} and f_alarm_time >= ${from} and f_alarm_time <= ${to}`;
+  /** A page of alarms read directly: the rows, their count, and the houses, rooms, devices and people they name. */
+  const directPage = async (where: ReturnType<typeof sql>) => {
     const rows = (await sql<Record<string, number>>`select * from t_alarm where ${where} order by f_alarm_time desc limit 10`.execute(db)).rows;
     await sql`select count(*) from t_alarm where ${where}`.execute(db);
     const ids = (k: string) => [...new Set(rows.map((r) => r[k]).filter((v) => v != null))];
@@ -81,6 +80,10 @@ try {
     await sql`select * from t_rental_room where f_id = any(${any(ids('fRoomId'))})`.execute(db);
     await sql`select * from t_device where f_id = any(${any(ids('fDeviceId'))})`.execute(db);
     await sql`select f_id, f_chinese_name, f_phone from t_sys_user where f_id = any(${any([...ids('fUserAlarmId'), ...ids('fHandleUserId')])})`.execute(db);
+  };
+  const direct = await time('direct SQL (page, count, house/room/device/people)', ROUNDS, async (i) => {
+    const c = condition(i);
+    await directPage(sql`f_alarm_type in (3, 4) and f_status = 0 and f_street_id = ${c.streetId} and f_alarm_time >= ${from} and f_alarm_time <= ${to}`);
   });
   const engine = await time('POST /biz/t-alarm/pageList (engine + HTTP)', ROUNDS, async (i) => {
     const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: token }, payload: { current: 1, size: 10, condition: condition(i) } });
@@ -98,17 +101,7 @@ try {
   // console first shows it (no filter: the scope narrows it) against the same page read directly.
   const officerToken = (await app.inject({ method: 'POST', url: '/login', payload: { userName: '13800000003', password: 'Officer@123' } })).json().data.token as string;
   const officerStreets = (await sql<{ streets: string }>`select streets from t_sys_user where f_phone = '13800000003'`.execute(db)).rows[0].streets.split(',').map(Number);
-  const officerDirect = await time("direct SQL, the officer's streets (page, count, names)", ROUNDS, async () => {
-    const where = sql`f_alarm_type in (3, 4) and f_street_id = any(${officerStreets}::int[])`;
-    const rows = (await sql<Record<string, number>>`select * from t_alarm where ${where} order by f_alarm_time desc limit 10`.execute(db)).rows;
-    await sql`select count(*) from t_alarm where ${where}`.execute(db);
-    const ids = (k: string) => [...new Set(rows.map((r) => r[k]).filter((v) => v != null))];
-    const any = (list: number[]) => (list.length ? list : [-1]);
-    await sql`select * from t_house_info where f_house_id = any(${any(ids('fHouseId'))})`.execute(db);
-    await sql`select * from t_rental_room where f_id = any(${any(ids('fRoomId'))})`.execute(db);
-    await sql`select * from t_device where f_id = any(${any(ids('fDeviceId'))})`.execute(db);
-    await sql`select f_id, f_chinese_name, f_phone from t_sys_user where f_id = any(${any([...ids('fUserAlarmId'), ...ids('fHandleUserId')])})`.execute(db);
-  });
+  const officerDirect = await time("direct SQL, the officer's streets (page, count, names)", ROUNDS, () => directPage(sql`f_alarm_type in (3, 4) and f_street_id = any(${officerStreets}::int[])`));
   const officerList = await time('POST /biz/t-alarm/pageList as the officer', ROUNDS, async () => {
     const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: officerToken }, payload: { current: 1, size: 10, condition: { alarm_type: [4, 3] } } });
     if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(r.body);

@@ -41,6 +41,7 @@ export const backends: Backend[] = ['pglite', ...(process.env.DATABASE_URL ? (['
 export const ADMIN = { phone: '13800000000', password: 'Admin@123' };
 export const AGENT = { phone: '13800000001', password: 'Agent@123' };
 export const USER = { phone: '13800000002', password: 'User@123' };
+export const OFFICER = { phone: '13800000003', password: 'Officer@123' };
 
 export interface Envelope<T = any> {
   code: number;

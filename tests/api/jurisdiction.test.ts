@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, backends, startServer, type TestServer, until } from './harness';
-
-const OFFICER = { phone: '13800000003', password: 'Officer@123' };
+import { ADMIN, OFFICER, backends, startServer, type TestServer, until } from './harness';
 const SAVE = '/system/t-sys-user/addOrUpdateSysUser';
 const INFO = '/system/t-sys-user/getUserInfo';
 

@@ -13,6 +13,7 @@ export interface Account {
 export const ADMIN: Account = { phone: '13800000000', password: 'Admin@123' };
 export const AGENT: Account = { phone: '13800000001', password: 'Agent@123' };
 export const USER: Account = { phone: '13800000002', password: 'User@123' };
+export const OFFICER: Account = { phone: '13800000003', password: 'Officer@123' };
 
 /** Signs in through the login form, in the console language given, and waits for the home page. */
 export async function login(page: Page, account: Account = ADMIN, locale?: string) {

@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, login, shot } from './helpers';
-
-const OFFICER = { phone: '13800000003', password: 'Officer@123' };
+import { OFFICER, expect, test, login, shot } from './helpers';
 
 /** The total the list's pager states (…共 N 条 / of N). */
 async function total(page: Page): Promise<number> {
