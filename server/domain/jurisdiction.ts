@@ -6,8 +6,10 @@
  * descendants included; migration 034 announces a change of either list or of the region tree, so the
  * cache is read again.
  *
- * Administrators see everything and need none; an agent sees the alarms of its own devices and those of
- * its jurisdiction; anyone else sees only what lies in their jurisdiction.
+ * Administrators see everything and need none. An agent sees the alarms of its own devices and those of
+ * its jurisdiction; anyone else only the alarms of their jurisdiction. One-touch alerts follow the people
+ * renting in it. The rental houses and the tenants, which anyone holding their list codes may look up,
+ * are narrowed to the jurisdiction for those who have one.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db';
@@ -59,6 +61,16 @@ export function withinJurisdiction(eb: ExpressionBuilder<any, any>, table: strin
   if (j.areas.length) parts.push(eb(`${table}.fAreaId`, '=', sql<number>`any(${j.areas}::int[])`));
   if (j.streets.length) parts.push(eb(`${table}.fStreetId`, '=', sql<number>`any(${j.streets}::int[])`));
   return eb.or(parts);
+}
+
+/** The people with a current lease (status 2) of a house in the jurisdiction, as a subquery of user ids. */
+export function rentingIn(eb: ExpressionBuilder<any, any>, j: Jurisdiction) {
+  return eb
+    .selectFrom('t_tenant_house as l')
+    .innerJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId')
+    .select('l.fUserId')
+    .where('l.fStatus', '=', 2)
+    .where((w) => withinJurisdiction(w, 'h', j));
 }
 
 /** Who sees an alarm (server/domain/alarm.ts scope says the same in SQL): for the live stream. */

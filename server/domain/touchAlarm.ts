@@ -13,7 +13,7 @@ import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { list, scoped } from '../crud/engine';
 import { maskPhone } from './alarm';
-import { withinJurisdiction } from './jurisdiction';
+import { rentingIn } from './jurisdiction';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ export function scope(query: Query, user: User): Query {
   return query.where((eb) =>
     eb.or([
       eb('t_touch_alarm.fUserId', '=', user.fId),
-      eb('t_touch_alarm.fUserId', 'in', eb.selectFrom('t_tenant_house as l').innerJoin('t_house_info as h', 'h.fHouseId', 'l.fHouseId').select('l.fUserId').where('l.fStatus', '=', 2).where((w) => withinJurisdiction(w, 'h', j))),
+      eb('t_touch_alarm.fUserId', 'in', rentingIn(eb, j)),
     ]),
   );
 }

@@ -13,10 +13,10 @@ import { Answer, authenticate, registerCall, type RouteContext } from '../http/r
 import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { isId, storedIdList } from '../http/guard';
-import { checkJurisdiction, jurisdictionNames } from './jurisdiction';
+import { checkJurisdiction, jurisdictionNames, rentingIn } from './jurisdiction';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
-import type { CallContext, Query, Services, User } from '../crud/types';
+import { isAdmin, type CallContext, type Query, type Services, type User } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
@@ -100,8 +100,11 @@ function conditionOf(body: Record<string, unknown>): Condition {
   };
 }
 
-function filtered(db: DB, c: Condition) {
+/** The users a list may show: tenants narrowed to those renting in the caller's jurisdiction, if any. */
+function filtered(db: DB, c: Condition, caller?: User) {
   let q = db.selectFrom('t_sys_user').where('fUserType', '=', c.userType);
+  const j = caller && !isAdmin(caller) ? caller.jurisdiction : undefined;
+  if (c.userType === TENANT && j) q = q.where((eb) => eb('fId', 'in', rentingIn(eb, j)));
   if (c.kind !== undefined) q = q.where('fAdmin', '=', c.kind);
   if (c.status !== undefined) q = q.where('fStatus', '=', c.status);
   if (c.keyword) {
@@ -152,9 +155,9 @@ async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promis
   });
 }
 
-export async function userPage(ctx: Services, body: Record<string, unknown>) {
+export async function userPage(ctx: Services, body: Record<string, unknown>, caller?: User) {
   const c = conditionOf(body);
-  const p = await pageOf(ctx, filtered(ctx.db, c).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
+  const p = await pageOf(ctx, filtered(ctx.db, c, caller).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
   const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
   return pageAnswer<Record<string, unknown>>(p, records);
 }
@@ -312,7 +315,7 @@ async function userDevices(ctx: Services, userId: number, body: Record<string, u
 // ---------------------------------------------------------------------------------------------------
 // Handlers of resources/user.resource.json
 
-export const list = (ctx: CallContext) => userPage(ctx, ctx.body);
+export const list = (ctx: CallContext) => userPage(ctx, ctx.body, ctx.user);
 
 export async function info(ctx: CallContext) {
   // The holographic profile (spec 001) shares this path: it asks by userId, phone or idcard.

@@ -97,6 +97,20 @@ describe.each(backends)('a staff member’s jurisdiction on %s', (backend) => {
     expect(page.records.every((r: { fUserId: number }) => renters.has(r.fUserId))).toBe(true);
   });
 
+  it('rental houses and tenants: those of the jurisdiction; the administrator sees all', async () => {
+    const houses = async (token: string) => (await s.call('/biz/t-house-info/list', { current: 1, size: 100, condition: {} }, token)).body.data;
+    const mine = await houses(officer);
+    const [{ n: inStreet }] = await s.sql(`select count(*)::int as n from t_house_info where f_street_id = 44010601`);
+    expect(mine.total).toBe(inStreet);
+    expect(mine.records.every((h: { fStreetId: number }) => h.fStreetId === 44010601)).toBe(true);
+    expect((await houses(admin)).total).toBeGreaterThan(inStreet);
+    const tenants = async (token: string) => (await s.call('/system/t-sys-user/pageList', { current: 1, size: 100, condition: { userType: 2 } }, token)).body.data;
+    const [{ n: renting }] = await s.sql(`select count(distinct l.f_user_id)::int as n from t_tenant_house l join t_house_info h on h.f_house_id = l.f_house_id where l.f_status = 2 and h.f_street_id = 44010601`);
+    expect(renting).toBeGreaterThan(0);
+    expect((await tenants(officer)).total).toBe(renting);
+    expect((await tenants(admin)).total).toBeGreaterThan(renting);
+  });
+
   it('a new alarm in the jurisdiction reaches the officer’s messages and event stream; one outside does not', async () => {
     const sim = s.devices.security!;
     const streetOf = new Map((await s.sql(`select d.f_number, h.f_street_id from t_house_device b join t_device d on d.f_id = b.f_device_id join t_house_info h on h.f_house_id = b.f_house_id`)).map((r) => [r.fNumber, r.fStreetId]));
