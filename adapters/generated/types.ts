@@ -2004,10 +2004,6 @@ export interface User {
    */
   streets?: string;
   /**
-   * In charge of (管辖范围)
-   */
-  jurisdictionNames?: string;
-  /**
    * ID number (身份证号)
    */
   fIdcard?: string;

@@ -886,13 +886,6 @@ const userConfig: ResourceConfig = {
       "widget": "streets",
       "messages": {}
     },
-    "jurisdictionNames": {
-      "source": "jurisdictionNames",
-      "type": "string",
-      "label": "resources.user.fields.jurisdictionNames",
-      "readOnly": true,
-      "messages": {}
-    },
     "fIdcard": {
       "source": "fIdcard",
       "type": "string",
@@ -975,7 +968,6 @@ const userConfig: ResourceConfig = {
       "fPhone",
       "fAdmin",
       "roleNames",
-      "jurisdictionNames",
       "fStatus",
       "fCreateTime",
       "fLastloginDate"

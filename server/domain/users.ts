@@ -132,11 +132,12 @@ async function rolesOf(db: DB, userIds: number[]): Promise<Map<number, { id: num
   return out;
 }
 
-/** The names of a user's regions and streets: each for the form's chips, all in one line for the list. */
+/** The names of a user's regions and streets, for the form's chips. */
 function jurisdictionOf(r: Record<string, unknown>, names: Awaited<ReturnType<typeof jurisdictionNames>>) {
-  const areaNames = storedIdList(r.fAreaIds).map((id) => ({ id, name: names.areas.get(id) ?? String(id) }));
-  const streetNames = storedIdList(r.streets).map((id) => ({ id, name: names.streets.get(id) ?? String(id) }));
-  return { areaNames, streetNames, jurisdictionNames: [...areaNames, ...streetNames].map((n) => n.name).join('、') };
+  return {
+    areaNames: storedIdList(r.fAreaIds).map((id) => ({ id, name: names.areas.get(id) ?? String(id) })),
+    streetNames: storedIdList(r.streets).map((id) => ({ id, name: names.streets.get(id) ?? String(id) })),
+  };
 }
 
 async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promise<(Record<string, unknown> & { roles: number[]; roleids: { id: number; name: string }[]; roleNames: string })[]> {

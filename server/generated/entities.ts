@@ -8411,13 +8411,6 @@ export const entities: Record<string, EntityModel> = {
         "label": "管辖街道",
         "messages": {}
       },
-      "jurisdictionNames": {
-        "type": "string",
-        "label": "管辖范围",
-        "readOnly": true,
-        "virtual": true,
-        "messages": {}
-      },
       "fIdcard": {
         "type": "string",
         "label": "身份证号",

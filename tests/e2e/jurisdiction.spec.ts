@@ -40,8 +40,6 @@ test('an officer sees the alarms of the street in charge; the administrator adds
   await page.getByTestId('list-query').click();
   const row = page.getByTestId('list-row').filter({ hasText: '演示民警' });
   await expect(row).toHaveCount(1);
-  // The list names what the user is in charge of.
-  await expect(row).toContainText('石牌街');
   await row.getByTestId('list-edit').click();
   const form = page.getByTestId('form-dialog');
   const streets = form.getByTestId('form-field-streets');
@@ -56,6 +54,11 @@ test('an officer sees the alarms of the street in charge; the administrator adds
   await shot(page, 'jurisdiction-user-form');
   await page.getByTestId('form-save').click();
   await expect(form).toBeHidden();
+  // The detail drawer names both.
+  await row.getByTestId('user-detail').click();
+  await expect(page.getByTestId('user-basic')).toContainText('石牌街、五山街');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('user-drawer')).toBeHidden();
   await logout(page);
 
   // The officer's next visit shows both streets' alarms.

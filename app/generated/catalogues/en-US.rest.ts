@@ -1502,7 +1502,6 @@ export default {
         "fExpireTime": "Expires",
         "fAreaIds": "Regions in charge",
         "streets": "Streets in charge",
-        "jurisdictionNames": "In charge of",
         "fIdcard": "ID number",
         "fGender": "Gender",
         "fEmail": "E-mail",

@@ -1502,7 +1502,6 @@ export default {
         "fExpireTime": "到期时间",
         "fAreaIds": "管辖区域",
         "streets": "管辖街道",
-        "jurisdictionNames": "管辖范围",
         "fIdcard": "身份证号",
         "fGender": "性别",
         "fEmail": "邮箱",

@@ -1502,7 +1502,6 @@ export default {
         "fExpireTime": "到期時間",
         "fAreaIds": "管轄區域",
         "streets": "管轄街道",
-        "jurisdictionNames": "管轄範圍",
         "fIdcard": "身分證號",
         "fGender": "性別",
         "fEmail": "郵箱",
