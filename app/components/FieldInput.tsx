@@ -160,14 +160,18 @@ const paths = (entity: string) => (endpoints as Record<string, Record<string, st
 const hasAll = (entity: string) => Boolean(paths(entity)?.all);
 const hasRows = (entity: string) => Boolean(paths(entity)?.all ?? paths(entity)?.list);
 
+/** The items of a comma list a text field holds, blanks dropped. */
+const commaItems = (value: unknown) =>
+  String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 /** A text field referring to an entity holds a comma list of its rows' ids (a product's functions). */
 function RefMultiInput({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
   const { options } = useEntityOptions(field.ref, field.refWhere);
-  const chosen = String(value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const chosen = commaItems(value);
   return (
     <TextField
       select
@@ -248,10 +252,7 @@ function JurisdictionListInput({ field, value, onChange, disabled, error, record
   const streets = field.widget === 'streets';
   const stored = (record?.[streets ? 'streetNames' : 'areaNames'] ?? []) as { id: number; name: string }[];
   const [added, setAdded] = useState<Record<string, string>>({});
-  const chosen = String(value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const chosen = commaItems(value);
   const labelOf = (id: string) => added[id] ?? stored.find((s) => String(s.id) === id)?.name ?? id;
   return (
     <FormControl fullWidth error={Boolean(error)} data-testid={'form-field-' + field.source}>
