@@ -160,7 +160,7 @@ const paths = (entity: string) => (endpoints as Record<string, Record<string, st
 const hasAll = (entity: string) => Boolean(paths(entity)?.all);
 const hasRows = (entity: string) => Boolean(paths(entity)?.all ?? paths(entity)?.list);
 
-/** The items of a comma list a text field holds, blanks dropped. */
+/** The items of a comma list a text field holds (references, choices, a jurisdiction), blanks dropped. */
 const commaItems = (value: unknown) =>
   String(value ?? '')
     .split(',')
@@ -284,10 +284,7 @@ function JurisdictionListInput({ field, value, onChange, disabled, error, record
 /** A comma-separated multi choice shown as checkboxes. */
 function MultiInput({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
-  const chosen = String(value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const chosen = commaItems(value);
   const toggle = (option: string, on: boolean) => {
     const next = (field.multi ?? []).filter((o) => (o === option ? on : chosen.includes(o)));
     onChange(next.join(','));
