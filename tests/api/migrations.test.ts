@@ -189,7 +189,7 @@ describe.each(backends)('migrations on %s', (backend) => {
     // Fixed, it runs from where it stopped.
     writeFileSync(join(dir, '002_b.sql'), 'CREATE TABLE t_mig_b (id integer);\n');
     expect(await migrate(database, dir)).toEqual(['002_b.sql', '003_c.sql']);
-  }, 60_000);
+  }, 180_000);
 
   it('the server refuses to start on a database that differs from the schemas, naming table and column', async () => {
     const { database, env } = await open(backend, { seeded: true });
