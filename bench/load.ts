@@ -3,7 +3,8 @@
  * (60) with autocannon, against the embedded PGlite and, when DATABASE_URL is set, PostgreSQL, in the
  * same run. The server runs as its own process, started as `npm start` starts it, so the load
  * generator does not share its event loop. Prints requests a second, p50/p99 latency, errors and
- * client time-outs (TIMEOUT, 10 s) per run; the aim for PGlite is no time-out and p99 under 1 s.
+ * client time-outs (TIMEOUT, 10 s) per run; the aim for PGlite is no time-out and p99 under 1 s. The
+ * calls accept compressed answers as the console's browser does (ENCODING).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ const SECONDS = Number(process.env.SECONDS ?? 60);
 const TIMEOUT = Number(process.env.TIMEOUT ?? 10);
 const DEVICES = Number(process.env.DEVICES ?? 2000);
 const SECRET = 'bench-secret-bench-secret-bench-secret';
+/** What the console's browser accepts, so answers are compressed as they are for it (ENCODING= for none). */
+const ENCODING = process.env.ENCODING ?? 'gzip, deflate, br, zstd';
 const LISTS = [
   { name: 'device list', path: '/biz/t-device/devices' },
   { name: 'product list', path: '/biz/t-product/products' },
@@ -57,7 +60,7 @@ async function load(label: string, url: string, token: string): Promise<Figures>
     connections: CONNECTIONS,
     duration: SECONDS,
     timeout: TIMEOUT,
-    headers: { 'content-type': 'application/json', authorization: token },
+    headers: { 'content-type': 'application/json', authorization: token, ...(ENCODING ? { 'accept-encoding': ENCODING } : {}) },
     body: JSON.stringify({ current: 1, size: 10, condition: {} }),
   });
   const f = { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx };

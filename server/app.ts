@@ -11,6 +11,7 @@ import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
 import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import { compressAnswer } from './http/compression';
 import { securityHeaders } from './http/securityHeaders';
 import { refusalFor } from './db/errors';
 import { streamRefusal } from './http/bodyLimit';
@@ -121,6 +122,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     reply.headers(security);
     done();
   });
+  app.addHook('onSend', compressAnswer);
   // Counted in the database, so the limits hold across replicas.
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 

@@ -4,6 +4,8 @@
  * search patterns; ids are integers and nothing else; racing unique saves get the field's message; the
  * login limit believes no X-Forwarded-For from an unconfigured proxy.
  */
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, USER, backends, startServer, type TestServer } from './harness';
 
@@ -156,5 +158,41 @@ describe.each(backends)('bad input on %s', (backend) => {
     controller.abort();
     expect((await fetch(`${s.url}/api/events?ticket=${ticket}`)).status).toBe(700);
     expect((await s.call('/api/events/ticket', {})).status).toBe(700);
+  });
+
+  it('compresses JSON answers for a client that accepts it, and only those', async () => {
+    /** The call's answer as it crossed the wire (fetch would undo the encoding). */
+    const raw = (path: string, body: unknown, acceptEncoding?: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; bytes: Buffer }>((resolve, reject) => {
+        const payload = JSON.stringify(body);
+        const req = request(`${s.url}${path}`, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    const page = { current: 1, size: 50 };
+    const plain = await raw('/biz/t-device/devices', page);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Accept-Encoding');
+    const answer = JSON.parse(plain.bytes.toString());
+    expect(answer.data.records.length).toBeGreaterThan(1);
+
+    const br = await raw('/biz/t-device/devices', page, 'gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.bytes.length).toBeLessThan(plain.bytes.length / 3);
+    expect(JSON.parse(brotliDecompressSync(br.bytes).toString())).toEqual(answer);
+
+    const gzip = await raw('/biz/t-device/devices', page, 'gzip;q=1, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.bytes).toString())).toEqual(answer);
+
+    expect((await raw('/biz/t-device/devices', page, 'identity')).headers['content-encoding']).toBeUndefined();
+    // A short answer goes as it is: compressing a packet's worth saves nothing.
+    const short = await raw('/biz/t-device/device', { fId: answer.data.records[0].fId + 1e6 }, 'br');
+    expect(short.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(short.bytes.toString()).success).toBe(false);
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * JSON answers compressed for the clients that accept it (browsers all do). At a city's scale the
+ * pickers, trees and dictionaries answer megabytes — every product for the product selects, the whole
+ * area tree — which brotli shrinks ten to a hundred times for a few milliseconds of work; a page of a
+ * list is a few kilobytes, compressed in tens of microseconds. Files (spreadsheets, archives, pictures,
+ * the console's own precompressed build) and the live event stream are left as they are.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+
+/** Below this an answer fits a packet or two: compressing it would save nothing a user could notice. */
+const SMALLEST = 1024;
+/** Above this the work goes to zlib's threads, so one big answer does not hold up every other call. */
+const LARGEST_INLINE = 64 * 1024;
+/**
+ * How hard to try, by size. A page of a list: brotli's quality 4 (gzip's 6), about 0.1 ms for 16 KB (11,
+ * brotli's default, is fifty times slower). A big answer: the fastest level, which on these answers
+ * comes within a few per cent of the others' size at a sixth of their time (6,000 products, 4.9 MB:
+ * 434 KB in 6.5 ms, against 427 KB in 41 ms at quality 4).
+ */
+const BROTLI = (size: number): BrotliOptions => ({ params: { [constants.BROTLI_PARAM_QUALITY]: size <= LARGEST_INLINE ? 4 : 1, [constants.BROTLI_PARAM_SIZE_HINT]: size } });
+const GZIP = (size: number): ZlibOptions => ({ level: size <= LARGEST_INLINE ? 6 : 1 });
+
+type Encoding = 'br' | 'gzip';
+
+/** The encoding to answer in from an Accept-Encoding header: brotli before gzip, neither if refused (q=0). */
+export function chosenEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null;
+  const accepted = new Set<string>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && !(Number(q.slice(2)) > 0)) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
+}
+
+function compress(encoding: Encoding, body: Buffer): Promise<Buffer> {
+  if (body.length <= LARGEST_INLINE) return Promise.resolve(encoding === 'br' ? brotliCompressSync(body, BROTLI(body.length)) : gzipSync(body, GZIP(body.length)));
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, out: Buffer) => (error ? reject(error) : resolve(out));
+    if (encoding === 'br') brotliCompress(body, BROTLI(body.length), done);
+    else gzip(body, GZIP(body.length), done);
+  });
+}
+
+/** The onSend hook: answers the payload compressed when it is JSON, big enough, and the client accepts it. */
+export function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  if (size < SMALLEST || reply.hasHeader('content-encoding') || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
+  // Whatever it answers this client, a cache between must keep the answers apart by what they accept.
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  const encoding = chosenEncoding(request.headers['accept-encoding']);
+  if (!encoding) return done(null, payload);
+  compress(encoding, typeof payload === 'string' ? Buffer.from(payload) : payload).then(
+    (body) => {
+      reply.header('content-encoding', encoding).removeHeader('content-length');
+      done(null, body);
+    },
+    // An answer that cannot be compressed still goes out, as it was.
+    () => done(null, payload),
+  );
+}
