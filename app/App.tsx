@@ -2,7 +2,8 @@
  * The console: react-admin with the legacy data and auth providers, the shell layout, and one resource
  * per generated entity that the user's menus open.
  */
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from './shell/chunks';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import type { I18nProvider } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
@@ -25,7 +26,7 @@ const RedirectHome = () => <Navigate to={HOME_PATH} replace />;
 const DEVICE_RESOURCE = 'device';
 
 // The error pages are seldom seen: they load when shown.
-const LazyErrorPage = lazy(() => import('./pages/ErrorPage'));
+const LazyErrorPage = lazyChunk(() => import('./pages/ErrorPage'));
 const errorPage = (code: ErrorCode, embedded = false) => () => (
   <Suspense fallback={null}>
     <LazyErrorPage code={code} embedded={embedded} />

@@ -1,4 +1,5 @@
-import { Component, Fragment, lazy, Suspense, useState, type ReactNode } from 'react';
+import { Component, Fragment, Suspense, useState, type ReactNode } from 'react';
+import { lazyChunk } from '../shell/chunks';
 import { Box, Checkbox, Chip, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, LinearProgress, MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { endpoints } from '../../adapters/generated/endpoints';
@@ -316,7 +317,7 @@ function MultiInput({ field, value, onChange, disabled, error }: FieldInputProps
 }
 
 // The editor (TipTap, ProseMirror) is a large download: fetched only when a form with rich text opens.
-const RichTextEditor = lazy(() => import('./richtext/RichTextEditor'));
+const RichTextEditor = lazyChunk(() => import('./richtext/RichTextEditor'));
 
 function RichTextInput(props: FieldInputProps) {
   return (

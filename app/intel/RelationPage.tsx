@@ -3,7 +3,8 @@
  * and phones as a graph, a drawer for the clicked node, double click to expand a phone. Opened with
  * `?phone=…` it fills the search and runs it. The WebGL renderer loads only here.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazyChunk } from '../shell/chunks';
 import { Box, Button, Checkbox, CircularProgress, FormControlLabel, FormGroup, FormHelperText, IconButton, Paper, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import ZoomInIcon from '@mui/icons-material/ZoomIn';
@@ -19,7 +20,7 @@ import { checkSearch, SearchField } from './SearchField';
 import { RelationDrawer } from './RelationDrawer';
 import type { GraphData, RelationGraphHandle } from './RelationGraph';
 
-const RelationGraph = lazy(() => import('./RelationGraph'));
+const RelationGraph = lazyChunk(() => import('./RelationGraph'));
 const TYPES = [1, 2, 3] as const;
 const EDGE_LEGEND: { type: EdgeType | 'own'; color: string }[] = [
   { type: 'address', color: '#1e88e5' },

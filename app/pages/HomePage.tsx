@@ -2,9 +2,9 @@
  * Home: the dashboard. Its charts and map are loaded on first visit, so the login page and the shell
  * stay small (the layout's Suspense shows progress meanwhile).
  */
-import { lazy } from 'react';
+import { lazyChunk } from '../shell/chunks';
 
-const Dashboard = lazy(() => import('./home/Dashboard'));
+const Dashboard = lazyChunk(() => import('./home/Dashboard'));
 
 export function HomePage() {
   return <Dashboard />;

@@ -1,7 +1,8 @@
 /**
  * Login by mobile number and password, with "remember password" (30 days) and self-registration.
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyChunk } from '../shell/chunks';
 import type { FormEvent } from 'react';
 import { useLogin, useNotify, useTranslate } from 'react-admin';
 import { Box, Button, Checkbox, FormControlLabel, InputAdornment, Paper, Stack, TextField, Typography } from '@mui/material';
@@ -14,7 +15,7 @@ import { useApiErrors } from '../shell/useApiErrors';
 import { PHONE_MAX_LENGTH } from '../shell/rules';
 
 // Opened by few visitors: its code loads when asked for.
-const RegisterDialog = lazy(() => import('./RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
+const RegisterDialog = lazyChunk(() => import('./RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
 
 export function LoginPage() {
   const translate = useTranslate();

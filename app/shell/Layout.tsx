@@ -7,8 +7,9 @@ import { Component, Suspense, useEffect, useRef, useState } from 'react';
 import type { ErrorInfo, ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useStore, useTranslate } from 'react-admin';
-import { Box, Fab, LinearProgress, Typography, Zoom } from '@mui/material';
+import { Box, Button, Fab, LinearProgress, Typography, Zoom } from '@mui/material';
 import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
+import Refresh from '@mui/icons-material/Refresh';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { TabBar } from './TabBar';
@@ -19,6 +20,7 @@ import { withoutPersonalQuery } from '../../adapters/personal';
 import { useApiErrors } from './useApiErrors';
 import { useErrorCapture } from '../errorLog/capture';
 import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
+import { isChunkFailure } from './chunks';
 
 /** The back-to-top button shows once the page has scrolled this far. */
 const BACK_TO_TOP_AFTER = 100;
@@ -86,18 +88,37 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   );
 }
 
-/** A page that throws shows the 500 text in place; the shell and the other tabs keep working. */
-class PageBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
+/**
+ * A page that throws shows the 500 text in place; the shell and the other tabs keep working. A page
+ * whose code could not be fetched says so and offers to reload: after an update the old chunks are
+ * gone, and only a reload brings the new ones.
+ */
+class PageBoundary extends Component<{ children: ReactNode }, { failed: null | 'page' | 'chunk' }> {
+  state = { failed: null as null | 'page' | 'chunk' };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: isChunkFailure(error) ? 'chunk' : 'page' };
   }
   componentDidCatch(error: Error, info: ErrorInfo) {
     console.error(error, info.componentStack);
   }
   render() {
+    if (this.state.failed === 'chunk') return <ChunkFailed />;
     return this.state.failed ? <PageFailed /> : this.props.children;
   }
+}
+
+function ChunkFailed() {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ py: 8, textAlign: 'center' }} role="alert" data-testid="page-load-failed">
+      <Typography color="text.secondary" gutterBottom>
+        {translate('shell.loadFailed')}
+      </Typography>
+      <Button variant="contained" startIcon={<Refresh />} onClick={() => window.location.reload()} autoFocus>
+        {translate('shell.reload')}
+      </Button>
+    </Box>
+  );
 }
 
 function PageFailed() {

@@ -1,5 +1,6 @@
 /** Top bar: sidebar toggle, breadcrumb (section / page), unsigned alarms, messages, full screen, language, user menu. */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyChunk } from './chunks';
 import { Link, useLocation } from 'react-router-dom';
 import { useGetIdentity, useLogout, useTranslate } from 'react-admin';
 import { Avatar, Box, Breadcrumbs, Divider, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
@@ -19,7 +20,7 @@ import { MessageBell } from '../messages/MessageBell';
 import { AlarmSummary } from '../alarms/AlarmSummary';
 
 // Opened now and then: its code loads when asked for.
-const PasswordDialog = lazy(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));
+const PasswordDialog = lazyChunk(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));
 
 export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const translate = useTranslate();

@@ -5,12 +5,13 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadAllTexts } from '../../adapters/i18nProvider';
+import { withinChunkTimeout } from './chunks';
 import { listCode, resourceIndex } from '../generated/resourceIndex';
 import { HOME_PATH } from './tabs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazyPage<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
-  return lazy(() => Promise.all([load(), loadAllTexts()]).then(([module]) => module));
+  return lazy(() => withinChunkTimeout(Promise.all([load(), loadAllTexts()])).then(([module]) => module));
 }
 
 type ResourcePageModule = typeof import('../system/ResourcePage');
@@ -23,7 +24,7 @@ const resourceLoads = new Map<string, Promise<ResourcePageModule>>();
 function loadResource(name: string): Promise<ResourcePageModule> {
   let load = resourceLoads.get(name);
   if (!load) {
-    load = Promise.all([import('../system/ResourcePage'), listCode[name]?.(), loadAllTexts()]).then(([module]) => module);
+    load = withinChunkTimeout(Promise.all([import('../system/ResourcePage'), listCode[name]?.(), loadAllTexts()])).then(([module]) => module);
     load.catch(() => resourceLoads.delete(name)); // a failed download is tried again on the next visit
     resourceLoads.set(name, load);
   }

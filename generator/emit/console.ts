@@ -162,10 +162,10 @@ export function emitConsole(model: Model): Record<string, string> {
     .join('\n');
   const resources =
     tsHeader +
-    `import { lazy } from 'react';\n` +
+    `import { lazyChunk } from '../shell/chunks';\n` +
     `import type { ResourceConfig, ResourceDefinition } from '../resources/types';\n\n` +
     // List pages load when first opened: the login and home pages carry none of their code.
-    [...imports].map(([n, f]) => `const ${n} = lazy(() => import('${f}'));\n`).join('') +
+    [...imports].map(([n, f]) => `const ${n} = lazyChunk(() => import('${f}'));\n`).join('') +
     (constants ? `\n${constants}` : '') +
     `\nexport const resources: ResourceDefinition[] = [\n${body}\n];\n`;
   // What the shell needs before any list opens (menus, routes, tab titles): a few lines per resource,

@@ -1,4 +1,6 @@
-import { expect, test, ADMIN, USER, login, openMenu, pick } from './helpers';
+import { readdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, ADMIN, USER, login, openMenu, pick, shot } from './helpers';
 
 test('the login form asks for the account and the password', async ({ page }) => {
   await page.goto('/login');
@@ -146,4 +148,26 @@ test('an expired session returns to the login page', async ({ page }) => {
   await page.evaluate(() => localStorage.setItem('token', 'expired.token.value'));
   await page.goto('/device');
   await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
+});
+
+test('a page whose code is gone after an update says so, and a reload brings it', async ({ page }) => {
+  // As a newer build installed while the console is open leaves it: the old page chunk is no longer served.
+  const assets = join(import.meta.dirname, '..', '..', 'dist', 'app', 'assets');
+  const chunks = readdirSync(assets).filter((f) => f.startsWith('DruidPage-'));
+  expect(chunks.length).toBeGreaterThan(0);
+  await login(page);
+  try {
+    for (const f of chunks) renameSync(join(assets, f), join(assets, `${f}.away`));
+    await page.goto('/druid/');
+    const notice = page.getByTestId('page-load-failed');
+    await expect(notice).toContainText('页面加载失败：网络中断，或控制台已更新。请刷新页面后重试。');
+    // The shell still works around it.
+    await expect(page.getByTestId('tab-bar')).toBeVisible();
+    await shot(page, 'console-page-load-failed');
+  } finally {
+    for (const f of chunks) renameSync(join(assets, `${f}.away`), join(assets, f));
+  }
+  await page.getByRole('button', { name: '刷新页面' }).click();
+  await expect(page.getByTestId('druid-page')).toBeVisible();
+  await expect(page.getByTestId('page-load-failed')).toHaveCount(0);
 });

@@ -1,10 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '../../shell/chunks';
 import { LinearProgress } from '@mui/material';
 import { getStoredPermissions } from '../../../adapters/authProvider';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 
 // The form library weighs more than the rest of the drawer: fetched when the tab is first opened.
-const CommandPanels = lazy(() => import('./commands/CommandPanels'));
+const CommandPanels = lazyChunk(() => import('./commands/CommandPanels'));
 
 function CommandsTab(props: DeviceTabProps) {
   return (

@@ -1,9 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '../../shell/chunks';
 import { Box, CircularProgress } from '@mui/material';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 
 // The schema-form library is loaded when the tab is first opened, not with the device list.
-const ParamsPanel = lazy(() => import('./params/ParamsPanel'));
+const ParamsPanel = lazyChunk(() => import('./params/ParamsPanel'));
 
 function ParamsTab(props: DeviceTabProps) {
   return (

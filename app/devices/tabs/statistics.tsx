@@ -2,7 +2,8 @@
  * The drawer's statistics tab (spec §2, "data statistics (date range chart)"): this device's daily
  * consumption over a date range. Gateways (types 2 and 4) measure nothing, so they do not get it.
  */
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { lazyChunk } from '../../shell/chunks';
 import { Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { DateTimeInput } from '../../components/DateTimeInput';
 import SearchIcon from '@mui/icons-material/Search';
@@ -12,7 +13,7 @@ import { deviceType, type DeviceTab, type DeviceTabProps } from '../DeviceDrawer
 import { TIME_TYPE_DAY, defaultRange, fetchDeviceTotal, type DeviceTotal } from '../../statistics/api';
 
 // Charts load with the tab, not with the device list.
-const EnergyChart = lazy(() => import('../../statistics/EnergyChart'));
+const EnergyChart = lazyChunk(() => import('../../statistics/EnergyChart'));
 
 const GATEWAY_TYPES = [2, 4];
 

@@ -580,6 +580,8 @@ export default {
     "logout": "Log out",
     "noPermission": "No permission",
     "backToTop": "Back to top",
+    "loadFailed": "The page could not be loaded: the network is down, or the console has been updated. Reload the page and try again.",
+    "reload": "Reload the page",
     "tabs": "Page tabs",
     "closeTab": "Close",
     "closeAll": "Close all",

@@ -581,6 +581,8 @@ export default {
     "logout": "退出登录",
     "noPermission": "没有权限",
     "backToTop": "回到顶部",
+    "loadFailed": "页面加载失败：网络中断，或控制台已更新。请刷新页面后重试。",
+    "reload": "刷新页面",
     "tabs": "页面标签",
     "closeTab": "关闭",
     "closeAll": "关闭所有",

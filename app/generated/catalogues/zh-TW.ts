@@ -581,6 +581,8 @@ export default {
     "logout": "登出",
     "noPermission": "沒有權限",
     "backToTop": "回到頂部",
+    "loadFailed": "頁面載入失敗：網路中斷，或控制台已更新。請重新整理頁面後重試。",
+    "reload": "重新整理頁面",
     "tabs": "頁面標籤",
     "closeTab": "關閉",
     "closeAll": "關閉所有",

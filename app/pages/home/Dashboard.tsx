@@ -3,7 +3,8 @@
  * the users, each a card with its own refresh; the message history by range; CPU and memory of the
  * server; and the device map. Everything comes from /api/home/* (answers in `data.data`).
  */
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazyChunk } from '../../shell/chunks';
 import {
   Box,
   Card,
@@ -24,7 +25,7 @@ import { getStoredUser } from '../../../adapters/authProvider';
 import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Chart } from './charts';
 
 // Leaflet is the heaviest part and the map sits below the fold: it loads when scrolled to.
-const DeviceMap = lazy(() => import('./DeviceMap'));
+const DeviceMap = lazyChunk(() => import('./DeviceMap'));
 /** The map card's height (its 420 px map, title and padding), held while it is not loaded. */
 const MAP_CARD_HEIGHT = 500;
 /**
