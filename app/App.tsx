@@ -11,6 +11,7 @@ import { authProvider, getStoredMenus } from '../adapters/authProvider';
 import { dataProvider } from '../adapters/dataProvider';
 import type { ResourceEntry } from './resources/types';
 import { ShellLayout } from './shell/Layout';
+import { ConsoleFailed } from './shell/LoadFailed';
 import { allowedResources, sortMenus } from './shell/menus';
 import { customPages } from './shell/pages';
 import { theme } from './shell/theme';
@@ -66,6 +67,7 @@ export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
         authProvider={authProvider}
         i18nProvider={i18nProvider}
         layout={ShellLayout}
+        error={ConsoleFailed}
         loginPage={LoginPage}
         dashboard={RedirectHome}
         catchAll={NotFoundInShell}

@@ -7,9 +7,8 @@ import { Component, Suspense, useEffect, useRef, useState } from 'react';
 import type { ErrorInfo, ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useStore, useTranslate } from 'react-admin';
-import { Box, Button, Fab, LinearProgress, Typography, Zoom } from '@mui/material';
+import { Box, Fab, LinearProgress, Typography, Zoom } from '@mui/material';
 import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
-import Refresh from '@mui/icons-material/Refresh';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { TabBar } from './TabBar';
@@ -21,6 +20,7 @@ import { useApiErrors } from './useApiErrors';
 import { useErrorCapture } from '../errorLog/capture';
 import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
 import { isChunkFailure } from './chunks';
+import { LoadFailed } from './LoadFailed';
 
 /** The back-to-top button shows once the page has scrolled this far. */
 const BACK_TO_TOP_AFTER = 100;
@@ -90,8 +90,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
 
 /**
  * A page that throws shows the 500 text in place; the shell and the other tabs keep working. A page
- * whose code could not be fetched says so and offers to reload: after an update the old chunks are
- * gone, and only a reload brings the new ones.
+ * whose code could not be fetched says so and offers a reload.
  */
 class PageBoundary extends Component<{ children: ReactNode }, { failed: null | 'page' | 'chunk' }> {
   state = { failed: null as null | 'page' | 'chunk' };
@@ -102,23 +101,9 @@ class PageBoundary extends Component<{ children: ReactNode }, { failed: null | '
     console.error(error, info.componentStack);
   }
   render() {
-    if (this.state.failed === 'chunk') return <ChunkFailed />;
+    if (this.state.failed === 'chunk') return <LoadFailed />;
     return this.state.failed ? <PageFailed /> : this.props.children;
   }
-}
-
-function ChunkFailed() {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ py: 8, textAlign: 'center' }} role="alert" data-testid="page-load-failed">
-      <Typography color="text.secondary" gutterBottom>
-        {translate('shell.loadFailed')}
-      </Typography>
-      <Button variant="contained" startIcon={<Refresh />} onClick={() => window.location.reload()} autoFocus>
-        {translate('shell.reload')}
-      </Button>
-    </Box>
-  );
 }
 
 function PageFailed() {

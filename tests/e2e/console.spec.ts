@@ -150,24 +150,45 @@ test('an expired session returns to the login page', async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
 });
 
-test('a page whose code is gone after an update says so, and a reload brings it', async ({ page }) => {
-  // As a newer build installed while the console is open leaves it: the old page chunk is no longer served.
+/** Runs `during` while the built console no longer serves the chunks named `prefix`, as after an update. */
+async function withoutChunks(prefix: string, during: () => Promise<void>) {
   const assets = join(import.meta.dirname, '..', '..', 'dist', 'app', 'assets');
-  const chunks = readdirSync(assets).filter((f) => f.startsWith('DruidPage-'));
+  const chunks = readdirSync(assets).filter((f) => f.startsWith(prefix));
   expect(chunks.length).toBeGreaterThan(0);
-  await login(page);
   try {
     for (const f of chunks) renameSync(join(assets, f), join(assets, `${f}.away`));
-    await page.goto('/druid/');
-    const notice = page.getByTestId('page-load-failed');
-    await expect(notice).toContainText('页面加载失败：网络中断，或控制台已更新。请刷新页面后重试。');
-    // The shell still works around it.
-    await expect(page.getByTestId('tab-bar')).toBeVisible();
-    await shot(page, 'console-page-load-failed');
+    await during();
   } finally {
     for (const f of chunks) renameSync(join(assets, `${f}.away`), join(assets, f));
   }
+}
+
+const LOAD_FAILED = '页面加载失败：网络中断，或控制台已更新。请刷新页面后重试。';
+
+test('a page whose code is gone after an update says so, and a reload brings it', async ({ page }) => {
+  await login(page);
+  await withoutChunks('DruidPage-', async () => {
+    await page.goto('/druid/');
+    await expect(page.getByTestId('page-load-failed')).toContainText(LOAD_FAILED);
+    // The shell still works around it.
+    await expect(page.getByTestId('tab-bar')).toBeVisible();
+    await shot(page, 'console-page-load-failed');
+  });
   await page.getByRole('button', { name: '刷新页面' }).click();
   await expect(page.getByTestId('druid-page')).toBeVisible();
+  await expect(page.getByTestId('page-load-failed')).toHaveCount(0);
+});
+
+test('a dialog outside any page whose code is gone says so for the whole console, and a reload brings it', async ({ page }) => {
+  await login(page);
+  await withoutChunks('PasswordDialog-', async () => {
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('change-password').click();
+    await expect(page.getByTestId('page-load-failed')).toContainText(LOAD_FAILED);
+  });
+  await page.getByRole('button', { name: '刷新页面' }).click();
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('change-password').click();
+  await expect(page.getByRole('dialog')).toBeVisible();
   await expect(page.getByTestId('page-load-failed')).toHaveCount(0);
 });
