@@ -2,11 +2,14 @@
  * JSON answers compressed for the clients that accept it (browsers all do). At a city's scale the
  * pickers, trees and dictionaries answer megabytes — every product for the product selects, the whole
  * area tree — which brotli shrinks ten to a hundred times for a few milliseconds of work; a page of a
- * list is a few kilobytes, compressed in tens of microseconds. Files (spreadsheets, archives, pictures,
- * the console's own precompressed build) and the live event stream are left as they are.
+ * list is a few kilobytes, compressed in tens of microseconds. Scripts and style sheets read from disk
+ * that no build compressed (the API viewer's Swagger UI, 1.7 MB) are compressed as they stream out.
+ * Other files (spreadsheets, archives, pictures, the console's own precompressed build) and the live
+ * event stream are left as they are.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { pipeline, type Readable } from 'node:stream';
+import { brotliCompress, brotliCompressSync, constants, createBrotliCompress, createGzip, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 
 /** Below this an answer fits a packet or two: compressing it would save nothing a user could notice. */
 const SMALLEST = 1024;
@@ -50,15 +53,40 @@ function compress(encoding: Encoding, body: Buffer, done: (error: Error | null, 
   done(null, out);
 }
 
-/** The onSend hook: answers the payload compressed when it is JSON, big enough, and the client accepts it. */
+/** A file's types worth compressing on the way out. */
+const TEXT_FILE = /^(text\/(css|javascript)|application\/javascript)\b/;
+
+const isStream = (payload: unknown): payload is Readable => typeof (payload as Readable | null)?.pipe === 'function';
+
+/** Whatever it answers this client, a cache between must keep the answers apart by what they accept; answers the encoding. */
+function varyByEncoding(request: FastifyRequest, reply: FastifyReply): Encoding | null {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  return chosenEncoding(request.headers['accept-encoding']);
+}
+
+/** A whole file (not a range, not a 304) of a text type, as it streams out of the static files. */
+function compressFile(request: FastifyRequest, reply: FastifyReply, file: Readable, done: (error: Error | null, payload?: unknown) => void) {
+  const length = Number(reply.getHeader('content-length') ?? NaN);
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (request.method !== 'GET' || reply.statusCode !== 200 || reply.hasHeader('content-encoding') || !TEXT_FILE.test(type) || length < SMALLEST) return done(null, file);
+  const encoding = varyByEncoding(request, reply);
+  if (!encoding) return done(null, file);
+  // A file is sent seldom and kept by the browser: worth brotli's quality 5 (Swagger UI's 1.5 MB script:
+  // 375 KB in 36 ms, against 474 KB at quality 1), on zlib's threads.
+  const packer = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5, ...(Number.isFinite(length) ? { [constants.BROTLI_PARAM_SIZE_HINT]: length } : {}) } }) : createGzip({ level: 6 });
+  reply.header('content-encoding', encoding).removeHeader('content-length');
+  // A read error ends the compressed stream too, and with it the answer.
+  done(null, pipeline(file, packer, () => undefined));
+}
+
+/** The onSend hook: answers the payload compressed when it is JSON or a text file, big enough, and the client accepts it. */
 export function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) {
+  if (isStream(payload)) return compressFile(request, reply, payload, done);
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   if (size < SMALLEST || reply.hasHeader('content-encoding') || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
-  // Whatever it answers this client, a cache between must keep the answers apart by what they accept.
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
-  const encoding = chosenEncoding(request.headers['accept-encoding']);
+  const encoding = varyByEncoding(request, reply);
   if (!encoding) return done(null, payload);
   compress(encoding, typeof payload === 'string' ? Buffer.from(payload) : payload, (error, body) => {
     // An answer that cannot be compressed still goes out, as it was.

@@ -4,7 +4,10 @@
  * search patterns; ids are integers and nothing else; racing unique saves get the field's message; the
  * login limit believes no X-Forwarded-For from an unconfigured proxy.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, USER, backends, startServer, type TestServer } from './harness';
@@ -200,6 +203,16 @@ describe.each(backends)('bad input on %s', (backend) => {
       expect(packed.bytes.length).toBeLessThan(document.bytes.length / 5);
       expect((encoding === 'br' ? brotliDecompressSync(packed.bytes) : gunzipSync(packed.bytes)).equals(document.bytes)).toBe(true);
     }
+    // A script no build compressed (the API viewer's) is compressed as it streams out, whole and intact;
+    // a range of it is sent as asked.
+    const bundle = readFileSync(join(dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')), 'swagger-ui-bundle.js'));
+    const plainFile = await raw('/api-docs/assets/swagger-ui-bundle.js', undefined);
+    expect(plainFile.headers['content-encoding']).toBeUndefined();
+    expect(plainFile.bytes.equals(bundle)).toBe(true);
+    const packedFile = await raw('/api-docs/assets/swagger-ui-bundle.js', undefined, 'gzip, deflate, br');
+    expect(packedFile.headers['content-encoding']).toBe('br');
+    expect(packedFile.bytes.length).toBeLessThan(bundle.length / 3);
+    expect(brotliDecompressSync(packedFile.bytes).equals(bundle)).toBe(true);
     // A short answer goes as it is: compressing a packet's worth saves nothing.
     const short = await raw('/biz/t-device/device', { fId: answer.data.records[0].fId + 1e6 }, 'br');
     expect(short.headers['content-encoding']).toBeUndefined();
