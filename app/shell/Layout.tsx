@@ -88,13 +88,16 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   );
 }
 
+/** Why a page is not shown: it threw, or its code could not be fetched. */
+type Failure = null | 'page' | 'chunk';
+
 /**
  * A page that throws shows the 500 text in place; the shell and the other tabs keep working. A page
  * whose code could not be fetched says so and offers a reload.
  */
-class PageBoundary extends Component<{ children: ReactNode }, { failed: null | 'page' | 'chunk' }> {
-  state = { failed: null as null | 'page' | 'chunk' };
-  static getDerivedStateFromError(error: unknown) {
+class PageBoundary extends Component<{ children: ReactNode }, { failed: Failure }> {
+  state: { failed: Failure } = { failed: null };
+  static getDerivedStateFromError(error: unknown): { failed: Failure } {
     return { failed: isChunkFailure(error) ? 'chunk' : 'page' };
   }
   componentDidCatch(error: Error, info: ErrorInfo) {
