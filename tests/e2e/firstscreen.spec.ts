@@ -21,6 +21,8 @@ test('the console files are sent precompressed; hashed assets are cached for goo
   expect(brotli.headers()['content-encoding']).toBe('br');
   expect(brotli.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   expect(brotli.headers()['content-type']).toMatch(/javascript/);
+  // A cache between must not give the brotli file to a client that did not ask for it.
+  expect(brotli.headers().vary).toContain('Accept-Encoding');
   const gzip = await request.get(entry!, { headers: { 'accept-encoding': 'gzip' } });
   expect(gzip.headers()['content-encoding']).toBe('gzip');
   // A client that accepts neither gets the file as it is.
