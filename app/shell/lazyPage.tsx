@@ -5,13 +5,13 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadAllTexts } from '../../adapters/i18nProvider';
-import { withinChunkTimeout } from './chunks';
+import { lazyChunk, withinChunkTimeout } from './chunks';
 import { listCode, resourceIndex } from '../generated/resourceIndex';
 import { HOME_PATH } from './tabs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazyPage<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
-  return lazy(() => withinChunkTimeout(Promise.all([load(), loadAllTexts()])).then(([module]) => module));
+  return lazyChunk(() => Promise.all([load(), loadAllTexts()]).then(([module]) => module));
 }
 
 type ResourcePageModule = typeof import('../system/ResourcePage');
