@@ -115,6 +115,8 @@ export interface Endpoint {
   as?: (typeof STANDARD_ACTIONS)[number];
   field?: string;
   set?: Record<string, unknown>;
+  /** all: the stored fields each row answers, without relations (every field and relation when absent). */
+  fields?: string[];
   message?: I18n;
   /** The call's name in the operation log (writes); standard actions have a default. */
   log?: I18n;
@@ -462,6 +464,10 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       if ((ep.as ?? action) === 'status' && (!ep.field || !has(ep.field))) problems.push({ file: rf, pointer: `${at}/field`, message: 'status needs the field it sets', hint: 'e.g. "field": "fStatus"' });
       if (isWrite(action, ep) && !logName(schema['x-label'], action, ep)) problems.push({ file: rf, pointer: `${at}/log`, message: `"${action}" changes something and needs its operation-log name`, hint: 'add "log": { "zh-CN": …, "zh-TW": …, "en-US": … }' });
       for (const f of Object.keys(ep.set ?? {})) if (!has(f)) problems.push({ file: rf, pointer: `${at}/set`, message: `"${f}" is not a property`, hint: 'set stored properties' });
+      if (ep.fields && ((ep.as ?? action) !== 'all' || ep.handler)) problems.push({ file: rf, pointer: `${at}/fields`, message: 'only the standard "all" call answers chosen fields', hint: 'remove "fields"' });
+      (ep.fields ?? []).forEach((f, i) => {
+        if (!has(f) || props[f]['x-db']?.virtual) problems.push({ file: rf, pointer: `${at}/fields/${i}`, message: `"${f}" is not a stored property of ${resource.entity}`, hint: 'name stored properties (relations and computed fields are not read)' });
+      });
     }
     if (!resource.menu && !resource.list.variants && !resource.permissionsUnder) problems.push({ file: rf, pointer: '/permissionsUnder', message: 'an entity without a menu must say which page its permissions belong under', hint: `e.g. "permissionsUnder": "device" (known: ${[...menuKeys].join(', ')})` });
     if (resource.menu && resource.permissionsUnder) problems.push({ file: rf, pointer: '/permissionsUnder', message: 'an entity with a menu keeps its permissions under that menu', hint: 'remove "permissionsUnder"' });

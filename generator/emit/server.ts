@@ -108,6 +108,7 @@ function routeTable(model: Model) {
         ...(ep.method ? [`method: '${ep.method}'`] : []),
         ...(ep.field ? [`field: '${ep.field}'`] : []),
         ...(ep.set ? [`set: ${JSON.stringify(ep.set)}`] : []),
+        ...(ep.fields ? [`fields: ${JSON.stringify(ep.fields)}`] : []),
         ...(ep.permissionWhen ? [`permissionWhen: ${JSON.stringify(ep.permissionWhen)}`] : []),
         ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
         ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),

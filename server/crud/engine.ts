@@ -165,9 +165,12 @@ export function pageStanding(at: { current: number; size: number }, { total, est
 }
 
 export async function all(ctx: CallContext) {
-  const { entity: model } = ctx;
+  const { entity: model, route } = ctx;
   let q = applyFilters(scoped(ctx, model, ctx.user), model, conditionOf(model, ctx.body));
   for (const o of model.sort.default) q = q.orderBy(`${model.table}.${o.column}`, o.asc ? 'asc' : 'desc');
+  // The selects calling it need a few fields of every row: those alone, without relations or computed
+  // fields (every product of a large catalogue: 4.9 MB of rows for three fields of each).
+  if (route.fields) return (await q.clearSelect().select(route.fields.map((f) => `${model.table}.${f}`)).limit(10000).execute()).map((r) => formatRow(r, ctx.timeZone));
   return present(ctx, model, await q.limit(10000).execute());
 }
 

@@ -74,8 +74,11 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
       // A hand-written list may answer the whole tree (departments, areas) instead of a page.
       return { body, data: route.handler ? { anyOf: [S.pageOf(row), S.array(row, 'the whole tree: each row with its `children`')] } : S.pageOf(row) };
     }
-    case 'all':
-      return { body: S.object({}), data: S.array(row) };
+    case 'all': {
+      if (!route.fields) return { body: S.object({}), data: S.array(row) };
+      const fields = Object.fromEntries(route.fields.map((f) => [f, { $ref: `#/components/schemas/${route.entity}/properties/${f}` }]));
+      return { body: S.object({}), data: S.array({ type: 'object', properties: fields, required: route.fields }) };
+    }
     case 'get':
       return { body: S.object(key), data: row };
     case 'save':

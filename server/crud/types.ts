@@ -103,6 +103,8 @@ export interface RouteSpec {
   method?: 'GET' | 'POST';
   field?: string;
   set?: Record<string, unknown>;
+  /** all: the stored fields each row answers, without relations (every field and relation when absent). */
+  fields?: string[];
   /** Another code when the body names a value: the first entry one of whose keys equals its value (or has any, without `equals`) decides. */
   permissionWhen?: { keys: string[]; equals?: unknown; permission: string }[];
   message?: string;

@@ -135,7 +135,7 @@ export const routes: RouteSpec[] = [
   { path: '/biz/t-product/addorupdate', entity: 'product', action: 'save', permission: {"create":"product:add","update":"product:edit"}, message: "产品保存成功", log: {"key":"product.save","zh-CN":"产品保存","zh-TW":"產品儲存","en-US":"Save product"} },
   { path: '/biz/t-product/status', entity: 'product', action: 'status', permission: "product:status", field: 'fStatus', message: "产品状态修改成功", log: {"key":"product.status","zh-CN":"产品状态修改","zh-TW":"產品狀態修改","en-US":"Change status of product"} },
   { path: '/biz/t-product/del', entity: 'product', action: 'delete', permission: "product:del", message: "产品删除成功", log: {"key":"product.delete","zh-CN":"产品删除","zh-TW":"產品刪除","en-US":"Delete product"} },
-  { path: '/biz/t-product/allproducts', entity: 'product', action: 'all', permission: "product:list" },
+  { path: '/biz/t-product/allproducts', entity: 'product', action: 'all', permission: "product:list", fields: ["fId","fNumber","fName","fDeviceType"] },
   { path: '/biz/t-product-function/functions', entity: 'productFunction', action: 'list', permission: "function:list" },
   { path: '/biz/t-product-function/addorupdate', entity: 'productFunction', action: 'save', permission: {"create":"function:add","update":"function:edit"}, message: "功能保存成功", log: {"key":"productFunction.save","zh-CN":"产品功能保存","zh-TW":"產品功能儲存","en-US":"Save product function"} },
   { path: '/biz/t-product-function/del', entity: 'productFunction', action: 'delete', permission: "function:del", message: "功能删除成功", log: {"key":"productFunction.delete","zh-CN":"产品功能删除","zh-TW":"產品功能刪除","en-US":"Delete product function"} },

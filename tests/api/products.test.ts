@@ -61,8 +61,11 @@ describe.each(backends)('products on %s', (backend) => {
     expect(updated.body.data.fName).toBe('改名产品');
     expect((await s.call('/biz/t-product/status', { fId: id, fStatus: 1 }, admin)).body.message).toBe('产品状态修改成功');
     expect((await s.call('/biz/t-product/status', { fId: id, fStatus: 7 }, admin)).body.success).toBe(false);
+    const listed = await s.call('/biz/t-product/products', { current: 1, size: 12, condition: { number: valid.fNumber } }, admin);
+    expect(listed.body.data.records[0]).toMatchObject({ fId: id, fStatus: 1 });
+    // The product selects' call answers the fields they show and nothing else.
     const all = await s.call('/biz/t-product/allproducts', {}, admin);
-    expect(all.body.data.find((p: any) => p.fId === id).fStatus).toBe(1);
+    expect(all.body.data.find((p: any) => p.fId === id)).toEqual({ fId: id, fNumber: valid.fNumber, fName: '改名产品', fDeviceType: valid.fDeviceType });
   });
 
   it('takes send and receive libraries of their own type, and functions that exist; refuses others and keeps the product as it was', async () => {

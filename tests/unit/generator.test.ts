@@ -31,6 +31,8 @@ describe('generator', () => {
       r.list.columns.push('fNope');
       r.endpoints.save.permission = { create: 'product:make', update: 'product:edit' };
       r.list.pageSizee = 3;
+      r.endpoints.all.fields = ['fId', 'fGone', 'deviceCount'];
+      r.endpoints.list.fields = ['fId'];
     });
     const problems = problemsOf(dir);
     const find = (file: string, pointer: string) => problems.find((p) => p.file === file && p.pointer === pointer);
@@ -43,6 +45,10 @@ describe('generator', () => {
     expect(second.find((p) => p.pointer === '/list/columns/5')?.message).toMatch(/fNope/);
     expect(second.find((p) => p.pointer === '/endpoints/save/permission')?.message).toMatch(/product:make/);
     expect(second.find((p) => p.pointer === '/properties/fProductId/x-messages')?.hint).toMatch(/required/);
+    // The fields an `all` call answers are stored properties, and only `all` names them.
+    expect(second.find((p) => p.pointer === '/endpoints/all/fields/1')?.message).toMatch(/"fGone" is not a stored property/);
+    expect(second.find((p) => p.pointer === '/endpoints/all/fields/2')?.message).toMatch(/"deviceCount" is not a stored property/);
+    expect(second.find((p) => p.pointer === '/endpoints/list/fields')?.message).toMatch(/only the standard "all"/);
   });
 
   it('checks list variants and relation filters against what they name', () => {
