@@ -134,8 +134,10 @@ export interface Filter {
   relation?: string;
   /** A custom input the list component offers; filters naming the same widget share it. */
   widget?: string;
-  /** How the console asks for it: text box or select (default), hidden, or the jurisdiction picker. */
-  input?: 'text' | 'hidden' | 'jurisdiction';
+  /** The filter's name where its field's label would be ambiguous (resources.<entity>.filters.<key>). */
+  label?: I18n;
+  /** How the console asks for it: text box or select (default), hidden, the jurisdiction picker, or radio buttons. */
+  input?: 'text' | 'hidden' | 'jurisdiction' | 'radio';
   /** A value always sent for this key (a hidden filter fixing the list). */
   value?: string | number | boolean;
   /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */
@@ -207,6 +209,8 @@ export interface Entity {
 export interface Model {
   entities: Entity[];
   enums: Record<string, Record<string, I18n>>;
+  /** The seeded dictionary entries' words in each language (schemas/dictionaries.json), key → value → words. */
+  dictionaries: Record<string, Record<string, I18n>>;
   menus: Menus;
 }
 
@@ -324,6 +328,15 @@ export function loadModel(root: string): Model {
   const enumsFile = join(schemaDir, 'enums.json');
   const enums = (existsSync(enumsFile) ? readJson(root, 'schemas/enums.json', problems) : {}) as Record<string, Record<string, I18n>>;
   delete (enums as Record<string, unknown>).$comment;
+  const dictionariesFile = join(schemaDir, 'dictionaries.json');
+  const dictionaries = (existsSync(dictionariesFile) ? readJson(root, 'schemas/dictionaries.json', problems) : {}) as Record<string, Record<string, I18n>>;
+  delete (dictionaries as Record<string, unknown>).$comment;
+  for (const [key, entries] of Object.entries(dictionaries ?? {})) {
+    for (const [value, words] of Object.entries(entries)) {
+      if (LANGS.some((l) => typeof words?.[l] !== 'string' || !words[l]))
+        problems.push({ file: 'schemas/dictionaries.json', pointer: `/${key}/${value}`, message: `the entry needs its words in ${LANGS.join(', ')}`, hint: 'give each language a non-empty string; zh-CN exactly as the migration seeds it' });
+    }
+  }
   const menusFile = join(resourceDir, 'menus.json');
   const menus = (existsSync(menusFile) ? readJson(root, 'resources/menus.json', problems) : { sections: [], pages: [] }) as Menus;
 
@@ -349,7 +362,7 @@ export function loadModel(root: string): Model {
   crossCheck(entities, enums, menus, problems);
   if (!problems.length) problems.push(...listIndexProblems(entities));
   if (problems.length) throw new InvalidInputs(problems);
-  return { entities, enums, menus };
+  return { entities, enums, dictionaries, menus };
 }
 
 /** What the meta-schemas cannot see: names that must refer to something declared elsewhere. */

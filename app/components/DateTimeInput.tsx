@@ -86,10 +86,12 @@ export interface DateTimeInputProps {
   required?: boolean;
   /** A failed rule's message, shown under the field. */
   error?: string;
+  /** Keep the line under the field for a message even without one, as a form's other fields do, so rows line up. */
+  messageLine?: boolean;
   fullWidth?: boolean;
 }
 
-export function DateTimeInput({ label, value, onChange, mode = 'datetime', seconds = false, testId, sx, disabled, required, error, fullWidth }: DateTimeInputProps) {
+export function DateTimeInput({ label, value, onChange, mode = 'datetime', seconds = false, testId, sx, disabled, required, error, messageLine, fullWidth }: DateTimeInputProps) {
   const [locale] = useLocaleState();
   const language = LOCALES[locale] ?? LOCALES['zh-CN'];
   const timeZone = getServerTimeZone();
@@ -119,7 +121,7 @@ export function DateTimeInput({ label, value, onChange, mode = 'datetime', secon
         size: 'small' as const,
         required,
         error: Boolean(error),
-        helperText: error,
+        helperText: error || (messageLine ? ' ' : undefined),
         fullWidth,
         'data-testid': testId,
         'data-value': value,

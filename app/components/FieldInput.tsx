@@ -86,6 +86,7 @@ function DateTimeInput({ field, value, onChange, disabled, error }: FieldInputPr
       disabled={disabled}
       required={field.required}
       error={error || undefined}
+      messageLine
       testId={'form-field-' + field.source}
     />
   );
@@ -193,7 +194,7 @@ function RefMultiInput({ field, value, onChange, disabled, error }: FieldInputPr
         select: {
           multiple: true,
           renderValue: (selected) =>
-            (selected as string[]).map((id) => options.find((o) => String(o.value) === id)?.label ?? id).join('、'),
+            (selected as string[]).map((id) => options.find((o) => String(o.value) === id)?.label ?? id).join(translate('common.listSeparator')),
         },
       }}
     >

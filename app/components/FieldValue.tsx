@@ -22,13 +22,14 @@ function ProductValue({ value }: { value: unknown }) {
 
 /** A comma list of another entity's ids, by their names (an id no longer there shows as it is). */
 function RefListValue({ entity, value }: { entity: string; value: unknown }) {
+  const translate = useTranslate();
   const { options } = useEntityOptions(entity);
   const names = String(value)
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean)
     .map((id) => options.find((o) => String(o.value) === id)?.label ?? id);
-  return <>{names.join('、')}</>;
+  return <>{names.join(translate('common.listSeparator'))}</>;
 }
 
 /** Only administrators may list agents; others see the stored id. */
@@ -81,7 +82,7 @@ export function FieldValue({ field, row }: { field: FieldConfig; row: Row }) {
           .split(',')
           .filter(Boolean)
           .map((v) => translate(`common.options.${v}`, { _: v }))
-          .join('、')}
+          .join(translate('common.listSeparator'))}
       </>
     );
   return <>{String(value)}</>;

@@ -1,6 +1,6 @@
 import { DateTimeInput } from './DateTimeInput';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Box, Button, Checkbox, IconButton, LinearProgress, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
+import { Box, Button, Checkbox, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, LinearProgress, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -19,6 +19,12 @@ import { FieldValue } from './FieldValue';
 import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
 import { Pager } from './Pager';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
+
+
+/** Cells a little narrower than MUI's small ones, so a list of a dozen columns fits beside the menu in any language. */
+const LIST_TABLE_SX = { '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: 1.25 } } as const;
+/** The actions stay in view at the right edge while a wide list scrolls sideways. */
+const ACTIONS_SX = { position: 'sticky', right: 0, bgcolor: 'background.paper', boxShadow: (t: Theme) => `inset 1px 0 0 ${t.palette.divider}` } as const;
 
 /** A jurisdiction filter fills the condition keys of the levels chosen (its `jurisdiction.keys`). */
 function JurisdictionFilter({ filter, typed, onChange }: { filter: FilterConfig; typed: Record<string, unknown>; onChange: (patch: Record<string, string>) => void }) {
@@ -81,7 +87,7 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
         value={chosen}
         onChange={(e) => onChange((e.target.value as unknown as string[]).map((v) => (field.type === 'integer' ? Number(v) : v)))}
         sx={{ minWidth: 200 }}
-        slotProps={{ select: { multiple: true, renderValue: (v) => options.filter((o) => (v as string[]).includes(String(o.value))).map((o) => o.label).join('、') } }}
+        slotProps={{ select: { multiple: true, renderValue: (v) => options.filter((o) => (v as string[]).includes(String(o.value))).map((o) => o.label).join(translate('common.listSeparator')) } }}
         data-testid={`filter-${filter.key}`}
       >
         {options.map((o) => (
@@ -91,6 +97,18 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
           </MenuItem>
         ))}
       </TextField>
+    );
+  }
+  if (filter.input === 'radio' && filter.op === 'eq') {
+    return (
+      <FormControl size="small" sx={{ flexDirection: 'row', alignItems: 'center', gap: 1.5 }} data-testid={`filter-${filter.key}`}>
+        <FormLabel sx={{ fontSize: 14 }}>{label}</FormLabel>
+        <RadioGroup row value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} aria-label={label}>
+          {[{ value: '', label: translate('common.all') }, ...options].map((o) => (
+            <FormControlLabel key={String(o.value)} value={String(o.value)} control={<Radio size="small" />} label={o.label} sx={{ '& .MuiFormControlLabel-label': { fontSize: 14 } }} />
+          ))}
+        </RadioGroup>
+      </FormControl>
     );
   }
   if ((field?.enum || field?.dictionary) && filter.op === 'eq') {
@@ -418,7 +436,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
       </Paper>
       <Box sx={{ height: 4 }}>{isFetching && <LinearProgress />}</Box>
       <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" stickyHeader>
+        <Table size="small" stickyHeader sx={LIST_TABLE_SX}>
           <TableHead>
             <TableRow>
               {selection && (
@@ -442,11 +460,11 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
                 </TableCell>
               )}
               {config.list.columns.map((c) => (
-                <TableCell key={c} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                <TableCell key={c} sx={{ fontWeight: 600, wordBreak: 'keep-all' }}>
                   {config.fields[c] ? translate(config.fields[c].label) : c}
                 </TableCell>
               ))}
-              {hasActions && <TableCell sx={{ fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
+              {hasActions && <TableCell sx={{ fontWeight: 600, ...ACTIONS_SX }}>{translate('common.actions')}</TableCell>}
             </TableRow>
           </TableHead>
           <TableBody>
@@ -478,8 +496,8 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
                 )}
                 {config.list.columns.map((c, i) => {
                   const value = cell(c, row);
-                  // Times and option labels stay on one line; names and notes wrap.
-                  if (!tree || i > 0) return <TableCell key={c} sx={config.fields[c]?.type === 'date-time' || config.fields[c]?.enum ? { whiteSpace: 'nowrap' } : undefined}>{value}</TableCell>;
+                  // Times stay on one line, option labels wrap only between words (a Chinese label never); names and notes wrap.
+                  if (!tree || i > 0) return <TableCell key={c} sx={config.fields[c]?.type === 'date-time' ? { whiteSpace: 'nowrap' } : config.fields[c]?.enum ? { wordBreak: 'keep-all' } : undefined}>{value}</TableCell>;
                   return (
                     <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
                       <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 3 }}>
@@ -502,7 +520,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
                   );
                 })}
                 {hasActions && (
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell sx={{ '& .MuiButton-root': { whiteSpace: 'nowrap' }, ...ACTIONS_SX }}>
                     {canView && (
                       <Button
                         size="small"

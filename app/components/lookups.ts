@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useGetIdentity } from 'react-admin';
+import { useGetIdentity, useTranslate } from 'react-admin';
 import { call } from '../../adapters/http';
 import { endpoints } from '../../adapters/generated/endpoints';
 import { AGENT_QUERY, ALL_PRODUCTS_PATH, DICTIONARY_PATH, USER_LIST_PATH } from './api';
@@ -85,7 +85,17 @@ export function useDictionary(dictionaryKey: string | undefined, byValue = false
     },
     NO_ENTRIES,
   );
-  return { entries: data, options: data.map((d) => ({ value: byValue ? (d.fValue ?? d.fId) : d.fId, label: d.fContent })), loading };
+  const translate = useTranslate();
+  return { entries: data, options: data.map((d) => ({ value: byValue ? (d.fValue ?? d.fId) : d.fId, label: dictionaryWords(translate, dictionaryKey!, d) })), loading };
+}
+
+/**
+ * An entry's words in the console's language while they are still the words the migrations seeded
+ * (schemas/dictionaries.json); an entry an administrator added or reworded reads as stored.
+ */
+export function dictionaryWords(translate: (key: string, options?: object) => string, dictionaryKey: string, entry: DictionaryEntry): string {
+  const at = `dictionaries.${dictionaryKey}.${entry.fValue}`;
+  return entry.fValue !== undefined && translate(`${at}.seeded`, { _: '' }) === entry.fContent ? translate(`${at}.label`) : entry.fContent;
 }
 
 /** Every product (no paging), for product selects; rows carry fDeviceType. */

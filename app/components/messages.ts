@@ -2,6 +2,8 @@
 export default {
   'zh-CN': {
     common: {
+      // Between the items of a list of names or options.
+      listSeparator: '、',
       add: '新增',
       edit: '编辑',
       view: '查看',
@@ -52,6 +54,8 @@ export default {
   },
   'zh-TW': {
     common: {
+      // Between the items of a list of names or options.
+      listSeparator: '、',
       add: '新增',
       edit: '編輯',
       view: '查看',
@@ -102,6 +106,8 @@ export default {
   },
   'en-US': {
     common: {
+      // Between the items of a list of names or options.
+      listSeparator: ', ',
       add: 'Add',
       edit: 'Edit',
       view: 'View',

@@ -984,7 +984,8 @@ const userConfig: ResourceConfig = {
       {
         "key": "status",
         "op": "eq",
-        "field": "fStatus"
+        "field": "fStatus",
+        "input": "radio"
       },
       {
         "key": "fAdmin",
@@ -1415,8 +1416,8 @@ export const resources: ResourceDefinition[] = [
       list: { ...alarmConfig.list, "columns": [
         "fHouseName",
         "fRoomName",
-        "fAlarmTypeName",
-        "fDeviceTypeName",
+        "fAlarmType",
+        "fDeviceType",
         "fDeviceName",
         "fAlarmTime",
         "fHandleUserName",
@@ -1639,10 +1640,10 @@ export const resources: ResourceDefinition[] = [
           100
         ],
         "columns": [
-          "appTypeName",
+          "fAppType",
           "fAppVersion",
           "fVersionDescribe",
-          "updateStatusName",
+          "fUpdateStatus",
           "fUpdateDescribe",
           "areaName",
           "fIntime"

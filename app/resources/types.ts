@@ -55,7 +55,7 @@ export interface FilterConfig {
   /** i18n key of the label, when the field is not the entity's own (a relation's). */
   label?: string;
   /** How the console asks for it: text box or select (default), hidden, or the jurisdiction picker. */
-  input?: 'text' | 'hidden' | 'jurisdiction';
+  input?: 'text' | 'hidden' | 'jurisdiction' | 'radio';
   /** A value always sent for this key (a hidden filter fixing the list). */
   value?: string | number | boolean;
   /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */

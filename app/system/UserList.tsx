@@ -172,7 +172,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
 
 /** Basic info and the user's assets (the rooms of its places and their devices). */
 /** The names of a user's regions or streets in charge, as the server answers them. */
-const namesOf = (list: unknown) => ((list ?? []) as { name: string }[]).map((n) => n.name).join('、') || '-';
+const namesOf = (list: unknown, separator: string) => ((list ?? []) as { name: string }[]).map((n) => n.name).join(separator) || '-';
 
 function UserDrawer({ config, row, tenant, onClose }: { config: ResourceConfig; row: Row | null; tenant: boolean; onClose: () => void }) {
   const translate = useTranslate();
@@ -189,7 +189,7 @@ function UserDrawer({ config, row, tenant, onClose }: { config: ResourceConfig; 
     : ['fChineseName', 'fAdmin', 'roleNames', 'fStatus', 'fExpireTime', 'fCreateTime', 'fLastloginDate'];
   const extra = tenant
     ? [phone, { label: translate(config.fields.fIdcard.label), value: String(r.fIdcard ?? '-') }, { label: translate('tenant.fields.leaseAddress'), value: lease?.fAddress ?? '-' }]
-    : [phone, ...(['fAreaIds', 'streets'] as const).map((source) => ({ label: translate(config.fields[source].label), value: namesOf(r[source === 'fAreaIds' ? 'areaNames' : 'streetNames']) }))];
+    : [phone, ...(['fAreaIds', 'streets'] as const).map((source) => ({ label: translate(config.fields[source].label), value: namesOf(r[source === 'fAreaIds' ? 'areaNames' : 'streetNames'], translate('common.listSeparator')) }))];
   const close = () => {
     setTab(0);
     onClose();

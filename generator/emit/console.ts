@@ -56,7 +56,8 @@ function resourceConfig(entity: Entity) {
       columns: r.list.columns,
       ...(r.list.switches ? { switches: r.list.switches } : {}),
       // A filter on a related row is labelled with that row's field (an alarm's device number).
-      filters: (r.list.filters ?? []).map((f) => {
+      // A filter's own label is in the catalogue (resources.<entity>.filters.<key>), which the list reads first.
+      filters: (r.list.filters ?? []).map(({ label: _, ...f }) => {
         const target = f.relation ? schema['x-db'].relations?.[f.relation]?.entity : undefined;
         return target ? { ...f, label: `resources.${target}.fields.${f.field ?? f.fields![0]}` } : f;
       }),
@@ -201,6 +202,7 @@ export function declaredMessages(model: Model): Record<Lang, { [key: string]: un
         fields: Object.fromEntries(Object.entries(schema.properties).map(([f, p]) => [f, p['x-label'][lang]])),
         messages: fieldMessages,
         notifications: Object.fromEntries(Object.entries(resource.endpoints).filter(([, ep]) => ep.message).map(([a, ep]) => [a, ep.message![lang]])),
+        ...(resource.list.filters?.some((f) => f.label) ? { filters: Object.fromEntries(resource.list.filters.filter((f) => f.label).map((f) => [f.key, f.label![lang]])) } : {}),
         ...(resource.list.variants
           ? { variants: Object.fromEntries(Object.entries(resource.list.variants).map(([v, def]) => [v, { placeholders: Object.fromEntries(Object.entries(def.placeholders ?? {}).map(([c, t]) => [c, t[lang]])) }])) }
           : {}),
@@ -214,7 +216,10 @@ export function declaredMessages(model: Model): Record<Lang, { [key: string]: un
     const permissions: Record<string, string> = {};
     for (const { resource } of model.entities) for (const [code, t] of Object.entries(resource.permissions)) permissions[code] = t[lang];
     const enums = Object.fromEntries(Object.entries(model.enums).map(([n, values]) => [n, Object.fromEntries(Object.entries(values).map(([v, t]) => [v, t[lang]]))]));
-    messages[lang] = { resources: res, enums, menus, permissions };
+    // A seeded dictionary entry: its words here, and the seeded zh-CN words they translate, so the console
+    // can tell an entry still as seeded from one an administrator has reworded.
+    const dictionaries = Object.fromEntries(Object.entries(model.dictionaries).map(([k, values]) => [k, Object.fromEntries(Object.entries(values).map(([v, t]) => [v, { label: t[lang], seeded: t['zh-CN'] }]))]));
+    messages[lang] = { resources: res, enums, dictionaries, menus, permissions };
   }
   return messages;
 }

@@ -59,7 +59,8 @@ function entityModel(entity: Entity) {
     relations: schema['x-db'].relations ?? {},
     readOnlyOnEdit: resource.form.readOnlyOnEdit ?? [],
     adminOnly: resource.form.adminOnly ?? [],
-    filters: resource.list.filters ?? [],
+    // A filter's label is the console's business.
+    filters: (resource.list.filters ?? []).map(({ label: _, ...f }) => f),
     sort: {
       default: resource.list.sort?.default ?? [{ column: primaryKey(schema), asc: false }],
       allowed: resource.list.sort?.allowed ?? [primaryKey(schema)],

@@ -8485,7 +8485,8 @@ export const entities: Record<string, EntityModel> = {
       {
         "key": "status",
         "op": "eq",
-        "field": "fStatus"
+        "field": "fStatus",
+        "input": "radio"
       },
       {
         "key": "fAdmin",

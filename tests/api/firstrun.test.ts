@@ -1,4 +1,6 @@
 /** What a new user meets first: the root address, readable operation-log names, a menu tree without orphans. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, backends, startServer, type TestServer } from './harness';
 import { syncMenus } from '../../server/db/menus';
@@ -24,6 +26,16 @@ describe.each(backends)('first run on %s', (backend) => {
     expect((await s.call('/biz/t-group/addorupdate', { fName: '' }, admin)).status).toBe(200);
     const unknown = await fetch(s.url + '/no-such-call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(unknown.status).toBe(404);
+  });
+
+  it('seeds every dictionary entry with the words schemas/dictionaries.json translates', async () => {
+    // The console shows a seeded entry in its language only while its words are the seeded ones.
+    const declared = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schemas', 'dictionaries.json'), 'utf8')) as Record<string, Record<string, { 'zh-CN': string }> | string>;
+    const seeded = await s.sql(`select f_key, f_value, f_content from t_sys_dic order by f_key, f_value`);
+    const translated = Object.entries(declared).filter(([k]) => k !== '$comment').flatMap(([key, values]) => Object.entries(values as object).map(([value, words]) => ({ fKey: key, fValue: value, fContent: words['zh-CN'] })));
+    expect(translated.length).toBeGreaterThan(20);
+    for (const entry of seeded) expect(translated).toContainEqual(entry);
+    expect(seeded.length).toBe(translated.length);
   });
 
   const LOG = '/system/log/pageList';

@@ -121,6 +121,17 @@ test('the device alarm list in English', async ({ page }) => {
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await page.goto('/alarmDevice');
   await expect(page.getByTestId('list-row').first()).toBeVisible();
+  // Types are read in the console's language, not the server's Chinese names; the two type filters have names of their own.
+  const header = (await page.locator('thead th').allTextContents()).map((t) => t.trim());
+  const rows = page.getByTestId('list-row');
+  const typeCell = (i: number) => rows.first().locator('td').nth(i);
+  expect(await typeCell(header.indexOf('Alarm type')).textContent()).toMatch(/^(Access-control alarm|Door-lock alarm|Low battery|Tamper alarm)$/);
+  expect(await typeCell(header.indexOf('Device type')).textContent()).toMatch(/^(Access control|Door lock)$/);
+  await expect(page.getByTestId('filter-alarm_type')).toContainText('Access-control alarm, Door-lock alarm');
+  await expect(page.getByTestId('filter-alarm_type_id')).toContainText('One alarm type');
+  // However wide the list in English, its actions stay within the page's width.
+  const actions = await page.locator('thead th').last().boundingBox();
+  expect(actions!.x + actions!.width).toBeLessThanOrEqual(1440);
   await shot(page, 'alarms-device-en');
   await page.goto('/alarmTime');
   await expect(page.getByTestId('list-row').first()).toBeVisible();

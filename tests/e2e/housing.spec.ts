@@ -125,6 +125,17 @@ test('a tenant opens with both tabs and is disabled and enabled again after the 
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByText('用户状态修改成功')).toBeVisible();
   await expect(rows.first().getByTestId('tenant-status')).toHaveText('禁用');
+  // The status radio (spec 001 §2.7: all / normal / disabled): the tenant is among the disabled only.
+  const status = page.getByTestId('filter-status');
+  await status.getByLabel('正常').check();
+  await page.getByTestId('list-query').click();
+  await expect(rows).toHaveCount(0);
+  await status.getByLabel('禁用').check();
+  await page.getByTestId('list-query').click();
+  await expect(rows).toHaveCount(1);
+  await status.getByLabel('全部').check();
+  await page.getByTestId('list-query').click();
+  await expect(rows).toHaveCount(1);
   await rows.first().getByTestId('tenant-toggle').click();
   await expect(page.getByText('确定要启用该租客吗？')).toBeVisible();
   await page.getByTestId('confirm-ok').click();

@@ -34,6 +34,7 @@ describe('generator', () => {
       r.endpoints.all.fields = ['fId', 'fGone', 'deviceCount'];
       r.endpoints.list.fields = ['fId'];
     });
+    edit(dir, 'schemas/dictionaries.json', (d) => delete d.Room_Type['2']['en-US']);
     const problems = problemsOf(dir);
     const find = (file: string, pointer: string) => problems.find((p) => p.file === file && p.pointer === pointer);
     expect(find('schemas/device.schema.json', '/properties/fNumber/type')?.hint).toMatch(/one of/);
@@ -49,6 +50,7 @@ describe('generator', () => {
     expect(second.find((p) => p.pointer === '/endpoints/all/fields/1')?.message).toMatch(/"fGone" is not a stored property/);
     expect(second.find((p) => p.pointer === '/endpoints/all/fields/2')?.message).toMatch(/"deviceCount" is not a stored property/);
     expect(second.find((p) => p.pointer === '/endpoints/list/fields')?.message).toMatch(/only the standard "all"/);
+    expect(second.find((p) => p.file === 'schemas/dictionaries.json' && p.pointer === '/Room_Type/2')?.message).toMatch(/words in zh-CN, zh-TW, en-US/);
   });
 
   it('checks list variants and relation filters against what they name', () => {

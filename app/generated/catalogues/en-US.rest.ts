@@ -58,6 +58,9 @@ export default {
         "signing": "Signed off",
         "signingBatch": "Batch sign-off done"
       },
+      "filters": {
+        "alarm_type_id": "One alarm type"
+      },
       "variants": {
         "alarmLock": {
           "placeholders": {}
@@ -1786,6 +1789,150 @@ export default {
     "permissionType": {
       "1": "Menu",
       "2": "Button"
+    }
+  },
+  "dictionaries": {
+    "Product_Category": {
+      "1": {
+        "label": "Smart switch",
+        "seeded": "智能开关"
+      },
+      "2": {
+        "label": "Smart breaker",
+        "seeded": "智能断路器"
+      },
+      "3": {
+        "label": "Smart gateway",
+        "seeded": "智能网关"
+      },
+      "4": {
+        "label": "Environment monitoring",
+        "seeded": "环境监测"
+      },
+      "5": {
+        "label": "Security device",
+        "seeded": "安防设备"
+      }
+    },
+    "Product_Property": {
+      "brand": {
+        "label": "Brand",
+        "seeded": "品牌"
+      },
+      "model": {
+        "label": "Model",
+        "seeded": "型号"
+      },
+      "voltage": {
+        "label": "Rated voltage",
+        "seeded": "额定电压"
+      },
+      "command": {
+        "label": "Command key",
+        "seeded": "指令标识"
+      },
+      "switch": {
+        "label": "Switch state",
+        "seeded": "开关状态"
+      },
+      "threshold": {
+        "label": "Threshold",
+        "seeded": "阈值参数"
+      },
+      "reading": {
+        "label": "Live reading",
+        "seeded": "实时数据"
+      }
+    },
+    "Room_Type": {
+      "1": {
+        "label": "Bedroom",
+        "seeded": "卧室"
+      },
+      "2": {
+        "label": "Living room",
+        "seeded": "客厅"
+      },
+      "3": {
+        "label": "Kitchen",
+        "seeded": "厨房"
+      },
+      "4": {
+        "label": "Bathroom",
+        "seeded": "卫生间"
+      }
+    },
+    "messagetype": {
+      "1": {
+        "label": "Text message",
+        "seeded": "短信"
+      },
+      "2": {
+        "label": "In-app message",
+        "seeded": "站内信"
+      }
+    },
+    "file_status": {
+      "1": {
+        "label": "Enabled",
+        "seeded": "启用"
+      },
+      "2": {
+        "label": "Disabled",
+        "seeded": "停用"
+      }
+    },
+    "work_type": {
+      "1": {
+        "label": "Police officer",
+        "seeded": "民警"
+      },
+      "2": {
+        "label": "Community worker",
+        "seeded": "社区工作人员"
+      }
+    },
+    "user_audit_status": {
+      "0": {
+        "label": "Pending review",
+        "seeded": "待审核"
+      },
+      "1": {
+        "label": "Approved",
+        "seeded": "已通过"
+      },
+      "2": {
+        "label": "Rejected",
+        "seeded": "未通过"
+      }
+    },
+    "app_type": {
+      "1": {
+        "label": "Tenant app, Android",
+        "seeded": "租户端 Android"
+      },
+      "2": {
+        "label": "Tenant app, iOS",
+        "seeded": "租户端 iOS"
+      },
+      "3": {
+        "label": "Staff app, Android",
+        "seeded": "管理端 Android"
+      },
+      "4": {
+        "label": "Staff app, iOS",
+        "seeded": "管理端 iOS"
+      }
+    },
+    "update_status": {
+      "0": {
+        "label": "Optional update",
+        "seeded": "不强制更新"
+      },
+      "1": {
+        "label": "Forced update",
+        "seeded": "强制更新"
+      }
     }
   },
   "permissions": {

@@ -461,6 +461,7 @@ export default {
     }
   },
   "common": {
+    "listSeparator": ", ",
     "add": "Add",
     "edit": "Edit",
     "view": "View",

@@ -58,6 +58,9 @@ export default {
         "signing": "签收成功",
         "signingBatch": "批量签收完成"
       },
+      "filters": {
+        "alarm_type_id": "指定报警类型"
+      },
       "variants": {
         "alarmLock": {
           "placeholders": {}
@@ -1786,6 +1789,150 @@ export default {
     "permissionType": {
       "1": "菜单",
       "2": "按钮"
+    }
+  },
+  "dictionaries": {
+    "Product_Category": {
+      "1": {
+        "label": "智能开关",
+        "seeded": "智能开关"
+      },
+      "2": {
+        "label": "智能断路器",
+        "seeded": "智能断路器"
+      },
+      "3": {
+        "label": "智能网关",
+        "seeded": "智能网关"
+      },
+      "4": {
+        "label": "环境监测",
+        "seeded": "环境监测"
+      },
+      "5": {
+        "label": "安防设备",
+        "seeded": "安防设备"
+      }
+    },
+    "Product_Property": {
+      "brand": {
+        "label": "品牌",
+        "seeded": "品牌"
+      },
+      "model": {
+        "label": "型号",
+        "seeded": "型号"
+      },
+      "voltage": {
+        "label": "额定电压",
+        "seeded": "额定电压"
+      },
+      "command": {
+        "label": "指令标识",
+        "seeded": "指令标识"
+      },
+      "switch": {
+        "label": "开关状态",
+        "seeded": "开关状态"
+      },
+      "threshold": {
+        "label": "阈值参数",
+        "seeded": "阈值参数"
+      },
+      "reading": {
+        "label": "实时数据",
+        "seeded": "实时数据"
+      }
+    },
+    "Room_Type": {
+      "1": {
+        "label": "卧室",
+        "seeded": "卧室"
+      },
+      "2": {
+        "label": "客厅",
+        "seeded": "客厅"
+      },
+      "3": {
+        "label": "厨房",
+        "seeded": "厨房"
+      },
+      "4": {
+        "label": "卫生间",
+        "seeded": "卫生间"
+      }
+    },
+    "messagetype": {
+      "1": {
+        "label": "短信",
+        "seeded": "短信"
+      },
+      "2": {
+        "label": "站内信",
+        "seeded": "站内信"
+      }
+    },
+    "file_status": {
+      "1": {
+        "label": "启用",
+        "seeded": "启用"
+      },
+      "2": {
+        "label": "停用",
+        "seeded": "停用"
+      }
+    },
+    "work_type": {
+      "1": {
+        "label": "民警",
+        "seeded": "民警"
+      },
+      "2": {
+        "label": "社区工作人员",
+        "seeded": "社区工作人员"
+      }
+    },
+    "user_audit_status": {
+      "0": {
+        "label": "待审核",
+        "seeded": "待审核"
+      },
+      "1": {
+        "label": "已通过",
+        "seeded": "已通过"
+      },
+      "2": {
+        "label": "未通过",
+        "seeded": "未通过"
+      }
+    },
+    "app_type": {
+      "1": {
+        "label": "租户端 Android",
+        "seeded": "租户端 Android"
+      },
+      "2": {
+        "label": "租户端 iOS",
+        "seeded": "租户端 iOS"
+      },
+      "3": {
+        "label": "管理端 Android",
+        "seeded": "管理端 Android"
+      },
+      "4": {
+        "label": "管理端 iOS",
+        "seeded": "管理端 iOS"
+      }
+    },
+    "update_status": {
+      "0": {
+        "label": "不强制更新",
+        "seeded": "不强制更新"
+      },
+      "1": {
+        "label": "强制更新",
+        "seeded": "强制更新"
+      }
     }
   },
   "permissions": {

@@ -462,6 +462,7 @@ export default {
     }
   },
   "common": {
+    "listSeparator": "、",
     "add": "新增",
     "edit": "编辑",
     "view": "查看",

@@ -462,6 +462,7 @@ export default {
     }
   },
   "common": {
+    "listSeparator": "、",
     "add": "新增",
     "edit": "編輯",
     "view": "查看",
