@@ -48,15 +48,6 @@ export function maskIdcard(idcard: string | null | undefined): string {
   return `${v.slice(0, 2)}${'*'.repeat(v.length - 4)}${v.slice(-2)}`;
 }
 
-/** The console's route to a person's profile (other screens link names here). */
-export function profileHref(who: { userId?: number | string | null; phone?: string | null; idcard?: string | null }): string {
-  const q = new URLSearchParams();
-  if (who.userId !== undefined && who.userId !== null && who.userId !== '') q.set('userId', String(who.userId));
-  if (who.phone) q.set('phone', who.phone);
-  if (who.idcard) q.set('idcard', who.idcard);
-  return `/hologram?${q.toString()}`;
-}
-
 /** The console's route to the call-relation graph of a phone. */
 export const relationHref = (phone: string) => `/relation?phone=${encodeURIComponent(phone)}`;
 
