@@ -493,7 +493,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
 /** Links name shown columns and row fields, and a code some resource declares (the profile's is the intelligence pages'). */
 function checkLinks(entities: Entity[], links: Record<string, Link> | undefined, columns: string[], has: (f: string) => boolean, push: (pointer: string, message: string, hint: string) => void) {
   for (const [c, link] of Object.entries(links ?? {})) {
-    if (!columns.includes(c)) push(`/links/${c}`, `"${c}" is not a shown column`, 'link a shown column');
+    if (!columns.includes(c)) push(`/links/${c}`, `"${c}" is not a column of this list`, 'link a shown column');
     if (!has(link.idField)) push(`/links/${c}/idField`, `"${link.idField}" is not a property`, 'name the row field identifying what the link opens');
     if (!entities.some((e) => e.resource.permissions[link.permission])) push(`/links/${c}/permission`, `permission "${link.permission}" is not declared`, 'declare it under "permissions" of the resource it belongs to, with its labels');
   }
