@@ -1,7 +1,8 @@
 /**
  * Personal data rules shared by the console and the server (spec 001 §2.12, §5): how a phone or an ID
- * number is masked for display and for the operation log, and how the single search input of the
- * holographic and call-relation searches is read. Pure functions, so both sides agree exactly.
+ * number is masked — the one rule of every list, drawer, profile and the operation log — and how the
+ * single search input of the holographic and call-relation searches is read. Pure functions, so both
+ * sides agree exactly.
  */
 
 /** Mainland mobile: 1, then 3–9, then nine digits. */
@@ -32,29 +33,32 @@ export function readSearch(input: unknown): SearchTerm {
 }
 
 /** 11-digit phone: first 3 and last 4 kept. Anything else keeps its ends only. */
-export function maskPhone(phone: string | null | undefined): string {
-  const p = String(phone ?? '');
+export function maskPhone(phone: unknown): string {
+  const p = typeof phone === 'string' || typeof phone === 'number' ? String(phone) : '';
   if (p.length === 11) return `${p.slice(0, 3)}****${p.slice(7)}`;
   if (p.length <= 4) return p ? '*'.repeat(p.length) : '';
   return `${p.slice(0, 2)}${'*'.repeat(p.length - 4)}${p.slice(-2)}`;
 }
 
-/** ID number: the middle (birth date and sequence) masked, region prefix and last 4 kept. */
-export function maskIdcard(idcard: string | null | undefined): string {
-  const v = String(idcard ?? '');
+/**
+ * ID number: the middle (birth date and sequence) masked, region prefix and last 4 kept. A value masked
+ * already (the server masks before answering) comes out the same.
+ */
+export function maskIdcard(idcard: unknown): string {
+  const v = typeof idcard === 'string' || typeof idcard === 'number' ? String(idcard) : '';
   if (v.length === 18) return `${v.slice(0, 6)}********${v.slice(14)}`;
   if (v.length === 15) return `${v.slice(0, 6)}******${v.slice(12)}`;
   if (v.length <= 4) return v ? '*'.repeat(v.length) : '';
   return `${v.slice(0, 2)}${'*'.repeat(v.length - 4)}${v.slice(-2)}`;
 }
 
-/** The console's route to a person's profile (other screens link names here). */
-export function profileHref(who: { userId?: number | string | null; phone?: string | null; idcard?: string | null }): string {
-  const q = new URLSearchParams();
-  if (who.userId !== undefined && who.userId !== null && who.userId !== '') q.set('userId', String(who.userId));
-  if (who.phone) q.set('phone', who.phone);
-  if (who.idcard) q.set('idcard', who.idcard);
-  return `/hologram?${q.toString()}`;
+/** A comma list of phones or ID numbers (a watch-list person's phones), masked item by item. */
+export function maskList(kind: 'phone' | 'idcard', value: unknown): string {
+  const mask = kind === 'phone' ? maskPhone : maskIdcard;
+  return String(value ?? '')
+    .split(',')
+    .map((v) => mask(v.trim()))
+    .join(', ');
 }
 
 /** The console's route to the call-relation graph of a phone. */

@@ -144,6 +144,18 @@ export interface Filter {
   jurisdiction?: { kind: string; keys: Record<string, string> };
 }
 
+/**
+ * A column shown as a link for holders of `permission`: `target` opens what the row's `idField` names —
+ * `profile`, the person's holographic profile over the list (`by` says whether the field holds a user id,
+ * a phone or an ID number), or a target the list component offers.
+ */
+export interface Link {
+  target: string;
+  permission: string;
+  idField: string;
+  by?: 'userId' | 'phone' | 'idcard';
+}
+
 /** A named preset of a list: its own menu entry and page, default condition, columns and filters. */
 export interface Variant {
   menu: { key: string; icon: string; parent?: string; sort?: number; title: I18n };
@@ -153,7 +165,7 @@ export interface Variant {
   filters?: string[];
   pageSize?: number;
   pageSizes?: number[];
-  links?: Record<string, { target: string; permission: string; idField: string }>;
+  links?: Record<string, Link>;
   placeholders?: Record<string, I18n>;
   actions?: string[];
   /**
@@ -184,6 +196,7 @@ export interface Resource {
     filters?: Filter[];
     sort?: { default?: { column: string; asc: boolean }[]; allowed?: string[] };
     highlight?: { field: string; equals: string | number | boolean };
+    links?: Record<string, Link>;
     variants?: Record<string, Variant>;
   };
   form: { layout?: 'modal' | 'page'; fields: string[]; readOnlyOnEdit?: string[]; adminOnly?: string[]; view?: boolean };
@@ -457,6 +470,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       }
     });
     if (resource.list.highlight && !has(resource.list.highlight.field)) problems.push({ file: rf, pointer: '/list/highlight/field', message: `"${resource.list.highlight.field}" is not a property`, hint: 'highlight by a property of the row' });
+    checkLinks(entities, resource.list.links, resource.list.columns, has, (pointer, message, hint) => problems.push({ file: rf, pointer: `/list${pointer}`, message, hint }));
     checkVariants(entities, menus, resource, rf, has, problems);
     for (const f of resource.form.fields) {
       if (props[f]?.readOnly) problems.push({ file: rf, pointer: '/form/fields', message: `"${f}" is readOnly in the schema and cannot be a form field`, hint: 'remove it from form.fields' });
@@ -486,6 +500,15 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     if (resource.menu && resource.permissionsUnder) problems.push({ file: rf, pointer: '/permissionsUnder', message: 'an entity with a menu keeps its permissions under that menu', hint: 'remove "permissionsUnder"' });
     if (resource.permissionsUnder && !menuKeys.has(resource.permissionsUnder)) problems.push({ file: rf, pointer: '/permissionsUnder', message: `unknown menu "${resource.permissionsUnder}"`, hint: `known: ${[...menuKeys].join(', ')}` });
     if (resource.menu?.parent && !sections.has(resource.menu.parent)) problems.push({ file: rf, pointer: '/menu/parent', message: `unknown menu section "${resource.menu.parent}"`, hint: `declare it in resources/menus.json (known: ${[...sections].join(', ')})` });
+  }
+}
+
+/** Links name shown columns and row fields, and a code some resource declares (the profile's is the intelligence pages'). */
+function checkLinks(entities: Entity[], links: Record<string, Link> | undefined, columns: string[], has: (f: string) => boolean, push: (pointer: string, message: string, hint: string) => void) {
+  for (const [c, link] of Object.entries(links ?? {})) {
+    if (!columns.includes(c)) push(`/links/${c}`, `"${c}" is not a column of this list`, 'link a shown column');
+    if (!has(link.idField)) push(`/links/${c}/idField`, `"${link.idField}" is not a property`, 'name the row field identifying what the link opens');
+    if (!entities.some((e) => e.resource.permissions[link.permission])) push(`/links/${c}/permission`, `permission "${link.permission}" is not declared`, 'declare it under "permissions" of the resource it belongs to, with its labels');
   }
 }
 
@@ -519,11 +542,7 @@ function checkVariants(entities: Entity[], menus: Menus, resource: Resource, rf:
     });
     for (const k of Object.keys(v.condition ?? {})) if (!filterKeys.has(k)) push(`/condition/${k}`, `"${k}" is not a filter key of this list`, 'a default condition sets a declared filter');
     const columns = v.columns ?? resource.list.columns;
-    for (const [c, link] of Object.entries(v.links ?? {})) {
-      if (!columns.includes(c)) push(`/links/${c}`, `"${c}" is not a column of this variant`, 'link a shown column');
-      if (!has(link.idField)) push(`/links/${c}/idField`, `"${link.idField}" is not a property`, 'name the row field identifying what the link opens');
-      if (!resource.permissions[link.permission]) push(`/links/${c}/permission`, `permission "${link.permission}" is not declared`, 'declare it under "permissions" with its labels');
-    }
+    checkLinks(entities, v.links, columns, has, push);
     for (const c of Object.keys(v.placeholders ?? {})) if (!columns.includes(c)) push(`/placeholders/${c}`, `"${c}" is not a column of this variant`, 'a placeholder fills a shown column');
     for (const [action, code] of Object.entries(v.permissions ?? {})) {
       if (!resource.endpoints[action]) push(`/permissions/${action}`, `"${action}" is not an endpoint of the resource`, `known: ${Object.keys(resource.endpoints).join(', ')}`);

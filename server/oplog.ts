@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { DB } from './db';
 import type { User } from './crud/types';
+import { maskIdcard, maskPhone } from '../adapters/personal';
 
 /** A call's name in the operation log: a stable key (stored) and its words in the console's languages. */
 export interface LogName {
@@ -31,22 +32,20 @@ export const logNameOf = (stored: string): LogName | undefined => NAMES.get(stor
 const SECRET_KEYS = /pass|pwd|token|secret/i;
 const MAX_MESSAGE = 2000;
 
-/** Personal data is kept recognisable but not readable: an ID its first 6 and last 4, a phone its first 3 and last 4. */
-const PERSONAL_KEYS: [RegExp, number, number][] = [
-  [/idcard/i, 6, 4],
-  [/phone/i, 3, 4],
+/** Personal data is kept recognisable but not readable, by the rule every screen shows it with (adapters/personal.ts). */
+const PERSONAL_KEYS: [RegExp, (v: string) => string][] = [
+  [/idcard/i, maskIdcard],
+  [/phone/i, maskPhone],
 ];
 /** Keys holding a person's name (or the account typed at login, a phone): kept to their first character. */
 const NAME_KEYS = /chinese_?name|user_?name|real_?name|person_?name|^name$/i;
-
-const keep = (v: string, head: number, tail: number) => (v.length <= head + tail ? v : v.slice(0, head) + '*'.repeat(v.length - head - tail) + v.slice(-tail));
 
 /** A person's name as 张** (a phone typed as the account as 138****0000): who it was stays guessable only to who knows. */
 export function maskName(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const v = String(value).trim();
   if (!v) return null;
-  if (/^\d{7,}$/.test(v)) return keep(v, 3, 4);
+  if (/^\d{7,}$/.test(v)) return maskPhone(v);
   return v.slice(0, 1) + '*'.repeat(Math.max(v.length - 1, 1));
 }
 
@@ -54,16 +53,16 @@ function maskPersonal(key: string, value: unknown): unknown {
   if (NAME_KEYS.test(key) && (typeof value === 'string' || typeof value === 'number')) return maskName(value);
   const rule = PERSONAL_KEYS.find(([re]) => re.test(key));
   if (!rule || (typeof value !== 'string' && typeof value !== 'number')) return value;
-  const [, head, tail] = rule;
+  const [, mask] = rule;
   return String(value)
     .split(',')
-    .map((v) => keep(v, head, tail))
+    .map(mask)
     .join(',');
 }
 
 /** Free text (an error's message) with mobile phones and ID numbers masked, for the server's own log. */
 export function maskPersonalText(text: string): string {
-  return text.replace(/(?<!\d)\d{17}[\dXx](?!\d)/g, (m) => keep(m, 6, 4)).replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (m) => keep(m, 3, 4));
+  return text.replace(/(?<!\d)\d{17}[\dXx](?!\d)/g, maskIdcard).replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, maskPhone);
 }
 
 /** The body without secrets or readable personal data, cut to a readable length. */

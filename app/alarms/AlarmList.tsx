@@ -1,6 +1,6 @@
 /**
  * Every alarm list (one per variant of resources/alarm.resource.json): the generic list with the
- * jurisdiction picker, the profile link, sign-off one at a time and of several chosen rows, the alarm
+ * jurisdiction picker, sign-off one at a time and of several chosen rows, the alarm
  * photo and, on the device alarm list, the device view. A new alarm of the list's types reloads it.
  */
 import { useCallback, useMemo, useState } from 'react';
@@ -11,7 +11,6 @@ import { SchemaList } from '../components/SchemaList';
 import { useCan } from '../auth/useCan';
 import type { ResourceConfig } from '../resources/types';
 import { useAlarmEvents, type AlarmEvent } from '../devices/live/events';
-import { openProfile } from './profileLink';
 import { BatchSignDialog, PhotoDialog, SignDialog } from './SignDialogs';
 
 type Row = Record<string, unknown>;
@@ -52,7 +51,6 @@ export function AlarmList({ config }: { config: ResourceConfig }) {
       <SchemaList
         config={config}
         reloadKey={reloadKey}
-        linkTargets={{ profile: (row, id) => openProfile(navigate, id, (row.tUserAlarm as Row | null)?.phone) }}
         cells={{
           fPhotoUrl: (row) =>
             row.fPhotoUrl ? (

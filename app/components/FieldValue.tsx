@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
+import { maskList } from '../../adapters/personal';
 import { imageUrl } from './api';
 import { plainText } from './richtext/RichTextView';
 import { useAgents, useAllProducts, useDictionary, useEntityOptions, useIsAdmin } from './lookups';
@@ -38,13 +39,6 @@ function AgentValue({ value }: { value: unknown }) {
   return <>{options.find((o) => String(o.value) === String(value))?.label ?? String(value)}</>;
 }
 
-/** Personal data in lists (spec 001 §2.12): an ID keeps its first 6 and last 4, a phone its first 3 and last 4. */
-export function maskValue(kind: 'idcard' | 'phone', value: string): string {
-  const [head, tail] = kind === 'idcard' ? [6, 4] : [3, 4];
-  if (value.length <= head + tail) return value;
-  return value.slice(0, head) + '*'.repeat(value.length - head - tail) + value.slice(-tail);
-}
-
 /** A stored picture as a small thumbnail. */
 function ImageValue({ name }: { name: string }) {
   return <Box component="img" src={imageUrl(name) ?? undefined} alt="" sx={{ height: 40, width: 40, objectFit: 'cover', borderRadius: 0.5, display: 'block' }} />;
@@ -55,15 +49,8 @@ export function FieldValue({ field, row }: { field: FieldConfig; row: Row }) {
   const translate = useTranslate();
   const value = row[field.source];
   if (blank(value)) return <>-</>;
-  if (field.mask)
-    return (
-      <>
-        {String(value)
-          .split(',')
-          .map((v) => maskValue(field.mask!, v.trim()))
-          .join(', ')}
-      </>
-    );
+  // Personal data by the one rule of adapters/personal.ts (spec 001 §2.12).
+  if (field.mask) return <>{maskList(field.mask, value)}</>;
   if (field.widget === 'image') return <ImageValue name={String(value)} />;
   // Rich text in a cell or a detail is its words; the read view shows it formatted.
   if (field.widget === 'richText') return <>{plainText(value) || '-'}</>;

@@ -18,6 +18,7 @@ import { invalidateLookups, useDictionary } from './lookups';
 import { FieldValue } from './FieldValue';
 import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
 import { Pager } from './Pager';
+import { useLinkTargets } from './linkTargets';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
 
 
@@ -211,12 +212,12 @@ export type FilterWidget = (props: { values: Record<string, FilterValue>; onChan
 const isBlank = (v: FilterValue) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** A link column: a button for holders of the link's code, plain text for others. */
-function LinkCell({ link, row, children, open }: { link: { permission: string; idField: string }; row: Row; children: ReactNode; open?: (row: Row, id: unknown) => void }) {
+function LinkCell({ link, row, children, open }: { link: { permission: string; idField: string }; row: Row; children: ReactNode; open?: (id: unknown) => void }) {
   const can = useCan(link.permission);
   const id = row[link.idField];
   if (!can || !open || isBlank(id as FilterValue)) return <>{children}</>;
   return (
-    <Button size="small" sx={{ p: 0, minWidth: 0, textTransform: 'none' }} onClick={() => open(row, id)} data-testid="list-link">
+    <Button size="small" sx={{ p: 0, minWidth: 0, textTransform: 'none' }} onClick={() => open(id)} data-testid="list-link">
       {children}
     </Button>
   );
@@ -245,7 +246,10 @@ export interface SchemaListProps {
   deletable?: (row: Row) => boolean;
   /** Inputs for filters that name a widget; filters of one widget share one input. */
   filterWidgets?: Record<string, FilterWidget>;
-  /** What a link column opens (list.links[column].target), given the row and the link's id field value. */
+  /**
+   * What a link column opens (list.links[column].target), given the row and the link's id field value,
+   * for targets of this list only; the console's own (the profile) need nothing here.
+   */
   linkTargets?: Record<string, (row: Row, id: unknown) => void>;
   /** Rows may be chosen with a checkbox; the toolbar acts on the chosen rows. */
   selection?: { selectable: (row: Row) => boolean; toolbar: (rows: Row[], clear: () => void) => ReactNode };
@@ -263,6 +267,7 @@ export interface SchemaListProps {
  */
 export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
   const translate = useTranslate();
+  const sharedTargets = useLinkTargets();
   const notify = useNotify();
   const refresh = useRefresh();
   const confirm = useConfirm();
@@ -340,8 +345,11 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
     const placeholder = config.list.placeholders?.[c];
     const content = placeholder && isBlank(value as FilterValue) ? translate(placeholder) : config.fields[c] ? <FieldValue field={config.fields[c]} row={row} /> : String(value ?? '-');
     const link = config.list.links?.[c];
+    const own = linkTargets?.[link?.target ?? ''];
+    const shared = sharedTargets[link?.target ?? ''];
+    const open = own ? (id: unknown) => own(row, id) : shared ? (id: unknown) => shared(id, link?.by) : undefined;
     return link && !isBlank(value as FilterValue) ? (
-      <LinkCell link={link} row={row} open={linkTargets?.[link.target]}>
+      <LinkCell link={link} row={row} open={open}>
         {content}
       </LinkCell>
     ) : (

@@ -1,8 +1,5 @@
-import { Link } from '@mui/material';
-import { useNavigate } from 'react-router-dom';
 import { useCan } from '../auth/useCan';
 import { SchemaList } from '../components/SchemaList';
-import { FieldValue } from '../components/FieldValue';
 import { SheetImport } from '../components/SheetImport';
 import type { ResourceConfig } from '../resources/types';
 
@@ -10,30 +7,15 @@ export const TEMPLATE_PATH = '/excel/controlPerson.xlsx';
 export const IMPORT_PATH = '/biz/t-control-person/importExcel';
 /**
  * The people watch-list (spec 001 §2.6): the generic list with the state switch, masked ID numbers and
- * photos, plus template and import; names open the holographic profile for holders of hologram:sch.
+ * photos, plus template and import; names open the holographic profile for holders of hologram:sch (the
+ * resource's `links`).
  */
 export function ControlPersonList({ config }: { config: ResourceConfig }) {
-  const navigate = useNavigate();
-  const canProfile = useCan('hologram:sch');
   const canAdd = useCan('controlPerson:add');
   return (
     <SchemaList
       config={config}
       toolbar={canAdd ? <SheetImport ns="controlPerson" template={{ path: TEMPLATE_PATH, fileName: 'controlPerson.xlsx', public: true }} importPath={IMPORT_PATH} testId="control-person" /> : undefined}
-      cells={
-        canProfile
-          ? {
-              fUserName: (row) =>
-                row.fUserIdcard ? (
-                  <Link component="button" onClick={() => navigate(`/hologram?idcard=${encodeURIComponent(String(row.fUserIdcard))}`)} data-testid="control-person-profile">
-                    <FieldValue field={config.fields.fUserName} row={row} />
-                  </Link>
-                ) : (
-                  <FieldValue field={config.fields.fUserName} row={row} />
-                ),
-            }
-          : undefined
-      }
     />
   );
 }

@@ -2482,7 +2482,15 @@ export const resources: ResourceDefinition[] = [
             "column": "fId",
             "asc": false
           }
-        ]
+        ],
+        "links": {
+          "fUserName": {
+            "target": "profile",
+            "permission": "hologram:sch",
+            "idField": "fUserIdcard",
+            "by": "idcard"
+          }
+        }
       },
       "form": {
         "layout": "modal",

@@ -11,7 +11,7 @@ import { useTranslate } from 'react-admin';
 import type { ResourceConfig } from '../resources/types';
 import { resources } from '../generated/resources';
 import { SchemaList, type Row } from '../components';
-import { maskPhone } from '../components/mask';
+import { maskPhone } from '../../adapters/personal';
 
 // Looked up on use: the generated table imports this module while it is being built.
 const roomResource = () => resources.find((r) => r.config.name === 'rentalRoom')!.config;

@@ -1,6 +1,7 @@
 /**
  * Holographic search (spec 001 §2.12): one input for a phone or an ID number; a match opens the profile.
- * Visiting `/hologram?userId=…&phone=…` or `?idcard=…` opens the profile directly (name links elsewhere).
+ * Visiting `/hologram?userId=…&phone=…` or `?idcard=…` opens the profile directly (an address to keep or send);
+ * name links in other screens open it over their own page (ProfileOverlay).
  */
 import { useMemo, useState } from 'react';
 import { Box, Button, Paper, Typography } from '@mui/material';

@@ -6,7 +6,7 @@ import { useTranslate } from 'react-admin';
 import { maskIdcard, maskPhone } from '../../adapters/personal';
 import { EmptyState } from '../components/EmptyState';
 import { ask, INTEL_PATHS, type GraphNode, type House, type Profile, type Related } from './api';
-import { useOpenProfile } from './openProfile';
+import { useOpenProfile } from './ProfileOverlay';
 
 interface Detail {
   person: (Profile & { phonebook: { name: string; number: string }[] }) | null;

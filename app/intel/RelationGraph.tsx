@@ -13,13 +13,12 @@ import { animateNodes } from 'sigma/utils';
 import type { LayoutAnswer, LayoutRequest } from './layout.worker';
 import { composeLayers, moveAsBitmap } from './bitmapCamera';
 import type { EdgeType, GraphEdge, GraphNode } from './api';
+import { EDGE_COLORS, NODE_COLORS } from './graphColors';
 
 /** Spec 001 §9. */
 export const LAYOUT_MS = 400;
 export const CLICK_DELAY_MS = 300;
 
-export const EDGE_COLORS: Record<EdgeType | 'own', string> = { address: '#1e88e5', tother: '#f57c00', totherHouse: '#8e24aa', own: '#b0bec5' };
-export const NODE_COLORS = { person: '#e53935', phone: '#26a69a', center: '#fbc02d' };
 /** Edge labels cost a text draw each: shown only on graphs small enough to read them. */
 const LABELLED_EDGES = 400;
 /**

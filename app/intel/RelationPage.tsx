@@ -19,14 +19,11 @@ import { ask, HOLOGRAM_CODE, INTEL_PATHS, type EdgeType, type GraphAnswer, type 
 import { checkSearch, SearchField } from './SearchField';
 import { RelationDrawer } from './RelationDrawer';
 import type { GraphData, RelationGraphHandle } from './RelationGraph';
+import { EDGE_COLORS, NODE_COLORS } from './graphColors';
 
 const RelationGraph = lazyChunk(() => import('./RelationGraph'));
 const TYPES = [1, 2, 3] as const;
-const EDGE_LEGEND: { type: EdgeType | 'own'; color: string }[] = [
-  { type: 'address', color: '#1e88e5' },
-  { type: 'tother', color: '#f57c00' },
-  { type: 'totherHouse', color: '#8e24aa' },
-];
+const EDGE_TYPES: EdgeType[] = ['address', 'tother', 'totherHouse'];
 
 const EMPTY: GraphData = { nodes: new Map(), edges: [], center: null };
 
@@ -82,7 +79,8 @@ export default function RelationPage() {
         return;
       }
       setTruncated(!!res.data.truncated);
-      setData(merge({ ...EMPTY, center: res.data.center }, res.data));
+      // A phone with no relations is no graph (spec 001 §2.13: 暂无数据), not a lone node.
+      setData(res.data.relationshipList.length ? merge({ ...EMPTY, center: res.data.center }, res.data) : EMPTY);
     },
     [notify, params, translate],
   );
@@ -200,12 +198,16 @@ export default function RelationPage() {
         </Paper>
         {/* Legend and counts. */}
         <Paper elevation={1} sx={{ position: 'absolute', left: 8, bottom: 8, px: 1.5, py: 0.75, zIndex: 2, fontSize: 12, display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap', maxWidth: 'calc(100% - 16px)' }} data-testid="relation-legend">
-          <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}><Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: '#e53935' }} />{translate('intel.relation.person')}</Box>
-          <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}><Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: '#26a69a' }} />{translate('intel.relation.phoneNode')}</Box>
-          {EDGE_LEGEND.map((l) => (
-            <Box key={l.type} component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-              <Box sx={{ width: 18, height: 3, bgcolor: l.color }} />
-              {tags[l.type as EdgeType]}
+          {(['center', 'person', 'phone'] as const).map((kind) => (
+            <Box key={kind} component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }} data-testid={`relation-legend-${kind}`}>
+              <Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: NODE_COLORS[kind] }} />
+              {translate(`intel.relation.node.${kind}`)}
+            </Box>
+          ))}
+          {EDGE_TYPES.map((type) => (
+            <Box key={type} component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+              <Box sx={{ width: 18, height: 3, bgcolor: EDGE_COLORS[type] }} />
+              {tags[type]}
             </Box>
           ))}
           {data.nodes.size > 0 && (

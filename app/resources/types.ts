@@ -92,8 +92,8 @@ export interface ResourceConfig {
     highlight?: { field: string; equals: string | number | boolean };
     /** Default condition by filter key; a filter with a default returns to it when cleared. */
     condition?: Record<string, unknown>;
-    /** Columns shown as links to a target the list component offers, for holders of the code. */
-    links?: Record<string, { target: string; permission: string; idField: string }>;
+    /** Columns shown as links for holders of the code: `profile` (by user id, phone or ID number) or a target the list component offers. */
+    links?: Record<string, { target: string; permission: string; idField: string; by?: 'userId' | 'phone' | 'idcard' }>;
     /** i18n keys of the text a column shows when its value is missing. */
     placeholders?: Record<string, string>;
     /** Row actions of the list component to offer. */

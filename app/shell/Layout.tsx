@@ -21,6 +21,7 @@ import { useErrorCapture } from '../errorLog/capture';
 import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
 import { isChunkFailure } from './chunks';
 import { LoadFailed } from './LoadFailed';
+import { ProfileOverlay } from '../intel/ProfileOverlay';
 
 /** The back-to-top button shows once the page has scrolled this far. */
 const BACK_TO_TOP_AFTER = 100;
@@ -68,7 +69,10 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
           sx={{ flex: 1, overflow: 'auto', p: 2, position: 'relative' }}
         >
           <PageBoundary key={pathname}>
-            <Suspense fallback={<LinearProgress sx={{ mt: -2, mx: -2 }} />}>{children}</Suspense>
+            {/* A name link opens the profile over the page, which stays as it was underneath. */}
+            <ProfileOverlay>
+              <Suspense fallback={<LinearProgress sx={{ mt: -2, mx: -2 }} />}>{children}</Suspense>
+            </ProfileOverlay>
           </PageBoundary>
         </Box>
       </Box>

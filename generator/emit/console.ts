@@ -63,6 +63,7 @@ function resourceConfig(entity: Entity) {
       }),
       sort: r.list.sort?.default ?? [{ column: primaryKey(schema), asc: false }],
       ...(r.list.highlight ? { highlight: r.list.highlight } : {}),
+      ...(r.list.links ? { links: r.list.links } : {}),
     },
     form: { layout: r.form.layout ?? 'modal', fields: r.form.fields, ...(r.form.view ? { view: true } : {}) },
     ...(r.menu ? { menu: { key: r.menu.key, path: r.menu.path, icon: r.menu.icon } } : {}),

@@ -17,6 +17,7 @@ import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from './jurisdiction';
+import { maskPhone } from '../../adapters/personal';
 
 type Row = Record<string, unknown>;
 
@@ -55,12 +56,6 @@ export function scope(query: Query, user: User): Query {
   return query.where((eb) => (j ? eb.or([own(eb), withinJurisdiction(eb, 't_alarm', j)]) : own(eb)));
 }
 
-/** Keeps 3 + 4 digits of a phone number: 138****0000. */
-export function maskPhone(phone: unknown): string | null {
-  if (typeof phone !== 'string' || phone.length < 7) return (phone as string) ?? null;
-  return phone.slice(0, 3) + '*'.repeat(phone.length - 7) + phone.slice(-4);
-}
-
 /** Names, labels and the nested objects of the legacy answer (tUserAlarm, tUserHandle, tDevice names). */
 export async function afterRead(rows: Row[], ctx: Services, related: Promise<void>) {
   const userIds = [...new Set(rows.flatMap((r) => [r.fUserAlarmId, r.fHandleUserId]).filter((v) => v !== null && v !== undefined))] as number[];
@@ -74,7 +69,7 @@ export async function afterRead(rows: Row[], ctx: Services, related: Promise<voi
     const house = r.tRentalHouse as Row | null;
     const room = r.tRentalRoom as Row | null;
     const device = r.tDevice as Row | null;
-    r.tUserAlarm = alarmUser ? { fId: alarmUser.fId, chineseName: alarmUser.fChineseName, phone: maskPhone(alarmUser.fPhone) } : null;
+    r.tUserAlarm = alarmUser ? { fId: alarmUser.fId, chineseName: alarmUser.fChineseName, phone: maskPhone(alarmUser.fPhone) || null } : null;
     r.tUserHandle = handler ? { fId: handler.fId, chineseName: handler.fChineseName } : null;
     r.fUserAlarmName = alarmUser?.fChineseName ?? null;
     r.fHandleUserName = handler?.fChineseName ?? null;

@@ -404,23 +404,34 @@ async function startPhone(db: DB, s: Subject): Promise<string> {
   return row.fPhone;
 }
 
-/** The people related to one phone, tagged as the profile's related-people panel and the drawer list them. */
+type Direction = 'out' | 'in' | 'both';
+
+/**
+ * The people related to one phone, tagged as the profile's related-people panel and the drawer list them:
+ * each person once per tag. A phone book entry has a direction (my book holds them, theirs holds me);
+ * two people in each other's books are one related person, `both`, not two rows.
+ */
 async function relatedPeople(db: DB, phone: string) {
   const g = await buildGraph(db, [phone], new Set<EdgeType>(['address', 'tother', 'totherHouse']), 1);
   const byId = new Map(g.nodeList.map((n) => [n.id, n]));
   const self = byId.get(phone)?.properties.owner;
-  const list: { name: string; number: string; userId: number | null; tag: EdgeType; direction?: 'out' | 'in' }[] = [];
+  const found = new Map<string, { name: string; number: string; userId: number | null; tag: EdgeType; direction?: Direction }>();
   for (const e of g.relationshipList) {
     const mine = e.properties.type === 'address' ? phone : self;
     if (!mine || (e.startNodeId !== mine && e.endNodeId !== mine)) continue;
-    const other = byId.get(e.startNodeId === mine ? e.endNodeId : e.startNodeId);
+    const otherId = e.startNodeId === mine ? e.endNodeId : e.startNodeId;
+    const other = byId.get(otherId);
     if (!other) continue;
-    list.push({
-      name: other.properties.name, number: other.properties.number, userId: other.properties.userId ?? null, tag: e.properties.type,
-      ...(e.properties.type === 'address' ? { direction: e.startNodeId === mine ? ('out' as const) : ('in' as const) } : {}),
-    });
+    const key = `${e.properties.type}:${otherId}`;
+    const direction: Direction | undefined = e.properties.type === 'address' ? (e.startNodeId === mine ? 'out' : 'in') : undefined;
+    const seen = found.get(key);
+    if (seen) {
+      if (seen.direction && direction && seen.direction !== direction) seen.direction = 'both';
+      continue;
+    }
+    found.set(key, { name: other.properties.name, number: other.properties.number, userId: other.properties.userId ?? null, tag: e.properties.type, ...(direction ? { direction } : {}) });
   }
-  return { list, houses: g.houses };
+  return { list: [...found.values()], houses: g.houses };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -453,7 +464,7 @@ const GRAPH = S.object({
   truncated: { type: 'boolean' },
 });
 const RELATED = S.object({
-  list: S.array(S.object({ name: text, number: text, userId: INT, tag: { type: 'string' }, direction: { type: 'string', enum: ['out', 'in'] } })),
+  list: S.array(S.object({ name: text, number: text, userId: INT, tag: { type: 'string' }, direction: { type: 'string', enum: ['out', 'in', 'both'] } })),
   houses: HOUSES,
 });
 

@@ -4,6 +4,7 @@
  * the renting leases. A room somebody rents is not deleted.
  */
 import { Refusal } from '../http/envelope';
+import { maskPhone } from '../../adapters/personal';
 import type { CallContext, Services } from '../crud/types';
 
 type Row = Record<string, unknown>;
@@ -45,5 +46,3 @@ export async function afterRead(rows: Row[], ctx: Services) {
     r.tenants = renting.map((l) => `${l.fChineseName ?? ''}${l.fPhone ? ` (${maskPhone(String(l.fPhone))})` : ''}`).join('、');
   }
 }
-
-export const maskPhone = (phone: string) => (phone.length === 11 ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone);

@@ -12,7 +12,7 @@ import { Answer } from '../http/route';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { list, scoped } from '../crud/engine';
-import { maskPhone } from './alarm';
+import { maskPhone } from '../../adapters/personal';
 import { rentingIn } from './jurisdiction';
 
 type Row = Record<string, unknown>;
@@ -65,9 +65,9 @@ export async function afterRead(rows: Row[], ctx: Services) {
     const u = byId.get(r.fUserId as number);
     // A person who never verified their identity has no ID number: the console shows 'not verified'.
     const verified = !!u?.fIdcard;
-    r.tSysUser = u ? { fId: u.fId, chineseName: verified ? u.fChineseName : null, phone: maskPhone(u.fPhone) } : null;
+    r.tSysUser = u ? { fId: u.fId, chineseName: verified ? u.fChineseName : null, phone: maskPhone(u.fPhone) || null } : null;
     r.fUserName = verified ? u!.fChineseName : null;
-    r.fPhone = maskPhone(u?.fPhone);
+    r.fPhone = maskPhone(u?.fPhone) || null;
     r.fPoint = r.fLongitude !== null && r.fLongitude !== undefined && r.fLatitude !== null && r.fLatitude !== undefined ? `${r.fLongitude},${r.fLatitude}` : null;
   }
 }

@@ -16,6 +16,7 @@ import { isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames, rentingIn } from './jurisdiction';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
+import { maskIdcard } from '../../adapters/personal';
 import { isAdmin, type CallContext, type Query, type Services, type User } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
@@ -45,12 +46,6 @@ const TENANT = 2;
 function userTypeOf(body: Record<string, unknown>): number {
   const c = (body.condition && typeof body.condition === 'object' ? body.condition : body) as Record<string, unknown>;
   return Number(c.userType ?? c.fUserType ?? body.fUserType) === TENANT ? TENANT : 1;
-}
-
-/** 4401**********1234: lists and the tenant drawer never show a whole ID number. */
-export function maskIdcard(id: unknown): string | null {
-  if (typeof id !== 'string' || !id) return null;
-  return id.length <= 8 ? id.slice(0, 2) + '*'.repeat(Math.max(id.length - 2, 0)) : id.slice(0, 4) + '*'.repeat(id.length - 8) + id.slice(-4);
 }
 
 /** What /resetUserPwd sets when the body names no password; the user is expected to change it. */
@@ -189,7 +184,7 @@ async function tenantRows(ctx: Services, ids: number[]) {
   return people.map((p) => {
     const lease = leaseOf.get(Number(p.fId)) ?? null;
     const leaseName = lease ? [lease.fHouseName, lease.fRoom].filter(Boolean).join(' ') : null;
-    return { ...formatRow({ ...p, fIdcard: maskIdcard(p.fIdcard) } as Record<string, unknown>, ctx.timeZone), lease, leaseName };
+    return { ...formatRow({ ...p, fIdcard: maskIdcard(p.fIdcard) || null } as Record<string, unknown>, ctx.timeZone), lease, leaseName };
   });
 }
 

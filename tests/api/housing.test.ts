@@ -123,7 +123,7 @@ describe.each(backends)('address lookups, rental houses and tenants on %s', (bac
     const first = page.records[0];
     expect(first).toMatchObject({ fUserType: 2 });
     expect(first).not.toHaveProperty('fPassword');
-    expect(first.fIdcard).toMatch(/^\d{4}\*{10}[\dX]{4}$/);
+    expect(first.fIdcard).toMatch(/^\d{6}\*{8}[\dX]{4}$/);
     for (const k of ['fGender', 'fWorkUnit', 'fEmail', 'lease', 'fLastloginDate', 'fCreateTime']) expect(first).toHaveProperty(k);
     const leased = (await data(`${USERS}/pageList`, { current: 1, pageSize: 50, condition: { userType: 2 } })).records.find((r: any) => r.lease);
     expect(leased.lease).toMatchObject({ fHouseName: expect.any(String), fRoom: expect.any(String) });

@@ -92,6 +92,18 @@ describe.each(backends)('person intelligence on %s', (backend) => {
     expect(related.body.data.houses.length).toBeGreaterThan(0);
   });
 
+  it('lists each related person once per tag: mutual phone-book entries are one person, both ways', async () => {
+    const [other] = await s.sql(`select f_id, f_phone from t_sys_user where f_id <> ${who.fId} and f_phone ~ '^1[3-9][0-9]{9}$' order by f_id desc limit 1`);
+    // Each in the other's phone book.
+    await s.sql(`insert into t_address_book (f_user_id, f_name, f_number)
+      select a.f_id, b.f_chinese_name, b.f_phone from t_sys_user a, t_sys_user b where (a.f_id, b.f_id) in ((${who.fId}, ${other.fId}), (${other.fId}, ${who.fId}))`);
+    const related = await s.call('/biz/t-address-book/addressBookRelation', { phone: who.fPhone }, admin);
+    const list = related.body.data.list as { number: string; tag: string; direction?: string }[];
+    const keys = list.map((r) => `${r.tag}:${r.number}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(list.filter((r) => r.number === other.fPhone && r.tag === 'address')).toMatchObject([{ direction: 'both' }]);
+  });
+
   it('draws the relation graph of a seeded phone and expands a node', async () => {
     const graph = (body: object) => s.call('/biz/relation/graph', body, admin);
     expect((await graph({ phone: '', relations: [1] })).body.message).toBe(MESSAGES.empty);

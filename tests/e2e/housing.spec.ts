@@ -110,8 +110,11 @@ test('a tenant opens with both tabs and is disabled and enabled again after the 
 
   await rows.first().getByTestId('tenant-view').click();
   const drawer = page.getByTestId('tenant-drawer');
-  await expect(drawer.getByTestId('tenant-basic')).toContainText(phone);
-  await expect(drawer.getByTestId('tenant-basic')).toContainText(/\d{4}\*{10}[\dX]{4}/);
+  // Phone and ID number masked as the list and the profile show them: one rule everywhere (spec 001 §2.12).
+  await expect(drawer.getByTestId('tenant-basic')).toContainText(`${phone.slice(0, 3)}****${phone.slice(7)}`);
+  await expect(drawer.getByTestId('tenant-basic')).not.toContainText(phone);
+  await expect(drawer.getByTestId('tenant-basic')).toContainText(/\d{6}\*{8}[\dX]{4}/);
+  await expect(rows.first()).toContainText(/\d{6}\*{8}[\dX]{4}/);
   await page.waitForTimeout(500); // the drawer's slide-in
   await shot(page, 'housing-tenant-basic');
   await drawer.getByTestId('tenant-tab-assets').click();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, ADMIN, AGENT, login, shot } from './helpers';
+import { expect, test, ADMIN, AGENT, login, openMenu, shot } from './helpers';
 
 /** A call with the signed-in console's token. */
 async function api(page: Page, path: string, body: object) {
@@ -66,10 +66,75 @@ test('an administrator searches a person, sees every profile panel and closes it
   await expect(modal).toBeHidden();
   await expect(page).toHaveURL(/\/hologram$/);
 
-  // Other screens link a name straight to the profile.
+  // An address opens the profile directly.
   await page.goto(`/hologram?userId=${who.userId}&phone=${who.phone}`);
   await expect(page.getByTestId('profile-modal')).toBeVisible();
   await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-basic')).toBeVisible();
+});
+
+test('a name in an alarm list opens the profile over the list; Esc leaves the list as it was', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.getByTestId('alarm-summary-close').click().catch(() => undefined);
+  await openMenu(page, 'alarmLock', 'alarm-manage');
+  const url = page.url();
+  // A filtered list, on its second page, with a row chosen.
+  await page.getByTestId('filter-status').click();
+  await page.getByRole('option', { name: '未签收', exact: true }).click();
+  await page.getByTestId('list-query').click();
+  const rows = page.getByTestId('list-row');
+  await expect(rows.first()).toHaveAttribute('data-highlighted', '1');
+  await page.getByRole('button', { name: '下一页' }).click();
+  const shownRows = page.locator('.MuiTablePagination-displayedRows');
+  await expect(shownRows).toContainText('第 11-');
+  const linked = rows.filter({ has: page.getByTestId('list-link') }).first();
+  await linked.getByTestId('list-select').click();
+  const firstRow = await rows.first().textContent();
+
+  await linked.getByTestId('list-link').click();
+  const modal = page.getByTestId('profile-modal');
+  await expect(modal.getByTestId('profile-panel-basic')).toBeVisible();
+  await expect(modal.getByTestId('profile-name')).not.toBeEmpty();
+  // Over the list: no navigation, the list still underneath.
+  expect(page.url()).toBe(url);
+  await expect(page.getByTestId('hologram-page')).toHaveCount(0);
+  await page.waitForTimeout(600);
+  await shot(page, 'intel-profile-over-alarm-list');
+
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  expect(page.url()).toBe(url);
+  await expect(page.getByTestId('filter-status')).toContainText('未签收');
+  await expect(shownRows).toContainText('第 11-');
+  await expect(rows.first()).toHaveText(firstRow ?? '');
+  await expect(linked.getByTestId('list-select').locator('input')).toBeChecked();
+
+  // The watch-list's names open the profile the same way, by ID number.
+  await openMenu(page, 'controlPerson', 'control-manage');
+  const personUrl = page.url();
+  await page.getByTestId('list-link').first().click();
+  await expect(page.getByTestId('profile-modal')).toBeVisible();
+  expect(page.url()).toBe(personUrl);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('profile-modal')).toBeHidden();
+  expect(page.url()).toBe(personUrl);
+});
+
+test('a phone with no relations shows 暂无数据, and the searched phone\'s colour is in the legend', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.goto('/relation?phone=13800000000');
+  await expect(page.getByTestId('relation-input')).toHaveValue('13800000000');
+  await expect(page.getByTestId('empty-state')).toHaveText('暂无数据');
+  await expect(page.getByTestId('relation-count')).toHaveCount(0);
+  await expect(page.getByTestId('relation-legend-center')).toHaveText('查询号码');
+  await shot(page, 'intel-relation-empty-zh');
+  await page.evaluate(() => localStorage.setItem('locale', 'zh-TW'));
+  await page.reload();
+  await expect(page.getByTestId('empty-state')).toHaveText('暫無資料');
+  await expect(page.getByTestId('relation-legend-center')).toHaveText('查詢號碼');
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.reload();
+  await expect(page.getByTestId('empty-state')).toHaveText('No data');
+  await expect(page.getByTestId('relation-legend-center')).toHaveText('Searched phone');
 });
 
 test('the relation graph opens from ?phone=, expands a phone by double click and hides people', async ({ page }) => {

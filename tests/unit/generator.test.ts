@@ -82,6 +82,18 @@ describe('generator', () => {
     expect(at('/list/variants/alarmRoom/endpoint')).toMatch(/"nowhere" is not an endpoint/);
     expect(problems.find((p) => p.pointer.endsWith('/relation'))?.message).toMatch(/tNothing/);
     expect(problems.some((p) => /"fNoSuch" is not a property of device/.test(p.message))).toBe(true);
+
+    // A list's own links are checked the same way; the profile's code may be another resource's.
+    edit(dir, 'resources/controlPerson.resource.json', (r) => {
+      r.list.links = {
+        fGone: { target: 'profile', permission: 'hologram:sch', idField: 'fUserIdcard', by: 'idcard' },
+        fUserName: { target: 'profile', permission: 'nobody:has', idField: 'fUserIdcard', by: 'idcard' },
+      };
+    });
+    const person = problemsOf(dir).filter((p) => p.file === 'resources/controlPerson.resource.json');
+    expect(person.find((p) => p.pointer === '/list/links/fGone')?.message).toMatch(/not a column/);
+    expect(person.find((p) => p.pointer === '/list/links/fUserName/permission')?.message).toMatch(/nobody:has/);
+    expect(person.some((p) => p.pointer === '/list/links/fGone/permission')).toBe(false);
   });
 
   it('requires rich text to be sanitised and variant codes to name a fixed value', () => {

@@ -2980,8 +2980,11 @@ export default {
       "expandHint": "Double-click a phone node to expand it; click a node for details",
       "loading": "Loading...",
       "expanded": "%{count} new nodes",
-      "person": "Person",
-      "phoneNode": "Phone",
+      "node": {
+        "center": "Searched phone",
+        "person": "Person",
+        "phone": "Phone"
+      },
       "legend": "Legend",
       "truncated": "Too many relations; part of them shown",
       "drawer": {

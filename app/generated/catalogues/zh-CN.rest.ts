@@ -2963,8 +2963,11 @@ export default {
       "expandHint": "双击号码节点展开其关系；单击节点查看详情",
       "loading": "加载中...",
       "expanded": "已展开 %{count} 个新节点",
-      "person": "人员",
-      "phoneNode": "号码",
+      "node": {
+        "center": "查询号码",
+        "person": "人员",
+        "phone": "号码"
+      },
       "legend": "图例",
       "truncated": "关系过多，仅显示部分",
       "drawer": {

@@ -2963,8 +2963,11 @@ export default {
       "expandHint": "雙擊號碼節點展開其關係；單擊節點查看詳情",
       "loading": "載入中...",
       "expanded": "已展開 %{count} 個新節點",
-      "person": "人員",
-      "phoneNode": "號碼",
+      "node": {
+        "center": "查詢號碼",
+        "person": "人員",
+        "phone": "號碼"
+      },
       "legend": "圖例",
       "truncated": "關係過多，僅顯示部分",
       "drawer": {
