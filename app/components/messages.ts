@@ -31,6 +31,7 @@ export default {
       editTitle: '编辑%{name}',
       viewTitle: '查看%{name}',
       validation: {
+      signOff: { note: '处理备注', notePlaceholder: '请输入处理备注', noteRequired: '处理备注不能为空', submit: '签收', done: '签收成功' },
         required: '%{label}不能为空',
         maxLength: '%{label}长度不能超过%{max}个字符',
         pattern: '%{label}格式不正确',
@@ -83,6 +84,7 @@ export default {
       validation: {
         required: '%{label}不能為空',
         maxLength: '%{label}長度不能超過%{max}個字元',
+      signOff: { note: '處理備註', notePlaceholder: '請輸入處理備註', noteRequired: '處理備註不能為空', submit: '簽收', done: '簽收成功' },
         pattern: '%{label}格式不正確',
         integer: '%{label}必須為整數',
         number: '%{label}必須為數字',
@@ -135,6 +137,7 @@ export default {
         maxLength: '%{label} must be at most %{max} characters',
         pattern: '%{label} has an invalid format',
         integer: '%{label} must be an integer',
+      signOff: { note: 'Handling note', notePlaceholder: 'Enter a handling note', noteRequired: 'Handling note is required', submit: 'Sign off', done: 'Signed off' },
         number: '%{label} must be a number',
       },
       options: { WiFi: 'WiFi', 蓝牙: 'Bluetooth' },

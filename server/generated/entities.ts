@@ -3109,6 +3109,31 @@ export const entities: Record<string, EntityModel> = {
         "readOnly": true,
         "messages": {}
       },
+      "fHandleContent": {
+        "type": "string",
+        "label": "处理备注",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserId": {
+        "type": "integer",
+        "label": "签收人",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleTime": {
+        "type": "date-time",
+        "label": "签收时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserName": {
+        "type": "string",
+        "label": "签收人",
+        "readOnly": true,
+        "virtual": true,
+        "messages": {}
+      },
       "userName": {
         "type": "string",
         "label": "反馈用户",
@@ -8196,6 +8221,19 @@ export const entities: Record<string, EntityModel> = {
         "type": "date-time",
         "label": "签收时间",
         "readOnly": true,
+        "messages": {}
+      },
+      "fHandleContent": {
+        "type": "string",
+        "label": "处理备注",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserName": {
+        "type": "string",
+        "label": "签收人",
+        "readOnly": true,
+        "virtual": true,
         "messages": {}
       },
       "fUserName": {

@@ -212,9 +212,22 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
     const answered = await s.call(`${FEEDBACK}/answer`, { fId: open.fId, fAnswerContent: '已安排维修' }, admin);
     expect(answered.body).toMatchObject({ success: true, message: '反馈答复成功', data: { fAnswer: '已安排维修', fStatus: 1 } });
     const other = list.body.data.records.filter((r: { fStatus: number }) => r.fStatus === 0)[1];
-    const signed = await s.call(`${FEEDBACK}/sign`, { fId: other.fId }, admin);
+    // Spec 001 §4: sign-off takes a handling note, stored with who signed and when; once only.
+    const sign = (body: object) => s.call(`${FEEDBACK}/sign`, body, admin);
+    for (const note of [undefined, '', '  ']) expect((await sign({ fId: other.fId, fHandleContent: note })).body).toMatchObject({ success: false, message: '处理备注不能为空' });
+    expect((await sign({ fId: other.fId, fHandleContent: 'x'.repeat(501) })).body.message).toBe('处理备注不能超过500个字符');
+    expect((await s.sql(`select f_status from t_feedback where f_id = ${other.fId}`))[0].fStatus).toBe(0);
+    const signed = await sign({ fId: other.fId, fHandleContent: '已转交物业处理' });
     expect(signed.body).toMatchObject({ success: true, message: '签收成功' });
-    expect((await s.sql(`select f_status from t_feedback where f_id = ${other.fId}`))[0].fStatus).toBe(1);
+    const [row] = await s.sql(`select f_status, f_handle_content, f_handle_user_id, f_handle_time from t_feedback where f_id = ${other.fId}`);
+    expect(row).toMatchObject({ fStatus: 1, fHandleContent: '已转交物业处理' });
+    expect(row.fHandleUserId).toBeTruthy();
+    expect(row.fHandleTime).toBeTruthy();
+    const shown = (await s.call(`${FEEDBACK}/pageList`, { current: 1, size: 20 }, admin)).body.data.records.find((r: { fId: number }) => r.fId === other.fId);
+    expect(shown).toMatchObject({ fHandleContent: '已转交物业处理', fHandleUserName: expect.any(String), fHandleTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect((await sign({ fId: other.fId, fHandleContent: '再签一次' })).body.message).toBe('该反馈已签收，请勿重复签收');
+    expect((await sign({ fId: 999999, fHandleContent: '不存在' })).body.message).toBe('数据不存在或无权操作');
+    expect((await sign({ fHandleContent: '无编号' })).body.message).toBe('反馈编号不能为空');
     expect((await s.call(`${FEEDBACK}/answer`, { fId: other.fId, fAnswerContent: 'x' }, agent)).status).toBe(401);
   });
 });

@@ -114,6 +114,23 @@ test('one-touch alerts open their point on a map', async ({ page }) => {
   await shot(page, 'alarms-point-map');
   await map.getByTestId('point-close').click();
   await expect(map).toBeHidden();
+
+  // Sign-off takes a handling note (no bare yes/no), stored and shown in the row.
+  const unsigned = page.getByTestId('list-row').filter({ has: page.getByTestId('touch-sign') });
+  const before = await unsigned.count();
+  await unsigned.first().getByTestId('touch-sign').click();
+  const dialog = page.getByTestId('sign-dialog');
+  await expect(dialog.getByText('一键报警签收')).toBeVisible();
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('处理备注不能为空')).toBeVisible();
+  await dialog.getByTestId('sign-note').fill('已电话联系报警人，误触');
+  await shot(page, 'alarms-touch-sign');
+  const signed = page.waitForResponse((r) => r.url().endsWith('/biz/t-touch-alarm/updateStatus'));
+  await dialog.getByTestId('sign-submit').click();
+  expect(JSON.parse((await signed).request().postData() ?? '{}')).toMatchObject({ fHandleContent: '已电话联系报警人，误触' });
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('list-row').filter({ hasText: '已电话联系报警人，误触' })).toHaveCount(1);
+  await expect(unsigned).toHaveCount(before - 1);
 });
 
 test('the device alarm list in English', async ({ page }) => {

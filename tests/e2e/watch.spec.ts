@@ -99,6 +99,29 @@ test('the vehicle switch saves at once and reloads; feedback photos open', async
   await shot(page, 'watch-feedback-photos');
 });
 
+test('feedback is signed off with a required handling note, shown in its row', async ({ page }) => {
+  await login(page);
+  await page.goto('/feedback');
+  const row = page.getByTestId('list-row').filter({ hasText: '房东不处理漏水问题' });
+  const button = row.getByTestId('feedback-sign');
+  await expect(button).toBeEnabled();
+  let signs = 0;
+  page.on('request', (r) => r.url().endsWith('/biz/t-feedback/sign') && signs++);
+  await button.click();
+  const dialog = page.getByTestId('sign-dialog');
+  await expect(dialog.getByText('反馈签收')).toBeVisible();
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('处理备注不能为空')).toBeVisible();
+  expect(signs).toBe(0);
+  await dialog.getByTestId('sign-note').fill('已转交物业，三日内维修');
+  await shot(page, 'watch-feedback-sign');
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog).toBeHidden();
+  expect(signs).toBe(1);
+  await expect(row).toContainText('已转交物业，三日内维修');
+  await expect(button).toBeDisabled();
+});
+
 test('the pages read in English', async ({ page }) => {
   await login(page, ADMIN, 'en-US');
   for (const path of ['controlPerson', 'controlCar', 'appVersion', 'feedback']) {

@@ -607,6 +607,10 @@ export default {
         "fAnswer": "Reply",
         "fAnswerTime": "Replied",
         "fAnswerUserId": "Replied by",
+        "fHandleContent": "Handling note",
+        "fHandleUserId": "Signed by",
+        "fHandleTime": "Signed",
+        "fHandleUserName": "Signed by",
         "userName": "User"
       },
       "messages": {},
@@ -1475,6 +1479,8 @@ export default {
         "fIntime": "Alert time",
         "fHandleUserId": "Signed by",
         "fHandleTime": "Signed",
+        "fHandleContent": "Handling note",
+        "fHandleUserName": "Signed by",
         "fUserName": "User",
         "fPhone": "Phone",
         "fPoint": "Longitude,latitude"
@@ -2584,7 +2590,7 @@ export default {
     "next": "Next",
     "sign": "Sign off",
     "signedLabel": "Signed",
-    "signed": "Signed off",
+    "signTitle": "Sign off feedback",
     "reply": "Reply",
     "answerContent": "Reply",
     "answerRequired": "Reply content cannot be empty",

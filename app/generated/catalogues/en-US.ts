@@ -425,11 +425,6 @@ export default {
     "sign": {
       "action": "Sign off",
       "title": "Sign off alarm",
-      "note": "Handling note",
-      "notePlaceholder": "Enter a handling note",
-      "noteRequired": "Handling note is required",
-      "submit": "Sign off",
-      "done": "Signed off",
       "batchAction": "Sign off selected (%{count})",
       "batchTitle": "Sign off %{count} alarms",
       "batchSummary": "%{signed} signed off, %{failed} failed"
@@ -457,7 +452,7 @@ export default {
       "phone": "Phone",
       "notVerified": "Not verified",
       "pointTitle": "Point details",
-      "confirmSign": "Sign off this alert?"
+      "signTitle": "Sign off one-touch alert"
     }
   },
   "common": {
@@ -494,6 +489,13 @@ export default {
       "maxLength": "%{label} must be at most %{max} characters",
       "pattern": "%{label} has an invalid format",
       "integer": "%{label} must be an integer",
+      "signOff": {
+        "note": "Handling note",
+        "notePlaceholder": "Enter a handling note",
+        "noteRequired": "Handling note is required",
+        "submit": "Sign off",
+        "done": "Signed off"
+      },
       "number": "%{label} must be a number"
     },
     "options": {
