@@ -2181,8 +2181,10 @@ export const resources: ResourceDefinition[] = [
           "type": "date-time",
           "label": "resources.controlCar.fields.fStartEnd",
           "required": true,
+          "notBefore": "fStartTime",
           "messages": {
-            "required": "resources.controlCar.messages.fStartEnd.required"
+            "required": "resources.controlCar.messages.fStartEnd.required",
+            "notBefore": "resources.controlCar.messages.fStartEnd.notBefore"
           }
         },
         "fControlType": {
@@ -2375,8 +2377,10 @@ export const resources: ResourceDefinition[] = [
           "type": "date-time",
           "label": "resources.controlPerson.fields.fEndTime",
           "required": true,
+          "notBefore": "fStartTime",
           "messages": {
-            "required": "resources.controlPerson.messages.fEndTime.required"
+            "required": "resources.controlPerson.messages.fEndTime.required",
+            "notBefore": "resources.controlPerson.messages.fEndTime.notBefore"
           }
         },
         "fControlType": {

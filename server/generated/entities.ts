@@ -1198,8 +1198,10 @@ export const entities: Record<string, EntityModel> = {
       "fStartEnd": {
         "type": "date-time",
         "label": "布控结束时间",
+        "notBefore": "fStartTime",
         "messages": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         }
       },
       "fControlType": {
@@ -1383,8 +1385,10 @@ export const entities: Record<string, EntityModel> = {
       "fEndTime": {
         "type": "date-time",
         "label": "布控结束时间",
+        "notBefore": "fStartTime",
         "messages": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         }
       },
       "fControlType": {

@@ -215,7 +215,8 @@ export default {
           "required": "Watch start time cannot be empty"
         },
         "fStartEnd": {
-          "required": "Watch end time cannot be empty"
+          "required": "Watch end time cannot be empty",
+          "notBefore": "The watch end time cannot be earlier than its start time"
         },
         "fState": {
           "required": "Watch status cannot be empty",
@@ -257,7 +258,8 @@ export default {
           "required": "Watch start time cannot be empty"
         },
         "fEndTime": {
-          "required": "Watch end time cannot be empty"
+          "required": "Watch end time cannot be empty",
+          "notBefore": "The watch end time cannot be earlier than its start time"
         },
         "fState": {
           "required": "Watch status cannot be empty",

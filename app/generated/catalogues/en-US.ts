@@ -477,6 +477,7 @@ export default {
     "collapse": "Collapse",
     "from": "from",
     "to": "to",
+    "rangeInverted": "The start time cannot be later than the end time",
     "selectAll": "Select all",
     "all": "All",
     "pleaseSelect": "Please select",
@@ -484,19 +485,20 @@ export default {
     "addTitle": "Add %{name}",
     "editTitle": "Edit %{name}",
     "viewTitle": "View %{name}",
+    "signOff": {
+      "note": "Handling note",
+      "notePlaceholder": "Enter a handling note",
+      "noteRequired": "Handling note is required",
+      "submit": "Sign off",
+      "done": "Signed off"
+    },
     "validation": {
       "required": "%{label} is required",
       "maxLength": "%{label} must be at most %{max} characters",
       "pattern": "%{label} has an invalid format",
       "integer": "%{label} must be an integer",
-      "signOff": {
-        "note": "Handling note",
-        "notePlaceholder": "Enter a handling note",
-        "noteRequired": "Handling note is required",
-        "submit": "Sign off",
-        "done": "Signed off"
-      },
-      "number": "%{label} must be a number"
+      "number": "%{label} must be a number",
+      "notBefore": "%{label} cannot be earlier than the start time"
     },
     "options": {
       "WiFi": "WiFi",

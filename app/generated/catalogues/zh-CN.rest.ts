@@ -215,7 +215,8 @@ export default {
           "required": "布控开始时间不能为空"
         },
         "fStartEnd": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         },
         "fState": {
           "required": "布控状态不能为空",
@@ -257,7 +258,8 @@ export default {
           "required": "布控开始时间不能为空"
         },
         "fEndTime": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         },
         "fState": {
           "required": "布控状态不能为空",

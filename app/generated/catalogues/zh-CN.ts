@@ -478,6 +478,7 @@ export default {
     "collapse": "收起",
     "from": "从",
     "to": "至",
+    "rangeInverted": "开始时间不能晚于结束时间",
     "selectAll": "全选",
     "all": "全部",
     "pleaseSelect": "请选择",
@@ -485,19 +486,20 @@ export default {
     "addTitle": "新增%{name}",
     "editTitle": "编辑%{name}",
     "viewTitle": "查看%{name}",
+    "signOff": {
+      "note": "处理备注",
+      "notePlaceholder": "请输入处理备注",
+      "noteRequired": "处理备注不能为空",
+      "submit": "签收",
+      "done": "签收成功"
+    },
     "validation": {
-      "signOff": {
-        "note": "处理备注",
-        "notePlaceholder": "请输入处理备注",
-        "noteRequired": "处理备注不能为空",
-        "submit": "签收",
-        "done": "签收成功"
-      },
       "required": "%{label}不能为空",
       "maxLength": "%{label}长度不能超过%{max}个字符",
       "pattern": "%{label}格式不正确",
       "integer": "%{label}必须为整数",
-      "number": "%{label}必须为数字"
+      "number": "%{label}必须为数字",
+      "notBefore": "%{label}不能早于开始时间"
     },
     "options": {
       "WiFi": "WiFi",

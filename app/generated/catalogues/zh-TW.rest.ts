@@ -215,7 +215,8 @@ export default {
           "required": "布控開始時間不能為空"
         },
         "fStartEnd": {
-          "required": "布控結束時間不能為空"
+          "required": "布控結束時間不能為空",
+          "notBefore": "布控結束時間不能早於開始時間"
         },
         "fState": {
           "required": "布控狀態不能為空",
@@ -257,7 +258,8 @@ export default {
           "required": "布控開始時間不能為空"
         },
         "fEndTime": {
-          "required": "布控結束時間不能為空"
+          "required": "布控結束時間不能為空",
+          "notBefore": "布控結束時間不能早於開始時間"
         },
         "fState": {
           "required": "布控狀態不能為空",

@@ -478,6 +478,7 @@ export default {
     "collapse": "收起",
     "from": "從",
     "to": "至",
+    "rangeInverted": "開始時間不能晚於結束時間",
     "selectAll": "全選",
     "all": "全部",
     "pleaseSelect": "請選擇",
@@ -485,19 +486,20 @@ export default {
     "addTitle": "新增%{name}",
     "editTitle": "編輯%{name}",
     "viewTitle": "查看%{name}",
+    "signOff": {
+      "note": "處理備註",
+      "notePlaceholder": "請輸入處理備註",
+      "noteRequired": "處理備註不能為空",
+      "submit": "簽收",
+      "done": "簽收成功"
+    },
     "validation": {
-      "signOff": {
-        "note": "處理備註",
-        "notePlaceholder": "請輸入處理備註",
-        "noteRequired": "處理備註不能為空",
-        "submit": "簽收",
-        "done": "簽收成功"
-      },
       "required": "%{label}不能為空",
       "maxLength": "%{label}長度不能超過%{max}個字元",
       "pattern": "%{label}格式不正確",
       "integer": "%{label}必須為整數",
-      "number": "%{label}必須為數字"
+      "number": "%{label}必須為數字",
+      "notBefore": "%{label}不能早於開始時間"
     },
     "options": {
       "WiFi": "WiFi",
