@@ -33,6 +33,8 @@ export interface Property {
   'x-multi'?: string[];
   'x-transform'?: 'upper';
   'x-mask'?: 'idcard' | 'phone';
+  /** Another date(-time) property this one may not be earlier than (a watch's end and its start). */
+  'x-notBefore'?: string;
   'x-widget'?: 'image' | 'richText' | 'areas' | 'streets';
   /** html: sanitised by the server on the way in and on the way out (server/crud/html.ts). */
   'x-format'?: 'html';
@@ -419,6 +421,12 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
         if (!target) problems.push({ file: sf, pointer: `/properties/${name}/x-db/references/entity`, message: `unknown entity "${ref.entity}"`, hint: `known: ${[...entityNames].join(', ')}` });
         else if (p.type !== 'integer') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `"${name}" refers to ${ref.entity}'s integer key, so it must be an integer`, hint: 'a comma list of ids cannot be a foreign key: leave it without "references"' });
         if (ref.onDelete === 'setNull' && p['x-db']?.notNull) problems.push({ file: sf, pointer: `/properties/${name}/x-db/references/onDelete`, message: `"${name}" is notNull, so deleting the ${ref.entity} cannot empty it`, hint: 'use "restrict" or "cascade"' });
+      }
+      const notBefore = p['x-notBefore'];
+      if (notBefore) {
+        const dated = (q?: Property) => q?.format === 'date-time' || q?.format === 'date';
+        if (!dated(p) || !dated(props[notBefore])) problems.push({ file: sf, pointer: `/properties/${name}/x-notBefore`, message: `"${name}" and "${notBefore}" must both be dates or date-times`, hint: 'name another property with "format": "date-time" or "date"' });
+        if (!p['x-messages']?.notBefore) problems.push({ file: sf, pointer: `/properties/${name}/x-messages`, message: `"${name}" has no message for an end before its start`, hint: 'add "x-messages": { "notBefore": {…} }' });
       }
       if (p['x-db']?.unique && !p['x-messages']?.unique) problems.push({ file: sf, pointer: `/properties/${name}/x-messages`, message: `unique field "${name}" has no message`, hint: 'add "x-messages": { "unique": {…} }' });
     }

@@ -779,6 +779,22 @@ export interface Feedback {
    */
   fAnswerUserId?: number;
   /**
+   * Handling note (处理备注)
+   */
+  fHandleContent?: string;
+  /**
+   * Signed by (签收人)
+   */
+  fHandleUserId?: number;
+  /**
+   * Signed (签收时间)
+   */
+  fHandleTime?: string;
+  /**
+   * Signed by (签收人)
+   */
+  fHandleUserName?: string;
+  /**
    * User (反馈用户)
    */
   userName?: string;
@@ -1940,6 +1956,14 @@ export interface TouchAlarm {
    * Signed (签收时间)
    */
   fHandleTime?: string;
+  /**
+   * Handling note (处理备注)
+   */
+  fHandleContent?: string;
+  /**
+   * Signed by (签收人)
+   */
+  fHandleUserName?: string;
   /**
    * User (用户)
    */

@@ -11,7 +11,7 @@ import { SchemaList } from '../components/SchemaList';
 import { useCan } from '../auth/useCan';
 import type { ResourceConfig } from '../resources/types';
 import { useAlarmEvents, type AlarmEvent } from '../devices/live/events';
-import { BatchSignDialog, PhotoDialog, SignDialog } from './SignDialogs';
+import { BatchSignDialog, PhotoDialog, useAlarmSignOff } from './SignDialogs';
 
 type Row = Record<string, unknown>;
 
@@ -25,12 +25,12 @@ export function AlarmList({ config }: { config: ResourceConfig }) {
   const canSign = useCan(SIGN_CODE);
   const canViewDevice = useCan(DEVICE_VIEW_CODE);
   const actions = config.list.actions ?? ['sign', 'photo'];
-  const [signing, setSigning] = useState<Row | null>(null);
   const [batch, setBatch] = useState<Row[] | null>(null);
   const [photo, setPhoto] = useState<string | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
   const [clearSelection, setClearSelection] = useState<() => void>(() => () => undefined);
   const reload = () => setReloadKey((k) => k + 1);
+  const signOff = useAlarmSignOff(reload);
 
   const types = useMemo(() => {
     const t = config.list.condition?.alarm_type;
@@ -64,7 +64,7 @@ export function AlarmList({ config }: { config: ResourceConfig }) {
         rowActions={(row) => (
           <>
             {signable(row) && (
-              <Button size="small" onClick={() => setSigning(row)} data-testid="alarm-sign">
+              <Button size="small" onClick={() => signOff.open(row)} data-testid="alarm-sign">
                 {translate('alarms.sign.action')}
               </Button>
             )}
@@ -101,14 +101,7 @@ export function AlarmList({ config }: { config: ResourceConfig }) {
             : undefined
         }
       />
-      <SignDialog
-        row={signing}
-        onClose={() => setSigning(null)}
-        onSigned={() => {
-          setSigning(null);
-          reload();
-        }}
-      />
+      {signOff.dialog}
       <BatchSignDialog
         rows={batch}
         onClose={() => setBatch(null)}

@@ -1,18 +1,15 @@
 /**
  * One-touch alerts: the generic list with a search by the person (name, ID card, phone), the point
  * opening its map, 'not verified' for people without a verified identity, and sign-off of unsigned
- * alerts after a confirmation.
+ * alerts with a handling note (the shared sign-off dialog, through the legacy updateStatus call).
  */
 import { useState } from 'react';
 import { Box, Button, TextField } from '@mui/material';
-import { useNotify, useTranslate } from 'react-admin';
-import { call } from '../../adapters/http';
+import { useTranslate } from 'react-admin';
 import { SchemaList, type FilterWidget } from '../components/SchemaList';
-import { useConfirm } from '../components/ConfirmDialog';
+import { useSignOff } from '../components/SignOffDialog';
 import type { ResourceConfig } from '../resources/types';
 import { PointMapDialog, type Point } from './PointMapDialog';
-
-type Row = Record<string, unknown>;
 
 const USER_KEYS = ['userName', 'idcard', 'phone'] as const;
 
@@ -38,22 +35,9 @@ function UserSearch({ values, onChange }: Parameters<FilterWidget>[0]) {
 
 export function TouchAlarmList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const notify = useNotify();
-  const confirm = useConfirm();
   const [point, setPoint] = useState<Point | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
-  const sign = (row: Row) =>
-    confirm.ask(translate('alarms.touch.confirmSign'), async () => {
-      try {
-        const answer = await call(config.endpoints.updateStatus, { fId: row.fId }, { quiet: true });
-        if (answer.code === 200 && answer.success) {
-          notify('alarms.sign.done', { type: 'success' });
-          setReloadKey((k) => k + 1);
-        }
-      } catch (e) {
-        notify(e instanceof Error ? e.message : String(e), { type: 'error' });
-      }
-    });
+  const signOff = useSignOff({ path: config.endpoints.updateStatus, title: 'alarms.touch.signTitle', onSigned: () => setReloadKey((k) => k + 1) });
   return (
     <>
       <SchemaList
@@ -73,14 +57,14 @@ export function TouchAlarmList({ config }: { config: ResourceConfig }) {
         }}
         rowActions={(row) =>
           Number(row.fStatus) === 0 ? (
-            <Button size="small" onClick={() => sign(row)} data-testid="touch-sign">
+            <Button size="small" onClick={() => signOff.open(row)} data-testid="touch-sign">
               {translate('alarms.sign.action')}
             </Button>
           ) : null
         }
       />
       <PointMapDialog point={point} onClose={() => setPoint(null)} />
-      {confirm.dialog}
+      {signOff.dialog}
     </>
   );
 }

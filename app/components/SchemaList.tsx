@@ -51,6 +51,8 @@ type FilterValue = unknown;
 /** The picker's `2026-11-23 09:30` <-> `2026-11-23 09:30:00` (the legacy condition's time format). */
 const toLegacyTime = (v: string) => (v ? `${v}:00` : '');
 const fromLegacyTime = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 16) : '');
+/** A `between` range whose start is after its end matches nothing: it is refused rather than searched. */
+const inverted = (value: unknown) => Array.isArray(value) && !!value[0] && !!value[1] && String(value[0]) > String(value[1]);
 
 /**
  * A filter of the search bar: a select for fields with options (several at once for `in`, limited to
@@ -74,7 +76,7 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
     return (
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }} data-testid={`filter-${filter.key}`}>
         <DateTimeInput label={`${label} ${translate('common.from')}`} value={fromLegacyTime(from)} onChange={(v) => set(0, v)} testId={`filter-${filter.key}-from`} />
-        <DateTimeInput label={translate('common.to')} value={fromLegacyTime(to)} onChange={(v) => set(1, v)} testId={`filter-${filter.key}-to`} />
+        <DateTimeInput label={translate('common.to')} value={fromLegacyTime(to)} onChange={(v) => set(1, v)} testId={`filter-${filter.key}-to`} error={inverted(value) ? translate('common.rangeInverted') : undefined} />
       </Box>
     );
   }
@@ -358,6 +360,8 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
   };
   const selectable = selection ? rows.filter(selection.selectable) : [];
   const query = () => {
+    // The inverted range says so under its end; the list keeps the last search meanwhile.
+    if (config.list.filters.some((f) => f.op === 'between' && inverted(typed[f.key]))) return;
     setApplied(typed);
     setPage(1);
     clearChosen();

@@ -27,10 +27,22 @@ export function validateField(field: FieldConfig, value: unknown): FieldError | 
   return null;
 }
 
+/**
+ * An end before the start it may not precede (the schema's x-notBefore), shown under the end. The
+ * picker's texts (`YYYY-MM-DD HH:mm[:ss]`) compare as text once seconds are added.
+ */
+function orderError(field: FieldConfig, values: FormValues): FieldError | null {
+  if (!field.notBefore) return null;
+  const [end, start] = [values[field.source], values[field.notBefore]];
+  const text = (v: unknown) => String(v).trim().replace('T', ' ').padEnd(19, ':00');
+  if (isEmpty(end) || isEmpty(start) || text(end) >= text(start)) return null;
+  return field.messages?.notBefore ? { key: field.messages.notBefore } : { key: 'common.validation.notBefore', args: { labelKey: field.label } };
+}
+
 export function validateForm(fields: FieldConfig[], values: FormValues): Record<string, FieldError> {
   const errors: Record<string, FieldError> = {};
   for (const field of fields) {
-    const error = validateField(field, values[field.source]);
+    const error = validateField(field, values[field.source]) ?? orderError(field, values);
     if (error) errors[field.source] = error;
   }
   return errors;

@@ -7,6 +7,7 @@ import { ApiError, call } from '../../adapters/http';
 import { imageUrl } from '../components/api';
 import { SchemaList } from '../components/SchemaList';
 import type { Row } from '../components/FormDialog';
+import { useSignOff } from '../components/SignOffDialog';
 import type { ResourceConfig } from '../resources/types';
 
 /** The spec's modal image height (spec 001 §9). */
@@ -110,21 +111,11 @@ function ReplyDialog({ row, path, onClose }: { row: Row; path: string; onClose: 
  */
 export function FeedbackList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const notify = useNotify();
   const refresh = useRefresh();
   const [photos, setPhotos] = useState<string[] | null>(null);
   const [replying, setReplying] = useState<Row | null>(null);
+  const signOff = useSignOff({ path: config.endpoints.sign, title: 'feedback.signTitle', onSigned: refresh });
   const actions = config.list.actions ?? ['photo', 'sign'];
-
-  const sign = async (row: Row) => {
-    try {
-      await call(config.endpoints.sign, { fId: row.fId });
-      notify(translate(config.notifications.sign ?? 'feedback.signed'), { type: 'success' });
-      refresh();
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status === 200) notify(e instanceof Error ? e.message : String(e), { type: 'error' });
-    }
-  };
 
   return (
     <>
@@ -138,7 +129,7 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
             </Box>
           ),
           ...Object.fromEntries(
-            (['fFeedbackContent', 'fAnswer'] as const).map((source) => [
+            (['fFeedbackContent', 'fAnswer', 'fHandleContent'] as const).map((source) => [
               source,
               (row: Row) => (
                 <Typography variant="body2" sx={{ maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={String(row[source] ?? '')}>
@@ -158,7 +149,7 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
                 </Button>
               )}
               {actions.includes('sign') && (
-                <Button size="small" disabled={Number(row.fStatus) !== 0} onClick={() => void sign(row)} data-testid="feedback-sign">
+                <Button size="small" disabled={Number(row.fStatus) !== 0} onClick={() => signOff.open(row)} data-testid="feedback-sign">
                   {translate(Number(row.fStatus) === 0 ? 'feedback.sign' : 'feedback.signedLabel')}
                 </Button>
               )}
@@ -172,6 +163,7 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
         }}
       />
       {photos && <PhotoCarousel photos={photos} onClose={() => setPhotos(null)} />}
+      {signOff.dialog}
       {replying && <ReplyDialog row={replying} path={config.endpoints.answer} onClose={() => setReplying(null)} />}
     </>
   );

@@ -665,6 +665,35 @@ const feedbackConfig: ResourceConfig = {
       "readOnly": true,
       "messages": {}
     },
+    "fHandleContent": {
+      "source": "fHandleContent",
+      "type": "string",
+      "label": "resources.feedback.fields.fHandleContent",
+      "maxLength": 500,
+      "readOnly": true,
+      "messages": {}
+    },
+    "fHandleUserId": {
+      "source": "fHandleUserId",
+      "type": "integer",
+      "label": "resources.feedback.fields.fHandleUserId",
+      "readOnly": true,
+      "messages": {}
+    },
+    "fHandleTime": {
+      "source": "fHandleTime",
+      "type": "date-time",
+      "label": "resources.feedback.fields.fHandleTime",
+      "readOnly": true,
+      "messages": {}
+    },
+    "fHandleUserName": {
+      "source": "fHandleUserName",
+      "type": "string",
+      "label": "resources.feedback.fields.fHandleUserName",
+      "readOnly": true,
+      "messages": {}
+    },
     "userName": {
       "source": "userName",
       "type": "string",
@@ -689,6 +718,9 @@ const feedbackConfig: ResourceConfig = {
       "fFeedbackContent",
       "fIntime",
       "fStatus",
+      "fHandleContent",
+      "fHandleUserName",
+      "fHandleTime",
       "fAnswer"
     ],
     "filters": [
@@ -2150,8 +2182,10 @@ export const resources: ResourceDefinition[] = [
           "type": "date-time",
           "label": "resources.controlCar.fields.fStartEnd",
           "required": true,
+          "notBefore": "fStartTime",
           "messages": {
-            "required": "resources.controlCar.messages.fStartEnd.required"
+            "required": "resources.controlCar.messages.fStartEnd.required",
+            "notBefore": "resources.controlCar.messages.fStartEnd.notBefore"
           }
         },
         "fControlType": {
@@ -2344,8 +2378,10 @@ export const resources: ResourceDefinition[] = [
           "type": "date-time",
           "label": "resources.controlPerson.fields.fEndTime",
           "required": true,
+          "notBefore": "fStartTime",
           "messages": {
-            "required": "resources.controlPerson.messages.fEndTime.required"
+            "required": "resources.controlPerson.messages.fEndTime.required",
+            "notBefore": "resources.controlPerson.messages.fEndTime.notBefore"
           }
         },
         "fControlType": {
@@ -8216,6 +8252,21 @@ export const resources: ResourceDefinition[] = [
           "readOnly": true,
           "messages": {}
         },
+        "fHandleContent": {
+          "source": "fHandleContent",
+          "type": "string",
+          "label": "resources.touchAlarm.fields.fHandleContent",
+          "maxLength": 500,
+          "readOnly": true,
+          "messages": {}
+        },
+        "fHandleUserName": {
+          "source": "fHandleUserName",
+          "type": "string",
+          "label": "resources.touchAlarm.fields.fHandleUserName",
+          "readOnly": true,
+          "messages": {}
+        },
         "fUserName": {
           "source": "fUserName",
           "type": "string",
@@ -8253,7 +8304,10 @@ export const resources: ResourceDefinition[] = [
           "fPoint",
           "fAddress",
           "fIntime",
-          "fStatus"
+          "fStatus",
+          "fHandleUserName",
+          "fHandleContent",
+          "fHandleTime"
         ],
         "filters": [
           {

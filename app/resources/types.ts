@@ -33,6 +33,8 @@ export interface FieldConfig {
   transform?: 'upper';
   /** Shown masked in lists: idcard keeps the first 6 and last 4 characters, phone the first 3 and last 4. */
   mask?: 'idcard' | 'phone';
+  /** Another date(-time) field this one may not be earlier than; its message is messages.notBefore. */
+  notBefore?: string;
   /** image: an uploaded picture kept by its stored name; richText: the rich-text editor (HTML the server sanitises). */
   widget?: 'image' | 'richText' | 'areas' | 'streets';
   readOnly?: boolean;

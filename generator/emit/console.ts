@@ -30,6 +30,7 @@ function fieldConfig(entity: Entity, source: string) {
     ...(p['x-multi'] ? { multi: p['x-multi'] } : {}),
     ...(p['x-transform'] ? { transform: p['x-transform'] } : {}),
     ...(p['x-mask'] ? { mask: p['x-mask'] } : {}),
+    ...(p['x-notBefore'] ? { notBefore: p['x-notBefore'] } : {}),
     ...(p['x-widget'] ? { widget: p['x-widget'] } : {}),
     ...(p.readOnly ? { readOnly: true } : {}),
     ...(r.form.readOnlyOnEdit?.includes(source) ? { readOnlyOnEdit: true } : {}),

@@ -42,6 +42,7 @@ function entityModel(entity: Entity) {
         ...(p.default !== undefined ? { default: p.default } : {}),
         ...(p['x-transform'] ? { transform: p['x-transform'] } : {}),
         ...(p['x-format'] ? { format: p['x-format'] } : {}),
+        ...(p['x-notBefore'] ? { notBefore: p['x-notBefore'] } : {}),
         ...(p['x-ref'] && p.type === 'string' ? { idsOf: { entity: p['x-ref'], ...(p['x-refWhere'] ? { where: p['x-refWhere'] } : {}) } } : {}),
         messages: zh(p['x-messages']),
       },

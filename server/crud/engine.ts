@@ -12,7 +12,7 @@ import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
 import { HUGE_LIST, among, applyFilters, blank, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
 import { runsOneAtATime, type DB } from '../db';
-import { validateBody, messageFor } from './validate';
+import { checkOrder, validateBody, messageFor } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
 
 type Row = Record<string, unknown>;
@@ -247,6 +247,7 @@ export async function save(ctx: CallContext) {
         requireCodeFor(ctx, existing[byField]);
         if (byField in values) requireCodeFor(ctx, values[byField]);
       }
+      checkOrder(model, values, existing);
       await hooks.beforeSave?.(values, tctx, existing);
       await checkUnique(tctx, values, id);
       row = Object.keys(values).length

@@ -15,6 +15,8 @@ export interface FieldModel {
   transform?: 'upper';
   /** html: rich text, sanitised when written and when read (server/crud/html.ts). */
   format?: 'html';
+  /** Another date(-time) field this one may not be earlier than (refused with messages.notBefore). */
+  notBefore?: string;
   /** A comma list of another entity's ids (a product's functions), of its rows with these values only. */
   idsOf?: { entity: string; where?: Record<string, unknown> };
   /** The spec's messages by rule (required, unique, pattern…). */

@@ -9,6 +9,7 @@ import { Refusal } from '../http/envelope';
 import type { EntityModel, User } from './types';
 import { isAdmin } from './types';
 import { cleanHtmlFields } from './html';
+import { formatTime } from './format';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
 const compiled = new WeakMap<EntityModel, ValidateFunction>();
@@ -33,6 +34,26 @@ export function messageFor(entity: EntityModel, field: string, rule: string): st
   if (rule === 'maxLength') return `${f?.label ?? field}长度超出限制`;
   if (rule === 'ref') return `${f?.label ?? field}不存在`;
   return `${f?.label ?? field}格式不正确`;
+}
+
+/** A time as the API writes it (`YYYY-MM-DD HH:mm:ss` in the server's zone), so times compare as text. */
+function timeText(value: unknown): string | null {
+  if (value instanceof Date) return formatTime(value, process.env.TZ || 'Asia/Shanghai');
+  // Text that is no time is left to the field's own format check.
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value.trim()) ? value.trim().replace('T', ' ') : null;
+}
+
+/**
+ * Refuses an end before its start (`x-notBefore`): the values being saved, else the stored row's, so a
+ * save of the end alone is held to the stored start too.
+ */
+export function checkOrder(entity: EntityModel, values: Record<string, unknown>, stored: Record<string, unknown> = {}) {
+  for (const [field, f] of Object.entries(entity.fields)) {
+    if (!f.notBefore || !(field in values || f.notBefore in values)) continue;
+    const pick = (name: string) => timeText(name in values ? values[name] : stored[name]);
+    const [end, start] = [pick(field), pick(f.notBefore)];
+    if (end && start && end < start) throw new Refusal(messageFor(entity, field, 'notBefore'));
+  }
 }
 
 /**
@@ -63,5 +84,6 @@ export function validateBody(entity: EntityModel, body: Record<string, unknown>,
     const field = error.instancePath.split('/')[1] ?? '';
     throw new Refusal(messageFor(entity, field, error.keyword));
   }
+  checkOrder(entity, values);
   return values;
 }

@@ -18,6 +18,7 @@ import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from './jurisdiction';
 import { maskPhone } from '../../adapters/personal';
+import { NOTE_SCHEMA, SIGN_MESSAGES, handlingNote, refusalFor, signOne, signOneBody, signRows } from './signOff';
 
 type Row = Record<string, unknown>;
 
@@ -36,16 +37,12 @@ export const SUMMARY_GROUPS: { type: string; alarmTypes: number[] }[] = [
 ];
 
 export const MESSAGES = {
+  ...SIGN_MESSAGES,
   idRequired: '报警编号不能为空',
-  noteRequired: '处理备注不能为空',
-  noteTooLong: '处理备注不能超过500个字符',
   alreadySigned: '该报警已签收，请勿重复签收',
-  notFound: '数据不存在或无权操作',
   idsRequired: '请选择要签收的报警',
   tooMany: '一次最多签收100条报警',
-  signed: '签收成功',
 };
-const NOTE_MAX = 500;
 const BATCH_MAX = 100;
 
 export function scope(query: Query, user: User): Query {
@@ -84,45 +81,11 @@ export async function afterRead(rows: Row[], ctx: Services, related: Promise<voi
   }
 }
 
-function note(body: Row): string {
-  const text = typeof body.fHandleContent === 'string' ? body.fHandleContent.trim() : '';
-  if (!text) throw new Refusal(MESSAGES.noteRequired);
-  if (text.length > NOTE_MAX) throw new Refusal(MESSAGES.noteTooLong);
-  return text;
-}
-
-/**
- * Signs off the given alarms the caller may see and that are still unsigned, in one statement, so
- * two people signing the same alarm at once cannot both succeed. Answers the ids it signed.
- */
-async function sign(ctx: CallContext, ids: number[], values: Row): Promise<Set<number>> {
-  const visible = scoped(ctx, entity('alarm'), ctx.user).clearSelect().select('t_alarm.fId').where('t_alarm.fId', 'in', ids);
-  const done = await ctx.db
-    .updateTable('t_alarm')
-    .set({ ...values, fStatus: 1, fHandleUserId: ctx.user.fId, fHandleTime: new Date() })
-    .where('fId', 'in', visible)
-    .where('fStatus', '=', 0)
-    .returning('fId')
-    .execute();
-  return new Set(done.map((r) => r.fId as number));
-}
-
-/** Why an alarm was not signed: it does not exist for the caller, or it was signed already. */
-async function refusalFor(ctx: CallContext, id: number): Promise<string> {
-  const row = await scoped(ctx, entity('alarm'), ctx.user).where('t_alarm.fId', '=', id).executeTakeFirst();
-  return row ? MESSAGES.alreadySigned : MESSAGES.notFound;
-}
-
 /** /biz/t-alarm/signing {fId, fHandleContent, fRemark?, fPhotoUrl?}: status 1, handler the caller, time now. */
 export async function signing(ctx: CallContext) {
-  const id = Number(ctx.body.fId);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal(MESSAGES.idRequired);
-  const values: Row = { fHandleContent: note(ctx.body) };
-  // The legacy dialog sends the row's photo and description back; they are kept only when given.
-  if (typeof ctx.body.fPhotoUrl === 'string' && ctx.body.fPhotoUrl) values.fPhotoUrl = ctx.body.fPhotoUrl.slice(0, 500);
-  const done = await sign(ctx, [id], values);
-  if (!done.has(id)) throw new Refusal(await refusalFor(ctx, id));
-  return new Answer(null, MESSAGES.signed);
+  // The legacy dialog sends the row's photo and description back; the photo is kept only when given.
+  const photo = typeof ctx.body.fPhotoUrl === 'string' && ctx.body.fPhotoUrl ? { fPhotoUrl: ctx.body.fPhotoUrl.slice(0, 500) } : {};
+  return signOne(ctx, 'alarm', MESSAGES, photo);
 }
 
 /** /biz/t-alarm/signingBatch {ids, fHandleContent}: one note for several alarms; each row's result. */
@@ -131,10 +94,9 @@ export async function signingBatch(ctx: CallContext) {
   const ids = [...new Set(raw.map(Number).filter((n) => Number.isInteger(n) && n > 0))];
   if (!ids.length) throw new Refusal(MESSAGES.idsRequired);
   if (ids.length > BATCH_MAX) throw new Refusal(MESSAGES.tooMany);
-  const text = note(ctx.body);
-  const done = await sign(ctx, ids, { fHandleContent: text });
+  const done = await signRows(ctx, 'alarm', ids, { fHandleContent: handlingNote(ctx.body) });
   const results = [];
-  for (const id of ids) results.push(done.has(id) ? { fId: id, success: true, message: MESSAGES.signed } : { fId: id, success: false, message: await refusalFor(ctx, id) });
+  for (const id of ids) results.push(done.has(id) ? { fId: id, success: true, message: MESSAGES.signed } : { fId: id, success: false, message: await refusalFor(ctx, 'alarm', id, MESSAGES.alreadySigned) });
   return new Answer({ results, signed: done.size, failed: ids.length - done.size }, `已签收${done.size}条，失败${ids.length - done.size}条`);
 }
 
@@ -161,8 +123,6 @@ answers(S.array(S.object({ type: { type: 'string' }, alarmTypes: S.array({ type:
 answers(S.none(), signing);
 answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);
 
-/** The handling note both sign-offs take, with the dialog's words for a missing or long one. */
-const NOTE = { type: ['string', 'null'], maxLength: NOTE_MAX, 'x-messages': { required: MESSAGES.noteRequired, maxLength: MESSAGES.noteTooLong } };
-takes(S.object({ fId: { ...S.id('the alarm'), 'x-messages': { required: MESSAGES.idRequired } }, fHandleContent: NOTE, fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'kept when given (its first 500 characters)') }, ['fId', 'fHandleContent']), signing);
-takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: MESSAGES.idsRequired, type: MESSAGES.idsRequired, maxItems: MESSAGES.tooMany } }, fHandleContent: NOTE }, ['ids', 'fHandleContent']), signingBatch);
+takes(signOneBody('the alarm', MESSAGES.idRequired, { fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'kept when given (its first 500 characters)') }), signing);
+takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: MESSAGES.idsRequired, type: MESSAGES.idsRequired, maxItems: MESSAGES.tooMany } }, fHandleContent: NOTE_SCHEMA }, ['ids', 'fHandleContent']), signingBatch);
 takes(S.object({}), alarmTypeCount);

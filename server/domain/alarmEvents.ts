@@ -72,7 +72,7 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
   await sendMessage(db, {
     userIds: await alarmAudience(db, alarm),
     kind: 'alarm',
-    params: { alarm: label('alarmType', type) ?? String(type), house: binding.fHouseName ?? '', device: binding.deviceNumber, time, remark },
+    params: { alarm: label('alarmType', type) ?? String(type), house: binding.fHouseName ?? '', device: binding.deviceNumber, time, remark, detail: remark ? `：${remark}` : '' },
   });
   return alarm;
 }

@@ -111,7 +111,8 @@ export async function seedAlarms(db: DB, now = new Date()): Promise<void> {
     touches.push({
       fUserId: unverified.length && rnd.chance(0.2) ? rnd.pick(unverified).fId : rnd.pick(people).fId, fLongitude: Math.round(((at.fLongitude as number) + (rnd.next() - 0.5) * 0.004) * 1e6) / 1e6,
       fLatitude: Math.round(((at.fLatitude as number) + (rnd.next() - 0.5) * 0.004) * 1e6) / 1e6, fAddress: `${at.fAddress}附近`, fIntime: time,
-      fStatus: signed ? 1 : 0, ...(signed ? { fHandleUserId: admin?.fId ?? null, fHandleTime: new Date(time.getTime() + 600_000) } : {}),
+      // The note is picked by position, not by the generator, so the rest of the demo stays as it was.
+      fStatus: signed ? 1 : 0, ...(signed ? { fHandleUserId: admin?.fId ?? null, fHandleContent: NOTES[i % NOTES.length], fHandleTime: new Date(time.getTime() + 600_000) } : {}),
     });
   }
   if (touches.length) await db.insertInto('t_touch_alarm').values(touches).execute();

@@ -13,26 +13,31 @@ import { present } from '../crud/engine';
 import type { CallContext, Services } from '../crud/types';
 import { random } from '../db/demo/random';
 import { sendMessage } from './messageCentre';
+import { signOne, signOneBody } from './signOff';
 
 type Row = Record<string, unknown>;
 
-export const FEEDBACK_MESSAGES = { answerRequired: '答复内容不能为空', missing: '反馈不存在' };
+export const FEEDBACK_MESSAGES = { answerRequired: '答复内容不能为空', missing: '反馈不存在', idRequired: '反馈编号不能为空', alreadySigned: '该反馈已签收，请勿重复签收' };
 
-/** The submitter's name, as both flavours show it (tSysUser.chineseName, fChineseName). */
+/** The submitter's name, as both flavours show it (tSysUser.chineseName, fChineseName), and the signer's. */
 export async function afterRead(rows: Row[], ctx: Services) {
-  const ids = [...new Set(rows.map((r) => r.fUserId).filter((v) => v !== null && v !== undefined))] as number[];
+  const ids = [...new Set(rows.flatMap((r) => [r.fUserId, r.fHandleUserId]).filter((v) => v !== null && v !== undefined))] as number[];
   const users = ids.length ? await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName']).where('fId', 'in', ids).execute() : [];
   for (const r of rows) {
     const u = users.find((x) => x.fId === r.fUserId);
     r.userName = u?.fChineseName ?? null;
     r.fChineseName = r.userName;
     r.tSysUser = u ? { chineseName: u.fChineseName } : null;
+    r.fHandleUserName = users.find((x) => x.fId === r.fHandleUserId)?.fChineseName ?? null;
     // The administration flavour's names for the same columns.
     r.fContent = r.fFeedbackContent;
     r.fImages = r.fPhotos;
     r.fAnswerContent = r.fAnswer;
   }
 }
+
+/** /biz/t-feedback/sign {fId, fHandleContent}: signed (1) with the note, by the caller, now; once only. */
+export const sign = (ctx: CallContext) => signOne(ctx, 'feedback', FEEDBACK_MESSAGES);
 
 /** /biz/t-feedback/answer: fId and fAnswerContent (or fAnswer). */
 export async function answer(ctx: CallContext) {
@@ -139,5 +144,7 @@ export async function seedFeedback(db: Services['db']) {
   await db.insertInto('t_feedback').values(rows as never).execute();
 }
 
+answers(S.none(), sign);
+takes(signOneBody('the feedback', FEEDBACK_MESSAGES.idRequired), sign);
 answers(S.entity('feedback'), answer);
 takes(S.object({ fId: S.id('the feedback'), fAnswerContent: { type: ['string', 'null'], maxLength: 1000, 'x-messages': { maxLength: '答复内容长度超出限制' } }, fAnswer: { type: ['string', 'null'], maxLength: 1000, description: 'the same, as older callers name it', 'x-messages': { maxLength: '答复内容长度超出限制' } } }), answer);

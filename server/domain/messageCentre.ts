@@ -29,10 +29,12 @@ export const MESSAGE_CENTRE_MESSAGES = {
 
 /**
  * The templates the platform fills, seeded into t_message_model so administrators can reword them (or
- * disable a kind). `{name}` is replaced by the event's parameter of that name.
+ * disable a kind). `{name}` is replaced by the event's parameter of that name. An alarm's `{detail}` is
+ * its description after a colon, or nothing when it has none (a door left unlocked has none), so the
+ * text reads without a stray "："; `{remark}` is the bare description, for templates written with it.
  */
 export const DEFAULT_TEMPLATES: Record<MessageKind, { fName: string; fMessage: string }> = {
-  alarm: { fName: '新报警提醒', fMessage: '{house}于{time}发生{alarm}：{remark}。请及时处理。' },
+  alarm: { fName: '新报警提醒', fMessage: '{house}于{time}发生{alarm}{detail}。请及时处理。' },
   import: { fName: '导入完成通知', fMessage: '{what}导入完成，共导入{count}条数据（{time}）。' },
   firmware: { fName: '固件升级结果', fMessage: '设备{device}升级固件{version}{result}（{time}）。{reason}' },
   feedback: { fName: '反馈答复通知', fMessage: '您于{time}提交的反馈“{feedback}”已答复：{answer}' },

@@ -7,21 +7,19 @@
  */
 import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
-import { Refusal } from '../http/envelope';
-import { Answer } from '../http/route';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
-import { list, scoped } from '../crud/engine';
+import { list } from '../crud/engine';
 import { maskPhone } from '../../adapters/personal';
 import { rentingIn } from './jurisdiction';
+import { SIGN_MESSAGES, signOne, signOneBody } from './signOff';
 
 type Row = Record<string, unknown>;
 
 export const MESSAGES = {
+  ...SIGN_MESSAGES,
   idRequired: '报警编号不能为空',
   alreadySigned: '该报警已签收，请勿重复签收',
-  notFound: '数据不存在或无权操作',
-  signed: '签收成功',
 };
 
 export function scope(query: Query, user: User): Query {
@@ -56,9 +54,9 @@ export async function pageList(ctx: CallContext) {
   return list({ ...ctx, body: { ...ctx.body, condition } });
 }
 
-/** User name ('not verified' stays empty), phone masked 3+4, and the point as "longitude,latitude". */
+/** User name ('not verified' stays empty), phone masked 3+4, the point as "longitude,latitude", the signer's name. */
 export async function afterRead(rows: Row[], ctx: Services) {
-  const ids = [...new Set(rows.map((r) => r.fUserId).filter((v) => v !== null && v !== undefined))] as number[];
+  const ids = [...new Set(rows.flatMap((r) => [r.fUserId, r.fHandleUserId]).filter((v) => v !== null && v !== undefined))] as number[];
   const users = ids.length ? await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fIdcard']).where('fId', 'in', ids).execute() : [];
   const byId = new Map(users.map((u) => [u.fId, u]));
   for (const r of rows) {
@@ -68,28 +66,13 @@ export async function afterRead(rows: Row[], ctx: Services) {
     r.tSysUser = u ? { fId: u.fId, chineseName: verified ? u.fChineseName : null, phone: maskPhone(u.fPhone) || null } : null;
     r.fUserName = verified ? u!.fChineseName : null;
     r.fPhone = maskPhone(u?.fPhone) || null;
+    r.fHandleUserName = byId.get(r.fHandleUserId as number)?.fChineseName ?? null;
     r.fPoint = r.fLongitude !== null && r.fLongitude !== undefined && r.fLatitude !== null && r.fLatitude !== undefined ? `${r.fLongitude},${r.fLatitude}` : null;
   }
 }
 
-/** /biz/t-touch-alarm/updateStatus {fId}: signed (1) by the caller, now; a signed alert stays signed. */
-export async function updateStatus(ctx: CallContext) {
-  const id = Number(ctx.body.fId);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal(MESSAGES.idRequired);
-  const visible = scoped(ctx, ctx.entity, ctx.user).clearSelect().select('t_touch_alarm.fId').where('t_touch_alarm.fId', '=', id);
-  const done = await ctx.db
-    .updateTable('t_touch_alarm')
-    .set({ fStatus: 1, fHandleUserId: ctx.user.fId, fHandleTime: new Date() })
-    .where('fId', 'in', visible)
-    .where('fStatus', '=', 0)
-    .returning('fId')
-    .executeTakeFirst();
-  if (!done) {
-    const exists = await scoped(ctx, ctx.entity, ctx.user).where('t_touch_alarm.fId', '=', id).executeTakeFirst();
-    throw new Refusal(exists ? MESSAGES.alreadySigned : MESSAGES.notFound);
-  }
-  return new Answer(null, MESSAGES.signed);
-}
+/** /biz/t-touch-alarm/updateStatus {fId, fHandleContent}: signed (1) by the caller, now, with the note; a signed alert stays signed. */
+export const updateStatus = (ctx: CallContext) => signOne(ctx, 'touchAlarm', MESSAGES);
 
 answers(S.none(), updateStatus);
-takes(S.object({ fId: { ...S.id('the alarm'), 'x-messages': { required: MESSAGES.idRequired } } }, ['fId']), updateStatus);
+takes(signOneBody('the alert', MESSAGES.idRequired), updateStatus);

@@ -1198,8 +1198,10 @@ export const entities: Record<string, EntityModel> = {
       "fStartEnd": {
         "type": "date-time",
         "label": "布控结束时间",
+        "notBefore": "fStartTime",
         "messages": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         }
       },
       "fControlType": {
@@ -1383,8 +1385,10 @@ export const entities: Record<string, EntityModel> = {
       "fEndTime": {
         "type": "date-time",
         "label": "布控结束时间",
+        "notBefore": "fStartTime",
         "messages": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         }
       },
       "fControlType": {
@@ -3107,6 +3111,31 @@ export const entities: Record<string, EntityModel> = {
         "type": "integer",
         "label": "答复人",
         "readOnly": true,
+        "messages": {}
+      },
+      "fHandleContent": {
+        "type": "string",
+        "label": "处理备注",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserId": {
+        "type": "integer",
+        "label": "签收人",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleTime": {
+        "type": "date-time",
+        "label": "签收时间",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserName": {
+        "type": "string",
+        "label": "签收人",
+        "readOnly": true,
+        "virtual": true,
         "messages": {}
       },
       "userName": {
@@ -8196,6 +8225,19 @@ export const entities: Record<string, EntityModel> = {
         "type": "date-time",
         "label": "签收时间",
         "readOnly": true,
+        "messages": {}
+      },
+      "fHandleContent": {
+        "type": "string",
+        "label": "处理备注",
+        "readOnly": true,
+        "messages": {}
+      },
+      "fHandleUserName": {
+        "type": "string",
+        "label": "签收人",
+        "readOnly": true,
+        "virtual": true,
         "messages": {}
       },
       "fUserName": {

@@ -89,7 +89,7 @@ export const routes: RouteSpec[] = [
   { path: '/system/error-log/pageList', entity: 'errorLog', action: 'list', permission: "errorLog:list" },
   { path: '/biz/t-feedback/pageList', entity: 'feedback', action: 'list', permission: "feedback:list" },
   { path: '/biz/t-feedback/pagelist', entity: 'feedback', action: 'adminList', permission: "feedback-answer:list", as: 'list' },
-  { path: '/biz/t-feedback/sign', entity: 'feedback', action: 'sign', permission: "feedback:list", set: {"fStatus":1}, message: "签收成功", log: {"key":"feedback.sign","zh-CN":"反馈签收","zh-TW":"回饋簽收","en-US":"Sign off feedback"} },
+  { path: '/biz/t-feedback/sign', entity: 'feedback', action: 'sign', permission: "feedback:list", message: "签收成功", log: {"key":"feedback.sign","zh-CN":"反馈签收","zh-TW":"回饋簽收","en-US":"Sign off feedback"}, handler: feedback.sign },
   { path: '/biz/t-feedback/answer', entity: 'feedback', action: 'answer', permission: "feedback-answer:list", message: "反馈答复成功", log: {"key":"feedback.answer","zh-CN":"反馈答复","zh-TW":"回饋答覆","en-US":"Answer feedback"}, handler: feedback.answer },
   { path: '/biz/t-firmware/firmwares', entity: 'firmware', action: 'list', permission: "firmware:list" },
   { path: '/biz/t-firmware/firmware', entity: 'firmware', action: 'get', permission: "firmware:list" },

@@ -181,7 +181,7 @@ describe.each(backends)('alarms and one-touch alerts on %s', (backend) => {
       ['/biz/t-alarm/signingBatch', { ids: [1], fHandleContent: 'x' }],
       ['/biz/t-alarm/alarmTypeCount', {}],
       ['/biz/t-touch-alarm/pageList', {}],
-      ['/biz/t-touch-alarm/updateStatus', { fId: 1 }],
+      ['/biz/t-touch-alarm/updateStatus', { fId: 1, fHandleContent: 'x' }],
     ] as const) {
       expect((await s.call(path, body, user)).status, path).toBe(401);
     }
@@ -221,10 +221,20 @@ describe.each(backends)('alarms and one-touch alerts on %s', (backend) => {
     expect(await list({ address: a.fAddress })).toBeGreaterThanOrEqual(1);
     expect(await list({ time_limit: ['2000-01-01 00:00:00', '2000-01-02 00:00:00'] })).toBe(0);
     const [open] = await s.sql(`select f_id from t_touch_alarm where f_status = 0 order by f_id limit 1`);
-    const signed = await s.call('/biz/t-touch-alarm/updateStatus', { fId: open.fId }, admin);
+    const sign = (body: Record<string, unknown>) => s.call('/biz/t-touch-alarm/updateStatus', body, admin);
+    // Spec 001 §4: sign-off takes a handling note; without one the alert stays unsigned.
+    for (const note of [undefined, '', '   ']) expect((await sign({ fId: open.fId, fHandleContent: note })).body).toMatchObject({ success: false, message: '处理备注不能为空' });
+    expect((await sign({ fId: open.fId, fHandleContent: 'x'.repeat(501) })).body.message).toBe('处理备注不能超过500个字符');
+    expect((await s.sql(`select f_status from t_touch_alarm where f_id = ${open.fId}`))[0].fStatus).toBe(0);
+    const signed = await sign({ fId: open.fId, fHandleContent: ' 已电话联系本人，误触 ' });
     expect(signed.body).toMatchObject({ code: 200, success: true, message: '签收成功' });
-    expect((await s.sql(`select f_status from t_touch_alarm where f_id = ${open.fId}`))[0].fStatus).toBe(1);
-    expect((await s.call('/biz/t-touch-alarm/updateStatus', { fId: open.fId }, admin)).body.message).toBe('该报警已签收，请勿重复签收');
-    expect((await s.call('/biz/t-touch-alarm/updateStatus', {}, admin)).body.message).toBe('报警编号不能为空');
+    const [row] = await s.sql(`select f_status, f_handle_content, f_handle_user_id, f_handle_time from t_touch_alarm where f_id = ${open.fId}`);
+    expect(row).toMatchObject({ fStatus: 1, fHandleContent: '已电话联系本人，误触' });
+    expect(row.fHandleUserId).toBeTruthy();
+    expect(row.fHandleTime).toBeTruthy();
+    const listed = (await s.call('/biz/t-touch-alarm/pageList', { current: 1, size: 100, condition: { status: 1 } }, admin)).body.data.records.find((x: any) => x.fId === open.fId);
+    expect(listed).toMatchObject({ fHandleContent: '已电话联系本人，误触', fHandleUserName: expect.any(String) });
+    expect((await sign({ fId: open.fId, fHandleContent: '再次' })).body.message).toBe('该报警已签收，请勿重复签收');
+    expect((await sign({ fHandleContent: '无编号' })).body.message).toBe('报警编号不能为空');
   });
 });

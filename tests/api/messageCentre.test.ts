@@ -145,6 +145,34 @@ describe.each(backends)('message centre on %s', (backend) => {
     expect((await s.call(`${MSG}/has_read`, { msg_id: 1 })).status).toBe(700);
   });
 
+  it('an alarm without a description leaves no stray colon; a template written with {remark} still fills it', async () => {
+    const sim = s.devices.security!;
+    const lock = sim.devices.find((d) => d.kind === 2)!;
+    const newest = async () => {
+      const item = (await init(admin)).unread[0];
+      return (await get('content', admin, `?msg_id=${item.msg_id}`)).body.data as string;
+    };
+    const raise = async (remark?: string) => {
+      const before = (await init(admin)).unreadCount;
+      await sim.raise(lock.deviceNumber, { type: 3, ...(remark ? { remark } : {}) });
+      await until(async () => (await init(admin)).unreadCount > before);
+      return newest();
+    };
+    const bare = await raise();
+    expect(bare).toMatch(/发生门未锁。请及时处理。$/);
+    expect(bare).not.toContain('：');
+    expect(await raise('门未锁超过5分钟')).toMatch(/发生门未锁：门未锁超过5分钟。请及时处理。$/);
+    // An administrator's own wording with the bare description is filled as written.
+    const [{ fMessage }] = await s.sql(`select f_message from t_message_model where f_code = 'alarm'`);
+    expect(fMessage).toBe('{house}于{time}发生{alarm}{detail}。请及时处理。');
+    await s.sql(`update t_message_model set f_message = '{alarm}（{remark}）' where f_code = 'alarm'`);
+    try {
+      expect(await raise('门未锁超过9分钟')).toBe('门未锁（门未锁超过9分钟）');
+    } finally {
+      await s.sql(`update t_message_model set f_message = '${fMessage}' where f_code = 'alarm'`);
+    }
+  });
+
   it('a feedback reply reaches its author; an empty reply is refused and sends nothing', async () => {
     const [row] = await s.sql(`insert into t_feedback (f_user_id, f_phone, f_type, f_feedback_content, f_status) values (${userId}, '${USER.phone}', '2', '夜间门禁识别太慢', 0) returning f_id`);
     const before = await init(user);

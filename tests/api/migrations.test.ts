@@ -176,6 +176,21 @@ describe.each(backends)('migrations on %s', (backend) => {
     await assertNoDrift(database.db);
   }, 120_000);
 
+  it('the new-alarm message\'s unchanged default gets the default without a stray colon; an edited one is kept', async () => {
+    const { database } = await open(backend);
+    const before = temp('iot-mig-template-');
+    for (const f of readdirSync(MIGRATIONS).filter((f) => f < '036_')) cpSync(join(MIGRATIONS, f), join(before, f));
+    await migrate(database, before);
+    const edited = '{house}于{time}发生{alarm}：{remark}，请民警尽快到场。';
+    await rows(database, `INSERT INTO t_message_model (f_name, f_code, f_type_id, f_status, f_message) VALUES
+      ('新报警提醒', 'alarm', 2, 1, '{house}于{time}发生{alarm}：{remark}。请及时处理。'), ('改过的', 'alarm', 2, 0, '${edited}')`);
+    await migrate(database);
+    expect(await rows(database, `SELECT f_name, f_message FROM t_message_model WHERE f_code = 'alarm' ORDER BY f_id`)).toEqual([
+      { fName: '新报警提醒', fMessage: '{house}于{time}发生{alarm}{detail}。请及时处理。' },
+      { fName: '改过的', fMessage: edited },
+    ]);
+  }, 120_000);
+
   it('runs each migration in its own transaction: a failing one leaves nothing of itself and stops the rest', async () => {
     const { database } = await open(backend);
     const dir = temp('iot-mig-tx-');

@@ -66,7 +66,8 @@ const PAYLOADS: [string, unknown][] = [
   // Hand-written handlers of generated calls, as the console's dialogs and pickers send them.
   ['/biz/t-alarm/signing', { fId: 1, fRemark: '', fPhotoUrl: '', fHandleContent: '已处理' }],
   ['/biz/t-alarm/signingBatch', { ids: [1, 2], fHandleContent: '已处理' }],
-  ['/biz/t-touch-alarm/updateStatus', { fId: 1 }],
+  ['/biz/t-touch-alarm/updateStatus', { fId: 1, fHandleContent: '已到场处置' }],
+  ['/biz/t-feedback/sign', { fId: 1, fHandleContent: '已转交物业' }],
   ['/biz/t-feedback/answer', { fId: 1, fAnswerContent: '已答复' }],
   ['/biz/t-device-timing/share-saves', { deviceIds: [1, 2], deviceTimingId: 3 }],
   ['/biz/t-firmware-update-device/undevices', { current: 1, size: 10, condition: { fFirmwareId: 1, fProductId: 2, keyword: '' } }],

@@ -45,6 +45,11 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
     expect((await save({ ...base, fLicensePlate: '粤a12345', fStartTime: '' })).body.message).toBe('布控开始时间不能为空');
     expect((await save({ ...base, fLicensePlate: '粤a12345', fStartEnd: '' })).body.message).toBe('布控结束时间不能为空');
     expect((await save({ ...base, fLicensePlate: '粤a12345', fState: '' })).body.message).toBe('布控状态不能为空');
+    // An end before the start is refused, and nothing is stored.
+    const carsBefore = (await s.sql(`select count(*)::int as n from t_control_car`))[0].n;
+    expect((await save({ ...base, fLicensePlate: '粤a12345', fStartEnd: '2026-11-30 08:00:00' })).body).toMatchObject({ success: false, message: '布控结束时间不能早于开始时间' });
+    expect((await s.sql(`select count(*)::int as n from t_control_car`))[0].n).toBe(carsBefore);
+    expect((await save({ ...base, fLicensePlate: '粤a12346', fStartEnd: base.fStartTime })).body.success).toBe(true);
     const created = await save({ ...base, fLicensePlate: '粤z9x_8y' });
     expect(created.body).toMatchObject({ success: true, message: '操作成功', data: { fLicensePlate: '粤Z9X_8Y', fState: '1' } });
     const id = created.body.data.fId;
@@ -54,6 +59,11 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
     const off = await save({ fId: id, fState: '2' });
     expect(off.body.data).toMatchObject({ fState: '2', fLicensePlate: '粤Z9X_8Y', fStartTime: '2026-12-01 08:00:00' });
     expect((await save({ fId: id, fState: '3' })).body.message).toBe('布控状态不能为空');
+    // An edit of one end is held to the stored other end.
+    expect((await save({ fId: id, fStartEnd: '2026-11-01 00:00:00' })).body.message).toBe('布控结束时间不能早于开始时间');
+    expect((await save({ fId: id, fStartTime: '2027-02-01 00:00:00' })).body.message).toBe('布控结束时间不能早于开始时间');
+    const kept = (await s.call(`${CAR}/pageList`, { current: 1, size: 10, condition: { keyword: 'z9x' } }, admin)).body.data.records[0];
+    expect(kept).toMatchObject({ fStartTime: '2026-12-01 08:00:00', fStartEnd: '2027-01-01 08:00:00' });
     // The agent holds none of the codes.
     expect((await s.call(`${CAR}/pageList`, { current: 1, size: 10 }, agent)).status).toBe(401);
     expect((await save({ fId: id, fState: '1' }, agent)).status).toBe(401);
@@ -72,6 +82,7 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
     expect((await save({ ...base, fStartTime: '' })).body.message).toBe('布控开始时间不能为空');
     expect((await save({ ...base, fEndTime: '' })).body.message).toBe('布控结束时间不能为空');
     expect((await save({ ...base, fState: '' })).body.message).toBe('布控状态不能为空');
+    expect((await save({ ...base, fEndTime: '2026-11-30 23:59:59' })).body.message).toBe('布控结束时间不能早于开始时间');
     expect((await save({ ...base, fPhones: '13800138000,12345' })).body.success).toBe(false);
     const ok15 = await save({ ...base, fImsi: '', fUserIdcard: '440106900101123', fPhones: '13800138000,13900139000' });
     expect(ok15.body.success).toBe(true);
@@ -107,10 +118,12 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
       ['导入甲', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '13800138001'],
       ['导入乙', '1101011990', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '启用', ''],
       ['导入丙', '110101199003071234', '上访', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '2', '13800138002'],
+      ['导入丁', '110101199003075555', '1', '民警', '2026-12-01 00:00:00', '2026-01-01 00:00:00', '1', ''],
     ]);
     const refused = await upload(`${PERSON}/importExcel`, 'people.xlsx', bad);
     expect(refused.body.success).toBe(false);
     expect(refused.body.message).toContain('第3行：请输入正确的身份证号');
+    expect(refused.body.message).toContain('第5行：布控结束时间不能早于开始时间');
     expect(refused.body.message).not.toContain('第2行');
     expect((await s.sql(`select count(*)::int as n from t_control_person`))[0].n).toBe(before);
 
@@ -212,9 +225,22 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
     const answered = await s.call(`${FEEDBACK}/answer`, { fId: open.fId, fAnswerContent: '已安排维修' }, admin);
     expect(answered.body).toMatchObject({ success: true, message: '反馈答复成功', data: { fAnswer: '已安排维修', fStatus: 1 } });
     const other = list.body.data.records.filter((r: { fStatus: number }) => r.fStatus === 0)[1];
-    const signed = await s.call(`${FEEDBACK}/sign`, { fId: other.fId }, admin);
+    // Spec 001 §4: sign-off takes a handling note, stored with who signed and when; once only.
+    const sign = (body: object) => s.call(`${FEEDBACK}/sign`, body, admin);
+    for (const note of [undefined, '', '  ']) expect((await sign({ fId: other.fId, fHandleContent: note })).body).toMatchObject({ success: false, message: '处理备注不能为空' });
+    expect((await sign({ fId: other.fId, fHandleContent: 'x'.repeat(501) })).body.message).toBe('处理备注不能超过500个字符');
+    expect((await s.sql(`select f_status from t_feedback where f_id = ${other.fId}`))[0].fStatus).toBe(0);
+    const signed = await sign({ fId: other.fId, fHandleContent: '已转交物业处理' });
     expect(signed.body).toMatchObject({ success: true, message: '签收成功' });
-    expect((await s.sql(`select f_status from t_feedback where f_id = ${other.fId}`))[0].fStatus).toBe(1);
+    const [row] = await s.sql(`select f_status, f_handle_content, f_handle_user_id, f_handle_time from t_feedback where f_id = ${other.fId}`);
+    expect(row).toMatchObject({ fStatus: 1, fHandleContent: '已转交物业处理' });
+    expect(row.fHandleUserId).toBeTruthy();
+    expect(row.fHandleTime).toBeTruthy();
+    const shown = (await s.call(`${FEEDBACK}/pageList`, { current: 1, size: 20 }, admin)).body.data.records.find((r: { fId: number }) => r.fId === other.fId);
+    expect(shown).toMatchObject({ fHandleContent: '已转交物业处理', fHandleUserName: expect.any(String), fHandleTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect((await sign({ fId: other.fId, fHandleContent: '再签一次' })).body.message).toBe('该反馈已签收，请勿重复签收');
+    expect((await sign({ fId: 999999, fHandleContent: '不存在' })).body.message).toBe('数据不存在或无权操作');
+    expect((await sign({ fHandleContent: '无编号' })).body.message).toBe('反馈编号不能为空');
     expect((await s.call(`${FEEDBACK}/answer`, { fId: other.fId, fAnswerContent: 'x' }, agent)).status).toBe(401);
   });
 });

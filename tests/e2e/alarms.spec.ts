@@ -1,4 +1,4 @@
-import { expect, test, login, shot } from './helpers';
+import { expect, test, login, shot, typeInto } from './helpers';
 import { startSecuritySimulator, type SecuritySimulator } from '../../server/simulator/security';
 
 // The server under test runs the embedded broker on PORT + 10000 (playwright.config.ts).
@@ -114,6 +114,46 @@ test('one-touch alerts open their point on a map', async ({ page }) => {
   await shot(page, 'alarms-point-map');
   await map.getByTestId('point-close').click();
   await expect(map).toBeHidden();
+
+  // Sign-off takes a handling note (no bare yes/no), stored and shown in the row.
+  const unsigned = page.getByTestId('list-row').filter({ has: page.getByTestId('touch-sign') });
+  const before = await unsigned.count();
+  await unsigned.first().getByTestId('touch-sign').click();
+  const dialog = page.getByTestId('sign-dialog');
+  await expect(dialog.getByText('一键报警签收')).toBeVisible();
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('处理备注不能为空')).toBeVisible();
+  await dialog.getByTestId('sign-note').fill('已电话联系报警人，误触');
+  await shot(page, 'alarms-touch-sign');
+  const signed = page.waitForResponse((r) => r.url().endsWith('/biz/t-touch-alarm/updateStatus'));
+  await dialog.getByTestId('sign-submit').click();
+  expect(JSON.parse((await signed).request().postData() ?? '{}')).toMatchObject({ fHandleContent: '已电话联系报警人，误触' });
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('list-row').filter({ hasText: '已电话联系报警人，误触' })).toHaveCount(1);
+  await expect(unsigned).toHaveCount(before - 1);
+});
+
+test('an inverted date-time range is refused beside the filter, not searched', async ({ page }) => {
+  await login(page);
+  await page.goto('/alarmLock');
+  await expect(page.getByTestId('list-row').first()).toBeVisible();
+  const [from, to] = [page.getByTestId('filter-time_limit-from'), page.getByTestId('filter-time_limit-to')];
+  await typeInto(page, from, '202612010000');
+  await typeInto(page, to, '202611010000');
+  await expect(to.getByText('开始时间不能晚于结束时间')).toBeVisible();
+  let lists = 0;
+  page.on('request', (r) => r.url().endsWith('/biz/t-alarm/pageList') && lists++);
+  await page.getByTestId('list-query').click();
+  await page.waitForTimeout(500);
+  expect(lists).toBe(0);
+  await expect(page.getByTestId('list-row').first()).toBeVisible();
+  await shot(page, 'alarms-range-inverted');
+  // Put right, the range is searched.
+  await typeInto(page, to, '202701010000');
+  await expect(to.getByText('开始时间不能晚于结束时间')).toHaveCount(0);
+  const listed = page.waitForRequest((r) => r.url().endsWith('/biz/t-alarm/pageList'));
+  await page.getByTestId('list-query').click();
+  expect(JSON.parse((await listed).postData() ?? '{}').condition.time_limit).toEqual(['2026-12-01 00:00:00', '2027-01-01 00:00:00']);
 });
 
 test('the device alarm list in English', async ({ page }) => {

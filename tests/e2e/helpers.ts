@@ -1,5 +1,5 @@
 /** What every end-to-end test does the same way: sign in, open a page from the sidebar, pick options. */
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
 import { apiDocument, watchContract } from './contract';
 
 export { expect };
@@ -50,6 +50,16 @@ export async function openMenu(page: Page, component: string, section = 'device-
 export async function pick(page: Page, field: string, option: string) {
   await page.getByTestId(`form-field-${field}`).getByRole('combobox').click();
   await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The text a date-time field holds (its hidden input, in the API's wall-clock format). */
+export const valueOf = (field: Locator) => field.locator('input').first();
+
+/** Types a date-time from the keyboard: focus the field's first section and type the digits in order. */
+export async function typeInto(page: Page, field: Locator, digits: string) {
+  await field.getByRole('spinbutton').first().click();
+  await page.keyboard.type(digits);
+  await page.keyboard.press('Tab');
 }
 
 /** Screenshots for review, written only when SHOTS_DIR names a folder. */

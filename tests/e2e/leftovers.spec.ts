@@ -1,18 +1,8 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, test, login, openMenu, pick, shot } from './helpers';
+import { expect, test, login, openMenu, pick, shot, typeInto, valueOf } from './helpers';
 
 /** Today in the server's time zone (the demo server runs on its default, Asia/Shanghai). */
 const serverToday = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
 
-/** The text a date-time field holds (its hidden input, in the API's wall-clock format). */
-const valueOf = (field: Locator) => field.locator('input').first();
-
-/** Types a date-time from the keyboard: focus the field's first section and type the digits in order. */
-async function typeInto(page: Page, field: Locator, digits: string) {
-  await field.getByRole('spinbutton').first().click();
-  await page.keyboard.type(digits);
-  await page.keyboard.press('Tab');
-}
 
 test('a product property is saved from the product drawer and read back', async ({ page }) => {
   await login(page);

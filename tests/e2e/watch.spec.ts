@@ -1,6 +1,6 @@
 import { statSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import { expect, test, ADMIN, login, shot } from './helpers';
+import { expect, test, ADMIN, login, shot, typeInto, valueOf } from './helpers';
 
 test('a control-person import with one bad row is refused whole and names the row', async ({ page }) => {
   const book = new ExcelJS.Workbook();
@@ -88,6 +88,20 @@ test('the vehicle switch saves at once and reloads; feedback photos open', async
   await expect(page.getByText('请输入正确的车牌号')).toBeVisible();
   await expect(page.getByText('布控开始时间不能为空')).toBeVisible();
   await shot(page, 'watch-control-car-form');
+  // An end before the start is refused beside the end, and nothing typed is lost.
+  const [start, end] = [page.getByTestId('form-field-fStartTime'), page.getByTestId('form-field-fStartEnd')];
+  await page.getByTestId('form-input-fLicensePlate').fill('粤b12345');
+  await typeInto(page, start, '20261201080000');
+  await typeInto(page, end, '20261101080000');
+  let saves = 0;
+  page.on('request', (r) => r.url().endsWith('/addOrUpdateControlCar') && saves++);
+  await page.getByTestId('form-save').click();
+  await expect(end.getByText('布控结束时间不能早于开始时间')).toBeVisible();
+  await expect(valueOf(start)).toHaveValue('2026-12-01 08:00:00');
+  await expect(valueOf(end)).toHaveValue('2026-11-01 08:00:00');
+  await expect(page.getByTestId('form-input-fLicensePlate')).toHaveValue('粤B12345');
+  expect(saves).toBe(0);
+  await shot(page, 'watch-control-car-end-before-start');
   await page.getByTestId('form-cancel').click();
 
   await page.goto('/feedback');
@@ -97,6 +111,29 @@ test('the vehicle switch saves at once and reloads; feedback photos open', async
   await expect(page.getByTestId('feedback-photo')).toBeVisible();
   await page.waitForTimeout(500); // the dialog's fade-in, for the picture only
   await shot(page, 'watch-feedback-photos');
+});
+
+test('feedback is signed off with a required handling note, shown in its row', async ({ page }) => {
+  await login(page);
+  await page.goto('/feedback');
+  const row = page.getByTestId('list-row').filter({ hasText: '房东不处理漏水问题' });
+  const button = row.getByTestId('feedback-sign');
+  await expect(button).toBeEnabled();
+  let signs = 0;
+  page.on('request', (r) => r.url().endsWith('/biz/t-feedback/sign') && signs++);
+  await button.click();
+  const dialog = page.getByTestId('sign-dialog');
+  await expect(dialog.getByText('反馈签收')).toBeVisible();
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('处理备注不能为空')).toBeVisible();
+  expect(signs).toBe(0);
+  await dialog.getByTestId('sign-note').fill('已转交物业，三日内维修');
+  await shot(page, 'watch-feedback-sign');
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog).toBeHidden();
+  expect(signs).toBe(1);
+  await expect(row).toContainText('已转交物业，三日内维修');
+  await expect(button).toBeDisabled();
 });
 
 test('the pages read in English', async ({ page }) => {

@@ -258,6 +258,17 @@ describe('validate', () => {
     expect(column?.hint).toMatch(/^known: fId/);
   });
 
+  it('checks that an end not before its start names a date property and has its message', () => {
+    const dir = workspace();
+    edit(dir, 'schemas/controlCar.schema.json', (s) => {
+      s.properties.fStartEnd['x-notBefore'] = 'fControlUser';
+      delete s.properties.fStartEnd['x-messages'].notBefore;
+    });
+    const found = problems(dir).filter((p) => p.file === 'schemas/controlCar.schema.json');
+    expect(found.find((p) => p.pointer === '/properties/fStartEnd/x-notBefore')?.message).toBe('"fStartEnd" and "fControlUser" must both be dates or date-times');
+    expect(found.find((p) => p.pointer === '/properties/fStartEnd/x-messages')?.hint).toMatch(/"notBefore"/);
+  });
+
   it('an "as" alias serves a standard action under its own path without a clash', () => {
     const dir = workspace();
     edit(dir, 'resources/firmware.resource.json', (r) => (r.endpoints.pagelist = { path: '/biz/t-firmware/pagelist-legacy', permission: r.endpoints.list.permission, as: 'list' }));

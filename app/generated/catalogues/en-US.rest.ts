@@ -218,7 +218,8 @@ export default {
           "required": "Watch start time cannot be empty"
         },
         "fStartEnd": {
-          "required": "Watch end time cannot be empty"
+          "required": "Watch end time cannot be empty",
+          "notBefore": "The watch end time cannot be earlier than its start time"
         },
         "fState": {
           "required": "Watch status cannot be empty",
@@ -260,7 +261,8 @@ export default {
           "required": "Watch start time cannot be empty"
         },
         "fEndTime": {
-          "required": "Watch end time cannot be empty"
+          "required": "Watch end time cannot be empty",
+          "notBefore": "The watch end time cannot be earlier than its start time"
         },
         "fState": {
           "required": "Watch status cannot be empty",
@@ -610,6 +612,10 @@ export default {
         "fAnswer": "Reply",
         "fAnswerTime": "Replied",
         "fAnswerUserId": "Replied by",
+        "fHandleContent": "Handling note",
+        "fHandleUserId": "Signed by",
+        "fHandleTime": "Signed",
+        "fHandleUserName": "Signed by",
         "userName": "User"
       },
       "messages": {},
@@ -1478,6 +1484,8 @@ export default {
         "fIntime": "Alert time",
         "fHandleUserId": "Signed by",
         "fHandleTime": "Signed",
+        "fHandleContent": "Handling note",
+        "fHandleUserName": "Signed by",
         "fUserName": "User",
         "fPhone": "Phone",
         "fPoint": "Longitude,latitude"
@@ -2731,7 +2739,7 @@ export default {
     "next": "Next",
     "sign": "Sign off",
     "signedLabel": "Signed",
-    "signed": "Signed off",
+    "signTitle": "Sign off feedback",
     "reply": "Reply",
     "answerContent": "Reply",
     "answerRequired": "Reply content cannot be empty",

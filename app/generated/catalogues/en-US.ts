@@ -425,11 +425,6 @@ export default {
     "sign": {
       "action": "Sign off",
       "title": "Sign off alarm",
-      "note": "Handling note",
-      "notePlaceholder": "Enter a handling note",
-      "noteRequired": "Handling note is required",
-      "submit": "Sign off",
-      "done": "Signed off",
       "batchAction": "Sign off selected (%{count})",
       "batchTitle": "Sign off %{count} alarms",
       "batchSummary": "%{signed} signed off, %{failed} failed"
@@ -457,7 +452,7 @@ export default {
       "phone": "Phone",
       "notVerified": "Not verified",
       "pointTitle": "Point details",
-      "confirmSign": "Sign off this alert?"
+      "signTitle": "Sign off one-touch alert"
     }
   },
   "common": {
@@ -483,6 +478,7 @@ export default {
     "collapse": "Collapse",
     "from": "from",
     "to": "to",
+    "rangeInverted": "The start time cannot be later than the end time",
     "selectAll": "Select all",
     "all": "All",
     "pleaseSelect": "Please select",
@@ -490,12 +486,20 @@ export default {
     "addTitle": "Add %{name}",
     "editTitle": "Edit %{name}",
     "viewTitle": "View %{name}",
+    "signOff": {
+      "note": "Handling note",
+      "notePlaceholder": "Enter a handling note",
+      "noteRequired": "Handling note is required",
+      "submit": "Sign off",
+      "done": "Signed off"
+    },
     "validation": {
       "required": "%{label} is required",
       "maxLength": "%{label} must be at most %{max} characters",
       "pattern": "%{label} has an invalid format",
       "integer": "%{label} must be an integer",
-      "number": "%{label} must be a number"
+      "number": "%{label} must be a number",
+      "notBefore": "%{label} cannot be earlier than the start time"
     },
     "options": {
       "WiFi": "WiFi",

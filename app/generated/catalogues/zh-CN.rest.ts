@@ -218,7 +218,8 @@ export default {
           "required": "布控开始时间不能为空"
         },
         "fStartEnd": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         },
         "fState": {
           "required": "布控状态不能为空",
@@ -260,7 +261,8 @@ export default {
           "required": "布控开始时间不能为空"
         },
         "fEndTime": {
-          "required": "布控结束时间不能为空"
+          "required": "布控结束时间不能为空",
+          "notBefore": "布控结束时间不能早于开始时间"
         },
         "fState": {
           "required": "布控状态不能为空",
@@ -610,6 +612,10 @@ export default {
         "fAnswer": "答复内容",
         "fAnswerTime": "答复时间",
         "fAnswerUserId": "答复人",
+        "fHandleContent": "处理备注",
+        "fHandleUserId": "签收人",
+        "fHandleTime": "签收时间",
+        "fHandleUserName": "签收人",
         "userName": "反馈用户"
       },
       "messages": {},
@@ -1478,6 +1484,8 @@ export default {
         "fIntime": "报警时间",
         "fHandleUserId": "签收人",
         "fHandleTime": "签收时间",
+        "fHandleContent": "处理备注",
+        "fHandleUserName": "签收人",
         "fUserName": "用户",
         "fPhone": "手机号",
         "fPoint": "经度,纬度"
@@ -2714,7 +2722,7 @@ export default {
     "next": "下一张",
     "sign": "签收",
     "signedLabel": "已签收",
-    "signed": "签收成功",
+    "signTitle": "反馈签收",
     "reply": "答复",
     "answerContent": "答复内容",
     "answerRequired": "答复内容不能为空",

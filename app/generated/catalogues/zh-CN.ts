@@ -426,11 +426,6 @@ export default {
     "sign": {
       "action": "签收",
       "title": "报警签收",
-      "note": "处理备注",
-      "notePlaceholder": "请输入处理备注",
-      "noteRequired": "处理备注不能为空",
-      "submit": "签收",
-      "done": "签收成功",
       "batchAction": "批量签收（%{count}）",
       "batchTitle": "批量签收 %{count} 条报警",
       "batchSummary": "已签收 %{signed} 条，失败 %{failed} 条"
@@ -458,7 +453,7 @@ export default {
       "phone": "手机号",
       "notVerified": "未认证",
       "pointTitle": "点位详情",
-      "confirmSign": "确定签收该报警吗？"
+      "signTitle": "一键报警签收"
     }
   },
   "common": {
@@ -484,6 +479,7 @@ export default {
     "collapse": "收起",
     "from": "从",
     "to": "至",
+    "rangeInverted": "开始时间不能晚于结束时间",
     "selectAll": "全选",
     "all": "全部",
     "pleaseSelect": "请选择",
@@ -491,12 +487,20 @@ export default {
     "addTitle": "新增%{name}",
     "editTitle": "编辑%{name}",
     "viewTitle": "查看%{name}",
+    "signOff": {
+      "note": "处理备注",
+      "notePlaceholder": "请输入处理备注",
+      "noteRequired": "处理备注不能为空",
+      "submit": "签收",
+      "done": "签收成功"
+    },
     "validation": {
       "required": "%{label}不能为空",
       "maxLength": "%{label}长度不能超过%{max}个字符",
       "pattern": "%{label}格式不正确",
       "integer": "%{label}必须为整数",
-      "number": "%{label}必须为数字"
+      "number": "%{label}必须为数字",
+      "notBefore": "%{label}不能早于开始时间"
     },
     "options": {
       "WiFi": "WiFi",

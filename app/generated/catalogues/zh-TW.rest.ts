@@ -218,7 +218,8 @@ export default {
           "required": "布控開始時間不能為空"
         },
         "fStartEnd": {
-          "required": "布控結束時間不能為空"
+          "required": "布控結束時間不能為空",
+          "notBefore": "布控結束時間不能早於開始時間"
         },
         "fState": {
           "required": "布控狀態不能為空",
@@ -260,7 +261,8 @@ export default {
           "required": "布控開始時間不能為空"
         },
         "fEndTime": {
-          "required": "布控結束時間不能為空"
+          "required": "布控結束時間不能為空",
+          "notBefore": "布控結束時間不能早於開始時間"
         },
         "fState": {
           "required": "布控狀態不能為空",
@@ -610,6 +612,10 @@ export default {
         "fAnswer": "答覆內容",
         "fAnswerTime": "答覆時間",
         "fAnswerUserId": "答覆人",
+        "fHandleContent": "處理備註",
+        "fHandleUserId": "簽收人",
+        "fHandleTime": "簽收時間",
+        "fHandleUserName": "簽收人",
         "userName": "回饋使用者"
       },
       "messages": {},
@@ -1478,6 +1484,8 @@ export default {
         "fIntime": "報警時間",
         "fHandleUserId": "簽收人",
         "fHandleTime": "簽收時間",
+        "fHandleContent": "處理備註",
+        "fHandleUserName": "簽收人",
         "fUserName": "用戶",
         "fPhone": "手機號",
         "fPoint": "經度,緯度"
@@ -2714,7 +2722,7 @@ export default {
     "next": "下一張",
     "sign": "簽收",
     "signedLabel": "已簽收",
-    "signed": "簽收成功",
+    "signTitle": "回饋簽收",
     "reply": "答覆",
     "answerContent": "答覆內容",
     "answerRequired": "答覆內容不能為空",

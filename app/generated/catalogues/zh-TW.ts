@@ -426,11 +426,6 @@ export default {
     "sign": {
       "action": "簽收",
       "title": "報警簽收",
-      "note": "處理備註",
-      "notePlaceholder": "請輸入處理備註",
-      "noteRequired": "處理備註不能為空",
-      "submit": "簽收",
-      "done": "簽收成功",
       "batchAction": "批量簽收（%{count}）",
       "batchTitle": "批量簽收 %{count} 條報警",
       "batchSummary": "已簽收 %{signed} 條，失敗 %{failed} 條"
@@ -458,7 +453,7 @@ export default {
       "phone": "手機號",
       "notVerified": "未認證",
       "pointTitle": "點位詳情",
-      "confirmSign": "確定簽收該報警嗎？"
+      "signTitle": "一鍵報警簽收"
     }
   },
   "common": {
@@ -484,6 +479,7 @@ export default {
     "collapse": "收起",
     "from": "從",
     "to": "至",
+    "rangeInverted": "開始時間不能晚於結束時間",
     "selectAll": "全選",
     "all": "全部",
     "pleaseSelect": "請選擇",
@@ -491,12 +487,20 @@ export default {
     "addTitle": "新增%{name}",
     "editTitle": "編輯%{name}",
     "viewTitle": "查看%{name}",
+    "signOff": {
+      "note": "處理備註",
+      "notePlaceholder": "請輸入處理備註",
+      "noteRequired": "處理備註不能為空",
+      "submit": "簽收",
+      "done": "簽收成功"
+    },
     "validation": {
       "required": "%{label}不能為空",
       "maxLength": "%{label}長度不能超過%{max}個字元",
       "pattern": "%{label}格式不正確",
       "integer": "%{label}必須為整數",
-      "number": "%{label}必須為數字"
+      "number": "%{label}必須為數字",
+      "notBefore": "%{label}不能早於開始時間"
     },
     "options": {
       "WiFi": "WiFi",
