@@ -44,6 +44,8 @@ export interface Config {
    * more with more of them (docs/performance.md, Ingest).
    */
   ingestLogWriters: number;
+  /** No single PostgreSQL statement may hold a connection longer (a runaway search, a huge batch); migrations excepted. */
+  statementTimeoutMs: number;
 }
 
 function duration(value: string | undefined, fallback: number): number {
@@ -86,5 +88,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,
     shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 0),
     ingestLogWriters: writers(env.INGEST_LOG_WRITERS),
+    statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
   };
 }

@@ -16,7 +16,7 @@ interface DatabaseError {
   constraint?: string;
 }
 
-/** A statement that ran past STATEMENT_TIMEOUT_MS (server/db/index.ts). */
+/** A statement that ran past STATEMENT_TIMEOUT_MS (config.statementTimeoutMs). */
 export const QUERY_TIMEOUT = '查询超时，请缩小查询范围后重试';
 const STILL_REFERENCED = '该数据仍被其他数据引用，无法删除';
 

@@ -37,15 +37,12 @@ export interface Database {
 
 const plugins = [new CamelCasePlugin()];
 
-/** No single statement may hold a connection longer than this (a runaway search, a huge batch). */
-const STATEMENT_TIMEOUT_MS = Number(process.env.STATEMENT_TIMEOUT_MS ?? 15000);
-
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     const pg = await import('pg');
     // Dates come back as Date objects; bigint counts (count(*)) as numbers rather than strings.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
-    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10, options: `-c TimeZone=${config.timeZone} -c statement_timeout=${STATEMENT_TIMEOUT_MS}` });
+    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10, options: `-c TimeZone=${config.timeZone} -c statement_timeout=${config.statementTimeoutMs}` });
     // An idle connection that the server drops (a restart, a terminated backend) must not end the
     // process: the pool replaces it on the next query.
     pool.on('error', (error) => console.warn(`postgres: ${error.message}`));

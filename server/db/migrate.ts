@@ -17,7 +17,15 @@ const LOCK = 4242;
 export async function migrate(database: Pick<Database, 'db' | 'kind' | 'exec'>, dir = MIGRATIONS): Promise<string[]> {
   const files = readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
   return database.db.connection().execute(async (conn) => {
-    await sql`SELECT pg_advisory_lock(${sql.lit(LOCK)})`.execute(conn);
+    // Neither the wait for another server's migrations nor a migration's own statements (an index built
+    // over a million rows) is bound by the statement time-out of the console's calls; the connection
+    // gets it back before it returns to the pool.
+    if (database.kind === 'postgres') await sql`SET statement_timeout = 0`.execute(conn);
+    const free = (await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${sql.lit(LOCK)}) AS locked`.execute(conn)).rows[0].locked;
+    if (!free) {
+      console.log('migrations: another server is migrating this database; waiting for it to finish…');
+      await sql`SELECT pg_advisory_lock(${sql.lit(LOCK)})`.execute(conn);
+    }
     try {
       await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, hash text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(conn);
       // Rows of the former scheme, where each entity's DDL re-ran whenever it changed; the baseline
@@ -48,6 +56,7 @@ export async function migrate(database: Pick<Database, 'db' | 'kind' | 'exec'>, 
       return ran;
     } finally {
       await sql`SELECT pg_advisory_unlock(${sql.lit(LOCK)})`.execute(conn);
+      if (database.kind === 'postgres') await sql`RESET statement_timeout`.execute(conn);
     }
   });
 }

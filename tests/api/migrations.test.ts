@@ -100,7 +100,7 @@ describe.each(backends)('migrations on %s', (backend) => {
     await assertNoDrift(database.db, readSnapshot(join(ws, SNAPSHOT_DIR)));
     await expect(assertNoDrift(database.db)).rejects.toThrow(/t_product\.f_power is varchar\(10\) in the database, the schema has varchar\(50\)/);
     expect(await migrate(database, history)).toEqual([]);
-  }, 180_000);
+  }, 360_000);
 
   it('foreign keys and checks: rows that break them are kept, new ones refused, validated once put right, dropped with their declaration', async () => {
     const ws = workspace();
@@ -204,7 +204,7 @@ describe.each(backends)('migrations on %s', (backend) => {
     // Fixed, it runs from where it stopped.
     writeFileSync(join(dir, '002_b.sql'), 'CREATE TABLE t_mig_b (id integer);\n');
     expect(await migrate(database, dir)).toEqual(['002_b.sql', '003_c.sql']);
-  }, 180_000);
+  }, 360_000);
 
   it('the server refuses to start on a database that differs from the schemas, naming table and column', async () => {
     const { database, env } = await open(backend, { seeded: true });
@@ -228,7 +228,7 @@ describe.each(backends)('migrations on %s', (backend) => {
     expect(started.stderr).toContain('the database does not match the schemas');
     expect(started.stderr).toContain('t_feedback.f_phone is varchar(30) in the database, the schema has varchar(20)');
     expect(started.stderr).toContain('t_device.f_extra (integer) exists in the database but not in the schema of device');
-  }, 180_000);
+  }, 360_000);
 });
 
 describe.runIf(backends.includes('postgres'))('migrations on one PostgreSQL', () => {
@@ -241,6 +241,29 @@ describe.runIf(backends.includes('postgres'))('migrations on one PostgreSQL', ()
     expect(results.map((r) => r.length).sort((a, b) => a - b)).toEqual([0, files.length]);
     expect((await rows(first.database, 'SELECT name FROM schema_migrations ORDER BY name')).map((r) => r.name)).toEqual(files);
     await assertNoDrift(second.db);
+  }, 120_000);
+
+  it('waits for another server migrating longer than the statement time-out, and migrates unbound by it', async () => {
+    const first = await open('postgres');
+    // A server whose calls may take 300 ms a statement, starting while another holds the migration lock for 1.5 s.
+    const waiting = await openDatabase({ ...loadConfig(first.env), statementTimeoutMs: 300 });
+    cleanups.push(() => waiting.close());
+    const holder = await first.database.db.connection().execute(async (conn) => {
+      await sql`SELECT pg_advisory_lock(4242)`.execute(conn);
+      const migrating = migrate(waiting);
+      await new Promise((r) => setTimeout(r, 1500));
+      // A statement longer than the time-out inside a migration runs to its end too.
+      const dir = temp('iot-mig-slow-');
+      writeFileSync(join(dir, '001_slow.sql'), 'SELECT pg_sleep(0.6);\nCREATE TABLE slow_done (id int);\n');
+      await sql`SELECT pg_advisory_unlock(4242)`.execute(conn);
+      return { migrating, dir };
+    });
+    expect((await holder.migrating).length).toBe(readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).length);
+    expect(await migrate(waiting, holder.dir)).toEqual(['001_slow.sql']);
+    // The connections go back to the pool with the calls' time-out.
+    const shown = await Promise.all([1, 2, 3].map(() => sql<{ statementTimeout: string }>`SHOW statement_timeout`.execute(waiting.db)));
+    expect(shown.map((r) => r.rows[0].statementTimeout)).toEqual(['300ms', '300ms', '300ms']);
+    await expect(sql`SELECT pg_sleep(0.6)`.execute(waiting.db)).rejects.toThrow(/statement timeout/);
   }, 120_000);
 });
 
