@@ -114,7 +114,9 @@ function routeTable(model: Model) {
         ...(ep.permissionWhen ? [`permissionWhen: ${JSON.stringify(ep.permissionWhen)}`] : []),
         ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
         ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),
-        ...(ep.handler ? [`handler: ${mod}.${ep.handler}`] : []),
+        // Read when the routes are registered, not when this module loads: a domain module imported first
+        // (a script, a test helper) reaches this table through the engine before its own exports exist.
+        ...(ep.handler ? [`get handler() { return ${mod}.${ep.handler}; }`] : []),
         ...(codesByValue(entity, action) ? [`byValue: ${JSON.stringify(codesByValue(entity, action))}`] : []),
       ];
       rows.push(`  { ${parts.join(', ')} },`);

@@ -201,6 +201,9 @@ function checked(field: FieldModel | undefined, op: string, value: unknown): unk
   }
 }
 
+/** The console's words too (common.rangeInverted), which it shows before asking. */
+export const RANGE_INVERTED = '开始时间不能晚于结束时间';
+
 export function applyFilters(query: Query, entity: EntityModel, condition: Record<string, unknown>): Query {
   for (const f of entity.filters) {
     const raw = condition[f.key];
@@ -228,6 +231,8 @@ export function applyFilters(query: Query, entity: EntityModel, condition: Recor
             const values = list.map((v) => (f.op === 'between' && blank(v) ? null : checked(declared, f.op, v)));
             if (f.op === 'in') return eb(col, 'in', values);
             const [from, to] = values;
+            // A range whose start is after its end matches nothing; say so rather than answer an empty page.
+            if (from !== null && to !== null && (from as string | number) > (to as string | number)) throw new Refusal(RANGE_INVERTED);
             return eb.and([...(from === null ? [] : [eb(col, '>=', from)]), ...(to === null ? [] : [eb(col, '<=', to)])]);
           }
           const value = checked(declared, f.op, raw);

@@ -75,6 +75,8 @@ describe.each(backends)('alarms and one-touch alerts on %s', (backend) => {
     const ranged = (await page({ time_limit: [fmt(from), fmt(new Date(Date.now() + 60_000))] })).body.data.total;
     expect(Math.abs(ranged - recent)).toBeLessThanOrEqual(1);
     expect((await page({ time_limit: ['2000-01-01 00:00:00', '2000-01-02 00:00:00'] })).body.data.total).toBe(0);
+    // A range whose start is after its end is refused, not answered with an empty page.
+    expect((await page({ time_limit: ['2000-01-02 00:00:00', '2000-01-01 00:00:00'] })).body).toMatchObject({ code: 400, success: false, message: '开始时间不能晚于结束时间' });
     const [{ n: described }] = await s.sql(`select count(*)::int as n from t_alarm where f_remark like '%聚集%' or f_handle_content like '%聚集%'`);
     expect((await page({ keyword: '聚集' })).body.data.total).toBe(described);
     const [p] = await s.sql(`select f_user_alarm_id as id, count(*)::int as n from t_alarm where f_user_alarm_id is not null group by 1 order by 2 desc limit 1`);
