@@ -7,9 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
-
-/** The server's limit of a handling note (server/domain/signOff.ts). */
-export const NOTE_MAX = 500;
+import { NOTE_MAX } from '../../adapters/signOff';
 
 type Row = Record<string, unknown>;
 

@@ -9,6 +9,7 @@ import { Refusal } from '../http/envelope';
 import { Answer } from '../http/route';
 import { entity, scoped } from '../crud/engine';
 import type { CallContext } from '../crud/types';
+import { NOTE_MAX } from '../../adapters/signOff';
 
 type Row = Record<string, unknown>;
 
@@ -18,7 +19,6 @@ export const SIGN_MESSAGES = {
   notFound: '数据不存在或无权操作',
   signed: '签收成功',
 };
-export const NOTE_MAX = 500;
 
 /** The handling note of a sign-off body, trimmed; refused when missing or too long. */
 export function handlingNote(body: Row): string {
