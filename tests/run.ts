@@ -33,7 +33,7 @@ function run(name: string, command: string, args: string[], { env = {}, nice = 0
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
-interface Totals { passed: number; failed: number }
+interface Totals { passed: number; failed: number; names: string[] }
 
 async function vitest(): Promise<Totals> {
   const report = join(REPORTS, 'vitest.json');
@@ -41,24 +41,51 @@ async function vitest(): Promise<Totals> {
   // machine is busy; the vitest files mostly compute. Vitest yields the processors to them, and takes
   // what they leave.
   const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { nice: 10 });
-  if (!existsSync(report)) return { passed: 0, failed: 1 };
+  if (!existsSync(report)) return { passed: 0, failed: 1, names: ['vitest: no report'] };
   const r = JSON.parse(readFileSync(report, 'utf8'));
-  // A suite that failed to load fails no test of its own.
-  return { passed: r.numPassedTests, failed: r.numFailedTests + (status !== 0 && r.numFailedTests === 0 ? 1 : 0) };
+  const names: string[] = [];
+  for (const file of r.testResults ?? []) {
+    const path = String(file.name).replace(`${ROOT}/`, '');
+    const failedTests = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === 'failed');
+    for (const t of failedTests) names.push(`vitest: ${path} › ${t.fullName}`);
+    // A suite that failed to load fails no test of its own.
+    if (file.status === 'failed' && !failedTests.length) names.push(`vitest: ${path} (${String(file.message ?? '').split('\n')[0]})`);
+  }
+  return { passed: r.numPassedTests, failed: r.numFailedTests + (status !== 0 && r.numFailedTests === 0 ? 1 : 0), names };
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  specs?: { title: string; file: string; tests?: { status: string; results?: { error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
 }
 
 async function e2e(): Promise<Totals> {
   const report = join(REPORTS, 'playwright.json');
   const status = await run('e2e', bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
-  if (!existsSync(report)) return { passed: 0, failed: 1 };
-  const s = JSON.parse(readFileSync(report, 'utf8')).stats;
-  return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0) };
+  if (!existsSync(report)) return { passed: 0, failed: 1, names: ['e2e: no report'] };
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  const names: string[] = [];
+  const walk = (suite: PlaywrightSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = (test.results?.at(-1)?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0];
+        names.push(`e2e: ${spec.file} › ${[...titles, spec.title].join(' › ')} — ${error}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of r.suites ?? []) walk(suite, []);
+  const s = r.stats;
+  return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), names };
 }
 
 /** The whole project type-checked (tsx, vitest and Vite strip the types without checking them): one test. */
 async function typecheck(): Promise<Totals> {
   const status = await run('tsc', bin('tsc'), ['--noEmit', '-p', '.'], { nice: 10 });
-  return status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+  return status === 0 ? { passed: 1, failed: 0, names: [] } : { passed: 0, failed: 1, names: ['tsc: the type check'] };
 }
 
 const parts = await Promise.all([
@@ -68,5 +95,8 @@ const parts = await Promise.all([
 ]);
 const passed = parts.reduce((n, p) => n + (p?.passed ?? 0), 0);
 const failed = parts.reduce((n, p) => n + (p?.failed ?? 0), 0);
+// The failures are named just above the closing line, where a log read from its end shows them.
+const names = parts.flatMap((p) => p?.names ?? []);
+if (names.length) console.log(`\nFailed:\n${names.map((n) => `  ${n}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
