@@ -14,7 +14,9 @@ import { createInterface } from 'node:readline';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPORTS = join(ROOT, 'tests', '.reports');
-const only = process.argv[2]; // `npm test -- vitest`, `npm test -- e2e` or `npm test -- tsc` runs one part
+// `npm test -- vitest`, `npm test -- e2e` or `npm test -- tsc` runs one part; what follows goes to its
+// runner (`npm test -- e2e alarms.spec.ts`).
+const [only, ...passOn] = process.argv.slice(2);
 
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
@@ -33,14 +35,14 @@ function run(name: string, command: string, args: string[], { env = {}, nice = 0
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
-interface Totals { passed: number; failed: number; names: string[] }
+interface Totals { passed: number; failed: number; names: string[]; flaky?: string[] }
 
 async function vitest(): Promise<Totals> {
   const report = join(REPORTS, 'vitest.json');
   // The browser tests wait on the page far more than they compute, and each wait stretches when the
   // machine is busy; the vitest files mostly compute. Vitest yields the processors to them, and takes
   // what they leave.
-  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { nice: 10 });
+  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...passOn], { nice: 10 });
   if (!existsSync(report)) return { passed: 0, failed: 1, names: ['vitest: no report'] };
   const r = JSON.parse(readFileSync(report, 'utf8'));
   const names: string[] = [];
@@ -63,23 +65,25 @@ interface PlaywrightSuite {
 
 async function e2e(): Promise<Totals> {
   const report = join(REPORTS, 'playwright.json');
-  const status = await run('e2e', bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  const status = await run('e2e', bin('playwright'), ['test', '-c', 'tests/e2e/playwright.config.ts', ...passOn], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
   if (!existsSync(report)) return { passed: 0, failed: 1, names: ['e2e: no report'] };
   const r = JSON.parse(readFileSync(report, 'utf8'));
   const names: string[] = [];
+  const flaky: string[] = [];
   const walk = (suite: PlaywrightSuite, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
-        if (test.status !== 'unexpected') continue;
-        const error = (test.results?.at(-1)?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0];
-        names.push(`e2e: ${spec.file} › ${[...titles, spec.title].join(' › ')} — ${error}`);
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+        const failure = test.results?.find((r) => r.error)?.error?.message ?? '';
+        const name = `e2e: ${spec.file} › ${[...titles, spec.title].join(' › ')} — ${failure.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]}`;
+        (test.status === 'flaky' ? flaky : names).push(name);
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
   };
   for (const suite of r.suites ?? []) walk(suite, []);
   const s = r.stats;
-  return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), names };
+  return { passed: s.expected + s.flaky, failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), names, flaky };
 }
 
 /** The whole project type-checked (tsx, vitest and Vite strip the types without checking them): one test. */
@@ -97,6 +101,8 @@ const passed = parts.reduce((n, p) => n + (p?.passed ?? 0), 0);
 const failed = parts.reduce((n, p) => n + (p?.failed ?? 0), 0);
 // The failures are named just above the closing line, where a log read from its end shows them.
 const names = parts.flatMap((p) => p?.names ?? []);
+const flaky = parts.flatMap((p) => p?.flaky ?? []);
+if (flaky.length) console.log(`\nFailed once, passed when run again (counted as passed):\n${flaky.map((n) => `  ${n}`).join('\n')}`);
 if (names.length) console.log(`\nFailed:\n${names.map((n) => `  ${n}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
