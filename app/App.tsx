@@ -8,6 +8,7 @@ import { Admin, CustomRoutes, Resource } from 'react-admin';
 import type { I18nProvider } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { authProvider, getStoredMenus } from '../adapters/authProvider';
+import { CONSOLE_BASE } from '../adapters/consoleBase';
 import { dataProvider } from '../adapters/dataProvider';
 import type { ResourceEntry } from './resources/types';
 import { ShellLayout } from './shell/Layout';
@@ -58,9 +59,10 @@ function routesFor(entries: ResourceEntry[]) {
 }
 
 export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
-  // History-mode addresses (/device/ABC, not #/device/ABC): the server answers every console path with the app.
+  // History-mode addresses under the base path (/homeschool/device/ABC, not #/device/ABC): the server
+  // answers every console path with the app.
   return (
-    <BrowserRouter>
+    <BrowserRouter basename={CONSOLE_BASE}>
       <Admin
         title="app.title"
         dataProvider={dataProvider}

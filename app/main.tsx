@@ -5,6 +5,7 @@ import { getToken } from '../adapters/http';
 import { createI18nProvider } from '../adapters/i18nProvider';
 import { App } from './App';
 import { preloadPage } from './shell/lazyPage';
+import { CONSOLE_BASE } from '../adapters/consoleBase';
 
 /** A stored session is re-read once per visit, so a changed role shows without logging out; a slow server does not hold the page. */
 const REFRESH_TIMEOUT_MS = 2500;
@@ -20,7 +21,7 @@ async function refreshStoredSession(): Promise<void> {
 }
 
 async function start() {
-  if (getToken()) preloadPage(window.location.pathname);
+  if (getToken()) preloadPage(window.location.pathname.slice(CONSOLE_BASE.length));
   const [i18nProvider] = await Promise.all([createI18nProvider(), refreshStoredSession()]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

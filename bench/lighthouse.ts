@@ -24,6 +24,11 @@ const PAGE = '/device';
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'] as const;
 
 type Console = Awaited<ReturnType<typeof startConsole>>;
+
+/** The page's address as the console serves it (under its base path, where it has one): measured without the redirect. */
+async function consoleAddress(url: string, path: string): Promise<string> {
+  return (await fetch(url + path, { headers: { accept: 'text/html' } })).url;
+}
 const others = process.argv.slice(2).map((dir) => resolve(dir));
 const consoles: { name: string; server: Console }[] = [{ name: ROOT, server: await startConsole(PORT, { build: true }) }];
 for (const [i, dir] of others.entries()) {
@@ -49,7 +54,7 @@ try {
   const runs = consoles.map(() => [] as { score: number; metrics: Record<string, string> }[]);
   for (let i = 0; i < RUNS; i++) {
     for (const [c, { name, server }] of consoles.entries()) {
-      const result = await lighthouse(server.url + PAGE, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true }, desktopConfig);
+      const result = await lighthouse(await consoleAddress(server.url, PAGE), { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true }, desktopConfig);
       const lhr = result!.lhr;
       const label = consoles.length > 1 ? `${name}, ` : '';
       if (lhr.runtimeError) {

@@ -47,11 +47,13 @@ import { registerIntelRoutes } from './domain/intel';
 import { registerLibraryImportRoutes } from './domain/libraryImport';
 import { registerMessageCentreRoutes } from './domain/messageCentre';
 import { startRelay, type Relay } from './relay';
+import { CONSOLE_BASE, HOME_PATH } from '../adapters/consoleBase';
 
 const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
 /** Hashed build files: cached for a year and never revalidated. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
+const CONSOLE_ENTRY = CONSOLE_BASE + HOME_PATH;
 
 export interface AppDeps {
   config: Config;
@@ -199,10 +201,11 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerErrorLogRoutes(app, ctx);
   registerMessageCentreRoutes(app, ctx);
 
-  // The console's entry is /home (spec 002 §2). Without this route the static plugin's wildcard would
-  // answer the bare root as a directory listing it may not give, which the error handler turns into 400.
-  app.get('/', async (_req, reply) => reply.redirect('/home'));
-  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '控制台入口（转到 /home）', 'zh-TW': '控制台入口（轉到 /home）', 'en-US': 'The console (redirects to /home)' }, answer: { status: 302, description: 'To /home (the `Location` header)' } });
+  // The console lives under its base path (spec 002 §9) and its entry is /home (spec 002 §2). Without
+  // this route the static plugin's wildcard would answer the bare root as a directory listing it may not
+  // give, which the error handler turns into 400.
+  app.get('/', async (_req, reply) => reply.redirect(CONSOLE_ENTRY));
+  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': `控制台入口（转到 ${CONSOLE_ENTRY}）`, 'zh-TW': `控制台入口（轉到 ${CONSOLE_ENTRY}）`, 'en-US': `The console (redirects to ${CONSOLE_ENTRY})` }, answer: { status: 302, description: `To ${CONSOLE_ENTRY} (the \`Location\` header)` } });
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.
@@ -212,6 +215,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   if (hasConsole)
     await app.register(fastifyStatic, {
       root: CONSOLE_DIR,
+      prefix: `${CONSOLE_BASE}/`,
       wildcard: true,
       index: false,
       preCompressed: true,
@@ -219,9 +223,14 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       setHeaders: (res, path) => res.setHeader('cache-control', path.includes(`${sep}assets${sep}`) ? ASSET_CACHE : 'no-cache'),
     });
   app.setNotFoundHandler((request, reply) => {
-    // A browser opening a console route (/login, /device/…) gets the single-page app; API calls are POSTs.
+    // A browser opening a console address (/homeschool/device/…) gets the single-page app; one opening an
+    // address from before the base path (/device/…, a bookmark) is sent to it. API calls are POSTs.
     const page = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    if (page && hasConsole) return reply.type('text/html').sendFile('index.html');
+    if (page && hasConsole) {
+      const url = request.url;
+      if (url === CONSOLE_BASE || url.startsWith(`${CONSOLE_BASE}/`) || url.startsWith(`${CONSOLE_BASE}?`)) return reply.type('text/html').sendFile('index.html');
+      return reply.redirect(CONSOLE_BASE + url);
+    }
     return reply.code(404).send(fail(404, '资源不存在'));
   });
   return app;

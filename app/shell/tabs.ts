@@ -4,8 +4,9 @@
  */
 import { useSyncExternalStore } from 'react';
 import { TABS_KEY } from '../../adapters/authProvider';
+import { HOME_PATH } from '../../adapters/consoleBase';
 
-export const HOME_PATH = '/home';
+export { HOME_PATH };
 
 export interface Tab {
   /** The pathname: one tab per page. */

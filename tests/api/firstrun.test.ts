@@ -16,11 +16,11 @@ describe.each(backends)('first run on %s', (backend) => {
   }, 60_000);
   afterAll(() => s?.close());
 
-  it('redirects / to /home, whatever the Accept header', async () => {
+  it('redirects / to the console\'s home under its base path, whatever the Accept header', async () => {
     for (const headers of [{}, { accept: 'text/html,application/xhtml+xml' }, { accept: '*/*' }] as Record<string, string>[]) {
       const res = await fetch(s.url + '/', { headers, redirect: 'manual' });
       expect(res.status).toBe(302);
-      expect(res.headers.get('location')).toBe('/home');
+      expect(res.headers.get('location')).toBe('/homeschool/home');
     }
     // API calls are untouched.
     expect((await s.call('/biz/t-group/addorupdate', { fName: '' }, admin)).status).toBe(200);

@@ -13,9 +13,13 @@ function scriptsOf(page: Page): string[] {
 }
 
 test('the console files are sent precompressed; hashed assets are cached for good, the page is checked each visit', async ({ request }) => {
-  const page = await request.get('/login', { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' } });
+  // The console lives under its base path (spec 002 §9); an address from before it is sent there.
+  const old = await request.get('/device?product_id=3', { headers: { accept: 'text/html' }, maxRedirects: 0 });
+  expect(old.status()).toBe(302);
+  expect(old.headers().location).toBe('/homeschool/device?product_id=3');
+  const page = await request.get('/homeschool/login', { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' } });
   expect(page.headers()['cache-control']).toBe('no-cache');
-  const entry = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+  const entry = /src="(\/homeschool\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
   expect(entry).toBeTruthy();
   const brotli = await request.get(entry!, { headers: { 'accept-encoding': 'br' } });
   expect(brotli.headers()['content-encoding']).toBe('br');
