@@ -37,10 +37,10 @@ test('a door lock left unlocked appears in its list without a reload and is sign
   // Brought back on one page, it goes away when the officer moves on to another.
   await button.click();
   await expect(summary).toBeVisible();
-  await page.getByRole('navigation').locator('a[href="/alarmGather"]').click();
+  await page.getByRole('navigation').locator('a[href$="/alarmGather"]').click();
   await expect(page).toHaveURL(/\/alarmGather$/);
   await expect(summary).toBeHidden();
-  await page.getByRole('navigation').locator('a[href="/alarmLock"]').click();
+  await page.getByRole('navigation').locator('a[href$="/alarmLock"]').click();
   await expect(page).toHaveURL(/\/alarmLock$/);
 
   const ts = Date.now() - 1000;
