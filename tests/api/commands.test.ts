@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker } from '../../server/mqtt/broker';
-import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
+import { ADMIN, AGENT, USER, deployments, startServer, type TestServer, until } from './harness';
 
-const runs = [
-  ...backends.map((backend) => ({ backend, broker: 'embedded' as const })),
-  ...(process.env.MQTT_URL ? [{ backend: 'pglite' as const, broker: 'external' as const }] : []),
-];
-
-describe.each(runs)('device commands on $backend with the $broker broker', ({ backend, broker }) => {
+describe.each(deployments)('device commands on $backend with the $broker broker', ({ backend, broker }) => {
   let s: TestServer;
   let admin: string;
   let agent: string;

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, USER, backends, startServer, type TestServer, until } from './harness';
-
-const runs = backends.flatMap((backend) => [
-  { backend, broker: 'embedded' as const },
-  ...(process.env.MQTT_URL ? [{ backend, broker: 'external' as const }] : []),
-]);
+import { ADMIN, USER, deployments, startServer, type TestServer, until } from './harness';
 
 /** The type-6 breaker's own calls, answered by the simulated breaker over MQTT. */
-describe.each(runs)('type-6 breaker calls on $backend with the $broker broker', ({ backend, broker }) => {
+describe.each(deployments)('type-6 breaker calls on $backend with the $broker broker', ({ backend, broker }) => {
   let s: TestServer;
   let admin: string;
   const id: Record<string, number> = {};

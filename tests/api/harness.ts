@@ -38,6 +38,21 @@ export type Backend = 'pglite' | 'postgres';
 /** Every backend the run can reach: always PGlite, PostgreSQL too when DATABASE_URL is set. */
 export const backends: Backend[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
 
+export type Broker = 'embedded' | 'external';
+
+/**
+ * The database and broker pairs a test of device calls runs on: the embedded defaults, and the
+ * production pair (PostgreSQL with the broker at MQTT_URL) — or, where the run has only one of them, that
+ * one beside the other's default. Every backend and every broker is met once; their cross product would
+ * repeat what each pair already shows.
+ */
+export const deployments: { backend: Backend; broker: Broker }[] = [
+  { backend: 'pglite', broker: 'embedded' },
+  ...(process.env.DATABASE_URL || process.env.MQTT_URL
+    ? [{ backend: process.env.DATABASE_URL ? ('postgres' as const) : ('pglite' as const), broker: process.env.MQTT_URL ? ('external' as const) : ('embedded' as const) }]
+    : []),
+];
+
 export const ADMIN = { phone: '13800000000', password: 'Admin@123' };
 export const AGENT = { phone: '13800000001', password: 'Agent@123' };
 export const USER = { phone: '13800000002', password: 'User@123' };
@@ -107,7 +122,7 @@ export interface ServerOptions {
    * same demo devices (on one broker, one server's commands would reach another's simulated devices).
    * Offered when MQTT_URL says the machine has Mosquitto.
    */
-  broker?: 'embedded' | 'external';
+  broker?: Broker;
 }
 
 export async function startServer(backend: Backend, options: ServerOptions = {}): Promise<TestServer> {
