@@ -1,6 +1,7 @@
 /**
  * The home dashboard's figures: devices online by product type, the message log and warnings of today
- * and this month with their history, users by kind (administrators only) and the load of this server.
+ * and this month with their history, the rental houses' alarms of the caller's jurisdiction (those who
+ * handle them), users by kind (administrators only) and the load of this server.
  * Every answer is `data.data`, as the legacy dashboard reads it; device figures respect the caller's
  * scope (docs/api.md), and so do the messages and warnings, which belong to devices.
  */
@@ -11,6 +12,11 @@ import { registerCall, type RouteContext } from '../http/route';
 import { S, type JsonSchema } from '../http/catalog';
 import { isAdmin, type User } from '../crud/types';
 import { scope } from './device';
+import { scope as alarmScope } from './alarm';
+import type { Query } from '../crud/types';
+
+/** The alarm lists' permission: who has it sees the alarms card of the dashboard. */
+const ALARM_LIST = 'alarm:list';
 
 /** Product types 1–6 of the specification; the dashboard shows one counter pair for each. */
 export const DEVICE_TYPES: Record<number, string> = { 1: '485设备', 2: 'WiFi网关', 3: '4G设备', 4: '4G网关', 5: 'WiFi单品', 6: '塑壳断路器' };
@@ -207,6 +213,34 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   home('/api/home/total-warn-month-count', CHART, (user) => monthlyWarnings(user));
+
+  // The rental houses' alarms (t_alarm) in the caller's jurisdiction, as the alarm lists show them: the
+  // officers' work, counted by when they happened. Anyone without the alarm lists gets no data and the
+  // card stays hidden.
+  const rentalAlarms = (user: User) => alarmScope(db.selectFrom('t_alarm') as unknown as Query, user).where('t_alarm.fAlarmTime', '>=', startOf('month'));
+  home('/api/home/total-alarm', S.nullable(S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount'])), async (user) => {
+    if (!user.permissions.has(ALARM_LIST)) return null;
+    const row = await rentalAlarms(user)
+      .select([
+        sql<number>`count(*) filter (where t_alarm.f_alarm_time >= ${startOf('day')})`.as('dayCount'),
+        (eb) => eb.fn.countAll<number>().as('monthCount'),
+        sql<number>`count(*) filter (where t_alarm.f_alarm_time >= ${startOf('day')} and t_alarm.f_status = 0)`.as('dayNoDealCount'),
+        sql<number>`count(*) filter (where t_alarm.f_status = 0)`.as('monthNoDealCount'),
+      ])
+      .executeTakeFirstOrThrow();
+    return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+  });
+  home('/api/home/total-alarm-month-count', S.nullable(CHART), async (user) => {
+    if (!user.permissions.has(ALARM_LIST)) return null;
+    const rows = await rentalAlarms(user)
+      .select([sql<string>`to_char(${local(sql`t_alarm.f_alarm_time`)}, 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<number>().as('alarm'), sql<number>`count(*) filter (where t_alarm.f_status = 0)`.as('unsigned')])
+      .groupBy(sql`1`)
+      .execute();
+    return byDay(await monthDays(), rows as Record<string, unknown>[], [
+      { key: 'alarm', name: '报警' },
+      { key: 'unsigned', name: '未签收' },
+    ]);
+  });
 
   // Users by kind are the administrators' business; anyone else gets no data and the card stays hidden.
   home('/api/home/total-user', S.nullable(S.counts(['allCount', 'adminCount', 'agentCount', 'generalCount'])), async (user) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, OFFICER, backends, startServer, type TestServer, until } from './harness';
+import { ADMIN, AGENT, OFFICER, USER, backends, startServer, type TestServer, until } from './harness';
 const SAVE = '/system/t-sys-user/addOrUpdateSysUser';
 const INFO = '/system/t-sys-user/getUserInfo';
 
@@ -38,6 +38,38 @@ describe.each(backends)('a staff member’s jurisdiction on %s', (backend) => {
     expect(refused.body.message).toBe('数据不存在或无权操作');
     const [mine] = await s.sql(`select f_id from t_alarm where f_street_id = 44010601 and f_status = 0 order by f_id limit 1`);
     expect((await s.call('/biz/t-alarm/signing', { fId: mine.fId, fHandleContent: '已处理' }, officer)).body.message).toBe('签收成功');
+  });
+
+  it('the dashboard counts the alarms of the jurisdiction this month; those without the alarm lists get no card', async () => {
+    const zone = process.env.TZ || 'Asia/Shanghai';
+    const since = (unit: string) => `f_alarm_time >= (date_trunc('${unit}', now() at time zone '${zone}') at time zone '${zone}')`;
+    const expected = async (where: string) => ({
+      dayCount: await count(`${where} and ${since('day')}`),
+      monthCount: await count(`${where} and ${since('month')}`),
+      dayNoDealCount: await count(`${where} and ${since('day')} and f_status = 0`),
+      monthNoDealCount: await count(`${where} and ${since('month')} and f_status = 0`),
+    });
+    const card = async (token: string) => (await s.call('/api/home/total-alarm', {}, token)).body.data.data;
+    const chart = async (token: string) => (await s.call('/api/home/total-alarm-month-count', {}, token)).body.data.data;
+    // An unsigned alarm of the street raised now: today is never empty, whatever the day of the month.
+    await s.sql(`insert into t_alarm (f_alarm_type, f_status, f_alarm_time, f_intime, f_house_id, f_room_id, f_area_id, f_street_id, f_community_id)
+      select f_alarm_type, 0, now(), now(), f_house_id, f_room_id, f_area_id, f_street_id, f_community_id from t_alarm where f_street_id = 44010601 limit 1`);
+    const mine = await expected('f_street_id = 44010601');
+    expect(mine.dayNoDealCount).toBeGreaterThan(0);
+    expect(await card(officer)).toEqual(mine);
+    const all = await expected('true');
+    expect(all.monthCount).toBeGreaterThan(mine.monthCount);
+    expect(await card(admin)).toEqual(all);
+    // The chart's days add up to the month, in the same scope.
+    const days = await chart(officer);
+    const series = (key: string) => days.series.find((x: { key: string }) => x.key === key).data as number[];
+    expect(series('alarm').reduce((a, n) => a + n, 0)).toBe(mine.monthCount);
+    expect(series('unsigned').reduce((a, n) => a + n, 0)).toBe(mine.monthNoDealCount);
+    for (const other of [AGENT, USER]) {
+      const token = await s.login(other);
+      expect(await card(token)).toBeNull();
+      expect(await chart(token)).toBeNull();
+    }
   });
 
   it('the form saves regions and streets, names them, and the next call follows the change', async () => {

@@ -12,6 +12,8 @@ test('the home dashboard counts the simulated devices online and shows them on t
   expect(Number(await page.getByTestId('dashboard-device-all').textContent())).toBeGreaterThanOrEqual(22);
   // The demo's four console accounts.
   await expect(page.getByTestId('dashboard-user-all')).toHaveText('4');
+  // The administrator handles the rental alarms too (counted exactly in tests/api/jurisdiction.test.ts).
+  await expect(page.getByTestId('dashboard-alarm-month')).toHaveText(/^\d[\d,]*$/);
   // The map loads when its place is in view; the place is gone once it has (maybe while scrolling to it).
   await page
     .getByTestId('dashboard-map-place')

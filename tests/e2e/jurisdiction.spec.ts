@@ -20,6 +20,13 @@ test('an officer sees the alarms of the street in charge; the administrator adds
   await login(page, OFFICER);
   const summary = page.getByTestId('alarm-summary');
   await expect(summary).toBeVisible();
+  // The officer's home is the street's alarms and the server, not device figures the officer has none of.
+  await expect(page.getByTestId('dashboard-card-alarm')).toBeVisible();
+  await expect(page.getByTestId('dashboard-alarm-month')).toHaveText(/^\d[\d,]*$/);
+  await expect(page.getByTestId('dashboard-system')).toBeVisible();
+  await expect(page.getByTestId('dashboard-card-device')).toHaveCount(0);
+  await expect(page.getByTestId('dashboard-history')).toHaveCount(0);
+  await shot(page, 'jurisdiction-officer-home');
   await summary.getByTestId('alarm-summary-lock').click();
   await expect(page).toHaveURL(/\/alarmLock$/);
   await expect(page.getByTestId('list-row').first()).toBeVisible();

@@ -680,6 +680,14 @@ export default {
       "warn": "Warnings",
       "noDeal": "Unhandled"
     },
+    "alarm": {
+      "title": "Alarms today",
+      "month": "This month",
+      "dayNoDeal": "Unsigned today",
+      "monthNoDeal": "Unsigned this month",
+      "alarm": "Alarms",
+      "unsigned": "Unsigned"
+    },
     "user": {
       "title": "Users",
       "admin": "Administrators",

@@ -681,6 +681,14 @@ export default {
       "warn": "告警",
       "noDeal": "未处理"
     },
+    "alarm": {
+      "title": "今日报警",
+      "month": "本月报警",
+      "dayNoDeal": "今日未签收",
+      "monthNoDeal": "本月未签收",
+      "alarm": "报警",
+      "unsigned": "未签收"
+    },
     "user": {
       "title": "用户总数",
       "admin": "管理员",

@@ -681,6 +681,14 @@ export default {
       "warn": "告警",
       "noDeal": "未處理"
     },
+    "alarm": {
+      "title": "今日報警",
+      "month": "本月報警",
+      "dayNoDeal": "今日未簽收",
+      "monthNoDeal": "本月未簽收",
+      "alarm": "報警",
+      "unsigned": "未簽收"
+    },
     "user": {
       "title": "用戶總數",
       "admin": "管理員",

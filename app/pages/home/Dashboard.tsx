@@ -1,7 +1,9 @@
 /**
- * Home dashboard (spec §2): devices online, today's messages, today's warnings and, for administrators,
- * the users, each a card with its own refresh; the message history by range; CPU and memory of the
- * server; and the device map. Everything comes from /api/home/* (answers in `data.data`).
+ * Home dashboard (spec §2): devices online, today's messages, today's warnings, the rental alarms of the
+ * user's jurisdiction for those who handle them and, for administrators, the users, each a card with its
+ * own refresh; the message history by range; CPU and memory of the server; and the device map. The
+ * device figures are shown to those who see devices (an officer's home is the alarms and the server).
+ * Everything comes from /api/home/* (answers in `data.data`).
  */
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { lazyChunk } from '../../shell/chunks';
@@ -21,7 +23,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { useGetIdentity, useTranslate } from 'react-admin';
 import { useRemote } from '../../components/useRemote';
 import { WhenVisible } from '../../components/WhenVisible';
-import { getStoredUser } from '../../../adapters/authProvider';
+import { getStoredPermissions, getStoredUser } from '../../../adapters/authProvider';
 import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Chart } from './charts';
 
 // Leaflet is the heaviest part and the map sits below the fold: it loads when scrolled to.
@@ -42,6 +44,8 @@ const HISTORY_TYPES = [0, 1, 2, 3] as const;
 const DEFAULT_HISTORY = 3;
 const SYSTEM_REFRESH_MS = 15_000;
 const TYPE_KEYS = [1, 2, 3, 4, 5, 6] as const;
+/** Who may list devices sees the dashboard's device figures, history and map. */
+const DEVICE_LIST = 'device:list';
 
 interface TypeCount {
   type: number;
@@ -75,8 +79,15 @@ interface SystemLoad {
   processRam: number;
 }
 
-/** A dashboard call: its `data.data`, and a reload for the card's refresh icon. */
-function useHome<T>(path: string, body: object = {}, deps: unknown[] = []) {
+/** A dashboard call's answer, and a reload for the card's refresh icon. */
+interface Home<T> {
+  data: T | null | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** A dashboard call (none when `path` is null): its `data.data`. */
+function useHome<T>(path: string | null, body: object = {}, deps: unknown[] = []): Home<T> {
   const remote = useRemote<{ data: T | null }>(path, body, deps);
   return { data: remote.data ? remote.data.data : undefined, loading: remote.loading, reload: remote.reload };
 }
@@ -119,6 +130,36 @@ function Figure({ label, value, testId, color, dot }: { label: string; value: Re
   );
 }
 
+const fmt = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
+
+/**
+ * Today's count with the month's and the unhandled ones, and the month's line by day: the devices'
+ * warnings and the rental alarms (their texts under dashboard.warn and dashboard.alarm).
+ */
+function TallyCard({ id, accent, colors, totals, month }: { id: 'warn' | 'alarm'; accent: string; colors: string[]; totals: Home<WarnTotals>; month: Home<Chart> }) {
+  const translate = useTranslate();
+  const t = totals.data;
+  return (
+    <StatCard
+      id={id}
+      accent={accent}
+      title={translate(`dashboard.${id}.title`)}
+      loading={totals.loading || month.loading}
+      onRefresh={() => {
+        totals.reload();
+        month.reload();
+      }}
+      value={<span data-testid={`dashboard-${id}-day`}>{fmt(t?.dayCount)}</span>}
+    >
+      <Figure label={translate(`dashboard.${id}.month`)} value={fmt(t?.monthCount)} testId={`dashboard-${id}-month`} />
+      <Figure label={translate(`dashboard.${id}.dayNoDeal`)} value={fmt(t?.dayNoDealCount)} testId={`dashboard-${id}-day-nodeal`} color="#f5222d" />
+      <Figure label={translate(`dashboard.${id}.monthNoDeal`)} value={fmt(t?.monthNoDealCount)} testId={`dashboard-${id}-month-nodeal`} color="#fa8c16" />
+      <Box sx={{ flex: 1 }} />
+      {month.data ? <MiniLine chart={month.data} title={translate(`dashboard.${id}.month`)} label={(key) => translate(`dashboard.${id}.${key}`)} colors={colors} height={WARN_HEIGHT} /> : <Box sx={{ height: WARN_HEIGHT }} />}
+    </StatCard>
+  );
+}
+
 function Welcome() {
   const translate = useTranslate();
   const { identity } = useGetIdentity();
@@ -133,15 +174,19 @@ function Welcome() {
 
 export function Dashboard() {
   const translate = useTranslate();
-  const devices = useHome<DeviceTotals>('/api/home/total-device');
-  const perProduct = useHome<Chart>('/api/home/total-device-online-more');
-  const records = useHome<RecordTotals>('/api/home/total-record');
-  const recordMonth = useHome<Chart>('/api/home/total-record-month-count');
-  const warns = useHome<WarnTotals>('/api/home/total-warn');
-  const warnMonth = useHome<Chart>('/api/home/total-warn-month-count');
+  const seesDevices = getStoredPermissions().includes(DEVICE_LIST);
+  const ifDevices = (path: string) => (seesDevices ? path : null);
+  const devices = useHome<DeviceTotals>(ifDevices('/api/home/total-device'));
+  const perProduct = useHome<Chart>(ifDevices('/api/home/total-device-online-more'));
+  const records = useHome<RecordTotals>(ifDevices('/api/home/total-record'));
+  const recordMonth = useHome<Chart>(ifDevices('/api/home/total-record-month-count'));
+  const warns = useHome<WarnTotals>(ifDevices('/api/home/total-warn'));
+  const warnMonth = useHome<Chart>(ifDevices('/api/home/total-warn-month-count'));
+  const alarms = useHome<WarnTotals>('/api/home/total-alarm');
+  const alarmMonth = useHome<Chart>('/api/home/total-alarm-month-count');
   const users = useHome<UserTotals>('/api/home/total-user');
   const [historyType, setHistoryType] = useState<number>(DEFAULT_HISTORY);
-  const history = useHome<Chart>('/api/home/total-record-more', { type: historyType }, [historyType]);
+  const history = useHome<Chart>(ifDevices('/api/home/total-record-more'), { type: historyType }, [historyType]);
   const system = useHome<SystemLoad>('/api/home/total-system');
 
   const reloadSystem = system.reload;
@@ -150,18 +195,72 @@ export function Dashboard() {
     return () => clearInterval(timer);
   }, [reloadSystem]);
 
-  const seriesLabel = (group: string) => (key: string) => translate(`dashboard.${group}.${key}`);
+  const recordLabel = (key: string) => translate(`dashboard.record.${key}`);
   const d = devices.data;
   const r = records.data;
-  const w = warns.data;
+  const a = alarms.data;
   const u = users.data;
   const s = system.data;
-  const fmt = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
+  const cardCount = (seesDevices ? 3 : 0) + (a ? 1 : 0) + (u ? 1 : 0);
+
+  const systemCard = (
+    <Card data-testid="dashboard-system">
+      <CardContent>
+        <Stack direction="row" sx={{ alignItems: 'center' }}>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
+            {translate('dashboard.system.title')}
+          </Typography>
+          <IconButton size="small" onClick={system.reload} aria-label={translate('dashboard.refresh')} data-testid="dashboard-refresh-system">
+            {system.loading ? <CircularProgress size={16} /> : <RefreshIcon fontSize="small" />}
+          </IconButton>
+        </Stack>
+        <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap' }}>
+          <Gauge
+            testId="dashboard-cpu"
+            value={s?.cpu ?? 0}
+            max={100}
+            unit="%"
+            label={translate('dashboard.system.cpu')}
+            color={(s?.cpu ?? 0) > 80 ? '#f5222d' : '#1677ff'}
+            caption={s ? `${translate('dashboard.system.cores', { count: s.cpuCount })} · ${translate('dashboard.system.load', { load: s.loadavg[0] })}` : undefined}
+          />
+          <Gauge
+            testId="dashboard-ram"
+            value={s?.ram ?? 0}
+            max={s?.ramMax ?? 8}
+            unit="G"
+            label={translate('dashboard.system.ram')}
+            color={s && s.ram / s.ramMax > 0.85 ? '#f5222d' : '#36cfc9'}
+            caption={s ? translate('dashboard.system.total', { value: s.ramTotal }) : undefined}
+          />
+        </Stack>
+        {s && (
+          <Typography variant="caption" color="text.secondary" component="div" sx={{ textAlign: 'center', mt: 1 }} data-testid="dashboard-process">
+            {translate('dashboard.system.process', { value: `CPU ${s.processCpu}% · ${(s.processRam * 1024).toFixed(0)} MB` })}
+          </Typography>
+        )}
+      </CardContent>
+    </Card>
+  );
+
+  const alarmCard = a && <TallyCard id="alarm" accent="#fa541c" colors={['#fa541c', '#faad14']} totals={alarms} month={alarmMonth} />;
+
+  // Without the device figures the alarms sit beside the server's card: there is no history or map.
+  if (!seesDevices)
+    return (
+      <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        <Welcome />
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: alarmCard ? '2fr 1fr' : '1fr 2fr' } }}>
+          {alarmCard}
+          {systemCard}
+        </Box>
+      </Box>
+    );
 
   return (
     <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Welcome />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', lg: `repeat(${u ? 4 : 3}, 1fr)` } }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', lg: `repeat(${Math.min(cardCount, 3)}, 1fr)`, xl: `repeat(${cardCount}, 1fr)` } }}>
         <StatCard
           id="device"
           accent="#1677ff"
@@ -203,26 +302,12 @@ export function Dashboard() {
         >
           <Figure label={translate('dashboard.record.month')} value={fmt(r?.monthCount)} testId="dashboard-record-month" />
           <Box sx={{ flex: 1 }} />
-          {recordMonth.data ? <MiniLine chart={recordMonth.data} title={translate('dashboard.record.month')} label={seriesLabel('record')} colors={['#36cfc9', '#1677ff']} height={RECORD_HEIGHT} /> : <Box sx={{ height: RECORD_HEIGHT }} />}
+          {recordMonth.data ? <MiniLine chart={recordMonth.data} title={translate('dashboard.record.month')} label={recordLabel} colors={['#36cfc9', '#1677ff']} height={RECORD_HEIGHT} /> : <Box sx={{ height: RECORD_HEIGHT }} />}
         </StatCard>
 
-        <StatCard
-          id="warn"
-          accent="#f5222d"
-          title={translate('dashboard.warn.title')}
-          loading={warns.loading || warnMonth.loading}
-          onRefresh={() => {
-            warns.reload();
-            warnMonth.reload();
-          }}
-          value={<span data-testid="dashboard-warn-day">{fmt(w?.dayCount)}</span>}
-        >
-          <Figure label={translate('dashboard.warn.month')} value={fmt(w?.monthCount)} testId="dashboard-warn-month" />
-          <Figure label={translate('dashboard.warn.dayNoDeal')} value={fmt(w?.dayNoDealCount)} testId="dashboard-warn-day-nodeal" color="#f5222d" />
-          <Figure label={translate('dashboard.warn.monthNoDeal')} value={fmt(w?.monthNoDealCount)} testId="dashboard-warn-month-nodeal" color="#fa8c16" />
-          <Box sx={{ flex: 1 }} />
-          {warnMonth.data ? <MiniLine chart={warnMonth.data} title={translate('dashboard.warn.month')} label={seriesLabel('warn')} colors={['#f5222d', '#faad14']} height={WARN_HEIGHT} /> : <Box sx={{ height: WARN_HEIGHT }} />}
-        </StatCard>
+        <TallyCard id="warn" accent="#f5222d" colors={['#f5222d', '#faad14']} totals={warns} month={warnMonth} />
+
+        {alarmCard}
 
         {u && (
           <StatCard id="user" accent="#722ed1" title={translate('dashboard.user.title')} loading={users.loading} onRefresh={users.reload} value={<span data-testid="dashboard-user-all">{fmt(u.allCount)}</span>}>
@@ -269,43 +354,7 @@ export function Dashboard() {
             {history.data ? <HistoryChart chart={history.data} title={translate('dashboard.history.title')} label={(k) => translate(k === 'warn' ? 'dashboard.warn.warn' : `dashboard.record.${k}`)} height={HISTORY_HEIGHT} /> : <Box sx={{ height: HISTORY_HEIGHT + LEGEND_HEIGHT }} />}
           </CardContent>
         </Card>
-        <Card data-testid="dashboard-system">
-          <CardContent>
-            <Stack direction="row" sx={{ alignItems: 'center' }}>
-              <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
-                {translate('dashboard.system.title')}
-              </Typography>
-              <IconButton size="small" onClick={system.reload} aria-label={translate('dashboard.refresh')} data-testid="dashboard-refresh-system">
-                {system.loading ? <CircularProgress size={16} /> : <RefreshIcon fontSize="small" />}
-              </IconButton>
-            </Stack>
-            <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap' }}>
-              <Gauge
-                testId="dashboard-cpu"
-                value={s?.cpu ?? 0}
-                max={100}
-                unit="%"
-                label={translate('dashboard.system.cpu')}
-                color={(s?.cpu ?? 0) > 80 ? '#f5222d' : '#1677ff'}
-                caption={s ? `${translate('dashboard.system.cores', { count: s.cpuCount })} · ${translate('dashboard.system.load', { load: s.loadavg[0] })}` : undefined}
-              />
-              <Gauge
-                testId="dashboard-ram"
-                value={s?.ram ?? 0}
-                max={s?.ramMax ?? 8}
-                unit="G"
-                label={translate('dashboard.system.ram')}
-                color={s && s.ram / s.ramMax > 0.85 ? '#f5222d' : '#36cfc9'}
-                caption={s ? translate('dashboard.system.total', { value: s.ramTotal }) : undefined}
-              />
-            </Stack>
-            {s && (
-              <Typography variant="caption" color="text.secondary" component="div" sx={{ textAlign: 'center', mt: 1 }} data-testid="dashboard-process">
-                {translate('dashboard.system.process', { value: `CPU ${s.processCpu}% · ${(s.processRam * 1024).toFixed(0)} MB` })}
-              </Typography>
-            )}
-          </CardContent>
-        </Card>
+        {systemCard}
       </Box>
 
       <WhenVisible height={MAP_CARD_HEIGHT} testId="dashboard-map-place">

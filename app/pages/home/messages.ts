@@ -1,4 +1,4 @@
-/** Texts of the home dashboard: the four cards, the history chart, the server gauges and the device map. */
+/** Texts of the home dashboard: the cards, the history chart, the server gauges and the device map. */
 export default {
   'zh-CN': {
     dashboard: {
@@ -7,6 +7,7 @@ export default {
       types: { 1: '485设备', 2: 'WiFi网关', 3: '4G设备', 4: '4G网关', 5: 'WiFi单品', 6: '塑壳断路器' },
       record: { title: '今日设备消息', month: '本月消息', up: '上行消息', down: '下行消息' },
       warn: { title: '今日告警', month: '本月告警', dayNoDeal: '今日未处理', monthNoDeal: '本月未处理', warn: '告警', noDeal: '未处理' },
+      alarm: { title: '今日报警', month: '本月报警', dayNoDeal: '今日未签收', monthNoDeal: '本月未签收', alarm: '报警', unsigned: '未签收' },
       user: { title: '用户总数', admin: '管理员', agent: '代理商', general: '普通用户' },
       history: { title: '历史消息', 0: '最近一小时', 1: '1天', 2: '7天', 3: '30天' },
       system: { title: '服务器状态', cpu: 'CPU', ram: '内存', cores: '%{count} 核', load: '负载 %{load}', process: '本进程 %{value}', total: '共 %{value} G' },
@@ -31,6 +32,7 @@ export default {
       types: { 1: '485設備', 2: 'WiFi閘道', 3: '4G設備', 4: '4G閘道', 5: 'WiFi單品', 6: '塑殼斷路器' },
       record: { title: '今日設備消息', month: '本月消息', up: '上行消息', down: '下行消息' },
       warn: { title: '今日告警', month: '本月告警', dayNoDeal: '今日未處理', monthNoDeal: '本月未處理', warn: '告警', noDeal: '未處理' },
+      alarm: { title: '今日報警', month: '本月報警', dayNoDeal: '今日未簽收', monthNoDeal: '本月未簽收', alarm: '報警', unsigned: '未簽收' },
       user: { title: '用戶總數', admin: '管理員', agent: '代理商', general: '普通用戶' },
       history: { title: '歷史消息', 0: '最近一小時', 1: '1天', 2: '7天', 3: '30天' },
       system: { title: '伺服器狀態', cpu: 'CPU', ram: '記憶體', cores: '%{count} 核', load: '負載 %{load}', process: '本進程 %{value}', total: '共 %{value} G' },
@@ -55,6 +57,7 @@ export default {
       types: { 1: 'RS-485', 2: 'WiFi gateway', 3: '4G device', 4: '4G gateway', 5: 'WiFi device', 6: 'MCCB' },
       record: { title: 'Device messages today', month: 'This month', up: 'Uplink', down: 'Downlink' },
       warn: { title: 'Warnings today', month: 'This month', dayNoDeal: 'Unhandled today', monthNoDeal: 'Unhandled this month', warn: 'Warnings', noDeal: 'Unhandled' },
+      alarm: { title: 'Alarms today', month: 'This month', dayNoDeal: 'Unsigned today', monthNoDeal: 'Unsigned this month', alarm: 'Alarms', unsigned: 'Unsigned' },
       user: { title: 'Users', admin: 'Administrators', agent: 'Agents', general: 'General users' },
       history: { title: 'Message history', 0: 'Last hour', 1: '1 day', 2: '7 days', 3: '30 days' },
       system: { title: 'Server', cpu: 'CPU', ram: 'Memory', cores: '%{count} cores', load: 'load %{load}', process: 'this process %{value}', total: 'of %{value} G' },
