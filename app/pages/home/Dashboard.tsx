@@ -130,6 +130,21 @@ function Figure({ label, value, testId, color, dot }: { label: string; value: Re
   );
 }
 
+/**
+ * The first row's grid: one column per card, or — five cards on a screen too narrow for five — three
+ * above two, each row filled (six columns, the first three cards two wide, the last two three wide).
+ */
+function cardRow(count: number) {
+  if (count < 5) return { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', lg: `repeat(${count}, 1fr)` } };
+  return {
+    display: 'grid',
+    gap: 2,
+    gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', lg: 'repeat(6, 1fr)', xl: `repeat(${count}, 1fr)` },
+    '& > *': { gridColumn: { lg: 'span 2', xl: 'auto' } },
+    '& > :nth-of-type(n+4)': { gridColumn: { lg: 'span 3', xl: 'auto' } },
+  };
+}
+
 const fmt = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
 
 /**
@@ -260,7 +275,7 @@ export function Dashboard() {
   return (
     <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Welcome />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', lg: `repeat(${Math.min(cardCount, 3)}, 1fr)`, xl: `repeat(${cardCount}, 1fr)` } }}>
+      <Box sx={cardRow(cardCount)}>
         <StatCard
           id="device"
           accent="#1677ff"
