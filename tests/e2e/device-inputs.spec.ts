@@ -1,0 +1,62 @@
+import type { Page } from '@playwright/test';
+import { expect, test, login, pick } from './helpers';
+
+/** Counts the page's calls to one path, to prove a refused value never reached the server. */
+function callsTo(page: Page, path: string) {
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === path) calls.push(r.postData() ?? '');
+  });
+  return calls;
+}
+
+async function openDevice(page: Page, number: string) {
+  await page.goto('/device');
+  await page.getByTestId('device-search').fill(number);
+  await page.getByTestId('device-search').press('Enter');
+  const row = page.getByTestId('device-row').filter({ hasText: number });
+  await expect(row).toHaveCount(1);
+  await row.getByText(number).click();
+  return page.getByTestId('device-drawer');
+}
+
+test('a number outside its range is refused under its field in the console language, before any call', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  const saves = callsTo(page, '/biz/t-device/addorupdate');
+  await page.goto('/device');
+  await page.getByTestId('device-add').click();
+  await pick(page, 'fProductId', '485智能开关');
+  await page.getByTestId('form-field-fNumber').locator('input').fill('RANGE-1');
+  await page.getByTestId('form-field-fGpsLongitude').locator('input').fill('500');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('form-field-fGpsLongitude')).toContainText('Longitude must be between -180 and 180');
+  expect(saves).toHaveLength(0);
+});
+
+test('an alarm-setting threshold that is no number or out of range is refused in the console language, never saved as a default', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  const saves = callsTo(page, '/biz/t-device-alarm-cabinet/addorupdate');
+  const drawer = await openDevice(page, 'DEV000011');
+  await drawer.getByTestId('device-tab-cabinet').click();
+  const cabinet = drawer.getByTestId('device-cabinet-tab');
+  await cabinet.getByTestId('cabinet-add').click();
+  const draft = cabinet.getByTestId('cabinet-row').last();
+  await draft.getByTestId('cabinet-fUnit').locator('..').click();
+  await page.getByRole('option', { name: 'ppm' }).click();
+  await draft.getByTestId('cabinet-fGasEn').fill('CO');
+
+  await draft.getByTestId('cabinet-fAlarmOne').fill('abc');
+  await draft.getByTestId('cabinet-save').click();
+  await expect(cabinet.getByTestId('cabinet-error').last()).toHaveText('Level 1 must be 1-1000');
+
+  await draft.getByTestId('cabinet-fAlarmOne').fill('100');
+  await draft.getByTestId('cabinet-fMax').fill('5000');
+  await draft.getByTestId('cabinet-save').click();
+  await expect(cabinet.getByTestId('cabinet-error').last()).toHaveText('Maximum must be 1-1000');
+
+  await draft.getByTestId('cabinet-fMax').fill('');
+  await draft.getByTestId('cabinet-save').click();
+  await expect(cabinet.getByTestId('cabinet-error').last()).toHaveText('Maximum must be 1-1000');
+  expect(saves).toHaveLength(0);
+  await expect(draft.getByTestId('cabinet-unsaved')).toBeVisible();
+});
