@@ -60,3 +60,19 @@ test('an alarm-setting threshold that is no number or out of range is refused in
   expect(saves).toHaveLength(0);
   await expect(draft.getByTestId('cabinet-unsaved')).toBeVisible();
 });
+
+test('a breaker parameter refused by its form says so under the field and leaves no error in the browser console', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await login(page);
+  const drawer = await openDevice(page, 'DEV000001');
+  await drawer.getByTestId('device-tab-params').click();
+  // The fields open once the device has answered the read (or the read has timed out).
+  await expect(drawer.getByTestId('breaker-read')).toBeEnabled({ timeout: 60_000 });
+  const section = drawer.getByTestId('protection-section');
+  await section.locator('input#root_Ue').fill('0');
+  await section.getByTestId('protection-save').click();
+  await expect(section).toContainText('取值范围 1-4294967295');
+  expect(errors.filter((e) => e.includes('Form validation failed'))).toEqual([]);
+});

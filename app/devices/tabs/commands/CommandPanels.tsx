@@ -14,7 +14,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../../../adapters/http';
 import { EmptyState } from '../../../components/EmptyState';
 import type { DeviceTabProps } from '../../DeviceDrawer';
-import { flatValidator } from '../../../components/formValidator';
+import { flatValidator, ignoreReported } from '../../../components/formValidator';
 import { buildForm, defaultValues, toProductJson, visibleFields, withReported, type CommandLibrary, type FormValues } from './schema';
 
 export const CONFIG_PATH = '/biz/t-product-json/send';
@@ -136,6 +136,8 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
         widgets={widgets}
         noHtml5Validate
         showErrorList={false}
+        // The messages stand under their fields; without a handler rjsf logs every refused send as a console error.
+        onError={ignoreReported}
         transformErrors={transformErrors}
         disabled={busy !== null}
         onChange={(e) => setValues((e.formData ?? {}) as FormValues)}
