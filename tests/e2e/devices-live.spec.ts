@@ -62,7 +62,7 @@ test('a simulated device switches off and on, and the list shows its state', asy
   await expect(again.getByTestId('device-switch')).toBeChecked();
 });
 
-test('batch commands answer device by device, with the device-type rules', async ({ page }) => {
+test('batch commands are confirmed, then answer device by device, with the device-type rules', async ({ page }) => {
   await login(page);
   await page.goto('/device');
   await page.getByTestId('device-search').fill('DEV00001');
@@ -77,8 +77,19 @@ test('batch commands answer device by device, with the device-type rules', async
   await rows.nth(0).getByTestId('device-select').check();
   await rows.nth(1).getByTestId('device-select').check();
   await page.getByTestId('device-batch-2').click();
+  await expect(page.getByTestId('confirm-message')).toHaveText('确定要对选中的 2 台设备执行批量校时吗？');
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByText('没有需要操作的设备')).toBeVisible();
+  // Cutting the power of every selected device is asked first; cancelled, nothing is sent.
+  const sends: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/biz/t-device/send') && sends.push(r.postData() ?? ''));
   await page.getByTestId('device-batch-3').click();
+  await expect(page.getByTestId('confirm-message')).toHaveText('确定要对选中的 2 台设备执行批量分闸吗？');
+  await page.getByTestId('confirm-cancel').click();
+  await expect(page.getByTestId('confirm-dialog')).toBeHidden();
+  expect(sends).toHaveLength(0);
+  await page.getByTestId('device-batch-3').click();
+  await page.getByTestId('confirm-ok').click();
   const result = page.getByTestId('device-batch-result');
   await expect(result.getByText('DEV000017: 分闸命令发送成功')).toBeVisible();
   await expect(result.getByText('DEV000018: 分闸命令发送成功')).toBeVisible();

@@ -4,6 +4,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { call, ApiError } from '../../../adapters/http';
 import { useCan } from '../../auth/useCan';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
+import { useConfirm } from '../../components/ConfirmDialog';
 
 /** Batch command types (spec §4) with the permission code that offers each. */
 export const BATCH_COMMANDS = [
@@ -20,12 +21,9 @@ function BatchButton({ type, code, label, selected, onDone }: { type: number; co
   const notify = useNotify();
   const allowed = useCan(code);
   const [busy, setBusy] = useState(false);
+  const { ask, dialog } = useConfirm();
   if (!allowed) return null;
   const run = async () => {
-    if (!selected.length) {
-      notify(translate('device.batch.noneSelected'), { type: 'warning' });
-      return;
-    }
     setBusy(true);
     try {
       const answer = await call<string>('/biz/t-device/send', { fIds: selected, fCmdType: type });
@@ -36,10 +34,21 @@ function BatchButton({ type, code, label, selected, onDone }: { type: number; co
       setBusy(false);
     }
   };
+  // One click reaches every selected device (cutting their power, rebooting them), so it is asked first.
+  const confirmRun = () => {
+    if (!selected.length) {
+      notify(translate('device.batch.noneSelected'), { type: 'warning' });
+      return;
+    }
+    ask(translate('device.batch.confirm', { count: selected.length, command: translate(label) }), run);
+  };
   return (
-    <Button size="small" variant="outlined" disabled={busy} onClick={() => void run()} data-testid={`device-batch-${type}`}>
-      {translate(label)}
-    </Button>
+    <>
+      <Button size="small" variant="outlined" disabled={busy} onClick={confirmRun} data-testid={`device-batch-${type}`}>
+        {translate(label)}
+      </Button>
+      {dialog}
+    </>
   );
 }
 

@@ -2313,7 +2313,8 @@ export default {
       "unlock": "Unlock",
       "noneSelected": "Select the devices to operate first",
       "result": "Command results",
-      "selected": "%{count} devices selected"
+      "selected": "%{count} devices selected",
+      "confirm": "Send \"%{command}\" to the %{count} selected devices?"
     },
     "autoRefresh": "Auto refresh",
     "add": "Add device",

@@ -2313,7 +2313,8 @@ export default {
       "unlock": "批量解锁",
       "noneSelected": "请先选择需要操作的设备",
       "result": "命令执行结果",
-      "selected": "已选择 %{count} 台设备"
+      "selected": "已选择 %{count} 台设备",
+      "confirm": "确定要对选中的 %{count} 台设备执行%{command}吗？"
     },
     "autoRefresh": "自动刷新",
     "add": "新增设备",

@@ -2313,7 +2313,8 @@ export default {
       "unlock": "批量解鎖",
       "noneSelected": "請先選擇需要操作的設備",
       "result": "命令執行結果",
-      "selected": "已選擇 %{count} 台設備"
+      "selected": "已選擇 %{count} 台設備",
+      "confirm": "確定要對選中的 %{count} 台設備執行%{command}嗎？"
     },
     "autoRefresh": "自動刷新",
     "add": "新增設備",
