@@ -2413,7 +2413,27 @@ export default {
       "inFlight": "A command is being sent, please do not send again...",
       "throttled": "Too many clicks, take a break",
       "timeout": "The device did not answer in time",
-      "brokerDown": "The message broker is not connected"
+      "brokerDown": "The message broker is not connected",
+      "abandoned": "The device did not answer in time (the server that sent the command stopped)",
+      "passwordRequired": "The login password is required",
+      "passwordFailed": "Password check failed",
+      "noDevices": "None of the selected devices takes this command"
+    },
+    "names": {
+      "close": "Close",
+      "open": "Open",
+      "lock": "Lock",
+      "unlock": "Unlock",
+      "reboot": "Reboot",
+      "timeSync": "Time sync",
+      "readThreshold": "Threshold read",
+      "changePassword": "Change password",
+      "clearData": "Clear data",
+      "setThreshold": "Thresholds",
+      "calibration": "Calibration",
+      "protection": "Protection parameters",
+      "refresh": "Refresh",
+      "upgrade": "Firmware upgrade"
     }
   },
   "deviceTab": {

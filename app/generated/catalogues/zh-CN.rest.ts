@@ -2413,7 +2413,27 @@ export default {
       "inFlight": "信息发送中,请勿重复发送...",
       "throttled": "点击太频繁，休息一下",
       "timeout": "设备响应超时",
-      "brokerDown": "消息服务器未连接"
+      "brokerDown": "消息服务器未连接",
+      "abandoned": "设备响应超时（发送命令的服务已停止）",
+      "passwordRequired": "登录密码不能为空",
+      "passwordFailed": "密码校验失败",
+      "noDevices": "没有需要操作的设备"
+    },
+    "names": {
+      "close": "合闸",
+      "open": "分闸",
+      "lock": "锁定",
+      "unlock": "解锁",
+      "reboot": "重启",
+      "timeSync": "时间同步",
+      "readThreshold": "阈值查询",
+      "changePassword": "修改密码",
+      "clearData": "清除数据",
+      "setThreshold": "阈值设置",
+      "calibration": "校准参数",
+      "protection": "保护参数",
+      "refresh": "刷新",
+      "upgrade": "固件升级"
     }
   },
   "deviceTab": {

@@ -2413,7 +2413,27 @@ export default {
       "inFlight": "資訊發送中,請勿重複發送...",
       "throttled": "點擊太頻繁，休息一下",
       "timeout": "設備回應逾時",
-      "brokerDown": "訊息伺服器未連線"
+      "brokerDown": "訊息伺服器未連線",
+      "abandoned": "設備回應逾時（發送命令的服務已停止）",
+      "passwordRequired": "登入密碼不能為空",
+      "passwordFailed": "密碼校驗失敗",
+      "noDevices": "沒有需要操作的設備"
+    },
+    "names": {
+      "close": "合閘",
+      "open": "分閘",
+      "lock": "鎖定",
+      "unlock": "解鎖",
+      "reboot": "重啟",
+      "timeSync": "時間同步",
+      "readThreshold": "閾值查詢",
+      "changePassword": "修改密碼",
+      "clearData": "清除數據",
+      "setThreshold": "閾值設定",
+      "calibration": "校準參數",
+      "protection": "保護參數",
+      "refresh": "重新整理",
+      "upgrade": "韌體升級"
     }
   },
   "deviceTab": {
