@@ -2532,7 +2532,13 @@ export default {
       "confirmDelete": "Delete this share?",
       "deleted": "Deleted",
       "deleteFailed": "Delete failed",
-      "empty": "This device is not shared with anyone"
+      "empty": "This device is not shared with anyone",
+      "reasons": {
+        "notFound": "no such user",
+        "ambiguous": "several users have this name, enter the phone number",
+        "self": "you cannot share with yourself",
+        "notOrdinary": "devices are shared with ordinary users only"
+      }
     },
     "params": {
       "thresholds": "Gateway thresholds",

@@ -2515,7 +2515,13 @@ export default {
       "confirmDelete": "确定要删除吗！",
       "deleted": "删除成功",
       "deleteFailed": "删除失败",
-      "empty": "该设备尚未分享给其他用户"
+      "empty": "该设备尚未分享给其他用户",
+      "reasons": {
+        "notFound": "用户不存在",
+        "ambiguous": "存在同名用户，请输入手机号",
+        "self": "不能分享给自己",
+        "notOrdinary": "只能分享给普通用户"
+      }
     },
     "params": {
       "thresholds": "网关参数",

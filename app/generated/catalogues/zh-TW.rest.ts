@@ -2515,7 +2515,13 @@ export default {
       "confirmDelete": "確定要刪除嗎！",
       "deleted": "刪除成功",
       "deleteFailed": "刪除失敗",
-      "empty": "該設備尚未分享給其他用戶"
+      "empty": "該設備尚未分享給其他用戶",
+      "reasons": {
+        "notFound": "用戶不存在",
+        "ambiguous": "存在同名用戶，請輸入手機號",
+        "self": "不能分享給自己",
+        "notOrdinary": "只能分享給普通用戶"
+      }
     },
     "params": {
       "thresholds": "網關參數",
