@@ -76,3 +76,20 @@ test('a breaker parameter refused by its form says so under the field and leaves
   await expect(section).toContainText('取值范围 1-4294967295');
   expect(errors.filter((e) => e.includes('Form validation failed'))).toEqual([]);
 });
+
+test("a timer's reverse delay beyond a day is refused in the console language, before any call", async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  const saves = callsTo(page, '/biz/t-device-timing/saves');
+  const drawer = await openDevice(page, 'DEV000010');
+  await drawer.getByTestId('device-tab-timers').click();
+  await drawer.getByRole('button', { name: 'Add timer' }).click();
+  const dialog = page.getByTestId('timer-dialog');
+  await dialog.getByTestId('timer-reverse').click();
+  await dialog.getByTestId('timer-reverse-second').fill('100000');
+  await dialog.getByTestId('timer-save').click();
+  await expect(dialog).toContainText('Reverse seconds must be at most 86400');
+  await dialog.getByTestId('timer-reverse-second').fill('1.5');
+  await dialog.getByTestId('timer-save').click();
+  await expect(dialog).toContainText('Reverse seconds must be an integer');
+  expect(saves).toHaveLength(0);
+});
