@@ -1,14 +1,10 @@
-import { expect, test, login } from './helpers';
+import { expect, test, findDevice, login } from './helpers';
 
 // The server words its command answers in Chinese, as the specification does; an English console
 // reads them in English.
 test('an English console reads the answers to a switch command in English', async ({ page }) => {
   await login(page, undefined, 'en-US');
-  await page.goto('/device');
-  await page.getByTestId('device-search').fill('DEV000011');
-  await page.getByTestId('device-search').press('Enter');
-  const row = page.getByTestId('device-row').filter({ hasText: 'DEV000011' });
-  await expect(row).toHaveCount(1);
+  const row = await findDevice(page, 'DEV000011');
   await expect(row.getByTestId('device-online')).toHaveText('Online', { timeout: 30_000 });
 
   const toggle = row.getByTestId('device-switch');
@@ -35,10 +31,7 @@ test('a refused share names the failure once, and an English console reads its r
 
   await page.goto('/login');
   await login(page, undefined, 'en-US');
-  await page.goto('/device');
-  await page.getByTestId('device-search').fill('DEV000009');
-  await page.getByTestId('device-search').press('Enter');
-  await page.getByTestId('device-row').filter({ hasText: 'DEV000009' }).getByText('DEV000009').click();
+  await (await findDevice(page, 'DEV000009')).getByText('DEV000009').click();
   const drawer = page.getByTestId('device-drawer');
   await drawer.getByTestId('device-tab-shares').click();
   await drawer.getByTestId('share-add').click();

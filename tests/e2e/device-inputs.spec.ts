@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, login, pick } from './helpers';
+import { expect, test, findDevice, login, pick } from './helpers';
 
 /** Counts the page's calls to one path, to prove a refused value never reached the server. */
 function callsTo(page: Page, path: string) {
@@ -11,12 +11,7 @@ function callsTo(page: Page, path: string) {
 }
 
 async function openDevice(page: Page, number: string) {
-  await page.goto('/device');
-  await page.getByTestId('device-search').fill(number);
-  await page.getByTestId('device-search').press('Enter');
-  const row = page.getByTestId('device-row').filter({ hasText: number });
-  await expect(row).toHaveCount(1);
-  await row.getByText(number).click();
+  await (await findDevice(page, number)).getByText(number).click();
   return page.getByTestId('device-drawer');
 }
 

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import mqtt from 'mqtt';
-import { expect, test, login, shot } from './helpers';
+import { expect, test, findDevice, login, shot } from './helpers';
 import { resolveProtocolVersion } from '../../server/mqtt/connect';
 import { deviceTopic } from '../../server/mqtt/topics';
 import type { AlarmMessage } from '../../server/mqtt/protocol';
@@ -14,15 +13,6 @@ async function deviceAlarm(productNumber: string, deviceNumber: string, alarm: P
   const message: AlarmMessage = { bid: 'alarm', ClientID: deviceNumber, ts: Date.now(), ...alarm };
   await client.publishAsync(deviceTopic(productNumber, deviceNumber, 'up'), JSON.stringify(message), { qos: 1 });
   await client.endAsync();
-}
-
-async function findDevice(page: Page, number: string) {
-  await page.goto('/device');
-  await page.getByTestId('device-search').fill(number);
-  await page.getByTestId('device-search').press('Enter');
-  const row = page.getByTestId('device-row').filter({ hasText: number });
-  await expect(row).toHaveCount(1);
-  return row;
 }
 
 test('a connected device that is not activated reads unknown, in the list and its drawer (spec 000 §4)', async ({ page }) => {
