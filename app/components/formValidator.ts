@@ -69,3 +69,9 @@ export const flatValidator: ValidatorType<Values, RJSFSchema> = {
     return { errors: validateFlat(schema, formData) as never[] };
   },
 };
+
+/**
+ * The onError of a form that shows its messages under the fields: without one, rjsf reports every refused
+ * submit to the browser console as an error.
+ */
+export const ignoreReported = () => undefined;

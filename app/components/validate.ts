@@ -12,16 +12,24 @@ function isEmpty(value: unknown): boolean {
 }
 
 /**
- * Client-side check of the schema's rules (required, maxLength, pattern, integer/number). The schema's own
- * message is used when it declares one for the rule, otherwise a generic message naming the field.
+ * Client-side check of the schema's rules (required, maxLength, pattern, integer/number and their
+ * minimum/maximum). The schema's own message is used when it declares one for the rule, otherwise a
+ * generic message naming the field. The server checks the same rules, but answers in Chinese whatever
+ * the console's language: a value the console can judge is refused under the field, in its language.
  */
 export function validateField(field: FieldConfig, value: unknown): FieldError | null {
   const fallback = (rule: string, extra: Record<string, unknown> = {}): FieldError =>
     field.messages?.[rule] ? { key: field.messages[rule] } : { key: 'common.validation.' + rule, args: { labelKey: field.label, ...extra } };
   if (isEmpty(value)) return field.required ? fallback('required') : null;
   const text = String(value);
-  if (field.type === 'integer' && !/^-?\d+$/.test(text.trim())) return fallback('integer');
-  if (field.type === 'number' && Number.isNaN(Number(text))) return fallback('number');
+  // A schema words a wrong kind of value under its `type` rule.
+  if (field.type === 'integer' && !/^-?\d+$/.test(text.trim())) return fallback(field.messages?.type ? 'type' : 'integer');
+  if (field.type === 'number' && Number.isNaN(Number(text))) return fallback(field.messages?.type ? 'type' : 'number');
+  if (field.type === 'integer' || field.type === 'number') {
+    const n = Number(text);
+    if (field.minimum !== undefined && n < field.minimum) return fallback('minimum', { min: field.minimum });
+    if (field.maximum !== undefined && n > field.maximum) return fallback('maximum', { max: field.maximum });
+  }
   if (field.maxLength !== undefined && text.length > field.maxLength) return fallback('maxLength', { max: field.maxLength });
   if (field.pattern && !new RegExp(field.pattern).test(text)) return fallback('pattern');
   return null;

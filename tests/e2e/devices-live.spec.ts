@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import mqtt from 'mqtt';
-import { expect, test, login, shot } from './helpers';
+import { expect, test, findDevice, login, shot } from './helpers';
 import { resolveProtocolVersion } from '../../server/mqtt/connect';
 import { deviceTopic } from '../../server/mqtt/topics';
 import type { AlarmMessage } from '../../server/mqtt/protocol';
@@ -14,15 +13,6 @@ async function deviceAlarm(productNumber: string, deviceNumber: string, alarm: P
   const message: AlarmMessage = { bid: 'alarm', ClientID: deviceNumber, ts: Date.now(), ...alarm };
   await client.publishAsync(deviceTopic(productNumber, deviceNumber, 'up'), JSON.stringify(message), { qos: 1 });
   await client.endAsync();
-}
-
-async function findDevice(page: Page, number: string) {
-  await page.goto('/device');
-  await page.getByTestId('device-search').fill(number);
-  await page.getByTestId('device-search').press('Enter');
-  const row = page.getByTestId('device-row').filter({ hasText: number });
-  await expect(row).toHaveCount(1);
-  return row;
 }
 
 test('a connected device that is not activated reads unknown, in the list and its drawer (spec 000 §4)', async ({ page }) => {
@@ -62,7 +52,7 @@ test('a simulated device switches off and on, and the list shows its state', asy
   await expect(again.getByTestId('device-switch')).toBeChecked();
 });
 
-test('batch commands answer device by device, with the device-type rules', async ({ page }) => {
+test('batch commands are confirmed, then answer device by device, with the device-type rules', async ({ page }) => {
   await login(page);
   await page.goto('/device');
   await page.getByTestId('device-search').fill('DEV00001');
@@ -77,8 +67,19 @@ test('batch commands answer device by device, with the device-type rules', async
   await rows.nth(0).getByTestId('device-select').check();
   await rows.nth(1).getByTestId('device-select').check();
   await page.getByTestId('device-batch-2').click();
+  await expect(page.getByTestId('confirm-message')).toHaveText('确定要对选中的 2 台设备执行批量校时吗？');
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByText('没有需要操作的设备')).toBeVisible();
+  // Cutting the power of every selected device is asked first; cancelled, nothing is sent.
+  const sends: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/biz/t-device/send') && sends.push(r.postData() ?? ''));
   await page.getByTestId('device-batch-3').click();
+  await expect(page.getByTestId('confirm-message')).toHaveText('确定要对选中的 2 台设备执行批量分闸吗？');
+  await page.getByTestId('confirm-cancel').click();
+  await expect(page.getByTestId('confirm-dialog')).toBeHidden();
+  expect(sends).toHaveLength(0);
+  await page.getByTestId('device-batch-3').click();
+  await page.getByTestId('confirm-ok').click();
   const result = page.getByTestId('device-batch-result');
   await expect(result.getByText('DEV000017: 分闸命令发送成功')).toBeVisible();
   await expect(result.getByText('DEV000018: 分闸命令发送成功')).toBeVisible();

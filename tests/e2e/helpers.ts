@@ -46,6 +46,16 @@ export async function openMenu(page: Page, component: string, section = 'device-
   }).toPass({ timeout: 20_000 });
 }
 
+/** Searches the device list for one device by its number and returns its row. */
+export async function findDevice(page: Page, number: string) {
+  await page.goto('/device');
+  await page.getByTestId('device-search').fill(number);
+  await page.getByTestId('device-search').press('Enter');
+  const row = page.getByTestId('device-row').filter({ hasText: number });
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
 /** Chooses an option of a form's select field by its shown name. */
 export async function pick(page: Page, field: string, option: string) {
   await page.getByTestId(`form-field-${field}`).getByRole('combobox').click();

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Autocomplete, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { shareFailure } from '../shareText';
 import { ApiError, call } from '../../../adapters/http';
 import { BULK_PATHS, SHARE_LIST_SIZE } from './api';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
@@ -61,7 +62,7 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
       const answer = await call<{ successMsg?: string; errorMsg?: string }>(BULK_PATHS.share, { deviceIds: devices.map((d) => d.fId), user: user.trim() });
       setOutcome({ success: answer.data?.successMsg || answer.message, error: answer.data?.errorMsg || undefined });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: translate('deviceBulk.shareFailed', { message: error instanceof Error ? error.message : String(error) }) });
+      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: shareFailure(translate, error instanceof Error ? error.message : String(error)) });
     } finally {
       setBusy(false);
     }

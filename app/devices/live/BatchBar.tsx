@@ -4,6 +4,8 @@ import { useNotify, useTranslate } from 'react-admin';
 import { call, ApiError } from '../../../adapters/http';
 import { useCan } from '../../auth/useCan';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { useCommandText } from '../commandText';
 
 /** Batch command types (spec §4) with the permission code that offers each. */
 export const BATCH_COMMANDS = [
@@ -18,34 +20,44 @@ export const BATCH_COMMANDS = [
 function BatchButton({ type, code, label, selected, onDone }: { type: number; code: string; label: string; selected: number[]; onDone: (lines: string[]) => void }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const say = useCommandText();
   const allowed = useCan(code);
   const [busy, setBusy] = useState(false);
+  const { ask, dialog } = useConfirm();
   if (!allowed) return null;
   const run = async () => {
-    if (!selected.length) {
-      notify(translate('device.batch.noneSelected'), { type: 'warning' });
-      return;
-    }
     setBusy(true);
     try {
       const answer = await call<string>('/biz/t-device/send', { fIds: selected, fCmdType: type });
       onDone(String(answer.data ?? '').split('\n').filter(Boolean));
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'warning' });
+      if (!(error instanceof ApiError) || error.status === 200) notify(say(error instanceof Error ? error.message : String(error)), { type: 'warning' });
     } finally {
       setBusy(false);
     }
   };
+  // One click reaches every selected device (cutting their power, rebooting them), so it is asked first.
+  const confirmRun = () => {
+    if (!selected.length) {
+      notify(translate('device.batch.noneSelected'), { type: 'warning' });
+      return;
+    }
+    ask(translate('device.batch.confirm', { count: selected.length, command: translate(label) }), run);
+  };
   return (
-    <Button size="small" variant="outlined" disabled={busy} onClick={() => void run()} data-testid={`device-batch-${type}`}>
-      {translate(label)}
-    </Button>
+    <>
+      <Button size="small" variant="outlined" disabled={busy} onClick={confirmRun} data-testid={`device-batch-${type}`}>
+        {translate(label)}
+      </Button>
+      {dialog}
+    </>
   );
 }
 
 /** The batch buttons over the selected devices, and the devices' answers line by line. */
 export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () => void }) {
   const translate = useTranslate();
+  const say = useCommandText();
   const [lines, setLines] = useState<string[] | null>(null);
   const opened = useOpenedOnce(lines !== null);
   return (
@@ -71,7 +83,7 @@ export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () 
               {(lines ?? []).map((line) => (
                 // The device's own answer decides: text containing 成功 is a success.
                 <Alert key={line} severity={line.includes('成功') ? 'success' : 'error'} sx={{ py: 0 }}>
-                  {line}
+                  {say(line)}
                 </Alert>
               ))}
             </Box>

@@ -3,6 +3,7 @@ import { Switch, Tooltip } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { call } from '../../../adapters/http';
 import type { DeviceRow } from '../cells';
+import { useCommandText } from '../commandText';
 
 /** After a refused toggle the switch returns and the device is read again this much later (spec §9). */
 export const SWITCH_RELOAD_MS = 1500;
@@ -14,6 +15,7 @@ export const SWITCH_RELOAD_MS = 1500;
 export function SwitchToggle({ row, onChanged }: { row: DeviceRow; onChanged: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const say = useCommandText();
   const stored = Number(row.switchStatus) === 1;
   const locked = Number(row.fLock) === 1;
   const [on, setOn] = useState(stored || locked);
@@ -25,11 +27,11 @@ export function SwitchToggle({ row, onChanged }: { row: DeviceRow; onChanged: ()
     setBusy(true);
     try {
       const answer = await call<unknown>('/app/device/send-switch', { deviceId: row.fId, onOff: next ? 1 : 0 });
-      notify(answer.message, { type: 'success' });
+      notify(say(answer.message), { type: 'success' });
       onChanged();
     } catch (error) {
       setOn(!next);
-      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+      notify(say(error instanceof Error ? error.message : String(error)), { type: 'error' });
       setTimeout(onChanged, SWITCH_RELOAD_MS);
     } finally {
       setBusy(false);

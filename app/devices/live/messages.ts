@@ -6,6 +6,7 @@ export default {
       batch: {
         reboot: '批量重启', time: '批量校时', open: '批量分闸', close: '批量合闸', lock: '批量锁定', unlock: '批量解锁',
         noneSelected: '请先选择需要操作的设备', result: '命令执行结果', selected: '已选择 %{count} 台设备',
+        confirm: '确定要对选中的 %{count} 台设备执行%{command}吗？',
       },
       autoRefresh: '自动刷新',
       alarm: {
@@ -30,6 +31,7 @@ export default {
       batch: {
         reboot: '批量重啟', time: '批量校時', open: '批量分閘', close: '批量合閘', lock: '批量鎖定', unlock: '批量解鎖',
         noneSelected: '請先選擇需要操作的設備', result: '命令執行結果', selected: '已選擇 %{count} 台設備',
+        confirm: '確定要對選中的 %{count} 台設備執行%{command}嗎？',
       },
       autoRefresh: '自動刷新',
       broker: {
@@ -44,6 +46,7 @@ export default {
       batch: {
         reboot: 'Reboot', time: 'Sync time', open: 'Open breakers', close: 'Close breakers', lock: 'Lock', unlock: 'Unlock',
         noneSelected: 'Select the devices to operate first', result: 'Command results', selected: '%{count} devices selected',
+        confirm: 'Send "%{command}" to the %{count} selected devices?',
       },
       autoRefresh: 'Auto refresh',
       alarm: {

@@ -8,6 +8,8 @@ import { endpoints } from '../../../adapters/generated/endpoints';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
+import { validateField } from '../../components/validate';
+import { resources } from '../../generated/resources';
 import { DraftActions, useRowDrafts, type Draft } from './shared';
 
 const PATHS = endpoints.deviceAlarmCabinet;
@@ -36,6 +38,24 @@ type Row = Draft<Cabinet>;
 
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
+const NUMBERS = ['fMin', 'fMax', 'fAlarmOne', 'fAlarmTwo'] as const;
+/** Looked up when first needed: the generated resources import the device page, which imports this tab. */
+const cabinetFields = () => resources.find((r) => r.config.name === 'deviceAlarmCabinet')!.config.fields;
+
+/**
+ * The schema's message for a threshold that is not a whole number in its range (a blank one included,
+ * as the row has no empty threshold): checked here, since a value that is no number would otherwise
+ * reach the server as null, and the server's refusal is in Chinese whatever the console's language.
+ */
+function numberError(row: Cabinet): string | null {
+  for (const source of NUMBERS) {
+    const field = cabinetFields()[source];
+    const error = blank(row[source]) ? { key: field.messages.type } : validateField(field, row[source]);
+    if (error) return error.key;
+  }
+  return null;
+}
+
 /** Alarm-cabinet thresholds of one device: each row saved or deleted on its own; new rows live here until saved. */
 function CabinetTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
@@ -47,11 +67,12 @@ function CabinetTab({ device }: DeviceTabProps) {
   const bodyOf = (row: Row) => {
     const error = blank(row.fUnit)
       ? 'deviceCabinet.unitRequired'
-      : Number(row.fMin) > Number(row.fMax)
-        ? 'deviceCabinet.minAboveMax'
-        : blank(row.fGasEn) && blank(row.fGasCh)
-          ? 'deviceCabinet.gasRequired'
-          : null;
+      : (numberError(row) ??
+        (Number(row.fMin) > Number(row.fMax)
+          ? 'deviceCabinet.minAboveMax'
+          : blank(row.fGasEn) && blank(row.fGasCh)
+            ? 'deviceCabinet.gasRequired'
+            : null));
     if (error) return { error };
     const { key: _k, dirty: _d, saving: _s, error: _e, fBeginTime: _t, ...values } = row;
     return { ...values, fSwitch: Number(row.fSwitch), fMin: Number(row.fMin), fMax: Number(row.fMax), fAlarmOne: Number(row.fAlarmOne), fAlarmTwo: Number(row.fAlarmTwo) };

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { failureText } from '../../components/failure';
+import { shareFailure } from '../shareText';
 import {
   Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer,
   TableHead, TableRow, TextField, Typography,
@@ -54,7 +55,7 @@ function ShareDialog({ open, deviceId, onClose, onShared }: { open: boolean; dev
       onShared();
     } else if (!res.announced) {
       // The dialog stays open so the name can be corrected.
-      setError(res.message || translate('deviceTab.shares.failed'));
+      setError(res.message ? shareFailure(translate, res.message) : translate('deviceTab.shares.failed'));
     }
   };
 

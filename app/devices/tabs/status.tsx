@@ -5,6 +5,7 @@ import {
 import RefreshIcon from '@mui/icons-material/Refresh';
 import LockIcon from '@mui/icons-material/Lock';
 import { useNotify, useTranslate } from 'react-admin';
+import { useCommandText } from '../commandText';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { OnlineChip } from '../cells';
 import { useCan } from '../../auth/useCan';
@@ -54,6 +55,7 @@ const bit = (v: unknown) => (Number(v) === 1 ? 1 : 0);
 function StatusTab({ device, reload }: DeviceTabProps) {
   const translate = useTranslate();
   const notify = useNotify();
+  const say = useCommandText();
   const canControl = useCan('device:control');
   const readings = useReadings(device.fId, pathsFor(device).elec);
   const commands = useCommands(device.fId);
@@ -84,7 +86,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
     const res = what === 'switch' ? await send(PATHS.sendSwitch, { deviceId: device.fId, onOff: value }) : await send(PATHS.sendLock, { deviceId: device.fId, lock: value });
     setBusy(null);
     if (res.ok) {
-      notify(res.message || translate('deviceTab.sendSuccess'), { type: 'success' });
+      notify(say(res.message) || translate('deviceTab.sendSuccess'), { type: 'success' });
       // Locking closes the breaker as well.
       if (what === 'lock' && value === 1) setSwitchOn(1);
       void commands.load();
@@ -94,7 +96,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
     }
     set(previous);
     // The switch's failure reads as the spec words it (获取开关状态异常:…); the lock's is the device's own answer.
-    if (!res.announced) notify(what === 'switch' ? translate('deviceTab.status.switchFailed', { message: res.message }) : res.message || translate('deviceTab.saveFailed'), { type: 'error' });
+    if (!res.announced) notify(what === 'switch' ? translate('deviceTab.status.switchFailed', { message: say(res.message) }) : say(res.message) || translate('deviceTab.saveFailed'), { type: 'error' });
     afterFailure();
   };
 

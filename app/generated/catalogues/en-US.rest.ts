@@ -2313,7 +2313,8 @@ export default {
       "unlock": "Unlock",
       "noneSelected": "Select the devices to operate first",
       "result": "Command results",
-      "selected": "%{count} devices selected"
+      "selected": "%{count} devices selected",
+      "confirm": "Send \"%{command}\" to the %{count} selected devices?"
     },
     "autoRefresh": "Auto refresh",
     "add": "Add device",
@@ -2412,7 +2413,27 @@ export default {
       "inFlight": "A command is being sent, please do not send again...",
       "throttled": "Too many clicks, take a break",
       "timeout": "The device did not answer in time",
-      "brokerDown": "The message broker is not connected"
+      "brokerDown": "The message broker is not connected",
+      "abandoned": "The device did not answer in time (the server that sent the command stopped)",
+      "passwordRequired": "The login password is required",
+      "passwordFailed": "Password check failed",
+      "noDevices": "None of the selected devices takes this command"
+    },
+    "names": {
+      "close": "Close",
+      "open": "Open",
+      "lock": "Lock",
+      "unlock": "Unlock",
+      "reboot": "Reboot",
+      "timeSync": "Time sync",
+      "readThreshold": "Threshold read",
+      "changePassword": "Change password",
+      "clearData": "Clear data",
+      "setThreshold": "Thresholds",
+      "calibration": "Calibration",
+      "protection": "Protection parameters",
+      "refresh": "Refresh",
+      "upgrade": "Firmware upgrade"
     }
   },
   "deviceTab": {
@@ -2511,7 +2532,13 @@ export default {
       "confirmDelete": "Delete this share?",
       "deleted": "Deleted",
       "deleteFailed": "Delete failed",
-      "empty": "This device is not shared with anyone"
+      "empty": "This device is not shared with anyone",
+      "reasons": {
+        "notFound": "no such user",
+        "ambiguous": "several users have this name, enter the phone number",
+        "self": "you cannot share with yourself",
+        "notOrdinary": "devices are shared with ordinary users only"
+      }
     },
     "params": {
       "thresholds": "Gateway thresholds",

@@ -499,6 +499,8 @@ export default {
       "pattern": "%{label} has an invalid format",
       "integer": "%{label} must be an integer",
       "number": "%{label} must be a number",
+      "minimum": "%{label} must be at least %{min}",
+      "maximum": "%{label} must be at most %{max}",
       "notBefore": "%{label} cannot be earlier than the start time"
     },
     "options": {

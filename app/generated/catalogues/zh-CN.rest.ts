@@ -2313,7 +2313,8 @@ export default {
       "unlock": "批量解锁",
       "noneSelected": "请先选择需要操作的设备",
       "result": "命令执行结果",
-      "selected": "已选择 %{count} 台设备"
+      "selected": "已选择 %{count} 台设备",
+      "confirm": "确定要对选中的 %{count} 台设备执行%{command}吗？"
     },
     "autoRefresh": "自动刷新",
     "add": "新增设备",
@@ -2412,7 +2413,27 @@ export default {
       "inFlight": "信息发送中,请勿重复发送...",
       "throttled": "点击太频繁，休息一下",
       "timeout": "设备响应超时",
-      "brokerDown": "消息服务器未连接"
+      "brokerDown": "消息服务器未连接",
+      "abandoned": "设备响应超时（发送命令的服务已停止）",
+      "passwordRequired": "登录密码不能为空",
+      "passwordFailed": "密码校验失败",
+      "noDevices": "没有需要操作的设备"
+    },
+    "names": {
+      "close": "合闸",
+      "open": "分闸",
+      "lock": "锁定",
+      "unlock": "解锁",
+      "reboot": "重启",
+      "timeSync": "时间同步",
+      "readThreshold": "阈值查询",
+      "changePassword": "修改密码",
+      "clearData": "清除数据",
+      "setThreshold": "阈值设置",
+      "calibration": "校准参数",
+      "protection": "保护参数",
+      "refresh": "刷新",
+      "upgrade": "固件升级"
     }
   },
   "deviceTab": {
@@ -2494,7 +2515,13 @@ export default {
       "confirmDelete": "确定要删除吗！",
       "deleted": "删除成功",
       "deleteFailed": "删除失败",
-      "empty": "该设备尚未分享给其他用户"
+      "empty": "该设备尚未分享给其他用户",
+      "reasons": {
+        "notFound": "用户不存在",
+        "ambiguous": "存在同名用户，请输入手机号",
+        "self": "不能分享给自己",
+        "notOrdinary": "只能分享给普通用户"
+      }
     },
     "params": {
       "thresholds": "网关参数",

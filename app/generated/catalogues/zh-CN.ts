@@ -500,6 +500,8 @@ export default {
       "pattern": "%{label}格式不正确",
       "integer": "%{label}必须为整数",
       "number": "%{label}必须为数字",
+      "minimum": "%{label}不能小于%{min}",
+      "maximum": "%{label}不能大于%{max}",
       "notBefore": "%{label}不能早于开始时间"
     },
     "options": {

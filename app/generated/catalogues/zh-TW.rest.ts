@@ -2313,7 +2313,8 @@ export default {
       "unlock": "批量解鎖",
       "noneSelected": "請先選擇需要操作的設備",
       "result": "命令執行結果",
-      "selected": "已選擇 %{count} 台設備"
+      "selected": "已選擇 %{count} 台設備",
+      "confirm": "確定要對選中的 %{count} 台設備執行%{command}嗎？"
     },
     "autoRefresh": "自動刷新",
     "add": "新增設備",
@@ -2412,7 +2413,27 @@ export default {
       "inFlight": "資訊發送中,請勿重複發送...",
       "throttled": "點擊太頻繁，休息一下",
       "timeout": "設備回應逾時",
-      "brokerDown": "訊息伺服器未連線"
+      "brokerDown": "訊息伺服器未連線",
+      "abandoned": "設備回應逾時（發送命令的服務已停止）",
+      "passwordRequired": "登入密碼不能為空",
+      "passwordFailed": "密碼校驗失敗",
+      "noDevices": "沒有需要操作的設備"
+    },
+    "names": {
+      "close": "合閘",
+      "open": "分閘",
+      "lock": "鎖定",
+      "unlock": "解鎖",
+      "reboot": "重啟",
+      "timeSync": "時間同步",
+      "readThreshold": "閾值查詢",
+      "changePassword": "修改密碼",
+      "clearData": "清除數據",
+      "setThreshold": "閾值設定",
+      "calibration": "校準參數",
+      "protection": "保護參數",
+      "refresh": "重新整理",
+      "upgrade": "韌體升級"
     }
   },
   "deviceTab": {
@@ -2494,7 +2515,13 @@ export default {
       "confirmDelete": "確定要刪除嗎！",
       "deleted": "刪除成功",
       "deleteFailed": "刪除失敗",
-      "empty": "該設備尚未分享給其他用戶"
+      "empty": "該設備尚未分享給其他用戶",
+      "reasons": {
+        "notFound": "用戶不存在",
+        "ambiguous": "存在同名用戶，請輸入手機號",
+        "self": "不能分享給自己",
+        "notOrdinary": "只能分享給普通用戶"
+      }
     },
     "params": {
       "thresholds": "網關參數",

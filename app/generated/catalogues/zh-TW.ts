@@ -500,6 +500,8 @@ export default {
       "pattern": "%{label}格式不正確",
       "integer": "%{label}必須為整數",
       "number": "%{label}必須為數字",
+      "minimum": "%{label}不能小於%{min}",
+      "maximum": "%{label}不能大於%{max}",
       "notBefore": "%{label}不能早於開始時間"
     },
     "options": {

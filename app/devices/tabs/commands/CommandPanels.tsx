@@ -14,20 +14,12 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../../../adapters/http';
 import { EmptyState } from '../../../components/EmptyState';
 import type { DeviceTabProps } from '../../DeviceDrawer';
-import { flatValidator } from '../../../components/formValidator';
+import { flatValidator, ignoreReported } from '../../../components/formValidator';
+import { isSent, useCommandText } from '../../commandText';
 import { buildForm, defaultValues, toProductJson, visibleFields, withReported, type CommandLibrary, type FormValues } from './schema';
 
 export const CONFIG_PATH = '/biz/t-product-json/send';
 export const SEND_PATH = '/api/emq/send';
-
-/** The server's refusals of the command rules, so other languages read them in their own words. */
-const REFUSALS: Record<string, string> = {
-  '设备离线': 'deviceCommands.refusals.offline',
-  '信息发送中,请勿重复发送...': 'deviceCommands.refusals.inFlight',
-  '点击太频繁，休息一下': 'deviceCommands.refusals.throttled',
-  '设备响应超时': 'deviceCommands.refusals.timeout',
-  '消息服务器未连接': 'deviceCommands.refusals.brokerDown',
-};
 
 /** A switch between a field's open and close values; the form holds true for open. */
 function SwitchWidget({ id, value, disabled, readonly, label, onChange, options }: WidgetProps) {
@@ -74,7 +66,7 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
   const [outcome, setOutcome] = useState<Outcome>(null);
   const hasFields = visibleFields(library).length > 0;
 
-  const messageOf = (text: string) => (REFUSALS[text] ? translate(REFUSALS[text]) : text);
+  const say = useCommandText();
 
   const run = async (isSearch: boolean, formValues: FormValues) => {
     if (busy) return;
@@ -83,20 +75,18 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
       const answer = await call<SendAnswer>(SEND_PATH, { productJson: toProductJson(library, formValues), gateWayId: deviceId, isSearch }, { raw: true });
       if (answer.success) {
         setValues((current) => withReported(library, current, answer.data?.productJson));
-        // The server names the command in Chinese; its name is the part before the fixed suffix.
-        const name = answer.message.endsWith('命令发送成功') ? answer.message.slice(0, -'命令发送成功'.length) : library.fName;
-        const text = translate('deviceCommands.sent', { name });
+        const text = isSent(answer.message) ? say(answer.message) : translate('deviceCommands.sent', { name: library.fName });
         setOutcome({ ok: true, text });
         notify(text, { type: 'success' });
       } else {
-        const text = messageOf(answer.message);
+        const text = say(answer.message);
         setOutcome({ ok: false, text });
         notify(text, { type: 'warning' });
       }
     } catch (error) {
       // Expired logins, missing permissions and server faults are announced by the shell.
       if (error instanceof ApiError && error.status !== 200 && error.status !== 0) setOutcome(null);
-      else setOutcome({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      else setOutcome({ ok: false, text: say(error instanceof Error ? error.message : String(error)) });
     } finally {
       setBusy(null);
     }
@@ -136,6 +126,8 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
         widgets={widgets}
         noHtml5Validate
         showErrorList={false}
+        // The messages stand under their fields; without a handler rjsf logs every refused send as a console error.
+        onError={ignoreReported}
         transformErrors={transformErrors}
         disabled={busy !== null}
         onChange={(e) => setValues((e.formData ?? {}) as FormValues)}

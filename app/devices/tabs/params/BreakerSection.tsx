@@ -3,6 +3,7 @@ import { Alert, Box, Button, CircularProgress, Paper, Typography } from '@mui/ma
 import SaveIcon from '@mui/icons-material/Save';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useNotify, useTranslate } from 'react-admin';
+import { useCommandText } from '../../commandText';
 import { defaultCalibration, defaultProtection } from '../../../../server/mqtt/device-params';
 import { PATHS, send, useLoginPassword } from '../shared';
 import { ParamForm } from './ParamForm';
@@ -26,6 +27,7 @@ function onlyKnown(keys: string[], source: unknown, fallback: Values): Values {
 export function BreakerSection({ deviceId, canControl, start = true }: { deviceId: number; canControl: boolean; start?: boolean }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const say = useCommandText();
   const { guard, dialog } = useLoginPassword();
   const protection = useMemo(() => protectionSchema(translate), [translate]);
   const calibration = useMemo(() => calibrationSchema(translate), [translate]);
@@ -94,13 +96,13 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
           const res = await send<Values>(PATHS.setParameter, { deviceId, parameter, data: payload });
           setBusy(null);
           if (res.ok) {
-            notify(res.message || translate('deviceTab.saved'), { type: 'success' });
+            notify(say(res.message) || translate('deviceTab.saved'), { type: 'success' });
             // The acknowledgement carries every value the device now holds.
             const keys = parameter === 'protection' ? protectionKeys : calibrationKeys;
             const now = onlyKnown(keys, res.data, { ...loaded[parameter], ...payload });
             setLoaded((l) => ({ ...l, [parameter]: now }));
             setValues((v) => ({ ...v, [parameter]: now }));
-          } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: res.message }) : translate('deviceTab.saveFailed'), { type: 'error' });
+          } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: say(res.message) }) : translate('deviceTab.saveFailed'), { type: 'error' });
         })(),
     );
   };

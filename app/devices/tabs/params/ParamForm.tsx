@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, FormControlLabel, Switch, ThemeProvider, type Theme } from '@mui/material';
 import Form from '@rjsf/mui';
-import { flatValidator } from '../../../components/formValidator';
+import { flatValidator, ignoreReported } from '../../../components/formValidator';
 import type { ObjectFieldTemplateProps, RJSFSchema, RJSFValidationError, UiSchema, WidgetProps } from '@rjsf/utils';
 import { useTranslate } from 'react-admin';
 
@@ -86,6 +86,9 @@ export function ParamForm({ schema, uiSchema, formData, onChange, onSubmit, disa
           templates={{ ObjectFieldTemplate: GridTemplate }}
           transformErrors={transformErrors}
           showErrorList={false}
+          // The messages stand under their fields; without a handler the form also logs every refused
+          // send to the browser console as an error.
+          onError={ignoreReported}
           noHtml5Validate
           liveValidate="onChange"
           disabled={disabled}

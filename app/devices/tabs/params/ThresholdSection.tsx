@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, FormControlLabel, Paper, Radio, RadioGroup, TextField, Typography } from '@mui/material';
 import SendIcon from '@mui/icons-material/Send';
 import { useNotify, useTranslate } from 'react-admin';
+import { useCommandText } from '../../commandText';
 import { THRESHOLD_DEFAULTS, DEVICE_PASSWORD_MAX } from '../../../../server/mqtt/device-params';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { PATHS, send, useLoginPassword, type SendResult } from '../shared';
@@ -20,6 +21,7 @@ const ABILITY_CMD: Record<number, number> = { 2: 414, 3: 415, 4: 416 };
 export function ThresholdSection({ deviceId, setPath = PATHS.setThreshold, canControl, onRead }: { deviceId: number; setPath?: string; canControl: boolean; onRead?: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const say = useCommandText();
   const { guard, dialog } = useLoginPassword();
   const confirm = useConfirm();
   const { schema, uiSchema } = useMemo(() => thresholdSchema(translate), [translate]);
@@ -62,9 +64,9 @@ export function ThresholdSection({ deviceId, setPath = PATHS.setThreshold, canCo
     const res = await send(setPath, { deviceId, ...body });
     setBusy(false);
     if (res.ok) {
-      notify(res.message || translate('deviceTab.sendSuccess'), { type: 'success' });
+      notify(say(res.message) || translate('deviceTab.sendSuccess'), { type: 'success' });
       after?.();
-    } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: res.message }) : translate('deviceTab.saveFailed'), { type: 'error' });
+    } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: say(res.message) }) : translate('deviceTab.saveFailed'), { type: 'error' });
   };
 
   const pushThresholds = (data: Values) => {

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { ApiError, call } from '../../../../adapters/http';
+import { useCommandText } from '../../commandText';
 
 export const CHECK_PASSWORD_PATH = '/check-password';
 
@@ -18,6 +19,7 @@ export interface LoginPasswordDialogProps {
  */
 export function LoginPasswordDialog({ open, onClose, onVerified }: LoginPasswordDialogProps) {
   const translate = useTranslate();
+  const say = useCommandText();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -46,7 +48,7 @@ export function LoginPasswordDialog({ open, onClose, onVerified }: LoginPassword
     } catch (e) {
       setBusy(false);
       if (e instanceof ApiError && e.status !== 200) return;
-      setError(e instanceof Error && e.message ? e.message : translate('deviceTab.password.failed'));
+      setError(e instanceof Error && e.message ? say(e.message) : translate('deviceTab.password.failed'));
     }
   };
 

@@ -72,6 +72,8 @@ const zhCN = {
       deleted: '删除成功',
       deleteFailed: '删除失败',
       empty: '该设备尚未分享给其他用户',
+      // The server's reasons after 设备分享失败:, as it words them.
+      reasons: { notFound: '用户不存在', ambiguous: '存在同名用户，请输入手机号', self: '不能分享给自己', notOrdinary: '只能分享给普通用户' },
     },
     params: {
       thresholds: '网关参数',
@@ -262,6 +264,7 @@ const zhTW: typeof zhCN = {
       deleted: '刪除成功',
       deleteFailed: '刪除失敗',
       empty: '該設備尚未分享給其他用戶',
+      reasons: { notFound: '用戶不存在', ambiguous: '存在同名用戶，請輸入手機號', self: '不能分享給自己', notOrdinary: '只能分享給普通用戶' },
     },
     params: {
       thresholds: '網關參數',
@@ -470,6 +473,10 @@ const enUS: typeof zhCN & { deviceTab: { status: { bids: Record<string, string> 
       deleted: 'Deleted',
       deleteFailed: 'Delete failed',
       empty: 'This device is not shared with anyone',
+      reasons: {
+        notFound: 'no such user', ambiguous: 'several users have this name, enter the phone number', self: 'you cannot share with yourself',
+        notOrdinary: 'devices are shared with ordinary users only',
+      },
     },
     params: {
       thresholds: 'Gateway thresholds',

@@ -7,6 +7,8 @@ import AddCircleOutlineIcon from '@mui/icons-material/AddCircleOutlineOutlined';
 import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { NEW_TIMER, TIMER_PATHS, VALID_TYPES, request, type Timer } from './api';
+import { validateField } from '../../../components/validate';
+import { resources } from '../../../generated/resources';
 
 /** A failed validation keeps the spinner this long, like the other dialogs, so the click visibly registers. */
 const VALIDATION_RESET_MS = 300;
@@ -14,6 +16,18 @@ const VALIDATION_RESET_MS = 300;
 const ROWS_MAX_HEIGHT = 400;
 
 type FormRow = Timer & { key: number };
+
+/** Looked up when first needed: the generated resources import the device page, which imports this dialog. */
+const reverseSecondField = () => resources.find((r) => r.config.name === 'deviceTiming')!.config.fields.fReverseSecond;
+
+/**
+ * The catalogue key of what is wrong with a reverse delay, by the schema's rules (1 to 86400 whole
+ * seconds), so a value the server would refuse in Chinese is refused here in the console's language.
+ */
+function reverseSecondError(value: unknown): string | null {
+  if (value === undefined || value === null || String(value).trim() === '') return 'deviceTimers.reverseSecondMin';
+  return validateField(reverseSecondField(), value)?.key ?? null;
+}
 type RowErrors = Partial<Record<'fTime' | 'fValidType' | 'fReverseSecond', string>>;
 
 const COLUMNS = '150px 130px 90px 70px 120px 70px 76px';
@@ -57,7 +71,10 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
       const e: RowErrors = {};
       if (!r.fTime) e.fTime = translate('deviceTimers.timeRequired');
       if (!Number.isInteger(Number(r.fValidType)) || !r.fValidType) e.fValidType = translate('deviceTimers.validTypeRequired');
-      if (Number(r.fReverse) === 1 && !(Number.isInteger(Number(r.fReverseSecond)) && Number(r.fReverseSecond) >= 1)) e.fReverseSecond = translate('deviceTimers.reverseSecondMin');
+      if (Number(r.fReverse) === 1) {
+        const error = reverseSecondError(r.fReverseSecond);
+        if (error) e.fReverseSecond = translate(error);
+      }
       if (Object.keys(e).length) found[r.key] = e;
     }
     setErrors(found);
