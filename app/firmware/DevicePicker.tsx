@@ -122,7 +122,7 @@ export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: {
               </TableCell>
               <TableCell sx={{ fontWeight: 600 }}>{translate('firmware.upgrade.device')}</TableCell>
               <TableCell sx={{ fontWeight: 600 }}>{translate('firmware.upgrade.deviceName')}</TableCell>
-              <TableCell sx={{ fontWeight: 600 }} />
+              <TableCell sx={{ fontWeight: 600 }}>{translate('firmware.picker.state')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>

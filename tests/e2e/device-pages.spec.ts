@@ -52,6 +52,8 @@ test('firmware: a version is saved with the spec rules and a device added for up
   const row = page.getByTestId('firmware-row').filter({ hasText: '端到端插座固件' });
   await row.getByTestId('firmware-view').click();
   await page.getByTestId('upgrade-add').click();
+  // Every column of the picker is named, the devices' connection too.
+  await expect(page.getByRole('columnheader', { name: '在线状态' })).toBeVisible();
   await page.getByTestId('picker-row').first().locator('input[type=checkbox]').check();
   await page.getByTestId('picker-add').click();
   await expect(page.getByText('设备添加完成')).toBeVisible();

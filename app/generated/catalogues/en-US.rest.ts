@@ -2832,6 +2832,7 @@ export default {
       "title": "Select devices to upgrade",
       "keyword": "Device number or name",
       "selected": "%{count} selected",
+      "state": "Connection",
       "online": "Online",
       "offline": "Offline",
       "empty": "No device left to add"

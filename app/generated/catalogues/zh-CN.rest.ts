@@ -2815,6 +2815,7 @@ export default {
       "title": "选择升级设备",
       "keyword": "设备编号或名称",
       "selected": "已选 %{count} 台",
+      "state": "在线状态",
       "online": "在线",
       "offline": "离线",
       "empty": "没有可添加的设备"

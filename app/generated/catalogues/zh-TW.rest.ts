@@ -2815,6 +2815,7 @@ export default {
       "title": "選擇升級設備",
       "keyword": "設備編號或名稱",
       "selected": "已選 %{count} 台",
+      "state": "在線狀態",
       "online": "在線",
       "offline": "離線",
       "empty": "沒有可添加的設備"
