@@ -12,6 +12,7 @@ import type { DB } from '../db';
 import type { User } from '../crud/types';
 import type { LiveDevices } from './live';
 import { publish } from '../relay';
+import { COMMAND_REFUSALS } from '../../adapters/deviceCommands';
 
 export const THROTTLE_MS = 3000;
 export const COMMAND_TIMEOUT_MS = Number(process.env.COMMAND_TIMEOUT_MS ?? 10_000);
@@ -28,17 +29,7 @@ export const REPLICA_ID = (process.env.REPLICA_ID || `${hostname()}/${process.pi
 /** How long a successful /check-password opens sensitive commands. */
 export const PASSWORD_CHECK_MS = 5 * 60_000;
 
-export const MESSAGES = {
-  offline: '设备离线',
-  inFlight: '信息发送中,请勿重复发送...',
-  throttled: '点击太频繁，休息一下',
-  passwordRequired: '登录密码不能为空',
-  passwordFailed: '密码校验失败',
-  timeout: '设备响应超时',
-  brokerDown: '消息服务器未连接',
-  abandoned: '设备响应超时（发送命令的服务已停止）',
-  notBreaker: '该设备不是塑壳断路器',
-};
+export const MESSAGES = COMMAND_REFUSALS;
 
 export type CommandSource = 'console' | 'timer' | 'batch' | 'refresh';
 

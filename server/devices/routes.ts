@@ -256,7 +256,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       if (!ids.length) throw new Refusal('请先选择需要操作的设备');
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).execute()) as { fId: number; fNumber: string; fTypeId: number | null }[];
       const targets = rows.filter((r) => !batch.types || batch.types.includes(r.fTypeId ?? 0));
-      if (!targets.length) throw new Refusal('没有需要操作的设备');
+      if (!targets.length) throw new Refusal(MESSAGES.noDevices);
       // Devices are independent: all are sent at once, and each line tells how its device answered.
       const lines = await Promise.all(
         targets.map(async (r) => {

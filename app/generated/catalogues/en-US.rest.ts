@@ -2417,7 +2417,8 @@ export default {
       "abandoned": "The device did not answer in time (the server that sent the command stopped)",
       "passwordRequired": "The login password is required",
       "passwordFailed": "Password check failed",
-      "noDevices": "None of the selected devices takes this command"
+      "noDevices": "None of the selected devices takes this command",
+      "notBreaker": "This device is not a moulded-case circuit breaker"
     },
     "names": {
       "close": "Close",

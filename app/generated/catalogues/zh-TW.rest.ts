@@ -2412,11 +2412,12 @@ export default {
       "offline": "設備離線",
       "inFlight": "資訊發送中,請勿重複發送...",
       "throttled": "點擊太頻繁，休息一下",
+      "passwordRequired": "登入密碼不能為空",
+      "passwordFailed": "密碼校驗失敗",
       "timeout": "設備回應逾時",
       "brokerDown": "訊息伺服器未連線",
       "abandoned": "設備回應逾時（發送命令的服務已停止）",
-      "passwordRequired": "登入密碼不能為空",
-      "passwordFailed": "密碼校驗失敗",
+      "notBreaker": "該設備不是塑殼斷路器",
       "noDevices": "沒有需要操作的設備"
     },
     "names": {

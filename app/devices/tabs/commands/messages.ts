@@ -1,4 +1,6 @@
 /** Texts of the product command panels of the device drawer; the Chinese wording follows the specification. */
+import { COMMAND_REFUSALS } from '../../../../adapters/deviceCommands';
+
 export default {
   'zh-CN': {
     device: { tabs: { commands: '指令下发' } },
@@ -17,17 +19,8 @@ export default {
       off: '关',
       queryHint: '查询会读取设备当前的值并填入表单',
       errors: { integer: '%{name}必须是整数', number: '%{name}必须是数字', invalid: '%{name}格式不正确' },
-      refusals: {
-        offline: '设备离线',
-        inFlight: '信息发送中,请勿重复发送...',
-        throttled: '点击太频繁，休息一下',
-        timeout: '设备响应超时',
-        brokerDown: '消息服务器未连接',
-        abandoned: '设备响应超时（发送命令的服务已停止）',
-        passwordRequired: '登录密码不能为空',
-        passwordFailed: '密码校验失败',
-        noDevices: '没有需要操作的设备',
-      },
+      // The server's own words (adapters/deviceCommands.ts), which the other languages translate.
+      refusals: COMMAND_REFUSALS,
       // The names the server gives its own commands in "<name>命令发送成功".
       names: {
         close: '合闸', open: '分闸', lock: '锁定', unlock: '解锁', reboot: '重启', timeSync: '时间同步', readThreshold: '阈值查询',
@@ -63,6 +56,7 @@ export default {
         passwordRequired: '登入密碼不能為空',
         passwordFailed: '密碼校驗失敗',
         noDevices: '沒有需要操作的設備',
+        notBreaker: '該設備不是塑殼斷路器',
       },
       names: {
         close: '合閘', open: '分閘', lock: '鎖定', unlock: '解鎖', reboot: '重啟', timeSync: '時間同步', readThreshold: '閾值查詢',
@@ -98,6 +92,7 @@ export default {
         passwordRequired: 'The login password is required',
         passwordFailed: 'Password check failed',
         noDevices: 'None of the selected devices takes this command',
+        notBreaker: 'This device is not a moulded-case circuit breaker',
       },
       names: {
         close: 'Close', open: 'Open', lock: 'Lock', unlock: 'Unlock', reboot: 'Reboot', timeSync: 'Time sync', readThreshold: 'Threshold read',
