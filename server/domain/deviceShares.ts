@@ -14,14 +14,7 @@ import { isAdmin, type Query, type Services, type User } from '../crud/types';
 import { visibleDevice, type VisibleDevice } from './deviceAccess';
 import { pageAt } from '../crud/query';
 import { idList } from '../http/guard';
-
-export const SHARE_MESSAGES = {
-  devicesRequired: '被分享设备不能为空',
-  userRequired: '被分享者不能为空',
-  failed: '设备分享失败',
-  deleted: '删除成功',
-  deleteFailed: '删除失败',
-};
+import { SHARE_MESSAGES, SHARE_REFUSALS } from '../../adapters/deviceShares';
 
 async function holds(ctx: Services, user: User, device: VisibleDevice): Promise<boolean> {
   if (isAdmin(user)) return true;
@@ -42,8 +35,8 @@ async function findTarget(ctx: Services, text: string) {
   const byPhone = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fStatus']).where('fPhone', '=', text).executeTakeFirst();
   if (byPhone) return byPhone;
   const byName = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fStatus']).where('fChineseName', '=', text).limit(2).execute();
-  if (byName.length > 1) throw new Refusal(`${SHARE_MESSAGES.failed}:存在同名用户，请输入手机号`);
-  if (!byName.length) throw new Refusal(`${SHARE_MESSAGES.failed}:用户不存在`);
+  if (byName.length > 1) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.ambiguous}`);
+  if (!byName.length) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.notFound}`);
   return byName[0];
 }
 
@@ -104,9 +97,9 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
       const text = typeof body.user === 'string' ? body.user.trim() : body.user === undefined || body.user === null ? '' : String(body.user).trim();
       if (!text) throw new Refusal(SHARE_MESSAGES.userRequired);
       const target = await findTarget(ctx, text);
-      if (target.fId === user!.fId) throw new Refusal(`${SHARE_MESSAGES.failed}:不能分享给自己`);
+      if (target.fId === user!.fId) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.self}`);
       // Administrators and agents see devices by role, not by share; a share only reaches ordinary users.
-      if (target.fAdmin !== 0) throw new Refusal(`${SHARE_MESSAGES.failed}:只能分享给普通用户`);
+      if (target.fAdmin !== 0) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.notOrdinary}`);
 
       const devices = (await scoped(ctx, entity('device'), user!).where('t_device.fId', 'in', ids).execute()) as unknown as VisibleDevice[];
       const byId = new Map(devices.map((d) => [d.fId, d]));

@@ -1,5 +1,5 @@
 /** Temporary copies of the generator's inputs, history and generated folders, to change and regenerate freely. */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GENERATED_DIRS } from '../../generator/generate';
@@ -15,6 +15,8 @@ export function workspace(): string {
   for (const d of ['schemas', 'resources', MIGRATIONS_DIR, ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   // The console's hand-written texts are inputs of the generated catalogues.
   for (const f of [...handWrittenMessageFiles(ROOT), FIRST_SCREEN_FILE]) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(dir, f));
+  // Some of those texts are the server's own words, read from the neutral modules beside the adapters.
+  for (const f of readdirSync(join(ROOT, 'adapters')).filter((name) => name.endsWith('.ts'))) cpSync(join(ROOT, 'adapters', f), join(dir, 'adapters', f));
   return dir;
 }
 

@@ -2513,9 +2513,9 @@ export default {
       "devicesRequired": "被分享设备不能为空",
       "userRequired": "被分享者不能为空",
       "failed": "设备分享失败",
-      "confirmDelete": "确定要删除吗！",
       "deleted": "删除成功",
       "deleteFailed": "删除失败",
+      "confirmDelete": "确定要删除吗！",
       "empty": "该设备尚未分享给其他用户",
       "reasons": {
         "notFound": "用户不存在",

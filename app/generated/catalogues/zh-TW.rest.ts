@@ -2513,9 +2513,9 @@ export default {
       "devicesRequired": "被分享設備不能為空",
       "userRequired": "被分享者不能為空",
       "failed": "設備分享失敗",
-      "confirmDelete": "確定要刪除嗎！",
       "deleted": "刪除成功",
       "deleteFailed": "刪除失敗",
+      "confirmDelete": "確定要刪除嗎！",
       "empty": "該設備尚未分享給其他用戶",
       "reasons": {
         "notFound": "用戶不存在",

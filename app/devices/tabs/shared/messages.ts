@@ -3,6 +3,8 @@
  * parameter configuration, logs) and of the login-password dialog. Chinese wording follows the
  * specification; protection labels containing 使能 are the enable flags, shown as switches.
  */
+import { SHARE_MESSAGES, SHARE_REFUSALS } from '../../../../adapters/deviceShares';
+
 const zhCN = {
   device: {
     tabs: { motor: '电机控制', status: '运行状态', data: '数据展示', shares: '分享管理', params: '参数配置', logs: '日志管理' },
@@ -65,15 +67,11 @@ const zhCN = {
       userName: '用户名称',
       userPhone: '手机号码',
       intime: '分享时间',
-      devicesRequired: '被分享设备不能为空',
-      userRequired: '被分享者不能为空',
-      failed: '设备分享失败',
+      // The server's own words (adapters/deviceShares.ts), which the other languages translate.
+      ...SHARE_MESSAGES,
       confirmDelete: '确定要删除吗！',
-      deleted: '删除成功',
-      deleteFailed: '删除失败',
       empty: '该设备尚未分享给其他用户',
-      // The server's reasons after 设备分享失败:, as it words them.
-      reasons: { notFound: '用户不存在', ambiguous: '存在同名用户，请输入手机号', self: '不能分享给自己', notOrdinary: '只能分享给普通用户' },
+      reasons: SHARE_REFUSALS,
     },
     params: {
       thresholds: '网关参数',
