@@ -10,10 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { registerCall, type RouteContext } from '../http/route';
 import { S, type JsonSchema } from '../http/catalog';
-import { isAdmin, type User } from '../crud/types';
+import { isAdmin, type Query, type User } from '../crud/types';
 import { scope } from './device';
 import { scope as alarmScope } from './alarm';
-import type { Query } from '../crud/types';
 
 /** The alarm lists' permission: who has it sees the alarms card of the dashboard. */
 const ALARM_LIST = 'alarm:list';
