@@ -9,12 +9,12 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/
 import MeetingRoomOutlined from '@mui/icons-material/MeetingRoomOutlined';
 import { useTranslate } from 'react-admin';
 import type { ResourceConfig } from '../resources/types';
-import { resources } from '../generated/resources';
+import { resourceConfig } from '../resources/config';
 import { SchemaList, type Row } from '../components';
 import { maskPhone } from '../../adapters/personal';
 
 // Looked up on use: the generated table imports this module while it is being built.
-const roomResource = () => resources.find((r) => r.config.name === 'rentalRoom')!.config;
+const roomResource = () => resourceConfig('rentalRoom');
 
 export function RentalHouseList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { Box, Drawer, IconButton, Tooltip, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
-import { resources } from '../generated/resources';
+import { resourceConfig } from '../resources/config';
 import { SchemaList } from '../components/SchemaList';
 import type { Row } from '../components/FormDialog';
 import type { FieldError, FormValues } from '../components/validate';
@@ -46,7 +46,7 @@ function validate(values: FormValues): Record<string, FieldError> {
 export function FieldDrawer({ library, onClose }: { library: Row | null; onClose: () => void }) {
   const translate = useTranslate();
   const config = useMemo(() => {
-    const conf = resources.find((r) => r.config.name === 'productJsonConf')!.config;
+    const conf = resourceConfig('productJsonConf');
     // The library is the drawer's: not a filter to type nor a field to pick.
     return { ...conf, list: { ...conf.list, filters: conf.list.filters.filter((f) => f.key !== 'fProductJsonId') } };
   }, []);

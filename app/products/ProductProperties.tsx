@@ -11,7 +11,7 @@ import { EmptyState } from '../components/EmptyState';
 import { failureText } from '../components/failure';
 import { useDictionary } from '../components/lookups';
 import { validateField, type FieldError } from '../components/validate';
-import { resources } from '../generated/resources';
+import { resourceConfig } from '../resources/config';
 
 interface PropertyRow {
   /** Local key: rows are edited before they have an id. */
@@ -21,7 +21,7 @@ interface PropertyRow {
 }
 
 /** Looked up when first needed: the generated resources import the product page, which imports this. */
-const propertyConfig = () => resources.find((r) => r.config.name === 'productProperty')!.config;
+const propertyConfig = () => resourceConfig('productProperty');
 /** Suggested names: the platform's Product_Property dictionary (brand, model, rated voltage …); any other name may be typed. */
 const NAME_DICTIONARY = 'Product_Property';
 let nextKey = 1;

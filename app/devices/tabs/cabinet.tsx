@@ -9,7 +9,7 @@ import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
 import { validateField } from '../../components/validate';
-import { resources } from '../../generated/resources';
+import { resourceConfig } from '../../resources/config';
 import { DraftActions, useRowDrafts, type Draft } from './shared';
 
 const PATHS = endpoints.deviceAlarmCabinet;
@@ -40,7 +40,7 @@ const blank = (v: unknown) => v === undefined || v === null || String(v).trim() 
 
 const NUMBERS = ['fMin', 'fMax', 'fAlarmOne', 'fAlarmTwo'] as const;
 /** Looked up when first needed: the generated resources import the device page, which imports this tab. */
-const cabinetFields = () => resources.find((r) => r.config.name === 'deviceAlarmCabinet')!.config.fields;
+const cabinetFields = () => resourceConfig('deviceAlarmCabinet').fields;
 
 /**
  * The schema's message for a threshold that is not a whole number in its range (a blank one included,

@@ -8,7 +8,7 @@ import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutlineOutl
 import { useNotify, useTranslate } from 'react-admin';
 import { NEW_TIMER, TIMER_PATHS, VALID_TYPES, request, type Timer } from './api';
 import { validateField } from '../../../components/validate';
-import { resources } from '../../../generated/resources';
+import { resourceConfig } from '../../../resources/config';
 
 /** A failed validation keeps the spinner this long, like the other dialogs, so the click visibly registers. */
 const VALIDATION_RESET_MS = 300;
@@ -18,7 +18,7 @@ const ROWS_MAX_HEIGHT = 400;
 type FormRow = Timer & { key: number };
 
 /** Looked up when first needed: the generated resources import the device page, which imports this dialog. */
-const reverseSecondField = () => resources.find((r) => r.config.name === 'deviceTiming')!.config.fields.fReverseSecond;
+const reverseSecondField = () => resourceConfig('deviceTiming').fields.fReverseSecond;
 
 /**
  * The catalogue key of what is wrong with a reverse delay, by the schema's rules (1 to 86400 whole
