@@ -2,7 +2,7 @@
  * The alarm list at scale: 1,000,000 alarms on PostgreSQL (built through the product's own migrations,
  * filled with generate_series in one statement), the door-lock list with its filters through the whole
  * HTTP stack against the same page read with direct SQL (rows, count, house, room, device and person
- * names). Prints ratios, not times. Needs DATABASE_URL (a fresh database is created and dropped).
+ * names), the two interleaved round by round. Prints ratios, not times. Needs DATABASE_URL (a fresh database is created and dropped).
  * `npm run bench` runs it after the device list; ALARMS=1000000 ROUNDS=30 by default. KEEP=1 keeps the
  * database and prints its name; REUSE=<that name> measures it again without building.
  */
@@ -36,6 +36,27 @@ async function time(label: string, rounds: number, run: (i: number) => Promise<u
   const ms = Number(process.hrtime.bigint() - start) / 1e6 / rounds;
   console.log(`  ${label.padEnd(52)} ${ms.toFixed(2)} ms/call`);
   return ms;
+}
+
+/**
+ * Direct SQL and the server side by side: after a warm-up of each, one call of each per round, in turns,
+ * so a change in the machine's load (other work on the 2 cores) falls on both alike. Mean times.
+ */
+async function compare(labels: [string, string], rounds: number, direct: (i: number) => Promise<unknown>, server: (i: number) => Promise<unknown>): Promise<[number, number]> {
+  for (let i = 0; i < 5; i++) await direct(i), await server(i);
+  let d = 0n;
+  let s = 0n;
+  for (let i = 0; i < rounds; i++) {
+    let t = process.hrtime.bigint();
+    await direct(i);
+    d += process.hrtime.bigint() - t;
+    t = process.hrtime.bigint();
+    await server(i);
+    s += process.hrtime.bigint() - t;
+  }
+  const times: [number, number] = [Number(d) / 1e6 / rounds, Number(s) / 1e6 / rounds];
+  labels.forEach((label, k) => console.log(`  ${label.padEnd(52)} ${times[k].toFixed(2)} ms/call`));
+  return times;
 }
 
 const base = new URL(process.env.DATABASE_URL);
@@ -81,14 +102,15 @@ try {
     await sql`select * from t_device where f_id = any(${any(ids('fDeviceId'))})`.execute(db);
     await sql`select f_id, f_chinese_name, f_phone from t_sys_user where f_id = any(${any([...ids('fUserAlarmId'), ...ids('fHandleUserId')])})`.execute(db);
   };
-  const direct = await time('direct SQL (page, count, house/room/device/people)', ROUNDS, async (i) => {
-    const c = condition(i);
-    await directPage(sql`f_alarm_type in (3, 4) and f_status = 0 and f_street_id = ${c.streetId} and f_alarm_time >= ${from} and f_alarm_time <= ${to}`);
-  });
-  const engine = await time('POST /biz/t-alarm/pageList (engine + HTTP)', ROUNDS, async (i) => {
-    const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: token }, payload: { current: 1, size: 10, condition: condition(i) } });
-    if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(r.body);
-  });
+  const [direct, engine] = await compare(['direct SQL (page, count, house/room/device/people)', 'POST /biz/t-alarm/pageList (engine + HTTP)'], ROUNDS,
+    async (i) => {
+      const c = condition(i);
+      await directPage(sql`f_alarm_type in (3, 4) and f_status = 0 and f_street_id = ${c.streetId} and f_alarm_time >= ${from} and f_alarm_time <= ${to}`);
+    },
+    async (i) => {
+      const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: token }, payload: { current: 1, size: 10, condition: condition(i) } });
+      if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(r.body);
+    });
   const byHouse = await time('POST /biz/t-alarm/pageList (house name, all types)', ROUNDS, async (i) => {
     const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: token }, payload: { current: 1, size: 10, condition: { house_name: ['石牌', '五山', '棠下', '北京', '农林'][i % 5] } } });
     if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(r.body);
@@ -101,11 +123,12 @@ try {
   // console first shows it (no filter: the scope narrows it) against the same page read directly.
   const officerToken = (await app.inject({ method: 'POST', url: '/login', payload: { userName: '13800000003', password: 'Officer@123' } })).json().data.token as string;
   const officerStreets = (await sql<{ streets: string }>`select streets from t_sys_user where f_phone = '13800000003'`.execute(db)).rows[0].streets.split(',').map(Number);
-  const officerDirect = await time("direct SQL, the officer's streets (page, count, names)", ROUNDS, () => directPage(sql`f_alarm_type in (3, 4) and f_street_id = any(${officerStreets}::int[])`));
-  const officerList = await time('POST /biz/t-alarm/pageList as the officer', ROUNDS, async () => {
-    const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: officerToken }, payload: { current: 1, size: 10, condition: { alarm_type: [4, 3] } } });
-    if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(r.body);
-  });
+  const [officerDirect, officerList] = await compare(["direct SQL, the officer's streets (page, count, names)", 'POST /biz/t-alarm/pageList as the officer'], ROUNDS,
+    () => directPage(sql`f_alarm_type in (3, 4) and f_street_id = any(${officerStreets}::int[])`),
+    async () => {
+      const r = await app.inject({ method: 'POST', url: '/biz/t-alarm/pageList', headers: { authorization: officerToken }, payload: { current: 1, size: 10, condition: { alarm_type: [4, 3] } } });
+      if (r.statusCode !== 200 || r.json().code !== 200) throw new Error(r.body);
+    });
   const officerSummary = await time("POST /biz/t-alarm/alarmTypeCount as the officer", ROUNDS, async () => {
     await app.inject({ method: 'POST', url: '/biz/t-alarm/alarmTypeCount', headers: { authorization: officerToken }, payload: {} });
   });
