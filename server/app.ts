@@ -62,7 +62,7 @@ export interface AppDeps {
   live: LiveDevices;
 }
 
-const fail = (code: number, message: string) => ({ code, success: false, message, data: null });
+const fail = (code: number, message: string, data: unknown = null) => ({ code, success: false, message, data });
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -145,8 +145,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
 
   app.setErrorHandler((error, request, reply) => {
     const refusal = error instanceof Refusal ? error : refusalFor(error) ?? streamRefusal(error, request);
-    if (refusal) return reply.code(200).send(fail(refusal.code, refusal.message));
-    if (error instanceof Refusal) return reply.code(200).send(fail(error.code, error.message));
+    if (refusal) return reply.code(200).send(fail(refusal.code, refusal.message, refusal.about));
     if (error instanceof Forbidden) return reply.code(401).send(fail(401, error.message));
     if (error instanceof LoginExpired) {
       // Fastify accepts only 1xx–5xx in code(); the legacy contract's 700 is set on the raw response.

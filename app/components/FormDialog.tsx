@@ -5,7 +5,8 @@ import { ApiError, call } from '../../adapters/http';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
-import { toBody, validateForm, type FieldError, type FormValues } from './validate';
+import { refusedField } from '../../adapters/refusal';
+import { refusalError, toBody, validateForm, type FieldError, type FormValues } from './validate';
 import { useOpenedOnce } from './useOpenedOnce';
 
 /** The legacy screens keep a failed validation's spinner for this long so the click visibly registers. */
@@ -105,6 +106,13 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     });
   };
 
+  const form = useRef<HTMLFormElement>(null);
+  /** Brings the first refused field of the form into view once the refusal is shown (a long form scrolls). */
+  const reveal = (refused: Record<string, FieldError>) => {
+    const first = visible.find((f) => refused[f.source]);
+    if (first) requestAnimationFrame(() => form.current?.querySelector(`[data-source="${first.source}"]`)?.scrollIntoView({ block: 'center' }));
+  };
+
   const message = (error: FieldError | undefined) =>
     error ? translate(error.key, { ...error.args, label: error.args?.labelKey ? translate(String(error.args.labelKey)) : '' }) : undefined;
 
@@ -115,6 +123,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     const found = { ...validate?.(values), ...validateForm(visible, values) };
     if (Object.keys(found).length > 0) {
       setErrors(found);
+      reveal(found);
       clearTimeout(resetTimer.current);
       resetTimer.current = setTimeout(() => setSaving(false), VALIDATION_RESET_MS);
       return;
@@ -142,7 +151,15 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
       setSaving(false);
       // Expired logins, missing permissions and server faults are announced by the shell.
       if (error instanceof ApiError && error.status !== 200) return;
-      const text = error instanceof Error ? error.message : String(error);
+      // A refusal about a field of the form is shown under it too, and both in the console's language.
+      const about = error instanceof ApiError ? refusedField(error.body) : null;
+      const field = about && visible.find((f) => f.source === about.field);
+      const refused = field ? refusalError(field, about.rule) : undefined;
+      if (field && refused) {
+        setErrors({ [field.source]: refused });
+        reveal({ [field.source]: refused });
+      }
+      const text = message(refused) ?? (error instanceof Error ? error.message : String(error));
       notify(failureKey ? translate(failureKey, { message: text }) : text, { type: 'error' });
     }
   };
@@ -162,6 +179,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
       <DialogTitle>{translate(title, { name, _: readOnly ? `${translate('common.view')} ${name}` : undefined })}</DialogTitle>
       <DialogContent dividers>
         <Box
+          ref={form}
           component="form"
           noValidate
           autoComplete="off"
@@ -174,7 +192,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
           {visible.map((field) => {
             const Input = inputs?.[field.source] ?? FieldInput;
             return (
-              <Box key={field.source} sx={{ gridColumn: (field.maxLength ?? 0) >= 500 || field.multi ? '1 / -1' : undefined }}>
+              <Box key={field.source} data-source={field.source} sx={{ gridColumn: (field.maxLength ?? 0) >= 500 || field.multi ? '1 / -1' : undefined }}>
                 <Input
                   field={field}
                   value={values[field.source]}

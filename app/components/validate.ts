@@ -18,8 +18,7 @@ function isEmpty(value: unknown): boolean {
  * the console's language: a value the console can judge is refused under the field, in its language.
  */
 export function validateField(field: FieldConfig, value: unknown): FieldError | null {
-  const fallback = (rule: string, extra: Record<string, unknown> = {}): FieldError =>
-    field.messages?.[rule] ? { key: field.messages[rule] } : { key: 'common.validation.' + rule, args: { labelKey: field.label, ...extra } };
+  const fallback = (rule: string, extra: Record<string, unknown> = {}) => ruleError(field, rule, extra);
   if (isEmpty(value)) return field.required ? fallback('required') : null;
   const text = String(value);
   // A schema words a wrong kind of value under its `type` rule.
@@ -33,6 +32,34 @@ export function validateField(field: FieldConfig, value: unknown): FieldError | 
   if (field.maxLength !== undefined && text.length > field.maxLength) return fallback('maxLength', { max: field.maxLength });
   if (field.pattern && !new RegExp(field.pattern).test(text)) return fallback('pattern');
   return null;
+}
+
+/** A failed rule of a field: the schema's own message for it, else the generic one naming the field. */
+function ruleError(field: FieldConfig, rule: string, extra: Record<string, unknown> = {}): FieldError {
+  return field.messages?.[rule] ? { key: field.messages[rule] } : { key: 'common.validation.' + rule, args: { labelKey: field.label, ...extra } };
+}
+
+/** The generic message of each rule the server may name (adapters/refusal.ts); others read as a bad format. */
+const SERVER_RULES: Record<string, (field: FieldConfig) => Record<string, unknown>> = {
+  required: () => ({}),
+  maxLength: (f) => ({ max: f.maxLength }),
+  minimum: (f) => ({ min: f.minimum }),
+  maximum: (f) => ({ max: f.maximum }),
+  notBefore: () => ({}),
+  unique: () => ({}),
+  ref: () => ({}),
+  pattern: () => ({}),
+};
+
+/**
+ * The server's refusal of a field's rule, as the console words it: the schema's message for that rule
+ * when it declares one (the very text the server answered, in the console's language), else the
+ * generic message of the rule; a wrong type, choice or format reads as the field's bad format.
+ */
+export function refusalError(field: FieldConfig, rule: string): FieldError {
+  if (field.messages?.[rule]) return { key: field.messages[rule] };
+  const args = SERVER_RULES[rule];
+  return args ? ruleError(field, rule, args(field)) : ruleError(field, 'pattern');
 }
 
 /**

@@ -12,7 +12,7 @@ import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
 import { HUGE_LIST, among, applyFilters, blank, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
 import { runsOneAtATime, type DB } from '../db';
-import { checkOrder, validateBody, messageFor } from './validate';
+import { checkOrder, validateBody, messageFor, fieldRefusal } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
 
 type Row = Record<string, unknown>;
@@ -190,7 +190,7 @@ async function checkUnique(ctx: CallContext, values: Row, id?: number) {
     if (values[field] === undefined || values[field] === null) continue;
     let q = ctx.db.selectFrom(model.table).select(model.primaryKey).where(field, '=', values[field]);
     if (id) q = q.where(model.primaryKey, '!=', id);
-    if (await q.executeTakeFirst()) throw new Refusal(messageFor(model, field, 'unique'), 409);
+    if (await q.executeTakeFirst()) throw fieldRefusal(model, field, 'unique', 409);
   }
 }
 
@@ -203,14 +203,14 @@ async function checkIdLists(ctx: CallContext, values: Row) {
   for (const [field, f] of Object.entries(model.fields)) {
     if (!f.idsOf || values[field] === null || values[field] === undefined) continue;
     const ids = givenIdList(String(values[field]));
-    if (!ids) throw new Refusal(messageFor(model, field, 'format'));
+    if (!ids) throw fieldRefusal(model, field, 'format');
     values[field] = ids.length ? ids.join(',') : null;
     if (!ids.length) continue;
     const target = entity(f.idsOf.entity);
     let q = ctx.db.selectFrom(target.table).select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => among(eb.ref(target.primaryKey), ids));
     for (const [k, v] of Object.entries(f.idsOf.where ?? {})) q = v === null ? q.where(k, 'is', null) : q.where(k, '=', v);
     const [{ n }] = await q.execute();
-    if (Number(n) !== ids.length) throw new Refusal(messageFor(model, field, 'ref'));
+    if (Number(n) !== ids.length) throw fieldRefusal(model, field, 'ref');
   }
 }
 
@@ -220,7 +220,7 @@ function uniqueViolation(model: EntityModel, error: unknown): never {
   if (e?.code !== '23505') throw error;
   const text = `${e.constraint ?? ''} ${e.message ?? ''}`;
   const field = model.unique.find((f) => text.includes(`${model.table}_${f.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}_key`)) ?? model.unique[0];
-  throw new Refusal(field ? messageFor(model, field, 'unique') : '数据已存在', 409);
+  throw field ? fieldRefusal(model, field, 'unique', 409) : new Refusal('数据已存在', 409);
 }
 
 export async function save(ctx: CallContext) {

@@ -36,6 +36,11 @@ export function messageFor(entity: EntityModel, field: string, rule: string): st
   return `${f?.label ?? field}格式不正确`;
 }
 
+/** The refusal of one field's rule: the field's message, naming the field and rule for the console. */
+export function fieldRefusal(entity: EntityModel, field: string, rule: string, code = 400): Refusal {
+  return new Refusal(messageFor(entity, field, rule), code, { field, rule });
+}
+
 /** A time as the API writes it (`YYYY-MM-DD HH:mm:ss` in the server's zone), so times compare as text. */
 function timeText(value: unknown): string | null {
   if (value instanceof Date) return formatTime(value, process.env.TZ || 'Asia/Shanghai');
@@ -52,7 +57,7 @@ export function checkOrder(entity: EntityModel, values: Record<string, unknown>,
     if (!f.notBefore || !(field in values || f.notBefore in values)) continue;
     const pick = (name: string) => timeText(name in values ? values[name] : stored[name]);
     const [end, start] = [pick(field), pick(f.notBefore)];
-    if (end && start && end < start) throw new Refusal(messageFor(entity, field, 'notBefore'));
+    if (end && start && end < start) throw fieldRefusal(entity, field, 'notBefore');
   }
 }
 
@@ -76,13 +81,13 @@ export function validateBody(entity: EntityModel, body: Record<string, unknown>,
   cleanHtmlFields(entity, values);
   for (const field of entity.required) {
     const missing = mode === 'create' ? empty(values[field]) : field in values && empty(values[field]);
-    if (missing) throw new Refusal(messageFor(entity, field, 'required'));
+    if (missing) throw fieldRefusal(entity, field, 'required');
   }
   const validate = validator(entity);
   if (!validate(values)) {
     const error = validate.errors![0];
     const field = error.instancePath.split('/')[1] ?? '';
-    throw new Refusal(messageFor(entity, field, error.keyword));
+    throw fieldRefusal(entity, field, error.keyword);
   }
   checkOrder(entity, values);
   return values;

@@ -1,4 +1,6 @@
 /** The legacy envelope and the three ways a call is refused (DESIGN.md §4). */
+import type { RefusedField } from '../../adapters/refusal';
+
 export interface Envelope<T = unknown> {
   code: number;
   success: boolean;
@@ -10,9 +12,12 @@ export function ok<T>(data: T, message = '操作成功'): Envelope<T> {
   return { code: 200, success: true, message, data };
 }
 
-/** Bad input or a refused business rule: HTTP 200, code 400 (409 duplicate), the spec's message. */
+/**
+ * Bad input or a refused business rule: HTTP 200, code 400 (409 duplicate), the spec's message; a refusal
+ * about one field of the body names it (adapters/refusal.ts), answered as the envelope's data.
+ */
 export class Refusal extends Error {
-  constructor(message: string, readonly code = 400) {
+  constructor(message: string, readonly code = 400, readonly about?: RefusedField) {
     super(message);
   }
 }

@@ -98,13 +98,25 @@ export function openApiDocument(generated: JsonSchema, catalog: ApiCatalog, user
       description:
         'Every call of the legacy contract. Calls are POST with a JSON body unless a GET is listed; the token goes in `Authorization`. ' +
         'Answers are the envelope `{ code, success, message, data }`: code 200 is success; a refused request is HTTP 200 with code 400 ' +
-        '(409 duplicate, 404 not found, 429 too frequent) and the reason in `message`; HTTP 401 means a missing permission code; HTTP 700 an expired or missing login.',
+        '(409 duplicate, 404 not found, 429 too frequent) and the reason in `message`; a refusal of one field of the body names it in `data` ' +
+        '(`{ field, rule }`); HTTP 401 means a missing permission code; HTTP 700 an expired or missing login.',
     },
     components: {
       ...components,
       schemas: {
         ...components.schemas,
-        Refusal: { type: 'object', properties: { code: { type: 'integer', examples: [400, 401, 404, 409, 429, 500, 700] }, success: { const: false }, message: { type: 'string' }, data: { type: 'null' } } },
+        Refusal: {
+          type: 'object',
+          properties: {
+            code: { type: 'integer', examples: [400, 401, 404, 409, 429, 500, 700] },
+            success: { const: false },
+            message: { type: 'string' },
+            data: {
+              description: 'null, or the field of the body the refusal is about and the schema rule it failed (required, maxLength, pattern, minimum, maximum, type, enum, format, unique, ref, notBefore)',
+              oneOf: [{ type: 'null' }, { type: 'object', required: ['field', 'rule'], properties: { field: { type: 'string' }, rule: { type: 'string' } } }],
+            },
+          },
+        },
       },
     },
     paths,

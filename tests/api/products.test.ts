@@ -44,9 +44,10 @@ describe.each(backends)('products on %s', (backend) => {
     for (const [field, message] of cases) {
       const { status, body } = await s.call('/biz/t-product/addorupdate', { ...valid, fNumber: 'P-NEW', [field]: '' }, admin);
       expect(status).toBe(200);
-      expect(body).toMatchObject({ success: false, message });
+      // The refusal names its field and rule, so a console shows it under the field in its language.
+      expect(body).toMatchObject({ success: false, message, data: { field, rule: 'required' } });
     }
-    expect((await s.call('/biz/t-product/addorupdate', { ...valid, fDeviceType: 9 }, admin)).body.success).toBe(false);
+    expect((await s.call('/biz/t-product/addorupdate', { ...valid, fDeviceType: 9 }, admin)).body).toMatchObject({ success: false, data: { field: 'fDeviceType', rule: 'enum' } });
     const [{ n }] = await s.sql(`select count(*)::int as n from t_product where f_number = 'P-NEW'`);
     expect(n).toBe(0);
   });
@@ -56,7 +57,7 @@ describe.each(backends)('products on %s', (backend) => {
     expect(created.body).toMatchObject({ success: true, message: '产品保存成功' });
     const id = created.body.data.fId;
     expect(created.body.data.fStatus).toBe(0);
-    expect((await s.call('/biz/t-product/addorupdate', valid, admin)).body).toMatchObject({ success: false, message: '产品编号已存在' });
+    expect((await s.call('/biz/t-product/addorupdate', valid, admin)).body).toMatchObject({ success: false, message: '产品编号已存在', data: { field: 'fNumber', rule: 'unique' } });
     const updated = await s.call('/biz/t-product/addorupdate', { ...created.body.data, fName: '改名产品' }, admin);
     expect(updated.body.data.fName).toBe('改名产品');
     expect((await s.call('/biz/t-product/status', { fId: id, fStatus: 1 }, admin)).body.message).toBe('产品状态修改成功');
@@ -79,16 +80,16 @@ describe.each(backends)('products on %s', (backend) => {
     const [row] = await s.sql(`select f_id, f_send_json_ids, f_receive_json_ids from t_product where f_number = 'P-LIB-1'`);
     expect(row).toMatchObject({ fSendJsonIds: `${send[0]},${send[1]}`, fReceiveJsonIds: String(receive[0]) });
 
-    const refused: [Record<string, unknown>, string][] = [
+    const refused: [Record<string, unknown>, string, string][] = [
       // A receive library among the send ones, a library that does not exist, a list that is not one of ids.
-      [{ fSendJsonIds: `${send[0]},${receive[0]}` }, '下发指令不存在'],
-      [{ fReceiveJsonIds: '999999' }, '上报指令不存在'],
-      [{ fSendJsonIds: `${send[0]},abc` }, '下发指令格式不正确'],
-      [{ fFunctionIds: '999999' }, '产品功能不存在'],
+      [{ fSendJsonIds: `${send[0]},${receive[0]}` }, '下发指令不存在', 'ref'],
+      [{ fReceiveJsonIds: '999999' }, '上报指令不存在', 'ref'],
+      [{ fSendJsonIds: `${send[0]},abc` }, '下发指令格式不正确', 'format'],
+      [{ fFunctionIds: '999999' }, '产品功能不存在', 'ref'],
     ];
-    for (const [change, message] of refused) {
+    for (const [change, message, rule] of refused) {
       const answer = await s.call('/biz/t-product/addorupdate', { ...valid, fId: row.fId, fNumber: 'P-LIB-1', ...change }, admin);
-      expect(answer.body).toMatchObject({ success: false, message });
+      expect(answer.body).toMatchObject({ success: false, message, data: { field: Object.keys(change)[0], rule } });
     }
     const [after] = await s.sql(`select f_send_json_ids, f_receive_json_ids, f_function_ids from t_product where f_id = ${row.fId}`);
     expect(after).toEqual({ fSendJsonIds: `${send[0]},${send[1]}`, fReceiveJsonIds: String(receive[0]), fFunctionIds: null });

@@ -47,8 +47,32 @@ test('the product form lists the functions; a failed save says 产品保存失�
   await pick(page, 'fDeviceType', '塑壳断路器');
   await dialog.getByTestId('form-save').click();
   await expect(page.getByText('产品保存失败:产品编号已存在')).toBeVisible();
+  // The refusal names the field: it is shown under it too.
+  await expect(dialog.getByTestId('form-field-fNumber')).toContainText('产品编号已存在');
   // The form stays open with what was typed.
   await expect(dialog.getByTestId('form-input-fName')).toHaveValue('重复编号的产品');
+});
+
+test('a duplicate refused by the server is shown under its field in the console’s language', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  await page.goto('/product');
+  await page.getByTestId('product-add').click();
+  const dialog = page.getByTestId('form-dialog');
+  await dialog.getByTestId('form-input-fNumber').fill('P-RG-MCCB');
+  await dialog.getByTestId('form-input-fName').fill('Duplicate number');
+  await pick(page, 'fCategoryId', 'Smart breaker');
+  await pick(page, 'fProtocol', 'MQTT');
+  await pick(page, 'fDeviceType', 'Plastic-case breaker');
+  await dialog.getByTestId('form-save').click();
+  // Under the field, brought into view at the top of the long form, and in the message.
+  await expect(dialog.getByTestId('form-field-fNumber')).toContainText('Product number already exists');
+  await expect(dialog.getByTestId('form-field-fNumber')).toBeInViewport();
+  await expect(page.getByText(/Product number already exists/).last()).toBeVisible();
+  await expect(page.getByText('产品编号已存在')).toHaveCount(0);
+  await shot(page, 'leftovers-product-duplicate-en');
+  // Typing again clears it.
+  await dialog.getByTestId('form-input-fNumber').fill('P-EN-NEW');
+  await expect(dialog.getByTestId('form-field-fNumber')).not.toContainText('already exists');
 });
 
 test('a place’s district is picked from the area tree', async ({ page }) => {

@@ -501,7 +501,9 @@ export default {
       "number": "%{label} must be a number",
       "minimum": "%{label} must be at least %{min}",
       "maximum": "%{label} must be at most %{max}",
-      "notBefore": "%{label} cannot be earlier than the start time"
+      "notBefore": "%{label} cannot be earlier than the start time",
+      "unique": "%{label} already exists",
+      "ref": "%{label} does not exist"
     },
     "options": {
       "WiFi": "WiFi",

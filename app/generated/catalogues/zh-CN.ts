@@ -502,7 +502,9 @@ export default {
       "number": "%{label}必须为数字",
       "minimum": "%{label}不能小于%{min}",
       "maximum": "%{label}不能大于%{max}",
-      "notBefore": "%{label}不能早于开始时间"
+      "notBefore": "%{label}不能早于开始时间",
+      "unique": "%{label}已存在",
+      "ref": "%{label}不存在"
     },
     "options": {
       "WiFi": "WiFi",

@@ -502,7 +502,9 @@ export default {
       "number": "%{label}必須為數字",
       "minimum": "%{label}不能小於%{min}",
       "maximum": "%{label}不能大於%{max}",
-      "notBefore": "%{label}不能早於開始時間"
+      "notBefore": "%{label}不能早於開始時間",
+      "unique": "%{label}已存在",
+      "ref": "%{label}不存在"
     },
     "options": {
       "WiFi": "WiFi",
