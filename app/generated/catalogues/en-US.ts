@@ -491,7 +491,19 @@ export default {
       "notePlaceholder": "Enter a handling note",
       "noteRequired": "Handling note is required",
       "submit": "Sign off",
-      "done": "Signed off"
+      "done": "Signed off",
+      "refusals": {
+        "noteRequired": "Handling note is required",
+        "noteTooLong": "The handling note cannot exceed 500 characters",
+        "notFound": "The record does not exist or you may not handle it",
+        "signed": "Signed off",
+        "alarmIdRequired": "The alarm number is required",
+        "alarmSigned": "This alarm has already been signed off",
+        "alarmIdsRequired": "Choose the alarms to sign off",
+        "alarmTooMany": "At most 100 alarms can be signed off at once",
+        "feedbackIdRequired": "The feedback number is required",
+        "feedbackSigned": "This feedback has already been signed off"
+      }
     },
     "validation": {
       "required": "%{label} is required",

@@ -492,7 +492,19 @@ export default {
       "notePlaceholder": "请输入处理备注",
       "noteRequired": "处理备注不能为空",
       "submit": "签收",
-      "done": "签收成功"
+      "done": "签收成功",
+      "refusals": {
+        "noteRequired": "处理备注不能为空",
+        "noteTooLong": "处理备注不能超过500个字符",
+        "notFound": "数据不存在或无权操作",
+        "signed": "签收成功",
+        "alarmIdRequired": "报警编号不能为空",
+        "alarmSigned": "该报警已签收，请勿重复签收",
+        "alarmIdsRequired": "请选择要签收的报警",
+        "alarmTooMany": "一次最多签收100条报警",
+        "feedbackIdRequired": "反馈编号不能为空",
+        "feedbackSigned": "该反馈已签收，请勿重复签收"
+      }
     },
     "validation": {
       "required": "%{label}不能为空",

@@ -492,7 +492,19 @@ export default {
       "notePlaceholder": "請輸入處理備註",
       "noteRequired": "處理備註不能為空",
       "submit": "簽收",
-      "done": "簽收成功"
+      "done": "簽收成功",
+      "refusals": {
+        "noteRequired": "處理備註不能為空",
+        "noteTooLong": "處理備註不能超過500個字元",
+        "notFound": "資料不存在或無權操作",
+        "signed": "簽收成功",
+        "alarmIdRequired": "報警編號不能為空",
+        "alarmSigned": "該報警已簽收，請勿重複簽收",
+        "alarmIdsRequired": "請選擇要簽收的報警",
+        "alarmTooMany": "一次最多簽收100條報警",
+        "feedbackIdRequired": "回饋編號不能為空",
+        "feedbackSigned": "該回饋已簽收，請勿重複簽收"
+      }
     },
     "validation": {
       "required": "%{label}不能為空",
