@@ -1,5 +1,6 @@
 /** Texts of the shared list and form components (merged into the console's i18n catalogue). */
 import { ALARM_SIGN_MESSAGES, BATCH_MAX, FEEDBACK_SIGN_MESSAGES, NOTE_MAX, SIGN_MESSAGES } from '../../adapters/signOff';
+import { CONTROL_PERSON_IMPORT_REASONS, SHEET_MESSAGES } from '../../adapters/sheetImport';
 
 export default {
   'zh-CN': {
@@ -44,6 +45,8 @@ export default {
         // The server's own words (adapters/signOff.ts), which the other languages translate.
         refusals: { ...SIGN_MESSAGES, ...ALARM_SIGN_MESSAGES, ...FEEDBACK_SIGN_MESSAGES },
       },
+      // A refused sheet import, line by line: the server's own words (adapters/sheetImport.ts).
+      import: { messages: SHEET_MESSAGES, reasons: CONTROL_PERSON_IMPORT_REASONS, row: '第%{row}行：%{reason}' },
       validation: {
         required: '%{label}不能为空',
         maxLength: '%{label}长度不能超过%{max}个字符',
@@ -119,6 +122,11 @@ export default {
           feedbackSigned: '該回饋已簽收，請勿重複簽收',
         },
       },
+      import: {
+        messages: { format: '檔案格式不正確', size: '超出檔案大小限制', missing: '請選擇匯入檔案', empty: '匯入檔案沒有資料', failed: '匯入失敗，未匯入任何資料' },
+        reasons: { duplicate: '身分證號重複' },
+        row: '第%{row}行：%{reason}',
+      },
       validation: {
         required: '%{label}不能為空',
         maxLength: '%{label}長度不能超過%{max}個字元',
@@ -193,6 +201,11 @@ export default {
           feedbackIdRequired: 'The feedback number is required',
           feedbackSigned: 'This feedback has already been signed off',
         },
+      },
+      import: {
+        messages: { format: 'Incorrect file format', size: 'The file exceeds the size limit', missing: 'Choose a file to import', empty: 'The file holds no data', failed: 'Import failed; nothing was imported' },
+        reasons: { duplicate: 'The ID card number appears more than once' },
+        row: 'Row %{row}: %{reason}',
       },
       validation: {
         required: '%{label} is required',

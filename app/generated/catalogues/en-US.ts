@@ -505,6 +505,19 @@ export default {
         "feedbackSigned": "This feedback has already been signed off"
       }
     },
+    "import": {
+      "messages": {
+        "format": "Incorrect file format",
+        "size": "The file exceeds the size limit",
+        "missing": "Choose a file to import",
+        "empty": "The file holds no data",
+        "failed": "Import failed; nothing was imported"
+      },
+      "reasons": {
+        "duplicate": "The ID card number appears more than once"
+      },
+      "row": "Row %{row}: %{reason}"
+    },
     "validation": {
       "required": "%{label} is required",
       "maxLength": "%{label} must be at most %{max} characters",

@@ -506,6 +506,19 @@ export default {
         "feedbackSigned": "该反馈已签收，请勿重复签收"
       }
     },
+    "import": {
+      "messages": {
+        "format": "文件格式不正确",
+        "size": "超出文件大小限制",
+        "missing": "请选择导入文件",
+        "empty": "导入文件没有数据",
+        "failed": "导入失败，未导入任何数据"
+      },
+      "reasons": {
+        "duplicate": "身份证号重复"
+      },
+      "row": "第%{row}行：%{reason}"
+    },
     "validation": {
       "required": "%{label}不能为空",
       "maxLength": "%{label}长度不能超过%{max}个字符",

@@ -506,6 +506,19 @@ export default {
         "feedbackSigned": "該回饋已簽收，請勿重複簽收"
       }
     },
+    "import": {
+      "messages": {
+        "format": "檔案格式不正確",
+        "size": "超出檔案大小限制",
+        "missing": "請選擇匯入檔案",
+        "empty": "匯入檔案沒有資料",
+        "failed": "匯入失敗，未匯入任何資料"
+      },
+      "reasons": {
+        "duplicate": "身分證號重複"
+      },
+      "row": "第%{row}行：%{reason}"
+    },
     "validation": {
       "required": "%{label}不能為空",
       "maxLength": "%{label}長度不能超過%{max}個字元",
