@@ -2010,7 +2010,7 @@ export interface User {
   /**
    * Status (状态)
    */
-  fStatus?: 0 | 1;
+  fStatus?: 1 | 0;
   /**
    * Avatar (头像)
    */

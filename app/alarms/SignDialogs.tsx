@@ -7,7 +7,8 @@ import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, 
 import { useTranslate } from 'react-admin';
 import { call } from '../../adapters/http';
 import { imageUrl } from '../components/api';
-import { NoteField, failureText, useSignOff } from '../components/SignOffDialog';
+import { NoteField, useSignOff } from '../components/SignOffDialog';
+import { signOffFailure, signOffReason } from '../components/signOffText';
 import { alarmsSigned } from './AlarmSummary';
 
 export const SIGN_PATH = '/biz/t-alarm/signing';
@@ -51,11 +52,11 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
     if (!note.trim()) return setError(translate('common.signOff.noteRequired'));
     setBusy(true);
     try {
-      const answer = await call<{ results: BatchResult[] }>(SIGN_BATCH_PATH, { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() }, { quiet: true });
+      const answer = await call<{ results: BatchResult[] }>(SIGN_BATCH_PATH, { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() });
       setResults(answer.data.results);
       if (answer.data.results.some((r) => r.success)) alarmsSigned();
     } catch (e) {
-      setError(failureText(e));
+      setError(signOffFailure(translate, e));
     } finally {
       setBusy(false);
     }
@@ -76,7 +77,7 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
             <List dense>
               {results.map((r) => (
                 <ListItem key={r.fId} data-testid="batch-sign-result" data-success={r.success ? 1 : 0}>
-                  <ListItemText primary={label(r.fId)} secondary={r.success ? translate('common.signOff.done') : r.message} slotProps={{ secondary: { color: r.success ? 'success.main' : 'error.main' } }} />
+                  <ListItemText primary={label(r.fId)} secondary={r.success ? translate('common.signOff.done') : signOffReason(translate, r.message)} slotProps={{ secondary: { color: r.success ? 'success.main' : 'error.main' } }} />
                 </ListItem>
               ))}
             </List>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNod
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
+import { serverReason } from './serverReason';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
@@ -159,7 +160,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
         setErrors({ [field.source]: refused });
         reveal({ [field.source]: refused });
       }
-      const text = message(refused) ?? (error instanceof Error ? error.message : String(error));
+      const text = message(refused) ?? serverReason(translate, error instanceof Error ? error.message : String(error));
       notify(failureKey ? translate(failureKey, { message: text }) : text, { type: 'error' });
     }
   };

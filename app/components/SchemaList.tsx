@@ -8,6 +8,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
+import { serverReason } from './serverReason';
 import { useCan } from '../auth/useCan';
 import type { FieldConfig, FilterConfig, ResourceConfig } from '../resources/types';
 import { defaultSort, permissionOf } from './api';
@@ -191,7 +192,7 @@ function SwitchCell({ config, declared, row }: { config: ResourceConfig; declare
       notify(translate(config.notifications[declared.endpoint] ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
       refresh();
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+      if (!(error instanceof ApiError) || error.status === 200) notify(serverReason(translate, error instanceof Error ? error.message : String(error)), { type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -375,7 +376,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const text = error instanceof Error ? error.message : String(error);
+        const text = serverReason(translate, error instanceof Error ? error.message : String(error));
         const key = failureKey('delete');
         notify(key ? translate(key, { message: text }) : text, { type: 'error' });
       }

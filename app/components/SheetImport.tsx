@@ -7,9 +7,10 @@ import { useRef, useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, getToken } from '../../adapters/http';
 import { extensionOf, uploadFile } from './upload/uploadFile';
+import { importProblems } from './importText';
 
 /** Spec 001 §5 and 002 §5: xlsx/xls up to 2048 KB. */
 export const SHEET_LIMIT_BYTES = 2048 * 1024;
@@ -63,10 +64,13 @@ export interface SheetImportProps {
   importPath: string;
   /** data-testid prefix: <prefix>-template, -import, -import-file, -import-result. */
   testId: string;
+  /** The resource the rows are checked as, whose field rules a refused row names (read back to the console's language). */
+  resource?: string;
 }
 
-export function SheetImport({ ns, template, importPath, testId }: SheetImportProps) {
+export function SheetImport({ ns, template, importPath, testId, resource }: SheetImportProps) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const refresh = useRefresh();
   const input = useRef<HTMLInputElement>(null);
@@ -85,7 +89,7 @@ export function SheetImport({ ns, template, importPath, testId }: SheetImportPro
       refresh();
     } catch (error) {
       if (error instanceof ApiError && error.status !== 200) return;
-      setProblems((error instanceof Error ? error.message : String(error)).split('\n'));
+      setProblems(await importProblems(translate, locale, resource, error instanceof Error ? error.message : String(error)));
     } finally {
       setBusy(false);
     }

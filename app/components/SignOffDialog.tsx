@@ -6,8 +6,9 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { call } from '../../adapters/http';
 import { NOTE_MAX } from '../../adapters/signOff';
+import { signOffFailure } from './signOffText';
 
 type Row = Record<string, unknown>;
 
@@ -32,8 +33,6 @@ export function NoteField({ value, onChange, error }: { value: string; onChange:
   );
 }
 
-export const failureText = (error: unknown) => (error instanceof ApiError || error instanceof Error ? error.message : String(error));
-
 /**
  * Sends `{ fId, ...extra(row), fHandleContent }` to `path`. `title` is the i18n key of the dialog's
  * title (报警签收, 反馈签收, …); `onSigned` runs after a successful sign-off (close it and reload there).
@@ -56,15 +55,17 @@ export function SignOffDialog({ row, path, title, extra, onClose, onSigned }: { 
     if (!note.trim()) return setError(translate('common.signOff.noteRequired'));
     setBusy(true);
     try {
-      const answer = await call(path, { fId: row!.fId, ...extra?.(row!), fHandleContent: note.trim() }, { quiet: true });
+      // Not quiet: an expired login is announced and leads to the login page, as everywhere (spec 001 §8).
+      const answer = await call(path, { fId: row!.fId, ...extra?.(row!), fHandleContent: note.trim() });
       if (answer.code === 200 && answer.success) {
         notify('common.signOff.done', { type: 'success' });
         reset();
         onSigned();
       }
     } catch (e) {
-      // The dialog stays open: the note is not lost, and the reason is shown where the user looks.
-      setError(failureText(e));
+      // The dialog stays open: the note is not lost, and the reason is shown where the user looks, in the
+      // console's language.
+      setError(signOffFailure(translate, e));
     } finally {
       setBusy(false);
     }

@@ -15,7 +15,7 @@ export function ControlPersonList({ config }: { config: ResourceConfig }) {
   return (
     <SchemaList
       config={config}
-      toolbar={canAdd ? <SheetImport ns="controlPerson" template={{ path: TEMPLATE_PATH, fileName: 'controlPerson.xlsx', public: true }} importPath={IMPORT_PATH} testId="control-person" /> : undefined}
+      toolbar={canAdd ? <SheetImport ns="controlPerson" resource="controlPerson" template={{ path: TEMPLATE_PATH, fileName: 'controlPerson.xlsx', public: true }} importPath={IMPORT_PATH} testId="control-person" /> : undefined}
     />
   );
 }

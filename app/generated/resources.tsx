@@ -883,8 +883,8 @@ const userConfig: ResourceConfig = {
       "default": 1,
       "enum": "userStatus",
       "values": [
-        0,
-        1
+        1,
+        0
       ],
       "messages": {}
     },

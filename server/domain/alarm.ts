@@ -19,6 +19,7 @@ import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from './jurisdiction';
 import { maskPhone } from '../../adapters/personal';
 import { NOTE_SCHEMA, SIGN_MESSAGES, handlingNote, refusalFor, signOne, signOneBody, signRows } from './signOff';
+import { ALARM_SIGN_MESSAGES, BATCH_MAX } from '../../adapters/signOff';
 
 type Row = Record<string, unknown>;
 
@@ -38,12 +39,11 @@ export const SUMMARY_GROUPS: { type: string; alarmTypes: number[] }[] = [
 
 export const MESSAGES = {
   ...SIGN_MESSAGES,
-  idRequired: '报警编号不能为空',
-  alreadySigned: '该报警已签收，请勿重复签收',
-  idsRequired: '请选择要签收的报警',
-  tooMany: '一次最多签收100条报警',
+  idRequired: ALARM_SIGN_MESSAGES.alarmIdRequired,
+  alreadySigned: ALARM_SIGN_MESSAGES.alarmSigned,
+  idsRequired: ALARM_SIGN_MESSAGES.alarmIdsRequired,
+  tooMany: ALARM_SIGN_MESSAGES.alarmTooMany,
 };
-const BATCH_MAX = 100;
 
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;

@@ -14,6 +14,7 @@ import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { checkTimes } from './controlCar';
 import { attachment } from './deviceTransfer';
+import { CONTROL_PERSON_IMPORT_REASONS } from '../../adapters/sheetImport';
 import { SHEET_LIMIT_BYTES, SHEET_MESSAGES, XLSX_TYPE, cellText, checkRows, insertAll, openSheet, receiveSheet, refuseBadRows, templateBook } from './sheetImport';
 import { sendMessage } from './messageCentre';
 
@@ -25,7 +26,7 @@ export const CONTROL_PERSON_PATHS = {
 };
 /** Spec 001 §5, §9: xlsx/xls up to 2048 KB. */
 export const IMPORT_LIMIT_BYTES = SHEET_LIMIT_BYTES;
-export const IMPORT_MESSAGES = { ...SHEET_MESSAGES, duplicate: '身份证号重复' };
+export const IMPORT_MESSAGES = { ...SHEET_MESSAGES, ...CONTROL_PERSON_IMPORT_REASONS };
 
 /** The template's columns, in the order the import reads them when a sheet has no recognised header. */
 export const TEMPLATE_COLUMNS = [

@@ -14,10 +14,11 @@ import type { CallContext, Services } from '../crud/types';
 import { random } from '../db/demo/random';
 import { sendMessage } from './messageCentre';
 import { signOne, signOneBody } from './signOff';
+import { FEEDBACK_SIGN_MESSAGES } from '../../adapters/signOff';
 
 type Row = Record<string, unknown>;
 
-export const FEEDBACK_MESSAGES = { answerRequired: '答复内容不能为空', missing: '反馈不存在', idRequired: '反馈编号不能为空', alreadySigned: '该反馈已签收，请勿重复签收' };
+export const FEEDBACK_MESSAGES = { answerRequired: '答复内容不能为空', missing: '反馈不存在', idRequired: FEEDBACK_SIGN_MESSAGES.feedbackIdRequired, alreadySigned: FEEDBACK_SIGN_MESSAGES.feedbackSigned };
 
 /** The submitter's name, as both flavours show it (tSysUser.chineseName, fChineseName), and the signer's. */
 export async function afterRead(rows: Row[], ctx: Services) {

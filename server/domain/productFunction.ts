@@ -3,12 +3,13 @@
  * description library. Catalogue data: whoever holds the codes sees every row.
  */
 import { Refusal } from '../http/envelope';
+import { LIBRARY_REFUSALS, fillReason } from '../../adapters/library';
 import type { CallContext, Services } from '../crud/types';
 
 export async function beforeSave(values: Record<string, unknown>, ctx: CallContext) {
   if (values.fProductJsonId === undefined || values.fProductJsonId === null) return;
   const library = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', values.fProductJsonId as number).executeTakeFirst();
-  if (!library) throw new Refusal('描述库不存在');
+  if (!library) throw new Refusal(LIBRARY_REFUSALS.libraryMissing);
 }
 
 /** The library's name beside its id (productJsonName of spec 001 §3). */
@@ -24,5 +25,5 @@ export async function beforeDelete(row: Record<string, unknown>, ctx: CallContex
   const id = Number(row.fId);
   const products = await ctx.db.selectFrom('t_product').select(['fName', 'fFunctionIds']).where('fFunctionIds', 'is not', null).execute();
   const user = products.find((p) => String(p.fFunctionIds ?? '').split(',').map((s) => Number(s.trim())).includes(id));
-  if (user) throw new Refusal(`该功能已被产品「${user.fName}」使用，无法删除`);
+  if (user) throw new Refusal(fillReason(LIBRARY_REFUSALS.functionInUse, { name: user.fName }));
 }

@@ -5,6 +5,7 @@
  * the field list shows.
  */
 import { Refusal } from '../http/envelope';
+import { LIBRARY_REFUSALS } from '../../adapters/library';
 import type { CallContext, Services } from '../crud/types';
 
 export interface SwitchOption {
@@ -27,13 +28,13 @@ export const ENTITY_TYPES = [7, 8];
 export const HARDWARE_WARN = 2;
 
 export const CONF_MESSAGES = {
-  libraryUnknown: '所属描述库不存在',
-  subRequired: '数据类型为实体/实体数组时，下级描述库不能为空',
-  subSelf: '下级描述库不能是所属描述库',
-  keyTaken: '该描述库中已存在相同标识符',
-  warnByte: '硬件告警字节序号必须是不小于0的整数',
-  warnName: '硬件告警名称不能为空',
-  switchValues: '开关的开值和关值不能相同',
+  libraryUnknown: LIBRARY_REFUSALS.fieldLibraryMissing,
+  subRequired: LIBRARY_REFUSALS.subRequired,
+  subSelf: LIBRARY_REFUSALS.subSelf,
+  keyTaken: LIBRARY_REFUSALS.keyTaken,
+  warnByte: LIBRARY_REFUSALS.warnByte,
+  warnName: LIBRARY_REFUSALS.warnName,
+  switchValues: LIBRARY_REFUSALS.switchValues,
 };
 
 const text = (v: unknown): string | null => (v === undefined || v === null || String(v).trim() === '' ? null : String(v).trim());

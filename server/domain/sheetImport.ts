@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import type ExcelJS from 'exceljs';
 import { Refusal } from '../http/envelope';
+import { SHEET_MESSAGES, rowLine } from '../../adapters/sheetImport';
 import type { DB } from '../db';
 
 /**
@@ -23,13 +24,7 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** Spec 001 §9 and 002 §9: xlsx or xls up to 2048 KB. */
 export const SHEET_LIMIT_BYTES = 2048 * 1024;
 
-export const SHEET_MESSAGES = {
-  format: '文件格式不正确',
-  size: '超出文件大小限制',
-  missing: '请选择导入文件',
-  empty: '导入文件没有数据',
-  failed: '导入失败，未导入任何数据',
-};
+export { SHEET_MESSAGES };
 
 export interface SheetColumn {
   key: string;
@@ -148,7 +143,7 @@ export async function checkRows<T>(
 
 /** Refuses the file when any row is bad (every one listed) or none is there; otherwise returns. */
 export function refuseBadRows(result: { rows: unknown[]; errors: RowError[] }, messages: { failed: string; empty: string } = SHEET_MESSAGES): void {
-  if (result.errors.length) throw new Refusal([messages.failed, ...result.errors.map((e) => `第${e.row}行：${e.message}`)].join('\n'));
+  if (result.errors.length) throw new Refusal([messages.failed, ...result.errors.map((e) => rowLine(e.row, e.message))].join('\n'));
   if (!result.rows.length) throw new Refusal(messages.empty);
 }
 

@@ -9,16 +9,11 @@ import { Refusal } from '../http/envelope';
 import { Answer } from '../http/route';
 import { entity, scoped } from '../crud/engine';
 import type { CallContext } from '../crud/types';
-import { NOTE_MAX } from '../../adapters/signOff';
+import { NOTE_MAX, SIGN_MESSAGES } from '../../adapters/signOff';
 
 type Row = Record<string, unknown>;
 
-export const SIGN_MESSAGES = {
-  noteRequired: '处理备注不能为空',
-  noteTooLong: '处理备注不能超过500个字符',
-  notFound: '数据不存在或无权操作',
-  signed: '签收成功',
-};
+export { SIGN_MESSAGES };
 
 /** The handling note of a sign-off body, trimmed; refused when missing or too long. */
 export function handlingNote(body: Row): string {

@@ -13,13 +13,14 @@ import { list } from '../crud/engine';
 import { maskPhone } from '../../adapters/personal';
 import { rentingIn } from './jurisdiction';
 import { SIGN_MESSAGES, signOne, signOneBody } from './signOff';
+import { ALARM_SIGN_MESSAGES } from '../../adapters/signOff';
 
 type Row = Record<string, unknown>;
 
 export const MESSAGES = {
   ...SIGN_MESSAGES,
-  idRequired: '报警编号不能为空',
-  alreadySigned: '该报警已签收，请勿重复签收',
+  idRequired: ALARM_SIGN_MESSAGES.alarmIdRequired,
+  alreadySigned: ALARM_SIGN_MESSAGES.alarmSigned,
 };
 
 export function scope(query: Query, user: User): Query {

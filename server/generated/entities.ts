@@ -8615,8 +8615,8 @@ export const entities: Record<string, EntityModel> = {
           "minimum": -2147483648,
           "maximum": 2147483647,
           "enum": [
-            0,
             1,
+            0,
             null
           ]
         },

@@ -1,4 +1,4 @@
-import { expect, test, login, shot, typeInto } from './helpers';
+import { expect, test, login, shot, typeInto, OFFICER } from './helpers';
 import { startSecuritySimulator, type SecuritySimulator } from '../../server/simulator/security';
 
 // The server under test runs the embedded broker on PORT + 10000 (playwright.config.ts).
@@ -176,5 +176,38 @@ test('the device alarm list in English', async ({ page }) => {
   await page.goto('/alarmTime');
   await expect(page.getByTestId('list-row').first()).toBeVisible();
   await shot(page, 'alarms-time-en');
+  await page.evaluate(() => localStorage.setItem('locale', 'zh-CN'));
+});
+
+test('a refused identity-card warning sign-off says why in the console language, and an ended session leads to the login', async ({ page }) => {
+  await login(page, OFFICER, 'en-US');
+  const listed = page.waitForResponse((r) => r.url().endsWith('/biz/t-alarm/pageList'));
+  await page.goto('/alarmCard');
+  // The first unsigned warning the list shows (highlighted, with its sign-off button).
+  const records = (await (await listed).json()).data.records as { fId: number; fStatus: number }[];
+  const first = records.find((r) => r.fStatus === 0)!;
+  const unsigned = page.getByTestId('list-row').filter({ has: page.getByTestId('alarm-sign') });
+  await unsigned.first().getByTestId('alarm-sign').click();
+  const dialog = page.getByTestId('sign-dialog');
+  await dialog.getByTestId('sign-note').fill('Checked on site');
+
+  // Someone else signs the same warning meanwhile: the server refuses, the console says so in English.
+  const other = await page.evaluate(async (fId) => {
+    const r = await fetch('/biz/t-alarm/signing', { method: 'POST', headers: { 'content-type': 'application/json', authorization: localStorage.getItem('token') ?? '' }, body: JSON.stringify({ fId, fHandleContent: 'signed elsewhere' }) });
+    return (await r.json()).code;
+  }, first.fId);
+  expect(other).toBe(200);
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('This alarm has already been signed off')).toBeVisible();
+  await shot(page, 'alarms-card-sign-refused-en');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // The session ends in another tab: the sign-off says the login expired and the console goes to the login page.
+  await unsigned.first().getByTestId('alarm-sign').click();
+  await dialog.getByTestId('sign-note').fill('Checked on site');
+  await page.evaluate(() => fetch('/logout', { method: 'POST', headers: { 'content-type': 'application/json', authorization: localStorage.getItem('token') ?? '' }, body: '{}' }));
+  await dialog.getByTestId('sign-submit').click();
+  await expect(dialog.getByText('Your login has expired or you have no access to this page')).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
   await page.evaluate(() => localStorage.setItem('locale', 'zh-CN'));
 });

@@ -130,6 +130,8 @@ test('a tenant opens with both tabs and is disabled and enabled again after the 
   await expect(rows.first().getByTestId('tenant-status')).toHaveText('禁用');
   // The status radio (spec 001 §2.7: all / normal / disabled): the tenant is among the disabled only.
   const status = page.getByTestId('filter-status');
+  await expect(status.getByRole('radio')).toHaveCount(3);
+  expect(await status.locator('label:has(input[type=radio])').allTextContents()).toEqual(['全部', '正常', '禁用']);
   await status.getByLabel('正常').check();
   await page.getByTestId('list-query').click();
   await expect(rows).toHaveCount(0);

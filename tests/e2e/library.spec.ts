@@ -118,3 +118,24 @@ test('a function is created and deleted with the confirmation', async ({ page })
   await page.getByTestId('productJsonConf-list').getByTestId('list-view').first().click();
   await shot(page, 'library-field-view-en');
 });
+
+test('a description library or function still in use is kept, and the refusal reads in the console language', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  await openMenu(page, 'productJson');
+  const list = page.getByTestId('productJson-list');
+  // 数据上报 (telemetry) is read by the demo's products.
+  const library = list.getByTestId('list-row').filter({ hasText: '数据上报' }).first();
+  await library.getByTestId('list-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText(/^Description library delete failed: The description library is used by the product ".+" and cannot be deleted$/)).toBeVisible();
+  await shot(page, 'library-delete-refused-en');
+  await expect(library).toBeVisible();
+
+  // The same refusal in Traditional Chinese, the product's name carried over.
+  await page.evaluate(() => localStorage.setItem('locale', 'zh-TW'));
+  await page.reload();
+  await list.getByTestId('list-row').filter({ hasText: '数据上报' }).first().getByTestId('list-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText(/^描述庫刪除失敗：該描述庫已被產品「.+」使用，無法刪除$/)).toBeVisible();
+  await page.evaluate(() => localStorage.setItem('locale', 'zh-CN'));
+});

@@ -144,3 +144,28 @@ test('the pages read in English', async ({ page }) => {
     await shot(page, `${path}-en`);
   }
 });
+
+test('a refused control-person import reads in the console language, row by row', async ({ page }) => {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('布控人员');
+  sheet.addRow(['人员名称', '身份证号', '布控类型', '布控人', '布控开始时间', '布控结束时间', '布控状态', '手机号']);
+  sheet.addRow(['端到端丙', '12345', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
+  sheet.addRow(['', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
+  sheet.addRow(['端到端丁', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
+  sheet.addRow(['端到端戊', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
+  const file = test.info().outputPath('people-en.xlsx');
+  writeFileSync(file, Buffer.from(await book.xlsx.writeBuffer()));
+
+  await login(page, ADMIN, 'en-US');
+  await page.goto('/controlPerson');
+  await expect(page.getByTestId('list-row').first()).toBeVisible();
+  await page.getByTestId('control-person-import-file').setInputFiles(file);
+  const result = page.getByTestId('control-person-import-result');
+  await expect(result).toContainText('Import failed; nothing was imported');
+  await expect(result.getByTestId('import-problem')).toHaveText([
+    'Row 2: Please enter a correct ID card number',
+    'Row 3: Name cannot be empty',
+    'Row 5: The ID card number appears more than once',
+  ]);
+  await shot(page, 'watch-control-person-import-en');
+});

@@ -3068,7 +3068,25 @@ export default {
     "removeRow": "Remove this row",
     "subRequired": "When the data type is entity/entity array, the lower description library cannot be empty",
     "warnByte": "The hardware alarm byte index must be a whole number from 0",
-    "warnNameRequired": "The hardware alarm name cannot be empty"
+    "warnNameRequired": "The hardware alarm name cannot be empty",
+    "refusals": {
+      "libraryMissing": "The description library does not exist",
+      "functionInUse": "The function is used by the product \"%{name}\" and cannot be deleted",
+      "searchMissing": "The query description library does not exist",
+      "searchNotReceive": "The query description library must be of the receive type",
+      "parentSelf": "A description library cannot be its own parent",
+      "parentMissing": "The parent description library does not exist",
+      "usedByProduct": "The description library is used by the product \"%{name}\" and cannot be deleted",
+      "usedByFunction": "The description library is used by the function \"%{name}\" and cannot be deleted",
+      "hasChildren": "The description library has lower libraries and cannot be deleted",
+      "fieldLibraryMissing": "The owning description library does not exist",
+      "subRequired": "When the data type is entity/entity array, the lower description library cannot be empty",
+      "subSelf": "The lower description library cannot be the owning library",
+      "keyTaken": "This description library already has a field with the same identifier",
+      "warnByte": "The hardware alarm byte index must be an integer not less than 0",
+      "warnName": "The hardware alarm name cannot be empty",
+      "switchValues": "A switch cannot have the same open and close values"
+    }
   },
   "location": {
     "title": "Device location",

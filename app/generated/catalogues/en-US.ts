@@ -491,7 +491,32 @@ export default {
       "notePlaceholder": "Enter a handling note",
       "noteRequired": "Handling note is required",
       "submit": "Sign off",
-      "done": "Signed off"
+      "done": "Signed off",
+      "refusals": {
+        "noteRequired": "Handling note is required",
+        "noteTooLong": "The handling note cannot exceed 500 characters",
+        "notFound": "The record does not exist or you may not handle it",
+        "signed": "Signed off",
+        "alarmIdRequired": "The alarm number is required",
+        "alarmSigned": "This alarm has already been signed off",
+        "alarmIdsRequired": "Choose the alarms to sign off",
+        "alarmTooMany": "At most 100 alarms can be signed off at once",
+        "feedbackIdRequired": "The feedback number is required",
+        "feedbackSigned": "This feedback has already been signed off"
+      }
+    },
+    "import": {
+      "messages": {
+        "format": "Incorrect file format",
+        "size": "The file exceeds the size limit",
+        "missing": "Choose a file to import",
+        "empty": "The file holds no data",
+        "failed": "Import failed; nothing was imported"
+      },
+      "reasons": {
+        "duplicate": "The ID card number appears more than once"
+      },
+      "row": "Row %{row}: %{reason}"
     },
     "validation": {
       "required": "%{label} is required",

@@ -492,7 +492,32 @@ export default {
       "notePlaceholder": "请输入处理备注",
       "noteRequired": "处理备注不能为空",
       "submit": "签收",
-      "done": "签收成功"
+      "done": "签收成功",
+      "refusals": {
+        "noteRequired": "处理备注不能为空",
+        "noteTooLong": "处理备注不能超过500个字符",
+        "notFound": "数据不存在或无权操作",
+        "signed": "签收成功",
+        "alarmIdRequired": "报警编号不能为空",
+        "alarmSigned": "该报警已签收，请勿重复签收",
+        "alarmIdsRequired": "请选择要签收的报警",
+        "alarmTooMany": "一次最多签收100条报警",
+        "feedbackIdRequired": "反馈编号不能为空",
+        "feedbackSigned": "该反馈已签收，请勿重复签收"
+      }
+    },
+    "import": {
+      "messages": {
+        "format": "文件格式不正确",
+        "size": "超出文件大小限制",
+        "missing": "请选择导入文件",
+        "empty": "导入文件没有数据",
+        "failed": "导入失败，未导入任何数据"
+      },
+      "reasons": {
+        "duplicate": "身份证号重复"
+      },
+      "row": "第%{row}行：%{reason}"
     },
     "validation": {
       "required": "%{label}不能为空",

@@ -3051,7 +3051,25 @@ export default {
     "removeRow": "刪除此行",
     "subRequired": "資料類型為實體/實體陣列時，下級描述庫不能為空",
     "warnByte": "硬體告警位元組序號必須是不小於0的整數",
-    "warnNameRequired": "硬體告警名稱不能為空"
+    "warnNameRequired": "硬體告警名稱不能為空",
+    "refusals": {
+      "libraryMissing": "描述庫不存在",
+      "functionInUse": "該功能已被產品「%{name}」使用，無法刪除",
+      "searchMissing": "查詢描述庫不存在",
+      "searchNotReceive": "查詢描述庫必須是接收類型",
+      "parentSelf": "上級描述庫不能是自己",
+      "parentMissing": "上級描述庫不存在",
+      "usedByProduct": "該描述庫已被產品「%{name}」使用，無法刪除",
+      "usedByFunction": "該描述庫已被功能「%{name}」使用，無法刪除",
+      "hasChildren": "該描述庫下存在下級描述庫，無法刪除",
+      "fieldLibraryMissing": "所屬描述庫不存在",
+      "subRequired": "資料類型為實體/實體陣列時，下級描述庫不能為空",
+      "subSelf": "下級描述庫不能是所屬描述庫",
+      "keyTaken": "該描述庫中已存在相同識別碼",
+      "warnByte": "硬體告警位元組序號必須是不小於0的整數",
+      "warnName": "硬體告警名稱不能為空",
+      "switchValues": "開關的開值和關值不能相同"
+    }
   },
   "location": {
     "title": "設備定位",

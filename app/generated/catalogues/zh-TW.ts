@@ -492,7 +492,32 @@ export default {
       "notePlaceholder": "請輸入處理備註",
       "noteRequired": "處理備註不能為空",
       "submit": "簽收",
-      "done": "簽收成功"
+      "done": "簽收成功",
+      "refusals": {
+        "noteRequired": "處理備註不能為空",
+        "noteTooLong": "處理備註不能超過500個字元",
+        "notFound": "資料不存在或無權操作",
+        "signed": "簽收成功",
+        "alarmIdRequired": "報警編號不能為空",
+        "alarmSigned": "該報警已簽收，請勿重複簽收",
+        "alarmIdsRequired": "請選擇要簽收的報警",
+        "alarmTooMany": "一次最多簽收100條報警",
+        "feedbackIdRequired": "回饋編號不能為空",
+        "feedbackSigned": "該回饋已簽收，請勿重複簽收"
+      }
+    },
+    "import": {
+      "messages": {
+        "format": "檔案格式不正確",
+        "size": "超出檔案大小限制",
+        "missing": "請選擇匯入檔案",
+        "empty": "匯入檔案沒有資料",
+        "failed": "匯入失敗，未匯入任何資料"
+      },
+      "reasons": {
+        "duplicate": "身分證號重複"
+      },
+      "row": "第%{row}行：%{reason}"
     },
     "validation": {
       "required": "%{label}不能為空",
