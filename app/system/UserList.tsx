@@ -13,7 +13,6 @@ import InfoIcon from '@mui/icons-material/Info';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call, getToken } from '../../adapters/http';
-import { maskIdcard, maskPhone } from '../../adapters/personal';
 import { useCan } from '../auth/useCan';
 import { DetailFields, UserAssetsTab, imageUrl, useConfirm } from '../components';
 import { SchemaList } from '../components/SchemaList';
@@ -183,15 +182,14 @@ function UserDrawer({ config, row, tenant, onClose }: { config: ResourceConfig; 
   const r = row ?? {};
   const pic = broken ? null : imageUrl(r.fPic as string);
   const lease = r.lease as { fAddress?: string } | null | undefined;
-  // A tenant's phone and ID number masked as the tenant list shows them (spec 001 §2.12, one rule for
-  // lists, drawers and the profile); a staff account's phone in full, for the administrators who manage it.
-  const phone = { label: translate(config.fields.fPhone.label), value: (tenant ? maskPhone(r.fPhone) : String(r.fPhone ?? '')) || '-' };
+  // Phones and ID numbers masked by the one rule of every list, drawer and profile (the schema's x-mask,
+  // spec 001 §2.12, §9): a staff account's phone too — the form's edit mode is where it is changed.
   const sources = tenant
-    ? ['fId', 'fChineseName', 'fGender', 'fStatus', 'fEmail', 'fWorkUnit', 'fWorkAddress', 'leaseName', 'fCreateTime', 'fLastloginDate']
-    : ['fChineseName', 'fAdmin', 'roleNames', 'fStatus', 'fExpireTime', 'fCreateTime', 'fLastloginDate'];
+    ? ['fId', 'fChineseName', 'fPhone', 'fIdcard', 'fGender', 'fStatus', 'fEmail', 'fWorkUnit', 'fWorkAddress', 'leaseName', 'fCreateTime', 'fLastloginDate']
+    : ['fChineseName', 'fPhone', 'fAdmin', 'roleNames', 'fStatus', 'fExpireTime', 'fCreateTime', 'fLastloginDate'];
   const extra = tenant
-    ? [phone, { label: translate(config.fields.fIdcard.label), value: maskIdcard(r.fIdcard) || '-' }, { label: translate('tenant.fields.leaseAddress'), value: lease?.fAddress ?? '-' }]
-    : [phone, ...(['fAreaIds', 'streets'] as const).map((source) => ({ label: translate(config.fields[source].label), value: namesOf(r[source === 'fAreaIds' ? 'areaNames' : 'streetNames'], translate('common.listSeparator')) }))];
+    ? [{ label: translate('tenant.fields.leaseAddress'), value: lease?.fAddress ?? '-' }]
+    : (['fAreaIds', 'streets'] as const).map((source) => ({ label: translate(config.fields[source].label), value: namesOf(r[source === 'fAreaIds' ? 'areaNames' : 'streetNames'], translate('common.listSeparator')) }));
   const close = () => {
     setTab(0);
     onClose();

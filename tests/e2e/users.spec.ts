@@ -139,3 +139,15 @@ test('a status change the server refuses says so with its reason (spec 001 §8)'
   await expect(page.getByText('用户状态修改失败 不能禁用当前登录用户')).toBeVisible();
   await expect(own.getByTestId('user-status')).toHaveText('正常');
 });
+
+test('the user drawer shows a staff member’s phone masked, as the list does', async ({ page }) => {
+  await login(page);
+  await page.goto('/sys-user');
+  const officer = page.getByTestId('list-row').filter({ hasText: '演示民警' });
+  await expect(officer).toContainText('138****0003');
+  await officer.getByTestId('user-detail').click();
+  const basic = page.getByTestId('user-basic');
+  await expect(basic).toContainText('138****0003');
+  await expect(basic).not.toContainText('13800000003');
+  await shot(page, 'users-drawer-masked');
+});
