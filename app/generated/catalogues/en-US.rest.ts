@@ -2121,6 +2121,11 @@ export default {
     "saved": "Area saved",
     "deleted": "Area deleted",
     "messages": {
+      "fAreaIdTaken": "This area number is already used",
+      "parentMissing": "The parent area does not exist",
+      "parentSelf": "An area cannot be its own parent",
+      "parentCycle": "The parent cannot be one of this area's sub-areas",
+      "notFound": "The record does not exist or you may not change it",
       "fAreaIdRequired": "Area number is required",
       "fAreaIdNumeric": "Area number must be a number",
       "fAreaNameRequired": "Area name is required",
@@ -2254,6 +2259,11 @@ export default {
     "saved": "Department saved",
     "deleted": "Department deleted",
     "messages": {
+      "fDepartmentIdTaken": "This department number is already used",
+      "parentMissing": "The parent department does not exist",
+      "parentSelf": "A department cannot be its own parent",
+      "parentCycle": "The parent cannot be one of this department's sub-departments",
+      "notFound": "The record does not exist or you may not change it",
       "fDepartmentIdRequired": "Department number is required",
       "fDepartmentIdNumeric": "Department number must be a positive whole number",
       "fDepartmentNameRequired": "Department name is required",

@@ -2121,6 +2121,11 @@ export default {
     "saved": "地区保存成功",
     "deleted": "地区删除成功",
     "messages": {
+      "fAreaIdTaken": "地区编号已存在",
+      "parentMissing": "上级地区不存在",
+      "parentSelf": "上级地区不能是当前地区",
+      "parentCycle": "上级地区不能是当前地区的下级地区",
+      "notFound": "数据不存在或无权操作",
       "fAreaIdRequired": "地区编号不能为空",
       "fAreaIdNumeric": "地区编号必须是数字",
       "fAreaNameRequired": "地区名称不能为空",
@@ -2254,6 +2259,11 @@ export default {
     "saved": "部门保存成功",
     "deleted": "部门删除成功",
     "messages": {
+      "fDepartmentIdTaken": "部门编号已存在",
+      "parentMissing": "上级部门不存在",
+      "parentSelf": "上级部门不能是当前部门",
+      "parentCycle": "上级部门不能是当前部门的下级部门",
+      "notFound": "数据不存在或无权操作",
       "fDepartmentIdRequired": "部门编号不能为空",
       "fDepartmentIdNumeric": "部门编号必须是正整数",
       "fDepartmentNameRequired": "部门名称不能为空",

@@ -2121,6 +2121,11 @@ export default {
     "saved": "地區儲存成功",
     "deleted": "地區刪除成功",
     "messages": {
+      "fAreaIdTaken": "地區編號已存在",
+      "parentMissing": "上級地區不存在",
+      "parentSelf": "上級地區不能是當前地區",
+      "parentCycle": "上級地區不能是當前地區的下級地區",
+      "notFound": "資料不存在或無權操作",
       "fAreaIdRequired": "地區編號不能為空",
       "fAreaIdNumeric": "地區編號必須是數字",
       "fAreaNameRequired": "地區名稱不能為空",
@@ -2254,6 +2259,11 @@ export default {
     "saved": "部門儲存成功",
     "deleted": "部門刪除成功",
     "messages": {
+      "fDepartmentIdTaken": "部門編號已存在",
+      "parentMissing": "上級部門不存在",
+      "parentSelf": "上級部門不能是當前部門",
+      "parentCycle": "上級部門不能是當前部門的下級部門",
+      "notFound": "資料不存在或無權操作",
       "fDepartmentIdRequired": "部門編號不能為空",
       "fDepartmentIdNumeric": "部門編號必須是正整數",
       "fDepartmentNameRequired": "部門名稱不能為空",
