@@ -3,6 +3,7 @@ import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, Di
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
+import type { ServerText } from './serverText';
 import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
 import { toBody, validateForm, type FieldError, type FormValues } from './validate';
@@ -25,6 +26,8 @@ export interface FormDialogProps {
   isVisible?: (source: string, values: FormValues) => boolean;
   /** i18n key of the failure message; receives the server's text as %{message}. Without it the server's text is shown as is. */
   failureKey?: string;
+  /** The server's refusals this form knows, shown in the console's language. */
+  refusal?: ServerText;
   /** Dialog width. */
   maxWidth?: 'sm' | 'md' | 'lg';
   /** View mode: every field disabled and the confirm button only closes (spec 002 §2 user form). */
@@ -67,7 +70,7 @@ function initialValues(fields: FieldConfig[], record: Row | null | undefined, ex
  * chosen from the schema (enum, dictionary, reference, multi choice, text), the schema's rules checked
  * before the save call, and the server's refusal shown without losing what was typed.
  */
-export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
+export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, refusal, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
   const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const notify = useNotify();
@@ -142,7 +145,8 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
       setSaving(false);
       // Expired logins, missing permissions and server faults are announced by the shell.
       if (error instanceof ApiError && error.status !== 200) return;
-      const text = error instanceof Error ? error.message : String(error);
+      const raw = error instanceof Error ? error.message : String(error);
+      const text = refusal ? refusal(translate, raw) : raw;
       notify(failureKey ? translate(failureKey, { message: text }) : text, { type: 'error' });
     }
   };

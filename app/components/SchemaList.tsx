@@ -17,6 +17,7 @@ import { useEnumOptions } from './FieldInput';
 import { invalidateLookups, useDictionary } from './lookups';
 import { FieldValue } from './FieldValue';
 import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
+import type { ServerText } from './serverText';
 import { Pager } from './Pager';
 import { useLinkTargets } from './linkTargets';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
@@ -232,6 +233,8 @@ export interface SchemaListProps {
   /** Buttons of the search bar shown before add (e.g. an import); a function receives the applied search (an export). */
   toolbar?: ReactNode | ((filter: Record<string, unknown>) => ReactNode);
   /** Page-specific options of the add/edit dialog. */
+  /** The server's refusals this list knows (of its deletes and saves), shown in the console's language. */
+  refusal?: ServerText;
   form?: Pick<FormDialogProps, 'isVisible' | 'maxWidth' | 'inputs' | 'fixed' | 'validate' | 'extraKeys' | 'extra'>;
   /** Conditions every query carries (the library whose fields a drawer lists). */
   fixedFilter?: Record<string, unknown>;
@@ -267,7 +270,7 @@ export interface SchemaListProps {
  * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
  * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
+export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
   const translate = useTranslate();
   const sharedTargets = useLinkTargets();
   const notify = useNotify();
@@ -375,7 +378,8 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const text = error instanceof Error ? error.message : String(error);
+        const raw = error instanceof Error ? error.message : String(error);
+        const text = refusal ? refusal(translate, raw) : raw;
         const key = failureKey('delete');
         notify(key ? translate(key, { message: text }) : text, { type: 'error' });
       }
@@ -592,6 +596,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
           onClose={() => setEditing(undefined)}
           onSaved={() => invalidateLookups(`ref:${config.name}`)}
           failureKey={failureKey('save')}
+          refusal={refusal}
           readOnly={viewing}
           {...form}
           fixed={{ ...fixedFields, ...form?.fixed }}

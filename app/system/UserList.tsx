@@ -20,6 +20,7 @@ import { SheetImport, postForm } from '../components/SheetImport';
 import type { FieldError, FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
 import { CODES, USER_PATHS } from './api';
+import { systemRefusal } from './shared';
 
 type Row = Record<string, unknown>;
 const TENANT_STATUS = 'tenant:status';
@@ -53,16 +54,16 @@ export function UserList({ config }: { config: ResourceConfig }) {
    * A confirmed call; the list reloads only when the server accepted it (spec 002 §8). `failed` words a
    * refusal (the status change's 用户状态修改失败, spec 001 §8), with the server's reason after it.
    */
-  const act = (question: string, path: string, body: Row, after?: () => void, failed?: string) =>
+  const act = (question: string, path: string, body: Row, after?: () => void, failed?: string, done?: string) =>
     confirm.ask(question, async () => {
       try {
         const envelope = await call(path, body);
-        notify(envelope.message || translate('sys.saved'), { type: 'success' });
+        notify(done ? translate(done) : envelope.message || translate('sys.saved'), { type: 'success' });
         after?.();
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = systemRefusal(translate, error instanceof Error ? error.message : String(error));
         notify(failed ? translate(failed, { message }) : message, { type: 'error' });
       }
     });
@@ -72,7 +73,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
     const question = tenant ? (enable ? 'tenant.confirmEnable' : 'tenant.confirmDisable') : enable ? 'sys.user.confirmEnable' : 'sys.user.confirmDisable';
     act(translate(question), USER_PATHS.status, { fId: row.fId, fUserType: tenant ? 2 : 1, fStatus: enable ? 1 : 0 }, () => {
       if (open && open.fId === row.fId) setOpen({ ...open, fStatus: enable ? 1 : 0 });
-    }, 'tenant.statusFailed');
+    }, 'tenant.statusFailed', config.notifications.status);
   };
 
   const rowActions = (row: Row) => {
@@ -128,6 +129,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
     <>
       <SchemaList
         config={config}
+        refusal={systemRefusal}
         readOnly={tenant}
         view={!tenant}
         toolbar={toolbar}

@@ -30,3 +30,23 @@ test('adding a department or an area with a number already given is refused, and
   await expect(page.getByTestId('areas-detail').getByText('This area number is already used')).toBeVisible();
   await expect(page.getByTestId('areas-node-440000')).toContainText('广东省');
 });
+
+test('in English a room’s save and a place’s refused delete read in English', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  await page.goto('/place');
+  await page.getByTestId('place-add').click();
+  await page.getByTestId('form-dialog').getByTestId('form-input-fName').fill('English place');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('Place saved')).toBeVisible();
+  const row = page.getByTestId('place-row').filter({ hasText: 'English place' });
+  await row.getByTestId('place-rooms').click();
+  await page.getByTestId('room-add').click();
+  await page.getByTestId('room-dialog').locator('input').first().fill('Study');
+  await page.getByTestId('room-save').click();
+  await expect(page.getByText('Room saved')).toBeVisible();
+  await expect(page.getByText('房间保存成功')).toHaveCount(0);
+  await page.getByTestId('rooms-close').click();
+  await row.getByTestId('place-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('Deleting the place failed: Delete the rooms of the place first')).toBeVisible();
+});

@@ -151,3 +151,38 @@ test('the user drawer shows a staff member’s phone masked, as the list does', 
   await expect(basic).not.toContainText('13800000003');
   await shot(page, 'users-drawer-masked');
 });
+
+test('in English the server’s refusals of users and roles read in English', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  await page.goto('/sys-user');
+  // One’s own account cannot be deleted.
+  await page.getByTestId('list-row').filter({ hasText: '系统管理员' }).getByTestId('list-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('You cannot delete the account you are signed in with')).toBeVisible();
+  // A phone another account holds.
+  await page.getByTestId('list-add').click();
+  await pick(page, 'fAdmin', 'Ordinary user');
+  await page.getByTestId('form-input-fChineseName').fill('Second agent');
+  await page.getByTestId('form-input-fPhone').fill('13800000001');
+  await page.getByTestId('form-field-fRoleIds').getByRole('combobox').click();
+  await page.getByRole('option', { name: '普通用户' }).click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('user-form-password').fill('Second@123');
+  await page.getByTestId('user-form-password-check').fill('Second@123');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('This mobile phone number is already used')).toBeVisible();
+  await expect(page.getByText('该手机号码已存在')).toHaveCount(0);
+  await shot(page, 'users-refusal-en');
+
+  // A role someone holds cannot be deleted; an alias is one role’s only.
+  await page.goto('/sys-role');
+  await page.getByTestId('list-row').filter({ hasText: 'officer' }).getByTestId('list-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('Users hold this role: it cannot be deleted')).toBeVisible();
+  await page.getByTestId('list-add').click();
+  await page.getByTestId('form-input-name').fill('Another officer');
+  await page.getByTestId('form-input-alias').fill('officer');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('This role alias is already used')).toBeVisible();
+  await shot(page, 'roles-refusal-en');
+});
