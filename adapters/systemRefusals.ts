@@ -34,3 +34,11 @@ export const PLACE_REFUSALS = {
   deviceMissing: '设备不存在或无权操作',
   bindingMissing: '房间设备不存在或无权操作',
 } as const;
+
+/** Why a sign-in or a registration is refused (the login page's and the register dialog's notices). */
+export const SESSION_REFUSALS = {
+  wrongPassword: '账号或密码错误',
+  disabled: '账号已停用',
+  expired: '账号已过期',
+  phoneRegistered: '该手机号码已注册',
+} as const;
