@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { expect, test, login, pick, shot } from './helpers';
+import { expect, test, AGENT, login, pick, shot } from './helpers';
 
 const ROLE = { name: '产品查看员', alias: 'e2e-product-viewer' };
 const PERSON = { name: '端到端用户', phone: '13612345678', password: 'Viewer@123' };
@@ -185,4 +185,21 @@ test('in English the server’s refusals of users and roles read in English', as
   await page.getByTestId('form-save').click();
   await expect(page.getByText('This role alias is already used')).toBeVisible();
   await shot(page, 'roles-refusal-en');
+});
+
+test('an agent opening the user, role or menu address gets the page-not-found page, and no call is made', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/system/t-sys-user/pageList') || r.url().includes('/system/t-sys-role/pageList')) calls.push(r.url());
+  });
+  await login(page, AGENT);
+  for (const address of ['/sys-user', '/sys-role', '/sys-menu', '/oplog']) {
+    await page.goto(address);
+    await expect(page.getByTestId('error-page-404')).toBeVisible();
+  }
+  expect(calls).toEqual([]);
+  // Its own place page opens as before.
+  await page.goto('/place');
+  await expect(page.getByTestId('place-page')).toBeVisible();
+  await shot(page, 'users-agent-not-found');
 });
