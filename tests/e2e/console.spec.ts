@@ -24,10 +24,8 @@ test('in English a refused sign-in and a refused registration say why in English
   await page.getByTestId('login-submit').click();
   await expect(page.getByText('Wrong account or password')).toBeVisible();
   await page.getByTestId('login-register').click();
-  await page.getByTestId('register-name').fill('Another agent');
-  await page.getByTestId('register-phone').fill('13800000001');
-  await page.getByTestId('register-password').fill('Another@123');
-  await page.getByTestId('register-confirm').fill('Another@123');
+  const form = { name: 'Another agent', phone: '13800000001', password: 'Another@123', confirm: 'Another@123' };
+  for (const [field, value] of Object.entries(form)) await page.getByTestId(`register-${field}`).fill(value);
   await page.getByTestId('register-submit').click();
   await expect(page.getByText('This mobile number is already registered')).toBeVisible();
   await shot(page, 'console-register-refused-en');
