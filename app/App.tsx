@@ -13,8 +13,8 @@ import { dataProvider } from '../adapters/dataProvider';
 import type { ResourceEntry } from './resources/types';
 import { ShellLayout } from './shell/Layout';
 import { ConsoleFailed } from './shell/LoadFailed';
-import { allowedResources, sortMenus } from './shell/menus';
-import { customPages } from './shell/pages';
+import { allowedPages, allowedResources, sortMenus } from './shell/menus';
+import type { CustomPage } from './shell/pages';
 import { theme } from './shell/theme';
 import { HOME_PATH } from './shell/tabs';
 import { LoginPage } from './pages/LoginPage';
@@ -40,15 +40,15 @@ const Error500 = errorPage(500);
 const NotFoundInShell = errorPage(404, true);
 
 
-function routesFor(entries: ResourceEntry[]) {
+function routesFor(entries: ResourceEntry[], pages: CustomPage[]) {
   const device = entries.find((e) => e.name === DEVICE_RESOURCE);
   return (
     <>
       <CustomRoutes>
         <Route path={HOME_PATH} element={<HomePage />} />
         {device && <Route path={`/${DEVICE_RESOURCE}/:deviceNumber`} element={<ResourcePage name={DEVICE_RESOURCE} />} />}
-        {Object.entries(customPages).map(([name, page]) => (
-          <Route key={name} path={page.path} element={page.element} />
+        {pages.map((page) => (
+          <Route key={page.path} path={page.path} element={page.element} />
         ))}
       </CustomRoutes>
       {entries.map((entry) => (
@@ -84,7 +84,10 @@ export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
           <Route path="/500" element={<Error500 />} />
         </CustomRoutes>
         {/* Re-evaluated after login: the menus stored with the session decide the resources. */}
-        {() => routesFor(allowedResources(sortMenus(getStoredMenus())))}
+        {() => {
+          const menus = sortMenus(getStoredMenus());
+          return routesFor(allowedResources(menus), allowedPages(menus));
+        }}
       </Admin>
     </BrowserRouter>
   );

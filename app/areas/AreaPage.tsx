@@ -1,5 +1,7 @@
 import { endpoints } from '../../adapters/generated/endpoints';
 import type { ResourceConfig } from '../resources/types';
+import { readBack } from '../components/serverText';
+import texts from './messages';
 import { CodeTreePage, type CodeTreeSettings } from '../departments/CodeTreePage';
 
 const PATHS = endpoints.area;
@@ -19,6 +21,7 @@ const SETTINGS: CodeTreeSettings = {
     { key: 'fAreaPinyin', label: 'pinyin', maxLength: 200 },
     { key: 'fAreaPinyinAcr', label: 'pinyinAcr', maxLength: 50 },
   ],
+  refusal: readBack(texts['zh-CN'].areas.messages, 'areas.messages'),
   codes: { list: 'area:list', addTop: 'area:add', addChild: 'area:add', edit: 'area:edit', del: 'area:del' },
 };
 

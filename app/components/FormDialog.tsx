@@ -2,8 +2,8 @@ import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNod
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
-import { serverReason } from './serverReason';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
+import { generalRefusal, type ServerText } from './serverText';
 import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
 import { refusedField } from '../../adapters/refusal';
@@ -27,6 +27,8 @@ export interface FormDialogProps {
   isVisible?: (source: string, values: FormValues) => boolean;
   /** i18n key of the failure message; receives the server's text as %{message}. Without it the server's text is shown as is. */
   failureKey?: string;
+  /** The server's refusals this form knows, shown in the console's language (else the general ones). */
+  refusal?: ServerText;
   /** Dialog width. */
   maxWidth?: 'sm' | 'md' | 'lg';
   /** View mode: every field disabled and the confirm button only closes (spec 002 §2 user form). */
@@ -69,7 +71,7 @@ function initialValues(fields: FieldConfig[], record: Row | null | undefined, ex
  * chosen from the schema (enum, dictionary, reference, multi choice, text), the schema's rules checked
  * before the save call, and the server's refusal shown without losing what was typed.
  */
-export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
+export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, refusal = generalRefusal, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
   const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const notify = useNotify();
@@ -160,7 +162,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
         setErrors({ [field.source]: refused });
         reveal({ [field.source]: refused });
       }
-      const text = message(refused) ?? serverReason(translate, error instanceof Error ? error.message : String(error));
+      const text = message(refused) ?? refusal(translate, error instanceof Error ? error.message : String(error));
       notify(failureKey ? translate(failureKey, { message: text }) : text, { type: 'error' });
     }
   };

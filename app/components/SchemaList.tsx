@@ -8,7 +8,6 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call } from '../../adapters/http';
-import { serverReason } from './serverReason';
 import { useCan } from '../auth/useCan';
 import type { FieldConfig, FilterConfig, ResourceConfig } from '../resources/types';
 import { defaultSort, permissionOf } from './api';
@@ -18,6 +17,7 @@ import { useEnumOptions } from './FieldInput';
 import { invalidateLookups, useDictionary } from './lookups';
 import { FieldValue } from './FieldValue';
 import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
+import { generalRefusal, type ServerText } from './serverText';
 import { Pager } from './Pager';
 import { useLinkTargets } from './linkTargets';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
@@ -192,7 +192,7 @@ function SwitchCell({ config, declared, row }: { config: ResourceConfig; declare
       notify(translate(config.notifications[declared.endpoint] ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
       refresh();
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) notify(serverReason(translate, error instanceof Error ? error.message : String(error)), { type: 'error' });
+      if (!(error instanceof ApiError) || error.status === 200) notify(generalRefusal(translate, error instanceof Error ? error.message : String(error)), { type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -233,6 +233,8 @@ export interface SchemaListProps {
   /** Buttons of the search bar shown before add (e.g. an import); a function receives the applied search (an export). */
   toolbar?: ReactNode | ((filter: Record<string, unknown>) => ReactNode);
   /** Page-specific options of the add/edit dialog. */
+  /** The server's refusals this list knows (of its deletes and saves), shown in the console's language. */
+  refusal?: ServerText;
   form?: Pick<FormDialogProps, 'isVisible' | 'maxWidth' | 'inputs' | 'fixed' | 'validate' | 'extraKeys' | 'extra'>;
   /** Conditions every query carries (the library whose fields a drawer lists). */
   fixedFilter?: Record<string, unknown>;
@@ -268,7 +270,7 @@ export interface SchemaListProps {
  * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
  * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
+export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
   const translate = useTranslate();
   const sharedTargets = useLinkTargets();
   const notify = useNotify();
@@ -376,7 +378,8 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const text = serverReason(translate, error instanceof Error ? error.message : String(error));
+        const raw = error instanceof Error ? error.message : String(error);
+        const text = (refusal ?? generalRefusal)(translate, raw);
         const key = failureKey('delete');
         notify(key ? translate(key, { message: text }) : text, { type: 'error' });
       }
@@ -593,6 +596,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
           onClose={() => setEditing(undefined)}
           onSaved={() => invalidateLookups(`ref:${config.name}`)}
           failureKey={failureKey('save')}
+          refusal={refusal}
           readOnly={viewing}
           {...form}
           fixed={{ ...fixedFields, ...form?.fixed }}

@@ -11,6 +11,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
+import type { ServerText } from '../components/serverText';
 import { ancestorsOf, findNode, request, type TreeNode } from './api';
 
 export interface TreeField {
@@ -31,6 +32,8 @@ export interface CodeTreeSettings {
   parentField: string;
   fields: TreeField[];
   codes: { list: string; addTop: string; addChild: string; edit: string; del: string };
+  /** The server's refusal (in Chinese) in the console's language, when the page knows it. */
+  refusal: ServerText;
 }
 
 type Mode = 'none' | 'view' | 'edit' | 'addChild' | 'addTop';
@@ -135,6 +138,8 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
       if ((f.required || f.code) && !v) found[f.key] = t(`messages.${f.key}Required`);
       else if (f.code && !/^\d+$/.test(v)) found[f.key] = t(`messages.${f.key}Numeric`);
       else if (f.code && Number(v) <= 0) found[f.key] = t(`messages.${f.key}Numeric`);
+      // A new node's number may not be one the tree holds: saving it would rename and move that node.
+      else if (f.code && mode !== 'edit' && findNode(tree, Number(v))) found[f.key] = t(`messages.${f.key}Taken`);
       else if (f.maxLength && v.length > f.maxLength) found[f.key] = t('messages.tooLong', { max: f.maxLength });
     }
     setErrors(found);
@@ -146,13 +151,15 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
     const body: Record<string, unknown> = { [parentField]: Number(values[parentField] || 0) };
     for (const f of fields) body[f.key] = f.code ? Number(values[f.key]) : (values[f.key] ?? '').trim();
     if (mode === 'edit' && node?.fId !== undefined) body.fId = node.fId;
+    // Marked as an add, so the server refuses a number that is taken instead of updating its node.
+    else body.isAdd = true;
     setSaving(true);
     const res = await request<Record<string, unknown>>(paths.save, body);
     setSaving(false);
     if (res.ok) {
-      notify(res.message || t('saved'), { type: 'success' });
+      notify(t('saved'), { type: 'success' });
       await load(Number(res.data?.[codeField] ?? body[codeField]));
-    } else if (!res.announced) notify(res.message || t('saveFailed'), { type: 'error' });
+    } else if (!res.announced) notify(settings.refusal(translate, res.message) || t('saveFailed'), { type: 'error' });
   };
 
   const remove = () => {
@@ -164,11 +171,11 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
     ask(t('confirmDelete'), async () => {
       const res = await request(paths.delete, { [codeField]: node.id });
       if (res.ok) {
-        notify(res.message || t('deleted'), { type: 'success' });
+        notify(t('deleted'), { type: 'success' });
         setSelected(null);
         show(undefined);
         await load();
-      } else if (!res.announced) notify(res.message, { type: 'error' });
+      } else if (!res.announced) notify(settings.refusal(translate, res.message), { type: 'error' });
     });
   };
 

@@ -13,6 +13,7 @@ import { getRememberedLogin, getStoredMenus } from '../../adapters/authProvider'
 import { LanguageSwitch } from '../shell/LanguageSwitch';
 import { useApiErrors } from '../shell/useApiErrors';
 import { PHONE_MAX_LENGTH } from '../shell/rules';
+import { sessionRefusal } from './refusals';
 
 // Opened by few visitors: its code loads when asked for.
 const RegisterDialog = lazyChunk(() => import('./RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
@@ -50,7 +51,7 @@ export function LoginPage() {
     } catch (error) {
       const status = (error as { status?: number }).status;
       // 401 and 500 are announced by the global handler.
-      if (status !== 401 && status !== 500) notify((error as Error)?.message || 'login.failed', { type: 'error' });
+      if (status !== 401 && status !== 500) notify(sessionRefusal(translate, (error as Error)?.message) || 'login.failed', { type: 'error' });
       setBusy(false);
     }
   };

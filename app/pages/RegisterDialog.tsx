@@ -8,6 +8,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { call } from '../../adapters/http';
 import { confirmError, passwordError, phoneError, PHONE_MAX_LENGTH } from '../shell/rules';
+import { sessionRefusal } from './refusals';
 
 export const REGISTER_PATH = '/register';
 /** The role every self-registered user receives; the server may map it to its own default role. */
@@ -78,11 +79,11 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
         notify('register.success', { type: 'success' });
         close();
       } else {
-        notify(answer.message || 'ra.notification.http_error', { type: 'error' });
+        notify(sessionRefusal(translate, answer.message) || 'ra.notification.http_error', { type: 'error' });
       }
     } catch (error) {
       const status = (error as { status?: number }).status;
-      if (status !== 401 && status !== 500) notify((error as Error).message || 'ra.notification.http_error', { type: 'error' });
+      if (status !== 401 && status !== 500) notify(sessionRefusal(translate, (error as Error).message) || 'ra.notification.http_error', { type: 'error' });
     } finally {
       setTimeout(() => setBusy(false), LOADING_RESET_MS);
     }

@@ -12,7 +12,7 @@ import { FormDialog, type Row } from '../components/FormDialog';
 import { useIsAdmin } from '../components/lookups';
 import { request } from '../devices/tabs/timers/api';
 import type { ResourceConfig } from '../resources/types';
-import { PAGE_SIZE, PLACE_CODES, PLACE_PATHS, type Page, type Place } from './api';
+import { PAGE_SIZE, PLACE_CODES, PLACE_PATHS, placeRefusal, type Page, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
 import { DistrictInput } from './DistrictInput';
 
@@ -55,9 +55,9 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
     ask(translate('places.confirmDelete'), async () => {
       const res = await request(PLACE_PATHS.delete, { fId: p.fId });
       if (res.ok) {
-        notify(res.message || translate('resources.place.notifications.delete'), { type: 'success' });
+        notify(translate('resources.place.notifications.delete'), { type: 'success' });
         void load();
-      } else if (!res.announced) notify(res.message.startsWith('场所删除失败') ? res.message : translate('places.deleteFailed', { message: res.message }), { type: 'error' });
+      } else if (!res.announced) notify(translate('places.deleteFailed', { message: placeRefusal(translate, res.message) }), { type: 'error' });
     });
 
   if (!canList) return <EmptyState />;
@@ -143,6 +143,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
         onClose={() => setEditing(undefined)}
         onSaved={() => void load()}
         failureKey="places.saveFailed"
+        refusal={placeRefusal}
         maxWidth="sm"
         inputs={DISTRICT_INPUTS}
         extraKeys={DISTRICT_KEYS}

@@ -3,7 +3,7 @@ import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogT
 import { useNotify, useTranslate } from 'react-admin';
 import { useDictionary } from '../components/lookups';
 import { request } from '../devices/tabs/timers/api';
-import { ROOM_PATHS, ROOM_TYPE_DICTIONARY, type Room } from './api';
+import { ROOM_PATHS, ROOM_TYPE_DICTIONARY, placeRefusal, type Room } from './api';
 
 export interface RoomDialogProps {
   /** The room to edit, or `{ fHomeId }` for a new one; null closes the dialog. */
@@ -45,10 +45,10 @@ export function RoomDialog({ room, onClose, onSaved }: RoomDialogProps) {
     });
     setBusy(false);
     if (res.ok) {
-      notify(res.message || translate('places.roomSaved'), { type: 'success' });
+      notify(translate('places.roomSaved'), { type: 'success' });
       onClose();
       onSaved();
-    } else if (!res.announced) notify(translate('places.roomSaveFailed', { message: res.message }), { type: 'error' });
+    } else if (!res.announced) notify(translate('places.roomSaveFailed', { message: placeRefusal(translate, res.message) }), { type: 'error' });
   };
 
   return (

@@ -8,7 +8,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
 import { request } from '../devices/tabs/timers/api';
-import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_PATHS, ROOM_PATHS, type Page, type Place, type Room } from './api';
+import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_PATHS, ROOM_PATHS, placeRefusal, type Page, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import type { DeviceRow } from '../gateways/api';
@@ -71,25 +71,25 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
     ask(translate('places.confirmDeleteRoom'), async () => {
       const res = await request(ROOM_PATHS.delete, { fId: room.fId });
       if (res.ok) {
-        notify(res.message || translate('places.roomDeleted'), { type: 'success' });
+        notify(translate('places.roomDeleted'), { type: 'success' });
         changed();
-      } else if (!res.announced) notify(res.message.startsWith('房间删除失败') ? res.message : translate('places.roomDeleteFailed', { message: res.message }), { type: 'error' });
+      } else if (!res.announced) notify(translate('places.roomDeleteFailed', { message: placeRefusal(translate, res.message) }), { type: 'error' });
     });
 
   const bind = async (room: Room, picked: Record<string, unknown>[]) => {
     const res = await request(ROOM_DEVICE_PATHS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })));
     if (res.ok) {
-      notify(res.message || translate('places.bound'), { type: 'success' });
+      notify(translate('places.bound'), { type: 'success' });
       changed();
-    } else if (!res.announced) notify(res.message, { type: 'error' });
+    } else if (!res.announced) notify(placeRefusal(translate, res.message), { type: 'error' });
     return res.ok;
   };
   const unbind = async (picked: Record<string, unknown>[]) => {
     const res = await request(ROOM_DEVICE_PATHS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })));
     if (res.ok) {
-      notify(res.message || translate('places.unbound'), { type: 'success' });
+      notify(translate('places.unbound'), { type: 'success' });
       changed();
-    } else if (!res.announced) notify(res.message, { type: 'error' });
+    } else if (!res.announced) notify(placeRefusal(translate, res.message), { type: 'error' });
     return res.ok;
   };
 

@@ -8,7 +8,7 @@ import type { MenuNode } from '../../adapters/authProvider';
 import { getStoredMenus, MENUS_KEY } from '../../adapters/authProvider';
 import { resourceIndex } from '../generated/resourceIndex';
 import type { ResourceEntry } from '../resources/types';
-import { customPages } from './pages';
+import { customPages, type CustomPage } from './pages';
 
 export const SECTION_COMPONENT = 'Main';
 /** The legacy router's nested-layout marker: a section too. */
@@ -64,6 +64,14 @@ export function allowedResources(nodes: MenuNode[]): ResourceEntry[] {
     }
   }
   return out;
+}
+
+/** The hand-written pages routed for the user: those its menus name, and everyone's. */
+export function allowedPages(nodes: MenuNode[]): CustomPage[] {
+  const named = new Set(leaves(nodes).map((leaf) => leaf.component));
+  return Object.entries(customPages)
+    .filter(([name, page]) => page.everyone || named.has(name))
+    .map(([, page]) => page);
 }
 
 export interface Trail {

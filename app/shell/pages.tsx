@@ -1,6 +1,7 @@
 /**
  * Hand-written pages a menu can name by component. A menu whose component is a key here opens the page
- * at `path`; `title` is an i18n key used for its tab and the document title.
+ * at `path`; `title` is an i18n key used for its tab and the document title. A page is routed only for
+ * a user whose menus name it (spec 002 §2: routes are built from the menus), unless it is `everyone`'s.
  */
 import type { ReactElement } from 'react';
 import { lazyPage, ResourcePage } from './lazyPage';
@@ -9,6 +10,8 @@ export interface CustomPage {
   path: string;
   title: string;
   element: ReactElement;
+  /** Reached without a menu (the top bar, a link of another page), so routed for every user. */
+  everyone?: boolean;
 }
 
 // Pages load on first visit, with the charting code only they need and the texts outside the first screen.
@@ -33,11 +36,12 @@ export const customPages: Record<string, CustomPage> = {
   'sys-user': { path: '/sys-user', title: 'menus.sys-user', element: <ResourcePage name="user" /> },
   'sys-role': { path: '/sys-role', title: 'menus.sys-role', element: <ResourcePage name="role" /> },
   'sys-menu': { path: '/sys-menu', title: 'menus.sys-menu', element: <MenuPage /> },
-  hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage /> },
-  relation: { path: '/relation', title: 'menus.relation', element: <RelationPage /> },
+  // The profile opens from the alarm and watch lists, and its call-relation link leads to the graph.
+  hologram: { path: '/hologram', title: 'menus.hologram', element: <HologramPage />, everyone: true },
+  relation: { path: '/relation', title: 'menus.relation', element: <RelationPage />, everyone: true },
   'api-docs': { path: '/swagger', title: 'menus.api-docs', element: <ApiDocsPage /> },
   'sys-monitor': { path: '/monitor', title: 'menus.sys-monitor', element: <SystemMonitorPage /> },
   druid: { path: '/druid', title: 'menus.druid', element: <DruidPage /> },
   // Every user's, reached from the top bar rather than a menu.
-  message: { path: '/message', title: 'messageCentre.title', element: <MessagePage /> },
+  message: { path: '/message', title: 'messageCentre.title', element: <MessagePage />, everyone: true },
 };

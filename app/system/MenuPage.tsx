@@ -8,7 +8,7 @@ import { EmptyState } from '../components/EmptyState';
 import { request } from '../devices/tabs/timers/api';
 import { CODES, MENU_PATHS, type MenuNode } from './api';
 import { flatten, MenuTree } from './MenuTree';
-import { useLoad } from './shared';
+import { systemRefusal, useLoad } from './shared';
 
 type Mode = 'view' | 'edit' | 'child' | 'top';
 interface Draft {
@@ -80,7 +80,7 @@ export function MenuPage() {
       setMode('view');
       if (res.data) setSelected(res.data.id);
       reload();
-    } else if (!res.announced) notify(res.message || translate('sys.failed'), { type: 'error' });
+    } else if (!res.announced) notify(systemRefusal(translate, res.message) || translate('sys.failed'), { type: 'error' });
   };
 
   const remove = () => {
@@ -92,7 +92,7 @@ export function MenuPage() {
         notify(translate('sys.saved'), { type: 'success' });
         setSelected(null);
         reload();
-      } else if (!res.announced) notify(res.message || translate('sys.failed'), { type: 'error' });
+      } else if (!res.announced) notify(systemRefusal(translate, res.message) || translate('sys.failed'), { type: 'error' });
     });
   };
 

@@ -12,7 +12,7 @@ import { request } from '../devices/tabs/timers/api';
 import type { ResourceConfig } from '../resources/types';
 import { CODES, ROLE_PATHS, type MenuNode, type RoleRow } from './api';
 import { flatten, MenuTree, toggleNode } from './MenuTree';
-import { useLoad } from './shared';
+import { systemRefusal, useLoad } from './shared';
 
 type Row = Record<string, unknown>;
 
@@ -24,6 +24,7 @@ export function RoleList({ config }: { config: ResourceConfig }) {
     <>
       <SchemaList
         config={config}
+        refusal={systemRefusal}
         deletable={(row) => !row.builtIn}
         cells={{ name: (row: Row) => <>{String(row.name)} {Boolean(row.builtIn) && <Chip size="small" label={translate('sys.role.builtIn')} sx={{ ml: 1 }} />}</> }}
         rowActions={(row) =>
@@ -55,9 +56,9 @@ function PermissionDialog({ role, onClose }: { role: RoleRow | null; onClose: ()
     const res = await request(ROLE_PATHS.setPermissions, { id: role.id, treeNodes: [...checked] });
     setBusy(false);
     if (res.ok) {
-      notify(res.message || translate('sys.saved'), { type: 'success' });
+      notify(translate('sys.role.granted'), { type: 'success' });
       onClose();
-    } else if (!res.announced) notify(res.message || translate('sys.failed'), { type: 'error' });
+    } else if (!res.announced) notify(systemRefusal(translate, res.message) || translate('sys.failed'), { type: 'error' });
   };
   return (
     <Dialog open={!!role} onClose={onClose} maxWidth="md" fullWidth data-testid="role-permission-dialog">

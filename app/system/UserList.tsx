@@ -13,7 +13,6 @@ import InfoIcon from '@mui/icons-material/Info';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, call, getToken } from '../../adapters/http';
-import { maskIdcard, maskPhone } from '../../adapters/personal';
 import { useCan } from '../auth/useCan';
 import { DetailFields, UserAssetsTab, imageUrl, useConfirm } from '../components';
 import { SchemaList } from '../components/SchemaList';
@@ -21,6 +20,7 @@ import { SheetImport, postForm } from '../components/SheetImport';
 import type { FieldError, FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
 import { CODES, USER_PATHS } from './api';
+import { systemRefusal } from './shared';
 
 type Row = Record<string, unknown>;
 const TENANT_STATUS = 'tenant:status';
@@ -54,16 +54,16 @@ export function UserList({ config }: { config: ResourceConfig }) {
    * A confirmed call; the list reloads only when the server accepted it (spec 002 §8). `failed` words a
    * refusal (the status change's 用户状态修改失败, spec 001 §8), with the server's reason after it.
    */
-  const act = (question: string, path: string, body: Row, after?: () => void, failed?: string) =>
+  const act = (question: string, path: string, body: Row, after?: () => void, failed?: string, done?: string) =>
     confirm.ask(question, async () => {
       try {
         const envelope = await call(path, body);
-        notify(envelope.message || translate('sys.saved'), { type: 'success' });
+        notify(done ? translate(done) : envelope.message || translate('sys.saved'), { type: 'success' });
         after?.();
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = systemRefusal(translate, error instanceof Error ? error.message : String(error));
         notify(failed ? translate(failed, { message }) : message, { type: 'error' });
       }
     });
@@ -73,7 +73,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
     const question = tenant ? (enable ? 'tenant.confirmEnable' : 'tenant.confirmDisable') : enable ? 'sys.user.confirmEnable' : 'sys.user.confirmDisable';
     act(translate(question), USER_PATHS.status, { fId: row.fId, fUserType: tenant ? 2 : 1, fStatus: enable ? 1 : 0 }, () => {
       if (open && open.fId === row.fId) setOpen({ ...open, fStatus: enable ? 1 : 0 });
-    }, 'tenant.statusFailed');
+    }, 'tenant.statusFailed', config.notifications.status);
   };
 
   const rowActions = (row: Row) => {
@@ -129,6 +129,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
     <>
       <SchemaList
         config={config}
+        refusal={systemRefusal}
         readOnly={tenant}
         view={!tenant}
         toolbar={toolbar}
@@ -183,15 +184,14 @@ function UserDrawer({ config, row, tenant, onClose }: { config: ResourceConfig; 
   const r = row ?? {};
   const pic = broken ? null : imageUrl(r.fPic as string);
   const lease = r.lease as { fAddress?: string } | null | undefined;
-  // A tenant's phone and ID number masked as the tenant list shows them (spec 001 §2.12, one rule for
-  // lists, drawers and the profile); a staff account's phone in full, for the administrators who manage it.
-  const phone = { label: translate(config.fields.fPhone.label), value: (tenant ? maskPhone(r.fPhone) : String(r.fPhone ?? '')) || '-' };
+  // Phones and ID numbers masked by the one rule of every list, drawer and profile (the schema's x-mask,
+  // spec 001 §2.12, §9): a staff account's phone too — the form's edit mode is where it is changed.
   const sources = tenant
-    ? ['fId', 'fChineseName', 'fGender', 'fStatus', 'fEmail', 'fWorkUnit', 'fWorkAddress', 'leaseName', 'fCreateTime', 'fLastloginDate']
-    : ['fChineseName', 'fAdmin', 'roleNames', 'fStatus', 'fExpireTime', 'fCreateTime', 'fLastloginDate'];
+    ? ['fId', 'fChineseName', 'fPhone', 'fIdcard', 'fGender', 'fStatus', 'fEmail', 'fWorkUnit', 'fWorkAddress', 'leaseName', 'fCreateTime', 'fLastloginDate']
+    : ['fChineseName', 'fPhone', 'fAdmin', 'roleNames', 'fStatus', 'fExpireTime', 'fCreateTime', 'fLastloginDate'];
   const extra = tenant
-    ? [phone, { label: translate(config.fields.fIdcard.label), value: maskIdcard(r.fIdcard) || '-' }, { label: translate('tenant.fields.leaseAddress'), value: lease?.fAddress ?? '-' }]
-    : [phone, ...(['fAreaIds', 'streets'] as const).map((source) => ({ label: translate(config.fields[source].label), value: namesOf(r[source === 'fAreaIds' ? 'areaNames' : 'streetNames'], translate('common.listSeparator')) }))];
+    ? [{ label: translate('tenant.fields.leaseAddress'), value: lease?.fAddress ?? '-' }]
+    : (['fAreaIds', 'streets'] as const).map((source) => ({ label: translate(config.fields[source].label), value: namesOf(r[source === 'fAreaIds' ? 'areaNames' : 'streetNames'], translate('common.listSeparator')) }));
   const close = () => {
     setTab(0);
     onClose();

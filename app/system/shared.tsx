@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { request } from '../devices/tabs/timers/api';
+import { readBack } from '../components/serverText';
+import texts from './messages';
+
+/** The server's refusals of user, role and menu changes in the console's language. */
+export const systemRefusal = readBack(texts['zh-CN'].sys.refusals, 'sys.refusals');
 
 /** A call's data, reloaded when the body (by value) or the version changes. */
 export function useLoad<T>(path: string, body: unknown, enabled: boolean, fallback: T) {

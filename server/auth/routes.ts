@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { Refusal } from '../http/envelope';
+import { SESSION_REFUSALS } from '../../adapters/systemRefusals';
 import { S } from '../http/catalog';
 import { checkPassword, hashPassword } from './passwords';
 import { loadUser, menusFor, publicUser } from './users';
@@ -59,10 +60,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
       if (!password) throw new Refusal('密码不能为空');
       const row = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fPassword', 'fStatus']).where('fPhone', '=', userName).executeTakeFirst();
       // One message for an unknown account and a wrong password, so accounts cannot be probed.
-      if (!row || !(await checkPassword(row.fPassword, password))) throw new Refusal('账号或密码错误');
-      if (row.fStatus !== 1) throw new Refusal('账号已停用');
+      if (!row || !(await checkPassword(row.fPassword, password))) throw new Refusal(SESSION_REFUSALS.wrongPassword);
+      if (row.fStatus !== 1) throw new Refusal(SESSION_REFUSALS.disabled);
       const user = await loadUser(ctx.db, row.fId);
-      if (!user) throw new Refusal('账号已过期');
+      if (!user) throw new Refusal(SESSION_REFUSALS.expired);
       await ctx.db.updateTable('t_sys_user').set({ fLastloginDate: new Date() }).where('fId', '=', user.fId).execute();
       // The operation log records a sign-in under the account that signed in, shown by its current name.
       request.user = user;
@@ -145,7 +146,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
       if (!phone) throw new Refusal('手机号码不能为空');
       if (!PHONE.test(phone)) throw new Refusal('手机号码格式错误');
       checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : '');
-      if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst()) throw new Refusal('该手机号码已注册', 409);
+      if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst()) throw new Refusal(SESSION_REFUSALS.phoneRegistered, 409);
       const created = await ctx.db.transaction().execute(async (trx) => {
         const user = await trx
           .insertInto('t_sys_user')

@@ -17,6 +17,7 @@ const TREE: CodeTree = {
   title: 'fAreaName',
   messages: {
     required: '地区编号不能为空',
+    taken: '地区编号已存在',
     parentMissing: '上级地区不存在',
     parentSelf: '上级地区不能是当前地区',
     parentCycle: '上级地区不能是当前地区的下级地区',

@@ -17,7 +17,7 @@ export interface CodeTree {
   code: string;
   parent: string;
   title: string;
-  messages: { required: string; parentMissing: string; parentSelf: string; parentCycle: string; hasChildren: string };
+  messages: { required: string; taken: string; parentMissing: string; parentSelf: string; parentCycle: string; hasChildren: string };
 }
 
 /** The legacy node (id, title, parentId, children) plus the row's own fields, so a form needs no second call. */
@@ -83,14 +83,17 @@ export async function checkParent(values: Row, ctx: CallContext, t: CodeTree, ex
 /**
  * Creates the node when its number is new, else updates the node holding it. A body with fId edits
  * that row; the route chose add or edit permission by fId, so an update by number alone is checked here.
+ * A body marked `isAdd` (the console's add forms, as the place and room calls mark theirs) only creates:
+ * a number already given is refused rather than renaming and moving the node that holds it.
  */
 export async function upsert(ctx: CallContext, t: CodeTree, updateCode: string) {
-  const body = { ...ctx.body };
+  const { isAdd, ...body } = ctx.body;
   const hasId = body.fId !== undefined && body.fId !== null && body.fId !== '';
   if (!hasId) {
     const code = codeOf(body, t);
     if (code !== null && Number.isInteger(code)) {
       const row = await ctx.db.selectFrom(t.table).select('fId').where(t.code, '=', code).executeTakeFirst();
+      if (row && (isAdd === true || isAdd === 'true')) throw new Refusal(t.messages.taken, 409);
       if (row) {
         if (!ctx.user.permissions.has(updateCode)) throw new Forbidden();
         body.fId = row.fId;

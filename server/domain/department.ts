@@ -15,6 +15,7 @@ const TREE: CodeTree = {
   title: 'fDepartmentName',
   messages: {
     required: '部门编号不能为空',
+    taken: '部门编号已存在',
     parentMissing: '上级部门不存在',
     parentSelf: '上级部门不能是当前部门',
     parentCycle: '上级部门不能是当前部门的下级部门',

@@ -7,6 +7,7 @@
 import { S, answers, takes } from '../http/catalog';
 import type { CallContext } from '../crud/types';
 import { NotFound, Refusal } from '../http/envelope';
+import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 import type { DB } from '../db';
 
 export const MENU_PATHS = {
@@ -88,14 +89,14 @@ export async function save({ db, body }: CallContext) {
   const parentId = Number(body.parentId) || 0;
   const rows = await menuRows(db);
   if (parentId) {
-    if (!rows.some((r) => r.id === parentId)) throw new Refusal('上级菜单不存在');
+    if (!rows.some((r) => r.id === parentId)) throw new Refusal(SYSTEM_REFUSALS.menuParentMissing);
     // A node cannot move under itself or one of its descendants.
     for (let p: number | undefined = parentId; p; p = rows.find((r) => r.id === p)?.parentId) {
-      if (id && p === id) throw new Refusal('上级菜单不能是自身或其下级');
+      if (id && p === id) throw new Refusal(SYSTEM_REFUSALS.menuParentCycle);
     }
   }
   const clash = rows.find((r) => r.permissions === code);
-  if (clash && clash.id !== id) throw new Refusal('权限标识已存在', 409);
+  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.menuCodeTaken, 409);
   const values = {
     parentId,
     menuName: name,
@@ -122,7 +123,7 @@ export async function save({ db, body }: CallContext) {
 export async function remove({ db, body }: CallContext) {
   const id = Number(body.id ?? body.fId);
   if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
-  if (await db.selectFrom('t_sys_permission_menu').select('id').where('parentId', '=', id).executeTakeFirst()) throw new Refusal('请先删除子地区');
+  if (await db.selectFrom('t_sys_permission_menu').select('id').where('parentId', '=', id).executeTakeFirst()) throw new Refusal(SYSTEM_REFUSALS.menuHasChildren);
   const gone = await db.deleteFrom('t_sys_permission_menu').where('id', '=', id).executeTakeFirst();
   if (!Number(gone.numDeletedRows)) throw new NotFound('菜单不存在');
   return null;

@@ -8,6 +8,7 @@ import { Answer } from '../http/route';
 import type { CallContext, Query } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
 import { NotFound, Refusal } from '../http/envelope';
+import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
 import { pageAt, containing } from '../crud/query';
@@ -72,11 +73,11 @@ export async function save({ db, body }: CallContext) {
   if (!alias) throw new Refusal('角色别名不能为空');
   if (name.length > 50 || alias.length > 50) throw new Refusal('长度超出限制');
   const clash = await db.selectFrom('t_sys_role').select('id').where('alias', '=', alias).executeTakeFirst();
-  if (clash && clash.id !== id) throw new Refusal('角色别名已存在', 409);
+  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.aliasTaken, 409);
   if (id) {
     const existing = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
     if (!existing) throw new NotFound('角色不存在');
-    if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw new Refusal('内置角色的别名不能修改');
+    if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw new Refusal(SYSTEM_REFUSALS.builtInAlias);
     return db.updateTable('t_sys_role').set({ name, alias }).where('id', '=', id).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
   }
   return db.insertInto('t_sys_role').values({ name, alias }).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
@@ -86,8 +87,8 @@ export async function remove({ db, body }: CallContext) {
   const id = idOf(body);
   const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
   if (!role) throw new NotFound('角色不存在');
-  if (BUILT_IN.has(role.alias)) throw new Refusal('内置角色不能删除');
-  if (await db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw new Refusal('该角色下存在用户，无法删除');
+  if (BUILT_IN.has(role.alias)) throw new Refusal(SYSTEM_REFUSALS.builtInRole);
+  if (await db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw new Refusal(SYSTEM_REFUSALS.roleInUse);
   await db.deleteFrom('t_sys_role').where('id', '=', id).execute();
   return null;
 }
@@ -106,7 +107,7 @@ export async function setPermissions({ db, body }: CallContext) {
   const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
   if (!role) throw new NotFound('角色不存在');
   // Every start gives the administrator role every code again; a change here would not last.
-  if (role.alias === 'admin') throw new Refusal('超级管理员拥有全部权限，无需设置');
+  if (role.alias === 'admin') throw new Refusal(SYSTEM_REFUSALS.adminPermissions);
   const rows = await menuRows(db);
   const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));
   const chosen = new Set<number>();

@@ -5,6 +5,7 @@
  */
 import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
+import { PLACE_REFUSALS } from '../../adapters/systemRefusals';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { present } from '../crud/engine';
 import { scope as placeScope } from './place';
@@ -23,12 +24,12 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
   const place = Number.isInteger(homeId) && homeId > 0
     ? await visiblePlaces(ctx.db, ctx.user).clearSelect().select(['t_sys_user_home.fId', 't_sys_user_home.fUserId']).where('t_sys_user_home.fId', '=', homeId).executeTakeFirst()
     : undefined;
-  if (!place) throw new Refusal('所属场所不存在或无权操作');
-  if (existing && homeId !== Number(existing.fHomeId)) throw new Refusal('房间不能移到其他场所');
+  if (!place) throw new Refusal(PLACE_REFUSALS.placeMissing);
+  if (existing && homeId !== Number(existing.fHomeId)) throw new Refusal(PLACE_REFUSALS.roomMoved);
   values.fUserId = place.fUserId ?? null;
   if (values.fType !== undefined && values.fType !== null) {
     const type = await ctx.db.selectFrom('t_sys_dic').select('fId').where('fKey', '=', 'Room_Type').where('fId', '=', values.fType as number).executeTakeFirst();
-    if (!type) throw new Refusal('房间类型不正确');
+    if (!type) throw new Refusal(PLACE_REFUSALS.roomType);
   }
 }
 
@@ -39,7 +40,7 @@ export async function beforeDelete(row: Row, ctx: CallContext) {
     .select('rd.fId')
     .where('rd.fRoomId', '=', row.fId as number)
     .executeTakeFirst();
-  if (bound) throw new Refusal('房间删除失败：请先解绑房间下的设备');
+  if (bound) throw new Refusal(`房间删除失败：${PLACE_REFUSALS.roomHasDevices}`);
   // Links to devices deleted since are all that can be left.
   await ctx.db.deleteFrom('t_sys_user_room_device').where('fRoomId', '=', row.fId as number).execute();
 }

@@ -5,6 +5,7 @@
  */
 import { S, answers, takes } from '../http/catalog';
 import { Refusal } from '../http/envelope';
+import { PLACE_REFUSALS } from '../../adapters/systemRefusals';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
@@ -27,7 +28,7 @@ const positive = (v: unknown) => {
 async function requireRoom(ctx: CallContext, roomId: unknown): Promise<{ fId: number; fHomeId: number }> {
   const id = positive(roomId);
   const room = id ? await scoped(ctx, entity('room'), ctx.user).where('t_sys_user_room.fId', '=', id).executeTakeFirst() : undefined;
-  if (!room) throw new Refusal('房间不存在或无权操作');
+  if (!room) throw new Refusal(PLACE_REFUSALS.roomMissing);
   return { fId: Number(room.fId), fHomeId: Number(room.fHomeId) };
 }
 
@@ -100,10 +101,10 @@ export async function bindDevices(ctx: CallContext) {
     let moved = 0;
     for (const item of items) {
       const room = await requireRoom(tctx, item.fRoomId);
-      if (item.fHomeId !== undefined && item.fHomeId !== null && Number(item.fHomeId) !== room.fHomeId) throw new Refusal('房间不属于该场所');
+      if (item.fHomeId !== undefined && item.fHomeId !== null && Number(item.fHomeId) !== room.fHomeId) throw new Refusal(PLACE_REFUSALS.roomElsewhere);
       const deviceId = positive(item.fDeviceId ?? item.fId);
       const device = deviceId ? await scoped(tctx, entity('device'), ctx.user).where('t_device.fId', '=', deviceId).executeTakeFirst() : undefined;
-      if (!device) throw new Refusal('设备不存在或无权操作');
+      if (!device) throw new Refusal(PLACE_REFUSALS.deviceMissing);
       const existing = await trx.selectFrom('t_sys_user_room_device').select(['fId', 'fRoomId']).where('fHomeId', '=', room.fHomeId).where('fDeviceId', '=', deviceId!).executeTakeFirst();
       if (existing) {
         if (Number(existing.fRoomId) === room.fId) continue;
@@ -130,7 +131,7 @@ export async function unbindRoomDevices(ctx: CallContext) {
       else if (linkId && positive(item.fDeviceId)) q = q.where('t_sys_user_room_device.fId', '=', linkId).where('t_sys_user_room_device.fDeviceId', '=', Number(item.fDeviceId));
       else q = q.where('t_sys_user_room_device.fHomeId', '=', positive(item.fHomeId) ?? 0).where('t_sys_user_room_device.fDeviceId', '=', positive(item.fDeviceId) ?? 0);
       const link = await q.executeTakeFirst();
-      if (!link) throw new Refusal('房间设备不存在或无权操作');
+      if (!link) throw new Refusal(PLACE_REFUSALS.bindingMissing);
       await trx.deleteFrom('t_sys_user_room_device').where('fId', '=', link.fId as number).execute();
       removed++;
     }

@@ -12,6 +12,7 @@ import multipart from '@fastify/multipart';
 import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
 import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
+import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 import { isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames, rentingIn } from './jurisdiction';
 import { hashPassword } from '../auth/passwords';
@@ -214,7 +215,7 @@ async function checkUser(db: DB, body: Record<string, unknown>, creating: boolea
   const pic = text(body, 'fPic');
   if (pic && !PICTURE.test(pic)) throw new Refusal('文件格式不正确');
   const known = await db.selectFrom('t_sys_role').select('id').where('id', 'in', roles).execute();
-  if (known.length !== roles.length) throw new Refusal('所属角色不存在');
+  if (known.length !== roles.length) throw new Refusal(SYSTEM_REFUSALS.roleMissing);
   const statusRaw = body.fStatus;
   const status = statusRaw === undefined || statusRaw === null || statusRaw === '' ? undefined : Number(statusRaw) === 0 ? 0 : 1;
   const expire = text(body, 'fExpireTime');
@@ -235,14 +236,14 @@ async function saveUser(ctx: Services, body: Record<string, unknown>, caller: nu
   const id = Number(body.fId ?? body.id) || 0;
   const { values, roles, password, status, phone } = await checkUser(ctx.db, body, !id);
   const clash = await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst();
-  if (clash && clash.fId !== id) throw new Refusal('该手机号码已存在', 409);
+  if (clash && clash.fId !== id) throw new Refusal(SYSTEM_REFUSALS.phoneTaken, 409);
 
   return ctx.db.transaction().execute(async (trx) => {
     let userId = id;
     if (id) {
       const existing = await trx.selectFrom('t_sys_user').select(['fId', 'fAdmin']).where('fId', '=', id).executeTakeFirst();
       if (!existing) throw new NotFound('用户不存在');
-      if (id === caller && status === 0) throw new Refusal('不能禁用当前登录用户');
+      if (id === caller && status === 0) throw new Refusal(SYSTEM_REFUSALS.selfDisable);
       // A blank password on edit keeps the stored one.
       const patch: Record<string, unknown> = { ...values, ...(status !== undefined ? { fStatus: status } : {}) };
       if (password) Object.assign(patch, { fPassword: await hashPassword(password), fTokensValidAfter: new Date() });
@@ -335,7 +336,7 @@ export const save = async (ctx: CallContext) => formatRow(await saveUser(ctx, ct
 
 export async function remove(ctx: CallContext) {
   const id = idOf(ctx.body);
-  if (id === ctx.user.fId) throw new Refusal('不能删除当前登录用户');
+  if (id === ctx.user.fId) throw new Refusal(SYSTEM_REFUSALS.selfDelete);
   const gone = await ctx.db.transaction().execute(async (trx) => {
     // Devices the user owned stay, without an owner.
     await trx.updateTable('t_device').set({ fUserId: null }).where('fUserId', '=', id).execute();
@@ -365,7 +366,7 @@ export async function status(ctx: CallContext) {
   const id = idOf(body);
   const value = Number(body.fStatus);
   if (![0, 1].includes(value)) throw new Refusal('状态不能为空');
-  if (id === ctx.user.fId && value === 0) throw new Refusal('不能禁用当前登录用户');
+  if (id === ctx.user.fId && value === 0) throw new Refusal(SYSTEM_REFUSALS.selfDisable);
   // The code was chosen by the type the body names: the row must be of that type (a tenant:status
   // holder cannot disable a system user by calling it a tenant, nor the other way round).
   const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: value }).where('fId', '=', id).where('fUserType', '=', userTypeOf(body)).executeTakeFirst();
@@ -385,7 +386,7 @@ export const IMPORT_COLUMNS = [
   { key: 'fPassword', header: '密码(至少6位)', width: 16 },
 ] as const;
 
-export const USER_IMPORT_MESSAGES = { ...SHEET_MESSAGES, duplicate: '手机号码在文件中重复', taken: '该手机号码已存在' };
+export const USER_IMPORT_MESSAGES = { ...SHEET_MESSAGES, duplicate: '手机号码在文件中重复', taken: SYSTEM_REFUSALS.phoneTaken };
 
 export const templateWorkbook = () =>
   templateBook('用户', IMPORT_COLUMNS, { fChineseName: '张三', fPhone: '13800138000', fAdmin: '普通用户', roles: 'user', fPassword: 'Change@123' }, ['fPhone', 'fPassword']);
@@ -400,7 +401,7 @@ export async function importUsers(ctx: Services, file: Buffer): Promise<{ import
   const seen = new Set<string>();
   const result = await checkRows(await openSheet(file), IMPORT_COLUMNS, async (raw) => {
     const picked = raw.roles.split(/[,，、;；\s]+/).filter(Boolean).map((r) => roles.find((x) => x.alias === r || x.name === r)?.id ?? -1);
-    if (picked.includes(-1)) throw new Refusal('所属角色不存在');
+    if (picked.includes(-1)) throw new Refusal(SYSTEM_REFUSALS.roleMissing);
     const checked = await checkUser(ctx.db, { ...raw, fAdmin: kinds[raw.fAdmin] ?? raw.fAdmin, roles: picked }, true);
     if (seen.has(checked.phone)) throw new Refusal(USER_IMPORT_MESSAGES.duplicate);
     seen.add(checked.phone);

@@ -95,6 +95,19 @@ describe.each(backends)('departments, areas and message templates on %s', (backe
     expect(byParent.body.data.total).toBe(2);
   });
 
+  it('refuses an add whose number is taken, leaving the node holding it as it was', async () => {
+    const dept = (body: unknown) => call(`${DEPT}/addOrEditDepartmentInfo`, body);
+    const area = (body: unknown) => call(`${AREA}/addOrEditAreaInfo`, body);
+    // The console's add forms mark their call: the demo's 运营中心 (9100) and 广东省 (440000) stay.
+    expect((await dept({ isAdd: true, fDepartmentId: 9100, fDepartmentName: '新部门', fHighDepartmentId: 0 })).body).toMatchObject({ success: false, message: '部门编号已存在' });
+    expect((await area({ isAdd: true, fAreaId: 440000, fAreaName: '新地区', fHighAreaId: 0 })).body).toMatchObject({ success: false, message: '地区编号已存在' });
+    expect((await s.sql(`select f_department_name as name from t_department_info where f_department_id = 9100`))[0].name).toBe('运营中心');
+    expect((await s.sql(`select f_area_name as name from t_area_info where f_area_id = 440000`))[0].name).toBe('广东省');
+    // A new number is added as before.
+    expect((await dept({ isAdd: true, fDepartmentId: 9900, fDepartmentName: '新部门', fHighDepartmentId: 0 })).body).toMatchObject({ success: true, message: '部门保存成功' });
+    expect((await call(`${DEPT}/removeDepartmentInfo`, { fDepartmentId: 9900 })).body.success).toBe(true);
+  });
+
   it('validates areas, keeps the number numeric and refuses deleting a parent', async () => {
     const save = (body: unknown) => call(`${AREA}/addOrEditAreaInfo`, body);
     expect((await save({ fAreaId: 440307 })).body).toMatchObject({ success: false, message: '地区名称不能为空' });

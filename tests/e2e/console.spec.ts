@@ -15,6 +15,22 @@ test('the login form asks for the account and the password', async ({ page }) =>
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test('in English a refused sign-in and a refused registration say why in English', async ({ page }) => {
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  await page.goto('/login');
+  await page.getByTestId('login-phone').fill(ADMIN.phone);
+  await page.getByTestId('login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('Wrong account or password')).toBeVisible();
+  await page.getByTestId('login-register').click();
+  const form = { name: 'Another agent', phone: '13800000001', password: 'Another@123', confirm: 'Another@123' };
+  for (const [field, value] of Object.entries(form)) await page.getByTestId(`register-${field}`).fill(value);
+  await page.getByTestId('register-submit').click();
+  await expect(page.getByText('This mobile number is already registered')).toBeVisible();
+  await shot(page, 'console-register-refused-en');
+});
+
 test('an administrator creates a product and a device, finds it, switches language and logs out', async ({ page }) => {
   await login(page, ADMIN);
   await openMenu(page, 'product');

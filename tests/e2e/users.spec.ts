@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { expect, test, login, pick, shot } from './helpers';
+import { expect, test, AGENT, login, pick, shot } from './helpers';
 
 const ROLE = { name: '产品查看员', alias: 'e2e-product-viewer' };
 const PERSON = { name: '端到端用户', phone: '13612345678', password: 'Viewer@123' };
@@ -138,4 +138,68 @@ test('a status change the server refuses says so with its reason (spec 001 §8)'
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByText('用户状态修改失败 不能禁用当前登录用户')).toBeVisible();
   await expect(own.getByTestId('user-status')).toHaveText('正常');
+});
+
+test('the user drawer shows a staff member’s phone masked, as the list does', async ({ page }) => {
+  await login(page);
+  await page.goto('/sys-user');
+  const officer = page.getByTestId('list-row').filter({ hasText: '演示民警' });
+  await expect(officer).toContainText('138****0003');
+  await officer.getByTestId('user-detail').click();
+  const basic = page.getByTestId('user-basic');
+  await expect(basic).toContainText('138****0003');
+  await expect(basic).not.toContainText('13800000003');
+  await shot(page, 'users-drawer-masked');
+});
+
+test('in English the server’s refusals of users and roles read in English', async ({ page }) => {
+  await login(page, undefined, 'en-US');
+  await page.goto('/sys-user');
+  // One’s own account cannot be deleted.
+  await page.getByTestId('list-row').filter({ hasText: '系统管理员' }).getByTestId('list-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('You cannot delete the account you are signed in with')).toBeVisible();
+  // A phone another account holds.
+  await page.getByTestId('list-add').click();
+  await pick(page, 'fAdmin', 'Ordinary user');
+  await page.getByTestId('form-input-fChineseName').fill('Second agent');
+  await page.getByTestId('form-input-fPhone').fill('13800000001');
+  await page.getByTestId('form-field-fRoleIds').getByRole('combobox').click();
+  await page.getByRole('option', { name: '普通用户' }).click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('user-form-password').fill('Second@123');
+  await page.getByTestId('user-form-password-check').fill('Second@123');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('This mobile phone number is already used')).toBeVisible();
+  await expect(page.getByText('该手机号码已存在')).toHaveCount(0);
+  await shot(page, 'users-refusal-en');
+
+  // A role someone holds cannot be deleted; an alias is one role’s only.
+  await page.goto('/sys-role');
+  await page.getByTestId('list-row').filter({ hasText: 'officer' }).getByTestId('list-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByText('Users hold this role: it cannot be deleted')).toBeVisible();
+  await page.getByTestId('list-add').click();
+  await page.getByTestId('form-input-name').fill('Another officer');
+  await page.getByTestId('form-input-alias').fill('officer');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByText('This role alias is already used')).toBeVisible();
+  await shot(page, 'roles-refusal-en');
+});
+
+test('an agent opening the user, role or menu address gets the page-not-found page, and no call is made', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/system/t-sys-user/pageList') || r.url().includes('/system/t-sys-role/pageList')) calls.push(r.url());
+  });
+  await login(page, AGENT);
+  for (const address of ['/sys-user', '/sys-role', '/sys-menu', '/oplog']) {
+    await page.goto(address);
+    await expect(page.getByTestId('error-page-404')).toBeVisible();
+  }
+  expect(calls).toEqual([]);
+  // Its own place page opens as before.
+  await page.goto('/place');
+  await expect(page.getByTestId('place-page')).toBeVisible();
+  await shot(page, 'users-agent-not-found');
 });

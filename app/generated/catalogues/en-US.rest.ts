@@ -2121,6 +2121,11 @@ export default {
     "saved": "Area saved",
     "deleted": "Area deleted",
     "messages": {
+      "fAreaIdTaken": "This area number is already used",
+      "parentMissing": "The parent area does not exist",
+      "parentSelf": "An area cannot be its own parent",
+      "parentCycle": "The parent cannot be one of this area's sub-areas",
+      "notFound": "The record does not exist or you may not change it",
       "fAreaIdRequired": "Area number is required",
       "fAreaIdNumeric": "Area number must be a number",
       "fAreaNameRequired": "Area name is required",
@@ -2254,6 +2259,11 @@ export default {
     "saved": "Department saved",
     "deleted": "Department deleted",
     "messages": {
+      "fDepartmentIdTaken": "This department number is already used",
+      "parentMissing": "The parent department does not exist",
+      "parentSelf": "A department cannot be its own parent",
+      "parentCycle": "The parent cannot be one of this department's sub-departments",
+      "notFound": "The record does not exist or you may not change it",
       "fDepartmentIdRequired": "Department number is required",
       "fDepartmentIdNumeric": "Department number must be a positive whole number",
       "fDepartmentNameRequired": "Department name is required",
@@ -3279,7 +3289,20 @@ export default {
     "number": "Device number",
     "deviceName": "Device name",
     "product": "Product",
-    "online": "Online"
+    "online": "Online",
+    "refusals": {
+      "areaMissing": "The district does not exist",
+      "ownerMissing": "The owner does not exist",
+      "placeHasRooms": "Delete the rooms of the place first",
+      "placeMissing": "The place does not exist or you may not change it",
+      "roomMoved": "A room cannot move to another place",
+      "roomType": "Unknown room type",
+      "roomHasDevices": "Unbind the devices of the room first",
+      "roomMissing": "The room does not exist or you may not change it",
+      "roomElsewhere": "The room is not in this place",
+      "deviceMissing": "A device does not exist or you may not bind it",
+      "bindingMissing": "A bound device does not exist or you may not unbind it"
+    }
   },
   "product": {
     "add": "Add product",
@@ -3416,6 +3439,7 @@ export default {
       "viewTitle": "Role",
       "permissions": "Permissions",
       "permissionTitle": "Role permissions",
+      "granted": "Permissions saved",
       "nameRequired": "Role name is required",
       "aliasRequired": "Alias is required",
       "confirmDelete": "Delete this role?",
@@ -3450,6 +3474,22 @@ export default {
       "sortRequired": "Sort is required",
       "hasChildren": "Delete its children first",
       "confirmDelete": "Delete this item?"
+    },
+    "refusals": {
+      "notFound": "The record does not exist or you may not change it",
+      "phoneTaken": "This mobile phone number is already used",
+      "roleMissing": "A chosen role does not exist",
+      "selfDelete": "You cannot delete the account you are signed in with",
+      "selfDisable": "You cannot disable the account you are signed in with",
+      "aliasTaken": "This role alias is already used",
+      "builtInAlias": "A built-in role keeps its alias",
+      "builtInRole": "A built-in role cannot be deleted",
+      "roleInUse": "Users hold this role: it cannot be deleted",
+      "adminPermissions": "The super administrator holds every permission already",
+      "menuCodeTaken": "This permission identifier is already used",
+      "menuParentMissing": "The parent menu does not exist",
+      "menuParentCycle": "The parent cannot be the menu itself or one below it",
+      "menuHasChildren": "Delete its children first"
     },
     "saved": "Operation successful",
     "failed": "Operation failed"

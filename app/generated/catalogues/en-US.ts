@@ -583,7 +583,13 @@ export default {
     "register": "Register",
     "accountRequired": "Account is required",
     "passwordRequired": "Password is required",
-    "failed": "Login failed"
+    "failed": "Login failed",
+    "refusals": {
+      "wrongPassword": "Wrong account or password",
+      "disabled": "This account is disabled",
+      "expired": "This account has expired",
+      "phoneRegistered": "This mobile number is already registered"
+    }
   },
   "register": {
     "title": "Register",

@@ -2121,6 +2121,11 @@ export default {
     "saved": "地区保存成功",
     "deleted": "地区删除成功",
     "messages": {
+      "fAreaIdTaken": "地区编号已存在",
+      "parentMissing": "上级地区不存在",
+      "parentSelf": "上级地区不能是当前地区",
+      "parentCycle": "上级地区不能是当前地区的下级地区",
+      "notFound": "数据不存在或无权操作",
       "fAreaIdRequired": "地区编号不能为空",
       "fAreaIdNumeric": "地区编号必须是数字",
       "fAreaNameRequired": "地区名称不能为空",
@@ -2254,6 +2259,11 @@ export default {
     "saved": "部门保存成功",
     "deleted": "部门删除成功",
     "messages": {
+      "fDepartmentIdTaken": "部门编号已存在",
+      "parentMissing": "上级部门不存在",
+      "parentSelf": "上级部门不能是当前部门",
+      "parentCycle": "上级部门不能是当前部门的下级部门",
+      "notFound": "数据不存在或无权操作",
       "fDepartmentIdRequired": "部门编号不能为空",
       "fDepartmentIdNumeric": "部门编号必须是正整数",
       "fDepartmentNameRequired": "部门名称不能为空",
@@ -3262,7 +3272,20 @@ export default {
     "number": "设备编号",
     "deviceName": "设备名称",
     "product": "所属产品",
-    "online": "在线状态"
+    "online": "在线状态",
+    "refusals": {
+      "areaMissing": "所属区域不存在",
+      "ownerMissing": "所属用户不存在",
+      "placeHasRooms": "请先删除场所下的房间",
+      "placeMissing": "所属场所不存在或无权操作",
+      "roomMoved": "房间不能移到其他场所",
+      "roomType": "房间类型不正确",
+      "roomHasDevices": "请先解绑房间下的设备",
+      "roomMissing": "房间不存在或无权操作",
+      "roomElsewhere": "房间不属于该场所",
+      "deviceMissing": "设备不存在或无权操作",
+      "bindingMissing": "房间设备不存在或无权操作"
+    }
   },
   "product": {
     "add": "新增产品",
@@ -3399,6 +3422,7 @@ export default {
       "viewTitle": "查看角色",
       "permissions": "权限",
       "permissionTitle": "角色授权",
+      "granted": "授权成功",
       "nameRequired": "角色名称不能为空",
       "aliasRequired": "角色别名不能为空",
       "confirmDelete": "确认删除吗",
@@ -3433,6 +3457,22 @@ export default {
       "sortRequired": "排序不能为空",
       "hasChildren": "请先删除子地区",
       "confirmDelete": "确认删除吗"
+    },
+    "refusals": {
+      "notFound": "数据不存在或无权操作",
+      "phoneTaken": "该手机号码已存在",
+      "roleMissing": "所属角色不存在",
+      "selfDelete": "不能删除当前登录用户",
+      "selfDisable": "不能禁用当前登录用户",
+      "aliasTaken": "角色别名已存在",
+      "builtInAlias": "内置角色的别名不能修改",
+      "builtInRole": "内置角色不能删除",
+      "roleInUse": "该角色下存在用户，无法删除",
+      "adminPermissions": "超级管理员拥有全部权限，无需设置",
+      "menuCodeTaken": "权限标识已存在",
+      "menuParentMissing": "上级菜单不存在",
+      "menuParentCycle": "上级菜单不能是自身或其下级",
+      "menuHasChildren": "请先删除子地区"
     },
     "saved": "操作成功",
     "failed": "操作失败"

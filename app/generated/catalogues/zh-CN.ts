@@ -584,7 +584,13 @@ export default {
     "register": "注册",
     "accountRequired": "账号不能为空",
     "passwordRequired": "密码不能为空",
-    "failed": "登录失败"
+    "failed": "登录失败",
+    "refusals": {
+      "wrongPassword": "账号或密码错误",
+      "disabled": "账号已停用",
+      "expired": "账号已过期",
+      "phoneRegistered": "该手机号码已注册"
+    }
   },
   "register": {
     "title": "用户注册",

@@ -2121,6 +2121,11 @@ export default {
     "saved": "地區儲存成功",
     "deleted": "地區刪除成功",
     "messages": {
+      "fAreaIdTaken": "地區編號已存在",
+      "parentMissing": "上級地區不存在",
+      "parentSelf": "上級地區不能是當前地區",
+      "parentCycle": "上級地區不能是當前地區的下級地區",
+      "notFound": "資料不存在或無權操作",
       "fAreaIdRequired": "地區編號不能為空",
       "fAreaIdNumeric": "地區編號必須是數字",
       "fAreaNameRequired": "地區名稱不能為空",
@@ -2254,6 +2259,11 @@ export default {
     "saved": "部門儲存成功",
     "deleted": "部門刪除成功",
     "messages": {
+      "fDepartmentIdTaken": "部門編號已存在",
+      "parentMissing": "上級部門不存在",
+      "parentSelf": "上級部門不能是當前部門",
+      "parentCycle": "上級部門不能是當前部門的下級部門",
+      "notFound": "資料不存在或無權操作",
       "fDepartmentIdRequired": "部門編號不能為空",
       "fDepartmentIdNumeric": "部門編號必須是正整數",
       "fDepartmentNameRequired": "部門名稱不能為空",
@@ -3262,7 +3272,20 @@ export default {
     "number": "設備編號",
     "deviceName": "設備名稱",
     "product": "所屬產品",
-    "online": "線上狀態"
+    "online": "線上狀態",
+    "refusals": {
+      "areaMissing": "所屬區域不存在",
+      "ownerMissing": "所屬用戶不存在",
+      "placeHasRooms": "請先刪除場所下的房間",
+      "placeMissing": "所屬場所不存在或無權操作",
+      "roomMoved": "房間不能移到其他場所",
+      "roomType": "房間類型不正確",
+      "roomHasDevices": "請先解綁房間下的設備",
+      "roomMissing": "房間不存在或無權操作",
+      "roomElsewhere": "房間不屬於該場所",
+      "deviceMissing": "設備不存在或無權操作",
+      "bindingMissing": "房間設備不存在或無權操作"
+    }
   },
   "product": {
     "add": "新增產品",
@@ -3399,6 +3422,7 @@ export default {
       "viewTitle": "查看角色",
       "permissions": "權限",
       "permissionTitle": "角色授權",
+      "granted": "授權成功",
       "nameRequired": "角色名稱不能為空",
       "aliasRequired": "角色別名不能為空",
       "confirmDelete": "確認刪除嗎",
@@ -3433,6 +3457,22 @@ export default {
       "sortRequired": "排序不能為空",
       "hasChildren": "請先刪除子地區",
       "confirmDelete": "確認刪除嗎"
+    },
+    "refusals": {
+      "notFound": "資料不存在或無權操作",
+      "phoneTaken": "該手機號碼已存在",
+      "roleMissing": "所屬角色不存在",
+      "selfDelete": "不能刪除目前登入的使用者",
+      "selfDisable": "不能停用目前登入的使用者",
+      "aliasTaken": "角色別名已存在",
+      "builtInAlias": "內建角色的別名不能修改",
+      "builtInRole": "內建角色不能刪除",
+      "roleInUse": "該角色下存在使用者，無法刪除",
+      "adminPermissions": "超級管理員擁有全部權限，無需設定",
+      "menuCodeTaken": "權限標識已存在",
+      "menuParentMissing": "上級選單不存在",
+      "menuParentCycle": "上級選單不能是自身或其下級",
+      "menuHasChildren": "請先刪除子地區"
     },
     "saved": "操作成功",
     "failed": "操作失敗"

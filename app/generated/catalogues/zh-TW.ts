@@ -584,7 +584,13 @@ export default {
     "register": "註冊",
     "accountRequired": "帳號不能為空",
     "passwordRequired": "密碼不能為空",
-    "failed": "登入失敗"
+    "failed": "登入失敗",
+    "refusals": {
+      "wrongPassword": "帳號或密碼錯誤",
+      "disabled": "帳號已停用",
+      "expired": "帳號已過期",
+      "phoneRegistered": "該手機號碼已註冊"
+    }
   },
   "register": {
     "title": "用戶註冊",
