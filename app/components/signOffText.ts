@@ -6,17 +6,14 @@
  */
 import { ApiError } from '../../adapters/http';
 import texts from './messages';
+import { readBack } from './serverText';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-const REFUSALS = new Map(Object.entries(texts['zh-CN'].common.signOff.refusals).map(([key, text]) => [text, `common.signOff.refusals.${key}`]));
 const STATUS: Record<number, string> = { 700: 'errors.expired', 401: 'errors.noPermission', 500: 'errors.server' };
 
 /** A refusal's text (one row of a batch sign-off answers its own `message`). */
-export function signOffReason(translate: Translate, message: string): string {
-  const known = REFUSALS.get(message);
-  return known ? translate(known) : message;
-}
+export const signOffReason = readBack(texts['zh-CN'].common.signOff.refusals, 'common.signOff.refusals');
 
 /** What the sign-off dialog shows for the error its call threw. */
 export function signOffFailure(translate: Translate, error: unknown): string {
