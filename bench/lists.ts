@@ -4,7 +4,8 @@
  * endpoint, at page 1 and page 500, compares the server (the whole call: token, caller, permission, list,
  * relations, envelope, through Fastify's inject) with the very statements it sent to the database run
  * directly on a connection of their own — a raw pg loop (PGlite: the same client), captured from the
- * server's own call — interleaved round by round so the machine's load falls on both alike. Prints
+ * server's own call — interleaved round by round so the machine's load falls on both alike, and (on
+ * PostgreSQL) through pgbench, the yardstick the lists' target names. Prints
  * ratios (raw time / server time: 1.00 means the server adds nothing), the slowest of the other
  * (hand-written) reads, and the device keyword search's p95.
  *
@@ -227,11 +228,13 @@ const floor = await (async () => {
 /**
  * pgbench (PostgreSQL), the issue's own yardstick for "the same query in raw SQL": the very statements
  * the server sent, their values written in as literals the way the driver sends them, run by pgbench
- * (C, libpq, the simple protocol) on a connection of its own. A round runs the script PGBENCH_RUNS times
- * and keeps the mean of the last PGBENCH_KEPT: a new connection's first statements load the catalogue.
+ * (C, libpq, the simple protocol) on a connection of its own, once per case before the timed rounds: its
+ * process and its connection's backend starting and ending inside a round took the machine from the
+ * server's call beside it (server times 3–5 times this morning's). It runs the script PGBENCH_WARM +
+ * ROUNDS times and keeps the mean of the last ROUNDS: a new connection's first statements load the catalogue.
  */
-const PGBENCH_RUNS = 15;
-const PGBENCH_KEPT = 10;
+const PGBENCH_WARM = 5;
+const PGBENCH_SETTLE_MS = 200;
 const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : `'${String(pgUtils.prepareValue(v)).replace(/'/g, "''")}'`);
 const pgbench = base && spawnSync('pgbench', ['--version']).status === 0
   ? {
@@ -240,15 +243,16 @@ const pgbench = base && spawnSync('pgbench', ['--version']).status === 0
         writeFileSync(file, statements.map((q) => `${q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]))};\n`).join(''));
         return file;
       },
-      /** One round: the script's mean time in ms, warm. */
-      run: (file: string): number => {
+      /** The script's mean time in ms, warm; then a pause while pgbench's backend ends. */
+      run: async (file: string): Promise<number> => {
         for (const f of readdirSync(dataDir)) if (f.startsWith('pgbench-log')) rmSync(join(dataDir, f));
-        const r = spawnSync('pgbench', ['-n', '-c', '1', '-t', String(PGBENCH_RUNS), '-l', `--log-prefix=${join(dataDir, 'pgbench-log')}`, '-f', file, url], { env: { ...process.env, PGOPTIONS: `-c TimeZone=${config.timeZone}` }, encoding: 'utf8' });
+        const r = spawnSync('pgbench', ['-n', '-c', '1', '-t', String(PGBENCH_WARM + ROUNDS), '-l', `--log-prefix=${join(dataDir, 'pgbench-log')}`, '-f', file, url], { env: { ...process.env, PGOPTIONS: `-c TimeZone=${config.timeZone}` }, encoding: 'utf8' });
         const log = readdirSync(dataDir).find((f) => f.startsWith('pgbench-log'));
         if (r.status !== 0 || !log) throw new Error(`pgbench: ${r.stderr.trim().split('\n').pop()}`);
         // A line per transaction: client, number, time in µs, …
         const times = readFileSync(join(dataDir, log), 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[2]) / 1000);
-        const kept = times.slice(-PGBENCH_KEPT);
+        const kept = times.slice(-ROUNDS);
+        await new Promise((r) => setTimeout(r, PGBENCH_SETTLE_MS));
         return kept.reduce((a, b) => a + b, 0) / kept.length;
       },
     }
@@ -272,13 +276,11 @@ async function compare(path: string, payload: Record<string, unknown>, token: st
   capturing = null;
   floor.use(statements);
   for (let i = 0; i < 3; i++) await raw.run(statements), await floor.call();
-  const script = pgbench?.script(statements);
+  const benched = pgbench ? await pgbench.run(pgbench.script(statements)) : undefined;
   let server = 0;
   let bare = 0;
   let direct = 0;
-  let benched = 0;
   for (let i = 0; i < ROUNDS; i++) {
-    if (script) benched += pgbench!.run(script);
     let t = process.hrtime.bigint();
     await call(path, payload, token);
     server += ms(t);
@@ -289,7 +291,7 @@ async function compare(path: string, payload: Record<string, unknown>, token: st
     await raw.run(statements);
     direct += ms(t);
   }
-  return { server: server / ROUNDS, floor: bare / ROUNDS, raw: direct / ROUNDS, pgbench: script ? benched / ROUNDS : undefined, statements: statements.length };
+  return { server: server / ROUNDS, floor: bare / ROUNDS, raw: direct / ROUNDS, pgbench: benched, statements: statements.length };
 }
 
 log(`\nevery list endpoint as the administrator, ${ROUNDS} interleaved rounds each; ratio = raw SQL time / server time (≥ 0.90 wanted); floor = raw SQL time / a bare Fastify app sending the same statements${pgbench ? '; pgb = pgbench time / server time' : ''}`);
