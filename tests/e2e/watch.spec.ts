@@ -2,14 +2,22 @@ import { statSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { expect, test, ADMIN, login, shot, typeInto, valueOf } from './helpers';
 
-test('a control-person import with one bad row is refused whole and names the row', async ({ page }) => {
+/** A control-person import sheet: the import's header, then these rows, written among the test's files. */
+async function peopleSheet(name: string, rows: string[][]): Promise<string> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('布控人员');
   sheet.addRow(['人员名称', '身份证号', '布控类型', '布控人', '布控开始时间', '布控结束时间', '布控状态', '手机号']);
-  sheet.addRow(['端到端甲', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '13800138001']);
-  sheet.addRow(['端到端乙', '12345', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
-  const file = test.info().outputPath('people.xlsx');
+  for (const row of rows) sheet.addRow(row);
+  const file = test.info().outputPath(name);
   writeFileSync(file, Buffer.from(await book.xlsx.writeBuffer()));
+  return file;
+}
+
+test('a control-person import with one bad row is refused whole and names the row', async ({ page }) => {
+  const file = await peopleSheet('people.xlsx', [
+    ['端到端甲', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '13800138001'],
+    ['端到端乙', '12345', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+  ]);
 
   await login(page);
   await page.goto('/controlPerson');
@@ -146,15 +154,12 @@ test('the pages read in English', async ({ page }) => {
 });
 
 test('a refused control-person import reads in the console language, row by row', async ({ page }) => {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('布控人员');
-  sheet.addRow(['人员名称', '身份证号', '布控类型', '布控人', '布控开始时间', '布控结束时间', '布控状态', '手机号']);
-  sheet.addRow(['端到端丙', '12345', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
-  sheet.addRow(['', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
-  sheet.addRow(['端到端丁', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
-  sheet.addRow(['端到端戊', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', '']);
-  const file = test.info().outputPath('people-en.xlsx');
-  writeFileSync(file, Buffer.from(await book.xlsx.writeBuffer()));
+  const file = await peopleSheet('people-en.xlsx', [
+    ['端到端丙', '12345', '2', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+    ['', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+    ['端到端丁', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+    ['端到端戊', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+  ]);
 
   await login(page, ADMIN, 'en-US');
   await page.goto('/controlPerson');
