@@ -14,7 +14,8 @@ export type I18n = Record<Lang, string>;
 
 export interface Property {
   type: 'string' | 'integer' | 'number' | 'boolean';
-  format?: 'date-time' | 'date';
+  /** picture / pictures: one uploaded picture or http(s) address, or a comma list of them (adapters/picture.ts). */
+  format?: 'date-time' | 'date' | 'picture' | 'pictures';
   maxLength?: number;
   minLength?: number;
   minimum?: number;
@@ -122,8 +123,8 @@ export interface Endpoint {
   message?: I18n;
   /** The call's name in the operation log (writes); standard actions have a default. */
   log?: I18n;
-  /** Another code when the body names a value (a tenant list call, condition.userType 2, needs tenant:list). */
-  permissionWhen?: { keys: string[]; equals?: string | number | boolean; permission: string }[];
+  /** The call's variant and its code, decided from one declared place (server/crud/access.ts). */
+  variantBy?: VariantBy;
 }
 
 export interface Filter {
@@ -180,9 +181,29 @@ export interface Variant {
   endpoint?: string;
 }
 
+export interface VariantBy {
+  in: 'condition' | 'row' | 'body';
+  key?: string;
+  aliases?: string[];
+  values?: Record<string, string>;
+  keys?: { name: string; keys: string[]; permission: string }[];
+}
+
+/** Which rows a caller may see besides the code (server/crud/scope.ts). */
+export type ScopeDecl = 'everyone' | 'administrator' | 'hook' | { owner?: string; jurisdiction?: string; renting?: string };
+
+/** Every code an endpoint may ask for. */
+export const endpointCodes = (ep: Endpoint): string[] => [
+  ...(typeof ep.permission === 'string' ? [ep.permission] : [ep.permission.create, ep.permission.update]),
+  ...Object.values(ep.variantBy?.values ?? {}),
+  ...(ep.variantBy?.keys ?? []).map((g) => g.permission),
+];
+
 export interface Resource {
   entity: string;
   server?: { module: string };
+  scope: ScopeDecl;
+  unmask?: string;
   endpoints: Record<string, Endpoint>;
   permissions: Record<string, I18n>;
   list: {
@@ -405,6 +426,8 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
           if (!(String(v) in options)) problems.push({ file: sf, pointer: `/properties/${name}/enum/${i}`, message: `option ${JSON.stringify(v)} is not in the option list "${p['x-enum']}"`, hint: `add "${v}" with its three labels to "${p['x-enum']}" in schemas/enums.json (it has ${Object.keys(options).join(', ')})` });
         });
       }
+      if (p['x-widget'] === 'image' && p.format !== 'picture' && p.format !== 'pictures') problems.push({ file: sf, pointer: `/properties/${name}/format`, message: `picture field "${name}" accepts any text`, hint: 'add "format": "picture" (or "pictures" for a comma list) so only an uploaded name or an http(s) address is stored' });
+      if ((p.format === 'picture' || p.format === 'pictures') && p.type !== 'string') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `picture field "${name}" must be a string`, hint: 'use "type": "string"' });
       if (p['x-widget'] === 'richText' && p['x-format'] !== 'html') problems.push({ file: sf, pointer: `/properties/${name}/x-format`, message: `rich-text field "${name}" is not sanitised`, hint: 'add "x-format": "html" so the server cleans it on the way in and out' });
       if (p['x-format'] === 'html' && p.type !== 'string') problems.push({ file: sf, pointer: `/properties/${name}/type`, message: `html field "${name}" must be a string`, hint: 'use "type": "string"' });
       const refWhere = p['x-refWhere'];
@@ -480,6 +503,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
     if (resource.list.highlight && !has(resource.list.highlight.field)) problems.push({ file: rf, pointer: '/list/highlight/field', message: `"${resource.list.highlight.field}" is not a property`, hint: 'highlight by a property of the row' });
     checkLinks(entities, resource.list.links, resource.list.columns, has, (pointer, message, hint) => problems.push({ file: rf, pointer: `/list${pointer}`, message, hint }));
     checkVariants(entities, menus, resource, rf, has, problems);
+    checkAccess(entities, { schema, resource }, rf, has, problems);
     for (const f of resource.form.fields) {
       if (props[f]?.readOnly) problems.push({ file: rf, pointer: '/form/fields', message: `"${f}" is readOnly in the schema and cannot be a form field`, hint: 'remove it from form.fields' });
     }
@@ -489,8 +513,7 @@ function crossCheck(entities: Entity[], enums: Model['enums'], menus: Menus, pro
       const prior = paths.get(ep.path);
       if (prior) problems.push({ file: rf, pointer: `${at}/path`, message: `path ${ep.path} is already served by ${prior}`, hint: 'each path is served once; to serve a standard action under a second legacy path, give that endpoint its own path and "as": "<action>"' });
       paths.set(ep.path, `${rf}${at}`);
-      const codes = [...(typeof ep.permission === 'string' ? [ep.permission] : [ep.permission.create, ep.permission.update]), ...(ep.permissionWhen ?? []).map((w) => w.permission)];
-      for (const code of codes) {
+      for (const code of endpointCodes(ep)) {
         if (!resource.permissions[code]) problems.push({ file: rf, pointer: `${at}/permission`, message: `permission "${code}" is not declared`, hint: 'declare it under "permissions" with its labels' });
       }
       const standard = (STANDARD_ACTIONS as readonly string[]).includes(ep.as ?? action);
@@ -521,6 +544,39 @@ function checkLinks(entities: Entity[], links: Record<string, Link> | undefined,
 }
 
 /** Each variant is a page of its own: its name, menu key and code must be unique, and what it names must exist. */
+/**
+ * The declared scope names stored columns, an entity with personal fields says who sees them in full,
+ * and a variant is decided from one place that exists.
+ */
+function checkAccess(entities: Entity[], entity: Pick<Entity, 'schema' | 'resource'>, rf: string, has: (f: string) => boolean, problems: Problem[]) {
+  const { resource, schema } = entity;
+  const push = (pointer: string, message: string, hint: string) => problems.push({ file: rf, pointer, message, hint });
+  const stored = (f: string) => has(f) && !schema.properties[f]['x-db']?.virtual;
+  const scope = resource.scope;
+  if (scope === undefined) push('/scope', 'every entity declares which rows a caller may see', 'add "scope": "everyone" | "administrator" | "hook" | { "owner": column, "jurisdiction": "self" | house column, "renting": user column }');
+  else if (typeof scope === 'object') {
+    for (const [k, column] of Object.entries(scope)) {
+      if (k === 'jurisdiction' && column === 'self') {
+        if (!stored('fAreaId') || !stored('fStreetId')) push('/scope/jurisdiction', '"self" needs the row\'s own fAreaId and fStreetId', 'name the column holding the row\'s rental house instead');
+      } else if (!stored(column)) push(`/scope/${k}`, `"${column}" is not a stored property of ${resource.entity}`, 'name the column the scope reads');
+    }
+  } else if (scope === 'hook' && !resource.server) push('/scope', 'a hook scope needs a server module', 'add "server": { "module": "<name>" } exporting scope');
+  const masked = Object.entries(schema.properties).filter(([, p]) => p['x-mask']).map(([n]) => n);
+  if (resource.unmask && !entities.some((e) => e.resource.permissions[resource.unmask!])) push('/unmask', `permission "${resource.unmask}" is not declared`, 'declare it under "permissions" of some resource');
+  if (resource.unmask && !masked.length) push('/unmask', 'the schema has no x-mask field to show in full', 'remove "unmask"');
+  for (const [action, ep] of Object.entries(resource.endpoints)) {
+    const v = ep.variantBy;
+    if (!v) continue;
+    const at = `/endpoints/${action}/variantBy`;
+    if (v.in === 'body') {
+      if (!v.keys || v.key || v.values) push(at, 'a body variant names its groups of keys only', 'give "keys": [{ "name", "keys", "permission" }, …]');
+    } else {
+      if (!v.key || !v.values || v.keys) push(at, `a ${v.in} variant names its key and the code of each value`, 'give "key" and "values"');
+      if (v.in === 'row' && v.key && !stored(v.key)) push(`${at}/key`, `"${v.key}" is not a stored property of ${resource.entity}`, 'the stored row decides: name its column');
+    }
+  }
+}
+
 function checkVariants(entities: Entity[], menus: Menus, resource: Resource, rf: string, has: (f: string) => boolean, problems: Problem[]) {
   const filterKeys = new Set((resource.list.filters ?? []).map((f) => f.key));
   const sections = new Set(menus.sections.map((s) => s.key));

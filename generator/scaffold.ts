@@ -38,6 +38,8 @@ export function scaffold(root: string, entity: string, options: { parent?: strin
   const resource = {
     $schema: '../generator/meta/resource.meta.json',
     entity,
+    // Who sees which rows: every holder of the list code sees all (change it for people or places).
+    scope: 'everyone',
     endpoints: {
       list: { path: `/biz/t-${api}/pagelist`, permission: `${entity}:list` },
       save: { path: `/biz/t-${api}/addorupdate`, permission: { create: `${entity}:add`, update: `${entity}:edit` }, message: label('保存成功', '儲存成功', 'Saved') },

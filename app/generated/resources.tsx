@@ -4516,6 +4516,7 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.house.fields.fLandlordPhone",
           "maxLength": 11,
           "pattern": "^1[3-9][0-9]{9}$",
+          "mask": "phone",
           "messages": {
             "pattern": "resources.house.messages.fLandlordPhone.pattern"
           }
@@ -5323,6 +5324,7 @@ export const resources: ResourceDefinition[] = [
           "label": "resources.person.fields.fIdcard",
           "maxLength": 18,
           "pattern": "^(\\d{15}|\\d{17}[\\dX])$",
+          "mask": "idcard",
           "messages": {
             "pattern": "resources.person.messages.fIdcard.pattern"
           }
@@ -5339,6 +5341,7 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.person.fields.fPhonenum",
           "maxLength": 11,
+          "mask": "phone",
           "messages": {}
         },
         "fSex": {
@@ -8278,6 +8281,7 @@ export const resources: ResourceDefinition[] = [
           "source": "fPhone",
           "type": "string",
           "label": "resources.touchAlarm.fields.fPhone",
+          "mask": "phone",
           "readOnly": true,
           "messages": {}
         },

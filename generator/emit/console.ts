@@ -21,6 +21,7 @@ function fieldConfig(entity: Entity, source: string) {
     ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
     ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
     ...(p.pattern ? { pattern: p.pattern } : {}),
+    ...(p.format === 'picture' || p.format === 'pictures' ? { format: p.format } : {}),
     ...(p.default !== undefined ? { default: p.default } : {}),
     ...(p['x-enum'] ? { enum: p['x-enum'] } : {}),
     ...(p.enum ? { values: p.enum } : {}),

@@ -23,6 +23,8 @@ function bodySchema(entity: Entity): object {
     // Integers are stored in int4 columns: a value outside their range is a refusal, not a database error.
     if (p.type === 'integer') Object.assign(s, { minimum: -2147483648, maximum: 2147483647 });
     for (const k of ['maxLength', 'minLength', 'minimum', 'maximum', 'pattern'] as const) if (p[k] !== undefined) s[k] = p[k];
+    // Times are read by the engine's own rules; a picture's format is checked by the validator (server/crud/validate.ts).
+    if (p.format === 'picture' || p.format === 'pictures') s.format = p.format;
     if (p.enum) s.enum = [...p.enum, null];
     properties[name] = s;
   }
@@ -68,6 +70,9 @@ function entityModel(entity: Entity) {
     },
     pageSize: resource.list.pageSize,
     body: bodySchema(entity),
+    scope: resource.scope,
+    mask: Object.fromEntries(Object.entries(schema.properties).filter(([, p]) => p['x-mask']).map(([n, p]) => [n, p['x-mask']])),
+    ...(resource.unmask ? { unmask: resource.unmask } : {}),
   };
 }
 
@@ -77,7 +82,7 @@ function entityModel(entity: Entity) {
  */
 function codesByValue(entity: Entity, action: string) {
   const r = entity.resource;
-  // The engine checks the row's code; a hand-written handler decides its codes itself (permissionWhen).
+  // The engine checks the row's code; a hand-written handler's code is decided by its variantBy.
   if (r.endpoints[action]?.handler) return undefined;
   const codes: Record<string, string> = {};
   let key: { key: string; field: string } | undefined;
@@ -111,7 +116,7 @@ function routeTable(model: Model) {
         ...(ep.field ? [`field: '${ep.field}'`] : []),
         ...(ep.set ? [`set: ${JSON.stringify(ep.set)}`] : []),
         ...(ep.fields ? [`fields: ${JSON.stringify(ep.fields)}`] : []),
-        ...(ep.permissionWhen ? [`permissionWhen: ${JSON.stringify(ep.permissionWhen)}`] : []),
+        ...(ep.variantBy ? [`variantBy: ${JSON.stringify(ep.variantBy)}`] : []),
         ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
         ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),
         // Read when the routes are registered, not when this module loads: a domain module imported first

@@ -14,6 +14,8 @@ import { HUGE_LIST, among, applyFilters, blank, checkReachable, conditionOf, cou
 import { runsOneAtATime, type DB } from '../db';
 import { checkOrder, validateBody, messageFor, fieldRefusal } from './validate';
 import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
+import { creates, rowKey } from './access';
+import { maskRows, scopeQuery } from './scope';
 
 type Row = Record<string, unknown>;
 
@@ -27,15 +29,16 @@ export function entity(name: string): EntityModel {
   return e;
 }
 
-/** Every read and write of an entity starts here, so the row scope always applies. */
+/** Every read and write of an entity starts here, so its declared scope always applies (server/crud/scope.ts). */
 export function scoped(ctx: Services, model: EntityModel, user: User): Query {
-  const query = ctx.db.selectFrom(model.table).selectAll(model.table);
-  const scope = hooksOf(model).scope;
-  return scope ? scope(query, user) : query;
+  return scopeQuery(ctx.db.selectFrom(model.table).selectAll(model.table), model, user, hooksOf(model));
 }
 
-/** Formats rows and attaches their relations (a device's tProduct) and computed fields. */
-export async function present(ctx: Services, model: EntityModel, rows: Row[]): Promise<Row[]> {
+/**
+ * Formats rows and attaches their relations (a device's tProduct) and computed fields; personal fields,
+ * the related rows' too, leave masked unless the caller (`ctx.user`, when the context has one) may see them.
+ */
+export async function present(ctx: Services & { user?: User }, model: EntityModel, rows: Row[]): Promise<Row[]> {
   // Rich text is cleaned again on the way out: a row written around the API is served clean too.
   const out = rows.map((r) => cleanHtmlFields(model, formatRow(r, ctx.timeZone)));
   // The relations are read side by side, each a statement of its own, and beside the entity's own
@@ -45,16 +48,18 @@ export async function present(ctx: Services, model: EntityModel, rows: Row[]): P
       const target = entity(rel.entity);
       const ids = [...new Set(out.map((r) => r[rel.from]).filter((v) => v !== null && v !== undefined))];
       const rows = ids.length ? await ctx.db.selectFrom(target.table).selectAll().where((eb) => among(eb.ref(target.primaryKey), ids)).execute() : [];
-      const byId = new Map(rows.map((r) => [r[target.primaryKey], formatRow(r, ctx.timeZone)]));
+      const shown = rows.map((r) => formatRow(r, ctx.timeZone));
+      maskRows(target, shown, ctx.user);
+      const byId = new Map(shown.map((r) => [r[target.primaryKey], r]));
       for (const r of out) r[name] = byId.get(r[rel.from]) ?? null;
     }),
   ).then(() => undefined);
   await Promise.all([related, hooksOf(model).afterRead?.(out, ctx, related)]);
+  maskRows(model, out, ctx.user);
   return out;
 }
 
-/** The row a call names: its primary key, or fId as the generic console forms send it for every entity. */
-const keyOf = (model: EntityModel, body: Row) => body[model.primaryKey] ?? body.fId;
+const keyOf = rowKey;
 
 function idOf(model: EntityModel, body: Row): number {
   const id = keyOf(model, body);
@@ -227,7 +232,8 @@ export async function save(ctx: CallContext) {
   const { entity: model } = ctx;
   const hooks = hooksOf(model);
   const rawId = keyOf(model, ctx.body);
-  const creating = rawId === undefined || rawId === null || rawId === '';
+  // The same reading of the body as the permission check's (server/crud/access.ts).
+  const creating = creates(model, ctx.body);
   const values = validateBody(model, ctx.body, creating ? 'create' : 'update', ctx.user);
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };

@@ -5,40 +5,9 @@ import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S, UNDECLARED_BODY, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';
+import { codesOf, decide } from './access';
 
 const READS = new Set(['list', 'get', 'all']);
-
-/** The value a body names for a key: in its condition (a list call) or at its top level (a write). */
-function named(body: Record<string, unknown>, key: string): unknown {
-  const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
-  return condition[key] ?? body[key];
-}
-
-/** The code(s) a call needs before the engine sees the row; with codes by value, any of them (the engine checks the row's). */
-function permissionOf(route: RouteSpec, model: EntityModel) {
-  const p = route.permission;
-  const byValue = route.byValue ? Object.values(route.byValue.codes) : [];
-  const withValues = (code: string) => (byValue.length ? [code, ...byValue] : code);
-  const base =
-    typeof p === 'string'
-      ? () => p
-      : (body: Record<string, unknown>) => {
-          // The row's key as the legacy screens send it: the primary key, fId, or id.
-          const id = body[model.primaryKey] ?? body.fId ?? body.id;
-          return id === undefined || id === null || id === '' || id === 0 ? p.create : p.update;
-        };
-  const when = route.permissionWhen;
-  if (!when && typeof p === 'string') return withValues(p);
-  return (body: Record<string, unknown>) =>
-    withValues(
-      when?.find((w) =>
-        w.keys.some((k) => {
-          const v = named(body, k);
-          return v !== undefined && v !== null && v !== '' && (w.equals === undefined || String(v) === String(w.equals));
-        }),
-      )?.permission ?? base(body),
-    );
-}
 
 const READ_WORDS: Record<string, { 'zh-CN': string; 'zh-TW': string; 'en-US': string }> = {
   list: { 'zh-CN': '列表', 'zh-TW': '列表', 'en-US': 'list' },
@@ -99,8 +68,8 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) 
     const { checked, ...documented } = documentOf(route, model, standard);
     registerCall(app, ctx, {
       path: route.path,
-      permission: permissionOf(route, model),
-      codes: [...(typeof route.permission === 'string' ? [route.permission] : [route.permission.create, route.permission.update]), ...(route.permissionWhen ?? []).map((w) => w.permission)],
+      permission: (body) => decide(route, model, body, ctx.db),
+      codes: codesOf(route),
       tag: route.entity,
       ...documented,
       bodyCheckedByHandler: !checked,
@@ -109,8 +78,8 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) 
       // A handler that only reads is named so in the resource file by having no message.
       write: !READS.has(standard) && !(route.handler && !route.message),
       logname: route.log,
-      handler: async ({ user, body, request, reply }) => {
-        const data = await action({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body, entity: model, route, request, reply });
+      handler: async ({ user, body, request, reply, variant }) => {
+        const data = await action({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body, entity: model, route, request, reply, variant });
         return data instanceof Answer || !route.message ? data : new Answer(data, route.message);
       },
     });

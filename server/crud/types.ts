@@ -56,6 +56,10 @@ export interface EntityModel {
   pageSize: number;
   /** JSON Schema of a request body's writable fields. */
   body: object;
+  scope: ScopeDecl;
+  /** Personal fields and how they leave the server: masked unless the caller holds `unmask`. */
+  mask: Record<string, 'phone' | 'idcard'>;
+  unmask?: string;
 }
 
 export interface User {
@@ -89,7 +93,43 @@ export interface CallContext extends Services {
   reply?: FastifyReply;
   entity: EntityModel;
   route: RouteSpec;
+  /** The variant server/crud/access.ts decided for this call (a row's or a filter's value, or a key group's name). */
+  variant?: string;
 }
+
+/**
+ * Where a call's variant is decided (resources/*.resource.json `variantBy`): by one key of the list's
+ * condition, by the stored row's field, or by which group of keys the body names.
+ */
+export interface VariantBy {
+  in: 'condition' | 'row' | 'body';
+  key?: string;
+  /** Other names of the key a request may not use instead. */
+  aliases?: string[];
+  /** The code of each value; any other value needs the endpoint's own code. */
+  values?: Record<string, string>;
+  keys?: { name: string; keys: string[]; permission: string }[];
+}
+
+/**
+ * Which rows of an entity a caller may read or change (resources/*.resource.json `scope`), beside the
+ * permission code: administrators see every row; `everyone` lets any holder of the code see every row;
+ * `administrator` lets nobody else see any; `owner` and `jurisdiction` let others see the rows they own
+ * or that lie in their jurisdiction (either, when both are declared); `hook` leaves it to the entity's
+ * server module. A caller with no jurisdiction sees no row by it: scopes fail closed.
+ */
+export type ScopeDecl =
+  | 'everyone'
+  | 'administrator'
+  | 'hook'
+  | {
+      /** The column holding the owner's user id. */
+      owner?: string;
+      /** `self`: the row's own region and street columns; else the column naming its rental house. */
+      jurisdiction?: string;
+      /** The column naming a system user who rents in the jurisdiction (tenants). */
+      renting?: string;
+    };
 
 /** What a handler answers: the envelope's data, or an object saying both data and message. */
 export type HandlerResult = unknown;
@@ -107,8 +147,8 @@ export interface RouteSpec {
   set?: Record<string, unknown>;
   /** all: the stored fields each row answers, without relations (every field and relation when absent). */
   fields?: string[];
-  /** Another code when the body names a value: the first entry one of whose keys equals its value (or has any, without `equals`) decides. */
-  permissionWhen?: { keys: string[]; equals?: unknown; permission: string }[];
+  /** The variant of the call and its code, decided from one declared place (server/crud/access.ts). */
+  variantBy?: VariantBy;
   message?: string;
   /** The operation log's name of a write: a stable key and its words in the three languages. */
   log?: LogName;

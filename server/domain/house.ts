@@ -1,20 +1,14 @@
 /**
- * Houses of the address model; the rental houses (fRental 1) are kept from the 出租屋 screen. A user
- * in charge of a jurisdiction sees its houses (server/domain/jurisdiction.ts); every other user every
- * house (an address lookup is not sensitive); writes need house:add/edit/del. The
+ * Houses of the address model; the rental houses (fRental 1) are kept from the 出租屋 screen. Who sees
+ * which house is declared by resources/house.resource.json (the caller's jurisdiction; administrators
+ * every house); writes need house:add/edit/del. The
  * community, street and district of a house are those of its building, so the form only picks the
  * building and the filters by district, street and community stay true.
  */
 import { Refusal } from '../http/envelope';
-import { isAdmin, type CallContext, type Query, type Services, type User } from '../crud/types';
-import { withinJurisdiction } from './jurisdiction';
+import type { CallContext, Services } from '../crud/types';
 
 type Row = Record<string, unknown>;
-
-export function scope(query: Query, user: User): Query {
-  const j = user.jurisdiction;
-  return isAdmin(user) || !j ? query : query.where((eb) => withinJurisdiction(eb, 't_house_info', j));
-}
 
 export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
   const buildId = Number(values.fBuildId ?? existing?.fBuildId);

@@ -12,8 +12,9 @@ import { registerCall, type RouteContext } from '../http/route';
 import { S, type JsonSchema } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';
-import type { Query, Services, User } from '../crud/types';
-import { pageAnswer, pageOf } from '../crud/engine';
+import { isAdmin, type Query, type Services, type User } from '../crud/types';
+import { scopeQuery } from '../crud/scope';
+import { entity, pageAnswer, pageOf } from '../crud/engine';
 import { pageAt } from '../crud/query';
 import type { DB } from '../db';
 import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskPhone, readSearch } from '../../adapters/personal';
@@ -143,9 +144,14 @@ function searchTerm(body: Body): Subject {
 
 const PROFILE_COLUMNS = ['fId', 'fChineseName', 'fIdcard', 'fPhone', 'fPic', 'fGender', 'fWorkUnit', 'fWorkAddress', 'fLastloginDate'] as const;
 
-async function findPerson(db: DB, s: Subject) {
+/**
+ * The person a lookup names, among those the caller may look up: the user entity's declared scope
+ * (resources/user.resource.json: people renting in the caller's jurisdiction; administrators anyone).
+ */
+async function findPerson(db: DB, s: Subject, caller: User | null) {
   if (!s.userId && !s.phone && !s.idcard) throw new Refusal(SEARCH_MESSAGES.empty);
-  let q = db.selectFrom('t_sys_user').select([...PROFILE_COLUMNS]);
+  const all = db.selectFrom('t_sys_user').select([...PROFILE_COLUMNS]);
+  let q = (caller ? scopeQuery(all as unknown as Query, entity('user'), caller, {}) : all.where(sql<boolean>`false`)) as unknown as typeof all;
   if (s.userId) q = q.where('fId', '=', s.userId);
   if (s.phone) q = q.where('fPhone', '=', s.phone);
   if (s.idcard) q = q.where(sql`upper(f_idcard)`, '=', s.idcard.toUpperCase());
@@ -161,33 +167,27 @@ export const PROFILE = S.object({
 });
 export const PERSON_DETAIL = { allOf: [PROFILE, S.object({ phonebook: S.array(S.object({ name: text, number: text })) })] };
 
+/** The profile's ID number leaves the server masked (spec 001 §2.12); nothing reads it back. */
 function profileOf(row: Record<string, unknown>, timeZone: string) {
   const r = formatRow(row, timeZone);
   return {
-    fId: r.fId, userId: r.fId, chineseName: r.fChineseName, idcard: r.fIdcard ?? null, phone: r.fPhone, pic: r.fPic ?? null,
+    fId: r.fId, userId: r.fId, chineseName: r.fChineseName, idcard: r.fIdcard ? maskIdcard(r.fIdcard) : null, phone: r.fPhone, pic: r.fPic ?? null,
     gender: r.fGender ?? null, workUnit: r.fWorkUnit ?? null, workAddress: r.fWorkAddress ?? null, lastloginDate: r.fLastloginDate ?? null,
   };
 }
 
-async function profile(ctx: Services, s: Subject) {
-  const row = await findPerson(ctx.db, s);
+async function profile(ctx: Services, s: Subject, caller: User | null) {
+  const row = await findPerson(ctx.db, s, caller);
   if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
   return profileOf(row, ctx.timeZone);
 }
-
-/**
- * /system/t-sys-user/getUserInfo and /getUserData serve two screens: the user page (spec 002) sends
- * `id` / `fId`, the profile (spec 001) sends `userId`, `phone` or `idcard`. This tells them apart.
- */
-export const isProfileLookup = (body: Body) =>
-  body.id === undefined && body.fId === undefined && ['userId', 'phone', 'idcard'].some((k) => body[k] !== undefined && body[k] !== null && body[k] !== '');
 
 /** getUserInfo for the profile: the person by user id and/or phone or ID number. */
 export function profileInfo(ctx: Services, call: Call) {
   let s: Subject = {};
   return logged(ctx, call, '全息档案查询', () => s, async () => {
     s = subjectOf(call.body);
-    const p = await profile(ctx, s);
+    const p = await profile(ctx, s, call.user);
     s = { ...s, userId: Number(p.fId) };
     return p;
   });
@@ -198,7 +198,7 @@ export function personDetail(ctx: Services, call: Call) {
   let s: Subject = {};
   return logged(ctx, call, '人员详情查询', () => s, async () => {
     s = subjectOf(call.body);
-    const p = await profile(ctx, s);
+    const p = await profile(ctx, s, call.user);
     s = { ...s, userId: Number(p.fId) };
     const phonebook = await ctx.db.selectFrom('t_address_book').select(['fName as name', 'fNumber as number']).where('fUserId', '=', p.fId).orderBy('fId').execute();
     return { ...p, phonebook };
@@ -397,9 +397,9 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
 }
 
 /** The phone a graph starts from: the one given, or the phone of the person with that ID number. */
-async function startPhone(db: DB, s: Subject): Promise<string> {
+async function startPhone(db: DB, s: Subject, caller: User | null): Promise<string> {
   if (s.phone) return s.phone;
-  const row = await findPerson(db, s);
+  const row = await findPerson(db, s, caller);
   if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
   return row.fPhone;
 }
@@ -470,7 +470,7 @@ const RELATED = S.object({
 
 export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = ctx.timeZone;
-  const lookup = (path: string, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject) => Promise<unknown>) =>
+  const lookup = (path: string, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject, caller: User | null) => Promise<unknown>) =>
     registerCall(app, ctx, {
       path,
       permission: HOLOGRAM_CODE,
@@ -480,13 +480,18 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
         let s: Subject = {};
         return logged(ctx, call, logname, () => s, async () => {
           s = subject(call.body);
-          return run(call.body, s);
+          // Whoever a lookup names must be someone the caller may look up (an administrator anyone,
+          // whether or not the phone is a user's).
+          if (!call.user || !isAdmin(call.user)) {
+            if (!(await findPerson(ctx.db, s, call.user))) throw new Refusal(SEARCH_MESSAGES.none, 404);
+          }
+          return run(call.body, s, call.user);
         });
       },
     });
 
   // The holographic search: one phone or ID number; answers the profile to open.
-  lookup(INTEL_PATHS.search, '全息档案搜索', PROFILE, searchTerm, async (_body, s) => profile(ctx, s));
+  lookup(INTEL_PATHS.search, '全息档案搜索', PROFILE, searchTerm, async (_body, s, caller) => profile(ctx, s, caller));
 
   lookup(INTEL_PATHS.leases, '租住记录查询', S.object({ shortTenant: S.array(LEASE), tenant: S.array(LEASE) }), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
@@ -549,10 +554,10 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   }, async (_b, s) => relatedPeople(ctx.db, s.phone!));
 
   // The call-relation graph: {phone | idcard, relations: [1,2,3], depth?}.
-  lookup(INTEL_PATHS.graph, '通话关系查询', GRAPH, searchTerm, async (body, s) => {
+  lookup(INTEL_PATHS.graph, '通话关系查询', GRAPH, searchTerm, async (body, s, caller) => {
     const types = relationTypes(body.relations);
     const depth = Math.min(Math.max(Math.trunc(Number(body.depth)) || 1, 1), MAX_DEPTH);
-    return buildGraph(ctx.db, [await startPhone(ctx.db, s)], types, depth);
+    return buildGraph(ctx.db, [await startPhone(ctx.db, s, caller)], types, depth);
   });
 
   // One phone node's neighbours, for the console to merge into the graph it shows.

@@ -8,8 +8,8 @@
  *
  * Administrators see everything and need none. An agent sees the alarms of its own devices and those of
  * its jurisdiction; anyone else only the alarms of their jurisdiction. One-touch alerts follow the people
- * renting in it. The rental houses and the tenants, which anyone holding their list codes may look up,
- * are narrowed to the jurisdiction for those who have one.
+ * renting in it. The rental houses, their rooms, leases, devices and people, and the tenants, are seen by
+ * jurisdiction as their resources declare (server/crud/scope.ts): a member without one sees none.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db';

@@ -3,9 +3,12 @@
  * these are its handlers. Every answer is built from an explicit column list that never names f_password;
  * the password is hashed here, a password change or reset ends the user's sessions, and an administrator
  * cannot disable or delete the account it is signed in with. Tenants are the users of fUserType 2 and
- * share the list and status calls (the resource's `permissionWhen` picks tenant:list / tenant:status);
- * the status handler checks the row really is of the type the body names. The template, the Excel
- * import and the export are file calls registered by registerUserFileRoutes.
+ * share the list and status calls: the resource's `variantBy` decides the variant once (the list's
+ * condition.userType 2 needs tenant:list; a status change needs tenant:status for a stored tenant, user:edit
+ * for anyone else) and the handlers act on that decision (`ctx.variant`), never on the body again.
+ * Tenants, and the people the profile looks up, are those of the caller's scope (the resource's `scope`:
+ * renting in the caller's jurisdiction); the staff accounts are for holders of user:list. The template,
+ * the Excel import and the export are file calls registered by registerUserFileRoutes.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -14,15 +17,17 @@ import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 import { isId, storedIdList } from '../http/guard';
-import { checkJurisdiction, jurisdictionNames, rentingIn } from './jurisdiction';
+import { checkJurisdiction, jurisdictionNames } from './jurisdiction';
+import { scopeQuery } from '../crud/scope';
+import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import { maskIdcard } from '../../adapters/personal';
-import { isAdmin, type CallContext, type Query, type Services, type User } from '../crud/types';
-import { pageAnswer, pageOf } from '../crud/engine';
+import type { CallContext, Query, Services, User } from '../crud/types';
+import { entity, pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
-import { INTEL_BODY, PERSON_DETAIL, isProfileLookup, personDetail, profileInfo } from './intel';
+import { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
 import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, SHEET_MESSAGES, templateBook, XLSX_TYPE } from './sheetImport';
 
@@ -42,12 +47,8 @@ export const USER_PATHS = {
 export const USER_CODES = { list: 'user:list', add: 'user:add', edit: 'user:edit', export: 'user:export' };
 
 const TENANT = 2;
-
-/** The user type a call is about: 2 (tenant) only when the body says so, the system users otherwise. */
-function userTypeOf(body: Record<string, unknown>): number {
-  const c = (body.condition && typeof body.condition === 'object' ? body.condition : body) as Record<string, unknown>;
-  return Number(c.userType ?? c.fUserType ?? body.fUserType) === TENANT ? TENANT : 1;
-}
+/** The variant the list's and the status call's `variantBy` names for tenants. */
+const TENANT_VARIANT = String(TENANT);
 
 /** What /resetUserPwd sets when the body names no password; the user is expected to change it. */
 export const DEFAULT_PASSWORD = '123456';
@@ -81,7 +82,7 @@ interface Condition {
   userType: number;
 }
 
-function conditionOf(body: Record<string, unknown>): Condition {
+function conditionOf(body: Record<string, unknown>, tenants: boolean): Condition {
   const c = (body.condition && typeof body.condition === 'object' ? body.condition : body) as Record<string, unknown>;
   const kindRaw = c.fAdmin;
   const statusRaw = c.status ?? c.fStatus;
@@ -92,15 +93,14 @@ function conditionOf(body: Record<string, unknown>): Condition {
     // fAdmin is the kind of a system user (0 user, 1 administrator, 2 agent); userType 2 lists tenants.
     kind: [0, 1, 2].includes(kind) ? kind : undefined,
     status: [0, 1].includes(status) ? status : undefined,
-    userType: userTypeOf(body),
+    userType: tenants ? TENANT : 1,
   };
 }
 
-/** The users a list may show: tenants narrowed to those renting in the caller's jurisdiction, if any. */
+/** The users a list may show: tenants are those of the caller's scope (renting in the jurisdiction). */
 function filtered(db: DB, c: Condition, caller?: User) {
   let q = db.selectFrom('t_sys_user').where('fUserType', '=', c.userType);
-  const j = caller && !isAdmin(caller) ? caller.jurisdiction : undefined;
-  if (c.userType === TENANT && j) q = q.where((eb) => eb('fId', 'in', rentingIn(eb, j)));
+  if (c.userType === TENANT) q = caller ? (scopeQuery(q as unknown as Query, entity('user'), caller, {}) as unknown as typeof q) : q.where(sql<boolean>`false`);
   if (c.kind !== undefined) q = q.where('fAdmin', '=', c.kind);
   if (c.status !== undefined) q = q.where('fStatus', '=', c.status);
   if (c.keyword) {
@@ -152,8 +152,8 @@ async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promis
   });
 }
 
-export async function userPage(ctx: Services, body: Record<string, unknown>, caller?: User) {
-  const c = conditionOf(body);
+export async function userPage(ctx: Services, body: Record<string, unknown>, tenants: boolean, caller?: User) {
+  const c = conditionOf(body, tenants);
   const p = await pageOf(ctx, filtered(ctx.db, c, caller).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
   const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
   return pageAnswer<Record<string, unknown>>(p, records);
@@ -236,7 +236,7 @@ async function saveUser(ctx: Services, body: Record<string, unknown>, caller: nu
   const id = Number(body.fId ?? body.id) || 0;
   const { values, roles, password, status, phone } = await checkUser(ctx.db, body, !id);
   const clash = await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst();
-  if (clash && clash.fId !== id) throw new Refusal(SYSTEM_REFUSALS.phoneTaken, 409);
+  if (clash && clash.fId !== id) throw new Refusal(SYSTEM_REFUSALS.phoneTaken, 409, { field: 'fPhone', rule: 'unique' });
 
   return ctx.db.transaction().execute(async (trx) => {
     let userId = id;
@@ -277,7 +277,7 @@ const KINDS: Record<number, string> = { 0: '普通用户', 1: '管理员', 2: '�
 async function exportWorkbook(ctx: Services, body: Record<string, unknown>): Promise<Buffer> {
   // The export is the search result, every page of it.
   // System users only: user:export does not reach tenants, whatever the body says.
-  const rows = await filtered(ctx.db, { ...conditionOf(body), userType: 1 }).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
+  const rows = await filtered(ctx.db, conditionOf(body, false)).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
   const records = await withRoles(ctx, rows);
   const book = await newWorkbook();
   const sheet = book.addWorksheet('用户');
@@ -312,21 +312,21 @@ async function userDevices(ctx: Services, userId: number, body: Record<string, u
 // ---------------------------------------------------------------------------------------------------
 // Handlers of resources/user.resource.json
 
-export const list = (ctx: CallContext) => userPage(ctx, ctx.body, ctx.user);
+export const list = (ctx: CallContext) => userPage(ctx, ctx.body, ctx.variant === TENANT_VARIANT, ctx.user);
+
+/** The holographic profile (spec 001) shares getUserInfo and getUserData: variantBy names it `profile`. */
+const PROFILE_VARIANT = 'profile';
 
 export async function info(ctx: CallContext) {
-  // The holographic profile (spec 001) shares this path: it asks by userId, phone or idcard.
-  if (isProfileLookup(ctx.body)) return profileInfo(ctx, callOf(ctx));
+  if (ctx.variant === PROFILE_VARIANT) return profileInfo(ctx, callOf(ctx));
   const row = await ctx.db.selectFrom('t_sys_user').select([...PUBLIC_COLUMNS]).where('fId', '=', idOf(ctx.body)).executeTakeFirst();
   if (!row) throw new NotFound('用户不存在');
   return (await withRoles(ctx, [row]))[0];
 }
 
 export async function devices(ctx: CallContext) {
-  if (isProfileLookup(ctx.body)) return personDetail(ctx, callOf(ctx));
-  const { body } = ctx;
-  const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
-  return userDevices(ctx, idOf({ fId: body.fId ?? body.id ?? body.userId ?? condition.userId ?? condition.fId }), body);
+  if (ctx.variant === PROFILE_VARIANT) return personDetail(ctx, callOf(ctx));
+  return userDevices(ctx, idOf(ctx.body), ctx.body);
 }
 
 /** The profile lookups log themselves and read the request of the call. */
@@ -367,9 +367,14 @@ export async function status(ctx: CallContext) {
   const value = Number(body.fStatus);
   if (![0, 1].includes(value)) throw new Refusal('状态不能为空');
   if (id === ctx.user.fId && value === 0) throw new Refusal(SYSTEM_REFUSALS.selfDisable);
-  // The code was chosen by the type the body names: the row must be of that type (a tenant:status
-  // holder cannot disable a system user by calling it a tenant, nor the other way round).
-  const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: value }).where('fId', '=', id).where('fUserType', '=', userTypeOf(body)).executeTakeFirst();
+  // The code was chosen by the stored row's type (ctx.variant); the update holds the row to that type, so
+  // a row changed meanwhile is not reached with the other type's code. A tenant is one of the caller's scope.
+  const type = Number(ctx.variant);
+  if (type === TENANT) {
+    const seen = await scopeQuery(ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', id) as unknown as Query, entity('user'), ctx.user, {}).executeTakeFirst();
+    if (!seen) throw new NotFound('用户不存在');
+  }
+  const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: value }).where('fId', '=', id).where('fUserType', '=', type).executeTakeFirst();
   if (!Number(done.numUpdatedRows)) throw new NotFound('用户不存在');
   return new Answer(null, '用户状态修改成功');
 }
@@ -508,7 +513,7 @@ takes(S.object(USER_KEY), remove);
 takes(S.object({ ...USER_KEY, fPassword: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: `at least 6 characters; empty or absent: ${DEFAULT_PASSWORD}`, 'x-messages': { pattern: '密码长度必须大于6位' } }, password: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: 'the same, as older callers name it', 'x-messages': { pattern: '密码长度必须大于6位' } } }), resetPassword);
 takes(
   S.object(
-    { ...USER_KEY, fStatus: { enum: [0, 1, '0', '1'], description: '1 enabled, 0 disabled', 'x-message': '状态不能为空' }, fUserType: S.number('2 a tenant, else a system user: the row must be of that type'), userType: S.number('the same, as older callers name it') },
+    { ...USER_KEY, fStatus: { enum: [0, 1, '0', '1'], description: '1 enabled, 0 disabled', 'x-message': '状态不能为空' }, fUserType: S.number('not read: the stored row\'s type decides the code'), userType: S.number('not read, as fUserType') },
     ['fStatus'],
   ),
   status,

@@ -114,7 +114,11 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 32
         }
       }
-    }
+    },
+    "scope": {
+      "renting": "fUserId"
+    },
+    "mask": {}
   },
   "alarm": {
     "name": "alarm",
@@ -502,7 +506,9 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "appVersion": {
     "name": "appVersion",
@@ -696,7 +702,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "area": {
     "name": "area",
@@ -847,7 +855,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "building": {
     "name": "building",
@@ -979,7 +989,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "community": {
     "name": "community",
@@ -1159,7 +1171,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 500
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "controlCar": {
     "name": "controlCar",
@@ -1334,7 +1348,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 50
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "controlPerson": {
     "name": "controlPerson",
@@ -1595,7 +1611,13 @@ export const entities: Record<string, EntityModel> = {
           "pattern": "^1[3-9]\\d{9}(,1[3-9]\\d{9})*$"
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {
+      "fUserIdcard": "idcard",
+      "fPhones": "phone"
+    },
+    "unmask": "controlPerson:edit"
   },
   "department": {
     "name": "department",
@@ -1703,7 +1725,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "device": {
     "name": "device",
@@ -2025,7 +2049,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 90
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "deviceAlarmCabinet": {
     "name": "deviceAlarmCabinet",
@@ -2267,7 +2293,9 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "deviceSwitch": {
     "name": "deviceSwitch",
@@ -2419,7 +2447,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 10
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "deviceTiming": {
     "name": "deviceTiming",
@@ -2658,7 +2688,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 86400
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "document": {
     "name": "document",
@@ -2850,7 +2882,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 200000
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "errorLog": {
     "name": "errorLog",
@@ -3040,7 +3074,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 300
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "feedback": {
     "name": "feedback",
@@ -3266,6 +3302,10 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 1000
         }
       }
+    },
+    "scope": "everyone",
+    "mask": {
+      "fPhone": "phone"
     }
   },
   "firmware": {
@@ -3467,7 +3507,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 500
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "firmwareUpdateDevice": {
     "name": "firmwareUpdateDevice",
@@ -3607,7 +3649,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "group": {
     "name": "group",
@@ -3762,7 +3806,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "groupDevice": {
     "name": "groupDevice",
@@ -3858,7 +3904,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "house": {
     "name": "house",
@@ -4194,7 +4242,14 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": {
+      "jurisdiction": "self"
+    },
+    "mask": {
+      "fLandlordPhone": "phone"
+    },
+    "unmask": "house:edit"
   },
   "houseDevice": {
     "name": "houseDevice",
@@ -4342,7 +4397,11 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": {
+      "jurisdiction": "fHouseId"
+    },
+    "mask": {}
   },
   "locationRecord": {
     "name": "locationRecord",
@@ -4465,7 +4524,11 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": {
+      "renting": "fUserId"
+    },
+    "mask": {}
   },
   "lockRecord": {
     "name": "lockRecord",
@@ -4606,7 +4669,11 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": {
+      "jurisdiction": "fHouseId"
+    },
+    "mask": {}
   },
   "menu": {
     "name": "menu",
@@ -4779,7 +4846,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 100
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "messageModel": {
     "name": "messageModel",
@@ -4928,7 +4997,9 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "person": {
     "name": "person",
@@ -5166,6 +5237,13 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
+    },
+    "scope": {
+      "jurisdiction": "fHouseId"
+    },
+    "mask": {
+      "fIdcard": "idcard",
+      "fPhonenum": "phone"
     }
   },
   "place": {
@@ -5313,7 +5391,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 100
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "platform": {
     "name": "platform",
@@ -5475,7 +5555,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 200000
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "platformFeedback": {
     "name": "platformFeedback",
@@ -5604,6 +5686,10 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 1000
         }
       }
+    },
+    "scope": "everyone",
+    "mask": {
+      "fPhone": "phone"
     }
   },
   "policeStation": {
@@ -5761,7 +5847,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "product": {
     "name": "product",
@@ -6106,7 +6194,9 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "productFunction": {
     "name": "productFunction",
@@ -6246,7 +6336,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 500
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "productJson": {
     "name": "productJson",
@@ -6455,7 +6547,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "productJsonConf": {
     "name": "productJsonConf",
@@ -6835,7 +6929,9 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "productProperty": {
     "name": "productProperty",
@@ -6949,7 +7045,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 200
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "reminderRecord": {
     "name": "reminderRecord",
@@ -7091,7 +7189,9 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "rentalFile": {
     "name": "rentalFile",
@@ -7253,7 +7353,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 200000
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "rentalRoom": {
     "name": "rentalRoom",
@@ -7391,7 +7493,11 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 20
         }
       }
-    }
+    },
+    "scope": {
+      "jurisdiction": "fHouseId"
+    },
+    "mask": {}
   },
   "role": {
     "name": "role",
@@ -7493,7 +7599,9 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 50
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "room": {
     "name": "room",
@@ -7631,7 +7739,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "roomDevice": {
     "name": "roomDevice",
@@ -7744,7 +7854,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "hook",
+    "mask": {}
   },
   "school": {
     "name": "school",
@@ -7849,7 +7961,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "street": {
     "name": "street",
@@ -7972,7 +8086,9 @@ export const entities: Record<string, EntityModel> = {
           "maximum": 2147483647
         }
       }
-    }
+    },
+    "scope": "everyone",
+    "mask": {}
   },
   "tenantHouse": {
     "name": "tenantHouse",
@@ -8161,7 +8277,11 @@ export const entities: Record<string, EntityModel> = {
           ]
         }
       }
-    }
+    },
+    "scope": {
+      "jurisdiction": "fHouseId"
+    },
+    "mask": {}
   },
   "touchAlarm": {
     "name": "touchAlarm",
@@ -8360,6 +8480,10 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 200
         }
       }
+    },
+    "scope": "hook",
+    "mask": {
+      "fPhone": "phone"
     }
   },
   "user": {
@@ -8648,7 +8772,15 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 500
         }
       }
-    }
+    },
+    "scope": {
+      "renting": "fId"
+    },
+    "mask": {
+      "fPhone": "phone",
+      "fIdcard": "idcard"
+    },
+    "unmask": "user:edit"
   },
   "userApp": {
     "name": "userApp",
@@ -8751,6 +8883,10 @@ export const entities: Record<string, EntityModel> = {
           "maxLength": 128
         }
       }
-    }
+    },
+    "scope": {
+      "renting": "fUserId"
+    },
+    "mask": {}
   }
 };

@@ -34,8 +34,12 @@ export class Answer<T = unknown> {
 
 export interface CallDef {
   path: string;
-  /** Permission code(s), a list meaning any of them; a function picks from the body (save: create or update). null: any logged-in user. */
-  permission: string | string[] | null | ((body: Record<string, unknown>) => string | string[]);
+  /**
+   * Permission code(s), a list meaning any of them; null: any logged-in user. A function decides from the
+   * body (and, for a generated call, the stored row: server/crud/access.ts), and may name the variant it
+   * picked, which the handler receives so that it acts on what was checked.
+   */
+  permission: string | string[] | null | ((body: Record<string, unknown>) => string | string[] | Promise<{ codes: string[]; variant?: string }>);
   /** The codes a permission function may pick (the document names them; a viewer holding one sees the call). */
   codes?: string[];
   /** Reachable without a token (login, register). */
@@ -76,7 +80,7 @@ export interface CallDef {
   tag?: string;
   /** What a read call does, in the console's three languages (writes use `logname`). */
   summary?: Omit<LogName, 'key'>;
-  handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
+  handler: (call: { user: User | null; body: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply; variant?: string }) => Promise<unknown>;
 }
 
 declare module 'fastify' {
@@ -131,9 +135,12 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
     };
     request.user = def.public ? null : await authenticate(ctx, request, reply);
     const user = request.user;
+    let variant: string | undefined;
     if (user && def.permission) {
-      const code = typeof def.permission === 'function' ? def.permission(body) : def.permission;
-      if (!(Array.isArray(code) ? code : [code]).some((c) => user.permissions.has(c))) throw new Forbidden();
+      const decided = typeof def.permission === 'function' ? await def.permission(body) : def.permission;
+      const codes = typeof decided === 'string' ? [decided] : Array.isArray(decided) ? decided : decided.codes;
+      if (!Array.isArray(decided) && typeof decided === 'object') variant = decided.variant;
+      if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
     }
     try {
       // After the caller is known (a stranger gets 700, not a hint about the body); a write's refusal is logged.
@@ -143,7 +150,7 @@ export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallD
         // A call that names every property it takes checks the query too, as it is merged into the body.
         if (def.body.additionalProperties === false && request.query) checkBody(def, request.query);
       }
-      const result = await def.handler({ user, body, request, reply });
+      const result = await def.handler({ user, body, request, reply, variant });
       if (def.write) {
         // request.user: the caller, or the account a public call signed in.
         await record(ctx.db, { request, user: request.user, logname, body, succeed: true });

@@ -28,7 +28,7 @@ describe.each(backends)('address lookups, rental houses and tenants on %s', (bac
   }, 120_000);
   afterAll(() => s?.close());
 
-  it('answers every lookup of the cascading picker with its condition, to agents too', async () => {
+  it('answers every lookup of the cascading picker with its condition, to agents too; houses and people only within a jurisdiction', async () => {
     for (const token of [admin, agent]) {
       const provinces = await data('/system/t-area-info/childrenlist', { fAreaId: 0 }, token);
       expect(provinces.map((a: any) => a.fAreaId)).toContain(440000);
@@ -51,14 +51,20 @@ describe.each(backends)('address lookups, rental houses and tenants on %s', (bac
       expect(b.every((x: any) => x.fCommunityid === id.community)).toBe(true);
     }
     for (const path of [`${HOUSE}/list`, '/system/t-house-info/list']) {
-      const h = rows(await data(path, { fBuildId: id.building }, agent));
+      const h = rows(await data(path, { fBuildId: id.building }));
       expect(h).toHaveLength(2);
       expect(h.every((x: any) => x.fBuildId === id.building && x.roomCount > 0)).toBe(true);
+      // The agent has no jurisdiction: its houses are none (scopes fail closed).
+      expect(rows(await data(path, { fBuildId: id.building }, agent))).toHaveLength(0);
     }
     for (const path of ['/biz/t-person-info/list', '/system/t-person-info/list']) {
-      const p = rows(await data(path, { fHouseId: id.house }, agent));
+      const p = rows(await data(path, { fHouseId: id.house }));
       expect(p.length).toBeGreaterThan(0);
       expect(p.every((x: any) => x.fHouseId === id.house)).toBe(true);
+      // ID numbers and phones leave the server masked: no code shows a person's in full.
+      expect(p.every((x: any) => !x.fIdcard || /^\d{6}\*{8}[\dX]{4}$/.test(x.fIdcard))).toBe(true);
+      expect(p.every((x: any) => !x.fPhonenum || /^\d{3}\*{4}\d{4}$/.test(x.fPhonenum))).toBe(true);
+      expect(rows(await data(path, { fHouseId: id.house }, agent))).toHaveLength(0);
     }
     const schools = await data('/system/t-school/schoolall', { areaid: 440106 }, agent);
     expect(schools).toHaveLength(2);
@@ -160,16 +166,30 @@ describe.each(backends)('address lookups, rental houses and tenants on %s', (bac
     expect((await s.call(`${USERS}/pageList`, system, agent)).body.success).toBe(true);
     expect((await s.call(`${USERS}/pageList`, tenants, agent)).status).toBe(401);
 
-    const [tenant] = await s.sql(`select f_id from t_sys_user where f_user_type = 2 order by f_id limit 1`);
+    // A renting tenant, and the street of the house rented: the user's jurisdiction from now on.
+    const [tenant] = await s.sql(`select u.f_id, h.f_street_id from t_sys_user u join t_tenant_house l on l.f_user_id = u.f_id and l.f_status = 2 join t_house_info h on h.f_house_id = l.f_house_id where u.f_user_type = 2 order by u.f_id limit 1`);
     const [sys] = await s.sql(`select f_id from t_sys_user where f_phone = '13800000001'`);
+    const [me] = await s.sql(`select f_id from t_sys_user where f_phone = '13800000002'`);
+    // Without a jurisdiction the tenant is nobody this user may see or change.
+    expect((await s.call(`${USERS}/pageList`, tenants, user)).body.data.total).toBe(0);
+    expect((await s.call(`${USERS}/statusUser`, { fId: tenant.fId, fStatus: 0 }, user)).body.success).toBe(false);
+    await s.sql(`update t_sys_user set streets = '${tenant.fStreetId}' where f_id = ${me.fId}`);
+    await expect.poll(async () => (await s.call(`${USERS}/pageList`, tenants, user)).body.data.total).toBeGreaterThan(0);
     expect((await s.call(`${USERS}/statusUser`, { fId: tenant.fId, fUserType: 2, fStatus: 0 }, user)).body.success).toBe(true);
-    expect((await s.call(`${USERS}/statusUser`, { fId: tenant.fId, fUserType: 2, fStatus: 1 }, user)).body.success).toBe(true);
-    // tenant:status does not reach a system user, whatever the body claims.
+    expect((await s.call(`${USERS}/statusUser`, { fId: tenant.fId, fStatus: 1 }, user)).body.success).toBe(true);
+    // tenant:status does not reach a system user, whatever the body claims: the stored row decides.
     expect((await s.call(`${USERS}/statusUser`, { fId: sys.fId, fStatus: 0 }, user)).status).toBe(401);
-    expect((await s.call(`${USERS}/statusUser`, { fId: sys.fId, fUserType: 2, fStatus: 0 }, user)).body).toMatchObject({ success: false });
+    expect((await s.call(`${USERS}/statusUser`, { fId: sys.fId, fUserType: 2, fStatus: 0 }, user)).status).toBe(401);
+    expect((await s.call(`${USERS}/statusUser`, { fId: sys.fId, fStatus: 0, condition: { userType: 2 } }, user)).status).toBe(401);
     expect((await s.sql(`select f_status from t_sys_user where f_id = ${sys.fId}`))[0].fStatus).toBe(1);
-    // user:edit does not reach a tenant through the system-user form of the call.
-    expect((await s.call(`${USERS}/statusUser`, { fId: tenant.fId, fStatus: 0 }, admin)).body).toMatchObject({ success: false });
+    // The deciding value of the list claimed twice, at the top level or under its other name: refused.
+    expect((await s.call(`${USERS}/pageList`, { current: 1, size: 10, userType: 2, condition: {} }, user)).status).toBe(401);
+    expect((await s.call(`${USERS}/pageList`, { current: 1, size: 10, userType: 2, condition: { userType: 2 } }, user)).status).toBe(401);
+    expect((await s.call(`${USERS}/pageList`, { current: 1, size: 10, condition: { fUserType: 2 } }, user)).status).toBe(401);
+    // The profile's and the user page's keys together, or the user page's moved into the condition: refused.
+    expect((await s.call(`${USERS}/getUserData`, { condition: { userId: sys.fId } }, admin)).status).toBe(401);
+    expect((await s.call(`${USERS}/getUserData`, { fId: sys.fId, userId: sys.fId }, admin)).status).toBe(401);
+    await s.sql(`update t_sys_user set streets = null where f_id = ${me.fId}`);
   });
 
   it('answers a tenant assets: rooms and the devices in them', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, backends, startServer, type TestServer } from './harness';
+import { maskIdcard } from '../../adapters/personal';
 
 const MESSAGES = {
   empty: '请输入搜索条件',
@@ -46,7 +47,7 @@ describe.each(backends)('person intelligence on %s', (backend) => {
     expect((await search({ keyword: '44010619900101123Y' })).body.message).toBe(MESSAGES.idcard);
     expect((await search({ phone: '13912345670' })).body).toMatchObject({ success: false, message: MESSAGES.none });
     const byPhone = await search({ phone: who.fPhone });
-    expect(byPhone.body).toMatchObject({ success: true, data: { userId: who.fId, chineseName: who.fChineseName, phone: who.fPhone, idcard: who.fIdcard } });
+    expect(byPhone.body).toMatchObject({ success: true, data: { userId: who.fId, chineseName: who.fChineseName, phone: who.fPhone, idcard: maskIdcard(who.fIdcard) } });
     expect(byPhone.body.data).toHaveProperty('workUnit');
     expect(byPhone.body.data).toHaveProperty('lastloginDate');
     const byId = await search({ idcard: who.fIdcard.toLowerCase() });
@@ -55,7 +56,7 @@ describe.each(backends)('person intelligence on %s', (backend) => {
 
   it('answers the profile panels', async () => {
     const info = await s.call('/system/t-sys-user/getUserInfo', { userId: who.fId }, admin);
-    expect(info.body.data).toMatchObject({ chineseName: who.fChineseName, phone: who.fPhone, idcard: who.fIdcard });
+    expect(info.body.data).toMatchObject({ chineseName: who.fChineseName, phone: who.fPhone, idcard: maskIdcard(who.fIdcard) });
     expect((await s.call('/system/t-sys-user/getUserInfo', { phone: '123' }, admin)).body.message).toBe(MESSAGES.phone);
     expect((await s.call('/system/t-sys-user/getUserInfo', { userId: 99999999 }, admin)).body.message).toBe(MESSAGES.none);
     // The user page's call on the same path still answers the account.
