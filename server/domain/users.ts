@@ -6,8 +6,8 @@
  * share the list and status calls: the resource's `variantBy` decides the variant once (the list's
  * condition.userType 2 needs tenant:list; a status change needs tenant:status for a stored tenant, user:edit
  * for anyone else) and the handlers act on that decision (`ctx.variant`), never on the body again.
- * Tenants, and the people the profile looks up, are those of the caller's scope (the resource's `scope`:
- * renting in the caller's jurisdiction); the staff accounts are for holders of user:list. The template,
+ * Every user a read reaches is one of the caller's scope (the resource's `scope`: administrators anyone,
+ * others the people renting in their jurisdiction), tenants, staff and the profile's people alike. The template,
  * the Excel import and the export are file calls registered by registerUserFileRoutes.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -19,10 +19,11 @@ import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 import { isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames } from './jurisdiction';
 import { scopeQuery } from '../crud/scope';
-import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import { maskIdcard } from '../../adapters/personal';
+import { isPicture } from '../../adapters/picture';
+import { fieldRefusal } from '../crud/validate';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
@@ -97,10 +98,13 @@ function conditionOf(body: Record<string, unknown>, tenants: boolean): Condition
   };
 }
 
-/** The users a list may show: tenants are those of the caller's scope (renting in the jurisdiction). */
+/** The users of the caller's scope (server/crud/scope.ts, as resources/user.resource.json declares it). */
+const usersSeenBy = (db: DB, caller: User) => scopeQuery(db.selectFrom('t_sys_user') as unknown as Query, entity('user'), caller, {}) as unknown as ReturnType<typeof allUsers>;
+const allUsers = (db: DB) => db.selectFrom('t_sys_user');
+
+/** The users a list may show: those of the caller's scope (the export: every system user, for user:export). */
 function filtered(db: DB, c: Condition, caller?: User) {
-  let q = db.selectFrom('t_sys_user').where('fUserType', '=', c.userType);
-  if (c.userType === TENANT) q = caller ? (scopeQuery(q as unknown as Query, entity('user'), caller, {}) as unknown as typeof q) : q.where(sql<boolean>`false`);
+  let q = (caller ? usersSeenBy(db, caller) : allUsers(db)).where('fUserType', '=', c.userType);
   if (c.kind !== undefined) q = q.where('fAdmin', '=', c.kind);
   if (c.status !== undefined) q = q.where('fStatus', '=', c.status);
   if (c.keyword) {
@@ -189,8 +193,6 @@ async function tenantRows(ctx: Services, ids: number[]) {
   });
 }
 
-/** A stored picture name as /api/upload answers it; anything else is not an uploaded avatar. */
-const PICTURE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,80}\.(jpg|jpeg|png)$/;
 
 /**
  * The values of a user to store, checked by the spec's rules in the order the form checks them (spec
@@ -213,7 +215,8 @@ async function checkUser(db: DB, body: Record<string, unknown>, creating: boolea
   // The form sends the confirmation; other callers may leave it out.
   if (password && body.passwordCheck !== undefined && body.passwordCheck !== password) throw new Refusal('密码不一致!');
   const pic = text(body, 'fPic');
-  if (pic && !PICTURE.test(pic)) throw new Refusal('文件格式不正确');
+  // The avatar is a picture field (schemas/user: "format": "picture"): an uploaded name or an http(s) address.
+  if (pic && !isPicture(pic)) throw fieldRefusal(entity('user'), 'fPic', 'format');
   const known = await db.selectFrom('t_sys_role').select('id').where('id', 'in', roles).execute();
   if (known.length !== roles.length) throw new Refusal(SYSTEM_REFUSALS.roleMissing);
   const statusRaw = body.fStatus;
@@ -319,14 +322,16 @@ const PROFILE_VARIANT = 'profile';
 
 export async function info(ctx: CallContext) {
   if (ctx.variant === PROFILE_VARIANT) return profileInfo(ctx, callOf(ctx));
-  const row = await ctx.db.selectFrom('t_sys_user').select([...PUBLIC_COLUMNS]).where('fId', '=', idOf(ctx.body)).executeTakeFirst();
+  const row = await usersSeenBy(ctx.db, ctx.user).select([...PUBLIC_COLUMNS]).where('fId', '=', idOf(ctx.body)).executeTakeFirst();
   if (!row) throw new NotFound('用户不存在');
   return (await withRoles(ctx, [row]))[0];
 }
 
 export async function devices(ctx: CallContext) {
   if (ctx.variant === PROFILE_VARIANT) return personDetail(ctx, callOf(ctx));
-  return userDevices(ctx, idOf(ctx.body), ctx.body);
+  const id = idOf(ctx.body);
+  if (!(await usersSeenBy(ctx.db, ctx.user).select('fId').where('fId', '=', id).executeTakeFirst())) throw new NotFound('用户不存在');
+  return userDevices(ctx, id, ctx.body);
 }
 
 /** The profile lookups log themselves and read the request of the call. */
@@ -370,10 +375,7 @@ export async function status(ctx: CallContext) {
   // The code was chosen by the stored row's type (ctx.variant); the update holds the row to that type, so
   // a row changed meanwhile is not reached with the other type's code. A tenant is one of the caller's scope.
   const type = Number(ctx.variant);
-  if (type === TENANT) {
-    const seen = await scopeQuery(ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', id) as unknown as Query, entity('user'), ctx.user, {}).executeTakeFirst();
-    if (!seen) throw new NotFound('用户不存在');
-  }
+  if (type === TENANT && !(await usersSeenBy(ctx.db, ctx.user).select('fId').where('fId', '=', id).executeTakeFirst())) throw new NotFound('用户不存在');
   const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: value }).where('fId', '=', id).where('fUserType', '=', type).executeTakeFirst();
   if (!Number(done.numUpdatedRows)) throw new NotFound('用户不存在');
   return new Answer(null, '用户状态修改成功');
