@@ -10,6 +10,7 @@
  * notifications as the 8000-byte payload limit allows.
  */
 import type { DeviceAlarmEvent } from '../adapters/deviceAlarm';
+import type { DeviceImportProgress } from '../adapters/deviceImport';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { DB, Database } from './db';
@@ -27,6 +28,8 @@ export interface RelayEvents {
   alarm: AlarmEvent;
   /** A new message of the message centre. */
   message: MessageEvent;
+  /** How far a device import has got, for the event stream of the user who sent it (server/domain/deviceTransfer.ts). */
+  deviceImport: DeviceImportProgress & { userId: number };
   /** A timer fired with a reverse action due at `at` (ISO time): every replica wakes then to claim it. */
   reverse: { at: string };
   /**
@@ -42,6 +45,12 @@ export type Topic = keyof RelayEvents;
 export interface Relay {
   /** Calls back with every item of the topic that any replica publishes; answers how to stop. */
   on<K extends Topic>(topic: K, handler: (item: RelayEvents[K]) => void): () => void;
+  /**
+   * Hands items to this replica's own listeners, without the database: for the embedded database, whose
+   * one connection a long transaction may hold (a NOTIFY would wait for it) and whose one process is the
+   * only replica anyway.
+   */
+  emit<K extends Topic>(topic: K, items: readonly RelayEvents[K][]): void;
   stop(): Promise<void>;
 }
 
@@ -112,6 +121,9 @@ export async function startRelay(database: Pick<Database, 'listen'>): Promise<Re
       };
       topics.on(topic, guarded);
       return () => void topics.off(topic, guarded);
+    },
+    emit(topic, items) {
+      for (const item of items) topics.emit(topic, item);
     },
     stop,
   };

@@ -1,4 +1,5 @@
 import type { FieldConfig } from '../resources/types';
+import { PICTURE_FORMATS } from '../../adapters/picture';
 
 export type FormValues = Record<string, unknown>;
 /** A failed rule: the i18n key of its message and the values it interpolates. */
@@ -12,8 +13,8 @@ function isEmpty(value: unknown): boolean {
 }
 
 /**
- * Client-side check of the schema's rules (required, maxLength, pattern, integer/number and their
- * minimum/maximum). The schema's own message is used when it declares one for the rule, otherwise a
+ * Client-side check of the schema's rules (required, maxLength, pattern, a picture's format,
+ * integer/number and their minimum/maximum). The schema's own message is used when it declares one for the rule, otherwise a
  * generic message naming the field. The server checks the same rules, but answers in Chinese whatever
  * the console's language: a value the console can judge is refused under the field, in its language.
  */
@@ -31,6 +32,8 @@ export function validateField(field: FieldConfig, value: unknown): FieldError | 
   }
   if (field.maxLength !== undefined && text.length > field.maxLength) return fallback('maxLength', { max: field.maxLength });
   if (field.pattern && !new RegExp(field.pattern).test(text)) return fallback('pattern');
+  // A picture field holds what the upload answered or an http(s) address, by the server's own rule.
+  if (field.format && !PICTURE_FORMATS[field.format](text.trim())) return fallback(field.messages?.format ? 'format' : 'pattern');
   return null;
 }
 

@@ -475,8 +475,11 @@ const documentConfig: ResourceConfig = {
       "type": "string",
       "label": "resources.document.fields.fImage",
       "maxLength": 200,
+      "format": "picture",
       "widget": "image",
-      "messages": {}
+      "messages": {
+        "format": "resources.document.messages.fImage.format"
+      }
     },
     "fContent": {
       "source": "fContent",
@@ -622,7 +625,10 @@ const feedbackConfig: ResourceConfig = {
       "type": "string",
       "label": "resources.feedback.fields.fPhotos",
       "maxLength": 2000,
-      "messages": {}
+      "format": "pictures",
+      "messages": {
+        "format": "resources.feedback.messages.fPhotos.format"
+      }
     },
     "fIntime": {
       "source": "fIntime",
@@ -893,8 +899,11 @@ const userConfig: ResourceConfig = {
       "type": "string",
       "label": "resources.user.fields.fPic",
       "maxLength": 200,
+      "format": "picture",
       "widget": "image",
-      "messages": {}
+      "messages": {
+        "format": "resources.user.messages.fPic.format"
+      }
     },
     "fExpireTime": {
       "source": "fExpireTime",
@@ -2361,8 +2370,11 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.controlPerson.fields.fFace",
           "maxLength": 255,
+          "format": "picture",
           "widget": "image",
-          "messages": {}
+          "messages": {
+            "format": "resources.controlPerson.messages.fFace.format"
+          }
         },
         "fStartTime": {
           "source": "fStartTime",
@@ -5694,8 +5706,11 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.platform.fields.fImage",
           "maxLength": 200,
+          "format": "picture",
           "widget": "image",
-          "messages": {}
+          "messages": {
+            "format": "resources.platform.messages.fImage.format"
+          }
         },
         "fContent": {
           "source": "fContent",
@@ -6195,7 +6210,10 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.product.fields.fImageName",
           "maxLength": 255,
-          "messages": {}
+          "format": "picture",
+          "messages": {
+            "format": "resources.product.messages.fImageName.format"
+          }
         },
         "fRemark": {
           "source": "fRemark",
@@ -7257,8 +7275,11 @@ export const resources: ResourceDefinition[] = [
           "type": "string",
           "label": "resources.rentalFile.fields.fImage",
           "maxLength": 200,
+          "format": "picture",
           "widget": "image",
-          "messages": {}
+          "messages": {
+            "format": "resources.rentalFile.messages.fImage.format"
+          }
         },
         "fContent": {
           "source": "fContent",

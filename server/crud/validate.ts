@@ -10,8 +10,11 @@ import type { EntityModel, User } from './types';
 import { isAdmin } from './types';
 import { cleanHtmlFields } from './html';
 import { formatTime } from './format';
+import { PICTURE_FORMATS } from '../../adapters/picture';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
+// A picture field (`"format": "picture"` / `"pictures"`) holds an uploaded name or an http(s) address.
+for (const [name, validate] of Object.entries(PICTURE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
 const compiled = new WeakMap<EntityModel, ValidateFunction>();
 
 function validator(entity: EntityModel): ValidateFunction {

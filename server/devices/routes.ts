@@ -6,6 +6,7 @@
 import type { AlarmEvent } from '../domain/alarmEvents';
 import type { MessageEvent } from '../domain/messageCentre';
 import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
+import type { RelayEvents } from '../relay';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S, describeRoute } from '../http/catalog';
@@ -22,12 +23,37 @@ import { MESSAGES, sendCommand, type CommandOutcome, type CommandSource } from '
 import { pageNumber } from '../crud/query';
 import { idList } from '../http/guard';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { loadUser } from '../auth/users';
 import { deviceType } from '../domain/deviceAccess';
 import { seesAlarm } from '../domain/jurisdiction';
 
 /** How long a stream ticket is good for: just long enough for the browser to open the stream. */
 const TICKET_SECONDS = 30;
+
+/**
+ * Unused, unexpired tickets one user may hold. A console asks for one when a tab opens its stream (or
+ * opens it again after a drop) and spends it within a second, so a user opening many tabs at once holds
+ * a handful; twenty leaves room for that and stops a client that asks in a loop from filling the table.
+ * Counted in the database (t_event_ticket), so the cap holds across replicas.
+ */
+export const MAX_TICKETS_PER_USER = 20;
+export const TOO_MANY_TICKETS = '实时事件票据申请过多，请稍后再试';
+/** Serialises one user's ticket requests, so two of them cannot both take the last place (two-key advisory lock: this class, the user). */
+const TICKET_LOCK_CLASS = 4246;
+
+/**
+ * Open event streams one user may hold on one replica. The console opens one stream per tab, so ten is
+ * ten tabs of the console at once — more than a person watches — while each stream costs the replica a
+ * socket, listeners and a device-visibility query every 25 s. Streams live in the replica that serves
+ * them, so the cap is per replica (a user spread over N replicas may hold N times as many).
+ *
+ * Past the cap the user's oldest stream is closed, not the new one refused: the tab just opened is the
+ * one in front of the user, and the oldest is most likely a tab left behind. The closed stream is told
+ * (`superseded`) and its page does not reconnect until it is looked at again
+ * (app/devices/live/events.ts), so tabs do not take the streams from each other in turn.
+ */
+export const MAX_STREAMS_PER_USER = 10;
 
 /** Batch command types of the device list (spec §4) and who may send them. */
 const BATCH: Record<number, { name: string; permission: string; command: Command; types?: number[] }> = {
@@ -54,6 +80,8 @@ const bit = (v: unknown, message: string): 0 | 1 => {
 
 export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteContext) {
   const device = entity('device');
+  /** This replica's open event streams by user, oldest first (a Set keeps insertion order): each one's closer. */
+  const streams = new Map<number, Set<() => void>>();
 
   /** The device, if the user may see it; a device the user may not see does not exist for it. */
   async function visible(user: User, id: unknown) {
@@ -322,7 +350,12 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');
       await ctx.db.deleteFrom('t_event_ticket').where('expiresAt', '<', new Date()).execute();
-      await ctx.db.insertInto('t_event_ticket').values({ ticket, userId: user!.fId, expiresAt: new Date(Date.now() + TICKET_SECONDS * 1000) }).execute();
+      await ctx.db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(TICKET_LOCK_CLASS)}, ${sql.lit(user!.fId)})`.execute(trx);
+        const held = await trx.selectFrom('t_event_ticket').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', user!.fId).where('expiresAt', '>=', new Date()).executeTakeFirstOrThrow();
+        if (Number(held.n) >= MAX_TICKETS_PER_USER) throw new Refusal(TOO_MANY_TICKETS, 429);
+        await trx.insertInto('t_event_ticket').values({ ticket, userId: user!.fId, expiresAt: new Date(Date.now() + TICKET_SECONDS * 1000) }).execute();
+      });
       return { ticket };
     },
   });
@@ -339,6 +372,10 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       visibleIds = new Set(((await scoped(ctx, device, user).clearSelect().select('t_device.fId').execute()) as { fId: number }[]).map((r) => r.fId));
     };
     await loadVisible();
+    // The newest stream stays; the user's oldest ones on this replica make room for it (MAX_STREAMS_PER_USER).
+    const mine = streams.get(user.fId) ?? new Set<() => void>();
+    while (mine.size >= MAX_STREAMS_PER_USER) mine.values().next().value!();
+    streams.set(user.fId, mine);
     reply.hijack();
     // A hijacked reply writes its own head: the headers set so far (the security headers) go with it.
     reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -362,18 +399,41 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const onMessage = (e: MessageEvent) => {
       if (e.userId === user.fId) write('message', { msg_id: e.msg_id, title: e.title });
     };
+    // How far the user's own device import has got (server/domain/deviceTransfer.ts), whichever replica runs it.
+    const onImport = ({ userId, ...progress }: RelayEvents['deviceImport']) => {
+      if (userId === user.fId) write('deviceImport', progress);
+    };
     // Whichever replica handled the device message or wrote the row (server/relay.ts); the broker state is this replica's own.
-    const stops = [ctx.relay.on('device', onDevice), ctx.relay.on('deviceAlarm', onDeviceAlarm), ctx.relay.on('alarm', onAlarm), ctx.relay.on('message', onMessage)];
+    const stops = [ctx.relay.on('device', onDevice), ctx.relay.on('deviceAlarm', onDeviceAlarm), ctx.relay.on('alarm', onAlarm), ctx.relay.on('message', onMessage), ctx.relay.on('deviceImport', onImport)];
     ctx.live.on('state', onState);
     // A comment line keeps proxies from closing an idle stream; the visible set follows new shares.
     const keepAlive = setInterval(() => {
       reply.raw.write(': keep-alive\n\n');
       void loadVisible().catch(() => undefined);
     }, 25_000);
-    request.raw.on('close', () => {
+    let closed = false;
+    const release = () => {
+      if (closed) return;
+      closed = true;
       clearInterval(keepAlive);
       for (const stop of stops) stop();
       ctx.live.off('state', onState);
-    });
+      mine.delete(supersede);
+      if (!mine.size && streams.get(user.fId) === mine) streams.delete(user.fId);
+    };
+    // Closed for a newer stream of the same user: the page is told why, so it waits before opening another.
+    const supersede = () => {
+      try {
+        write('superseded', { max: MAX_STREAMS_PER_USER });
+        reply.raw.end();
+      } finally {
+        release();
+      }
+    };
+    mine.add(supersede);
+    request.raw.on('close', release);
+    reply.raw.on('close', release);
+    // The page may have gone while the stream was being opened.
+    if (request.raw.socket.destroyed) release();
   });
 }

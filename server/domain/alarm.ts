@@ -18,6 +18,7 @@ import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from './jurisdiction';
 import { maskPhone } from '../../adapters/personal';
+import { isPicture } from '../../adapters/picture';
 import { NOTE_SCHEMA, SIGN_MESSAGES, handlingNote, refusalFor, signOne, signOneBody, signRows } from './signOff';
 import { ALARM_SIGN_MESSAGES, BATCH_MAX } from '../../adapters/signOff';
 
@@ -83,8 +84,11 @@ export async function afterRead(rows: Row[], ctx: Services, related: Promise<voi
 
 /** /biz/t-alarm/signing {fId, fHandleContent, fRemark?, fPhotoUrl?}: status 1, handler the caller, time now. */
 export async function signing(ctx: CallContext) {
-  // The legacy dialog sends the row's photo and description back; the photo is kept only when given.
-  const photo = typeof ctx.body.fPhotoUrl === 'string' && ctx.body.fPhotoUrl ? { fPhotoUrl: ctx.body.fPhotoUrl.slice(0, 500) } : {};
+  // The legacy dialog sends the row's photo and description back. A photo is stored only when it is a
+  // picture a caller may name (an uploaded name or an http(s) address, adapters/picture.ts); the
+  // camera's own snapshot sent back as it was read (inline data) leaves the stored photo as it is.
+  const given = typeof ctx.body.fPhotoUrl === 'string' ? ctx.body.fPhotoUrl.trim() : '';
+  const photo = given && given.length <= 500 && isPicture(given) ? { fPhotoUrl: given } : {};
   return signOne(ctx, 'alarm', MESSAGES, photo);
 }
 
@@ -123,6 +127,6 @@ answers(S.array(S.object({ type: { type: 'string' }, alarmTypes: S.array({ type:
 answers(S.none(), signing);
 answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);
 
-takes(signOneBody('the alarm', MESSAGES.idRequired, { fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'kept when given (its first 500 characters)') }), signing);
+takes(signOneBody('the alarm', MESSAGES.idRequired, { fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'stored when it is a picture (an uploaded name or an http(s) address, at most 500 characters); otherwise the stored photo stays') }), signing);
 takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: MESSAGES.idsRequired, type: MESSAGES.idsRequired, maxItems: MESSAGES.tooMany } }, fHandleContent: NOTE_SCHEMA }, ['ids', 'fHandleContent']), signingBatch);
 takes(S.object({}), alarmTypeCount);

@@ -1,7 +1,8 @@
 /**
  * The home dashboard's figures: devices online by product type, the message log and warnings of today
  * and this month with their history, the rental houses' alarms of the caller's jurisdiction (those who
- * handle them), users by kind (administrators only) and the load of this server.
+ * handle them), users by kind (administrators only) and the load of this server (the system monitor's
+ * or the alarm lists' holders: adapters/dashboard.ts).
  * Every answer is `data.data`, as the legacy dashboard reads it; device figures respect the caller's
  * scope (docs/api.md), and so do the messages and warnings, which belong to devices.
  */
@@ -13,6 +14,7 @@ import { S, type JsonSchema } from '../http/catalog';
 import { isAdmin, type Query, type User } from '../crud/types';
 import { scope } from './device';
 import { scope as alarmScope } from './alarm';
+import { SYSTEM_LOAD_CODES } from '../../adapters/dashboard';
 
 /** The alarm lists' permission: who has it sees the alarms card of the dashboard. */
 const ALARM_LIST = 'alarm:list';
@@ -258,7 +260,8 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
 
-  home('/api/home/total-system', SYSTEM_LOAD, async () => systemLoad());
+  // The host's figures need a code (adapters/dashboard.ts): the system monitor's or the alarm lists'.
+  registerCall(app, ctx, { path: '/api/home/total-system', permission: SYSTEM_LOAD_CODES, tag: 'home', body: S.object({}), data: S.object({ data: SYSTEM_LOAD }), handler: async () => ({ data: await systemLoad() }) });
 
   home('/api/home/total-record-more', { allOf: [CHART, S.object({ type: { type: 'integer' } })] }, async (user, body) => {
     const type = [0, 1, 2, 3].includes(Number(body.type)) ? Number(body.type) : 3;

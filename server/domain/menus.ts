@@ -96,7 +96,7 @@ export async function save({ db, body }: CallContext) {
     }
   }
   const clash = rows.find((r) => r.permissions === code);
-  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.menuCodeTaken, 409);
+  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.menuCodeTaken, 409, { field: 'permissions', rule: 'unique' });
   const values = {
     parentId,
     menuName: name,

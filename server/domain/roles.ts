@@ -73,7 +73,7 @@ export async function save({ db, body }: CallContext) {
   if (!alias) throw new Refusal('角色别名不能为空');
   if (name.length > 50 || alias.length > 50) throw new Refusal('长度超出限制');
   const clash = await db.selectFrom('t_sys_role').select('id').where('alias', '=', alias).executeTakeFirst();
-  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.aliasTaken, 409);
+  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.aliasTaken, 409, { field: 'alias', rule: 'unique' });
   if (id) {
     const existing = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
     if (!existing) throw new NotFound('角色不存在');

@@ -13,6 +13,7 @@ import { Answer, registerCall, type RouteContext } from '../http/route';
 import { describeRoute, S } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';
+import { UPLOADED_PICTURE } from '../../adapters/picture';
 
 export const UPLOAD_LIMIT_BYTES = 2048 * 1024;
 
@@ -28,7 +29,8 @@ const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jp
 /** Firmware images come as raw binaries or packed; anything else is most likely the wrong file. */
 const FIRMWARE_EXTENSIONS = new Set(['bin', 'hex', 'img', 'fw', 'zip', 'gz', 'tar']);
 
-const SAFE_IMAGE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,80}\.(jpg|jpeg|png)$/;
+/** The names this server gives uploaded pictures (and the demo's): what a picture field may name. */
+const SAFE_IMAGE = UPLOADED_PICTURE;
 const SAFE_FIRMWARE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,80}\.(bin|hex|img|fw|zip|gz|tar)$/;
 
 /** The real type from the first bytes: a renamed file is refused whatever its extension says. */

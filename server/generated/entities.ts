@@ -1389,7 +1389,9 @@ export const entities: Record<string, EntityModel> = {
       "fFace": {
         "type": "string",
         "label": "人员照片",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fStartTime": {
         "type": "date-time",
@@ -1538,7 +1540,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 255
+          "maxLength": 255,
+          "format": "picture"
         },
         "fStartTime": {
           "type": [
@@ -2755,7 +2758,9 @@ export const entities: Record<string, EntityModel> = {
       "fImage": {
         "type": "string",
         "label": "封面图片",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fContent": {
         "type": "string",
@@ -2872,7 +2877,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 200
+          "maxLength": 200,
+          "format": "picture"
         },
         "fContent": {
           "type": [
@@ -3118,7 +3124,9 @@ export const entities: Record<string, EntityModel> = {
       "fPhotos": {
         "type": "string",
         "label": "图片",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fIntime": {
         "type": "date-time",
@@ -3278,7 +3286,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 2000
+          "maxLength": 2000,
+          "format": "pictures"
         },
         "fStatus": {
           "type": [
@@ -5450,7 +5459,9 @@ export const entities: Record<string, EntityModel> = {
       "fImage": {
         "type": "string",
         "label": "封面图片",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fContent": {
         "type": "string",
@@ -5545,7 +5556,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 200
+          "maxLength": 200,
+          "format": "picture"
         },
         "fContent": {
           "type": [
@@ -5964,7 +5976,9 @@ export const entities: Record<string, EntityModel> = {
       "fImageName": {
         "type": "string",
         "label": "产品图片",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fRemark": {
         "type": "string",
@@ -6171,7 +6185,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 255
+          "maxLength": 255,
+          "format": "picture"
         },
         "fRemark": {
           "type": [
@@ -7248,7 +7263,9 @@ export const entities: Record<string, EntityModel> = {
       "fImage": {
         "type": "string",
         "label": "封面图片",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fContent": {
         "type": "string",
@@ -7343,7 +7360,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 200
+          "maxLength": 200,
+          "format": "picture"
         },
         "fContent": {
           "type": [
@@ -8560,7 +8578,9 @@ export const entities: Record<string, EntityModel> = {
       "fPic": {
         "type": "string",
         "label": "头像",
-        "messages": {}
+        "messages": {
+          "format": "文件格式不正确"
+        }
       },
       "fExpireTime": {
         "type": "date-time",
@@ -8749,7 +8769,8 @@ export const entities: Record<string, EntityModel> = {
             "string",
             "null"
           ],
-          "maxLength": 200
+          "maxLength": 200,
+          "format": "picture"
         },
         "fExpireTime": {
           "type": [

@@ -11,6 +11,7 @@ import { MALFORMED } from './guard';
 import type { CallDef } from './route';
 import { MAX_PATTERN } from '../crud/query';
 import { bodyLimitOf } from './bodyLimit';
+import { PICTURE_FORMATS } from '../../adapters/picture';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ export interface CatalogEntry {
 export type ApiCatalog = CatalogEntry[];
 
 export function catalogCall(catalog: ApiCatalog, def: CallDef) {
-  const codes = def.permission === null ? null : typeof def.permission === 'string' ? [def.permission] : def.codes!;
+  const codes = def.permission === null ? null : typeof def.permission === 'string' ? [def.permission] : Array.isArray(def.permission) ? def.permission : def.codes!;
   const { key: _key, ...logname } = def.logname ?? { key: '' };
   catalog.push({
     path: def.path,
@@ -70,6 +71,7 @@ export function describeRoute(catalog: ApiCatalog, entry: Omit<CatalogEntry, 'wr
 // Loose on purpose: the legacy console sends numbers as strings here and there, and the schemas say so
 // with type unions rather than by silent coercion.
 const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
+for (const [name, validate] of Object.entries(PICTURE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 function validator(schema: JsonSchema): ValidateFunction {

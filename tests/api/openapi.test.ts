@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
 import { TIME_FORMATS } from '../../server/crud/format';
+import { PICTURE_FORMATS } from '../../adapters/picture';
 import { UNDECLARED_BODY } from '../../server/http/catalog';
 
 /** A validator of the document's schemas that checks their formats too (times as the server writes them). */
@@ -15,6 +16,7 @@ function documentAjv(components?: unknown): Ajv {
   const ajv = new Ajv({ strict: false });
   addFormats(ajv);
   for (const [name, pattern] of Object.entries(TIME_FORMATS)) ajv.addFormat(name, pattern);
+  for (const [name, validate] of Object.entries(PICTURE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   if (components) ajv.addSchema({ $id: 'doc', components });
   return ajv;
 }

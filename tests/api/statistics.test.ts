@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
+import { ADMIN, AGENT, OFFICER, USER, backends, startServer, type TestServer } from './harness';
 import { rollUpEnergy } from '../../server/devices/energy';
 
 // The harness runs the server in the default zone; the readings below are written with its offset.
@@ -268,8 +268,18 @@ describe.each(backends)('energy statistics and dashboard on %s', (backend) => {
       expect(await data('/api/home/total-user', user)).toBeNull();
     });
 
-    it('reports the load of this server', async () => {
-      const sys = await data('/api/home/total-system', user);
+    it('reports the load of this server to the holders of its codes only', async () => {
+      // An account without a single code, one with the device codes only (the demo user, the agent), and
+      // the officer, who handles the alarms: the host's figures are for the system monitor's or the alarm lists' holders.
+      await s.sql(`insert into t_sys_role (name, alias) values ('无权限', 'bare') on conflict do nothing`);
+      const [bare] = await s.sql(`select id from t_sys_role where alias = 'bare'`);
+      const made = await s.call('/system/t-sys-user/addOrUpdateSysUser', { fAdmin: 0, fChineseName: '无权限', fPhone: '13466660001', roles: [bare.id], fPassword: 'Bare@123', passwordCheck: 'Bare@123' }, admin);
+      expect(made.body.success).toBe(true);
+      const nobody = await s.login({ phone: '13466660001', password: 'Bare@123' });
+      for (const token of [nobody, user, agent]) expect((await s.call('/api/home/total-system', {}, token)).status).toBe(401);
+      const officer = await s.login(OFFICER);
+      expect((await s.call('/api/home/total-system', {}, officer)).status).toBe(200);
+      const sys = await data('/api/home/total-system', admin);
       expect(sys.cpu).toBeGreaterThanOrEqual(0);
       expect(sys.cpu).toBeLessThanOrEqual(100);
       expect(sys.processCpu).toBeGreaterThanOrEqual(0);

@@ -10,6 +10,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { BrowserContext, Request, Response } from '@playwright/test';
 import { TIME_FORMATS } from '../../server/crud/format';
+import { PICTURE_FORMATS } from '../../adapters/picture';
 
 interface Operation {
   method: string;
@@ -40,6 +41,7 @@ export function apiDocument(baseURL: string, account: { phone: string; password:
       const ajv = new Ajv({ strict: false, allErrors: false, logger: false });
       addFormats(ajv);
       for (const [name, pattern] of Object.entries(TIME_FORMATS)) ajv.addFormat(name, pattern);
+      for (const [name, validate] of Object.entries(PICTURE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
       ajv.addSchema(document, 'doc');
       const operations: Operation[] = [];
       for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {

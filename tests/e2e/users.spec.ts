@@ -170,7 +170,8 @@ test('in English the server’s refusals of users and roles read in English', as
   await page.getByTestId('user-form-password').fill('Second@123');
   await page.getByTestId('user-form-password-check').fill('Second@123');
   await page.getByTestId('form-save').click();
-  await expect(page.getByText('This mobile phone number is already used')).toBeVisible();
+  // Under the phone field, which the refusal names.
+  await expect(page.getByTestId('form-field-fPhone').getByText('This mobile phone number is already used')).toBeVisible();
   await expect(page.getByText('该手机号码已存在')).toHaveCount(0);
   await shot(page, 'users-refusal-en');
 
@@ -183,7 +184,7 @@ test('in English the server’s refusals of users and roles read in English', as
   await page.getByTestId('form-input-name').fill('Another officer');
   await page.getByTestId('form-input-alias').fill('officer');
   await page.getByTestId('form-save').click();
-  await expect(page.getByText('This role alias is already used')).toBeVisible();
+  await expect(page.getByText('This role alias is already used').first()).toBeVisible();
   await shot(page, 'roles-refusal-en');
 });
 

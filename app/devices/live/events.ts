@@ -1,11 +1,13 @@
 /**
  * One live connection per page to the server's event stream (/api/events): device online, switch and
- * lock changes, device alarms raised and cleared, new alarms, new messages of the message centre, and the
- * state of the server's MQTT connection. Components subscribe with the hooks.
+ * lock changes, device alarms raised and cleared, new alarms, new messages of the message centre, the
+ * progress of the user's own device imports, and the state of the server's MQTT connection. Components
+ * subscribe with the hooks.
  */
 import { useEffect, useState } from 'react';
 import { call, getToken } from '../../../adapters/http';
 import type { DeviceAlarmEvent } from '../../../adapters/deviceAlarm';
+import type { DeviceImportProgress } from '../../../adapters/deviceImport';
 
 /** Wait before opening the stream again after it dropped (server restart, network). */
 const RETRY_MS = 3000;
@@ -38,6 +40,7 @@ type Listener = {
   broker?: (s: BrokerState) => void;
   alarm?: (e: AlarmEvent) => void;
   message?: (e: InboxEvent) => void;
+  deviceImport?: (e: DeviceImportProgress) => void;
 };
 
 const listeners = new Set<Listener>();
@@ -80,12 +83,28 @@ function open(ticket: string) {
     const e = JSON.parse((m as MessageEvent).data) as InboxEvent;
     for (const l of listeners) l.message?.(e);
   });
+  source.addEventListener('deviceImport', (m) => {
+    const e = JSON.parse((m as MessageEvent).data) as DeviceImportProgress;
+    for (const l of listeners) l.deviceImport?.(e);
+  });
   source.addEventListener('broker', (m) => {
     broker = (JSON.parse((m as MessageEvent).data) as { state: BrokerState }).state;
     for (const l of listeners) l.broker?.(broker);
   });
   // A ticket is good once, so the browser's own retry is refused: close and reconnect with a new ticket.
   const current = source;
+  // The server closed this stream for a newer one of the same user (it keeps a few per user, one per tab:
+  // MAX_STREAMS_PER_USER in server/devices/routes.ts). This tab opens another only once it is looked at
+  // again, so tabs left open do not take the streams from each other in turn.
+  current.addEventListener('superseded', () => {
+    current.close();
+    if (source === current) source = null;
+    broker = 'unknown';
+    for (const l of listeners) l.broker?.(broker);
+    whenLookedAt(() => {
+      if (listeners.size > 0) void connect();
+    });
+  });
   current.onerror = () => {
     broker = 'unknown';
     for (const l of listeners) l.broker?.(broker);
@@ -95,6 +114,17 @@ function open(ticket: string) {
       if (listeners.size > 0) void connect();
     }, RETRY_MS);
   };
+}
+
+/** Calls back the next time the page becomes visible (the user switches to its tab or window). */
+function whenLookedAt(then: () => void) {
+  if (typeof document === 'undefined') return;
+  const check = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', check);
+    then();
+  };
+  document.addEventListener('visibilitychange', check);
 }
 
 function subscribe(listener: Listener): () => void {
@@ -127,6 +157,11 @@ export function useAlarmEvents(onEvent: (e: AlarmEvent) => void) {
 /** Calls back on every new message addressed to the user. */
 export function useInboxEvents(onEvent: (e: InboxEvent) => void) {
   useEffect(() => subscribe({ message: onEvent }), [onEvent]);
+}
+
+/** Calls back with how far the user's own device imports have got, while `active`. */
+export function useDeviceImportEvents(onEvent: (e: DeviceImportProgress) => void, active = true) {
+  useEffect(() => (active ? subscribe({ deviceImport: onEvent }) : undefined), [onEvent, active]);
 }
 
 /** The server's connection to the MQTT broker, as last reported. */

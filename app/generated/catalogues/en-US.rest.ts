@@ -257,6 +257,9 @@ export default {
           "pattern": "Please enter a correct ID card number",
           "maxLength": "Please enter a correct ID card number"
         },
+        "fFace": {
+          "format": "Incorrect file format"
+        },
         "fStartTime": {
           "required": "Watch start time cannot be empty"
         },
@@ -550,6 +553,9 @@ export default {
           "maximum": "Order is a whole number from 0 to 9999",
           "type": "Order is a whole number from 0 to 9999"
         },
+        "fImage": {
+          "format": "Incorrect file format"
+        },
         "fContent": {
           "maxLength": "The content is too long"
         }
@@ -618,7 +624,11 @@ export default {
         "fHandleUserName": "Signed by",
         "userName": "User"
       },
-      "messages": {},
+      "messages": {
+        "fPhotos": {
+          "format": "Incorrect file format"
+        }
+      },
       "notifications": {
         "sign": "Signed off",
         "answer": "Reply sent"
@@ -871,7 +881,7 @@ export default {
         },
         "permissions": {
           "required": "Permission code is required",
-          "unique": "This code is already used"
+          "unique": "This permission identifier is already used"
         }
       },
       "notifications": {
@@ -995,6 +1005,9 @@ export default {
           "maximum": "Order is a whole number from 0 to 9999",
           "type": "Order is a whole number from 0 to 9999"
         },
+        "fImage": {
+          "format": "Incorrect file format"
+        },
         "fContent": {
           "maxLength": "The content is too long"
         }
@@ -1082,6 +1095,9 @@ export default {
         },
         "fDeviceType": {
           "required": "Product type is required"
+        },
+        "fImageName": {
+          "format": "Incorrect file format"
         }
       },
       "notifications": {
@@ -1295,6 +1311,9 @@ export default {
           "maximum": "Order is a whole number from 0 to 9999",
           "type": "Order is a whole number from 0 to 9999"
         },
+        "fImage": {
+          "format": "Incorrect file format"
+        },
         "fContent": {
           "maxLength": "The content is too long"
         }
@@ -1346,7 +1365,7 @@ export default {
         "alias": {
           "required": "Alias is required",
           "maxLength": "Too long",
-          "unique": "This alias is already used"
+          "unique": "This role alias is already used"
         }
       },
       "notifications": {
@@ -1537,6 +1556,9 @@ export default {
         },
         "fRoleIds": {
           "required": "Choose at least one role"
+        },
+        "fPic": {
+          "format": "Incorrect file format"
         }
       },
       "notifications": {
@@ -2282,10 +2304,15 @@ export default {
     "useAdded": "Added to your account",
     "useRemoved": "Removed from your account",
     "importTitle": "Import devices",
-    "importHint": "Download the template, fill it in and upload it; xlsx / xls files only, up to 100 MB.",
+    "importHint": "Download the template, fill it in and upload it; xlsx / xls files only, up to 100 MB. If any row is wrong, nothing of the file is imported and the wrong rows are listed.",
     "chooseFile": "Choose file",
     "noFileChosen": "No file chosen",
     "importing": "Importing...",
+    "uploading": "Uploading: %{percent}%",
+    "waiting": "Waiting for another import to finish...",
+    "checking": "Reading and checking: %{read} rows read, %{checked} checked",
+    "writing": "Writing: %{written} / %{total} rows",
+    "imported": "Import complete: %{total} rows, %{imported} imported",
     "startImport": "Import",
     "badType": "Unsupported file format",
     "tooLarge": "File size limit exceeded",

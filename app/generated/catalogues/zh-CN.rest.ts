@@ -257,6 +257,9 @@ export default {
           "pattern": "请输入正确的身份证号",
           "maxLength": "请输入正确的身份证号"
         },
+        "fFace": {
+          "format": "文件格式不正确"
+        },
         "fStartTime": {
           "required": "布控开始时间不能为空"
         },
@@ -550,6 +553,9 @@ export default {
           "maximum": "排序为0到9999的整数",
           "type": "排序为0到9999的整数"
         },
+        "fImage": {
+          "format": "文件格式不正确"
+        },
         "fContent": {
           "maxLength": "内容过长"
         }
@@ -618,7 +624,11 @@ export default {
         "fHandleUserName": "签收人",
         "userName": "反馈用户"
       },
-      "messages": {},
+      "messages": {
+        "fPhotos": {
+          "format": "文件格式不正确"
+        }
+      },
       "notifications": {
         "sign": "签收成功",
         "answer": "反馈答复成功"
@@ -995,6 +1005,9 @@ export default {
           "maximum": "排序为0到9999的整数",
           "type": "排序为0到9999的整数"
         },
+        "fImage": {
+          "format": "文件格式不正确"
+        },
         "fContent": {
           "maxLength": "内容过长"
         }
@@ -1082,6 +1095,9 @@ export default {
         },
         "fDeviceType": {
           "required": "产品类型不能为空"
+        },
+        "fImageName": {
+          "format": "文件格式不正确"
         }
       },
       "notifications": {
@@ -1294,6 +1310,9 @@ export default {
           "minimum": "排序为0到9999的整数",
           "maximum": "排序为0到9999的整数",
           "type": "排序为0到9999的整数"
+        },
+        "fImage": {
+          "format": "文件格式不正确"
         },
         "fContent": {
           "maxLength": "内容过长"
@@ -1537,6 +1556,9 @@ export default {
         },
         "fRoleIds": {
           "required": "所属角色不能为空"
+        },
+        "fPic": {
+          "format": "文件格式不正确"
         }
       },
       "notifications": {
@@ -2282,10 +2304,15 @@ export default {
     "useAdded": "加入成功",
     "useRemoved": "移除成功",
     "importTitle": "设备导入",
-    "importHint": "请先下载模板，按模板填写后上传；仅支持 xlsx / xls 文件，大小不超过 100M。",
+    "importHint": "请先下载模板，按模板填写后上传；仅支持 xlsx / xls 文件，大小不超过 100M。任一行有误时整个文件不导入，并列出有误的行。",
     "chooseFile": "选择文件",
     "noFileChosen": "未选择文件",
     "importing": "导入中......",
+    "uploading": "正在上传：%{percent}%",
+    "waiting": "等待其他导入完成......",
+    "checking": "正在读取并校验：已读取 %{read} 行，已校验 %{checked} 行",
+    "writing": "正在写入：%{written} / %{total} 行",
+    "imported": "导入完成：共 %{total} 条，成功 %{imported} 条",
     "startImport": "开始导入",
     "badType": "文件格式不正确",
     "tooLarge": "超出文件大小限制",

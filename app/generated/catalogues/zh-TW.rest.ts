@@ -257,6 +257,9 @@ export default {
           "pattern": "請輸入正確的身分證號",
           "maxLength": "請輸入正確的身分證號"
         },
+        "fFace": {
+          "format": "檔案格式不正確"
+        },
         "fStartTime": {
           "required": "布控開始時間不能為空"
         },
@@ -550,6 +553,9 @@ export default {
           "maximum": "排序為0到9999的整數",
           "type": "排序為0到9999的整數"
         },
+        "fImage": {
+          "format": "檔案格式不正確"
+        },
         "fContent": {
           "maxLength": "內容過長"
         }
@@ -618,7 +624,11 @@ export default {
         "fHandleUserName": "簽收人",
         "userName": "回饋使用者"
       },
-      "messages": {},
+      "messages": {
+        "fPhotos": {
+          "format": "檔案格式不正確"
+        }
+      },
       "notifications": {
         "sign": "簽收成功",
         "answer": "回饋答覆成功"
@@ -995,6 +1005,9 @@ export default {
           "maximum": "排序為0到9999的整數",
           "type": "排序為0到9999的整數"
         },
+        "fImage": {
+          "format": "檔案格式不正確"
+        },
         "fContent": {
           "maxLength": "內容過長"
         }
@@ -1082,6 +1095,9 @@ export default {
         },
         "fDeviceType": {
           "required": "產品類型不能為空"
+        },
+        "fImageName": {
+          "format": "檔案格式不正確"
         }
       },
       "notifications": {
@@ -1294,6 +1310,9 @@ export default {
           "minimum": "排序為0到9999的整數",
           "maximum": "排序為0到9999的整數",
           "type": "排序為0到9999的整數"
+        },
+        "fImage": {
+          "format": "檔案格式不正確"
         },
         "fContent": {
           "maxLength": "內容過長"
@@ -1537,6 +1556,9 @@ export default {
         },
         "fRoleIds": {
           "required": "所屬角色不能為空"
+        },
+        "fPic": {
+          "format": "檔案格式不正確"
         }
       },
       "notifications": {
@@ -2282,10 +2304,15 @@ export default {
     "useAdded": "加入成功",
     "useRemoved": "移除成功",
     "importTitle": "設備匯入",
-    "importHint": "請先下載範本，依範本填寫後上傳；僅支援 xlsx / xls 檔案，大小不超過 100M。",
+    "importHint": "請先下載範本，依範本填寫後上傳；僅支援 xlsx / xls 檔案，大小不超過 100M。任一列有誤時整個檔案不匯入，並列出有誤的列。",
     "chooseFile": "選擇檔案",
     "noFileChosen": "未選擇檔案",
     "importing": "匯入中......",
+    "uploading": "正在上傳：%{percent}%",
+    "waiting": "等待其他匯入完成......",
+    "checking": "正在讀取並校驗：已讀取 %{read} 列，已校驗 %{checked} 列",
+    "writing": "正在寫入：%{written} / %{total} 列",
+    "imported": "匯入完成：共 %{total} 筆，成功 %{imported} 筆",
     "startImport": "開始匯入",
     "badType": "檔案格式不正確",
     "tooLarge": "超出檔案大小限制",

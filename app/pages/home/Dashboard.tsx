@@ -1,7 +1,8 @@
 /**
  * Home dashboard (spec §2): devices online, today's messages, today's warnings, the rental alarms of the
  * user's jurisdiction for those who handle them and, for administrators, the users, each a card with its
- * own refresh; the message history by range; CPU and memory of the server; and the device map. The
+ * own refresh; the message history by range; CPU and memory of the server for the holders of its codes
+ * (adapters/dashboard.ts); and the device map. The
  * device figures are shown to those who see devices (an officer's home is the alarms and the server).
  * Everything comes from /api/home/* (answers in `data.data`).
  */
@@ -24,6 +25,7 @@ import { useGetIdentity, useTranslate } from 'react-admin';
 import { useRemote } from '../../components/useRemote';
 import { WhenVisible } from '../../components/WhenVisible';
 import { getStoredPermissions, getStoredUser } from '../../../adapters/authProvider';
+import { SYSTEM_LOAD_CODES } from '../../../adapters/dashboard';
 import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Chart } from './charts';
 
 // Leaflet is the heaviest part and the map sits below the fold: it loads when scrolled to.
@@ -202,7 +204,9 @@ export function Dashboard() {
   const users = useHome<UserTotals>('/api/home/total-user');
   const [historyType, setHistoryType] = useState<number>(DEFAULT_HISTORY);
   const history = useHome<Chart>(ifDevices('/api/home/total-record-more'), { type: historyType }, [historyType]);
-  const system = useHome<SystemLoad>('/api/home/total-system');
+  // The server's card is for those holding one of its codes; the others are not asked for it.
+  const seesSystem = getStoredPermissions().some((c) => SYSTEM_LOAD_CODES.includes(c));
+  const system = useHome<SystemLoad>(seesSystem ? '/api/home/total-system' : null);
 
   const reloadSystem = system.reload;
   useEffect(() => {
@@ -218,7 +222,7 @@ export function Dashboard() {
   const s = system.data;
   const cardCount = (seesDevices ? 3 : 0) + (a ? 1 : 0) + (u ? 1 : 0);
 
-  const systemCard = (
+  const systemCard = seesSystem && (
     <Card data-testid="dashboard-system">
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center' }}>
@@ -265,7 +269,7 @@ export function Dashboard() {
     return (
       <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         <Welcome />
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: alarmCard ? '2fr 1fr' : '1fr 2fr' } }}>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: alarmCard && systemCard ? '2fr 1fr' : alarmCard ? '1fr' : '1fr 2fr' } }}>
           {alarmCard}
           {systemCard}
         </Box>
@@ -341,7 +345,7 @@ export function Dashboard() {
         )}
       </Box>
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' } }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: systemCard ? '2fr 1fr' : '1fr' } }}>
         <Card data-testid="dashboard-history">
           <CardContent>
             <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' }, gap: 1 }}>
