@@ -187,7 +187,7 @@ export async function get(ctx: CallContext) {
 
 /**
  * A duplicate is refused with the field's message before the database's unique index would be hit;
- * two saves racing past this check meet the index, and uniqueViolation answers the same message.
+ * two saves racing past this check meet the index, and server/db/errors.ts answers the same message.
  */
 async function checkUnique(ctx: CallContext, values: Row, id?: number) {
   const { entity: model } = ctx;
@@ -217,15 +217,6 @@ async function checkIdLists(ctx: CallContext, values: Row) {
     const [{ n }] = await q.execute();
     if (Number(n) !== ids.length) throw fieldRefusal(model, field, 'ref');
   }
-}
-
-/** The database's unique violation (23505) as the field's unique message, never a server error. */
-function uniqueViolation(model: EntityModel, error: unknown): never {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  if (e?.code !== '23505') throw error;
-  const text = `${e.constraint ?? ''} ${e.message ?? ''}`;
-  const field = model.unique.find((f) => text.includes(`${model.table}_${f.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}_key`)) ?? model.unique[0];
-  throw field ? fieldRefusal(model, field, 'unique', 409) : new Refusal('数据已存在', 409);
 }
 
 export async function save(ctx: CallContext) {
@@ -262,7 +253,7 @@ export async function save(ctx: CallContext) {
     }
     await hooks.afterSave?.(row, tctx, creating);
     return (await present(tctx, model, [row]))[0];
-  }).catch((error) => uniqueViolation(model, error));
+  });
 }
 
 export async function remove(ctx: CallContext) {

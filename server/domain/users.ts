@@ -18,7 +18,7 @@ import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 import { isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames } from './jurisdiction';
-import { scopeQuery } from '../crud/scope';
+import { maskRows, scopeQuery } from '../crud/scope';
 import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import { maskIdcard } from '../../adapters/personal';
@@ -100,11 +100,12 @@ function conditionOf(body: Record<string, unknown>, tenants: boolean): Condition
 
 /** The users of the caller's scope (server/crud/scope.ts, as resources/user.resource.json declares it). */
 const usersSeenBy = (db: DB, caller: User) => scopeQuery(db.selectFrom('t_sys_user') as unknown as Query, entity('user'), caller, {}) as unknown as ReturnType<typeof allUsers>;
+/** The table's query type, which the scoped query keeps. */
 const allUsers = (db: DB) => db.selectFrom('t_sys_user');
 
-/** The users a list may show: those of the caller's scope (the export: every system user, for user:export). */
-function filtered(db: DB, c: Condition, caller?: User) {
-  let q = (caller ? usersSeenBy(db, caller) : allUsers(db)).where('fUserType', '=', c.userType);
+/** The users a list or the export may show: those of the caller's scope. */
+function filtered(db: DB, c: Condition, caller: User) {
+  let q = usersSeenBy(db, caller).where('fUserType', '=', c.userType);
   if (c.kind !== undefined) q = q.where('fAdmin', '=', c.kind);
   if (c.status !== undefined) q = q.where('fStatus', '=', c.status);
   if (c.keyword) {
@@ -156,7 +157,7 @@ async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promis
   });
 }
 
-export async function userPage(ctx: Services, body: Record<string, unknown>, tenants: boolean, caller?: User) {
+export async function userPage(ctx: Services, body: Record<string, unknown>, tenants: boolean, caller: User) {
   const c = conditionOf(body, tenants);
   const p = await pageOf(ctx, filtered(ctx.db, c, caller).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
   const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
@@ -277,11 +278,13 @@ const EXPORT_COLUMNS = [
 ];
 const KINDS: Record<number, string> = { 0: '普通用户', 1: '管理员', 2: '代理商' };
 
-async function exportWorkbook(ctx: Services, body: Record<string, unknown>): Promise<Buffer> {
-  // The export is the search result, every page of it.
+async function exportWorkbook(ctx: Services, body: Record<string, unknown>, caller: User): Promise<Buffer> {
+  // The export is the search result, every page of it, among the users the caller may see.
   // System users only: user:export does not reach tenants, whatever the body says.
-  const rows = await filtered(ctx.db, conditionOf(body, false)).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
+  const rows = await filtered(ctx.db, conditionOf(body, false), caller).select([...PUBLIC_COLUMNS]).orderBy('fId').limit(100_000).execute();
   const records = await withRoles(ctx, rows);
+  // Phones leave masked unless the caller may see them in full (the resource's unmask code), as in the list.
+  maskRows(entity('user'), records, caller);
   const book = await newWorkbook();
   const sheet = book.addWorksheet('用户');
   sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
@@ -449,7 +452,7 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, text, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(text))));
     });
-    const fileRoute = (path: string, code: string, make: (body: Record<string, unknown>) => Promise<Buffer>, name: string, fallback: string) => {
+    const fileRoute = (path: string, code: string, make: (body: Record<string, unknown>, user: User) => Promise<Buffer>, name: string, fallback: string) => {
       describeRoute(ctx.catalog, { path, methods: ['GET', 'POST'], codes: [code], public: false, tag: 't-sys-user', produces: XLSX_TYPE, body: { type: 'object', properties: { json: { type: 'string', description: 'the search as JSON (a form post)' }, token: { type: 'string', description: 'the session token (a form cannot send a header)' } } } });
       scope.route({
         method: ['GET', 'POST'],
@@ -461,11 +464,11 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
           const user = await authenticate(ctx, request, reply);
           if (!user.permissions.has(code)) throw new Forbidden();
           const { token: _token, ...search } = form;
-          return sendXlsx(reply, await make(searchOf(search)), name, fallback);
+          return sendXlsx(reply, await make(searchOf(search), user), name, fallback);
         },
       });
     };
-    fileRoute(USER_PATHS.export, USER_CODES.export, (body) => exportWorkbook(ctx, body), '用户数据.xlsx', 'users.xlsx');
+    fileRoute(USER_PATHS.export, USER_CODES.export, (body, user) => exportWorkbook(ctx, body, user), '用户数据.xlsx', 'users.xlsx');
     // Spec 002 §6: the template download and the import are the add button's (user:add).
     fileRoute(USER_PATHS.template, USER_CODES.add, () => templateWorkbook(), '用户导入模板.xlsx', 'users-template.xlsx');
   });
@@ -509,7 +512,7 @@ answers(
 
 /** A user by fId (or id); the handlers refuse anything but a positive integer with 参数错误. */
 const USER_KEY = { fId: S.id('the user'), id: S.id('the same, as older callers name it') };
-// A user's devices by fId, paged; or (the holographic profile) the person by userId, phone or idcard.
+// A user's devices by fId, paged; or (the holographic profile) the person by userId, phone, a phone's handle (node) or idcard.
 takes(INTEL_BODY, devices);
 takes(S.object(USER_KEY), remove);
 takes(S.object({ ...USER_KEY, fPassword: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: `at least 6 characters; empty or absent: ${DEFAULT_PASSWORD}`, 'x-messages': { pattern: '密码长度必须大于6位' } }, password: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: 'the same, as older callers name it', 'x-messages': { pattern: '密码长度必须大于6位' } } }), resetPassword);
