@@ -154,4 +154,53 @@ describe.each(backends)('every read, every role, within scope, on %s', (backend)
     expect(checked).toBeGreaterThan(1000);
     expect(leaks.length, leaks.slice(0, 20).join('\n')).toBe(0);
   }, 600_000);
+
+  it('closes the seven probed leaks: each answers 401 or only the rows in scope', async () => {
+    const officer = callers.find((c) => c.name === 'officer')!;
+    const agent = callers.find((c) => c.name === 'agent')!;
+    const [adminUser] = await s.sql(`select f_id from t_sys_user where f_phone = '${ADMIN.phone}'`);
+    // A clerk holding only the tenant codes, without a jurisdiction.
+    await s.sql(`insert into t_sys_role (name, alias) values ('租客管理员', 'tenant_clerk')`);
+    await s.grant('tenant_clerk', ['tenant:list', 'tenant:status']);
+    const [clerkRow] = await s.sql(`insert into t_sys_user (f_chinese_name, f_phone, f_password, f_admin, f_user_type, f_status) values ('租客管理员', '17099999999', 'x', 0, 1, 1) returning f_id`);
+    await s.sql(`insert into t_sys_user_role (user_id, role_id) select ${clerkRow.fId}, id from t_sys_role where alias = 'tenant_clerk'`);
+    const clerk = await s.token(clerkRow.fId);
+    const records = (r: { status: number; body: any }) => (r.status === 200 && r.body.success ? rowsOf(r.body.data) : []);
+
+    // 1. The clerk cannot disable the administrator, wherever the body claims a tenant.
+    for (const body of [{ fId: adminUser.fId, fStatus: 0, fUserType: 2, condition: { userType: 1 } }, { fId: adminUser.fId, fStatus: 0, userType: 2 }, { fId: adminUser.fId, fStatus: 0, condition: { userType: 2 } }]) {
+      expect((await s.call('/system/t-sys-user/statusUser', body, clerk)).status).toBe(401);
+    }
+    expect((await s.sql(`select f_status from t_sys_user where f_id = ${adminUser.fId}`))[0].fStatus).toBe(1);
+    // 2. No staff accounts for the officer, the deciding value moved or claimed false.
+    for (const body of [{ current: 1, size: 1000, userType: 2, condition: {} }, { current: 1, size: 1000, condition: { userType: 1 } }, { current: 1, size: 1000, condition: { userType: 2, fUserType: 1 } }]) {
+      const answer = await s.call('/system/t-sys-user/pageList', body, officer.token);
+      expect(records(answer).filter((u) => u.fUserType !== 2)).toEqual([]);
+    }
+    // 3.–4. and 6. Persons, leases, house devices and rooms: only the officer's street; none for the agent.
+    const officerStreets = (await jurisdictionOf(officer.id)).streets;
+    for (const path of ['/biz/t-person-info/list', '/system/t-person-info/list', '/biz/t-tenant-house/pageList', '/biz/t-house-device/pageList', '/biz/t-rental-room/list']) {
+      const mine = records(await s.call(path, { current: 1, size: 1000, condition: {} }, officer.token));
+      const houses = [...new Set(mine.map((r) => r.fHouseId))];
+      if (houses.length) {
+        const streets = await s.sql(`select distinct f_street_id from t_house_info where f_house_id = any(array[${houses.join(',')}]::int[])`);
+        expect(streets.every((r) => officerStreets.includes(Number(r.fStreetId))), path).toBe(true);
+      }
+      expect(records(await s.call(path, { current: 1, size: 1000, condition: {} }, agent.token)), `${path} as the agent`).toEqual([]);
+    }
+    // 5. The agent's devices are not the officer's to read, however the user is named.
+    for (const body of [{ condition: { userId: agent.id } }, { userId: agent.id, fId: agent.id }, { fId: agent.id }]) {
+      expect(records(await s.call('/system/t-sys-user/getUserData', body, officer.token)).filter((r) => r.fNumber)).toEqual([]);
+    }
+    // 7. A staff member without a jurisdiction sees no houses or tenants, and cannot profile the administrator.
+    const tenantCodesOnly = callers.find((c) => c.name === 'tenant:list')!;
+    expect(records(await s.call('/system/t-sys-user/pageList', { current: 1, size: 1000, condition: { userType: 2 } }, tenantCodesOnly.token))).toEqual([]);
+    const houseReader = callers.find((c) => c.name === 'address:list')!;
+    expect(records(await s.call('/biz/t-house-info/list', { current: 1, size: 1000, condition: {} }, houseReader.token))).toEqual([]);
+    for (const body of [{ userId: adminUser.fId }, { phone: ADMIN.phone }]) {
+      const answer = await s.call('/system/t-sys-user/getUserInfo', body, officer.token);
+      expect(answer.body.success, JSON.stringify(body)).toBe(false);
+    }
+    expect((await s.call('/biz/hologram/search', { phone: ADMIN.phone }, officer.token)).body.success).toBe(false);
+  });
 });
