@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPORTS = join(ROOT, 'tests', '.reports');
-// `npm test -- vitest`, `npm test -- e2e` or `npm test -- tsc` runs one part; what follows goes to its
+// `npm test -- vitest`, `npm test -- e2e`, `npm test -- tsc` or `npm test -- deps` runs one part; what follows goes to its
 // runner (`npm test -- e2e alarms.spec.ts`).
 const [only, ...passOn] = process.argv.slice(2);
 
@@ -92,10 +92,21 @@ async function typecheck(): Promise<Totals> {
   return status === 0 ? { passed: 1, failed: 0, names: [] } : { passed: 0, failed: 1, names: ['tsc: the type check'] };
 }
 
+/**
+ * Which way imports go (.dependency-cruiser.cjs: no cycles, the console and the server never import
+ * each other, no demo seed in production code): one test, failing on any violation not among the known
+ * ones still to remove (.dependency-cruiser-known-violations.json).
+ */
+async function dependencies(): Promise<Totals> {
+  const status = await run('deps', bin('depcruise'), ['-c', '.dependency-cruiser.cjs', '--ignore-known', '.dependency-cruiser-known-violations.json', 'app', 'server', 'adapters', 'contract', 'generator'], { nice: 10 });
+  return status === 0 ? { passed: 1, failed: 0, names: [] } : { passed: 0, failed: 1, names: ['deps: imports go one way (.dependency-cruiser.cjs)'] };
+}
+
 const parts = await Promise.all([
   !only || only === 'vitest' ? vitest() : null,
   !only || only === 'e2e' ? e2e() : null,
   !only || only === 'tsc' ? typecheck() : null,
+  !only || only === 'deps' ? dependencies() : null,
 ]);
 const passed = parts.reduce((n, p) => n + (p?.passed ?? 0), 0);
 const failed = parts.reduce((n, p) => n + (p?.failed ?? 0), 0);

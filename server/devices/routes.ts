@@ -17,7 +17,7 @@ import { isAdmin, type User } from '../crud/types';
 import {
   DEVICE_PASSWORD_MAX, THRESHOLD_DEFAULTS, THRESHOLD_RULES, hasThresholds,
   validateCalibration, validateProtection, validateThresholds, type Thresholds,
-} from '../mqtt/device-params';
+} from '../../contract/deviceParams';
 import type { Command } from '../mqtt/protocol';
 import { MESSAGES, sendCommand, type CommandOutcome, type CommandSource } from './commands';
 import { pageNumber } from '../crud/query';

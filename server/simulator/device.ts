@@ -18,7 +18,7 @@ import {
   type DeviceType,
   type Protection,
   type Thresholds,
-} from '../mqtt/device-params.js';
+} from '../../contract/deviceParams';
 import type { AckCode, AlarmKind, ChildAck, Command, Readings } from '../mqtt/protocol.js';
 
 export interface ChildSpec {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { SimDevice } from '../../server/simulator/device.js';
 import { generateDevices } from '../../server/simulator/simulator.js';
-import { THRESHOLD_DEFAULTS, validateThresholds, validateProtection } from '../../server/mqtt/device-params.js';
+import { THRESHOLD_DEFAULTS, validateThresholds, validateProtection } from '../../contract/deviceParams';
 
 const breaker = () => new SimDevice({ productNumber: 'P6', deviceNumber: 'B1', type: 6 });
 const gateway = () => new SimDevice({ productNumber: 'P2', deviceNumber: 'G1', type: 2, children: ['C1', 'C2'] });

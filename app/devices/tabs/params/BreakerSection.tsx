@@ -4,7 +4,7 @@ import SaveIcon from '@mui/icons-material/Save';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCommandText } from '../../commandText';
-import { defaultCalibration, defaultProtection } from '../../../../server/mqtt/device-params';
+import { defaultCalibration, defaultProtection } from '../../../../contract/deviceParams';
 import { PATHS, send, useLoginPassword } from '../shared';
 import { ParamForm } from './ParamForm';
 import { calibrationSchema, changedKeys, protectionSchema } from './schemas';

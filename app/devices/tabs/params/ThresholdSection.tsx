@@ -3,7 +3,7 @@ import { Alert, Box, Button, CircularProgress, FormControlLabel, Paper, Radio, R
 import SendIcon from '@mui/icons-material/Send';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCommandText } from '../../commandText';
-import { THRESHOLD_DEFAULTS, DEVICE_PASSWORD_MAX } from '../../../../server/mqtt/device-params';
+import { THRESHOLD_DEFAULTS, DEVICE_PASSWORD_MAX } from '../../../../contract/deviceParams';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { PATHS, send, useLoginPassword, type SendResult } from '../shared';
 import { ParamForm } from './ParamForm';

@@ -1,11 +1,11 @@
 /**
  * JSON Schemas of the parameter forms, built at run time from the device-parameter rules the server and
- * the simulator use (server/mqtt/device-params.ts), with the labels of the current language.
+ * the simulator use (contract/deviceParams.ts), with the labels of the current language.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import {
   CALIBRATION_DEFAULT, CALIBRATION_KEYS, PROTECTION_FLAG_KEYS, PROTECTION_VALUE_KEYS, THRESHOLD_DEFAULTS, THRESHOLD_RULES,
-} from '../../../../server/mqtt/device-params';
+} from '../../../../contract/deviceParams';
 import texts from '../shared/messages';
 
 export const UINT32_MAX = 4294967295;

@@ -1,5 +1,5 @@
 /**
- * Device configuration the spec defines: gateway thresholds, breaker protection parameters and
+ * Device configuration the spec defines (shared by the console, the server and the simulator): gateway thresholds, breaker protection parameters and
  * calibration coefficients, with their defaults and ranges. The simulator enforces them and the server
  * can validate a form with the same rules before it sends anything.
  */
