@@ -61,8 +61,22 @@ export function maskList(kind: 'phone' | 'idcard', value: unknown): string {
     .join(', ');
 }
 
-/** The console's route to the call-relation graph of a phone. */
-export const relationHref = (phone: string) => `/relation?phone=${encodeURIComponent(phone)}`;
+/**
+ * Free text (a phone-book name, often the number itself) with every mainland mobile and 18-character ID
+ * number in it masked, so a name never carries what the number beside it hides.
+ */
+export function maskNumbersIn(text: unknown): string {
+  return String(text ?? '')
+    .replace(/(?<![\dXx])\d{17}[\dXx](?![\dXx])/g, (v) => maskIdcard(v))
+    // A phone as phone books write it: bare, or after +86, 86 or 0.
+    .replace(/(?<!\d)(\+?86|0)?(1[3-9]\d{9})(?!\d)/g, (_v, prefix: string | undefined, phone: string) => (prefix ?? '') + maskPhone(phone));
+}
+
+/**
+ * The console's route to the call-relation graph of a person, by user id: the console holds no full
+ * phone to put in an address (a typed phone still opens the graph with `?phone=`).
+ */
+export const relationHref = (userId: number) => `/relation?userId=${encodeURIComponent(String(userId))}`;
 
 /** A URL query without the phone and ID number, for what the console remembers (the tab list). */
 export function withoutPersonalQuery(search: string): string {

@@ -396,9 +396,25 @@ export function loadModel(root: string): Model {
   }
 
   crossCheck(entities, enums, menus, problems);
+  checkScopeHooks(root, entities, problems);
   if (!problems.length) problems.push(...listIndexProblems(entities));
   if (problems.length) throw new InvalidInputs(problems);
   return { entities, enums, dictionaries, menus };
+}
+
+/**
+ * A server module that narrows its entity's rows (exports `scope`) is named by a "hook" scope, and a
+ * "hook" scope names a module that does: otherwise the module's scope would be silently unused, or the
+ * entity would show nothing. Read from the module's text, as the generator loads no server code.
+ */
+function checkScopeHooks(root: string, entities: Entity[], problems: Problem[]) {
+  for (const { resource, resourceFile } of entities) {
+    const file = resource.server && join(root, 'server', 'domain', `${resource.server.module}.ts`);
+    if (!file || !existsSync(file)) continue;
+    const exportsScope = /^export (const|function) scope\b/m.test(readFileSync(file, 'utf8'));
+    if (exportsScope && resource.scope !== 'hook') problems.push({ file: resourceFile, pointer: '/scope', message: `server/domain/${resource.server!.module}.ts exports a scope, which "scope" does not use`, hint: 'declare "scope": "hook", or remove the module\'s scope' });
+    if (!exportsScope && resource.scope === 'hook') problems.push({ file: resourceFile, pointer: '/scope', message: `server/domain/${resource.server!.module}.ts exports no scope`, hint: 'export scope(query, user) from the module, or declare the scope here' });
+  }
 }
 
 /** What the meta-schemas cannot see: names that must refer to something declared elsewhere. */

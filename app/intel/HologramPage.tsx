@@ -1,6 +1,6 @@
 /**
  * Holographic search (spec 001 §2.12): one input for a phone or an ID number; a match opens the profile.
- * Visiting `/hologram?userId=…&phone=…` or `?idcard=…` opens the profile directly (an address to keep or send);
+ * Visiting `/hologram?userId=…` (or a typed `?phone=…`, `?idcard=…`) opens the profile directly (an address to keep or send);
  * name links in other screens open it over their own page (ProfileOverlay).
  */
 import { useMemo, useState } from 'react';
@@ -40,7 +40,8 @@ export default function HologramPage() {
     const res = await ask<Profile>(INTEL_PATHS.search, term);
     setBusy(false);
     if (!res.ok) return setNone(res.key ? translate(`intel.search.${res.key}`) : res.message);
-    setParams({ userId: String(res.data.userId), phone: res.data.phone });
+    // The answer's phone is masked: the address names the person by user id.
+    setParams({ userId: String(res.data.userId) });
   };
 
   if (!can) return <EmptyState />;

@@ -2,14 +2,15 @@
  * The holographic profile (spec 001 §2.12): basic data, interests, activity trail, rental, unlock records
  * and related people of one person, over a digital-rain background. Opens by user id and/or phone;
  * closes on a backdrop click or Esc with a 500 ms fade-out. Everything it loads stays in this
- * component's state and is gone when it closes.
+ * component's state and is gone when it closes. Phones and ID numbers arrive masked: once the person is
+ * found, every further lookup and the graph link name them by user id.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Chip, Dialog, Fade, IconButton, LinearProgress, Link, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { maskIdcard, maskPhone, relationHref } from '../../adapters/personal';
+import { relationHref } from '../../adapters/personal';
 import { DigitalRain } from './DigitalRain';
 import { ask, INTEL_PATHS, LOCK_PAGE_SIZE, type AppRow, type Lease, type LocationRow, type LockRow, type Profile, type Related } from './api';
 
@@ -100,7 +101,7 @@ export function ProfileModal({ target, onClose }: { target: ProfileTarget | null
         ask<LocationRow[]>(INTEL_PATHS.locations, { fUserId: p.userId }),
         ask<{ shortTenant: Lease[]; tenant: Lease[] }>(INTEL_PATHS.leases, { fUserId: p.userId }),
         ask<{ records: LockRow[] }>(INTEL_PATHS.locks, { current: 1, size: LOCK_PAGE_SIZE, condition: { fUserId: p.userId, startTime: yearAgo(), fType: 1 } }),
-        ask<{ list: Related[] }>(INTEL_PATHS.related, { phone: p.phone }),
+        ask<{ list: Related[] }>(INTEL_PATHS.related, { userId: p.userId }),
       ]);
       if (!live) return;
       setLoading(false);
@@ -138,7 +139,7 @@ export function ProfileModal({ target, onClose }: { target: ProfileTarget | null
             {translate('intel.profile.title')}
           </Typography>
           {p && (
-            <Link component="button" underline="hover" sx={{ color: '#4fc3f7', mr: 2 }} onClick={() => (onClose(), navigate(relationHref(p.phone)))} data-testid="profile-graph">
+            <Link component="button" underline="hover" sx={{ color: '#4fc3f7', mr: 2 }} onClick={() => (onClose(), navigate(relationHref(p.userId)))} data-testid="profile-graph">
               {translate('intel.profile.viewGraph')}
             </Link>
           )}
@@ -169,8 +170,8 @@ export function ProfileModal({ target, onClose }: { target: ProfileTarget | null
                 />
                 <Box sx={{ minWidth: 0, flex: 1, fontSize: 13, '& b': { color: 'rgba(220,255,235,.6)', fontWeight: 400, mr: 0.5 } }}>
                   <div data-testid="profile-name"><b>{translate('intel.profile.name')}</b>{p.chineseName}</div>
-                  <div data-testid="profile-idcard"><b>{translate('intel.profile.idcard')}</b>{maskIdcard(p.idcard) || '-'}</div>
-                  <div data-testid="profile-phone"><b>{translate('intel.profile.phone')}</b>{maskPhone(p.phone)}</div>
+                  <div data-testid="profile-idcard"><b>{translate('intel.profile.idcard')}</b>{p.idcard || '-'}</div>
+                  <div data-testid="profile-phone"><b>{translate('intel.profile.phone')}</b>{p.phone || '-'}</div>
                   <div><b>{translate('intel.profile.workUnit')}</b>{p.workUnit || '-'}</div>
                   <div><b>{translate('intel.profile.workAddress')}</b>{p.workAddress || '-'}</div>
                   <div><b>{translate('intel.profile.lastLogin')}</b>{p.lastloginDate || '-'}</div>
@@ -211,8 +212,8 @@ export function ProfileModal({ target, onClose }: { target: ProfileTarget | null
             <Panel title={translate('intel.profile.related')} testId="related" empty={!data.related.length}>
               {data.related.map((r, i) => (
                 <Line
-                  key={`${r.number}-${r.tag}-${i}`}
-                  left={`${r.name} ${maskPhone(r.number)}`}
+                  key={`${r.node}-${r.tag}-${i}`}
+                  left={`${r.name} ${r.number}`}
                   right={<Chip size="small" label={translate(`intel.tag.${r.tag}`)} sx={{ height: 18, fontSize: 11, bgcolor: TAG_COLOR[r.tag], color: '#020d08' }} />}
                 />
               ))}

@@ -1,15 +1,17 @@
-/** The relation graph's side drawer: personal info, same-house and co-resident people, phone book. */
+/**
+ * The relation graph's side drawer: personal info, same-house and co-resident people, phone book. Numbers
+ * arrive masked; the drawer names a phone node by its handle and a person node by user id.
+ */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Button, Chip, Divider, Drawer, IconButton, LinearProgress, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
-import { maskIdcard, maskPhone } from '../../adapters/personal';
 import { EmptyState } from '../components/EmptyState';
-import { ask, INTEL_PATHS, type GraphNode, type House, type Profile, type Related } from './api';
+import { ask, INTEL_PATHS, type BookEntry, type GraphNode, type House, type Profile, type Related } from './api';
 import { useOpenProfile } from './ProfileOverlay';
 
 interface Detail {
-  person: (Profile & { phonebook: { name: string; number: string }[] }) | null;
+  person: (Profile & { phonebook: BookEntry[] }) | null;
   related: Related[];
   houses: House[];
 }
@@ -37,14 +39,17 @@ export function RelationDrawer({ node, onClose }: { node: GraphNode | null; onCl
   const openProfile = useOpenProfile();
   const [detail, setDetail] = useState<Detail | null>(null);
   const [loading, setLoading] = useState(false);
-  const phone = node?.properties.number ?? '';
+  // What names the node to the server: a phone's handle (its id), a person's user id.
+  const subject = !node ? null : node.nodetype === 'person' && node.properties.userId ? { userId: node.properties.userId } : { node: node.id };
+  const key = subject && JSON.stringify(subject);
 
   useEffect(() => {
-    if (!phone) return;
+    if (!key) return;
+    const who = JSON.parse(key) as object;
     let live = true;
     setDetail(null);
     setLoading(true);
-    void Promise.all([ask<Detail['person']>(INTEL_PATHS.detail, { phone }), ask<{ list: Related[]; houses: House[] }>(INTEL_PATHS.related, { phone })]).then(([person, related]) => {
+    void Promise.all([ask<Detail['person']>(INTEL_PATHS.detail, who), ask<{ list: Related[]; houses: House[] }>(INTEL_PATHS.related, who)]).then(([person, related]) => {
       if (!live) return;
       setLoading(false);
       setDetail({ person: person.ok ? person.data : null, related: related.ok ? related.data.list : [], houses: related.ok ? related.data.houses : [] });
@@ -52,7 +57,7 @@ export function RelationDrawer({ node, onClose }: { node: GraphNode | null; onCl
     return () => {
       live = false;
     };
-  }, [phone]);
+  }, [key]);
 
   const p = detail?.person;
   const byTag = (tag: string) => detail?.related.filter((r) => r.tag === tag) ?? [];
@@ -76,27 +81,27 @@ export function RelationDrawer({ node, onClose }: { node: GraphNode | null; onCl
           {p ? (
             <>
               <Row left={translate('intel.profile.name')} right={p.chineseName} />
-              <Row left={translate('intel.profile.idcard')} right={maskIdcard(p.idcard) || '-'} />
-              <Row left={translate('intel.profile.phone')} right={maskPhone(p.phone)} />
+              <Row left={translate('intel.profile.idcard')} right={p.idcard || '-'} />
+              <Row left={translate('intel.profile.phone')} right={p.phone || '-'} />
               <Row left={translate('intel.profile.workUnit')} right={p.workUnit || '-'} />
               <Row left={translate('intel.profile.workAddress')} right={p.workAddress || '-'} />
-              <Button size="small" sx={{ mt: 1 }} onClick={() => openProfile({ userId: p.userId, phone: p.phone })} data-testid="drawer-open-profile">
+              <Button size="small" sx={{ mt: 1 }} onClick={() => openProfile({ userId: p.userId })} data-testid="drawer-open-profile">
                 {translate('intel.relation.drawer.openProfile')}
               </Button>
             </>
           ) : (
-            node && <Row left={node.properties.name} right={maskPhone(node.properties.number)} />
+            node && <Row left={node.properties.name} right={node.properties.number} />
           )}
         </Section>
         <Section title={translate('intel.relation.drawer.sameHouse')} testId="same-house" empty={!detail?.houses.length && !sameHouse.length}>
           {detail?.houses.map((h) => <Row key={`${h.houseId}-${h.roomNum}`} left={`${h.areaName ?? ''}${h.streetName ?? ''}${h.houseName ?? ''}`} right={h.roomNum ?? ''} />)}
-          {sameHouse.map((r, i) => <Row key={i} left={r.name} right={maskPhone(r.number)} />)}
+          {sameHouse.map((r, i) => <Row key={i} left={r.name} right={r.number} />)}
         </Section>
         <Section title={translate('intel.relation.drawer.coResidents')} testId="co-residents" empty={!coResidents.length}>
-          {coResidents.map((r, i) => <Row key={i} left={r.name} right={maskPhone(r.number)} />)}
+          {coResidents.map((r, i) => <Row key={i} left={r.name} right={r.number} />)}
         </Section>
         <Section title={translate('intel.relation.drawer.phonebook')} testId="phonebook" empty={!p?.phonebook.length}>
-          {p?.phonebook.map((b, i) => <Row key={i} left={b.name} right={<>{maskPhone(b.number)} <Chip size="small" label={translate('intel.tag.address')} sx={{ height: 16, fontSize: 10 }} /></>} />)}
+          {p?.phonebook.map((b, i) => <Row key={i} left={b.name} right={<>{b.number} <Chip size="small" label={translate('intel.tag.address')} sx={{ height: 16, fontSize: 10 }} /></>} />)}
         </Section>
       </Box>}
     </Drawer>

@@ -38,7 +38,7 @@ export interface GraphData {
 }
 
 export interface RelationGraphHandle {
-  /** Centres and highlights the first node whose name or number contains the text; false when none. */
+  /** Centres and highlights the first node whose name or (masked) number contains the text; false when none. */
   find(text: string): boolean;
   exportPng(fileName: string): void;
   zoom(direction: 1 | -1 | 0): void;
@@ -52,17 +52,23 @@ interface Props {
   onExpand(node: GraphNode): void;
 }
 
+/** Each person's phone node: the phone that names the person as its owner (numbers are masked, so they join nothing). */
+function phonesOfPeople(data: GraphData) {
+  const phoneOf = new Map<string, string>();
+  for (const n of data.nodes.values()) if (n.nodetype === 'phone' && n.properties.owner && !phoneOf.has(n.properties.owner)) phoneOf.set(n.properties.owner, n.id);
+  return phoneOf;
+}
+
 /** The nodes and edges shown: with people hidden, each person merges into the phone it owns. */
 function view(data: GraphData, hidePeople: boolean) {
   const alias = new Map<string, string>();
   const nodes: GraphNode[] = [];
+  const phoneOf = hidePeople ? phonesOfPeople(data) : new Map<string, string>();
   for (const n of data.nodes.values()) {
-    if (hidePeople && n.nodetype === 'person') {
-      const phone = n.properties.number;
-      if (data.nodes.has(phone)) {
-        alias.set(n.id, phone);
-        continue;
-      }
+    const phone = phoneOf.get(n.id);
+    if (n.nodetype === 'person' && phone) {
+      alias.set(n.id, phone);
+      continue;
     }
     nodes.push(n);
   }
@@ -172,6 +178,10 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
         return d ? sigma.framedGraphToViewport(d) : null;
       },
       nodesOf: (nodetype: string) => graph.filterNodes((_n, a) => a.nodetype === nodetype),
+      /** The start phone's node id (a handle). */
+      center: () => callbacks.current.data.center,
+      /** Every node's label, as drawn. */
+      labels: () => graph.mapNodes((_n, a) => String(a.label ?? '')),
       order: () => graph.order,
       size: () => graph.size,
       camera: () => sigma.getCamera(),
@@ -221,11 +231,12 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       if (!neighbour.has(e.source)) neighbour.set(e.source, e.target);
       if (!neighbour.has(e.target)) neighbour.set(e.target, e.source);
     }
+    const centerOwner = data.center ? data.nodes.get(data.center)?.properties.owner : undefined;
     nodes.forEach((n, i) => {
       const near = old.get(n.id) ? undefined : old.get(neighbour.get(n.id) ?? '');
       const at = old.get(n.id) ?? startPosition(n.id, i, near);
       const center = n.id === data.center;
-      const centerPerson = n.nodetype === 'person' && n.properties.number === data.center;
+      const centerPerson = n.nodetype === 'person' && n.id === centerOwner;
       graph.addNode(n.id, {
         ...at,
         label: n.nodetype === 'person' ? n.properties.name : `${n.properties.name}${n.properties.name !== n.properties.number ? ' ' + n.properties.number : ''}`,
@@ -284,7 +295,8 @@ export const RelationGraph = forwardRef<RelationGraphHandle, Props>(function Rel
       const sigma = sigmaRef.current;
       const t = text.trim();
       if (!graph || !sigma || !t) return false;
-      const hit = graph.findNode((id, a) => id.includes(t) || String(a.label ?? '').includes(t));
+      // The label holds the name and the masked number (a node's id is a handle, nothing to type).
+      const hit = graph.findNode((_id, a) => String(a.label ?? '').includes(t));
       if (!hit) return false;
       highlight(hit);
       sigma.refresh({ skipIndexation: true });

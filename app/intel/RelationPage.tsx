@@ -1,7 +1,9 @@
 /**
  * Call-relation graph (spec 001 §2.13): a phone or ID number and the relation types to follow; people
  * and phones as a graph, a drawer for the clicked node, double click to expand a phone. Opened with
- * `?phone=…` it fills the search and runs it. The WebGL renderer loads only here.
+ * `?phone=…` it fills the search and runs it; with `?userId=…` (the profile's link, which holds no full
+ * phone) it draws that person's graph. Phone nodes are named by the server's handles and their numbers
+ * arrive masked: an expansion sends the node's handle back. The WebGL renderer loads only here.
  */
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { lazyChunk } from '../shell/chunks';
@@ -17,6 +19,7 @@ import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
 import { ask, HOLOGRAM_CODE, INTEL_PATHS, type EdgeType, type GraphAnswer, type GraphNode } from './api';
 import { checkSearch, SearchField } from './SearchField';
+import type { SearchTerm } from '../../adapters/personal';
 import { RelationDrawer } from './RelationDrawer';
 import type { GraphData, RelationGraphHandle } from './RelationGraph';
 import { EDGE_COLORS, NODE_COLORS } from './graphColors';
@@ -59,8 +62,8 @@ export default function RelationPage() {
   const tags = useMemo(() => ({ address: translate('intel.tag.address'), tother: translate('intel.tag.tother'), totherHouse: translate('intel.tag.totherHouse') }), [translate]);
 
   const run = useCallback(
-    async (input: string, relations: number[]) => {
-      const term = checkSearch(input);
+    async (input: string | { userId: number }, relations: number[]) => {
+      const term: SearchTerm | { userId: number } = typeof input === 'string' ? checkSearch(input) : input;
       setError('error' in term ? translate(`intel.search.${term.error}`) : null);
       setTypeError(relations.length ? null : translate('intel.search.relations'));
       if ('error' in term || !relations.length) return;
@@ -85,20 +88,24 @@ export default function RelationPage() {
     [notify, params, translate],
   );
 
-  // ?phone=… fills the search and runs it.
+  // ?phone=… fills the search and runs it; ?userId=… runs it for that person, the search left empty.
   const linked = params.get('phone') ?? params.get('idcard');
+  const linkedUser = Number(params.get('userId')) || null;
   useEffect(() => {
     if (can && linked) {
       setValue(linked);
       void run(linked, [1, 2, 3]);
+    } else if (can && linkedUser) {
+      setValue('');
+      void run({ userId: linkedUser }, [1, 2, 3]);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [can, linked]);
+  }, [can, linked, linkedUser]);
 
   const expand = useCallback(
     async (node: GraphNode) => {
       setLoading(true);
-      const res = await ask<GraphAnswer>(INTEL_PATHS.expand, { phone: node.properties.number, relations: types.length ? types : [1, 2, 3] });
+      const res = await ask<GraphAnswer>(INTEL_PATHS.expand, { node: node.id, relations: types.length ? types : [1, 2, 3] });
       setLoading(false);
       if (!res.ok) return;
       setData((d) => {

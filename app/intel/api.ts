@@ -1,6 +1,7 @@
 /**
  * The calls of the profile and the relation graph, and their shapes. Answers stay in component state
- * only: personal data is never written to the browser's storage.
+ * only: personal data is never written to the browser's storage. Every phone and ID number arrives
+ * masked; a phone is named back to the server by its `node` handle (a phone node's id), a person by user id.
  */
 import { call } from '../../adapters/http';
 import { SEARCH_MESSAGES, type SearchMessage } from '../../adapters/personal';
@@ -24,8 +25,10 @@ export const LOCK_PAGE_SIZE = 50;
 export interface Profile {
   userId: number;
   chineseName: string;
+  /** Masked. */
   idcard: string | null;
-  phone: string;
+  /** Masked. */
+  phone: string | null;
   pic: string | null;
   workUnit: string | null;
   workAddress: string | null;
@@ -57,7 +60,10 @@ export interface AppRow {
 export type EdgeType = 'address' | 'tother' | 'totherHouse';
 export interface Related {
   name: string;
+  /** Masked. */
   number: string;
+  /** The number's handle, for the lookups that name it. */
+  node: string;
   userId: number | null;
   tag: EdgeType;
 }
@@ -69,9 +75,18 @@ export interface House {
   roomNum: string | null;
 }
 export interface GraphNode {
+  /** A phone's handle, or `u<userId>` for a person. */
   id: string;
   nodetype: 'person' | 'phone';
+  /** number masked; owner: the person node of the phone's owner. */
   properties: { name: string; number: string; userId?: number; owner?: string };
+}
+/** A phone-book row of the person detail. */
+export interface BookEntry {
+  name: string;
+  /** Masked. */
+  number: string;
+  node: string;
 }
 export interface GraphEdge {
   startNodeId: string;
@@ -82,6 +97,7 @@ export interface GraphAnswer {
   nodeList: GraphNode[];
   relationshipList: GraphEdge[];
   houses: House[];
+  /** The start phone's node id. */
   center: string | null;
   truncated?: boolean;
 }

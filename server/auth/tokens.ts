@@ -2,7 +2,7 @@
  * Signed session tokens (HS256 JWT). The secret comes from TOKEN_SECRET, or is generated once and kept
  * in the data folder (replicas sharing a database must share TOKEN_SECRET).
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
@@ -21,7 +21,15 @@ export interface Tokens {
   issue(userId: number): Promise<string>;
   /** The token's claims, or null for a token that is bad or expired. */
   verify(token: string): Promise<VerifiedToken | null>;
+  /**
+   * A key for another use of the secret (HKDF-SHA256 with `purpose` as its info): what else the server
+   * seals with the secret never uses the signing key itself, and the keys of two purposes are unrelated.
+   */
+  deriveKey(purpose: string, length?: number): Buffer;
 }
+
+/** HKDF's salt: fixed, as the secret is already random; it only sets these keys apart from other uses of HKDF. */
+const DERIVE_SALT = 'iot-console/derived-keys';
 
 export function loadSecret(dataDir: string, given?: string): Uint8Array {
   if (given) return new TextEncoder().encode(given);
@@ -47,6 +55,7 @@ export function createTokens(secret: Uint8Array, ttlSeconds: number): Tokens {
     return { ...claims, renew: claims.expiresAt - now < ttlSeconds / 2 };
   };
   return {
+    deriveKey: (purpose, length = 32) => Buffer.from(hkdfSync('sha256', secret, DERIVE_SALT, purpose, length)),
     issue: (userId) =>
       new SignJWT({})
         .setProtectedHeader({ alg: 'HS256' })

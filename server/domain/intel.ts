@@ -4,7 +4,11 @@
  * of phone books, co-residents (same room, overlapping leases) and housemates (same house, another
  * room, overlapping leases). Every call needs hologram:sch, and every lookup leaves an operation-log
  * entry naming who looked up whom, with the phone and ID number masked.
+ *
+ * No answer carries a full phone or ID number: numbers leave masked, and a phone the console must name
+ * again (to expand a node, open a drawer) leaves as a sealed handle only this server opens.
  */
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
@@ -17,7 +21,7 @@ import { scopeQuery } from '../crud/scope';
 import { entity, pageAnswer, pageOf } from '../crud/engine';
 import { pageAt } from '../crud/query';
 import type { DB } from '../db';
-import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskPhone, readSearch } from '../../adapters/personal';
+import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskNumbersIn, maskPhone, readSearch } from '../../adapters/personal';
 
 export const HOLOGRAM_CODE = 'hologram:sch';
 
@@ -48,6 +52,69 @@ interface Call {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Phone handles: how the console names a phone it is never sent
+
+/** What a handle starts with, so a handle and a typed phone are never confused. */
+const HANDLE_PREFIX = 'p.';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export interface PhoneHandles {
+  seal(phone: string): string;
+  /** The phone a handle seals, or null for anything this server did not seal. */
+  open(handle: string): string | null;
+}
+
+/**
+ * Phones sealed with AES-256-GCM under keys derived from the token secret (Tokens.deriveKey: HKDF, so the
+ * signing key is used for nothing else; replicas sharing TOKEN_SECRET open each other's handles).
+ *
+ * The IV is not random but the HMAC of the phone under a key of its own (SIV-style): the same phone
+ * always seals to the same handle, so the edges of a graph, an expansion merged into it later and a
+ * drawer's lookups all name one node by one id. A GCM IV must never repeat for two different plaintexts
+ * (the keystream and the authentication key would leak); a synthetic IV repeats only for the same phone,
+ * which gives the same handle and reveals only that it is the same phone, which is the handle's purpose.
+ * Opening checks the GCM tag (a forged or altered handle fails) and that the IV is the phone's own.
+ */
+export function phoneHandles(encryptionKey: Buffer, ivKey: Buffer): PhoneHandles {
+  const ivOf = (phone: string) => createHmac('sha256', ivKey).update(phone, 'utf8').digest().subarray(0, IV_BYTES);
+  return {
+    seal(phone) {
+      const iv = ivOf(phone);
+      const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
+      const sealed = Buffer.concat([iv, cipher.update(phone, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+      return HANDLE_PREFIX + sealed.toString('base64url');
+    },
+    open(handle) {
+      if (!handle.startsWith(HANDLE_PREFIX)) return null;
+      const raw = Buffer.from(handle.slice(HANDLE_PREFIX.length), 'base64url');
+      if (raw.length <= IV_BYTES + TAG_BYTES) return null;
+      const iv = raw.subarray(0, IV_BYTES);
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', encryptionKey, iv);
+        decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+        const phone = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return timingSafeEqual(iv, ivOf(phone)) ? phone : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/**
+ * Each server's handles, for the profile lookups the user resource's calls hand over (server/domain/users.ts),
+ * which reach this module with their request rather than the route context.
+ */
+const handlesOfServer = new WeakMap<object, PhoneHandles>();
+
+function handlesOf(call: Call): PhoneHandles {
+  const handles = handlesOfServer.get(call.request.server);
+  if (!handles) throw new Error('phone handles used before registerIntelRoutes');
+  return handles;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Who is looked up, and the log line it leaves
 
 interface Subject {
@@ -56,7 +123,7 @@ interface Subject {
   idcard?: string;
 }
 
-/** The log's record of a lookup: the subject masked, never the plain phone or ID number. */
+/** The log's record of a lookup: the subject masked, never the plain phone or ID number (a handle's phone included). */
 function maskedSubject(s: Subject, extra: Body = {}): Body {
   return {
     ...(s.userId ? { userId: s.userId } : {}),
@@ -113,12 +180,28 @@ function requireUserId(body: Body, ...keys: string[]): number {
   return id;
 }
 
-/** A phone and/or ID number of a request, checked with the search's rules and messages. */
-function subjectOf(body: Body): Subject {
+/**
+ * The phone a request's `node` handle seals, or undefined without one. A handle that does not open is
+ * refused as a wrong phone; a request naming a phone both ways is refused, so what is checked is what is
+ * looked up.
+ */
+function openedNode(body: Body, handles: PhoneHandles): string | undefined {
+  const node = str(body.node);
+  if (!node) return undefined;
+  if (str(body.phone)) throw new Refusal('参数错误');
+  const phone = handles.open(node);
+  if (phone === null) throw new Refusal(SEARCH_MESSAGES.phone);
+  return phone;
+}
+
+/** A user id, a phone (typed, or a node's handle) and/or ID number of a request, checked with the search's rules and messages. */
+function subjectOf(body: Body, handles: PhoneHandles): Subject {
   const out: Subject = { userId: userIdOf(body, 'userId', 'fUserId') };
+  const node = openedNode(body, handles);
   const phone = str(body.phone);
   const idcard = str(body.idcard);
-  if (phone) {
+  if (node !== undefined) out.phone = node;
+  else if (phone) {
     if (!MOBILE.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);
     out.phone = phone;
   }
@@ -137,6 +220,15 @@ function searchTerm(body: Body): Subject {
   const read = readSearch(value);
   if ('error' in read) throw new Refusal(SEARCH_MESSAGES[read.error]);
   return 'phone' in read ? { phone: read.phone } : { idcard: read.idcard };
+}
+
+/** Where a graph starts: a node's handle, a person (the profile's link), or the search input. */
+function graphTerm(body: Body, handles: PhoneHandles): Subject {
+  const node = openedNode(body, handles);
+  if (node !== undefined) return { phone: node };
+  const userId = userIdOf(body, 'userId');
+  if (userId && !str(body.keyword) && !str(body.phone) && !str(body.idcard)) return { userId };
+  return searchTerm(body);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -165,13 +257,18 @@ export const PROFILE = S.object({
   fId: { type: 'integer' }, userId: { type: 'integer' }, chineseName: text, idcard: text, phone: text, pic: text,
   gender: text, workUnit: text, workAddress: text, lastloginDate: text,
 });
-export const PERSON_DETAIL = { allOf: [PROFILE, S.object({ phonebook: S.array(S.object({ name: text, number: text })) })] };
+/** A phone's handle, as the graph's phone nodes are named: what the console sends back to name that phone. */
+const NODE = S.string(undefined, "the phone's handle (a graph node's id)");
+export const PERSON_DETAIL = { allOf: [PROFILE, S.object({ phonebook: S.array(S.object({ name: text, number: text, node: NODE })) })] };
 
-/** The profile's ID number leaves the server masked (spec 001 §2.12); nothing reads it back. */
+/**
+ * The profile's phone and ID number leave the server masked (spec 001 §2.12); the console names the
+ * person by user id from here on.
+ */
 function profileOf(row: Record<string, unknown>, timeZone: string) {
   const r = formatRow(row, timeZone);
   return {
-    fId: r.fId, userId: r.fId, chineseName: r.fChineseName, idcard: r.fIdcard ? maskIdcard(r.fIdcard) : null, phone: r.fPhone, pic: r.fPic ?? null,
+    fId: r.fId, userId: r.fId, chineseName: r.fChineseName, idcard: r.fIdcard ? maskIdcard(r.fIdcard) : null, phone: r.fPhone ? maskPhone(r.fPhone) : null, pic: r.fPic ?? null,
     gender: r.fGender ?? null, workUnit: r.fWorkUnit ?? null, workAddress: r.fWorkAddress ?? null, lastloginDate: r.fLastloginDate ?? null,
   };
 }
@@ -182,25 +279,27 @@ async function profile(ctx: Services, s: Subject, caller: User | null) {
   return profileOf(row, ctx.timeZone);
 }
 
-/** getUserInfo for the profile: the person by user id and/or phone or ID number. */
+/** getUserInfo for the profile: the person by user id and/or phone (or its handle) or ID number. */
 export function profileInfo(ctx: Services, call: Call) {
   let s: Subject = {};
   return logged(ctx, call, '全息档案查询', () => s, async () => {
-    s = subjectOf(call.body);
+    s = subjectOf(call.body, handlesOf(call));
     const p = await profile(ctx, s, call.user);
     s = { ...s, userId: Number(p.fId) };
     return p;
   });
 }
 
-/** getUserData for the relation drawer: the person detail and their phone book. */
+/** getUserData for the relation drawer: the person detail and their phone book, each number masked and sealed. */
 export function personDetail(ctx: Services, call: Call) {
   let s: Subject = {};
   return logged(ctx, call, '人员详情查询', () => s, async () => {
-    s = subjectOf(call.body);
+    const handles = handlesOf(call);
+    s = subjectOf(call.body, handles);
     const p = await profile(ctx, s, call.user);
     s = { ...s, userId: Number(p.fId) };
-    const phonebook = await ctx.db.selectFrom('t_address_book').select(['fName as name', 'fNumber as number']).where('fUserId', '=', p.fId).orderBy('fId').execute();
+    const book = await ctx.db.selectFrom('t_address_book').select(['fName as name', 'fNumber as number']).where('fUserId', '=', p.fId).orderBy('fId').execute();
+    const phonebook = book.map((b) => ({ name: maskNumbersIn(b.name), number: maskPhone(b.number), node: handles.seal(b.number) }));
     return { ...p, phonebook };
   });
 }
@@ -232,6 +331,26 @@ export interface RelationGraph {
   /** The phone the query started from (its node id). */
   center: string | null;
   truncated: boolean;
+}
+
+/**
+ * A graph as it leaves the server: phone nodes named by their handles, every number masked (names that
+ * are numbers too). buildGraph keeps plain phones, which its joins and relatedPeople read.
+ */
+export function sealGraph(g: RelationGraph, handles: PhoneHandles): RelationGraph {
+  const ids = new Map<string, string>();
+  const nodeList = g.nodeList.map((n) => {
+    const id = n.nodetype === 'phone' ? handles.seal(n.id) : n.id;
+    ids.set(n.id, id);
+    return { ...n, id, properties: { ...n.properties, name: maskNumbersIn(n.properties.name), number: maskPhone(n.properties.number) } };
+  });
+  const idOf = (raw: string) => ids.get(raw) ?? handles.seal(raw);
+  return {
+    ...g,
+    nodeList,
+    relationshipList: g.relationshipList.map((e) => ({ ...e, startNodeId: idOf(e.startNodeId), endNodeId: idOf(e.endNodeId) })),
+    center: g.center === null ? null : idOf(g.center),
+  };
 }
 
 interface HouseLease {
@@ -396,7 +515,7 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
   return { nodeList: [...nodes.values()], relationshipList: [...edges.values()], houses: [...houses.values()], center: start[0] ?? null, truncated };
 }
 
-/** The phone a graph starts from: the one given, or the phone of the person with that ID number. */
+/** The phone a graph starts from: the one given, or the phone of the person with that ID number or user id. */
 async function startPhone(db: DB, s: Subject, caller: User | null): Promise<string> {
   if (s.phone) return s.phone;
   const row = await findPerson(db, s, caller);
@@ -411,10 +530,11 @@ type Direction = 'out' | 'in' | 'both';
  * each person once per tag. A phone book entry has a direction (my book holds them, theirs holds me);
  * two people in each other's books are one related person, `both`, not two rows.
  */
-async function relatedPeople(db: DB, phone: string) {
+async function relatedPeople(db: DB, phone: string, handles: PhoneHandles) {
   const g = await buildGraph(db, [phone], new Set<EdgeType>(['address', 'tother', 'totherHouse']), 1);
   const byId = new Map(g.nodeList.map((n) => [n.id, n]));
   const self = byId.get(phone)?.properties.owner;
+  // Keyed by the plain graph's ids; the numbers are masked and sealed on the way out.
   const found = new Map<string, { name: string; number: string; userId: number | null; tag: EdgeType; direction?: Direction }>();
   for (const e of g.relationshipList) {
     const mine = e.properties.type === 'address' ? phone : self;
@@ -431,17 +551,20 @@ async function relatedPeople(db: DB, phone: string) {
     }
     found.set(key, { name: other.properties.name, number: other.properties.number, userId: other.properties.userId ?? null, tag: e.properties.type, ...(direction ? { direction } : {}) });
   }
-  return { list: [...found.values()], houses: g.houses };
+  // A person's number and a phone node's id are both the plain phone.
+  const list = [...found.values()].map((r) => ({ ...r, name: maskNumbersIn(r.name), number: maskPhone(r.number), node: handles.seal(r.number) }));
+  return { list, houses: g.houses };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The calls
 
-/** What every lookup takes: its subject (a user, a phone or an ID number), paging, and the graph's options. */
+/** What every lookup takes: its subject (a user, a phone or its handle, or an ID number), paging, and the graph's options. */
 export const INTEL_BODY = S.page(
   { fUserId: S.id(), userId: S.id() },
   {
-    id: S.id('the person'), fId: S.id(), fUserId: S.id(), userId: S.id(), phone: S.string(20), idcard: S.string(18), keyword: S.string(20, 'a phone or ID number'),
+    id: S.id('the person'), fId: S.id(), fUserId: S.id(), userId: S.id(), phone: S.string(20), node: S.string(200, "a phone's handle, as a graph node's id or a related person's `node`"),
+    idcard: S.string(18), keyword: S.string(20, 'a phone or ID number'),
     relations: S.ids('1 phone book, 2 co-residents, 3 housemates'), depth: S.number('graph depth'),
   },
 );
@@ -460,16 +583,18 @@ const GRAPH = S.object({
   nodeList: S.array(S.object({ id: { type: 'string' }, nodetype: { type: 'string', enum: ['phone', 'person'] }, properties: { type: 'object', additionalProperties: {} } })),
   relationshipList: S.array(S.object({ startNodeId: { type: 'string' }, endNodeId: { type: 'string' }, properties: { type: 'object', additionalProperties: {} } })),
   houses: HOUSES,
-  center: text,
+  center: S.string(undefined, "the start phone's handle"),
   truncated: { type: 'boolean' },
 });
 const RELATED = S.object({
-  list: S.array(S.object({ name: text, number: text, userId: INT, tag: { type: 'string' }, direction: { type: 'string', enum: ['out', 'in', 'both'] } })),
+  list: S.array(S.object({ name: text, number: text, node: NODE, userId: INT, tag: { type: 'string' }, direction: { type: 'string', enum: ['out', 'in', 'both'] } })),
   houses: HOUSES,
 });
 
 export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = ctx.timeZone;
+  const handles = phoneHandles(ctx.tokens.deriveKey('intel/phone-handle/aes-256-gcm'), ctx.tokens.deriveKey('intel/phone-handle/iv'));
+  handlesOfServer.set(app, handles);
   const lookup = (path: string, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject, caller: User | null) => Promise<unknown>) =>
     registerCall(app, ctx, {
       path,
@@ -547,24 +672,28 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     ctx.db.selectFrom('t_user_app').select(['fId', 'fAppName', 'fPackage']).where('fUserId', '=', s.userId!).orderBy('fId').execute(),
   );
 
+  // The people related to a phone (typed or a node's handle) or to a person (the profile, by user id).
   lookup(INTEL_PATHS.related, '关系人查询', RELATED, (b) => {
-    const s = subjectOf(b);
-    if (!s.phone) throw new Refusal(SEARCH_MESSAGES.empty);
+    const s = subjectOf(b, handles);
+    if (!s.phone && !s.userId) throw new Refusal(SEARCH_MESSAGES.empty);
     return s;
-  }, async (_b, s) => relatedPeople(ctx.db, s.phone!));
+  }, async (_b, s, caller) => relatedPeople(ctx.db, await startPhone(ctx.db, s, caller), handles));
 
-  // The call-relation graph: {phone | idcard, relations: [1,2,3], depth?}.
-  lookup(INTEL_PATHS.graph, '通话关系查询', GRAPH, searchTerm, async (body, s, caller) => {
+  // The call-relation graph: {phone | idcard | node | userId, relations: [1,2,3], depth?}.
+  lookup(INTEL_PATHS.graph, '通话关系查询', GRAPH, (b) => graphTerm(b, handles), async (body, s, caller) => {
     const types = relationTypes(body.relations);
     const depth = Math.min(Math.max(Math.trunc(Number(body.depth)) || 1, 1), MAX_DEPTH);
-    return buildGraph(ctx.db, [await startPhone(ctx.db, s, caller)], types, depth);
+    return sealGraph(await buildGraph(ctx.db, [await startPhone(ctx.db, s, caller)], types, depth), handles);
   });
 
-  // One phone node's neighbours, for the console to merge into the graph it shows.
+  // One phone node's neighbours, for the console to merge into the graph it shows: by the node's handle
+  // (any number a phone book holds), or a typed phone.
   lookup(INTEL_PATHS.expand, '通话关系展开', GRAPH, (b) => {
+    const node = openedNode(b, handles);
+    if (node !== undefined) return { phone: node };
     const phone = str(b.phone);
     if (!phone) throw new Refusal(SEARCH_MESSAGES.empty);
     if (!MOBILE.test(phone) && !/^\d{3,20}$/.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);
     return { phone };
-  }, async (body, s) => buildGraph(ctx.db, [s.phone!], relationTypes(body.relations ?? [1, 2, 3]), 1));
+  }, async (body, s) => sealGraph(await buildGraph(ctx.db, [s.phone!], relationTypes(body.relations ?? [1, 2, 3]), 1), handles));
 }

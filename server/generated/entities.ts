@@ -3659,7 +3659,7 @@ export const entities: Record<string, EntityModel> = {
         }
       }
     },
-    "scope": "everyone",
+    "scope": "hook",
     "mask": {}
   },
   "group": {

@@ -12,12 +12,33 @@ async function api(page: Page, path: string, body: object) {
   );
 }
 
-/** A current tenant of the demo district (a phone with a phone book, leases and unlock records). */
+/**
+ * A current tenant of the demo district (a phone with a phone book, leases and unlock records), with the
+ * full phone the user page's call answers an administrator (the profile's calls answer it masked).
+ */
 async function seededTenant(page: Page): Promise<{ userId: number; phone: string }> {
   const leases = await api(page, '/biz/t-tenant-house/pageList', { current: 1, size: 1, condition: { fStatus: 2 }, orders: [{ column: 'fId', asc: true }] });
   const userId = leases.body.data.records[0].fUserId;
-  const info = await api(page, '/system/t-sys-user/getUserInfo', { userId });
-  return { userId, phone: info.body.data.phone };
+  const info = await api(page, '/system/t-sys-user/getUserInfo', { id: userId });
+  return { userId, phone: info.body.data.fPhone };
+}
+
+/** Every full mainland mobile in a text: 11 digits, nothing else numeric on either side. */
+const fullPhones = (text: string) => text.match(/(?<!\d)1[3-9]\d{9}(?!\d)/g) ?? [];
+
+/** The calls of the profile and the graph (not the user page's, which the test uses for its own reference). */
+const INTEL_CALL = /\/(biz\/relation\/|biz\/hologram\/|biz\/t-address-book\/addressBookRelation|system\/t-sys-user\/getUser(Info|Data))/;
+
+/** The answers of the profile's and the graph's calls the page receives from here on. */
+function intelAnswers(page: Page) {
+  const bodies: Promise<string>[] = [];
+  page.on('response', (res) => {
+    const req = res.request();
+    // The test's own reference call (the user page's getUserInfo by id) is not the console's.
+    if (!INTEL_CALL.test(req.url()) || /"id":/.test(req.postData() ?? '')) return;
+    bodies.push(res.text().catch(() => ''));
+  });
+  return async () => (await Promise.all(bodies)).join('\n');
 }
 
 test('an administrator searches a person, sees every profile panel and closes it with Esc', async ({ page }) => {
@@ -45,16 +66,25 @@ test('an administrator searches a person, sees every profile panel and closes it
   await expect(page.getByTestId('hologram-none')).toHaveText('暂无信息');
   await shot(page, 'intel-search-zh');
 
+  const answers = intelAnswers(page);
   await input.fill(who.phone);
   await page.getByTestId('hologram-search').click();
   const modal = page.getByTestId('profile-modal');
   await expect(modal).toBeVisible();
+  // The address names the person by user id, never by the phone typed.
+  await expect(page).toHaveURL(new RegExp(`/hologram\\?userId=${who.userId}$`));
   for (const panel of ['basic', 'interests', 'trail', 'rental', 'locks', 'related']) await expect(modal.getByTestId(`profile-panel-${panel}`)).toBeVisible();
   await expect(modal.getByTestId('profile-phone')).toContainText(`${who.phone.slice(0, 3)}****${who.phone.slice(7)}`);
   await expect(modal.getByTestId('profile-phone')).not.toContainText(who.phone);
   await expect(modal.getByTestId('profile-panel-rental')).toContainText('在租');
   await expect(modal.getByTestId('profile-panel-locks').getByTestId('profile-empty')).toHaveCount(0);
   await expect(modal.getByTestId('profile-panel-related')).toContainText('通讯录');
+  await expect(modal.getByTestId('profile-panel-related')).toContainText('****');
+  // No full phone in the modal, nor in any answer of the profile's calls.
+  expect(fullPhones(await modal.innerHTML())).toEqual([]);
+  const profileAnswers = await answers();
+  expect(profileAnswers).toContain(`"phone":"${who.phone.slice(0, 3)}****${who.phone.slice(7)}"`);
+  expect(fullPhones(profileAnswers)).toEqual([]);
   await expect(page.getByTestId('digital-rain')).toBeVisible();
   // Nothing personal is kept in the browser's storage.
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
@@ -66,10 +96,12 @@ test('an administrator searches a person, sees every profile panel and closes it
   await expect(modal).toBeHidden();
   await expect(page).toHaveURL(/\/hologram$/);
 
-  // An address opens the profile directly.
-  await page.goto(`/hologram?userId=${who.userId}&phone=${who.phone}`);
-  await expect(page.getByTestId('profile-modal')).toBeVisible();
-  await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-basic')).toBeVisible();
+  // An address opens the profile directly: by user id, or by a phone typed into it.
+  await page.goto(`/hologram?userId=${who.userId}`);
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-name')).not.toBeEmpty();
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-related')).toContainText('通讯录');
+  await page.goto(`/hologram?phone=${who.phone}`);
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-phone')).toContainText(`${who.phone.slice(0, 3)}****${who.phone.slice(7)}`);
 });
 
 test('a name in an alarm list opens the profile over the list; Esc leaves the list as it was', async ({ page }) => {
@@ -137,11 +169,15 @@ test('a phone with no relations shows 暂无数据, and the searched phone\'s co
   await expect(page.getByTestId('relation-legend-center')).toHaveText('Searched phone');
 });
 
-test('the relation graph opens from ?phone=, expands a phone by double click and hides people', async ({ page }) => {
+test('the relation graph opens from the profile by user id, expands a phone by double click and hides people, with no full phone on the page', async ({ page }) => {
   await login(page, ADMIN);
   const who = await seededTenant(page);
-  await page.goto(`/relation?phone=${who.phone}`);
-  await expect(page.getByTestId('relation-input')).toHaveValue(who.phone);
+  const answers = intelAnswers(page);
+  const masked = `${who.phone.slice(0, 3)}****${who.phone.slice(7)}`;
+  await page.goto(`/hologram?userId=${who.userId}`);
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-related')).toContainText('通讯录');
+  await page.getByTestId('profile-graph').click();
+  await expect(page).toHaveURL(new RegExp(`/relation\\?userId=${who.userId}$`));
   const count = page.getByTestId('relation-count');
   await expect(count).toBeVisible();
   await page.waitForFunction(() => (window as any).__relationGraph?.order() > 0);
@@ -149,27 +185,55 @@ test('the relation graph opens from ?phone=, expands a phone by double click and
   await page.waitForFunction(() => performance.getEntriesByName('relation:settled').length > 0, null, { timeout: 30_000 });
   await shot(page, 'intel-relation-zh');
   const before = await page.evaluate(() => (window as any).__relationGraph.order());
+  // The searched phone is a handle; its label shows the number masked.
+  const centerId: string = await page.evaluate(() => (window as any).__relationGraph.center());
+  expect(centerId).toMatch(/^p\./);
+  const labels: string[] = await page.evaluate(() => (window as any).__relationGraph.labels());
+  expect(labels.some((l) => l.includes(masked))).toBe(true);
 
   // A click selects (after the click delay) and opens the drawer.
   const canvas = page.getByTestId('relation-canvas');
   const box = (await canvas.boundingBox())!;
   const at = async (id: string) => page.evaluate((n) => (window as any).__relationGraph.nodePosition(n), id);
-  const center = await at(who.phone);
+  const center = await at(centerId);
   await page.mouse.click(box.x + center.x, box.y + center.y);
   const drawer = page.getByTestId('relation-drawer');
-  await expect(drawer.getByTestId('drawer-personal')).toContainText(`${who.phone.slice(0, 3)}****${who.phone.slice(7)}`);
+  await expect(drawer.getByTestId('drawer-personal')).toContainText(masked);
+  await expect(drawer.getByTestId('drawer-personal')).toContainText(/\d{6}\*{8}[\dX]{4}/);
   await expect(drawer.getByTestId('drawer-phonebook')).toBeVisible();
+  await expect(drawer.getByTestId('drawer-phonebook')).toContainText('****');
   await expect(drawer.getByTestId('drawer-co-residents')).toBeVisible();
   await expect(drawer.getByTestId('drawer-same-house')).toBeVisible();
   await shot(page, 'intel-relation-drawer-zh');
+  // The drawer opens the person's profile by user id.
+  await drawer.getByTestId('drawer-open-profile').click();
+  await expect(page.getByTestId('profile-modal').getByTestId('profile-phone')).toContainText(masked);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('profile-modal')).toBeHidden();
+  await page.getByTestId('relation-drawer-close').click();
+
+  // A person node's drawer: found by the person's user id.
+  const person = `u${who.userId}`;
+  const personAt = await at(person);
+  await page.mouse.click(box.x + personAt.x, box.y + personAt.y);
+  await expect(drawer.getByTestId('drawer-personal')).toContainText(masked);
   await page.getByTestId('relation-drawer-close').click();
 
   // Double click a phone node other than the searched one: its neighbours join the graph.
   const phones: string[] = await page.evaluate(() => (window as any).__relationGraph.nodesOf('phone'));
-  const other = phones.find((p) => p !== who.phone)!;
+  const other = phones.find((p) => p !== centerId)!;
   const pos = await at(other);
   await page.mouse.dblclick(box.x + pos.x, box.y + pos.y);
   await page.waitForFunction((n) => (window as any).__relationGraph.order() > n, before);
+  await expect(page.getByTestId('relation-count')).toBeVisible();
+
+  // Nothing on the page, in the graph's labels or in the calls' answers holds a full phone.
+  expect(fullPhones(await page.locator('body').innerHTML())).toEqual([]);
+  expect(fullPhones((await page.evaluate(() => (window as any).__relationGraph.labels())).join('\n'))).toEqual([]);
+  const graphAnswers = await answers();
+  // The scan read the graph, the expansion and the drawer's answers.
+  for (const part of [`"center":"${centerId}"`, '"nodeList"', '"phonebook"', '"tag":"address"']) expect(graphAnswers).toContain(part);
+  expect(fullPhones(graphAnswers)).toEqual([]);
 
   // Hiding people merges each person into their phone.
   const shown = await page.evaluate(() => (window as any).__relationGraph.order());
@@ -189,7 +253,7 @@ test('the pages in English', async ({ page }) => {
   await login(page, ADMIN);
   const who = await seededTenant(page);
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
-  await page.goto(`/hologram?userId=${who.userId}&phone=${who.phone}`);
+  await page.goto(`/hologram?userId=${who.userId}`);
   await expect(page.getByTestId('profile-modal').getByTestId('profile-panel-locks')).toBeVisible();
   await page.waitForTimeout(800);
   await shot(page, 'intel-profile-en');
