@@ -186,7 +186,11 @@ function openapi(model: Model) {
         const { 'x-label': label, type, format, maxLength, pattern, enum: e, readOnly } = p;
         // An answer's row carries NULL for an empty column: only the key and NOT NULL columns always have a value.
         const empty = !p['x-db']?.primaryKey && !p['x-db']?.notNull;
-        return [f, { type: empty ? [type, 'null'] : type, ...(format ? answeredFormat(format) : {}), ...(maxLength ? { maxLength } : {}), ...(pattern ? { pattern } : {}), ...(e ? { enum: empty ? [...e, null] : e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}` }];
+        // A personal field is answered masked unless the caller holds the unmask code: its pattern is the
+        // stored value's, not always the answer's.
+        const mask = p['x-mask'];
+        const masked = mask ? ` — answered masked (${mask === 'phone' ? '3 + 4 digits' : 'first 6 and last 4'})${resource.unmask ? ` unless the caller holds ${resource.unmask}` : ''}` : '';
+        return [f, { type: empty ? [type, 'null'] : type, ...(format ? answeredFormat(format) : {}), ...(maxLength ? { maxLength } : {}), ...(pattern && !mask ? { pattern } : {}), ...(e ? { enum: empty ? [...e, null] : e } : {}), ...(readOnly ? { readOnly } : {}), description: `${label['en-US']} / ${label['zh-CN']}${masked}` }];
       })),
       // A row as answers carry it: a call may answer some of its columns (a profile, a list without the
       // write-only role ids), so only the key is always there. What a save requires is its request body's.

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, login, openMenu, shot } from './helpers';
+import { expect, test, login, openMenu, shot, OFFICER } from './helpers';
 
 /** Chooses one option by name in the picker's column of that level. */
 async function choose(page: Page, testId: string, level: string, name: string) {
@@ -156,4 +156,28 @@ test('a tenant opens with both tabs and is disabled and enabled again after the 
   await openMenu(page, 'house', 'rental-manage');
   await expect(page.getByTestId('list-row').first()).toBeVisible();
   await shot(page, 'housing-rental-houses-en');
+});
+
+test('the officer sees the houses and tenants of his street only, phones and ID numbers masked, in English and Traditional Chinese', async ({ page }) => {
+  for (const [locale, street] of [['en-US', '石牌街'], ['zh-TW', '石牌街']] as const) {
+    await login(page, OFFICER, locale);
+    await openMenu(page, 'house', 'rental-manage');
+    const rows = page.getByTestId('list-row');
+    await expect(rows.first()).toBeVisible();
+    // Every house of the list lies in the officer's street, and the landlord's phone reads 3 + 4.
+    for (const text of await rows.allInnerTexts()) {
+      expect(text).toContain(street);
+      expect(text).not.toMatch(/1[3-9]\d{9}/);
+    }
+    await expect(rows.first()).toContainText(/1[3-9]\d\*{4}\d{4}/);
+    await shot(page, `housing-officer-houses-${locale}`);
+    await openMenu(page, 'tenant', 'rental-manage');
+    await expect(rows.first()).toBeVisible();
+    for (const text of await rows.allInnerTexts()) {
+      expect(text).not.toMatch(/1[3-9]\d{9}/);
+      expect(text).not.toMatch(/\d{17}[\dX]/);
+    }
+    await shot(page, `housing-officer-tenants-${locale}`);
+    await page.evaluate(() => localStorage.clear());
+  }
 });
