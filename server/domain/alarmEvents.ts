@@ -6,8 +6,7 @@
 import type { DB } from '../db';
 import type { SecurityMessage } from '../mqtt/protocol';
 import type { SecurityDeviceSpec } from '../simulator/security';
-import { random } from '../db/demo/random';
-import { describeAlarm } from './alarmSeed';
+import { describeAlarm } from './alarmDescriptions';
 import { label } from './alarm';
 import { sendMessage } from './messageCentre';
 import { publish } from '../relay';
@@ -28,7 +27,6 @@ export interface AlarmEvent {
 }
 
 const ALARM_TYPES = new Set([1, 2, 3, 4, 5, 6, 11, 13, 14, 15, 17, 18]);
-const rnd = random(Date.now() >>> 0);
 
 export async function recordSecurityEvent(db: DB, deviceNumber: string, event: SecurityMessage): Promise<AlarmEvent | undefined> {
   const type = Number(event.type);
@@ -52,7 +50,7 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
     roomId = (lease?.fRoomId as number | undefined) ?? null;
   }
   const time = Number.isFinite(event.ts) ? new Date(event.ts) : new Date();
-  const remark = typeof event.remark === 'string' && event.remark ? event.remark.slice(0, 500) : event.count ? describeAlarm(type, { ...rnd, int: () => event.count! }) : describeAlarm(type, rnd);
+  const remark = typeof event.remark === 'string' && event.remark ? event.remark.slice(0, 500) : describeAlarm(type, event.count);
   const row = await db
     .insertInto('t_alarm')
     .values({

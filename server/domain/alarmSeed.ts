@@ -6,6 +6,7 @@
  */
 import type { DB } from '../db';
 import { random, type Random } from '../db/demo/random';
+import { describeAlarm } from './alarmDescriptions';
 
 export const SECURITY_PRODUCTS = [
   { fNumber: 'P-LOCK', fName: '智能门锁', fCategoryId: 1, fProtocol: 1, fDeviceType: 5, fCommunicationType: 'NB-IoT', fStatus: 1 },
@@ -17,14 +18,6 @@ const HISTORY = 400;
 const DAYS = 60;
 
 const NOTES = ['已电话联系租客，确认无异常', '民警已上门核查', '房东已处理', '误报，设备已复位', '已通知社区网格员跟进', '租客已补登记信息'];
-const DESCRIPTIONS: Record<number, (n: number) => string> = {
-  14: (n) => `房间内同时出现${n}名人员，疑似聚集`,
-  15: () => '非允许时段（00:00-05:00）有人员进出',
-  17: (n) => `房间登记人数超出核定人数（当前${n}人）`,
-  18: () => '身份证核验不通过，证件疑似冒用',
-  11: () => '发现未登记的外来人员进出',
-  13: () => '重点关注人员出现在出租屋',
-};
 /** Which alarm types each kind of device raises (alarmDeviceType 1 access control, 2 door lock). */
 export const TYPES_BY_DEVICE: Record<number, number[]> = { 1: [1, 5, 6, 11, 13, 14, 15, 17, 18], 2: [2, 3, 4, 5, 6] };
 
@@ -34,9 +27,8 @@ export function snapshot(label: string): string {
   return 'data:image/svg+xml;base64,' + Buffer.from(svg).toString('base64');
 }
 
-export function describeAlarm(type: number, rnd: Random): string | null {
-  return DESCRIPTIONS[type]?.(rnd.int(4, 9)) ?? null;
-}
+/** A demo alarm's description: the production words, with a drawn head count where one is said. */
+const describeDemo = (type: number, rnd: Random) => describeAlarm(type, rnd.int(4, 9));
 
 export async function seedAlarms(db: DB, now = new Date()): Promise<void> {
   if (await db.selectFrom('t_house_device').select('fId').limit(1).executeTakeFirst()) return;
@@ -88,7 +80,7 @@ export async function seedAlarms(db: DB, now = new Date()): Promise<void> {
     const signed = time.getTime() < now.getTime() - 2 * 86_400_000 ? rnd.chance(0.85) : rnd.chance(0.3);
     alarms.push({
       fAlarmType: type, fAlarmTime: time, fIntime: new Date(time.getTime() + rnd.int(1, 30) * 1000), fStatus: signed ? 1 : 0,
-      fRemark: describeAlarm(type, rnd), fPhotoUrl: rnd.chance(0.5) ? snapshot(`#${i + 1}`) : null,
+      fRemark: describeDemo(type, rnd), fPhotoUrl: rnd.chance(0.5) ? snapshot(`#${i + 1}`) : null,
       fHouseId: b.fHouseId, fRoomId: roomId, fUserAlarmId: person, fDeviceId: b.fDeviceId, fDeviceType: b.fDeviceType,
       fAreaId: h.fAreaId, fStreetId: h.fStreetId, fCommunityId: h.fCommunityId,
       ...(signed ? { fHandleUserId: admin?.fId ?? null, fHandleContent: rnd.pick(NOTES), fHandleTime: new Date(time.getTime() + rnd.int(10, 600) * 60_000) } : {}),
