@@ -161,6 +161,7 @@ export async function userPage(ctx: Services, body: Record<string, unknown>, ten
   const c = conditionOf(body, tenants);
   const p = await pageOf(ctx, filtered(ctx.db, c, caller).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
   const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
+  maskRows(entity('user'), records, caller);
   return pageAnswer<Record<string, unknown>>(p, records);
 }
 
@@ -327,7 +328,9 @@ export async function info(ctx: CallContext) {
   if (ctx.variant === PROFILE_VARIANT) return profileInfo(ctx, callOf(ctx));
   const row = await usersSeenBy(ctx.db, ctx.user).select([...PUBLIC_COLUMNS]).where('fId', '=', idOf(ctx.body)).executeTakeFirst();
   if (!row) throw new NotFound('用户不存在');
-  return (await withRoles(ctx, [row]))[0];
+  const [user] = await withRoles(ctx, [row]);
+  maskRows(entity('user'), [user], ctx.user);
+  return user;
 }
 
 export async function devices(ctx: CallContext) {
