@@ -7,21 +7,19 @@ import type { SelectQueryBuilder } from 'kysely';
 import { Refusal, NotFound, Forbidden } from '../http/envelope';
 import { givenIdList, isId } from '../http/guard';
 import { entities } from '../generated/entities';
-import { modules } from '../generated/routes';
+import { hooksOf } from './hooks';
 import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
 import { HUGE_LIST, among, applyFilters, blank, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
 import { runsOneAtATime, type DB } from '../db';
 import { checkOrder, validateBody, messageFor, fieldRefusal } from './validate';
-import type { CallContext, EntityHooks, EntityModel, Query, Services, User } from './types';
+import type { CallContext, EntityModel, Query, Services, User } from './types';
 import { creates, rowKey } from './access';
 import { maskRows, scopeQuery } from './scope';
 
 type Row = Record<string, unknown>;
 
-export function hooksOf(entity: EntityModel): EntityHooks {
-  return ((modules as Record<string, EntityHooks>)[entity.name] ?? {}) as EntityHooks;
-}
+export { hooksOf };
 
 export function entity(name: string): EntityModel {
   const e = entities[name];

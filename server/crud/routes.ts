@@ -1,6 +1,7 @@
 /** Serves every path of the generated route table through the CRUD engine or the module's handler. */
 import type { FastifyInstance } from 'fastify';
-import { routes } from '../generated/routes';
+import { modules, routes } from '../generated/routes';
+import { registerHooks } from './hooks';
 import { Answer, registerCall, type RouteContext } from '../http/route';
 import { S, UNDECLARED_BODY, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
@@ -8,6 +9,8 @@ import type { EntityModel, RouteSpec } from './types';
 import { codesOf, decide } from './access';
 
 const READS = new Set(['list', 'get', 'all']);
+
+registerHooks(modules);
 
 const READ_WORDS: Record<string, { 'zh-CN': string; 'zh-TW': string; 'en-US': string }> = {
   list: { 'zh-CN': '列表', 'zh-TW': '列表', 'en-US': 'list' },
