@@ -1,16 +1,10 @@
 /** The operation log: every write, who made it, from where, with what, and whether it succeeded. */
 import type { FastifyRequest } from 'fastify';
 import type { DB } from './db';
-import type { User } from './crud/types';
+import type { LogName, User } from './crud/types';
 import { maskIdcard, maskPhone } from '../adapters/personal';
 
-/** A call's name in the operation log: a stable key (stored) and its words in the console's languages. */
-export interface LogName {
-  key: string;
-  'zh-CN': string;
-  'zh-TW': string;
-  'en-US': string;
-}
+export type { LogName };
 
 /**
  * Every log name declared by a registered call, by its key, its path and its zh-CN words, so rows

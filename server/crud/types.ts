@@ -2,8 +2,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
-import type { LogName } from '../oplog';
-import type { Jurisdiction } from '../domain/jurisdiction';
+
+/** A call's name in the operation log (server/oplog.ts): a stable key (stored) and its words in the console's languages. */
+export interface LogName {
+  key: string;
+  'zh-CN': string;
+  'zh-TW': string;
+  'en-US': string;
+}
+
+/** The regions and streets a staff member sees (server/domain/jurisdiction.ts). */
+export interface Jurisdiction {
+  /** Region codes, each chosen one with every region under it. */
+  areas: number[];
+  streets: number[];
+}
 
 export interface FieldModel {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date-time';

@@ -22,7 +22,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { businessId, type Readings, type SecurityMessage } from '../mqtt/protocol';
 import type { IngestSink } from '../mqtt/transport';
-import { publish } from '../relay';
+import { publish, type DeviceChange } from '../relay';
 import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
 
 /**
@@ -46,13 +46,7 @@ export type IngestItem = { source?: IngestSource } & (
  * What the console hears of a device after a batch: its online state, and switch and lock when a reading
  * set them. Relayed to every replica (server/relay.ts) with the batch's commit.
  */
-export interface DeviceChange {
-  fId: number;
-  fNumber: string;
-  tOnline?: number;
-  switchStatus?: number;
-  fLock?: number;
-}
+export type { DeviceChange } from '../relay';
 
 export interface IngestHandlers {
   /** Security events need their own queries (house binding, person); they are rare. */

@@ -9,22 +9,10 @@ import type { SecurityDeviceSpec } from '../simulator/security';
 import { describeAlarm } from './alarmDescriptions';
 import { label } from './alarm';
 import { sendMessage } from './messageCentre';
-import { publish } from '../relay';
+import { publish, type AlarmEvent } from '../relay';
 import { coveringUsers } from './jurisdiction';
 
-/** What the console's event stream carries about a new alarm (relayed to every replica); the owner decides who hears of it. */
-export interface AlarmEvent {
-  fId: number;
-  fAlarmType: number;
-  fHouseId: number;
-  fRoomId: number | null;
-  fDeviceId: number;
-  /** The owner of the raising device (agents see alarms of their own devices). */
-  ownerId: number | null;
-  /** Where the house is (staff see the alarms of their jurisdiction). */
-  fAreaId: number | null;
-  fStreetId: number | null;
-}
+export type { AlarmEvent } from '../relay';
 
 const ALARM_TYPES = new Set([1, 2, 3, 4, 5, 6, 11, 13, 14, 15, 17, 18]);
 

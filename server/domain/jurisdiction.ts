@@ -15,13 +15,9 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DB } from '../db';
 import { givenIdList, storedIdList } from '../http/guard';
 import { Refusal } from '../http/envelope';
-import { isAdmin, type User } from '../crud/types';
+import { isAdmin, type Jurisdiction, type User } from '../crud/types';
 
-export interface Jurisdiction {
-  /** Region codes, each chosen one with every region under it. */
-  areas: number[];
-  streets: number[];
-}
+export type { Jurisdiction };
 
 export const JURISDICTION_MESSAGES = {
   areasMalformed: '管辖区域格式不正确',

@@ -45,12 +45,7 @@ export const LIST_LIMIT = 200;
 const MAX_CONTENT = 2000;
 const MAX_TITLE = 200;
 
-/** What the console's event stream carries about a new message (relayed to every replica); only its addressee hears of it. */
-export interface MessageEvent {
-  userId: number;
-  msg_id: number;
-  title: string;
-}
+export type { MessageEvent } from '../relay';
 
 const timeZone = () => process.env.TZ || 'Asia/Shanghai';
 

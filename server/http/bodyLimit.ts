@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Refusal } from './envelope';
-import type { JsonSchema } from './catalog';
+import type { JsonSchema } from './call';
 import { MAX_ARRAY } from './guard';
 
 /** Enough for any form of the console: ids, paging, a condition, a few hundred characters of text. */

@@ -8,12 +8,12 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Refusal } from './envelope';
 import { MALFORMED } from './guard';
-import type { CallDef } from './route';
+import type { CallDef, JsonSchema } from './call';
 import { MAX_PATTERN } from '../crud/query';
 import { bodyLimitOf } from './bodyLimit';
 import { PICTURE_FORMATS } from '../../adapters/picture';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 /** Sort columns one list call may name (a list has a handful of sortable columns). */
 export const MAX_ORDERS = 16;
