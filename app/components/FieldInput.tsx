@@ -4,23 +4,13 @@ import { Box, Checkbox, Chip, FormControl, FormControlLabel, FormGroup, FormHelp
 import { useTranslate } from 'react-admin';
 import { endpoints } from '../../adapters/generated/endpoints';
 import type { FieldConfig } from '../resources/types';
+import type { FieldInputProps } from './fieldInputProps';
 import { DateTimeInput as SharedDateTimeInput } from './DateTimeInput';
 import { ImageUpload } from './ImageUpload';
 import { JurisdictionPicker, areaPath, idPath } from './JurisdictionPicker';
 import { useAgents, useAllProducts, useDictionary, useEntityOptions, type Option } from './lookups';
 
-export interface FieldInputProps {
-  field: FieldConfig;
-  value: unknown;
-  onChange: (value: unknown) => void;
-  disabled?: boolean;
-  /** Already translated message of a failed rule. */
-  error?: string;
-  /** The whole form's values, for inputs that show more than their own field (the address path). */
-  record?: Record<string, unknown>;
-  /** Sets another value of the form (a picked district fills its code and its name). */
-  setValue?: (source: string, value: unknown) => void;
-}
+export type { FieldInputProps };
 
 /** One form control chosen from the field's declaration: enum, dictionary, reference, multi choice or text. */
 export function FieldInput(props: FieldInputProps) {

@@ -5,7 +5,7 @@ import UploadIcon from '@mui/icons-material/UploadFile';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../adapters/http';
 import { imageUrl } from './api';
-import type { FieldInputProps } from './FieldInput';
+import type { FieldInputProps } from './fieldInputProps';
 import { imageProblem, uploadFile } from './upload/uploadFile';
 
 export const IMAGE_UPLOAD_PATH = '/api/upload';

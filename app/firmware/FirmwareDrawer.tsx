@@ -14,7 +14,7 @@ import { DetailFields } from '../components/FieldValue';
 import type { ResourceConfig } from '../resources/types';
 import { DevicePicker } from './DevicePicker';
 import { PUSH_PATH, STATUS_COLORS, upgradeEndpoints } from './endpoints';
-import type { FirmwareRow } from './FirmwareList';
+import type { FirmwareRow } from './endpoints';
 import { Pager } from '../components/Pager';
 
 type UpgradeRow = {

@@ -7,7 +7,7 @@ import { FieldInput } from '../components/FieldInput';
 import { toBody, validateForm, type FieldError, type FormValues } from '../components/validate';
 import { UPLOAD_LIMIT_KB, uploadFile } from '../components/upload/uploadFile';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
-import type { FirmwareRow } from './FirmwareList';
+import type { FirmwareRow } from './endpoints';
 
 export const FIRMWARE_UPLOAD_PATH = '/api/upload/firmware';
 const VALIDATION_RESET_MS = 300;

@@ -16,7 +16,8 @@ import { FirmwareForm } from './FirmwareForm';
 import { FirmwareDrawer } from './FirmwareDrawer';
 import { Pager } from '../components/Pager';
 
-export type FirmwareRow = Record<string, unknown> & { fId: number };
+import type { FirmwareRow } from './endpoints';
+
 
 interface Filters {
   name: string;

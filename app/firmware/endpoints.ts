@@ -1,5 +1,8 @@
 import { resources } from '../generated/resources';
 
+/** A firmware version as the list answers it. */
+export type FirmwareRow = Record<string, unknown> & { fId: number };
+
 /** Not a resource action: the push needs the live device side, so the server declares it by hand. */
 export const PUSH_PATH = '/biz/t-firmware-update-device/push';
 

@@ -23,7 +23,7 @@ import Image from '@tiptap/extension-image';
 import { TextStyle, Color, BackgroundColor, FontFamily, FontSize } from '@tiptap/extension-text-style';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
-import type { FieldInputProps } from '../FieldInput';
+import type { FieldInputProps } from '../fieldInputProps';
 import { IMAGE_UPLOAD_PATH } from '../ImageUpload';
 import { imageUrl } from '../api';
 import { imageProblem, uploadFile } from '../upload/uploadFile';
