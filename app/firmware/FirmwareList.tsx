@@ -15,9 +15,7 @@ import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { FirmwareForm } from './FirmwareForm';
 import { FirmwareDrawer } from './FirmwareDrawer';
 import { Pager } from '../components/Pager';
-
 import type { FirmwareRow } from './endpoints';
-
 
 interface Filters {
   name: string;
