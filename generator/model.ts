@@ -7,6 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
+import type { ScopeDecl, VariantBy } from '../contract/resourceFormat';
 
 export type Lang = 'zh-CN' | 'zh-TW' | 'en-US';
 export const LANGS: Lang[] = ['zh-CN', 'zh-TW', 'en-US'];
@@ -181,16 +182,7 @@ export interface Variant {
   endpoint?: string;
 }
 
-export interface VariantBy {
-  in: 'condition' | 'row' | 'body';
-  key?: string;
-  aliases?: string[];
-  values?: Record<string, string>;
-  keys?: { name: string; keys: string[]; permission: string }[];
-}
-
-/** Which rows a caller may see besides the code (server/crud/scope.ts). */
-export type ScopeDecl = 'everyone' | 'administrator' | 'hook' | { owner?: string; jurisdiction?: string; renting?: string };
+export type { ScopeDecl, VariantBy };
 
 /** Every code an endpoint may ask for. */
 export const endpointCodes = (ep: Endpoint): string[] => [

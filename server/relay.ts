@@ -14,36 +14,9 @@ import type { DeviceImportProgress } from '../adapters/deviceImport';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { DB, Database } from './db';
+import type { AlarmEvent, DeviceChange, MessageEvent } from '../contract/liveEvents';
 
-/** A device's online state, switch or lock as a batch of its messages or an acknowledged command left them. */
-export interface DeviceChange {
-  fId: number;
-  fNumber: string;
-  tOnline?: number;
-  switchStatus?: number;
-  fLock?: number;
-}
-
-/** What the console's event stream carries about a new alarm; the owner and the place decide who hears of it. */
-export interface AlarmEvent {
-  fId: number;
-  fAlarmType: number;
-  fHouseId: number;
-  fRoomId: number | null;
-  fDeviceId: number;
-  /** The owner of the raising device (agents see alarms of their own devices). */
-  ownerId: number | null;
-  /** Where the house is (staff see the alarms of their jurisdiction). */
-  fAreaId: number | null;
-  fStreetId: number | null;
-}
-
-/** What the console's event stream carries about a new message; only its addressee hears of it. */
-export interface MessageEvent {
-  userId: number;
-  msg_id: number;
-  title: string;
-}
+export type { AlarmEvent, DeviceChange, MessageEvent };
 
 /** Every topic, with what one item of it carries. */
 export interface RelayEvents {

@@ -8,29 +8,19 @@ import { useEffect, useState } from 'react';
 import { call, getToken } from '../../../adapters/http';
 import type { DeviceAlarmEvent } from '../../../adapters/deviceAlarm';
 import type { DeviceImportProgress } from '../../../adapters/deviceImport';
+import type { AlarmEvent as ContractAlarmEvent, DeviceChange, MessageEvent as CentreMessage } from '../../../contract/liveEvents';
 
 /** Wait before opening the stream again after it dropped (server restart, network). */
 const RETRY_MS = 3000;
 
-export interface DeviceEvent {
-  fId: number;
-  fNumber: string;
-  tOnline?: number;
-  switchStatus?: number;
-  fLock?: number;
-}
+/** A device's change as the stream sends it. */
+export type DeviceEvent = DeviceChange;
 
-/** A new rental-house alarm the user's alarm lists would show. */
-export interface AlarmEvent {
-  fId: number;
-  fAlarmType: number;
-}
+/** A new rental-house alarm the user's alarm lists would show: the stream sends its id and type. */
+export type AlarmEvent = Pick<ContractAlarmEvent, 'fId' | 'fAlarmType'>;
 
 /** A new message of the message centre, addressed to the logged-in user. */
-export interface InboxEvent {
-  msg_id: number;
-  title: string;
-}
+export type InboxEvent = Omit<CentreMessage, 'userId'>;
 
 export type BrokerState = 'connected' | 'reconnecting' | 'offline' | 'unknown';
 
