@@ -186,7 +186,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerDeviceDataRoutes(app, ctx);
   registerUploadRoutes(app, ctx, config.dataDir);
   registerUpgradeRoutes(app, ctx);
-  registerTransferRoutes(app, ctx);
+  registerTransferRoutes(app, ctx, { importMaxRows: config.deviceImportMaxRows });
   registerLibraryImportRoutes(app, ctx);
   registerUseRoutes(app, ctx);
   registerLocationRoutes(app, ctx);

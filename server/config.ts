@@ -46,7 +46,12 @@ export interface Config {
   ingestLogWriters: number;
   /** No single PostgreSQL statement may hold a connection longer (a runaway search, a huge batch); migrations excepted. */
   statementTimeoutMs: number;
+  /** Most rows one device import may hold; a file of more is refused before anything is written. */
+  deviceImportMaxRows: number;
 }
+
+/** A device import's rows unless DEVICE_IMPORT_MAX_ROWS says otherwise: about what the spec's 100M file holds. */
+export const DEFAULT_DEVICE_IMPORT_MAX_ROWS = 1_000_000;
 
 function duration(value: string | undefined, fallback: number): number {
   if (!value) return fallback;
@@ -60,6 +65,13 @@ function writers(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 2;
   const n = Number(value.trim());
   if (!Number.isInteger(n) || n < 1 || n > 6) throw new Error(`INGEST_LOG_WRITERS "${value}" is not a whole number from 1 to 6`);
+  return n;
+}
+
+function rowCount(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 1) throw new Error(`DEVICE_IMPORT_MAX_ROWS "${value}" is not a whole number of rows (1 or more)`);
   return n;
 }
 
@@ -89,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 0),
     ingestLogWriters: writers(env.INGEST_LOG_WRITERS),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
+    deviceImportMaxRows: rowCount(env.DEVICE_IMPORT_MAX_ROWS, DEFAULT_DEVICE_IMPORT_MAX_ROWS),
   };
 }

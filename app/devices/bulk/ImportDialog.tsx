@@ -1,21 +1,73 @@
-/** Import dialog (spec §2, §5, §8): template, an xlsx/xls file up to 100M, 导入中...... while it runs, then the server's text. */
-import { useRef, useState } from 'react';
-import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+/**
+ * Import dialog (spec §2, §5, §8): template, an xlsx/xls file up to 100M, then how far the import has got
+ * — the upload's bytes, then the server's rows read and checked and rows written (its `deviceImport`
+ * events, adapters/deviceImport.ts) — and finally the server's text. The server writes all the rows or
+ * none: a refused file lists its bad rows.
+ */
+import { useCallback, useRef, useState } from 'react';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import DownloadIcon from '@mui/icons-material/Download';
-import { useNotify, useTranslate } from 'react-admin';
+import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
-import { BULK_PATHS, IMPORT_ACCEPT, IMPORT_MAX_BYTES, download, isSpreadsheet, uploadImport } from './api';
+import type { DeviceImportProgress } from '../../../adapters/deviceImport';
+import { BULK_PATHS, IMPORT_ACCEPT, IMPORT_MAX_BYTES, download, importId, isSpreadsheet, uploadImport } from './api';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
+import { importProblems } from '../../components/importText';
+import { useDeviceImportEvents } from '../live/events';
+
+/** Where an import is: its file on the way, or the server at work on it (its last progress event, if any came). */
+type Stage = { kind: 'upload'; sent: number; total: number } | { kind: 'server'; progress: DeviceImportProgress | null };
+
+/** The progress bar and its line for a stage. */
+function StageView({ stage }: { stage: Stage }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const n = (value: number) => value.toLocaleString(locale);
+  let value: number | null = null;
+  let text: string;
+  if (stage.kind === 'upload') {
+    value = stage.total ? Math.min(100, (stage.sent / stage.total) * 100) : 0;
+    text = translate('deviceBulk.uploading', { percent: Math.floor(value) });
+  } else {
+    const p = stage.progress;
+    if (!p || p.phase === 'read') text = p ? translate('deviceBulk.checking', { read: n(p.read), checked: n(p.checked) }) : translate('deviceBulk.importing');
+    else if (p.phase === 'wait') text = translate('deviceBulk.waiting');
+    else {
+      value = p.total ? Math.min(100, (p.written / p.total) * 100) : 100;
+      text = translate('deviceBulk.writing', { written: n(p.written), total: n(p.total) });
+    }
+  }
+  return (
+    <Box sx={{ py: 1 }} data-testid="device-import-progress" data-stage={stage.kind === 'upload' ? 'upload' : stage.progress?.phase ?? 'server'}>
+      <LinearProgress variant={value === null ? 'indeterminate' : 'determinate'} value={value ?? undefined} sx={{ mb: 1 }} />
+      <Typography variant="body2" data-testid="device-import-progress-text">
+        {text}
+      </Typography>
+    </Box>
+  );
+}
 
 export function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
   const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
+  const [locale] = useLocaleState();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
+  const [stage, setStage] = useState<Stage | null>(null);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  /** The running import's id: only its events move the bar. */
+  const running = useRef<string | null>(null);
+
+  const onProgress = useCallback((p: DeviceImportProgress) => {
+    // A refusal's rows come with the answer, which follows at once.
+    if (p.id !== running.current || p.phase === 'failed') return;
+    // The server's first event may overtake the upload's last report: it is through either way.
+    setStage((now) => (now ? { kind: 'server', progress: p } : now));
+  }, []);
+  useDeviceImportEvents(onProgress, open);
 
   const close = () => {
     if (busy) return;
@@ -48,13 +100,25 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
     }
     setBusy(true);
     setResult(null);
+    const id = importId();
+    running.current = id;
+    setStage({ kind: 'upload', sent: 0, total: file.size });
     try {
-      const answer = await uploadImport(file);
-      setResult({ ok: answer.success !== false && answer.code === 200, text: answer.message });
-      if (answer.success !== false && (answer.data?.imported ?? 0) > 0) onImported();
+      const answer = await uploadImport(file, {
+        id,
+        onUpload: (sent, total) => setStage((now) => (now?.kind === 'upload' ? { kind: 'upload', sent, total } : now)),
+        onUploaded: () => setStage((now) => (now?.kind === 'upload' ? { kind: 'server', progress: null } : now)),
+      });
+      const ok = answer.success !== false && answer.code === 200;
+      if (ok && answer.data) setResult({ ok, text: translate('deviceBulk.imported', { total: answer.data.total, imported: answer.data.imported }) });
+      // A refused file: every bad row, in the console's language where the words are the import's own.
+      else setResult({ ok, text: (await importProblems(translate, locale, 'device', answer.message)).join('\n') });
+      if (ok && (answer.data?.imported ?? 0) > 0) onImported();
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 200 || error.status === 0) setResult({ ok: false, text: error instanceof Error ? error.message : String(error) });
     } finally {
+      running.current = null;
+      setStage(null);
       setBusy(false);
       if (input.current) input.current.value = '';
     }
@@ -85,12 +149,7 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
             {file ? file.name : translate('deviceBulk.noFileChosen')}
           </Typography>
         </Box>
-        {busy && (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 1 }} data-testid="device-import-progress">
-            <CircularProgress size={20} />
-            <Typography variant="body2">{translate('deviceBulk.importing')}</Typography>
-          </Box>
-        )}
+        {busy && stage && <StageView stage={stage} />}
         {result && (
           <Alert severity={result.ok ? 'success' : 'error'} sx={{ whiteSpace: 'pre-wrap', maxHeight: 280, overflow: 'auto' }} data-testid="device-import-result">
             {result.text}

@@ -1,5 +1,6 @@
 /** The bulk actions' calls: file downloads and the multipart import, beside the JSON envelope calls. */
 import { ApiError, getToken, setToken, type Envelope } from '../../../adapters/http';
+import { IMPORT_PROGRESS_FIELD } from '../../../adapters/deviceImport';
 
 export const BULK_PATHS = {
   template: '/biz/t-device/download-device',
@@ -64,16 +65,50 @@ export interface ImportAnswer {
   errors: { row: number; fNumber: string; message: string }[];
 }
 
-/** Uploads the workbook; answers the envelope whether it succeeded or not, so its text can be shown. */
-export async function uploadImport(file: File): Promise<Envelope<ImportAnswer | null>> {
-  const token = getToken();
-  const form = new FormData();
-  form.append('file', file, file.name);
-  const response = await fetch(BULK_PATHS.import, { method: 'POST', headers: token ? { Authorization: token } : {}, body: form });
-  const fresh = response.headers.get('authorization');
-  if (fresh) setToken(fresh);
-  const envelope = (await response.json().catch(() => null)) as Envelope<ImportAnswer | null> | null;
-  if (!envelope) throw new ApiError(response.statusText || 'error', response.status);
-  if (response.status !== 200) throw new ApiError(envelope.message, response.status, envelope);
-  return envelope;
+export interface UploadProgress {
+  /** The import's name in the server's progress events (adapters/deviceImport.ts). */
+  id: string;
+  /** Bytes of the file sent so far, of all of them. */
+  onUpload: (sent: number, total: number) => void;
+  /** The whole file has been sent: from here on the server reads, checks and writes it. */
+  onUploaded: () => void;
+}
+
+/** A name for one import, for its progress events: random enough that two consoles of one user never share it. */
+export const importId = () => `imp-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+/**
+ * Uploads the workbook through XMLHttpRequest, which reports the upload's progress (fetch reports none);
+ * answers the envelope whether it succeeded or not, so its text can be shown. The import's id goes first,
+ * as a form field before the file, so the server knows it before it reads the file.
+ */
+export function uploadImport(file: File, progress?: UploadProgress): Promise<Envelope<ImportAnswer | null>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const form = new FormData();
+    if (progress) form.append(IMPORT_PROGRESS_FIELD, progress.id);
+    form.append('file', file, file.name);
+    xhr.open('POST', BULK_PATHS.import);
+    const token = getToken();
+    if (token) xhr.setRequestHeader('Authorization', token);
+    if (progress) {
+      xhr.upload.onprogress = (e) => e.lengthComputable && progress.onUpload(e.loaded, e.total);
+      xhr.upload.onload = () => progress.onUploaded();
+    }
+    xhr.onerror = () => reject(new ApiError('network', 0));
+    xhr.onload = () => {
+      const fresh = xhr.getResponseHeader('authorization');
+      if (fresh) setToken(fresh);
+      let envelope: Envelope<ImportAnswer | null> | null = null;
+      try {
+        envelope = JSON.parse(xhr.responseText) as Envelope<ImportAnswer | null>;
+      } catch {
+        // Not the envelope: refused below with the status.
+      }
+      if (!envelope) return reject(new ApiError(xhr.statusText || 'error', xhr.status));
+      if (xhr.status !== 200) return reject(new ApiError(envelope.message, xhr.status, envelope));
+      resolve(envelope);
+    };
+    xhr.send(form);
+  });
 }
