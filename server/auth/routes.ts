@@ -1,6 +1,7 @@
 /** Login and session calls: /login, /get_info, /logout, /check-password, /register, password change. */
 import type { FastifyInstance } from 'fastify';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { Refusal } from '../http/envelope';
 import { SESSION_REFUSALS } from '../../adapters/systemRefusals';
 import { S } from '../http/catalog';

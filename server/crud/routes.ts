@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { modules, routes } from '../generated/routes';
 import { registerHooks } from './hooks';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S, UNDECLARED_BODY, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';

@@ -6,7 +6,8 @@
  * the record from the database, not from memory.
  */
 import type { FastifyInstance } from 'fastify';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';

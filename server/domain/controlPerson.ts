@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type ExcelJS from 'exceljs';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { describeRoute, S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity } from '../crud/engine';

@@ -4,7 +4,8 @@
  * the devices the user may see.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { Services, User } from '../crud/types';

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
 import { applyFilters, pageAt, searchesText } from '../crud/query';

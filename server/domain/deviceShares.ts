@@ -5,7 +5,8 @@
  * shared user cannot pass the device on.
  */
 import type { FastifyInstance } from 'fastify';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';

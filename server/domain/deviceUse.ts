@@ -5,7 +5,8 @@
  * for good; those rows are managed by sharing, and canUse stays 0 for them.
  */
 import type { FastifyInstance } from 'fastify';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';

@@ -5,7 +5,8 @@
  * console may send only so many a minute.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { entity, list } from '../crud/engine';
 import { validateBody } from '../crud/validate';
 import { routes } from '../generated/routes';

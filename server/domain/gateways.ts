@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';

@@ -9,7 +9,8 @@
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S, type JsonSchema } from '../http/catalog';
 import { isAdmin, type Query, type User } from '../crud/types';
 import { scope } from './device';

@@ -12,7 +12,8 @@ import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'n
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S, type JsonSchema } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import { publish } from '../relay';
 import { Refusal } from '../http/envelope';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall, type CallServices } from '../http/route';
 import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { User } from '../crud/types';
@@ -179,7 +179,8 @@ const MOVED = { const: true };
 const MESSAGE_BODY = S.object({ msg_id: S.id('the message'), msgId: S.id() });
 
 /** Every logged-in user has a message centre: the calls need no code, only the caller's own rows. */
-export function registerMessageCentreRoutes(app: FastifyInstance, ctx: RouteContext) {
+// Its calls need no device side (CallServices): the device side sends messages through this module.
+export function registerMessageCentreRoutes(app: FastifyInstance, ctx: CallServices) {
   registerCall(app, ctx, {
     path: '/message/init',
     methods: ['GET', 'POST'],

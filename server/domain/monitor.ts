@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { Forbidden } from '../http/envelope';
 import { S } from '../http/catalog';
 import { isAdmin, type User } from '../crud/types';

@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { amongValues, containing, pageAt } from '../crud/query';

@@ -5,7 +5,8 @@
  * (offline, one in flight, 3 s throttle) and the command record are the same as for every command.
  */
 import type { FastifyInstance } from 'fastify';
-import { Answer, registerCall, type RouteContext } from '../http/route';
+import { Answer, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { Refusal } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { authenticate, registerCall, type RouteContext } from '../http/route';
+import { authenticate, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { checkBody, describeRoute, S } from '../http/catalog';
 import { Forbidden, Refusal } from '../http/envelope';
 import type { User } from '../crud/types';

@@ -3,7 +3,8 @@
  * it signs in. The agent list of the device form's owner selector is the user list (resources/user.resource.json).
  */
 import type { FastifyInstance } from 'fastify';
-import { registerCall, type RouteContext } from '../http/route';
+import { registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 
 const DICTIONARY_ROW = S.object({ fId: { type: 'integer' }, fKey: S.string(), fValue: S.string(), fContent: S.string() });

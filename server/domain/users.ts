@@ -12,7 +12,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
-import { Answer, authenticate, registerCall, type RouteContext } from '../http/route';
+import { Answer, authenticate, registerCall } from '../http/route';
+import type { RouteContext } from '../http/context';
 import { S, answers, describeRoute, takes } from '../http/catalog';
 import { Forbidden, NotFound, Refusal } from '../http/envelope';
 import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';

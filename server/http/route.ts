@@ -12,18 +12,14 @@ import { record, declareLogName, unnamedWrites } from '../oplog';
 import { checkIds, checkShape } from './guard';
 import { bodyLimitOf, tooLarge } from './bodyLimit';
 import { accountOf, count, TOO_MANY } from './rateLimit';
-import type { LiveDevices } from '../devices/live';
-import type { Relay } from '../relay';
 import { catalogCall, checkBody, type ApiCatalog } from './catalog';
 import type { CallDef } from './call';
 
-export interface RouteContext extends Services {
+/** What registering a call needs of the server (the whole context handlers get is server/http/context.ts). */
+export interface CallServices extends Services {
   tokens: Tokens;
   /** Users and revoked tokens kept in process, dropped on the database's notices (server/auth/sessions.ts). */
   sessions: Sessions;
-  live: LiveDevices;
-  /** Events of every replica (server/relay.ts). */
-  relay: Relay;
   /** Every call the server answers, as the OpenAPI document describes it (server/http/openapi.ts). */
   catalog: ApiCatalog;
 }
@@ -43,7 +39,7 @@ declare module 'fastify' {
   }
 }
 
-export async function authenticate(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply): Promise<User> {
+export async function authenticate(ctx: CallServices, request: FastifyRequest, reply: FastifyReply): Promise<User> {
   const header = request.headers.authorization;
   const verified = header ? await ctx.tokens.verify(header) : null;
   const user = verified ? await ctx.sessions.user(verified.userId) : null;
@@ -61,14 +57,14 @@ export async function authenticate(ctx: RouteContext, request: FastifyRequest, r
  * plugin takes in its preHandler, before this). A call without an account is refused by its handler and
  * limited by the address's count alone.
  */
-async function limitAccount(ctx: RouteContext, path: string, max: number, body: unknown) {
+async function limitAccount(ctx: CallServices, path: string, max: number, body: unknown) {
   const account = accountOf(body);
   if (!account) return;
   const { current } = await count(ctx.db, `${path}:account:${account}`, 60_000);
   if (current > max) throw new Refusal(TOO_MANY, 429);
 }
 
-export function registerCall(app: FastifyInstance, ctx: RouteContext, def: CallDef) {
+export function registerCall(app: FastifyInstance, ctx: CallServices, def: CallDef) {
   if (def.write && def.logname) declareLogName(def.path, def.logname);
   else if (def.write) unnamedWrites.add(def.path);
   if (typeof def.permission === 'function' && !def.codes?.length) throw new Error(`${def.path}: a permission function must list its codes`);
