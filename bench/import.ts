@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { freePort, startProcess, stopProcess, type ServerProcess } from '../tests/api/processes';
+import { streamEvents } from '../tests/api/eventStream';
 import { EXPORT_CAP } from '../server/domain/deviceTransfer';
 import type { DeviceImportProgress } from '../adapters/deviceImport';
 import { recordResults, type Figure } from './results';
@@ -98,28 +99,6 @@ function watch(server: ServerProcess): Watch {
   return w;
 }
 
-/** The importing user's `deviceImport` events, with the time each arrived. */
-async function importEvents(url: string, token: string) {
-  const ticket = (await (await fetch(`${url}/api/events/ticket`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: '{}' })).json()).data.ticket;
-  const abort = new AbortController();
-  const res = await fetch(`${url}/api/events?ticket=${ticket}`, { signal: abort.signal });
-  const events: (DeviceImportProgress & { at: number })[] = [];
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    let text = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = text.indexOf('\n\n')) >= 0) {
-        const block = text.slice(0, end);
-        text = text.slice(end + 2);
-        if (block.startsWith('event: deviceImport\n')) events.push({ ...JSON.parse(block.slice(block.indexOf('data: ') + 6)), at: performance.now() });
-      }
-    }
-  })().catch(() => undefined);
-  return { events, stop: async () => (abort.abort(), await done) };
-}
-
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function report(label: string, ms: number, idle: number, w: Watch) {
@@ -159,7 +138,7 @@ async function run(kind: 'PGlite' | 'PostgreSQL', databaseUrl: string, file: str
     let { server, token, idle } = await start(dataDir, databaseUrl);
     current = server;
     console.log(`${kind}: server idle RSS ${idle.toFixed(0)} MB`);
-    const live = await importEvents(server.url, token);
+    const live = await streamEvents<DeviceImportProgress>(server.url, token, 'deviceImport');
     const form = new FormData();
     form.append('progress', 'bench-import-1');
     form.append('file', await openAsBlob(file), 'devices.xlsx');

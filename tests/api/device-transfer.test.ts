@@ -8,6 +8,7 @@ import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './ha
 import { importDevices, tooManyRows } from '../../server/domain/deviceTransfer';
 import { loadConfig } from '../../server/config';
 import type { DeviceImportProgress } from '../../adapters/deviceImport';
+import { streamEvents } from './eventStream';
 
 const HEADERS = ['产品编号', '设备编号', '设备名称', 'IMEI', 'ICCID', '备注'];
 
@@ -40,28 +41,6 @@ async function sheetFile(name: string, count: number, row: (i: number) => (strin
   sheet.commit();
   await book.commit();
   return path;
-}
-
-/** Every `deviceImport` event of the user's live event stream, until `stop()`. */
-async function importEvents(s: TestServer, token: string) {
-  const { ticket } = (await s.call('/api/events/ticket', {}, token)).body.data;
-  const abort = new AbortController();
-  const res = await fetch(`${s.url}/api/events?ticket=${ticket}`, { signal: abort.signal });
-  const events: DeviceImportProgress[] = [];
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    let text = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = text.indexOf('\n\n')) >= 0) {
-        const block = text.slice(0, end);
-        text = text.slice(end + 2);
-        if (block.startsWith('event: deviceImport\n')) events.push(JSON.parse(block.slice(block.indexOf('data: ') + 6)));
-      }
-    }
-  })().catch(() => undefined);
-  return { events, stop: async () => (abort.abort(), await done) };
 }
 
 describe.each(backends)('device import, export, use and location on %s', (backend) => {
@@ -260,7 +239,7 @@ describe.each(backends)('device import, export, use and location on %s', (backen
   it('imports 20,000 rows whole, telling the importer how far it got, while the server keeps answering', async () => {
     const count = 20_000;
     const path = await sheetFile(`bulk-${backend}.xlsx`, count, (i) => ['P-SW-485', `BULK-${String(i).padStart(6, '0')}`, `批量设备${i}`, `86${String(i).padStart(13, '0')}`, '', '']);
-    const live = await importEvents(s, admin);
+    const live = await streamEvents<DeviceImportProgress>(s.url, admin, 'deviceImport');
     // Asked over and over while the import runs: the event loop (the address that only redirects) and
     // the database (/healthz).
     const loop: number[] = [];
