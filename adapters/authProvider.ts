@@ -4,7 +4,8 @@
  * all of them are cleared together on login and logout.
  */
 import type { AuthProvider } from 'ra-core';
-import { ApiError, call, getToken, setToken } from './http';
+import { ApiError, envelopeText, getToken, setToken } from './http';
+import { dataProvider, wasAnnounced } from './dataProvider';
 
 export const USER_KEY = 'userInfo';
 export const MENUS_KEY = 'menus';
@@ -128,7 +129,7 @@ function rememberLogin(params: LoginParams, account: string): void {
 /** Re-reads user, menus and permissions for a stored token (a role may have changed since the login). */
 export async function refreshSession(): Promise<void> {
   if (!getToken()) return;
-  const answer = await call<LoginAnswer>('/get_info', undefined, { method: 'GET' });
+  const answer = await dataProvider.call<LoginAnswer>('session.info', undefined, { method: 'GET' });
   if (answer.data) storeSession(answer.data);
 }
 
@@ -145,9 +146,9 @@ export const authProvider: AuthProvider = {
   async login(params: LoginParams) {
     const account = String(params.username ?? '').trim();
     clearSession();
-    const answer = await call<LoginAnswer>('/login', { userName: account, password: params.password });
+    const answer = await dataProvider.call<LoginAnswer>('session.login', { userName: account, password: params.password });
     const data = answer.data ?? {};
-    if (!data.token && !getToken()) throw new Error(answer.message || 'login failed');
+    if (!data.token && !getToken()) throw new Error(envelopeText(answer) || 'login failed');
     storeSession(data);
     rememberLogin(params, account);
     return { redirectTo: '/home' };
@@ -158,7 +159,7 @@ export const authProvider: AuthProvider = {
     // needs to hear about while leaving.
     if (getToken()) {
       try {
-        await call('/logout', {}, { quiet: true });
+        await dataProvider.call('session.logout', {}, { quiet: true });
       } catch {
         /* the session is cleared locally whatever the server says */
       }
@@ -172,6 +173,8 @@ export const authProvider: AuthProvider = {
   },
 
   async checkError(error) {
+    // A named call's failure the shell announced: it leads to the login page itself (app/shell/useApiErrors.ts).
+    if (wasAnnounced(error)) return;
     if (statusOf(error) === 700) {
       // The shell shows the expiry message first; leaving at once would hide it.
       await new Promise((resolve) => setTimeout(resolve, EXPIRED_REDIRECT_MS));

@@ -1,13 +1,59 @@
 /**
- * react-admin data provider for the legacy contract (docs/api.md). The resource name is the entity
- * name; its paths come from the generated endpoint map. Rows keep their legacy field names and get an
- * `id` copied from `fId`, which react-admin needs.
+ * react-admin data provider for the legacy contract (docs/api.md), the one way the console reaches the
+ * server: the CRUD methods by resource (the entity name; its paths come from the generated endpoint
+ * map; rows keep their legacy field names and get an `id` copied from `fId`, which react-admin needs),
+ * and every other call by its declared name (`call`, `upload`, `download`, `submitForm`; names, paths
+ * and types generated from resources/: contract/generated/calls.ts, generated/callTypes.ts). Pages reach
+ * it through react-admin's `useDataProvider` and react-query (app/components/calls.ts).
  */
 import { HttpError } from 'ra-core';
 import type { DataProvider, Identifier, RaRecord } from 'ra-core';
 import { ApiError, call } from './http';
 import type { CallOptions, Envelope } from './http';
 import { endpoints as generatedEndpoints } from './generated/endpoints';
+import { calls, type CallName } from '../contract/generated/calls';
+import type { CallTypes } from './generated/callTypes';
+import { download, postForm, upload, type UploadOptions } from './transfer';
+
+export type { CallName, UploadOptions };
+export type CallBody<N extends CallName> = CallTypes[N]['body'];
+export type CallAnswer<N extends CallName> = CallTypes[N]['answer'];
+/** What `call<T>(name)` answers: `T` when the caller names it, else the declared answer. */
+export type Answered<T, N extends CallName> = [T] extends [never] ? CallAnswer<N> : T;
+
+/**
+ * The address of a call, its `{name}` segments filled and the query appended: for what the browser
+ * opens itself (a picture, a package, the event stream, a link to a public template).
+ */
+export function callUrl(name: CallName, params: Record<string, string | number> = {}, query: Record<string, string | number | undefined> = {}): string {
+  const path = calls[name].path.replace(/\{([^}]+)\}/g, (_m, key: string) => encodeURIComponent(String(params[key] ?? '')));
+  const search = Object.entries(query).filter(([, v]) => v !== undefined && v !== '');
+  return search.length ? `${path}?${search.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&')}` : path;
+}
+
+/**
+ * The failures of named calls the shell has announced already (an expired login, a missing permission, a
+ * server fault told to its listeners, adapters/http.ts): the shell also takes an expired login to the
+ * login page, so react-admin's own check of errors leaves them alone (authProvider.checkError) and the
+ * page that made the call hears of the failure at once.
+ */
+const announced = new WeakSet<object>();
+export const wasAnnounced = (error: unknown): boolean => typeof error === 'object' && error !== null && announced.has(error);
+
+async function announcing<T>(pending: Promise<T>, quiet?: boolean): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (!quiet && error instanceof ApiError && error.status !== 200) announced.add(error);
+    throw error;
+  }
+}
+
+/** A GET call sends its body as the query. */
+function getQuery(body: unknown): Record<string, string | number | undefined> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  return Object.fromEntries(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, v === undefined || v === null ? undefined : typeof v === 'number' ? v : String(v)]));
+}
 
 const endpoints = generatedEndpoints as Record<string, Record<string, string>>;
 
@@ -20,8 +66,18 @@ export interface Page<T = Record<string, unknown>> {
 }
 
 export interface LegacyDataProvider extends DataProvider {
-  /** A non-CRUD call of a resource (status, able, total, …): answers the envelope, rejects with HttpError. */
-  action<T = unknown>(resource: string, action: string, body?: unknown, options?: CallOptions): Promise<Envelope<T>>;
+  /**
+   * A call by its declared name (an entity's `<entity>.<action>` or a call of resources/calls/): answers
+   * the envelope, rejects with the ApiError of adapters/http.ts (the shell announces an expired login, a
+   * missing permission and a server fault unless `quiet`). A GET sends the body as the query.
+   */
+  call<T = never, N extends CallName = CallName>(name: N, body?: CallBody<N>, options?: CallOptions): Promise<Envelope<Answered<T, N>>>;
+  /** A file to an upload call by name (multipart, with its progress; `query` beside the form); answers the envelope. */
+  upload<T = never, N extends CallName = CallName>(name: N, file: File, options?: UploadOptions & { query?: Record<string, string | number> }): Promise<Envelope<Answered<T, N>>>;
+  /** Saves the file a call answers (under the server's name, else `fileName`); a refusal rejects with ApiError. */
+  download(name: CallName, body: unknown, fileName: string): Promise<void>;
+  /** A browser form post of a call (the legacy export), its answer saved as a download. */
+  submitForm(name: CallName, fields: Record<string, string>): Promise<void>;
 }
 
 function endpoint(resource: string, action: string): string | undefined {
@@ -136,7 +192,8 @@ export const dataProvider: LegacyDataProvider = {
       orders: field ? [{ column: field === 'id' ? 'fId' : field, asc: params.sort?.order === 'ASC' }] : [],
       ...(params.meta?.body ?? {}),
     };
-    const result = await listPage(resource, body, params.meta?.endpoint);
+    // A list served by another call than the resource's own list, by its name (`meta.call`).
+    const result = await listPage(resource, body, params.meta?.call ? calls[params.meta.call as CallName].path : undefined);
     return { data: result.records.map(withId) as never[], total: result.total };
   },
 
@@ -200,9 +257,25 @@ export const dataProvider: LegacyDataProvider = {
     return { data: params.ids };
   },
 
-  async action<T = unknown>(resource: string, action: string, body?: unknown, options?: CallOptions) {
-    const path = action.startsWith('/') ? action : requireEndpoint(resource, action);
-    return send<T>(path, body ?? {}, { ...options });
+  async call<T = never, N extends CallName = CallName>(name: N, body?: CallBody<N>, options: CallOptions = {}): Promise<Envelope<Answered<T, N>>> {
+    const route = calls[name];
+    if (!route) throw new ApiError(`no call "${name}"`, 0);
+    const method = options.method ?? ((route.methods as readonly string[]).includes('POST') ? 'POST' : 'GET');
+    if (method === 'GET') return announcing(call<Answered<T, N>>(callUrl(name, {}, getQuery(body)), undefined, { ...options, method }), options.quiet);
+    return announcing(call<Answered<T, N>>(route.path, body ?? {}, { ...options, method }), options.quiet);
+  },
+
+  async upload<T = never, N extends CallName = CallName>(name: N, file: File, options?: UploadOptions & { query?: Record<string, string | number> }): Promise<Envelope<Answered<T, N>>> {
+    return upload<Answered<T, N>>(callUrl(name, {}, options?.query), file, options);
+  },
+
+  async download(name: CallName, body: unknown, fileName: string) {
+    const route = calls[name];
+    return download(route.path, body, fileName, (route.methods as readonly string[]).includes('POST') ? 'POST' : 'GET');
+  },
+
+  async submitForm(name: CallName, fields: Record<string, string>) {
+    postForm(calls[name].path, fields);
   },
 };
 

@@ -1,12 +1,19 @@
 /**
  * The one place the console talks to the server: the legacy envelope, the token in `Authorization`,
- * a fresh token taken from the `authorization` response header, and the HTTP 700 / 401 / 500 rules.
+ * a fresh token taken from the `authorization` response header, the HTTP 700 / 401 / 500 rules, and the
+ * language of the server's reasons (`Accept-Language`; a refusal's text is the console's by its code).
  */
+import { isReason, type AnsweredReason } from '../contract/reasons';
+import type { ReasonCode } from '../contract/generated/reasons';
+import { currentLocale, reasonText } from './i18nProvider';
+
 export interface Envelope<T = unknown> {
   code: number;
   success: boolean;
   message: string;
   data: T;
+  /** Why, by code (docs/api.md, "Refusals and notices"); absent from a legacy backend's answers. */
+  reason?: AnsweredReason;
 }
 
 export const TOKEN_KEY = 'token';
@@ -20,6 +27,16 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /** The refusal's code, for a page that acts on one (an alarm someone else signed: reload the list). */
+  get code(): ReasonCode | undefined {
+    return this.body?.reason?.code;
+  }
+}
+
+/** An envelope's words in the console's language: its reason's, else its message as it came. */
+export function envelopeText(envelope: Partial<Envelope> | undefined): string {
+  return isReason(envelope?.reason) ? reasonText(envelope.reason) : envelope?.message ?? '';
 }
 
 type Listener = (error: ApiError) => void;
@@ -50,7 +67,7 @@ export interface CallOptions {
 /** POST (or GET) a legacy call. Resolves with the envelope; rejects with ApiError unless `raw` is set. */
 export async function call<T = unknown>(path: string, body?: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
   const method = options.method ?? 'POST';
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { 'Accept-Language': currentLocale() };
   const token = getToken();
   if (token && !path.startsWith('/login')) headers.Authorization = token;
   if (method === 'POST') headers['Content-Type'] = 'application/json';
@@ -68,9 +85,9 @@ export async function call<T = unknown>(path: string, body?: unknown, options: C
   } catch {
     throw emit(new ApiError(response.statusText || 'error', response.status), options.quiet);
   }
-  if (response.status !== 200) throw emit(new ApiError(envelope?.message ?? response.statusText, response.status, envelope), options.quiet);
+  if (response.status !== 200) throw emit(new ApiError(envelopeText(envelope) || response.statusText, response.status, envelope), options.quiet);
   if (!options.raw && (envelope.success === false || envelope.code !== 200)) {
-    throw new ApiError(envelope.message, 200, envelope);
+    throw new ApiError(envelopeText(envelope), 200, envelope);
   }
   return envelope;
 }

@@ -7,6 +7,7 @@
  */
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
+import { paramsIn, type AnsweredReason } from '../contract/reasons';
 
 export const LOCALE_KEY = 'locale';
 export const DEFAULT_LOCALE = 'zh-CN';
@@ -92,6 +93,21 @@ function getMessages(locale: string): TranslationMessages | Promise<TranslationM
 }
 
 let provider: I18nProvider | undefined;
+
+/** The language shown (before the provider starts: the one chosen last time). */
+export function currentLocale(): LocaleCode {
+  return provider ? normalise(provider.getLocale()) : getStoredLocale();
+}
+
+/**
+ * The one place the console words what the server refused or noticed: by the reason's code, from the
+ * catalogue's texts in the language shown (`reasons.<code>`, generated from schemas/reasons/), its
+ * parameters in that language too; the server's own text of it when the console does not know the code.
+ */
+export function reasonText(reason: AnsweredReason): string {
+  if (!provider) return reason.text;
+  return provider.translate(`reasons.${reason.code}`, { ...paramsIn(reason.params, currentLocale()), _: reason.text });
+}
 
 /**
  * Loads the texts outside the first screen in the language shown, once; a page that needs them awaits

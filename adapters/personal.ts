@@ -10,16 +10,11 @@ export const MOBILE = /^1[3-9]\d{9}$/;
 /** 15 digits, 18 digits, or 17 digits and X (case-insensitive). */
 export const IDCARD = /^(\d{15}|\d{17}[\dXx])$/;
 
-/** The exact zh-CN messages; the console translates them by key (`intel.search.<key>`). */
-export const SEARCH_MESSAGES = {
-  empty: '请输入搜索条件',
-  phone: '请输入正确的手机号',
-  length: '请输入正确的手机号或身份证号',
-  idcard: '请输入正确的身份证号',
-  relations: '请至少选择一个关系类型',
-  none: '暂无信息',
-} as const;
-export type SearchMessage = keyof typeof SEARCH_MESSAGES;
+/**
+ * What is wrong with a search input: the console words it by key (`intel.search.<key>`), the server
+ * refuses it by code (`intel.searchEmpty`, `intel.phoneInvalid`, `intel.termInvalid`, `intel.idcardInvalid`).
+ */
+export type SearchMessage = 'empty' | 'phone' | 'length' | 'idcard';
 
 export type SearchTerm = { phone: string } | { idcard: string } | { error: SearchMessage };
 

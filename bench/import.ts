@@ -26,6 +26,7 @@ import { recordResults, type Figure } from './results';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 100);
+const LIST_MS = Number(process.env.LIST_MS ?? 1000);
 const AGENT = { userName: '13800000001', password: 'Agent@123' };
 const HEADERS = ['产品编号', '设备编号', '设备名称', 'IMEI', 'ICCID', '备注'];
 /** The demo seed's products, in turn. */
@@ -61,6 +62,14 @@ interface Watch {
   /** Every memory sample: when, and the resident size in MB. */
   samples: [number, number][];
   latencies: number[];
+  /** Each /healthz probe: when it was sent, and how long it took. */
+  probes: [number, number][];
+  /** The device list's (page 1, as the importing user) answers, when `listAs` was given. */
+  lists: number[];
+  /** Each device list: when it was sent, and how long it took. */
+  listed: [number, number][];
+  /** Stops the device lists alone (the list of a user who has just been given a million devices counts them). */
+  stopLists(): void;
   stop(): Promise<void>;
 }
 
@@ -70,11 +79,32 @@ const peakBetween = (w: Watch, from: number, to: number) => {
   return within.length ? Math.max(...within) : NaN;
 };
 
-/** Samples the server's memory and asks /healthz every SAMPLE_MS until stopped. */
-function watch(server: ServerProcess): Watch {
+/**
+ * Samples the server's memory and asks /healthz every SAMPLE_MS until stopped; with a token, asks the
+ * device list's first page as that user every LIST_MS too (one at a time, counted like /healthz).
+ */
+function watch(server: ServerProcess, listAs?: string): Watch {
   const pid = server.child.pid!;
-  const w: Watch = { peakRss: 0, samples: [], latencies: [], stop: async () => undefined };
+  const w: Watch = { peakRss: 0, samples: [], latencies: [], probes: [], lists: [], listed: [], stopLists: () => undefined, stop: async () => undefined };
   let probe: Promise<void> | null = null;
+  let listing: Promise<void> | null = null;
+  const lister = listAs
+    ? setInterval(() => {
+        if (listing) return;
+        const start = performance.now();
+        listing = fetch(`${server.url}/biz/t-device/devices`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: listAs }, body: '{"current":1,"size":10}' })
+          .then(async (res) => {
+            const body = await res.json();
+            if (!body.success) console.log(`  device list answered ${String(body.message).slice(0, 200)}`);
+          })
+          .catch((e: Error) => console.log(`  device list failed: ${e.message}`))
+          .finally(() => {
+            w.lists.push(performance.now() - start);
+            w.listed.push([start, performance.now() - start]);
+            listing = null;
+          });
+      }, LIST_MS)
+    : undefined;
   const timer = setInterval(() => {
     const rss = rssMb(pid);
     w.samples.push([performance.now(), rss]);
@@ -89,12 +119,15 @@ function watch(server: ServerProcess): Watch {
       .catch((e: Error) => console.log(`  /healthz failed: ${e.message}`))
       .finally(() => {
         w.latencies.push(performance.now() - start);
+        w.probes.push([start, performance.now() - start]);
         probe = null;
       });
   }, SAMPLE_MS);
+  w.stopLists = () => clearInterval(lister);
   w.stop = async () => {
     clearInterval(timer);
-    await probe;
+    clearInterval(lister);
+    await Promise.all([probe, listing]);
   };
   return w;
 }
@@ -104,6 +137,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function report(label: string, ms: number, idle: number, w: Watch) {
   const line = `  ${label.padEnd(8)} ${seconds(ms).padStart(7)}   peak RSS ${w.peakRss.toFixed(0)} MB (+${(w.peakRss - idle).toFixed(0)} MB over idle)   /healthz max ${Math.max(...w.latencies).toFixed(0)} ms, p99 ${percentile(w.latencies, 99).toFixed(0)} ms, median ${percentile(w.latencies, 50).toFixed(0)} ms (${w.latencies.length} probes)`;
   console.log(line);
+  if (w.lists.length) console.log(`           device list max ${Math.max(...w.lists).toFixed(0)} ms, p99 ${percentile(w.lists, 99).toFixed(0)} ms, median ${percentile(w.lists, 50).toFixed(0)} ms (${w.lists.length} lists)`);
 }
 
 /** The server on the run's database, as `npm start` starts it; its idle memory once it has answered a first list. */
@@ -142,10 +176,11 @@ async function run(kind: 'PGlite' | 'PostgreSQL', databaseUrl: string, file: str
     const form = new FormData();
     form.append('progress', 'bench-import-1');
     form.append('file', await openAsBlob(file), 'devices.xlsx');
-    const imported = watch(server);
+    const imported = watch(server, token);
     let started = performance.now();
     const answer = await (await fetch(`${server.url}/biz/t-device/import`, { method: 'POST', headers: { authorization: token }, body: form })).json();
     const answered = performance.now();
+    imported.stopLists();
     const importMs = answered - started;
     // A few seconds more: what the server does once it has answered (the statistics it takes afresh).
     await new Promise((r) => setTimeout(r, 3000));
@@ -162,6 +197,13 @@ async function run(kind: 'PGlite' | 'PostgreSQL', databaseUrl: string, file: str
         return Number.isNaN(peak) ? 'no sample' : `+${(peak - idle).toFixed(0)} MB`;
       };
       console.log(`           upload and wait ${seconds(read - started)} (${over(started, read)}), read and check ${seconds(write - read)} (${over(read, write)}), write and commit ${seconds(done - write)} (${over(write, done)}), answer ${seconds(answered - done)} (${over(done, answered)}), 3 s after it (${over(answered, Infinity)}); ${live.events.length} progress events`);
+    }
+    if (write && done) {
+      // The probes sent while the rows were being written and committed.
+      const during = (timed: [number, number][]) => timed.filter(([at]) => at >= write && at < done).map(([, ms]) => ms);
+      const [health, lists] = [during(imported.probes), during(imported.listed)];
+      const figures = (ms: number[]) => (ms.length ? `max ${Math.max(...ms).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms, median ${percentile(ms, 50).toFixed(0)} ms (${ms.length})` : 'none');
+      console.log(`           during write and commit: /healthz ${figures(health)}; device list ${figures(lists)}`);
     }
     console.log(`           ${answer.message}`);
     const importIdle = idle;

@@ -3,6 +3,7 @@
  * calibration coefficients, with their defaults and ranges. The simulator enforces them and the server
  * can validate a form with the same rules before it sends anything.
  */
+import type { Reason, ReasonCode } from './reasons';
 
 export const DEVICE_TYPES = {
   1: '485 device',
@@ -70,22 +71,27 @@ export const THRESHOLD_RULES: Record<keyof Thresholds, Rule> = {
   mode: { oneOf: [0, 1] },
 };
 
-function checkRule(key: string, value: unknown, rule: Rule): string | undefined {
-  if (typeof value !== 'number' || !Number.isInteger(value)) return `${key} 必须为整数`;
+/** A value's problem, by a code of the catalogue (schemas/reasons/devices.json) and its parameters. */
+export type ParamProblem = Reason;
+
+const problem = (code: ReasonCode, params: Record<string, string | number>): ParamProblem => ({ code, params });
+
+function checkRule(key: string, value: unknown, rule: Rule): ParamProblem | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return problem('command.param.notInteger', { key });
   if ('oneOf' in rule) {
-    if (!rule.oneOf.includes(value)) return `${key} 取值应为 ${rule.oneOf.join('/')}`;
+    if (!rule.oneOf.includes(value)) return problem('command.param.oneOf', { key, values: rule.oneOf.join('/') });
   } else if (value < rule.min || value > rule.max) {
-    return `${key} 取值范围 ${rule.min}-${rule.max}`;
+    return problem('command.param.range', { key, min: rule.min, max: rule.max });
   }
   return undefined;
 }
 
 /** Problems with the threshold fields present in `input` (unknown keys are ignored). */
-export function validateThresholds(input: Record<string, unknown>, { requireAll = false } = {}): string[] {
-  const problems: string[] = [];
+export function validateThresholds(input: Record<string, unknown>, { requireAll = false } = {}): ParamProblem[] {
+  const problems: ParamProblem[] = [];
   for (const key of Object.keys(THRESHOLD_RULES) as (keyof Thresholds)[]) {
     if (!(key in input)) {
-      if (requireAll) problems.push(`${key} 不能为空`);
+      if (requireAll) problems.push(problem('command.param.required', { key }));
       continue;
     }
     const p = checkRule(key, input[key], THRESHOLD_RULES[key]);
@@ -160,8 +166,8 @@ export function defaultProtection(): Protection {
 const UINT32_MAX = 4294967295;
 
 /** Values are integers 1..4294967295; enable flags (使能) are 0 or 1. Unknown keys are problems. */
-export function validateProtection(input: Record<string, unknown>): string[] {
-  const problems: string[] = [];
+export function validateProtection(input: Record<string, unknown>): ParamProblem[] {
+  const problems: ParamProblem[] = [];
   const flags = new Set<string>(PROTECTION_FLAG_KEYS);
   const values = new Set<string>(PROTECTION_VALUE_KEYS);
   for (const [key, value] of Object.entries(input)) {
@@ -172,17 +178,17 @@ export function validateProtection(input: Record<string, unknown>): string[] {
       const p = checkRule(key, value, { min: 1, max: UINT32_MAX });
       if (p) problems.push(p);
     } else {
-      problems.push(`未知参数 ${key}`);
+      problems.push(problem('command.param.unknown', { key }));
     }
   }
   return problems;
 }
 
-export function validateCalibration(input: Record<string, unknown>): string[] {
-  const problems: string[] = [];
+export function validateCalibration(input: Record<string, unknown>): ParamProblem[] {
+  const problems: ParamProblem[] = [];
   const keys = new Set<string>(CALIBRATION_KEYS);
   for (const [key, value] of Object.entries(input)) {
-    if (!keys.has(key)) problems.push(`未知系数 ${key}`);
+    if (!keys.has(key)) problems.push(problem('command.param.unknownCoefficient', { key }));
     else {
       const p = checkRule(key, value, { min: 1, max: UINT32_MAX });
       if (p) problems.push(p);

@@ -6,6 +6,8 @@ import { stale, write } from './generate';
 import { scaffold } from './scaffold';
 import { menuWarnings } from './menuTree';
 import { nextMigration, readCommittedSnapshot } from './history';
+import { checkedReasons } from './reasons';
+import { loadCalls } from './calls';
 
 const program = new Command('gen').description('Turns schemas/ and resources/ into typed, committed code.').option('--root <dir>', 'repository root', process.cwd());
 
@@ -24,11 +26,14 @@ program
     try {
       const root = program.opts().root;
       const model = loadModel(root);
+      const reasons = checkedReasons(root, model);
+      // Calls by name (resources/calls/ and the entities' endpoints): names, paths and codes.
+      const calls = loadCalls(root, model);
       // A schema change that would lose data without a declared decision is an input problem too.
       const pending = nextMigration(root, readCommittedSnapshot(root), model);
       // Warnings do not fail the run: the inputs work, but a user would have trouble with the menu.
       for (const w of menuWarnings(model)) console.warn(`warning: ${formatProblem(w)}\n`);
-      console.log(`ok: ${model.entities.length} entities (${model.entities.map((e) => e.name).join(', ')})`);
+      console.log(`ok: ${model.entities.length} entities (${model.entities.map((e) => e.name).join(', ')}), ${Object.keys(reasons).length} reasons, ${calls.length} calls`);
       if (pending) console.log(`\`npm run gen\` will write ${pending.path}`);
     } catch (e) {
       fail(e);

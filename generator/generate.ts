@@ -9,17 +9,26 @@ import { emitEndpoints } from './emit/endpoints';
 import { emitConsole, declaredMessages } from './emit/console';
 import { emitCatalogues } from './emit/catalogues';
 import { emitServer } from './emit/server';
+import { checkedReasons, emitReasons, emitReasonsByCall, reasonMessages } from './reasons';
+import { emitCalls } from './calls';
+import { LANGS } from './model';
 
 /** The folders that hold nothing but generated files; anything else found in them is stale. */
-export const GENERATED_DIRS = ['adapters/generated', 'app/generated', 'server/generated'];
+export const GENERATED_DIRS = ['adapters/generated', 'app/generated', 'server/generated', 'contract/generated'];
 
 export async function render(root: string, model: Model = loadModel(root)): Promise<Record<string, string>> {
+  const reasons = checkedReasons(root, model);
+  const declared = declaredMessages(model);
+  for (const lang of LANGS) declared[lang].reasons = reasonMessages(reasons, lang);
   return {
     ...(await emitTypes(model)),
     ...emitEndpoints(model),
     ...emitConsole(model),
-    ...(await emitCatalogues(root, declaredMessages(model))),
+    ...(await emitCatalogues(root, declared)),
     ...emitServer(model),
+    ...emitReasons(reasons),
+    ...emitReasonsByCall(root, model, reasons),
+    ...emitCalls(root, model),
   };
 }
 

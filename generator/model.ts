@@ -261,6 +261,18 @@ const LOG_VERBS: Record<string, I18n> = {
   status: { 'zh-CN': '状态修改', 'zh-TW': '狀態修改', 'en-US': 'Change status of' },
 };
 
+const READ_NAMES: Record<string, I18n> = {
+  list: { 'zh-CN': '列表', 'zh-TW': '列表', 'en-US': 'list' },
+  all: { 'zh-CN': '全部', 'zh-TW': '全部', 'en-US': 'all' },
+  get: { 'zh-CN': '详情', 'zh-TW': '詳情', 'en-US': 'details' },
+};
+
+/** A standard read's name in the API document: the entity label and what it reads ("Device list"). */
+export function readName(label: I18n, action: string, ep: Endpoint): I18n | undefined {
+  const what = READ_NAMES[ep.as ?? action];
+  return what && { 'zh-CN': label['zh-CN'] + what['zh-CN'], 'zh-TW': label['zh-TW'] + what['zh-TW'], 'en-US': `${label['en-US']} ${what['en-US']}` };
+}
+
 /** A write's operation-log name: the endpoint's `log`, else the entity label and the standard action's verb. */
 export function logName(label: I18n, action: string, ep: Endpoint): I18n | undefined {
   if (ep.log) return ep.log;

@@ -10,15 +10,16 @@ import type { Config } from './config';
 import type { Database } from './db';
 import type { Tokens } from './auth/tokens';
 import type { LiveDevices } from './devices/live';
-import { Forbidden, LoginExpired, Refusal, NotFound } from './http/envelope';
+import { Forbidden, LoginExpired, Refusal, NotFound, fail, failOf, reason, languageOfRequest, wordsOf } from './http/envelope';
 import { compressAnswer } from './http/compression';
 import { securityHeaders } from './http/securityHeaders';
 import { refusalFor } from './db/errors';
 import { streamRefusal } from './http/bodyLimit';
 import { authenticate } from './http/route';
 import type { RouteContext } from './http/context';
-import { databaseRateLimitStore, TOO_MANY } from './http/rateLimit';
+import { databaseRateLimitStore } from './http/rateLimit';
 import { describeRoute, type ApiCatalog } from './http/catalog';
+import { checkEveryCallRegistered } from './http/calls';
 import { openApiDocument } from './http/openapi';
 import { registerApiDocs } from './http/apiDocs';
 import { registerMonitorRoutes } from './domain/monitor';
@@ -63,7 +64,6 @@ export interface AppDeps {
   live: LiveDevices;
 }
 
-const fail = (code: number, message: string, data: unknown = null) => ({ code, success: false, message, data });
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,41 +139,42 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   // Refused before anything of the call runs: the only 503 this server answers, so a reverse proxy may
   // send it to another replica (deploy/proxy.ts does) without applying a write twice.
   // Hooks that do not wait for anything take the callback form: an async one costs every call a promise.
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (!closing) return done();
-    reply.code(503).header('connection', 'close').header('retry-after', '1').send(fail(503, '服务正在重启，请稍后重试'));
+    reply.code(503).header('connection', 'close').header('retry-after', '1').send(fail(reason('server.restarting'), languageOfRequest(request)));
   });
 
   app.setErrorHandler((error, request, reply) => {
+    const language = languageOfRequest(request);
     const refusal = error instanceof Refusal ? error : refusalFor(error) ?? streamRefusal(error, request);
-    if (refusal) return reply.code(200).send(fail(refusal.code, refusal.message, refusal.about));
-    if (error instanceof Forbidden) return reply.code(401).send(fail(401, error.message));
+    if (refusal) return reply.code(200).send(failOf(refusal, language, refusal.code, refusal.about ?? null));
+    if (error instanceof Forbidden) return reply.code(401).send(failOf(error, language, 401));
     if (error instanceof LoginExpired) {
       // Fastify accepts only 1xx–5xx in code(); the legacy contract's 700 is set on the raw response.
       reply.raw.statusCode = 700;
-      return reply.send(fail(700, error.message));
+      return reply.send(failOf(error, language, 700));
     }
-    if (error instanceof NotFound) return reply.code(404).send(fail(404, error.message || '资源不存在'));
+    if (error instanceof NotFound) return reply.code(404).send(failOf(error, language, 404));
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 429) return reply.code(200).send(fail(429, TOO_MANY));
-    if (status && status >= 400 && status < 500) return reply.code(200).send(fail(400, '请求格式错误'));
+    if (status === 429) return reply.code(200).send(fail(reason('request.tooMany'), language));
+    if (status && status >= 400 && status < 500) return reply.code(200).send(fail(reason('request.malformed'), language));
     // Database errors may quote the row (a duplicate key's phone): the server's log gets them masked.
     request.log.error({ err: { type: (error as Error).name, message: maskPersonalText(String((error as Error).message ?? error)), stack: maskPersonalText(String((error as Error).stack ?? '')) } });
-    return reply.code(500).send(fail(500, '服务器错误'));
+    return reply.code(500).send(fail(reason('server.error'), language));
   });
 
   app.get('/healthz', async (_req, reply) => {
     await sql`select 1`.execute(database.db);
     return reply.send({ status: 'ok', database: database.kind });
   });
-  describeRoute(catalog, { path: '/healthz', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '健康检查', 'zh-TW': '健康檢查', 'en-US': 'Health (200 once the database answers)' }, answer: { description: 'The database answers', type: 'application/json', schema: { type: 'object', properties: { status: { const: 'ok' }, database: { enum: ['pglite', 'postgres'] } }, required: ['status', 'database'] } } });
+  describeRoute(catalog, { path: '/healthz', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: wordsOf('docs.healthz'), answer: { description: 'The database answers', type: 'application/json', schema: { type: 'object', properties: { status: { const: 'ok' }, database: { enum: ['pglite', 'postgres'] } }, required: ['status', 'database'] } } });
   const generated = JSON.parse(readFileSync(join(ROOT, 'server', 'generated', 'openapi.json'), 'utf8')) as Record<string, unknown>;
   // The document a caller may see: with a token, the calls its permission codes open; without, the public ones.
   app.get('/openapi.json', async (request, reply) => {
     const user = request.headers.authorization ? await authenticate(ctx, request, reply).catch(() => null) : null;
     return reply.type('application/json').send(openApiDocument(generated, catalog, user));
   });
-  describeRoute(catalog, { path: '/openapi.json', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': '接口文档（按调用者权限）', 'zh-TW': '介面文件（依呼叫者權限）', 'en-US': "This document (the calls the caller's token opens)" }, answer: { description: 'An OpenAPI 3.1 document', type: 'application/json', schema: { type: 'object', properties: { openapi: { type: 'string' }, info: { type: 'object' }, components: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } } });
+  describeRoute(catalog, { path: '/openapi.json', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: wordsOf('docs.openapi'), answer: { description: 'An OpenAPI 3.1 document', type: 'application/json', schema: { type: 'object', properties: { openapi: { type: 'string' }, info: { type: 'object' }, components: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } } });
   await registerApiDocs(app, catalog);
 
   registerSessionRoutes(app, ctx);
@@ -200,12 +201,15 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerMonitorRoutes(app, ctx, database, metrics);
   registerErrorLogRoutes(app, ctx);
   registerMessageCentreRoutes(app, ctx);
+  // Every call resources/calls/ declares is served: a declaration no module registers stops the start
+  // (the modules inside plugins register theirs when the app gets ready).
+  app.addHook('onReady', async () => checkEveryCallRegistered(catalog));
 
   // The console lives under its base path (spec 002 §9) and its entry is /home (spec 002 §2). Without
   // this route the static plugin's wildcard would answer the bare root as a directory listing it may not
   // give, which the error handler turns into 400.
   app.get('/', async (_req, reply) => reply.redirect(CONSOLE_ENTRY));
-  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: { 'zh-CN': `控制台入口（转到 ${CONSOLE_ENTRY}）`, 'zh-TW': `控制台入口（轉到 ${CONSOLE_ENTRY}）`, 'en-US': `The console (redirects to ${CONSOLE_ENTRY})` }, answer: { status: 302, description: `To ${CONSOLE_ENTRY} (the \`Location\` header)` } });
+  describeRoute(catalog, { path: '/', methods: ['GET'], codes: null, public: true, tag: 'platform', summary: wordsOf('docs.console', { entry: CONSOLE_ENTRY }), answer: { status: 302, description: `To ${CONSOLE_ENTRY} (the \`Location\` header)` } });
 
   const hasConsole = config.serveConsole && existsSync(join(CONSOLE_DIR, 'index.html'));
   // A wildcard route, so a console rebuilt while the server runs is served without a restart.
@@ -231,7 +235,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       if (url === CONSOLE_BASE || url.startsWith(`${CONSOLE_BASE}/`) || url.startsWith(`${CONSOLE_BASE}?`)) return reply.type('text/html').sendFile('index.html');
       return reply.redirect(CONSOLE_BASE + url);
     }
-    return reply.code(404).send(fail(404, '资源不存在'));
+    return reply.code(404).send(fail(reason('server.notFound'), languageOfRequest(request)));
   });
   return app;
 }

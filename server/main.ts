@@ -32,7 +32,7 @@ function newest(dir: string): number {
 /** The console is built when dist/app is missing or older than its sources. */
 function buildConsoleIfNeeded() {
   const index = join(CONSOLE_DIR, 'index.html');
-  const sources = Math.max(newest(join(ROOT, 'app')), newest(join(ROOT, 'adapters')));
+  const sources = Math.max(newest(join(ROOT, 'app')), newest(join(ROOT, 'adapters')), newest(join(ROOT, 'contract')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   console.log('building the console (dist/app)…');
   const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });

@@ -12,10 +12,10 @@ import CloseIcon from '@mui/icons-material/Close';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { call, getToken } from '../../adapters/http';
+import { getToken } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { useAlarmEvents } from '../devices/live/events';
 
-export const SUMMARY_PATH = '/biz/t-alarm/alarmTypeCount';
 /** The list each summary group opens, with the code that opens it (resources/alarm.resource.json). */
 export const GROUP_LISTS: Record<string, { path: string; code: string }> = {
   device: { path: '/alarmDevice', code: 'alarm-device:list' },
@@ -40,6 +40,7 @@ interface Group {
 
 export function AlarmSummary() {
   const translate = useTranslate();
+  const api = useApi();
   const navigate = useNavigate();
   const { permissions } = usePermissions<string[]>();
   const [groups, setGroups] = useState<Group[]>([]);
@@ -54,7 +55,7 @@ export function AlarmSummary() {
 
   const load = useCallback(
     () =>
-      call<Group[]>(SUMMARY_PATH, {}, { quiet: true }).then(
+      api.call<Group[]>('alarm.alarmTypeCount', {}, { quiet: true }).then(
         (a) => {
           const shown = (a.data ?? []).filter((g) => g.num > 0 && GROUP_LISTS[g.type] && codes.includes(GROUP_LISTS[g.type].code));
           if (live.current) setGroups(shown);

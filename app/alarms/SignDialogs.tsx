@@ -5,14 +5,13 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { call } from '../../adapters/http';
+import { reasonText } from '../../adapters/i18nProvider';
+import type { AnsweredReason } from '../../contract/reasons';
 import { imageUrl } from '../components/api';
-import { NoteField, useSignOff } from '../components/SignOffDialog';
-import { signOffFailure, signOffReason } from '../components/signOffText';
+import { NoteField, signOffFailure, useSignOff } from '../components/SignOffDialog';
+import { useApi } from '../components/calls';
 import { alarmsSigned } from './AlarmSummary';
 
-export const SIGN_PATH = '/biz/t-alarm/signing';
-export const SIGN_BATCH_PATH = '/biz/t-alarm/signingBatch';
 export const PHOTO_HEIGHT = 400;
 
 type Row = Record<string, unknown>;
@@ -20,7 +19,7 @@ type Row = Record<string, unknown>;
 /** One alarm's sign-off; the legacy dialog sends the row's description and photo back with the note. */
 export const useAlarmSignOff = (onSigned: () => void) =>
   useSignOff({
-    path: SIGN_PATH,
+    call: 'alarm.signing',
     title: 'alarms.sign.title',
     extra: (r) => ({ fRemark: r.fRemark ?? '', fPhotoUrl: r.fPhotoUrl ?? '' }),
     onSigned: () => {
@@ -32,11 +31,14 @@ export const useAlarmSignOff = (onSigned: () => void) =>
 interface BatchResult {
   fId: number;
   success: boolean;
+  /** The legacy words; `reason` says the same by code. */
   message: string;
+  reason?: AnsweredReason;
 }
 
 export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null; onClose: () => void; onDone: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -52,7 +54,7 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
     if (!note.trim()) return setError(translate('common.signOff.noteRequired'));
     setBusy(true);
     try {
-      const answer = await call<{ results: BatchResult[] }>(SIGN_BATCH_PATH, { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() });
+      const answer = await api.call<{ results: BatchResult[] }>('alarm.signingBatch', { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() });
       setResults(answer.data.results);
       if (answer.data.results.some((r) => r.success)) alarmsSigned();
     } catch (e) {
@@ -77,7 +79,7 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
             <List dense>
               {results.map((r) => (
                 <ListItem key={r.fId} data-testid="batch-sign-result" data-success={r.success ? 1 : 0}>
-                  <ListItemText primary={label(r.fId)} secondary={r.success ? translate('common.signOff.done') : signOffReason(translate, r.message)} slotProps={{ secondary: { color: r.success ? 'success.main' : 'error.main' } }} />
+                  <ListItemText primary={label(r.fId)} secondary={r.success ? translate('common.signOff.done') : r.reason ? reasonText(r.reason) : r.message} slotProps={{ secondary: { color: r.success ? 'success.main' : 'error.main' } }} />
                 </ListItem>
               ))}
             </List>

@@ -8,6 +8,7 @@ import { Box, Button, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { SchemaList, type FilterWidget } from '../components/SchemaList';
 import { useSignOff } from '../components/SignOffDialog';
+import { entityCall } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
 import { PointMapDialog, type Point } from './PointMapDialog';
 
@@ -37,7 +38,7 @@ export function TouchAlarmList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
   const [point, setPoint] = useState<Point | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
-  const signOff = useSignOff({ path: config.endpoints.updateStatus, title: 'alarms.touch.signTitle', onSigned: () => setReloadKey((k) => k + 1) });
+  const signOff = useSignOff({ call: entityCall(config, 'updateStatus'), title: 'alarms.touch.signTitle', onSigned: () => setReloadKey((k) => k + 1) });
   return (
     <>
       <SchemaList

@@ -6,12 +6,14 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../adapters/http';
 import type { FieldInputProps } from '../components/FieldInput';
 import { SchemaList } from '../components/SchemaList';
-import { extensionOf, uploadWithProgress } from '../components/upload/uploadFile';
+import { extensionOf } from '../components/upload/uploadFile';
+import { callUrl } from '../../adapters/dataProvider';
+import { useApi } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
 import { AreaField } from './AreaField';
 
-export const APP_UPLOAD_PATH = '/biz/t-app-version/upload';
-export const appDownloadPath = (id: unknown) => `/biz/t-app-version/download/${encodeURIComponent(String(id))}`;
+/** The package's address (upload.appPackageFile), opened by the browser. */
+export const appDownloadPath = (id: unknown) => callUrl('upload.appPackageFile', { id: String(id) });
 /** Spec 001 §5, §9: apk, ipa, png up to 200 MB (204800 KB). */
 const EXTENSIONS = ['apk', 'ipa', 'png'];
 const LIMIT_BYTES = 200 * 1024 * 1024;
@@ -19,6 +21,7 @@ const LIMIT_BYTES = 200 * 1024 * 1024;
 /** The package: chosen, checked, streamed up with a progress bar; the row keeps the stored name. */
 function AppFileField({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -31,7 +34,7 @@ function AppFileField({ field, value, onChange, disabled, error }: FieldInputPro
     if (file.size > LIMIT_BYTES) return notify(translate('appVersion.tooLarge'), { type: 'warning' });
     setProgress(0);
     try {
-      const envelope = await uploadWithProgress<{ fAppFile: string }>(APP_UPLOAD_PATH, file, setProgress);
+      const envelope = await api.upload<{ fAppFile: string }>('upload.appPackage', file, { onProgress: (sent, total) => setProgress(Math.min(100, Math.round((sent / total) * 100))) });
       onChange(envelope.data.fAppFile);
       setPicked(file.name);
       notify(translate('appVersion.uploaded'), { type: 'success' });

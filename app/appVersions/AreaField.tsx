@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { call } from '../../adapters/http';
+import { useMemo } from 'react';
+import { useCallQuery } from '../components/calls';
 import { OptionSelect, type FieldInputProps } from '../components/FieldInput';
 import type { Option } from '../components/lookups';
 
@@ -22,16 +22,8 @@ function flatten(nodes: AreaNode[], prefix = ''): Option[] {
  * this component so a cascading jurisdiction picker can replace it without touching the form.
  */
 export function AreaField(props: FieldInputProps) {
-  const [options, setOptions] = useState<Option[]>([]);
-  useEffect(() => {
-    let alive = true;
-    call<AreaNode[]>('/system/t-area-info/treeList', {})
-      .then((envelope) => alive && setOptions(flatten(Array.isArray(envelope.data) ? envelope.data : [])))
-      .catch(() => alive && setOptions([]));
-    return () => {
-      alive = false;
-    };
-  }, []);
+  const { data } = useCallQuery<AreaNode[]>('area.treeList', {});
+  const options = useMemo(() => flatten(Array.isArray(data) ? data : []), [data]);
   return <OptionSelect {...props} options={options} />;
 }
 

@@ -1,10 +1,5 @@
-import { endpoints } from '../../adapters/generated/endpoints';
 import type { ResourceConfig } from '../resources/types';
-import { readBack } from '../components/serverText';
-import texts from './messages';
 import { CodeTreePage, type CodeTreeSettings } from '../departments/CodeTreePage';
-
-const PATHS = endpoints.area;
 
 /**
  * Spec 002 §6 notes the legacy screen checks area:add for the top-level add and for edit, and area:edit
@@ -12,7 +7,7 @@ const PATHS = endpoints.area;
  */
 const SETTINGS: CodeTreeSettings = {
   ns: 'areas',
-  paths: { tree: PATHS.treeList, save: PATHS.save, delete: PATHS.delete },
+  calls: { tree: 'area.treeList', save: 'area.save', delete: 'area.delete' },
   codeField: 'fAreaId',
   parentField: 'fHighAreaId',
   fields: [
@@ -21,7 +16,6 @@ const SETTINGS: CodeTreeSettings = {
     { key: 'fAreaPinyin', label: 'pinyin', maxLength: 200 },
     { key: 'fAreaPinyinAcr', label: 'pinyinAcr', maxLength: 50 },
   ],
-  refusal: readBack(texts['zh-CN'].areas.messages, 'areas.messages'),
   codes: { list: 'area:list', addTop: 'area:add', addChild: 'area:add', edit: 'area:edit', del: 'area:del' },
 };
 

@@ -29,10 +29,6 @@ export default {
       "deleted": "地区删除成功",
       "messages": {
         "fAreaIdTaken": "地区编号已存在",
-        "parentMissing": "上级地区不存在",
-        "parentSelf": "上级地区不能是当前地区",
-        "parentCycle": "上级地区不能是当前地区的下级地区",
-        "notFound": "数据不存在或无权操作",
         "fAreaIdRequired": "地区编号不能为空",
         "fAreaIdNumeric": "地区编号必须是数字",
         "fAreaNameRequired": "地区名称不能为空",
@@ -70,10 +66,6 @@ export default {
       "deleted": "地區刪除成功",
       "messages": {
         "fAreaIdTaken": "地區編號已存在",
-        "parentMissing": "上級地區不存在",
-        "parentSelf": "上級地區不能是當前地區",
-        "parentCycle": "上級地區不能是當前地區的下級地區",
-        "notFound": "資料不存在或無權操作",
         "fAreaIdRequired": "地區編號不能為空",
         "fAreaIdNumeric": "地區編號必須是數字",
         "fAreaNameRequired": "地區名稱不能為空",
@@ -111,10 +103,6 @@ export default {
       "deleted": "Area deleted",
       "messages": {
         "fAreaIdTaken": "This area number is already used",
-        "parentMissing": "The parent area does not exist",
-        "parentSelf": "An area cannot be its own parent",
-        "parentCycle": "The parent cannot be one of this area's sub-areas",
-        "notFound": "The record does not exist or you may not change it",
         "fAreaIdRequired": "Area number is required",
         "fAreaIdNumeric": "Area number must be a number",
         "fAreaNameRequired": "Area name is required",

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError, envelopeText } from '../../adapters/http';
+import { entityCall, useApi } from './calls';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
-import { generalRefusal, type ServerText } from './serverText';
 import { FieldInput, type FieldInputProps } from './FieldInput';
 import { useIsAdmin } from './lookups';
-import { refusedField } from '../../adapters/refusal';
+import { refusedField } from '../../contract/reasons';
 import { refusalError, toBody, validateForm, type FieldError, type FormValues } from './validate';
 import { useOpenedOnce } from './useOpenedOnce';
 
@@ -25,10 +25,8 @@ export interface FormDialogProps {
   onSaved?: (row: unknown) => void;
   /** Page-specific rule for showing a field given the current values (e.g. a field only for some product types). */
   isVisible?: (source: string, values: FormValues) => boolean;
-  /** i18n key of the failure message; receives the server's text as %{message}. Without it the server's text is shown as is. */
+  /** i18n key of the failure message; receives the refusal (in the console's language) as %{message}. Without it the refusal is shown alone. */
   failureKey?: string;
-  /** The server's refusals this form knows, shown in the console's language (else the general ones). */
-  refusal?: ServerText;
   /** Dialog width. */
   maxWidth?: 'sm' | 'md' | 'lg';
   /** View mode: every field disabled and the confirm button only closes (spec 002 §2 user form). */
@@ -71,11 +69,12 @@ function initialValues(fields: FieldConfig[], record: Row | null | undefined, ex
  * chosen from the schema (enum, dictionary, reference, multi choice, text), the schema's rules checked
  * before the save call, and the server's refusal shown without losing what was typed.
  */
-export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, refusal = generalRefusal, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
+export function FormDialog({ config, open, record, onClose, onSaved, isVisible, failureKey, maxWidth = 'md', readOnly = false, inputs, fixed, validate, extraKeys, extra }: FormDialogProps) {
   const opened = useOpenedOnce(open);
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
+  const api = useApi();
   const isAdmin = useIsAdmin();
   const editing = Boolean(record && record.fId !== undefined && record.fId !== null);
 
@@ -144,8 +143,8 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     Object.assign(body, toBody(visible, values, editing), fixed);
     for (const key of extraKeys ?? []) if (values[key] !== undefined) body[key] = values[key];
     try {
-      const envelope = await call(config.endpoints.save, body);
-      notify(translate(config.notifications?.save ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
+      const envelope = await api.call(entityCall(config, 'save'), body);
+      notify(translate(config.notifications?.save ?? 'ra.notification.updated', { _: envelopeText(envelope) }), { type: 'success' });
       setSaving(false);
       onClose();
       onSaved?.(envelope.data);
@@ -162,7 +161,8 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
         setErrors({ [field.source]: refused });
         reveal({ [field.source]: refused });
       }
-      const text = message(refused) ?? refusal(translate, error instanceof Error ? error.message : String(error));
+      // The refusal in the console's language, by its code (adapters/http.ts).
+      const text = message(refused) ?? (error instanceof Error ? error.message : String(error));
       notify(failureKey ? translate(failureKey, { message: text }) : text, { type: 'error' });
     }
   };

@@ -6,9 +6,8 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../adapters/http';
 import { imageUrl } from './api';
 import type { FieldInputProps } from './fieldInputProps';
-import { imageProblem, uploadFile } from './upload/uploadFile';
-
-export const IMAGE_UPLOAD_PATH = '/api/upload';
+import { imageProblem } from './upload/uploadFile';
+import { useApi } from './calls';
 
 /**
  * A picture field (a product's fImageName): the current picture, and an upload that stores the file on
@@ -16,6 +15,7 @@ export const IMAGE_UPLOAD_PATH = '/api/upload';
  */
 export function ImageUpload({ field, value, onChange, disabled, error }: FieldInputProps) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -29,7 +29,7 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
     if (problem) return notify(translate(problem), { type: 'warning' });
     setBusy(true);
     try {
-      const envelope = await uploadFile<string>(IMAGE_UPLOAD_PATH, file);
+      const envelope = await api.upload<string>('upload.picture', file);
       onChange(envelope.data);
       setBroken(null);
       notify(translate('upload.imageSuccess'), { type: 'success' });

@@ -33,7 +33,7 @@ import { Box, Button, CircularProgress, IconButton, InputAdornment, MenuItem, Me
 import ClearIcon from '@mui/icons-material/Clear';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useTranslate } from 'react-admin';
-import { call } from '../../adapters/http';
+import { dataProvider, type CallName } from '../../adapters/dataProvider';
 
 export type JurisdictionLevel = 'province' | 'city' | 'district' | 'street' | 'community' | 'building' | 'house' | 'person' | 'pcs';
 export type JurisdictionKind = 'area' | 'street' | 'community' | 'areatocommunityto' | 'pcs' | 'areatopcsto' | 'building' | 'areatohome' | 'areatoperson';
@@ -69,27 +69,30 @@ const records = (data: unknown): Row[] => (Array.isArray(data) ? data : ((data a
 const page = (condition: Row) => ({ current: 1, size: 1000, condition, ...condition });
 
 /** Each level: the call that lists the children of the parent id, and how an answer row reads. */
-const LOADERS: Record<JurisdictionLevel, { path: string; body: (parent: JurisdictionId) => Row; id: string; label: string }> = {
-  province: { path: '/system/t-area-info/childrenlist', body: () => ({ fAreaId: 0 }), id: 'fAreaId', label: 'fAreaName' },
-  city: { path: '/system/t-area-info/childrenlist', body: (p) => ({ fAreaId: p }), id: 'fAreaId', label: 'fAreaName' },
-  district: { path: '/system/t-area-info/childrenlist', body: (p) => ({ fAreaId: p }), id: 'fAreaId', label: 'fAreaName' },
-  street: { path: '/system/t-street-info/list', body: (p) => page({ fAreaId: p }), id: 'fStreetId', label: 'fStreetName' },
-  community: { path: '/system/t-community/list', body: (p) => page({ fStreet: p }), id: 'id', label: 'fName' },
-  building: { path: '/biz/t-build-info/list', body: (p) => page({ fCommunityid: p }), id: 'id', label: 'fBuildingnum' },
-  house: { path: '/biz/t-house-info/list', body: (p) => page({ fBuildId: p }), id: 'fHouseId', label: 'fHouseName' },
-  person: { path: '/biz/t-person-info/list', body: (p) => page({ fHouseId: p }), id: 'fPersonId', label: 'fName' },
-  pcs: { path: '/system/t-police-sta-info/list', body: (p) => page({ fAreaId: p }), id: 'fPoliceStaId', label: 'fPoliceStaName' },
+const LOADERS: Record<JurisdictionLevel, { call: CallName; body: (parent: JurisdictionId) => Row; id: string; label: string }> = {
+  province: { call: 'area.children', body: () => ({ fAreaId: 0 }), id: 'fAreaId', label: 'fAreaName' },
+  city: { call: 'area.children', body: (p) => ({ fAreaId: p }), id: 'fAreaId', label: 'fAreaName' },
+  district: { call: 'area.children', body: (p) => ({ fAreaId: p }), id: 'fAreaId', label: 'fAreaName' },
+  street: { call: 'street.list', body: (p) => page({ fAreaId: p }), id: 'fStreetId', label: 'fStreetName' },
+  community: { call: 'community.list', body: (p) => page({ fStreet: p }), id: 'id', label: 'fName' },
+  building: { call: 'building.list', body: (p) => page({ fCommunityid: p }), id: 'id', label: 'fBuildingnum' },
+  house: { call: 'house.list', body: (p) => page({ fBuildId: p }), id: 'fHouseId', label: 'fHouseName' },
+  person: { call: 'person.list', body: (p) => page({ fHouseId: p }), id: 'fPersonId', label: 'fName' },
+  pcs: { call: 'policeStation.list', body: (p) => page({ fAreaId: p }), id: 'fPoliceStaId', label: 'fPoliceStaName' },
 };
 
 const cache = new Map<string, Promise<JurisdictionOption[]>>();
 
-/** The options of one level under a parent id (the province level has none), cached for the session. */
+/**
+ * The options of one level under a parent id (the province level has none), cached for the session
+ * (every picker of every page shares it, so it asks the data provider itself rather than through a hook).
+ */
 export function loadLevel(level: JurisdictionLevel, parent: JurisdictionId | undefined): Promise<JurisdictionOption[]> {
   const key = `${level}:${parent ?? ''}`;
   let hit = cache.get(key);
   if (!hit) {
     const l = LOADERS[level];
-    hit = call<unknown>(l.path, l.body(parent ?? 0), { quiet: true })
+    hit = dataProvider.call<unknown>(l.call, l.body(parent ?? 0), { quiet: true })
       .then((e) => records(e.data).map((r) => ({ id: r[l.id] as JurisdictionId, label: String(r[l.label] ?? r[l.id]) })))
       .catch((error) => {
         cache.delete(key);

@@ -1,24 +1,23 @@
 import { DateTimeInput } from './DateTimeInput';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Box, Button, Checkbox, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, LinearProgress, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, type Theme } from '@mui/material';
+import { Box, Button, Checkbox, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, MenuItem, Paper, Switch, TextField, type SxProps, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError, envelopeText } from '../../adapters/http';
+import { entityCall, useApi } from './calls';
 import { useCan } from '../auth/useCan';
 import type { FieldConfig, FilterConfig, ResourceConfig } from '../resources/types';
 import { defaultSort, permissionOf } from './api';
 import { useConfirm } from './ConfirmDialog';
-import { EmptyState } from './EmptyState';
 import { useEnumOptions } from './FieldInput';
 import { invalidateLookups, useDictionary } from './lookups';
 import { FieldValue } from './FieldValue';
 import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
-import { generalRefusal, type ServerText } from './serverText';
-import { Pager } from './Pager';
+import { DataTable } from './DataTable';
 import { useLinkTargets } from './linkTargets';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
 
@@ -172,6 +171,12 @@ function treeLines(rows: (Row & { id: number })[], parent: string, expanded: Set
   return lines;
 }
 
+/** A column's cells: times and a tree's first column stay on one line, option labels wrap only between words (a Chinese label never); names and notes wrap. */
+function columnSx(field: FieldConfig | undefined, treeColumn: boolean): SxProps<Theme> | undefined {
+  if (treeColumn || field?.type === 'date-time') return { whiteSpace: 'nowrap' };
+  return field?.enum ? { wordBreak: 'keep-all' } : undefined;
+}
+
 type SwitchConfig = NonNullable<ResourceConfig['list']['switches']>[number];
 
 /**
@@ -183,16 +188,17 @@ function SwitchCell({ config, declared, row }: { config: ResourceConfig; declare
   const notify = useNotify();
   const refresh = useRefresh();
   const allowed = useCan(permissionOf(config, declared.endpoint, `${config.name}:edit`, 'update'));
+  const api = useApi();
   const [busy, setBusy] = useState(false);
   const on = String(row[declared.field]) === String(declared.on);
   const toggle = async () => {
     setBusy(true);
     try {
-      const envelope = await call(config.endpoints[declared.endpoint], { fId: row.fId, [declared.field]: on ? declared.off : declared.on });
-      notify(translate(config.notifications[declared.endpoint] ?? 'ra.notification.updated', { _: envelope.message }), { type: 'success' });
+      const envelope = await api.call(entityCall(config, declared.endpoint), { fId: row.fId, [declared.field]: on ? declared.off : declared.on });
+      notify(translate(config.notifications[declared.endpoint] ?? 'ra.notification.updated', { _: envelopeText(envelope) }), { type: 'success' });
       refresh();
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) notify(generalRefusal(translate, error instanceof Error ? error.message : String(error)), { type: 'error' });
+      if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -233,8 +239,6 @@ export interface SchemaListProps {
   /** Buttons of the search bar shown before add (e.g. an import); a function receives the applied search (an export). */
   toolbar?: ReactNode | ((filter: Record<string, unknown>) => ReactNode);
   /** Page-specific options of the add/edit dialog. */
-  /** The server's refusals this list knows (of its deletes and saves), shown in the console's language. */
-  refusal?: ServerText;
   form?: Pick<FormDialogProps, 'isVisible' | 'maxWidth' | 'inputs' | 'fixed' | 'validate' | 'extraKeys' | 'extra'>;
   /** Conditions every query carries (the library whose fields a drawer lists). */
   fixedFilter?: Record<string, unknown>;
@@ -270,12 +274,13 @@ export interface SchemaListProps {
  * and add, edit and delete gated by the resource's permission codes. A hand-written list can wrap it and
  * add row buttons, toolbar buttons and form rules.
  */
-export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
+export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cells, view, readOnly = false, deletable, filterWidgets, linkTargets, selection, reloadKey, onFilterChange }: SchemaListProps) {
   const translate = useTranslate();
   const sharedTargets = useLinkTargets();
   const notify = useNotify();
   const refresh = useRefresh();
   const confirm = useConfirm();
+  const api = useApi();
   const canAdd = useCan(permissionOf(config, 'save', `${config.name}:add`, 'create')) && !readOnly && Boolean(config.endpoints.save);
   const canEdit = useCan(permissionOf(config, 'save', `${config.name}:edit`, 'update')) && !readOnly && Boolean(config.endpoints.save);
   const canDelete = useCan(permissionOf(config, 'delete', `${config.name}:del`)) && !readOnly && Boolean(config.endpoints.delete);
@@ -319,7 +324,7 @@ export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFi
   const { data, total, isFetching, refetch } = useGetList<Row & { id: number }>(
     config.entity ?? config.name,
     // A variant served by another list call of the entity (the administration flavour of feedback).
-    { pagination: { page, perPage }, sort: defaultSort(config), filter, ...(config.list.endpoint ? { meta: { endpoint: config.list.endpoint } } : {}) },
+    { pagination: { page, perPage }, sort: defaultSort(config), filter, ...(config.list.endpoint ? { meta: { call: entityCall(config, config.list.endpoint) } } : {}) },
     { placeholderData: (previous) => previous },
   );
   const rows = data ?? [];
@@ -372,14 +377,14 @@ export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFi
   const remove = (row: Row) =>
     confirm.ask(translate('common.confirmDelete'), async () => {
       try {
-        await call(config.endpoints.delete, { fId: row.fId });
+        await api.call(entityCall(config, 'delete'), { fId: row.fId });
         notify(translate(config.notifications.delete ?? 'common.deleted'), { type: 'success' });
         invalidateLookups(`ref:${config.name}`);
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const raw = error instanceof Error ? error.message : String(error);
-        const text = (refusal ?? generalRefusal)(translate, raw);
+        // The refusal in the console's language, by its code (adapters/http.ts).
+        const text = error instanceof Error ? error.message : String(error);
         const key = failureKey('delete');
         notify(key ? translate(key, { message: text }) : text, { type: 'error' });
       }
@@ -450,142 +455,136 @@ export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFi
           </Button>
         )}
       </Paper>
-      <Box sx={{ height: 4 }}>{isFetching && <LinearProgress />}</Box>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" stickyHeader sx={LIST_TABLE_SX}>
-          <TableHead>
-            <TableRow>
-              {selection && (
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    disabled={!selectable.length}
-                    checked={selectable.length > 0 && selectable.every((r) => chosen.has(r.fId))}
-                    indeterminate={selectable.some((r) => chosen.has(r.fId)) && !selectable.every((r) => chosen.has(r.fId))}
-                    onChange={(e) => {
+      <DataTable
+        rows={lines}
+        rowKey={(line) => String(line.row.fId)}
+        loading={isFetching}
+        progressBar
+        bordered
+        stickyHeader
+        tableProps={{ sx: LIST_TABLE_SX }}
+        rowProps={({ row, depth }) => ({
+          'data-testid': 'list-row',
+          'data-depth': tree ? depth : undefined,
+          'data-highlighted': highlighted(row) ? 1 : 0,
+          sx: highlighted(row) ? { '& > td': { bgcolor: (t: Theme) => (t.palette.mode === 'dark' ? 'rgba(255,167,38,0.16)' : '#fff4e5') } } : undefined,
+        })}
+        selection={
+          selection && {
+            all: {
+              checked: selectable.length > 0 && selectable.every((r) => chosen.has(r.fId)),
+              indeterminate: selectable.some((r) => chosen.has(r.fId)) && !selectable.every((r) => chosen.has(r.fId)),
+              disabled: !selectable.length,
+              onChange: (checked) => {
+                const next = new Map(chosen);
+                for (const r of selectable) {
+                  if (checked) next.set(r.fId, r);
+                  else next.delete(r.fId);
+                }
+                setChosen(next);
+              },
+              props: { slotProps: { input: { 'aria-label': translate('common.selectAll') } }, 'data-testid': 'list-select-all' },
+            },
+            row: ({ row }) =>
+              selection.selectable(row)
+                ? {
+                    checked: chosen.has(row.fId),
+                    onChange: (checked) => {
                       const next = new Map(chosen);
-                      for (const r of selectable) {
-                        if (e.target.checked) next.set(r.fId, r);
-                        else next.delete(r.fId);
-                      }
+                      if (checked) next.set(row.fId, row);
+                      else next.delete(row.fId);
                       setChosen(next);
-                    }}
-                    slotProps={{ input: { 'aria-label': translate('common.selectAll') } }}
-                    data-testid="list-select-all"
-                  />
-                </TableCell>
-              )}
-              {config.list.columns.map((c) => (
-                <TableCell key={c} sx={{ fontWeight: 600, wordBreak: 'keep-all' }}>
-                  {config.fields[c] ? translate(config.fields[c].label) : c}
-                </TableCell>
-              ))}
-              {hasActions && <TableCell sx={{ fontWeight: 600, ...ACTIONS_SX }}>{translate('common.actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {lines.map(({ row, depth, children }) => (
-              <TableRow
-                key={String(row.fId)}
-                hover
-                data-testid="list-row"
-                data-depth={tree ? depth : undefined}
-                data-highlighted={highlighted(row) ? 1 : 0}
-                sx={highlighted(row) ? { '& > td': { bgcolor: (t) => (t.palette.mode === 'dark' ? 'rgba(255,167,38,0.16)' : '#fff4e5') } } : undefined}
-              >
-                {selection && (
-                  <TableCell padding="checkbox">
-                    {selection.selectable(row) && (
-                      <Checkbox
-                        size="small"
-                        checked={chosen.has(row.fId)}
-                        onChange={(e) => {
-                          const next = new Map(chosen);
-                          if (e.target.checked) next.set(row.fId, row);
-                          else next.delete(row.fId);
-                          setChosen(next);
-                        }}
-                        data-testid="list-select"
-                      />
-                    )}
-                  </TableCell>
-                )}
-                {config.list.columns.map((c, i) => {
-                  const value = cell(c, row);
-                  // Times stay on one line, option labels wrap only between words (a Chinese label never); names and notes wrap.
-                  if (!tree || i > 0) return <TableCell key={c} sx={config.fields[c]?.type === 'date-time' ? { whiteSpace: 'nowrap' } : config.fields[c]?.enum ? { wordBreak: 'keep-all' } : undefined}>{value}</TableCell>;
-                  return (
-                    <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                      <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 3 }}>
-                        {children ? (
-                          <IconButton
-                            size="small"
-                            onClick={() => toggle(row.fId)}
-                            aria-label={translate(expanded.has(row.fId) ? 'common.collapse' : 'common.expand')}
-                            aria-expanded={expanded.has(row.fId)}
-                            data-testid="tree-toggle"
-                          >
-                            {expanded.has(row.fId) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-                          </IconButton>
-                        ) : (
-                          <Box sx={{ width: 34 }} />
-                        )}
-                        <Fragment>{value}</Fragment>
-                      </Box>
-                    </TableCell>
-                  );
-                })}
-                {hasActions && (
-                  <TableCell sx={{ '& .MuiButton-root': { whiteSpace: 'nowrap' }, ...ACTIONS_SX }}>
-                    {canView && (
-                      <Button
-                        size="small"
-                        onClick={() => {
-                          setViewing(true);
-                          setEditing(row);
-                        }}
-                        data-testid="list-view"
-                      >
-                        {translate('common.view')}
-                      </Button>
-                    )}
-                    {rowActions?.(row)}
-                    {canEdit && (
-                      <Button
-                        size="small"
-                        onClick={() => {
-                          setViewing(false);
-                          setEditing(row);
-                        }}
-                        data-testid="list-edit"
-                      >
-                        {translate('common.edit')}
-                      </Button>
-                    )}
-                    {canDelete && (!deletable || deletable(row)) && (
-                      <Button size="small" color="error" onClick={() => remove(row)} data-testid="list-delete">
-                        {translate('common.delete')}
-                      </Button>
-                    )}
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {rows.length === 0 && !isFetching && <EmptyState />}
-      </TableContainer>
-      <Pager
-        component="div"
-        data-testid={`${config.name}-pagination`}
-        count={total ?? 0}
-        page={Math.max(0, page - 1)}
-        rowsPerPage={perPage}
-        rowsPerPageOptions={config.list.pageSizes}
-        onPageChange={(_e, p) => setPage(p + 1)}
-        onRowsPerPageChange={(e) => {
-          setPerPage(Number(e.target.value));
-          setPage(1);
+                    },
+                    props: { 'data-testid': 'list-select' },
+                  }
+                : null,
+          }
+        }
+        columns={[
+          ...config.list.columns.map((c, i) => ({
+            key: c,
+            header: config.fields[c] ? translate(config.fields[c].label) : c,
+            headerSx: { fontWeight: 600, wordBreak: 'keep-all' },
+            cellSx: columnSx(config.fields[c], Boolean(tree) && i === 0),
+            cell: ({ row, depth, children }: TreeLine) => {
+              const value = cell(c, row);
+              if (!tree || i > 0) return value;
+              return (
+                <Box sx={{ display: 'flex', alignItems: 'center', pl: depth * 3 }}>
+                  {children ? (
+                    <IconButton
+                      size="small"
+                      onClick={() => toggle(row.fId)}
+                      aria-label={translate(expanded.has(row.fId) ? 'common.collapse' : 'common.expand')}
+                      aria-expanded={expanded.has(row.fId)}
+                      data-testid="tree-toggle"
+                    >
+                      {expanded.has(row.fId) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                    </IconButton>
+                  ) : (
+                    <Box sx={{ width: 34 }} />
+                  )}
+                  <Fragment>{value}</Fragment>
+                </Box>
+              );
+            },
+          })),
+          ...(hasActions
+            ? [
+                {
+                  key: 'actions',
+                  header: translate('common.actions'),
+                  headerSx: { fontWeight: 600, ...ACTIONS_SX },
+                  cellSx: { '& .MuiButton-root': { whiteSpace: 'nowrap' }, ...ACTIONS_SX },
+                  cell: ({ row }: TreeLine) => (
+                    <>
+                      {canView && (
+                        <Button
+                          size="small"
+                          onClick={() => {
+                            setViewing(true);
+                            setEditing(row);
+                          }}
+                          data-testid="list-view"
+                        >
+                          {translate('common.view')}
+                        </Button>
+                      )}
+                      {rowActions?.(row)}
+                      {canEdit && (
+                        <Button
+                          size="small"
+                          onClick={() => {
+                            setViewing(false);
+                            setEditing(row);
+                          }}
+                          data-testid="list-edit"
+                        >
+                          {translate('common.edit')}
+                        </Button>
+                      )}
+                      {canDelete && (!deletable || deletable(row)) && (
+                        <Button size="small" color="error" onClick={() => remove(row)} data-testid="list-delete">
+                          {translate('common.delete')}
+                        </Button>
+                      )}
+                    </>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+        pager={{
+          count: total ?? 0,
+          page: Math.max(0, page - 1),
+          rowsPerPage: perPage,
+          sizes: config.list.pageSizes,
+          onPage: (p) => setPage(p + 1),
+          onSize: (n) => {
+            setPerPage(n);
+            setPage(1);
+          },
+          testId: `${config.name}-pagination`,
         }}
       />
       {config.endpoints.save && (
@@ -596,7 +595,6 @@ export function SchemaList({ config, rowActions, toolbar, form, refusal, fixedFi
           onClose={() => setEditing(undefined)}
           onSaved={() => invalidateLookups(`ref:${config.name}`)}
           failureKey={failureKey('save')}
-          refusal={refusal}
           readOnly={viewing}
           {...form}
           fixed={{ ...fixedFields, ...form?.fixed }}

@@ -1,16 +1,32 @@
 /**
  * Sign-off with a handling note (spec 001 §4), for every signable list: alarms, one-touch alerts and
  * feedback. The note is required; the dialog closes only when the server answers code 200 with success,
- * and otherwise stays open with the server's reason and the note as typed.
+ * and otherwise stays open with the server's reason (in the console's language, by its code) and the note
+ * as typed. A row someone else signed meanwhile reloads the list behind the dialog.
  */
 import { useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { call } from '../../adapters/http';
-import { NOTE_MAX } from '../../adapters/signOff';
-import { signOffFailure } from './signOffText';
+import { ApiError } from '../../adapters/http';
+import type { CallName } from '../../adapters/dataProvider';
+import { useApi } from './calls';
+import type { ReasonCode } from '../../contract/reasons';
+import { NOTE_MAX } from '../../contract/signOff';
 
 type Row = Record<string, unknown>;
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** An expired login, a missing permission and a server fault read as the shell announces them. */
+const STATUS: Record<number, string> = { 700: 'errors.expired', 401: 'errors.noPermission', 500: 'errors.server' };
+
+/** The refusals of a row signed by someone else meanwhile: the list behind the dialog is stale. */
+export const ALREADY_SIGNED: ReadonlySet<ReasonCode> = new Set<ReasonCode>(['alarm.alreadySigned', 'feedback.alreadySigned']);
+
+/** What a sign-off dialog shows for the error its call threw (a refusal's words are already the console's). */
+export function signOffFailure(translate: Translate, error: unknown): string {
+  if (error instanceof ApiError && STATUS[error.status]) return translate(STATUS[error.status]);
+  return error instanceof Error ? error.message : String(error);
+}
 
 export function NoteField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error?: string }) {
   const translate = useTranslate();
@@ -34,12 +50,14 @@ export function NoteField({ value, onChange, error }: { value: string; onChange:
 }
 
 /**
- * Sends `{ fId, ...extra(row), fHandleContent }` to `path`. `title` is the i18n key of the dialog's
- * title (报警签收, 反馈签收, …); `onSigned` runs after a successful sign-off (close it and reload there).
+ * Sends `{ fId, ...extra(row), fHandleContent }` to the call `call`. `title` is the i18n key of the dialog's
+ * title (报警签收, 反馈签收, …); `onSigned` runs after a successful sign-off (close it and reload there);
+ * `onStale` when the row turns out signed already (reload the list; the dialog stays with the reason).
  */
-export function SignOffDialog({ row, path, title, extra, onClose, onSigned }: { row: Row | null; path: string; title: string; extra?: (row: Row) => Row; onClose: () => void; onSigned: () => void }) {
+export function SignOffDialog({ row, call, title, extra, onClose, onSigned, onStale }: { row: Row | null; call: CallName; title: string; extra?: (row: Row) => Row; onClose: () => void; onSigned: () => void; onStale?: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const api = useApi();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -56,7 +74,7 @@ export function SignOffDialog({ row, path, title, extra, onClose, onSigned }: { 
     setBusy(true);
     try {
       // Not quiet: an expired login is announced and leads to the login page, as everywhere (spec 001 §8).
-      const answer = await call(path, { fId: row!.fId, ...extra?.(row!), fHandleContent: note.trim() });
+      const answer = await api.call(call, { fId: row!.fId, ...extra?.(row!), fHandleContent: note.trim() });
       if (answer.code === 200 && answer.success) {
         notify('common.signOff.done', { type: 'success' });
         reset();
@@ -66,6 +84,7 @@ export function SignOffDialog({ row, path, title, extra, onClose, onSigned }: { 
       // The dialog stays open: the note is not lost, and the reason is shown where the user looks, in the
       // console's language.
       setError(signOffFailure(translate, e));
+      if (e instanceof ApiError && e.code && ALREADY_SIGNED.has(e.code)) onStale?.();
     } finally {
       setBusy(false);
     }
@@ -90,12 +109,12 @@ export function SignOffDialog({ row, path, title, extra, onClose, onSigned }: { 
  * A list's sign-off: `open(row)` shows the dialog for the row; `dialog` is rendered once by the list.
  * After a successful sign-off the dialog closes and `onSigned` runs (reload the list there).
  */
-export function useSignOff({ path, title, extra, onSigned }: { path: string; title: string; extra?: (row: Row) => Row; onSigned: () => void }): { open: (row: Row) => void; dialog: ReactNode } {
+export function useSignOff({ call, title, extra, onSigned }: { call: CallName; title: string; extra?: (row: Row) => Row; onSigned: () => void }): { open: (row: Row) => void; dialog: ReactNode } {
   const [row, setRow] = useState<Row | null>(null);
   const dialog = (
     <SignOffDialog
       row={row}
-      path={path}
+      call={call}
       title={title}
       extra={extra}
       onClose={() => setRow(null)}
@@ -103,6 +122,7 @@ export function useSignOff({ path, title, extra, onSigned }: { path: string; tit
         setRow(null);
         onSigned();
       }}
+      onStale={onSigned}
     />
   );
   return { open: setRow, dialog };

@@ -1,19 +1,16 @@
 /**
  * The asset tab of a user's drawer (spec 001 §2.7 tenants, spec 002 §4 system users): the devices in the
- * rooms of the user's places, filtered by room, device id and device name. Rooms come from
- * /biz/t-sys-user-room/userrooms (place name, room name, room type), devices from
- * /biz/t-sys-user-room-device/pageList (condition roomId, deviceId, deviceName, userId).
+ * rooms of the user's places, filtered by room, device id and device name. Rooms come from the call
+ * room.userrooms (place name, room name, room type), devices from roomDevice.list (condition roomId,
+ * deviceId, deviceName, userId).
  */
 import { useMemo, useState } from 'react';
-import { Box, Button, Chip, LinearProgress, MenuItem, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
+import { Box, Button, Chip, MenuItem, TextField } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslate } from 'react-admin';
-import { EmptyState } from './EmptyState';
-import { Pager } from './Pager';
-import { useRemote } from './useRemote';
-
-export const USER_ASSET_PATHS = { rooms: '/biz/t-sys-user-room/userrooms', devices: '/biz/t-sys-user-room-device/pageList' };
+import { DataTable } from './DataTable';
+import { useCallQuery } from './calls';
 
 type Row = Record<string, unknown>;
 interface Filters {
@@ -22,6 +19,7 @@ interface Filters {
   deviceName: string;
 }
 const EMPTY: Filters = { roomId: '', deviceId: '', deviceName: '' };
+const ASSET_COLUMNS = ['home', 'room', 'roomType', 'deviceName', 'number', 'activation', 'online', 'product', 'productType'] as const;
 
 export function UserAssetsTab({ userId }: { userId: number }) {
   const translate = useTranslate();
@@ -29,12 +27,40 @@ export function UserAssetsTab({ userId }: { userId: number }) {
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(10);
-  const { data: rooms } = useRemote<Row[]>(USER_ASSET_PATHS.rooms, { fUserId: userId }, [userId]);
+  const { data: rooms } = useCallQuery<Row[]>('room.userrooms', { fUserId: userId });
   const condition = { userId, ...Object.fromEntries(Object.entries(applied).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v !== '')) };
-  const { data, loading } = useRemote<{ records: Row[]; total: number }>(USER_ASSET_PATHS.devices, { current: page + 1, size, condition }, [userId, page, size, JSON.stringify(applied)]);
+  const { data, loading } = useCallQuery<{ records: Row[]; total: number }>('roomDevice.list', { current: page + 1, size, condition });
   const roomOf = useMemo(() => new Map((rooms ?? []).map((r) => [Number(r.fId), r])), [rooms]);
   const records = data?.records ?? [];
   const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
+  /** A cell of the asset table: the room's, the device's or its product's. */
+  const assetCell = (key: (typeof ASSET_COLUMNS)[number], r: Row) => {
+    const room = roomOf.get(Number(r.fRoomId));
+    const device = (r.device ?? {}) as Row;
+    const product = (device.tProduct ?? {}) as Row;
+    const online = Number(device.tOnline) === 1;
+    const active = Number(device.fStatus) === 1;
+    switch (key) {
+      case 'home':
+        return dash(room?.homeName);
+      case 'room':
+        return dash(room?.fName);
+      case 'roomType':
+        return dash((room?.type as Row | null)?.fContent);
+      case 'deviceName':
+        return dash(device.fName);
+      case 'number':
+        return <Box component="span" sx={{ fontFamily: 'monospace' }}>{dash(device.fNumber)}</Box>;
+      case 'activation':
+        return <Chip size="small" variant="outlined" color={active ? 'success' : 'default'} label={translate(active ? 'assets.activated' : 'assets.notActivated')} />;
+      case 'online':
+        return <Chip size="small" color={online ? 'success' : 'default'} label={translate(`enums.online.${online ? 1 : 0}`)} />;
+      case 'product':
+        return dash(product.fName);
+      case 'productType':
+        return product.fDeviceType ? translate(`assets.productTypes.${product.fDeviceType}`, { _: translate(`enums.deviceType.${product.fDeviceType}`, { _: String(product.fDeviceType) }) }) : '-';
+    }
+  };
   const query = () => {
     setApplied(draft);
     setPage(0);
@@ -60,55 +86,15 @@ export function UserAssetsTab({ userId }: { userId: number }) {
           {translate('common.reset')}
         </Button>
       </Box>
-      <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              {['home', 'room', 'roomType', 'deviceName', 'number', 'activation', 'online', 'product', 'productType'].map((k) => (
-                <TableCell key={k} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
-                  {translate(`assets.columns.${k}`)}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {records.map((r) => {
-              const room = roomOf.get(Number(r.fRoomId));
-              const device = (r.device ?? {}) as Row;
-              const product = (device.tProduct ?? {}) as Row;
-              const online = Number(device.tOnline) === 1;
-              const active = Number(device.fStatus) === 1;
-              return (
-                <TableRow key={String(r.fId)} hover data-testid="asset-row">
-                  <TableCell>{dash(room?.homeName)}</TableCell>
-                  <TableCell>{dash(room?.fName)}</TableCell>
-                  <TableCell>{dash((room?.type as Row | null)?.fContent)}</TableCell>
-                  <TableCell>{dash(device.fName)}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{dash(device.fNumber)}</TableCell>
-                  <TableCell>
-                    <Chip size="small" variant="outlined" color={active ? 'success' : 'default'} label={translate(active ? 'assets.activated' : 'assets.notActivated')} />
-                  </TableCell>
-                  <TableCell>
-                    <Chip size="small" color={online ? 'success' : 'default'} label={translate(`enums.online.${online ? 1 : 0}`)} />
-                  </TableCell>
-                  <TableCell>{dash(product.fName)}</TableCell>
-                  <TableCell>{product.fDeviceType ? translate(`assets.productTypes.${product.fDeviceType}`, { _: translate(`enums.deviceType.${product.fDeviceType}`, { _: String(product.fDeviceType) }) }) : '-'}</TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-        {records.length === 0 && !loading && <EmptyState minHeight={120} />}
-      </TableContainer>
-      <Pager
-        component="div"
-        count={data?.total ?? 0}
-        page={page}
-        rowsPerPage={size}
-        rowsPerPageOptions={[10, 20, 50]}
-        onPageChange={(_e, p) => setPage(p)}
-        onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
+      <DataTable
+        rows={records}
+        rowKey={(r) => String(r.fId)}
+        loading={loading}
+        progressBar
+        bordered
+        rowProps={() => ({ 'data-testid': 'asset-row' })}
+        columns={ASSET_COLUMNS.map((k) => ({ key: k, header: translate(`assets.columns.${k}`), headerSx: { fontWeight: 600, whiteSpace: 'nowrap' }, cell: (r: Row) => assetCell(k, r) }))}
+        pager={{ count: data?.total ?? 0, page, rowsPerPage: size, sizes: [10, 20, 50], onPage: setPage, onSize: (n) => (setSize(n), setPage(0)) }}
       />
     </Box>
   );

@@ -1,12 +1,6 @@
 import type { ResourceConfig } from '../resources/types';
+import { callUrl } from '../../adapters/dataProvider';
 
-/**
- * Shared lookups that belong to no single resource of these pages; their paths are fixed by the legacy
- * contract (docs/api.md), so they are not taken from a resource file.
- */
-export const DICTIONARY_PATH = '/system/t-sys-dic/getdic';
-export const ALL_PRODUCTS_PATH = '/biz/t-product/allproducts';
-export const USER_LIST_PATH = '/system/t-sys-user/pageList';
 /** Agents are system users of kind fAdmin 2 (userType 2 would list tenants); capped at 999 like the legacy screens. */
 export const AGENT_QUERY = { current: 1, size: 999, condition: { fAdmin: 2 } };
 
@@ -37,5 +31,5 @@ export function defaultSort(config: ResourceConfig): { field: string; order: 'AS
 export function imageUrl(name?: string | null): string | null {
   if (!name) return null;
   if (/^(https?:)?\/\//.test(name) || name.startsWith('/') || name.startsWith('data:')) return name;
-  return '/api/upload/' + encodeURIComponent(name);
+  return callUrl('upload.pictureFile', { name });
 }

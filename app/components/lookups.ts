@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useGetIdentity, useTranslate } from 'react-admin';
-import { call } from '../../adapters/http';
 import { endpoints } from '../../adapters/generated/endpoints';
-import { AGENT_QUERY, ALL_PRODUCTS_PATH, DICTIONARY_PATH, USER_LIST_PATH } from './api';
+import type { CallName, LegacyDataProvider } from '../../adapters/dataProvider';
+import { AGENT_QUERY } from './api';
+import { useApi } from './calls';
 
 export interface Option {
   value: string | number;
@@ -50,13 +51,15 @@ function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
   return promise;
 }
 
-function useLookup<T>(key: string | null, load: () => Promise<T>, empty: T): { data: T; loading: boolean } {
+/** A lookup through the data provider (react-admin's, which logs out on an expired login), cached by key for the page. */
+function useLookup<T>(key: string | null, load: (api: LegacyDataProvider) => Promise<T>, empty: T): { data: T; loading: boolean } {
+  const api = useApi();
   const [state, setState] = useState<{ key: string | null; data: T; loading: boolean }>({ key: null, data: empty, loading: false });
   useEffect(() => {
     if (!key) return;
     let alive = true;
     setState((s) => ({ ...s, loading: true }));
-    cached(key, load)
+    cached(key, () => load(api))
       .then((data) => alive && setState({ key, data, loading: false }))
       .catch(() => alive && setState({ key, data: empty, loading: false }));
     return () => {
@@ -73,14 +76,14 @@ const NO_PRODUCTS: ProductOption[] = [];
 const NO_AGENTS: AgentRow[] = [];
 
 /**
- * Options of a dictionary (`/system/t-sys-dic/getdic {key}`): value fId, label fContent; `byValue` for a
+ * Options of a dictionary (the call `system.dictionary {key}`): value fId, label fContent; `byValue` for a
  * text field that stores the entry's fValue (a library field's value type: 'switch', 'reading', …).
  */
 export function useDictionary(dictionaryKey: string | undefined, byValue = false): { options: Option[]; entries: DictionaryEntry[]; loading: boolean } {
   const { data, loading } = useLookup(
     dictionaryKey ? 'dic:' + dictionaryKey : null,
-    async () => {
-      const envelope = await call<DictionaryEntry[]>(DICTIONARY_PATH, { key: dictionaryKey });
+    async (api) => {
+      const envelope = await api.call<DictionaryEntry[]>('system.dictionary', { key: dictionaryKey });
       return Array.isArray(envelope.data) ? envelope.data : [];
     },
     NO_ENTRIES,
@@ -102,8 +105,8 @@ export function dictionaryWords(translate: (key: string, options?: object) => st
 export function useAllProducts(enabled = true): { products: ProductOption[]; options: Option[]; loading: boolean } {
   const { data, loading } = useLookup(
     enabled ? 'products' : null,
-    async () => {
-      const envelope = await call<ProductOption[] | { records: ProductOption[] }>(ALL_PRODUCTS_PATH, {});
+    async (api) => {
+      const envelope = await api.call<ProductOption[] | { records: ProductOption[] }>('product.all', {});
       const rows = envelope.data;
       return Array.isArray(rows) ? rows : (rows?.records ?? []);
     },
@@ -120,14 +123,14 @@ const REF_LIST_SIZE = 999;
  * else its list; label fName. A list that saves or deletes such rows drops the copy (`invalidateLookups('ref:<entity>')`).
  */
 export function useEntityOptions(entity: string | undefined, where?: Record<string, unknown>): { rows: Record<string, unknown>[]; options: Option[]; loading: boolean } {
-  const paths = entity ? (endpoints as Record<string, Record<string, string>>)[entity] : undefined;
+  const actions = entity ? (endpoints as Record<string, Record<string, string>>)[entity] : undefined;
   // Without an `all` endpoint, the list's first REF_LIST_SIZE rows (spec 000 §9: the function list loads 999).
-  const path = paths?.all ?? paths?.list;
+  const action = actions?.all ? 'all' : actions?.list ? 'list' : null;
   const { data, loading } = useLookup(
-    path ? `ref:${entity}` : null,
-    async () => {
-      const body = paths?.all ? {} : { current: 1, size: REF_LIST_SIZE, condition: {} };
-      const envelope = await call<Record<string, unknown>[] | { records: Record<string, unknown>[] }>(path!, body);
+    action ? `ref:${entity}` : null,
+    async (api) => {
+      const body = action === 'all' ? {} : { current: 1, size: REF_LIST_SIZE, condition: {} };
+      const envelope = await api.call<Record<string, unknown>[] | { records: Record<string, unknown>[] }>(`${entity}.${action}` as CallName, body);
       const rows = envelope.data;
       return Array.isArray(rows) ? rows : (rows?.records ?? []);
     },
@@ -142,8 +145,8 @@ export function useEntityOptions(entity: string | undefined, where?: Record<stri
 export function useAgents(enabled: boolean): { options: Option[]; loading: boolean } {
   const { data, loading } = useLookup(
     enabled ? 'agents' : null,
-    async () => {
-      const envelope = await call<{ records?: AgentRow[]; data?: { records?: AgentRow[] } }>(USER_LIST_PATH, AGENT_QUERY);
+    async (api) => {
+      const envelope = await api.call<{ records?: AgentRow[]; data?: { records?: AgentRow[] } }>('user.list', AGENT_QUERY);
       return envelope.data?.records ?? envelope.data?.data?.records ?? [];
     },
     NO_AGENTS,

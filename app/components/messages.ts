@@ -1,6 +1,4 @@
 /** Texts of the shared list and form components (merged into the console's i18n catalogue). */
-import { ALARM_SIGN_MESSAGES, BATCH_MAX, FEEDBACK_SIGN_MESSAGES, NOTE_MAX, SIGN_MESSAGES } from '../../adapters/signOff';
-import { CONTROL_PERSON_IMPORT_REASONS, SHEET_MESSAGES } from '../../adapters/sheetImport';
 
 export default {
   'zh-CN': {
@@ -42,11 +40,9 @@ export default {
         noteRequired: '处理备注不能为空',
         submit: '签收',
         done: '签收成功',
-        // The server's own words (adapters/signOff.ts), which the other languages translate.
-        refusals: { ...SIGN_MESSAGES, ...ALARM_SIGN_MESSAGES, ...FEEDBACK_SIGN_MESSAGES },
       },
-      // A refused sheet import, line by line: the server's own words (adapters/sheetImport.ts).
-      import: { messages: SHEET_MESSAGES, reasons: CONTROL_PERSON_IMPORT_REASONS, row: '第%{row}行：%{reason}' },
+      // A refused sheet import's bad rows (app/components/ImportRefusal.tsx), each reason by its code.
+      import: { row: '第%{row}行：%{reason}', rowLabelled: '第%{row}行（%{label}）：%{reason}', more: '另有%{count}行未列出' },
       validation: {
         required: '%{label}不能为空',
         maxLength: '%{label}长度不能超过%{max}个字符',
@@ -111,24 +107,8 @@ export default {
         noteRequired: '處理備註不能為空',
         submit: '簽收',
         done: '簽收成功',
-        refusals: {
-          noteRequired: '處理備註不能為空',
-          noteTooLong: `處理備註不能超過${NOTE_MAX}個字元`,
-          notFound: '資料不存在或無權操作',
-          signed: '簽收成功',
-          alarmIdRequired: '報警編號不能為空',
-          alarmSigned: '該報警已簽收，請勿重複簽收',
-          alarmIdsRequired: '請選擇要簽收的報警',
-          alarmTooMany: `一次最多簽收${BATCH_MAX}條報警`,
-          feedbackIdRequired: '回饋編號不能為空',
-          feedbackSigned: '該回饋已簽收，請勿重複簽收',
-        },
       },
-      import: {
-        messages: { format: '檔案格式不正確', size: '超出檔案大小限制', missing: '請選擇匯入檔案', empty: '匯入檔案沒有資料', failed: '匯入失敗，未匯入任何資料' },
-        reasons: { duplicate: '身分證號重複' },
-        row: '第%{row}行：%{reason}',
-      },
+      import: { row: '第%{row}行：%{reason}', rowLabelled: '第%{row}行（%{label}）：%{reason}', more: '另有%{count}行未列出' },
       validation: {
         required: '%{label}不能為空',
         maxLength: '%{label}長度不能超過%{max}個字元',
@@ -193,24 +173,8 @@ export default {
         noteRequired: 'Handling note is required',
         submit: 'Sign off',
         done: 'Signed off',
-        refusals: {
-          noteRequired: 'Handling note is required',
-          noteTooLong: `The handling note cannot exceed ${NOTE_MAX} characters`,
-          notFound: 'The record does not exist or you may not handle it',
-          signed: 'Signed off',
-          alarmIdRequired: 'The alarm number is required',
-          alarmSigned: 'This alarm has already been signed off',
-          alarmIdsRequired: 'Choose the alarms to sign off',
-          alarmTooMany: `At most ${BATCH_MAX} alarms can be signed off at once`,
-          feedbackIdRequired: 'The feedback number is required',
-          feedbackSigned: 'This feedback has already been signed off',
-        },
       },
-      import: {
-        messages: { format: 'Incorrect file format', size: 'The file exceeds the size limit', missing: 'Choose a file to import', empty: 'The file holds no data', failed: 'Import failed; nothing was imported' },
-        reasons: { duplicate: 'The ID card number appears more than once' },
-        row: 'Row %{row}: %{reason}',
-      },
+      import: { row: 'Row %{row}: %{reason}', rowLabelled: 'Row %{row} (%{label}): %{reason}', more: '%{count} more rows not listed' },
       validation: {
         required: '%{label} is required',
         maxLength: '%{label} must be at most %{max} characters',

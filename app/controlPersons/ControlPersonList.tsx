@@ -3,8 +3,6 @@ import { SchemaList } from '../components/SchemaList';
 import { SheetImport } from '../components/SheetImport';
 import type { ResourceConfig } from '../resources/types';
 
-export const TEMPLATE_PATH = '/excel/controlPerson.xlsx';
-export const IMPORT_PATH = '/biz/t-control-person/importExcel';
 /**
  * The people watch-list (spec 001 §2.6): the generic list with the state switch, masked ID numbers and
  * photos, plus template and import; names open the holographic profile for holders of hologram:sch (the
@@ -15,7 +13,7 @@ export function ControlPersonList({ config }: { config: ResourceConfig }) {
   return (
     <SchemaList
       config={config}
-      toolbar={canAdd ? <SheetImport ns="controlPerson" resource="controlPerson" template={{ path: TEMPLATE_PATH, fileName: 'controlPerson.xlsx', public: true }} importPath={IMPORT_PATH} testId="control-person" /> : undefined}
+      toolbar={canAdd ? <SheetImport ns="controlPerson" template={{ call: 'sheet.watchTemplate', fileName: 'controlPerson.xlsx', public: true }} importCall="sheet.watchImport" testId="control-person" /> : undefined}
     />
   );
 }

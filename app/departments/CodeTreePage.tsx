@@ -11,8 +11,9 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
-import type { ServerText } from '../components/serverText';
-import { ancestorsOf, findNode, request, type TreeNode } from './api';
+import type { CallName } from '../../adapters/dataProvider';
+import { useRequest } from '../components/calls';
+import { ancestorsOf, findNode, type TreeNode } from './api';
 
 export interface TreeField {
   key: string;
@@ -27,13 +28,11 @@ export interface TreeField {
 export interface CodeTreeSettings {
   /** i18n namespace of the page texts, also the prefix of its data-testids. */
   ns: string;
-  paths: { tree: string; save: string; delete: string };
+  calls: { tree: CallName; save: CallName; delete: CallName };
   codeField: string;
   parentField: string;
   fields: TreeField[];
   codes: { list: string; addTop: string; addChild: string; edit: string; del: string };
-  /** The server's refusal (in Chinese) in the console's language, when the page knows it. */
-  refusal: ServerText;
 }
 
 type Mode = 'none' | 'view' | 'edit' | 'addChild' | 'addTop';
@@ -47,8 +46,9 @@ const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
  * with the saved node selected and its parents expanded; cancel goes back to the node being viewed.
  */
 export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
-  const { ns, paths, codeField, parentField, fields, codes } = settings;
+  const { ns, calls, codeField, parentField, fields, codes } = settings;
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const t = (key: string, options?: object) => translate(`${ns}.${key}`, options);
   const canList = useCan(codes.list);
@@ -86,7 +86,7 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
     async (select?: number) => {
       if (!canList) return;
       setLoading(true);
-      const res = await request<TreeNode[]>(paths.tree, {});
+      const res = await request<TreeNode[]>(calls.tree, {});
       setLoading(false);
       if (!res.ok || !res.data) return;
       const nodes = res.data;
@@ -101,7 +101,7 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
         setExpanded((s) => (s.size ? s : new Set(nodes.map((n) => n.id))));
       }
     },
-    [canList, paths.tree, show],
+    [canList, calls.tree, show, request],
   );
   useEffect(() => {
     void load();
@@ -154,12 +154,12 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
     // Marked as an add, so the server refuses a number that is taken instead of updating its node.
     else body.isAdd = true;
     setSaving(true);
-    const res = await request<Record<string, unknown>>(paths.save, body);
+    const res = await request<Record<string, unknown>>(calls.save, body);
     setSaving(false);
     if (res.ok) {
       notify(t('saved'), { type: 'success' });
       await load(Number(res.data?.[codeField] ?? body[codeField]));
-    } else if (!res.announced) notify(settings.refusal(translate, res.message) || t('saveFailed'), { type: 'error' });
+    } else if (!res.announced) notify(res.message || t('saveFailed'), { type: 'error' });
   };
 
   const remove = () => {
@@ -169,13 +169,13 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
       return;
     }
     ask(t('confirmDelete'), async () => {
-      const res = await request(paths.delete, { [codeField]: node.id });
+      const res = await request(calls.delete, { [codeField]: node.id });
       if (res.ok) {
         notify(t('deleted'), { type: 'success' });
         setSelected(null);
         show(undefined);
         await load();
-      } else if (!res.announced) notify(settings.refusal(translate, res.message), { type: 'error' });
+      } else if (!res.announced) notify(res.message, { type: 'error' });
     });
   };
 

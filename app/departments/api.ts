@@ -1,5 +1,4 @@
-/** Calls of the department and area pages; both are trees keyed by a number the user gives. */
-import { ApiError, call } from '../../adapters/http';
+/** Shapes of the department and area pages; both are trees keyed by a number the user gives. */
 
 export interface TreeNode {
   id: number;
@@ -8,23 +7,6 @@ export interface TreeNode {
   children: TreeNode[];
   fId?: number;
   [field: string]: unknown;
-}
-
-export interface Outcome<T> {
-  ok: boolean;
-  data?: T;
-  message: string;
-  /** The shell already told the user (expired login, no permission, server fault). */
-  announced?: boolean;
-}
-
-export async function request<T>(path: string, body: unknown): Promise<Outcome<T>> {
-  try {
-    const envelope = await call<T>(path, body);
-    return { ok: true, data: envelope.data, message: envelope.message };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e), announced: e instanceof ApiError && e.status !== 200 };
-  }
 }
 
 /** The ids of the nodes above `id`, top first; empty when it is a root or absent. */

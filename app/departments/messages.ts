@@ -27,10 +27,6 @@ export default {
       "deleted": "部门删除成功",
       "messages": {
         "fDepartmentIdTaken": "部门编号已存在",
-        "parentMissing": "上级部门不存在",
-        "parentSelf": "上级部门不能是当前部门",
-        "parentCycle": "上级部门不能是当前部门的下级部门",
-        "notFound": "数据不存在或无权操作",
         "fDepartmentIdRequired": "部门编号不能为空",
         "fDepartmentIdNumeric": "部门编号必须是正整数",
         "fDepartmentNameRequired": "部门名称不能为空",
@@ -66,10 +62,6 @@ export default {
       "deleted": "部門刪除成功",
       "messages": {
         "fDepartmentIdTaken": "部門編號已存在",
-        "parentMissing": "上級部門不存在",
-        "parentSelf": "上級部門不能是當前部門",
-        "parentCycle": "上級部門不能是當前部門的下級部門",
-        "notFound": "資料不存在或無權操作",
         "fDepartmentIdRequired": "部門編號不能為空",
         "fDepartmentIdNumeric": "部門編號必須是正整數",
         "fDepartmentNameRequired": "部門名稱不能為空",
@@ -105,10 +97,6 @@ export default {
       "deleted": "Department deleted",
       "messages": {
         "fDepartmentIdTaken": "This department number is already used",
-        "parentMissing": "The parent department does not exist",
-        "parentSelf": "A department cannot be its own parent",
-        "parentCycle": "The parent cannot be one of this department's sub-departments",
-        "notFound": "The record does not exist or you may not change it",
         "fDepartmentIdRequired": "Department number is required",
         "fDepartmentIdNumeric": "Department number must be a positive whole number",
         "fDepartmentNameRequired": "Department name is required",

@@ -3,7 +3,7 @@ import { Box, Drawer, IconButton, LinearProgress, Tab, Tabs, Typography } from '
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
 import { DetailFields } from '../components/FieldValue';
-import { useRemote } from '../components/useRemote';
+import { useCallQuery } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, OnlineChip, type DeviceRow } from './cells';
 import { DeviceAlarmChip } from './live/DeviceAlarms';
@@ -71,8 +71,7 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
   const opened = useOpenedOnce(row !== null);
   const translate = useTranslate();
   const [tab, setTab] = useState(deviceTabs[0].key);
-  const path = row && config.endpoints.get ? config.endpoints.get : null;
-  const { data, loading, reload } = useRemote<DeviceRow>(path, { fId: row?.fId }, [row?.fId]);
+  const { data, loading, reload } = useCallQuery<DeviceRow>(row && config.endpoints.get ? 'device.get' : null, { fId: row?.fId });
   useEffect(() => {
     if (row) setTab(deviceTabs[0].key);
   }, [row]);

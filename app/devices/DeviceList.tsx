@@ -6,14 +6,14 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
 import { useGetList, useLocation, useNotify, useParams, usePermissions, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
 import { useCan } from '../auth/useCan';
 import { conditionKey, defaultSort, permissionOf } from '../components/api';
 import { CardGrid } from '../components/CardGrid';
 import { useConfirm } from '../components/ConfirmDialog';
 import { FormDialog } from '../components/FormDialog';
 import { useAllProducts } from '../components/lookups';
-import { useRemote } from '../components/useRemote';
+import { useApi, useCallQuery } from '../components/calls';
 import type { FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
 import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey, type DeviceTotals } from './DeviceCounters';
@@ -34,7 +34,6 @@ const AUTO_RELOAD_MS = 5_000;
 const REMINDER_TYPES = [1, 3, 5, 6];
 const SELECT_NUMBER = 1;
 const SELECT_NAME = 2;
-const TOTAL_PATH = '/biz/t-device/total';
 
 type View = 'table' | 'cards';
 
@@ -49,6 +48,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   const confirm = useConfirm();
   const location = useLocation();
   const params = useParams<{ deviceNumber?: string }>();
+  const api = useApi();
 
   const canAdd = useCan(permissionOf(config, 'save', 'device:add', 'create'));
   const canEdit = useCan(permissionOf(config, 'save', 'device:edit', 'update'));
@@ -112,8 +112,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   );
   const rows = useMemo(() => (data ?? []).map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [data, live]);
 
-  const totalPath = (config.endpoints.total ?? TOTAL_PATH) + '?productId=' + encodeURIComponent(productId);
-  const totals = useRemote<DeviceTotals>(totalPath, { productId: productId ? Number(productId) : '' }, []);
+  const totals = useCallQuery<DeviceTotals>('device.total', { productId: productId ? Number(productId) : '' });
 
   const { products } = useAllProducts();
 
@@ -147,7 +146,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     let reload: ReturnType<typeof setTimeout> | undefined;
     const timer = setInterval(() => {
       const deviceIds = shownIds ? shownIds.split(',').map(Number) : [];
-      void call('/biz/t-device/devices-refresh', { condition: { deviceIds } }).catch(() => undefined);
+      void api.call('command.refresh', { condition: { deviceIds } }).catch(() => undefined);
       reload = setTimeout(reloadAll, AUTO_RELOAD_MS);
     }, AUTO_REFRESH_MS);
     return () => {
@@ -178,7 +177,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     const activate = Number(row.fStatus) !== 1;
     confirm.ask(translate(activate ? 'device.confirmActivate' : 'device.confirmDeregister'), async () => {
       try {
-        await call(activate ? config.endpoints.able : config.endpoints.disable, { fId: row.fId });
+        await api.call(activate ? 'device.able' : 'device.disable', { fId: row.fId });
         const key = activate ? 'able' : 'disable';
         const own = activate ? 'device.activateSuccess' : 'device.deregisterSuccess';
         notify(translate(config.notifications?.[key] ?? own, { _: translate(own) }), { type: 'success' });
@@ -191,7 +190,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   const remove = (row: DeviceRow) => {
     confirm.ask(translate('device.confirmDelete'), async () => {
       try {
-        await call(config.endpoints.delete, { fId: row.fId });
+        await api.call('device.delete', { fId: row.fId });
         notify(translate(config.notifications?.delete ?? 'device.deleteSuccess', { _: translate('device.deleteSuccess') }), { type: 'success' });
         if (rows.length === 1 && page > 1) setPage(page - 1);
         reloadAll();

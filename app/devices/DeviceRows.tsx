@@ -1,12 +1,11 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Card, CardActions, CardContent, Checkbox, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Card, CardActions, CardContent, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { EmptyState } from '../components/EmptyState';
 import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } from './cells';
 import { DeviceAlarmChip } from './live/DeviceAlarms';
 import { deviceType } from './DeviceDrawer';
-import { Pager } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
 
 export interface DeviceActions {
   /** Opens the detail drawer; offered only to users who cannot edit. */
@@ -100,76 +99,70 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
   const hasActions = Boolean(actions.onView || actions.onEdit || actions.onToggle || actions.onDelete || actions.onUse);
   return (
     <Box data-testid="device-table">
-      <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1, maxWidth: '100%' }} data-testid="device-table-box">
-        <Table size="small" stickyHeader>
-          <TableHead>
-            <TableRow>
-              {onSelect && (
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    checked={rows.length > 0 && rows.every((r) => selected?.includes(r.fId))}
-                    indeterminate={rows.some((r) => selected?.includes(r.fId)) && !rows.every((r) => selected?.includes(r.fId))}
-                    onChange={(e) => onSelect(e.target.checked ? rows.map((r) => r.fId) : [])}
-                    slotProps={{ input: { 'aria-label': 'select all', 'data-testid': 'device-select-all' } as object }}
-                  />
-                </TableCell>
-              )}
-              {columns.map((c) => (
-                <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                  {columnLabel(config, c, translate)}
-                </TableCell>
-              ))}
-              {hasActions && <TableCell sx={{ ...STICKY_ACTIONS, zIndex: 3, fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.map((row) => (
-              <TableRow key={row.fId} hover data-testid="device-row" data-id={row.fId} selected={selected?.includes(row.fId)}>
-                {onSelect && (
-                  <TableCell padding="checkbox">
-                    <Checkbox
-                      size="small"
-                      checked={Boolean(selected?.includes(row.fId))}
-                      onChange={(e) => onSelect(e.target.checked ? [...(selected ?? []), row.fId] : (selected ?? []).filter((id) => id !== row.fId))}
-                      slotProps={{ input: { 'aria-label': String(row.fNumber), 'data-testid': 'device-select' } as object }}
-                    />
-                  </TableCell>
-                )}
-                {columns.map((c) => (
-                  <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                    {c === 'fNumber' ? (
-                      <Box component="span" onClick={() => onOpen(row)} sx={{ color: 'primary.main', cursor: 'pointer' }}>
-                        {String(row.fNumber ?? '-')}
-                      </Box>
-                    ) : c === 'switchStatus' && switchCell ? (
-                      switchCell(row)
-                    ) : (
-                      <DeviceCell config={config} row={row} source={c} />
-                    )}
-                  </TableCell>
-                ))}
-                {hasActions && (
-                  <TableCell sx={{ ...STICKY_ACTIONS, py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } }}>
-                    <ActionButtons row={row} actions={actions} />
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {rows.length === 0 && !loading && <EmptyState />}
-      </TableContainer>
-      <Pager
-        component="div"
-        count={total}
-        page={Math.max(0, page - 1)}
-        rowsPerPage={perPage}
-        rowsPerPageOptions={config.list.pageSizes?.length ? config.list.pageSizes : [10, 20, 50, 100]}
-        onPageChange={(_e, p) => onPageChange(p + 1)}
-        onRowsPerPageChange={(e) => onPerPageChange(Number(e.target.value))}
-        data-testid="device-pager"
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.fId}
+        loading={loading}
+        progressBar
+        bordered
+        stickyHeader
+        containerProps={{ sx: { maxWidth: '100%' }, 'data-testid': 'device-table-box' }}
+        rowProps={(row) => ({ 'data-testid': 'device-row', 'data-id': row.fId, selected: selected?.includes(row.fId) })}
+        selection={
+          onSelect
+            ? {
+                all: {
+                  checked: rows.length > 0 && rows.every((r) => selected?.includes(r.fId)),
+                  indeterminate: rows.some((r) => selected?.includes(r.fId)) && !rows.every((r) => selected?.includes(r.fId)),
+                  onChange: (checked) => onSelect(checked ? rows.map((r) => r.fId) : []),
+                  props: { slotProps: { input: { 'aria-label': 'select all', 'data-testid': 'device-select-all' } as object } },
+                },
+                row: (row) => ({
+                  checked: Boolean(selected?.includes(row.fId)),
+                  onChange: (checked) => onSelect(checked ? [...(selected ?? []), row.fId] : (selected ?? []).filter((id) => id !== row.fId)),
+                  props: { slotProps: { input: { 'aria-label': String(row.fNumber), 'data-testid': 'device-select' } as object } },
+                }),
+              }
+            : undefined
+        }
+        columns={[
+          ...columns.map((c) => ({
+            key: c,
+            header: columnLabel(config, c, translate),
+            headerSx: { whiteSpace: 'nowrap', fontWeight: 600 },
+            cellSx: { whiteSpace: 'nowrap' },
+            cell: (row: DeviceRow) =>
+              c === 'fNumber' ? (
+                <Box component="span" onClick={() => onOpen(row)} sx={{ color: 'primary.main', cursor: 'pointer' }}>
+                  {String(row.fNumber ?? '-')}
+                </Box>
+              ) : c === 'switchStatus' && switchCell ? (
+                switchCell(row)
+              ) : (
+                <DeviceCell config={config} row={row} source={c} />
+              ),
+          })),
+          ...(hasActions
+            ? [
+                {
+                  key: 'actions',
+                  header: translate('common.actions'),
+                  headerSx: { ...STICKY_ACTIONS, zIndex: 3, fontWeight: 600 },
+                  cellSx: { ...STICKY_ACTIONS, py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } },
+                  cell: (row: DeviceRow) => <ActionButtons row={row} actions={actions} />,
+                },
+              ]
+            : []),
+        ]}
+        pager={{
+          count: total,
+          page: Math.max(0, page - 1),
+          rowsPerPage: perPage,
+          sizes: config.list.pageSizes?.length ? config.list.pageSizes : [10, 20, 50, 100],
+          onPage: (p) => onPageChange(p + 1),
+          onSize: onPerPageChange,
+          testId: 'device-pager',
+        }}
       />
     </Box>
   );

@@ -8,20 +8,19 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { useNotify, useTranslate } from 'react-admin';
 import { SchemaList } from '../components/SchemaList';
 import type { ResourceConfig } from '../resources/types';
-import { download } from '../devices/bulk/api';
 import { ApiError } from '../../adapters/http';
-
-export const ERROR_LOG_EXPORT_PATH = '/system/error-log/exportCsv';
+import { useApi } from '../components/calls';
 
 export function ErrorLogList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const [filter, setFilter] = useState<Record<string, unknown>>({});
   const [busy, setBusy] = useState(false);
   const exportCsv = async () => {
     setBusy(true);
     try {
-      await download(ERROR_LOG_EXPORT_PATH, { condition: filter }, `error-log-${new Date().toISOString().slice(0, 10)}.csv`);
+      await api.download('errorLog.export', { condition: filter }, `error-log-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (error) {
       notify(error instanceof ApiError ? error.message : 'errorLog.exportFailed', { type: 'error' });
     } finally {

@@ -5,9 +5,9 @@
  * sends the same error once and no more than a few a minute.
  */
 import { useEffect } from 'react';
-import { call, getToken, onApiError } from '../../adapters/http';
+import { getToken, onApiError } from '../../adapters/http';
+import { dataProvider } from '../../adapters/dataProvider';
 
-export const ERROR_LOG_ADD_PATH = '/system/error-log/add';
 /** Reports a minute from one page (the server limits each address too). */
 const PER_MINUTE = 10;
 const LIMITS = { message: 2000, url: 500, stack: 4000 };
@@ -38,8 +38,9 @@ export function reportError(report: Report): void {
     fUrl: cut(report.fUrl, LIMITS.url),
     ...(report.fStack ? { fStack: cut(report.fStack, LIMITS.stack) } : {}),
   };
-  // Quiet: a failed report must not raise another report or a message.
-  void call(ERROR_LOG_ADD_PATH, body, { quiet: true }).catch(() => undefined);
+  // Quiet, and past react-admin's error handling (errorLog.add): a failed report must not raise another
+  // report, a message or a logout; it is sent from window handlers, outside any component.
+  void dataProvider.call('errorLog.add', body, { quiet: true }).catch(() => undefined);
 }
 
 function describe(reason: unknown): { message: string; stack?: string } {

@@ -3,7 +3,9 @@ import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, Di
 import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import type { CallName } from '../../adapters/dataProvider';
+import { entityCall, useApi } from '../components/calls';
 import { imageUrl } from '../components/api';
 import { SchemaList } from '../components/SchemaList';
 import type { Row } from '../components/FormDialog';
@@ -48,8 +50,9 @@ function PhotoCarousel({ photos, onClose }: { photos: string[]; onClose: () => v
 }
 
 /** Reply (spec 002 §5): required content; the server's message on success, 反馈答复失败 otherwise. */
-function ReplyDialog({ row, path, onClose }: { row: Row; path: string; onClose: () => void }) {
+function ReplyDialog({ row, call, onClose }: { row: Row; call: CallName; onClose: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const refresh = useRefresh();
   const [text, setText] = useState(String(row.fAnswer ?? ''));
@@ -59,7 +62,7 @@ function ReplyDialog({ row, path, onClose }: { row: Row; path: string; onClose: 
     if (!text.trim()) return setError(translate('feedback.answerRequired'));
     setBusy(true);
     try {
-      const envelope = await call(path, { fId: row.fId, fAnswerContent: text.trim() });
+      const envelope = await api.call(call, { fId: row.fId, fAnswerContent: text.trim() });
       notify(translate('feedback.answered', { _: envelope.message }), { type: 'success' });
       onClose();
       refresh();
@@ -114,7 +117,7 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
   const refresh = useRefresh();
   const [photos, setPhotos] = useState<string[] | null>(null);
   const [replying, setReplying] = useState<Row | null>(null);
-  const signOff = useSignOff({ path: config.endpoints.sign, title: 'feedback.signTitle', onSigned: refresh });
+  const signOff = useSignOff({ call: entityCall(config, 'sign'), title: 'feedback.signTitle', onSigned: refresh });
   const actions = config.list.actions ?? ['photo', 'sign'];
 
   return (
@@ -164,7 +167,7 @@ export function FeedbackList({ config }: { config: ResourceConfig }) {
       />
       {photos && <PhotoCarousel photos={photos} onClose={() => setPhotos(null)} />}
       {signOff.dialog}
-      {replying && <ReplyDialog row={replying} path={config.endpoints.answer} onClose={() => setReplying(null)} />}
+      {replying && <ReplyDialog row={replying} call={entityCall(config, 'answer')} onClose={() => setReplying(null)} />}
     </>
   );
 }

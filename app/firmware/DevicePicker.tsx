@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Checkbox, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
-import { EmptyState } from '../components/EmptyState';
-import { upgradeEndpoints } from './endpoints';
-import { Pager } from '../components/Pager';
+import { ApiError, envelopeText } from '../../adapters/http';
+import { useApi } from '../components/calls';
+import { UPGRADE_CALLS } from './endpoints';
+import { DataTable } from '../components/DataTable';
 
 type Device = { fId: number; fNumber: string; fName?: string | null; tOnline?: number | null };
 interface Page {
@@ -19,6 +19,7 @@ const PICKER_SIZE = 10;
 /** Devices of the firmware's product not yet added, 10 a page, chosen across pages and added together. */
 export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: { fId: number; fProductId?: unknown }; open: boolean; onClose: () => void; onAdded: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
@@ -40,7 +41,7 @@ export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: {
     if (!open) return;
     let alive = true;
     setLoading(true);
-    call<Page>(upgradeEndpoints().undevices, { current: page, size: PICKER_SIZE, condition: { fFirmwareId: firmware.fId, fProductId: firmware.fProductId, keyword } })
+    api.call<Page>(UPGRADE_CALLS.undevices, { current: page, size: PICKER_SIZE, condition: { fFirmwareId: firmware.fId, fProductId: firmware.fProductId, keyword } })
       .then((e) => alive && setData(e.data))
       .catch(() => alive && setData({ records: [], total: 0 }))
       .finally(() => alive && setLoading(false));
@@ -62,8 +63,8 @@ export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: {
     if (!chosen.size) return notify(translate('firmware.upgrade.noneSelected'), { type: 'warning' });
     setSaving(true);
     try {
-      const envelope = await call(upgradeEndpoints().addDevices, [...chosen.keys()].map((fDeviceId) => ({ fDeviceId, fFirmwareId: firmware.fId })));
-      notify(envelope.message || translate('firmware.upgrade.added'), { type: 'success' });
+      const envelope = await api.call(UPGRADE_CALLS.addDevices, [...chosen.keys()].map((fDeviceId) => ({ fDeviceId, fFirmwareId: firmware.fId })));
+      notify(envelopeText(envelope) || translate('firmware.upgrade.added'), { type: 'success' });
       onAdded();
       onClose();
     } catch (error) {
@@ -107,47 +108,33 @@ export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: {
             {translate('firmware.picker.selected', { count: chosen.size })}
           </Typography>
         </Box>
-        <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell padding="checkbox">
-                <Checkbox
-                  size="small"
-                  checked={allOnPage}
-                  indeterminate={!allOnPage && data.records.some((d) => chosen.has(d.fId))}
-                  onChange={(e) => data.records.forEach((d) => toggle(d, e.target.checked))}
-                  slotProps={{ input: { 'data-testid': 'picker-check-page' } as object }}
-                />
-              </TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{translate('firmware.upgrade.device')}</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{translate('firmware.upgrade.deviceName')}</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{translate('firmware.picker.state')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.records.map((d) => (
-              <TableRow key={d.fId} hover onClick={() => toggle(d, !chosen.has(d.fId))} sx={{ cursor: 'pointer' }} data-testid="picker-row">
-                <TableCell padding="checkbox">
-                  <Checkbox size="small" checked={chosen.has(d.fId)} slotProps={{ input: { 'data-testid': `picker-check-${d.fId}` } as object }} />
-                </TableCell>
-                <TableCell>{d.fNumber}</TableCell>
-                <TableCell>{d.fName ?? '-'}</TableCell>
-                <TableCell>
-                  <Chip size="small" variant="outlined" color={d.tOnline === 1 ? 'success' : 'default'} label={translate(d.tOnline === 1 ? 'firmware.picker.online' : 'firmware.picker.offline')} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {!loading && data.records.length === 0 && <EmptyState message={translate('firmware.picker.empty')} minHeight={120} />}
-        <Pager
-          component="div"
-          count={data.total}
-          page={Math.max(0, page - 1)}
-          rowsPerPage={PICKER_SIZE}
-          rowsPerPageOptions={[PICKER_SIZE]}
-          onPageChange={(_e, p) => setPage(p + 1)}
+        <DataTable
+          rows={data.records}
+          rowKey={(d) => d.fId}
+          loading={loading}
+          progressBar
+          empty={translate('firmware.picker.empty')}
+          rowProps={(d) => ({ onClick: () => toggle(d, !chosen.has(d.fId)), sx: { cursor: 'pointer' }, 'data-testid': 'picker-row' })}
+          selection={{
+            all: {
+              checked: allOnPage,
+              indeterminate: !allOnPage && data.records.some((d) => chosen.has(d.fId)),
+              onChange: (checked) => data.records.forEach((d) => toggle(d, checked)),
+              props: { slotProps: { input: { 'data-testid': 'picker-check-page' } as object } },
+            },
+            row: (d) => ({ checked: chosen.has(d.fId), props: { slotProps: { input: { 'data-testid': `picker-check-${d.fId}` } as object } } }),
+          }}
+          columns={[
+            { key: 'device', header: translate('firmware.upgrade.device'), headerSx: { fontWeight: 600 }, cell: (d) => d.fNumber },
+            { key: 'name', header: translate('firmware.upgrade.deviceName'), headerSx: { fontWeight: 600 }, cell: (d) => d.fName ?? '-' },
+            {
+              key: 'state',
+              header: translate('firmware.picker.state'),
+              headerSx: { fontWeight: 600 },
+              cell: (d) => <Chip size="small" variant="outlined" color={d.tOnline === 1 ? 'success' : 'default'} label={translate(d.tOnline === 1 ? 'firmware.picker.online' : 'firmware.picker.offline')} />,
+            },
+          ]}
+          pager={{ count: data.total, page: Math.max(0, page - 1), rowsPerPage: PICKER_SIZE, onPage: (p) => setPage(p + 1) }}
         />
       </DialogContent>
       <DialogActions>

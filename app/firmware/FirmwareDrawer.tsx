@@ -1,21 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Chip, Drawer, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Chip, Drawer, IconButton, LinearProgress, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import AddIcon from '@mui/icons-material/Add';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import SendIcon from '@mui/icons-material/SystemUpdateAlt';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError, envelopeText } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
 import { DetailFields } from '../components/FieldValue';
 import type { ResourceConfig } from '../resources/types';
 import { DevicePicker } from './DevicePicker';
-import { PUSH_PATH, STATUS_COLORS, upgradeEndpoints } from './endpoints';
+import { STATUS_COLORS, UPGRADE_CALLS } from './endpoints';
 import type { FirmwareRow } from './endpoints';
-import { Pager } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
+
+/** The upgrade table's headers. */
+const HEAD = { fontWeight: 600, whiteSpace: 'nowrap' } as const;
 
 type UpgradeRow = {
   fId: number;
@@ -39,6 +42,7 @@ const POLL_MS = 2000;
 /** A firmware version's details and its upgrade devices: add selected or all, remove, push, statuses. */
 export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfig; row: FirmwareRow | null; onClose: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const confirm = useConfirm();
   const canAdd = useCan('firmware:add-device');
@@ -64,11 +68,11 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
     if (!firmwareId) return;
     let alive = true;
     setLoading(true);
-    const list = upgradeEndpoints().list;
+    const list = UPGRADE_CALLS.list;
     const condition = { fFirmwareId: firmwareId };
     Promise.all([
-      call<Page>(list, { current: page, size: perPage, condition }),
-      ...(['-1', '0', '1', '2'] as const).map((s) => call<Page>(list, { current: 1, size: 1, condition: { ...condition, fStatus: Number(s) } })),
+      api.call<Page>(list, { current: page, size: perPage, condition }),
+      ...(['-1', '0', '1', '2'] as const).map((s) => api.call<Page>(list, { current: 1, size: 1, condition: { ...condition, fStatus: Number(s) } })),
     ])
       .then(([records, ...byStatus]) => {
         if (!alive) return;
@@ -98,8 +102,8 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
   const addAll = () =>
     confirm.ask(translate('firmware.upgrade.confirmAddAll'), async () => {
       try {
-        const e = await call(upgradeEndpoints().addAll, { fFirmwareId: firmwareId, fProductId: row?.fProductId });
-        notify(e.message || translate('firmware.upgrade.added'), { type: 'success' });
+        const e = await api.call(UPGRADE_CALLS.addAll, { fFirmwareId: firmwareId, fProductId: row?.fProductId });
+        notify(envelopeText(e) || translate('firmware.upgrade.added'), { type: 'success' });
         reload();
       } catch (error) {
         failed(error);
@@ -108,8 +112,8 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
   const push = (record?: UpgradeRow) =>
     confirm.ask(translate('firmware.upgrade.confirmPush'), async () => {
       try {
-        const e = await call(PUSH_PATH, record ? { fId: record.fId } : { fFirmwareId: firmwareId });
-        notify(e.message, { type: 'success' });
+        const e = await api.call(UPGRADE_CALLS.push, record ? { fId: record.fId } : { fFirmwareId: firmwareId });
+        notify(envelopeText(e), { type: 'success' });
       } catch (error) {
         failed(error);
       } finally {
@@ -119,7 +123,7 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
   const remove = (record: UpgradeRow) =>
     confirm.ask(translate('firmware.upgrade.confirmDelete'), async () => {
       try {
-        await call(upgradeEndpoints().delete, { fId: record.fId });
+        await api.call(UPGRADE_CALLS.delete, { fId: record.fId });
         notify(translate('firmware.upgrade.deleteSuccess'), { type: 'success' });
         if (data.records.length === 1 && page > 1) setPage(page - 1);
         reload();
@@ -170,77 +174,83 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
                 </Button>
               )}
             </Box>
-            <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-            <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-              <Table size="small" data-testid="upgrade-table">
-                <TableHead>
-                  <TableRow>
-                    {['device', 'deviceName', 'status', 'progress', 'message', 'added_at'].map((h) => (
-                      <TableCell key={h} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
-                        {translate(`firmware.upgrade.${h}`)}
-                      </TableCell>
-                    ))}
-                    {(canDelete || canPush) && <TableCell sx={{ fontWeight: 600 }}>{translate('common.actions')}</TableCell>}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.records.map((r) => (
-                    <TableRow key={r.fId} hover data-testid="upgrade-row" data-status={r.fStatus}>
-                      <TableCell>{r.device?.fNumber ?? r.fDeviceId}</TableCell>
-                      <TableCell>{r.device?.fName ?? '-'}</TableCell>
-                      <TableCell>
-                        <Chip
-                          size="small"
-                          color={STATUS_COLORS[String(r.fStatus)] ?? 'default'}
-                          variant={r.fStatus === 0 ? 'outlined' : 'filled'}
-                          label={translate(`firmware.upgrade.statuses.${r.fStatus}`, { _: String(r.fStatus) })}
-                          data-testid="upgrade-status"
-                        />
-                      </TableCell>
-                      <TableCell sx={{ minWidth: 120 }}>
-                        {r.fStatus === 1 || r.fStatus === 2 ? (
-                          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                            <LinearProgress variant="determinate" value={Number(r.fProgress ?? 0)} sx={{ flex: 1 }} color={r.fStatus === 2 ? 'success' : 'primary'} />
-                            <Typography variant="caption">{Number(r.fProgress ?? 0)}%</Typography>
-                          </Box>
-                        ) : (
-                          '-'
-                        )}
-                      </TableCell>
-                      <TableCell sx={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.fMessage ?? ''}>
-                        {r.fMessage || '-'}
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.fIntime ?? '-'}</TableCell>
-                      {(canDelete || canPush) && (
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                          {canPush && r.fStatus === -1 && (
-                            <Button size="small" onClick={() => push(r)} data-testid="upgrade-retry">
-                              {translate('firmware.upgrade.retry')}
-                            </Button>
-                          )}
-                          {canDelete && (
-                            <Button size="small" color="error" disabled={r.fStatus === 1} onClick={() => remove(r)} data-testid="upgrade-delete">
-                              {translate('common.delete')}
-                            </Button>
-                          )}
-                        </TableCell>
-                      )}
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-              {!loading && data.records.length === 0 && <EmptyState minHeight={120} />}
-            </TableContainer>
-            <Pager
-              component="div"
-              count={data.total}
-              page={Math.max(0, page - 1)}
-              rowsPerPage={perPage}
-              rowsPerPageOptions={[10, 20, 50]}
-              onPageChange={(_e, p) => setPage(p + 1)}
-              onRowsPerPageChange={(e) => {
-                setPerPage(Number(e.target.value));
-                setPage(1);
+            <DataTable
+              rows={data.records}
+              rowKey={(r) => r.fId}
+              loading={loading}
+              progressBar
+              bordered
+              tableProps={{ 'data-testid': 'upgrade-table' }}
+              rowProps={(r) => ({ 'data-testid': 'upgrade-row', 'data-status': r.fStatus })}
+              columns={[
+                { key: 'device', header: translate('firmware.upgrade.device'), headerSx: HEAD, cell: (r) => r.device?.fNumber ?? r.fDeviceId },
+                { key: 'deviceName', header: translate('firmware.upgrade.deviceName'), headerSx: HEAD, cell: (r) => r.device?.fName ?? '-' },
+                {
+                  key: 'status',
+                  header: translate('firmware.upgrade.status'),
+                  headerSx: HEAD,
+                  cell: (r) => (
+                    <Chip
+                      size="small"
+                      color={STATUS_COLORS[String(r.fStatus)] ?? 'default'}
+                      variant={r.fStatus === 0 ? 'outlined' : 'filled'}
+                      label={translate(`firmware.upgrade.statuses.${r.fStatus}`, { _: String(r.fStatus) })}
+                      data-testid="upgrade-status"
+                    />
+                  ),
+                },
+                {
+                  key: 'progress',
+                  header: translate('firmware.upgrade.progress'),
+                  headerSx: HEAD,
+                  cellSx: { minWidth: 120 },
+                  cell: (r) =>
+                    r.fStatus === 1 || r.fStatus === 2 ? (
+                      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                        <LinearProgress variant="determinate" value={Number(r.fProgress ?? 0)} sx={{ flex: 1 }} color={r.fStatus === 2 ? 'success' : 'primary'} />
+                        <Typography variant="caption">{Number(r.fProgress ?? 0)}%</Typography>
+                      </Box>
+                    ) : (
+                      '-'
+                    ),
+                },
+                { key: 'message', header: translate('firmware.upgrade.message'), headerSx: HEAD, cellSx: { maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.fMessage ?? '' }), cell: (r) => r.fMessage || '-' },
+                { key: 'added_at', header: translate('firmware.upgrade.added_at'), headerSx: HEAD, cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.fIntime ?? '-' },
+                ...(canDelete || canPush
+                  ? [
+                      {
+                        key: 'actions',
+                        header: translate('common.actions'),
+                        headerSx: { fontWeight: 600 },
+                        cellSx: { whiteSpace: 'nowrap' },
+                        cell: (r: UpgradeRow) => (
+                          <>
+                            {canPush && r.fStatus === -1 && (
+                              <Button size="small" onClick={() => push(r)} data-testid="upgrade-retry">
+                                {translate('firmware.upgrade.retry')}
+                              </Button>
+                            )}
+                            {canDelete && (
+                              <Button size="small" color="error" disabled={r.fStatus === 1} onClick={() => remove(r)} data-testid="upgrade-delete">
+                                {translate('common.delete')}
+                              </Button>
+                            )}
+                          </>
+                        ),
+                      },
+                    ]
+                  : []),
+              ]}
+              pager={{
+                count: data.total,
+                page: Math.max(0, page - 1),
+                rowsPerPage: perPage,
+                sizes: [10, 20, 50],
+                onPage: (p) => setPage(p + 1),
+                onSize: (n) => {
+                  setPerPage(n);
+                  setPage(1);
+                },
               }}
             />
           </Box>

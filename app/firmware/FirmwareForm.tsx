@@ -2,14 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormHelperText, FormLabel, Typography } from '@mui/material';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { FieldInput } from '../components/FieldInput';
 import { toBody, validateForm, type FieldError, type FormValues } from '../components/validate';
-import { UPLOAD_LIMIT_KB, uploadFile } from '../components/upload/uploadFile';
+import { UPLOAD_LIMIT_KB } from '../components/upload/uploadFile';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import type { FirmwareRow } from './endpoints';
 
-export const FIRMWARE_UPLOAD_PATH = '/api/upload/firmware';
 const VALIDATION_RESET_MS = 300;
 
 interface UploadAnswer {
@@ -34,6 +34,7 @@ function initial(fields: FieldConfig[], record: FirmwareRow | null): FormValues 
  */
 export function FirmwareForm({ config, open, record, onClose }: { config: ResourceConfig; open: boolean; record: FirmwareRow | null; onClose: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const refresh = useRefresh();
   const editing = Boolean(record?.fId);
@@ -68,7 +69,7 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
     if (file.size > UPLOAD_LIMIT_KB * 1024) return notify(translate('upload.tooLarge'), { type: 'warning' });
     setUploading(true);
     try {
-      const { data } = await uploadFile<UploadAnswer>(FIRMWARE_UPLOAD_PATH, file);
+      const { data } = await api.upload<UploadAnswer>('upload.firmware', file);
       setFileName(data.fFileName);
       setOriginal(data.originalName);
       set('fMd5Sign', data.fMd5Sign);
@@ -92,7 +93,7 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
     }
     const body = { ...toBody(fields, values, editing), fFileName: fileName, ...(editing ? { fId: record!.fId } : {}) };
     try {
-      await call(config.endpoints.save, body);
+      await api.call('firmware.save', body);
       notify(translate('firmware.saveSuccess'), { type: 'success' });
       setSaving(false);
       onClose();

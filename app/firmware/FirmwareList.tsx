@@ -1,20 +1,20 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
+import { Box, Button, Paper, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { useCan } from '../auth/useCan';
 import { conditionKey, defaultSort, permissionOf } from '../components/api';
 import { useConfirm } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
 import { OptionSelect } from '../components/FieldInput';
 import { useAllProducts } from '../components/lookups';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
 import { FirmwareForm } from './FirmwareForm';
 import { FirmwareDrawer } from './FirmwareDrawer';
-import { Pager } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
 import type { FirmwareRow } from './endpoints';
 
 interface Filters {
@@ -28,6 +28,7 @@ const productName = (row: FirmwareRow) => String((row.product as { fName?: unkno
 /** Firmware page: search by name and product, the versions in a table, add/edit, delete and the upgrade drawer. */
 export function FirmwareList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const refresh = useRefresh();
   const confirm = useConfirm();
@@ -73,7 +74,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
   const remove = (row: FirmwareRow) =>
     confirm.ask(translate('firmware.confirmDelete'), async () => {
       try {
-        await call(config.endpoints.delete, { fId: row.fId });
+        await api.call('firmware.delete', { fId: row.fId });
         notify(translate('firmware.deleteSuccess'), { type: 'success' });
         if (rows.length === 1 && page > 1) setPage(page - 1);
         refresh();
@@ -84,6 +85,8 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
     });
 
   const head = ['name', 'version', 'versionCode', 'product', 'created'];
+  const cellOf = (h: string, row: FirmwareRow) =>
+    h === 'name' ? String(row.fName ?? '-') : h === 'version' ? String(row.fVersion ?? '-') : h === 'versionCode' ? String(row.fVersionCode ?? '-') : h === 'product' ? productName(row) : String(row.fIntime ?? '-');
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }} data-testid="firmware-list">
       <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
@@ -121,60 +124,53 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
           </Button>
         )}
       </Paper>
-      <Box sx={{ height: 4 }}>{isFetching && <LinearProgress />}</Box>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" stickyHeader data-testid="firmware-table">
-          <TableHead>
-            <TableRow>
-              {head.map((h) => (
-                <TableCell key={h} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
-                  {translate(`firmware.columns.${h}`)}
-                </TableCell>
-              ))}
-              <TableCell sx={{ fontWeight: 600 }}>{translate('common.actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.map((row) => (
-              <TableRow key={row.fId} hover data-testid="firmware-row" data-id={row.fId}>
-                <TableCell>{String(row.fName ?? '-')}</TableCell>
-                <TableCell>{String(row.fVersion ?? '-')}</TableCell>
-                <TableCell>{String(row.fVersionCode ?? '-')}</TableCell>
-                <TableCell>{productName(row)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{String(row.fIntime ?? '-')}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  <Button size="small" onClick={() => setViewing(row)} data-testid="firmware-view">
-                    {translate('common.view')}
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.fId}
+        loading={isFetching}
+        progressBar
+        bordered
+        stickyHeader
+        tableProps={{ 'data-testid': 'firmware-table' }}
+        rowProps={(row) => ({ 'data-testid': 'firmware-row', 'data-id': row.fId })}
+        columns={[
+          ...head.map((h) => ({ key: h, header: translate(`firmware.columns.${h}`), headerSx: { fontWeight: 600, whiteSpace: 'nowrap' }, cellSx: h === 'created' ? { whiteSpace: 'nowrap' } : undefined, cell: (row: FirmwareRow) => cellOf(h, row) })),
+          {
+            key: 'actions',
+            header: translate('common.actions'),
+            headerSx: { fontWeight: 600 },
+            cellSx: { whiteSpace: 'nowrap' },
+            cell: (row) => (
+              <>
+                <Button size="small" onClick={() => setViewing(row)} data-testid="firmware-view">
+                  {translate('common.view')}
+                </Button>
+                {canEdit && (
+                  <Button size="small" onClick={() => setEditing(row)} data-testid="firmware-edit">
+                    {translate('common.edit')}
                   </Button>
-                  {canEdit && (
-                    <Button size="small" onClick={() => setEditing(row)} data-testid="firmware-edit">
-                      {translate('common.edit')}
-                    </Button>
-                  )}
-                  {canDelete && (
-                    <Button size="small" color="error" onClick={() => remove(row)} data-testid="firmware-delete">
-                      {translate('common.delete')}
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {rows.length === 0 && !isFetching && <EmptyState />}
-      </TableContainer>
-      <Pager
-        component="div"
-        count={total ?? 0}
-        page={Math.max(0, page - 1)}
-        rowsPerPage={perPage}
-        rowsPerPageOptions={config.list.pageSizes}
-        onPageChange={(_e, p) => setPage(p + 1)}
-        onRowsPerPageChange={(e) => {
-          setPerPage(Number(e.target.value));
-          setPage(1);
+                )}
+                {canDelete && (
+                  <Button size="small" color="error" onClick={() => remove(row)} data-testid="firmware-delete">
+                    {translate('common.delete')}
+                  </Button>
+                )}
+              </>
+            ),
+          },
+        ]}
+        pager={{
+          count: total ?? 0,
+          page: Math.max(0, page - 1),
+          rowsPerPage: perPage,
+          sizes: config.list.pageSizes,
+          onPage: (p) => setPage(p + 1),
+          onSize: (n) => {
+            setPerPage(n);
+            setPage(1);
+          },
+          testId: 'firmware-pagination',
         }}
-        data-testid="firmware-pagination"
       />
       <FirmwareForm config={config} open={editing !== undefined} record={editing ?? null} onClose={() => setEditing(undefined)} />
       <FirmwareDrawer config={config} row={viewing} onClose={() => setViewing(null)} />

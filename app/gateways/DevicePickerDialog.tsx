@@ -1,18 +1,18 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../devices/cells';
-import { request } from '../devices/tabs/timers/api';
+import type { CallName } from '../../adapters/dataProvider';
+import { useRequest } from '../components/calls';
 import { PICKER_SIZE, type DeviceRow, type Page } from './api';
-import { EmptyRow } from '../components/EmptyState';
-import { Pager, pagerCounts } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
 
 export interface DevicePickerDialogProps {
   open: boolean;
   title: string;
   /** The paged call that lists the devices that may be picked. */
-  path: string;
+  call: CallName;
   /** Fixed condition keys (gateway: type_id; group: group_id). */
   condition: Record<string, unknown>;
   /** How the search box is sent: one keyword, or separate name and number. */
@@ -30,8 +30,9 @@ export interface DevicePickerDialogProps {
 const itself = (row: DeviceRow) => row;
 
 /** Multi-select of devices, 10 a page; the choice survives paging and searching. */
-export function DevicePickerDialog({ open, title, path, condition, search, emptyMessage, onClose, onConfirm, testId = 'device-picker', deviceOf = itself }: DevicePickerDialogProps) {
+export function DevicePickerDialog({ open, title, call, condition, search, emptyMessage, onClose, onConfirm, testId = 'device-picker', deviceOf = itself }: DevicePickerDialogProps) {
   const translate = useTranslate();
+  const request = useRequest();
   const [name, setName] = useState('');
   const [number, setNumber] = useState('');
   const [applied, setApplied] = useState({ name: '', number: '' });
@@ -58,7 +59,7 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
     let live = true;
     const searchCondition = search === 'keyword' ? { keyword: applied.name } : { name: applied.name, number: applied.number };
     setLoading(true);
-    void request<Page>(path, { current: page + 1, size: PICKER_SIZE, condition: { ...condition, ...searchCondition } }).then((res) => {
+    void request<Page>(call, { current: page + 1, size: PICKER_SIZE, condition: { ...condition, ...searchCondition } }).then((res) => {
       if (!live) return;
       setLoading(false);
       setData(res.ok && res.data ? res.data : { records: [], total: 0 });
@@ -67,7 +68,7 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, path, conditionKey, search, applied, page]);
+  }, [open, call, conditionKey, search, applied, page]);
 
   const toggle = (row: DeviceRow) =>
     setPicked((m) => {
@@ -115,47 +116,24 @@ export function DevicePickerDialog({ open, title, path, condition, search, empty
             {translate('gateways.selected', { count: picked.size })}
           </Typography>
         </Box>
-        <TableContainer sx={{ position: 'relative' }}>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox">
-                  <Checkbox size="small" checked={allOnPage} onChange={togglePage} slotProps={{ input: { 'aria-label': translate('common.all') } }} />
-                </TableCell>
-                <TableCell>{translate('gateways.deviceNumber')}</TableCell>
-                <TableCell>{translate('gateways.deviceName')}</TableCell>
-                <TableCell>{translate('resources.device.fields.fProductId')}</TableCell>
-                <TableCell>{translate('resources.device.fields.tOnline')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.records.map((r) => {
-                const d = deviceOf(r);
-                return (
-                  <TableRow key={r.fId} hover onClick={() => toggle(r)} sx={{ cursor: 'pointer' }} data-testid={testId + '-row'} data-id={r.fId}>
-                    <TableCell padding="checkbox">
-                      <Checkbox size="small" checked={picked.has(r.fId)} slotProps={{ input: { 'aria-label': String(d.fNumber ?? r.fId) } }} />
-                    </TableCell>
-                    <TableCell>{String(d.fNumber ?? '')}</TableCell>
-                    <TableCell>{String(d.fName ?? '')}</TableCell>
-                    <TableCell>{String((d.tProduct as Record<string, unknown> | null | undefined)?.fName ?? '')}</TableCell>
-                    <TableCell>
-                      <OnlineChip value={d.tOnline} />
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-              {data.records.length === 0 && <EmptyRow columns={5} loading={loading} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Pager
-          component="div"
-          {...pagerCounts(data)}
-          page={page}
-          onPageChange={(_e, p) => setPage(p)}
-          rowsPerPage={PICKER_SIZE}
-          rowsPerPageOptions={[PICKER_SIZE]}
+        <DataTable
+          rows={data.records}
+          rowKey={(r) => r.fId}
+          loading={loading}
+          emptySpinner
+          containerProps={{ sx: { position: 'relative' } }}
+          rowProps={(r) => ({ onClick: () => toggle(r), sx: { cursor: 'pointer' }, 'data-testid': testId + '-row', 'data-id': r.fId })}
+          selection={{
+            all: { checked: allOnPage, onChange: togglePage, props: { slotProps: { input: { 'aria-label': translate('common.all') } } } },
+            row: (r) => ({ checked: picked.has(r.fId), props: { slotProps: { input: { 'aria-label': String(deviceOf(r).fNumber ?? r.fId) } } } }),
+          }}
+          columns={[
+            { key: 'number', header: translate('gateways.deviceNumber'), cell: (r) => String(deviceOf(r).fNumber ?? '') },
+            { key: 'name', header: translate('gateways.deviceName'), cell: (r) => String(deviceOf(r).fName ?? '') },
+            { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (r) => String((deviceOf(r).tProduct as Record<string, unknown> | null | undefined)?.fName ?? '') },
+            { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (r) => <OnlineChip value={deviceOf(r).tOnline} /> },
+          ]}
+          pager={{ count: data, page, rowsPerPage: PICKER_SIZE, onPage: setPage }}
         />
         {error && (
           <Typography color="error" variant="body2" data-testid={testId + '-error'}>

@@ -6,8 +6,8 @@ import ImageNotSupportedOutlined from '@mui/icons-material/ImageNotSupportedOutl
 import { useTranslate } from 'react-admin';
 import { imageUrl } from '../components/api';
 import { OnlineChip } from '../devices/cells';
-import { request } from '../devices/tabs/timers/api';
-import { CHILD_SIZE, GATEWAY_PATHS, type DeviceRow, type Page } from './api';
+import { useRequest } from '../components/calls';
+import { CHILD_SIZE, type DeviceRow, type Page } from './api';
 
 function Picture({ name }: { name: unknown }) {
   const translate = useTranslate();
@@ -39,6 +39,7 @@ export interface GatewayCardProps {
 /** One gateway: picture, number, name, online state and its children, 4 at a time with their own pager. */
 export function GatewayCard({ gateway, canAdd, onAdd, onUnbind, version }: GatewayCardProps) {
   const translate = useTranslate();
+  const request = useRequest();
   const total = Number(gateway.gatewayDeviceLength ?? 0);
   const [page, setPage] = useState(1);
   const [children, setChildren] = useState<DeviceRow[]>((gateway.tGatewayDevices as DeviceRow[]) ?? []);
@@ -48,7 +49,7 @@ export function GatewayCard({ gateway, canAdd, onAdd, onUnbind, version }: Gatew
   }, [gateway]);
   useEffect(() => {
     if (page === 1) return;
-    void request<Page>(GATEWAY_PATHS.children, { current: page, size: CHILD_SIZE, condition: { gateway_id: gateway.fId } }).then((res) => {
+    void request<Page>('gateway.children', { current: page, size: CHILD_SIZE, condition: { gateway_id: gateway.fId } }).then((res) => {
       if (res.ok && res.data) setChildren(res.data.records);
     });
   }, [page, gateway.fId, version]);

@@ -7,14 +7,15 @@ import { useCan } from '../auth/useCan';
 import { CardGrid } from '../components/CardGrid';
 import { useConfirm } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
-import { request } from '../devices/tabs/timers/api';
-import { CARD_SIZE, GATEWAY_CODES, GATEWAY_PATHS, type DeviceRow, type Page } from './api';
+import { useRequest } from '../components/calls';
+import { CARD_SIZE, GATEWAY_CODES, type DeviceRow, type Page } from './api';
 import { GatewayCard } from './GatewayCard';
 import { DevicePickerDialog } from './DevicePickerDialog';
 
 /** Gateway page: search by number or name, 8 gateway cards a page, children bound and unbound per card. */
 export function GatewayPage() {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const canList = useCan(GATEWAY_CODES.list);
   const canAdd = useCan(GATEWAY_CODES.add);
@@ -31,7 +32,7 @@ export function GatewayPage() {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page>(GATEWAY_PATHS.cards, { current: page, size: CARD_SIZE, condition: { keyword: applied.keyword, select_type: applied.selectType, type_id: 2 } });
+    const res = await request<Page>('gateway.cards', { current: page, size: CARD_SIZE, condition: { keyword: applied.keyword, select_type: applied.selectType, type_id: 2 } });
     setLoading(false);
     setData(res.ok && res.data ? res.data : { records: [], total: 0 });
   }, [canList, page, applied]);
@@ -43,7 +44,7 @@ export function GatewayPage() {
 
   const unbind = (gateway: DeviceRow, child: DeviceRow) =>
     ask(translate('gateways.confirmUnbind'), async () => {
-      const res = await request(GATEWAY_PATHS.del, { fGatewayId: gateway.fId, fDeviceId: child.fId });
+      const res = await request('gateway.unbind', { fGatewayId: gateway.fId, fDeviceId: child.fId });
       if (res.ok) {
         notify(res.message || translate('gateways.unbound'), { type: 'success' });
         changed();
@@ -52,7 +53,7 @@ export function GatewayPage() {
 
   const bind = async (picked: DeviceRow[]) => {
     if (!adding) return false;
-    const res = await request(GATEWAY_PATHS.add, picked.map((d) => ({ fGatewayId: adding.fId, fDeviceId: d.fId })));
+    const res = await request('gateway.bind', picked.map((d) => ({ fGatewayId: adding.fId, fDeviceId: d.fId })));
     if (res.ok) {
       notify(res.message || translate('gateways.added'), { type: 'success' });
       changed();
@@ -113,7 +114,7 @@ export function GatewayPage() {
       <DevicePickerDialog
         open={adding !== null}
         title={`${translate('gateways.addTitle')} · ${String(adding?.fName || adding?.fNumber || '')}`}
-        path={GATEWAY_PATHS.bindable}
+        call="gateway.bindable"
         condition={{ type_id: 1, group_id: '' }}
         search="nameNumber"
         emptyMessage={translate('gateways.noneSelected')}

@@ -1,12 +1,5 @@
-/** The gateway page's calls (server/domain/gateways.ts) and codes. */
+/** The gateway page's codes and shapes (its calls: gateway.*, resources/calls/gateway.json). */
 import type { Counted } from '../components/Pager';
-export const GATEWAY_PATHS = {
-  cards: '/biz/t-device/devicesmore',
-  children: '/biz/t-gateway-device/devicesbygatewayid',
-  bindable: '/biz/t-device/devicesbygateway',
-  add: '/biz/t-gateway-device/add',
-  del: '/biz/t-gateway-device/del',
-};
 export const GATEWAY_CODES = { list: 'gateway:list', add: 'gateway:add' };
 /** Spec 000 §9. */
 export const CARD_SIZE = 8;

@@ -3842,7 +3842,7 @@ export const resources: ResourceDefinition[] = [
       ], "actions": [
         "photo",
         "reply"
-      ], "endpoint": "/biz/t-feedback/pagelist" },
+      ], "endpoint": "adminList" },
       "menu": {
         "key": "feedback-answer",
         "path": "/feedbackAnswer",

@@ -2,8 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { useAgents, useIsAdmin } from '../components/lookups';
-import { request } from '../devices/tabs/timers/api';
-import { GROUP_PATHS, buildTree, subtreeIds, type Group, type TreeNode } from './api';
+import { useRequest } from '../components/calls';
+import { GROUP_CALLS, buildTree, subtreeIds, type Group, type TreeNode } from './api';
 
 /** The legacy screens keep a failed validation's spinner this long so the click visibly registers. */
 const VALIDATION_RESET_MS = 300;
@@ -20,6 +20,7 @@ export interface GroupDialogProps {
 /** Create/edit modal: parent group, name, owning agent (administrators only), description. */
 export function GroupDialog({ open, record, groups, onClose, onSaved }: GroupDialogProps) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const isAdmin = useIsAdmin();
   const { options: agents } = useAgents(open && isAdmin);
@@ -57,7 +58,7 @@ export function GroupDialog({ open, record, groups, onClose, onSaved }: GroupDia
     const body: Record<string, unknown> = { fParentId: values.fParentId, fName: values.fName.trim(), fRemork: values.fRemork, fLogo: record?.fLogo ?? undefined };
     if (record?.fId) body.fId = record.fId;
     if (isAdmin) body.fUserId = values.fUserId === '' ? null : values.fUserId;
-    const res = await request<Group>(GROUP_PATHS.save, body);
+    const res = await request<Group>(GROUP_CALLS.save, body);
     setBusy(false);
     if (res.ok) {
       notify(res.message || translate('groups.saved'), { type: 'success' });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Checkbox, Drawer, IconButton, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Drawer, IconButton, Link, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import AddLinkIcon from '@mui/icons-material/AddLink';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
@@ -8,12 +8,11 @@ import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
 import { OnlineChip, type DeviceRow } from '../devices/cells';
 import { DeviceDrawer } from '../devices/DeviceDrawer';
-import { request } from '../devices/tabs/timers/api';
+import { useRequest } from '../components/calls';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import { resources } from '../generated/resources';
-import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_PATHS, type Group } from './api';
-import { EmptyRow } from '../components/EmptyState';
-import { Pager } from '../components/Pager';
+import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_CALLS, type Group } from './api';
+import { DataTable } from '../components/DataTable';
 
 interface Link {
   fId: number;
@@ -25,6 +24,7 @@ interface Link {
 /** A group's bound devices: unbind the selected ones, bind more from a picker, open a device's detail drawer. */
 export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null; onClose: () => void; onChanged: () => void }) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const canBind = useCan(GROUP_CODES.bind);
   const canUnbind = useCan(GROUP_CODES.unbind);
@@ -38,7 +38,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
 
   const load = useCallback(async () => {
     if (!group) return;
-    const res = await request<{ records: Link[]; total: number }>(GROUP_DEVICE_PATHS.list, { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } });
+    const res = await request<{ records: Link[]; total: number }>(GROUP_DEVICE_CALLS.list, { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } });
     setData(res.ok && res.data ? res.data : { records: [], total: 0 });
   }, [group, page]);
   useEffect(() => {
@@ -63,7 +63,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
       return;
     }
     ask(translate('groups.confirmUnbind'), async () => {
-      const res = await request(GROUP_DEVICE_PATHS.unbind, rows.map(({ fId, fGroupId, fDeviceId }) => ({ fId, fGroupId, fDeviceId })));
+      const res = await request(GROUP_DEVICE_CALLS.unbind, rows.map(({ fId, fGroupId, fDeviceId }) => ({ fId, fGroupId, fDeviceId })));
       if (res.ok) {
         notify(res.message || translate('groups.unbound'), { type: 'success' });
         void load();
@@ -74,7 +74,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
 
   const bind = async (picked: DeviceRow[]) => {
     if (!group) return false;
-    const res = await request(GROUP_DEVICE_PATHS.bind, picked.map((d) => ({ fDeviceId: d.fId, fGroupId: group.fId })));
+    const res = await request(GROUP_DEVICE_CALLS.bind, picked.map((d) => ({ fDeviceId: d.fId, fGroupId: group.fId })));
     if (res.ok) {
       notify(res.message || translate('groups.bound'), { type: 'success' });
       void load();
@@ -118,58 +118,41 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
                 </Button>
               )}
             </Box>
-            <TableContainer>
-              <Table size="small" data-testid="group-devices">
-                <TableHead>
-                  <TableRow>
-                    {canUnbind && (
-                      <TableCell padding="checkbox">
-                        <Checkbox size="small" checked={all} onChange={() => setSelected(all ? new Set() : new Set(data.records.map((l) => l.fId)))} slotProps={{ input: { 'aria-label': translate('common.all') } }} />
-                      </TableCell>
-                    )}
-                    <TableCell>{translate('gateways.deviceNumber')}</TableCell>
-                    <TableCell>{translate('gateways.deviceName')}</TableCell>
-                    <TableCell>{translate('resources.device.fields.fProductId')}</TableCell>
-                    <TableCell>{translate('resources.device.fields.tOnline')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.records.map((l) => (
-                    <TableRow key={l.fId} hover data-testid="group-device-row" data-id={l.fDeviceId}>
-                      {canUnbind && (
-                        <TableCell padding="checkbox">
-                          <Checkbox size="small" checked={selected.has(l.fId)} onChange={() => toggle(l.fId)} slotProps={{ input: { 'aria-label': String(l.tDevice?.fNumber ?? l.fDeviceId) } }} />
-                        </TableCell>
-                      )}
-                      <TableCell>
-                        <Link component="button" onClick={() => l.tDevice && setDevice(l.tDevice)} data-testid="group-device-open">
-                          {String(l.tDevice?.fNumber ?? '')}
-                        </Link>
-                      </TableCell>
-                      <TableCell>{String(l.tDevice?.fName ?? '')}</TableCell>
-                      <TableCell>{String((l.tDevice?.tProduct as Record<string, unknown> | null)?.fName ?? '')}</TableCell>
-                      <TableCell>
-                        <OnlineChip value={l.tDevice?.tOnline} />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                  {data.records.length === 0 && <EmptyRow columns={5} message={translate('groups.noDevices')} />}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            <Pager
-              component="div"
-              count={data.total}
-              page={page}
-              onPageChange={(_e, p) => setPage(p)}
-              rowsPerPage={DEVICE_PAGE}
-              rowsPerPageOptions={[DEVICE_PAGE]}
+            <DataTable
+              rows={data.records}
+              rowKey={(l) => l.fId}
+              empty={translate('groups.noDevices')}
+              tableProps={{ 'data-testid': 'group-devices' }}
+              rowProps={(l) => ({ 'data-testid': 'group-device-row', 'data-id': l.fDeviceId })}
+              selection={
+                canUnbind
+                  ? {
+                      all: { checked: all, onChange: () => setSelected(all ? new Set() : new Set(data.records.map((l) => l.fId))), props: { slotProps: { input: { 'aria-label': translate('common.all') } } } },
+                      row: (l) => ({ checked: selected.has(l.fId), onChange: () => toggle(l.fId), props: { slotProps: { input: { 'aria-label': String(l.tDevice?.fNumber ?? l.fDeviceId) } } } }),
+                    }
+                  : undefined
+              }
+              columns={[
+                {
+                  key: 'number',
+                  header: translate('gateways.deviceNumber'),
+                  cell: (l) => (
+                    <Link component="button" onClick={() => l.tDevice && setDevice(l.tDevice)} data-testid="group-device-open">
+                      {String(l.tDevice?.fNumber ?? '')}
+                    </Link>
+                  ),
+                },
+                { key: 'name', header: translate('gateways.deviceName'), cell: (l) => String(l.tDevice?.fName ?? '') },
+                { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (l) => String((l.tDevice?.tProduct as Record<string, unknown> | null)?.fName ?? '') },
+                { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (l) => <OnlineChip value={l.tDevice?.tOnline} /> },
+              ]}
+              pager={{ count: data.total, page, rowsPerPage: DEVICE_PAGE, onPage: setPage }}
             />
           </Box>
           <DevicePickerDialog
             open={picking}
             title={`${translate('groups.bindTitle')} · ${group.fName}`}
-            path={GROUP_DEVICE_PATHS.unbound}
+            call={GROUP_DEVICE_CALLS.unbound}
             condition={{ group_id: group.fId }}
             search="keyword"
             emptyMessage={translate('groups.bindNone')}

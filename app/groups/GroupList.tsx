@@ -8,13 +8,14 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import CreateNewFolderIcon from '@mui/icons-material/CreateNewFolderOutlined';
 import { useNotify, useTranslate } from 'react-admin';
+import { ApiError } from '../../adapters/http';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
 import { EmptyRow, EmptyState } from '../components/EmptyState';
 import { useAgents, useIsAdmin } from '../components/lookups';
-import { request } from '../devices/tabs/timers/api';
+import { useRequest } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
-import { GROUP_CODES, GROUP_PATHS, TREE_SIZE, buildTree, filterTree, type Group, type TreeNode } from './api';
+import { GROUP_CODES, GROUP_CALLS, TREE_SIZE, buildTree, filterTree, type Group, type TreeNode } from './api';
 import { GroupDialog } from './GroupDialog';
 import { GroupDrawer } from './GroupDrawer';
 import { IconAction } from '../components/IconAction';
@@ -22,6 +23,7 @@ import { IconAction } from '../components/IconAction';
 /** Group page: the whole tree in one table, searched by name, with add/edit, view and delete per group. */
 export function GroupList(_props: { config: ResourceConfig }) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const isAdmin = useIsAdmin();
   const { options: agents } = useAgents(isAdmin);
@@ -41,7 +43,7 @@ export function GroupList(_props: { config: ResourceConfig }) {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<{ records: Group[] }>(GROUP_PATHS.list, { current: 1, size: TREE_SIZE, condition: {} });
+    const res = await request<{ records: Group[] }>(GROUP_CALLS.list, { current: 1, size: TREE_SIZE, condition: {} });
     setLoading(false);
     if (res.ok && res.data) setGroups(res.data.records);
   }, [canList]);
@@ -70,11 +72,15 @@ export function GroupList(_props: { config: ResourceConfig }) {
 
   const remove = (g: Group) =>
     ask(translate('groups.confirmDelete'), async () => {
-      const res = await request(GROUP_PATHS.delete, { fId: g.fId });
+      const res = await request(GROUP_CALLS.delete, { fId: g.fId });
       if (res.ok) {
         notify(res.message || translate('groups.deleted'), { type: 'success' });
         void load();
-      } else if (!res.announced) notify(res.message.startsWith('分组删除失败') ? res.message : translate('groups.deleteFailed', { message: res.message }), { type: 'error' });
+      } else if (!res.announced) {
+        // The group's own refusals already say the delete failed (group.hasChildren, group.hasDevices).
+        const code = res.error instanceof ApiError ? res.error.code : undefined;
+        notify(code === 'group.hasChildren' || code === 'group.hasDevices' ? res.message : translate('groups.deleteFailed', { message: res.message }), { type: 'error' });
+      }
     });
 
   if (!canList) return <EmptyState />;

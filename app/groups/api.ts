@@ -1,8 +1,6 @@
-/** The group page's calls (paths from the resource files) and codes. */
-import { endpoints } from '../../adapters/generated/endpoints';
-
-export const GROUP_PATHS = endpoints.group;
-export const GROUP_DEVICE_PATHS = endpoints.groupDevice;
+/** The group page's calls (by name: the group and groupDevice resources) and codes. */
+export const GROUP_CALLS = { list: 'group.list', save: 'group.save', delete: 'group.delete' } as const;
+export const GROUP_DEVICE_CALLS = { list: 'groupDevice.list', unbound: 'groupDevice.unbound', bind: 'groupDevice.bind', unbind: 'groupDevice.unbind' } as const;
 export const GROUP_CODES = { list: 'group:list', add: 'group:add', edit: 'group:edit', del: 'group:del', bind: 'group:bind', unbind: 'group:unbind' };
 /** Spec 000 §9: the whole tree in one call. */
 export const TREE_SIZE = 10000;

@@ -23,6 +23,13 @@ export default [
   'device.broker',
   // Live device alarms are announced on every page, the home page included (app/devices/live/DeviceAlarms.tsx).
   'device.alarm',
+  // What the server refuses on the login page, the shell and the home page, by code (schemas/reasons/).
+  'reasons.access',
+  'reasons.request',
+  'reasons.server',
+  'reasons.session',
+  'reasons.password',
+  'reasons.signOff',
   // Tab titles of stored tabs and the document title name resources before their pages load.
   'resources.*.name',
 ];

@@ -1,5 +1,4 @@
 /** Texts of the console shell: login, register, top bar, tab bar, password change, error and home pages. */
-import { SESSION_REFUSALS } from '../../adapters/systemRefusals';
 export default {
   'zh-CN': {
     // Keys react-admin 5 added after the Chinese pack was last published (zh-TW is converted from these).
@@ -33,7 +32,6 @@ export default {
       accountRequired: '账号不能为空',
       passwordRequired: '密码不能为空',
       failed: '登录失败',
-      refusals: SESSION_REFUSALS,
     },
     register: {
       title: '用户注册',
@@ -117,7 +115,6 @@ export default {
       accountRequired: '帳號不能為空',
       passwordRequired: '密碼不能為空',
       failed: '登入失敗',
-      refusals: { wrongPassword: '帳號或密碼錯誤', disabled: '帳號已停用', expired: '帳號已過期', phoneRegistered: '該手機號碼已註冊' },
     },
     register: {
       title: '用戶註冊',
@@ -201,10 +198,6 @@ export default {
       accountRequired: 'Account is required',
       passwordRequired: 'Password is required',
       failed: 'Login failed',
-      refusals: {
-        wrongPassword: 'Wrong account or password', disabled: 'This account is disabled', expired: 'This account has expired',
-        phoneRegistered: 'This mobile number is already registered',
-      },
     },
     register: {
       title: 'Register',

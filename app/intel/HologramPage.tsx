@@ -10,12 +10,13 @@ import { useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
-import { ask, HOLOGRAM_CODE, INTEL_PATHS, type Profile } from './api';
+import { useAsk, HOLOGRAM_CODE, INTEL_CALLS, type Profile } from './api';
 import { ProfileModal, type ProfileTarget } from './ProfileModal';
 import { checkSearch, SearchField } from './SearchField';
 
 export default function HologramPage() {
   const translate = useTranslate();
+  const ask = useAsk();
   const can = useCan(HOLOGRAM_CODE);
   const [params, setParams] = useSearchParams();
   const [value, setValue] = useState(params.get('phone') ?? params.get('idcard') ?? '');
@@ -37,9 +38,9 @@ export default function HologramPage() {
     if ('error' in term) return setError(translate(`intel.search.${term.error}`));
     setError(null);
     setBusy(true);
-    const res = await ask<Profile>(INTEL_PATHS.search, term);
+    const res = await ask<Profile>(INTEL_CALLS.search, term);
     setBusy(false);
-    if (!res.ok) return setNone(res.key ? translate(`intel.search.${res.key}`) : res.message);
+    if (!res.ok) return setNone(res.message);
     // The answer's phone is masked: the address names the person by user id.
     setParams({ userId: String(res.data.userId) });
   };

@@ -12,7 +12,7 @@ import { useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { relationHref } from '../../adapters/personal';
 import { DigitalRain } from './DigitalRain';
-import { ask, INTEL_PATHS, LOCK_PAGE_SIZE, type AppRow, type Lease, type LocationRow, type LockRow, type Profile, type Related } from './api';
+import { useAsk, INTEL_CALLS, LOCK_PAGE_SIZE, type AppRow, type Lease, type LocationRow, type LockRow, type Profile, type Related } from './api';
 
 /** The picture shown when a person has no photo or it fails to load. */
 export const DEFAULT_PHOTO =
@@ -75,6 +75,7 @@ function Line({ left, right }: { left: ReactNode; right?: ReactNode }) {
 
 export function ProfileModal({ target, onClose }: { target: ProfileTarget | null; onClose: () => void }) {
   const translate = useTranslate();
+  const ask = useAsk();
   const navigate = useNavigate();
   const [data, setData] = useState<Loaded | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -88,20 +89,20 @@ export function ProfileModal({ target, onClose }: { target: ProfileTarget | null
     setFailure(null);
     setLoading(true);
     (async () => {
-      const who = await ask<Profile>(INTEL_PATHS.info, { userId: target.userId ?? undefined, phone: target.phone ?? undefined, idcard: target.idcard ?? undefined });
+      const who = await ask<Profile>(INTEL_CALLS.info, { userId: target.userId ?? undefined, phone: target.phone ?? undefined, idcard: target.idcard ?? undefined });
       if (!live) return;
       if (!who.ok) {
         setLoading(false);
-        setFailure(who.key ? translate(`intel.search.${who.key}`) : who.message);
+        setFailure(who.message);
         return;
       }
       const p = who.data;
       const [apps, trail, leases, locks, related] = await Promise.all([
-        ask<AppRow[]>(INTEL_PATHS.apps, { id: p.userId }),
-        ask<LocationRow[]>(INTEL_PATHS.locations, { fUserId: p.userId }),
-        ask<{ shortTenant: Lease[]; tenant: Lease[] }>(INTEL_PATHS.leases, { fUserId: p.userId }),
-        ask<{ records: LockRow[] }>(INTEL_PATHS.locks, { current: 1, size: LOCK_PAGE_SIZE, condition: { fUserId: p.userId, startTime: yearAgo(), fType: 1 } }),
-        ask<{ list: Related[] }>(INTEL_PATHS.related, { userId: p.userId }),
+        ask<AppRow[]>(INTEL_CALLS.apps, { id: p.userId }),
+        ask<LocationRow[]>(INTEL_CALLS.locations, { fUserId: p.userId }),
+        ask<{ shortTenant: Lease[]; tenant: Lease[] }>(INTEL_CALLS.leases, { fUserId: p.userId }),
+        ask<{ records: LockRow[] }>(INTEL_CALLS.locks, { current: 1, size: LOCK_PAGE_SIZE, condition: { fUserId: p.userId, startTime: yearAgo(), fType: 1 } }),
+        ask<{ list: Related[] }>(INTEL_CALLS.related, { userId: p.userId }),
       ]);
       if (!live) return;
       setLoading(false);

@@ -7,7 +7,7 @@ import { Box, Button, Chip, Divider, Drawer, IconButton, LinearProgress, Typogra
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
-import { ask, INTEL_PATHS, type BookEntry, type GraphNode, type House, type Profile, type Related } from './api';
+import { useAsk, INTEL_CALLS, type BookEntry, type GraphNode, type House, type Profile, type Related } from './api';
 import { useOpenProfile } from './ProfileOverlay';
 
 interface Detail {
@@ -36,6 +36,7 @@ const Row = ({ left, right }: { left: ReactNode; right?: ReactNode }) => (
 
 export function RelationDrawer({ node, onClose }: { node: GraphNode | null; onClose: () => void }) {
   const translate = useTranslate();
+  const ask = useAsk();
   const openProfile = useOpenProfile();
   const [detail, setDetail] = useState<Detail | null>(null);
   const [loading, setLoading] = useState(false);
@@ -49,7 +50,7 @@ export function RelationDrawer({ node, onClose }: { node: GraphNode | null; onCl
     let live = true;
     setDetail(null);
     setLoading(true);
-    void Promise.all([ask<Detail['person']>(INTEL_PATHS.detail, who), ask<{ list: Related[]; houses: House[] }>(INTEL_PATHS.related, who)]).then(([person, related]) => {
+    void Promise.all([ask<Detail['person']>(INTEL_CALLS.detail, who), ask<{ list: Related[]; houses: House[] }>(INTEL_CALLS.related, who)]).then(([person, related]) => {
       if (!live) return;
       setLoading(false);
       setDetail({ person: person.ok ? person.data : null, related: related.ok ? related.data.list : [], houses: related.ok ? related.data.houses : [] });

@@ -17,7 +17,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
-import { ask, HOLOGRAM_CODE, INTEL_PATHS, type EdgeType, type GraphAnswer, type GraphNode } from './api';
+import { useAsk, HOLOGRAM_CODE, INTEL_CALLS, type EdgeType, type GraphAnswer, type GraphNode } from './api';
 import { checkSearch, SearchField } from './SearchField';
 import type { SearchTerm } from '../../adapters/personal';
 import { RelationDrawer } from './RelationDrawer';
@@ -43,6 +43,7 @@ function merge(base: GraphData, answer: GraphAnswer): GraphData {
 
 export default function RelationPage() {
   const translate = useTranslate();
+  const ask = useAsk();
   const notify = useNotify();
   const can = useCan(HOLOGRAM_CODE);
   const [params] = useSearchParams();
@@ -72,13 +73,14 @@ export default function RelationPage() {
       performance.mark('relation:query');
       // depth is a hidden option (the benchmark draws the whole population with it).
       const depth = Number(params.get('depth')) || undefined;
-      const res = await ask<GraphAnswer>(INTEL_PATHS.graph, { ...term, relations, depth });
+      const res = await ask<GraphAnswer>(INTEL_CALLS.graph, { ...term, relations, depth });
       performance.mark('relation:answer');
       setLoading(false);
       setSearched(true);
       if (!res.ok) {
         setData(EMPTY);
-        if (res.key !== 'none') notify(res.key ? translate(`intel.search.${res.key}`) : res.message, { type: 'warning' });
+        // No one found is an empty graph, not a warning.
+        if (res.code !== 'intel.noInformation') notify(res.message, { type: 'warning' });
         return;
       }
       setTruncated(!!res.data.truncated);
@@ -105,7 +107,7 @@ export default function RelationPage() {
   const expand = useCallback(
     async (node: GraphNode) => {
       setLoading(true);
-      const res = await ask<GraphAnswer>(INTEL_PATHS.expand, { node: node.id, relations: types.length ? types : [1, 2, 3] });
+      const res = await ask<GraphAnswer>(INTEL_CALLS.expand, { node: node.id, relations: types.length ? types : [1, 2, 3] });
       setLoading(false);
       if (!res.ok) return;
       setData((d) => {

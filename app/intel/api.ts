@@ -3,21 +3,25 @@
  * only: personal data is never written to the browser's storage. Every phone and ID number arrives
  * masked; a phone is named back to the server by its `node` handle (a phone node's id), a person by user id.
  */
-import { call } from '../../adapters/http';
-import { SEARCH_MESSAGES, type SearchMessage } from '../../adapters/personal';
+import { useCallback } from 'react';
+import { ApiError } from '../../adapters/http';
+import type { CallName } from '../../adapters/dataProvider';
+import { useRequest } from '../components/calls';
+import type { ReasonCode } from '../../contract/reasons';
 
-export const INTEL_PATHS = {
-  search: '/biz/hologram/search',
-  info: '/system/t-sys-user/getUserInfo',
-  detail: '/system/t-sys-user/getUserData',
-  leases: '/biz/t-tenant-house/userLeaseRecord',
-  locks: '/biz/t-lock-record/pageList',
-  locations: '/biz/t-location-record/userLocationRecord',
-  apps: '/biz/t-user-app/userAppList',
-  related: '/biz/t-address-book/addressBookRelation',
-  graph: '/biz/relation/graph',
-  expand: '/biz/relation/expand',
-};
+/** The lookups of the profile and the graph, by name (resources/calls/intel.json and the user resource). */
+export const INTEL_CALLS = {
+  search: 'intel.search',
+  info: 'user.get',
+  detail: 'user.devices',
+  leases: 'intel.leases',
+  locks: 'intel.locks',
+  locations: 'intel.locations',
+  apps: 'intel.apps',
+  related: 'intel.related',
+  graph: 'intel.graph',
+  expand: 'intel.expand',
+} satisfies Record<string, CallName>;
 export const HOLOGRAM_CODE = 'hologram:sch';
 /** Lock list page (spec 001 §9). */
 export const LOCK_PAGE_SIZE = 50;
@@ -102,17 +106,17 @@ export interface GraphAnswer {
   truncated?: boolean;
 }
 
-export type Result<T> = { ok: true; data: T } | { ok: false; message: string; key?: SearchMessage };
+/** A refusal: its words in the console's language, and its code for a page that acts on one. */
+export type Result<T> = { ok: true; data: T } | { ok: false; message: string; code?: ReasonCode };
 
-const KEY_OF = Object.fromEntries(Object.entries(SEARCH_MESSAGES).map(([k, v]) => [v, k as SearchMessage]));
+export type Ask = <T>(name: CallName, body: object) => Promise<Result<T>>;
 
-/** One call; a refusal comes back with the server's message and, for the search's messages, its i18n key. */
-export async function ask<T>(path: string, body: object): Promise<Result<T>> {
-  try {
-    const res = await call<T>(path, body, { raw: true });
-    if (res.code === 200 && res.success) return { ok: true, data: res.data };
-    return { ok: false, message: res.message, key: KEY_OF[res.message] };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
-  }
+/** One call through the data provider; a refusal comes back in the console's language, with its code. */
+export function useAsk(): Ask {
+  const request = useRequest();
+  return useCallback<Ask>(async <T,>(name: CallName, body: object) => {
+    const res = await request<T>(name, body as Record<string, unknown>);
+    if (res.ok) return { ok: true, data: res.data as T };
+    return { ok: false, message: res.message, code: res.error instanceof ApiError ? res.error.code : undefined };
+  }, [request]);
 }

@@ -5,7 +5,7 @@ export default {
       search: {
         placeholder: '请输入手机号或身份证号', button: '搜索', hint: '输入手机号或身份证号，查看人员全息档案',
         empty: '请输入搜索条件', phone: '请输入正确的手机号', length: '请输入正确的手机号或身份证号', idcard: '请输入正确的身份证号',
-        relations: '请至少选择一个关系类型', none: '暂无信息',
+        relations: '请至少选择一个关系类型',
       },
       profile: {
         title: '人员全息档案', close: '关闭', basic: '基本信息', interests: '兴趣爱好', trail: '活动轨迹', rental: '租住信息', locks: '开锁记录', related: '关系人',
@@ -31,7 +31,7 @@ export default {
       search: {
         placeholder: '請輸入手機號或身分證號', button: '搜尋', hint: '輸入手機號或身分證號，查看人員全息檔案',
         empty: '請輸入搜尋條件', phone: '請輸入正確的手機號', length: '請輸入正確的手機號或身分證號', idcard: '請輸入正確的身分證號',
-        relations: '請至少選擇一個關係類型', none: '暫無資訊',
+        relations: '請至少選擇一個關係類型',
       },
       profile: {
         title: '人員全息檔案', close: '關閉', basic: '基本資訊', interests: '興趣愛好', trail: '活動軌跡', rental: '租住資訊', locks: '開鎖記錄', related: '關係人',
@@ -57,7 +57,7 @@ export default {
       search: {
         placeholder: 'Mobile or ID number', button: 'Search', hint: 'Enter a mobile or ID number to open the person profile',
         empty: 'Please enter a search term', phone: 'Please enter a valid mobile number', length: 'Please enter a valid mobile or ID number', idcard: 'Please enter a valid ID number',
-        relations: 'Choose at least one relation type', none: 'No information',
+        relations: 'Choose at least one relation type',
       },
       profile: {
         title: 'Person profile', close: 'Close', basic: 'Basic information', interests: 'Interests', trail: 'Activity trail', rental: 'Rental', locks: 'Unlock records', related: 'Related people',

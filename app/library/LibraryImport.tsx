@@ -8,18 +8,18 @@ import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogCont
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError } from '../../adapters/http';
+import { ApiError, envelopeText } from '../../adapters/http';
+import { importReportLines } from '../components/ImportRefusal';
 import { useCan } from '../auth/useCan';
-import { uploadFile } from '../components/upload/uploadFile';
-import { download, isSpreadsheet } from '../devices/bulk/api';
+import { useApi } from '../components/calls';
+import { isSpreadsheet } from '../devices/bulk/api';
 
-export const LIBRARY_IMPORT_PATH = '/biz/t-product-json-conf/import';
-export const LIBRARY_TEMPLATE_PATH = '/biz/t-product-json-conf/template';
 /** Spec 001 §9: 100M. */
 export const LIBRARY_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 
 export function LibraryImport({ libraryId }: { libraryId: number }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const refresh = useRefresh();
   const canAdd = useCan('json_conf:add');
@@ -49,19 +49,20 @@ export function LibraryImport({ libraryId }: { libraryId: number }) {
     setBusy(true);
     setResult(null);
     try {
-      const answer = await uploadFile(`${LIBRARY_IMPORT_PATH}?fProductJsonId=${libraryId}`, file);
-      setResult({ ok: true, text: answer.message });
+      const answer = await api.upload('sheet.libraryImport', file, { query: { fProductJsonId: libraryId } });
+      setResult({ ok: true, text: envelopeText(answer) });
       refresh();
     } catch (error) {
       // Missing permissions and expired logins are announced by the shell.
-      if (!(error instanceof ApiError) || error.status === 200 || error.status === 0) setResult({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      // A refused file: the refusal and every bad row, by code, in the console's language.
+      if (!(error instanceof ApiError) || error.status === 200 || error.status === 0) setResult({ ok: false, text: importReportLines(translate, error).join('\n') });
     } finally {
       setBusy(false);
       if (input.current) input.current.value = '';
     }
   };
   const template = () =>
-    download(LIBRARY_TEMPLATE_PATH, {}, 'library-fields-template.xlsx').catch((e: unknown) => notify(e instanceof Error ? e.message : String(e), { type: 'error' }));
+    api.download('sheet.libraryTemplate', {}, 'library-fields-template.xlsx').catch((e: unknown) => notify(e instanceof Error ? e.message : String(e), { type: 'error' }));
 
   return (
     <>

@@ -1,5 +1,4 @@
 /** Texts of the function list, the description library tree and its field drawer (spec 001 §2.10, §2.11, §5, §8). */
-import { LIBRARY_REFUSALS } from '../../adapters/library';
 
 export default {
   'zh-CN': {
@@ -30,10 +29,6 @@ export default {
       addWarn: '添加告警',
       removeRow: '删除此行',
       subRequired: '数据类型为实体/实体数组时，下级描述库不能为空',
-      warnByte: '硬件告警字节序号必须是不小于0的整数',
-      warnNameRequired: '硬件告警名称不能为空',
-      // The server's own words (adapters/library.ts), which the other languages translate.
-      refusals: LIBRARY_REFUSALS,
     },
     resources: {
       productFunction: { failures: { save: '功能保存失败：%{message}', delete: '功能删除失败：%{message}' } },
@@ -69,26 +64,6 @@ export default {
       addWarn: '新增告警',
       removeRow: '刪除此行',
       subRequired: '資料類型為實體/實體陣列時，下級描述庫不能為空',
-      warnByte: '硬體告警位元組序號必須是不小於0的整數',
-      warnNameRequired: '硬體告警名稱不能為空',
-      refusals: {
-        libraryMissing: '描述庫不存在',
-        functionInUse: '該功能已被產品「%{name}」使用，無法刪除',
-        searchMissing: '查詢描述庫不存在',
-        searchNotReceive: '查詢描述庫必須是接收類型',
-        parentSelf: '上級描述庫不能是自己',
-        parentMissing: '上級描述庫不存在',
-        usedByProduct: '該描述庫已被產品「%{name}」使用，無法刪除',
-        usedByFunction: '該描述庫已被功能「%{name}」使用，無法刪除',
-        hasChildren: '該描述庫下存在下級描述庫，無法刪除',
-        fieldLibraryMissing: '所屬描述庫不存在',
-        subRequired: '資料類型為實體/實體陣列時，下級描述庫不能為空',
-        subSelf: '下級描述庫不能是所屬描述庫',
-        keyTaken: '該描述庫中已存在相同識別碼',
-        warnByte: '硬體告警位元組序號必須是不小於0的整數',
-        warnName: '硬體告警名稱不能為空',
-        switchValues: '開關的開值和關值不能相同',
-      },
     },
     resources: {
       productFunction: { failures: { save: '功能儲存失敗：%{message}', delete: '功能刪除失敗：%{message}' } },
@@ -124,26 +99,6 @@ export default {
       addWarn: 'Add alarm',
       removeRow: 'Remove this row',
       subRequired: 'When the data type is entity/entity array, the lower description library cannot be empty',
-      warnByte: 'The hardware alarm byte index must be a whole number from 0',
-      warnNameRequired: 'The hardware alarm name cannot be empty',
-      refusals: {
-        libraryMissing: 'The description library does not exist',
-        functionInUse: 'The function is used by the product "%{name}" and cannot be deleted',
-        searchMissing: 'The query description library does not exist',
-        searchNotReceive: 'The query description library must be of the receive type',
-        parentSelf: 'A description library cannot be its own parent',
-        parentMissing: 'The parent description library does not exist',
-        usedByProduct: 'The description library is used by the product "%{name}" and cannot be deleted',
-        usedByFunction: 'The description library is used by the function "%{name}" and cannot be deleted',
-        hasChildren: 'The description library has lower libraries and cannot be deleted',
-        fieldLibraryMissing: 'The owning description library does not exist',
-        subRequired: 'When the data type is entity/entity array, the lower description library cannot be empty',
-        subSelf: 'The lower description library cannot be the owning library',
-        keyTaken: 'This description library already has a field with the same identifier',
-        warnByte: 'The hardware alarm byte index must be an integer not less than 0',
-        warnName: 'The hardware alarm name cannot be empty',
-        switchValues: 'A switch cannot have the same open and close values',
-      },
     },
     resources: {
       productFunction: { failures: { save: 'Function save failed: %{message}', delete: 'Function delete failed: %{message}' } },

@@ -3,28 +3,18 @@
  * the located devices beside two tabs, the device list (Locate, View) and the devices' alarms.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Box, Button, LinearProgress, MenuItem, Paper, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tabs, TextField } from '@mui/material';
+import { Box, Button, MenuItem, Paper, Tab, Tabs, TextField } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslate } from 'react-admin';
-import { call } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { resources } from '../generated/resources';
 import { useAllProducts } from '../components/lookups';
-import { EmptyState } from '../components/EmptyState';
 import { DeviceDrawer } from '../devices/DeviceDrawer';
 import type { DeviceRow } from '../devices/cells';
 import { LocationMap } from './LocationMap';
-import {
-  ALARMS_PATH,
-  LOCATIONS_PATH,
-  PAGE_SIZE,
-  PAGE_SIZES,
-  SELECT_NAME,
-  SELECT_NUMBER,
-  type AlarmRow,
-  type LocatedDevice,
-} from './constants';
-import { Pager } from '../components/Pager';
+import { PAGE_SIZE, PAGE_SIZES, SELECT_NAME, SELECT_NUMBER, type AlarmRow, type LocatedDevice } from './constants';
+import { DataTable, type DataPager } from '../components/DataTable';
 
 interface Filter {
   productId: string;
@@ -45,27 +35,26 @@ function conditionOf(f: Filter): Record<string, unknown> {
 
 const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
 
-function ListPager({ count, page, size, onPage, onSize, testId }: { count: number; page: number; size: number; onPage: (p: number) => void; onSize: (s: number) => void; testId: string }) {
-  return (
-    <Pager
-      component="div"
-      count={count}
-      page={Math.max(0, page - 1)}
-      rowsPerPage={size}
-      rowsPerPageOptions={PAGE_SIZES}
-      onPageChange={(_e, p) => onPage(p + 1)}
-      onRowsPerPageChange={(e) => {
-        onSize(Number(e.target.value));
-        onPage(1);
-      }}
-      data-testid={testId}
-      sx={{ '& .MuiTablePagination-toolbar': { px: 1, flexWrap: 'wrap' } }}
-    />
-  );
+/** A side list's pager (pages from 1 here): the sizes of the spec, a narrow toolbar that wraps. */
+function listPager(count: number, page: number, size: number, onPage: (p: number) => void, onSize: (s: number) => void, testId: string): DataPager {
+  return {
+    count,
+    page: Math.max(0, page - 1),
+    rowsPerPage: size,
+    sizes: PAGE_SIZES,
+    onPage: (p) => onPage(p + 1),
+    onSize: (s) => {
+      onSize(s);
+      onPage(1);
+    },
+    testId,
+    sx: { '& .MuiTablePagination-toolbar': { px: 1, flexWrap: 'wrap' } },
+  };
 }
 
 export function LocationPage() {
   const translate = useTranslate();
+  const api = useApi();
   const { products } = useAllProducts();
   const [draft, setDraft] = useState<Filter>(EMPTY);
   const [applied, setApplied] = useState<Filter>(EMPTY);
@@ -87,26 +76,26 @@ export function LocationPage() {
   useEffect(() => {
     let alive = true;
     setLoading(true);
-    call<LocatedDevice[]>(LOCATIONS_PATH, { condition })
+    api.call<LocatedDevice[]>('device.locations', { condition })
       .then((e) => alive && setDevices(Array.isArray(e.data) ? e.data : []))
       .catch(() => alive && setDevices([]))
       .finally(() => alive && setLoading(false));
     return () => {
       alive = false;
     };
-  }, [condition, nonce]);
+  }, [condition, nonce, api]);
 
   useEffect(() => {
     let alive = true;
     setAlarmLoading(true);
-    call<{ records: AlarmRow[]; total: number }>(ALARMS_PATH, { condition, current: alarmPage, size: alarmSize })
+    api.call<{ records: AlarmRow[]; total: number }>('device.alarmLocations', { condition, current: alarmPage, size: alarmSize })
       .then((e) => alive && setAlarms({ records: e.data?.records ?? [], total: Number(e.data?.total ?? 0) }))
       .catch(() => alive && setAlarms({ records: [], total: 0 }))
       .finally(() => alive && setAlarmLoading(false));
     return () => {
       alive = false;
     };
-  }, [condition, alarmPage, alarmSize, nonce]);
+  }, [condition, alarmPage, alarmSize, nonce, api]);
 
   const query = () => {
     setApplied({ ...draft });
@@ -195,74 +184,76 @@ export function LocationPage() {
           </Tabs>
           {tab === 'devices' ? (
             <Box data-testid="location-devices" sx={{ display: 'flex', flexDirection: 'column', flex: 1 }}>
-              <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-              <TableContainer sx={{ flex: 1 }}>
-                <Table size="small">
-                  <TableHead>
-                    <TableRow>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.number')}</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.name')}</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.location')}</TableCell>
-                      <TableCell sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>{translate('location.columns.actions')}</TableCell>
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {pageRows.map((d) => (
-                      <TableRow key={d.fId} hover selected={chosen?.fId === d.fId} data-testid="location-device-row" data-id={d.fId}>
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{d.fNumber}</TableCell>
-                        <TableCell sx={{ maxWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={d.fName ?? ''}>
-                          {d.fName || '-'}
-                        </TableCell>
-                        <TableCell sx={{ whiteSpace: 'nowrap', fontSize: 12 }}>
-                          {d.fGpsLongitude.toFixed(4)}, {d.fGpsLatitude.toFixed(4)}
-                        </TableCell>
-                        <TableCell sx={{ whiteSpace: 'nowrap', py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } }}>
-                          <Button size="small" onClick={() => choose(d)} data-testid="location-locate">
-                            {translate('location.locate')}
+              <DataTable
+                rows={pageRows}
+                rowKey={(d) => d.fId}
+                loading={loading}
+                progressBar
+                containerProps={{ sx: { flex: 1 } }}
+                rowProps={(d) => ({ selected: chosen?.fId === d.fId, 'data-testid': 'location-device-row', 'data-id': d.fId })}
+                columns={[
+                  { key: 'number', header: translate('location.columns.number'), headerSx: { fontWeight: 600 }, cellSx: { whiteSpace: 'nowrap' }, cell: (d) => d.fNumber },
+                  { key: 'name', header: translate('location.columns.name'), headerSx: { fontWeight: 600 }, cellSx: { maxWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (d) => ({ title: d.fName ?? '' }), cell: (d) => d.fName || '-' },
+                  {
+                    key: 'location',
+                    header: translate('location.columns.location'),
+                    headerSx: { fontWeight: 600 },
+                    cellSx: { whiteSpace: 'nowrap', fontSize: 12 },
+                    cell: (d) => (
+                      <>
+                        {d.fGpsLongitude.toFixed(4)}, {d.fGpsLatitude.toFixed(4)}
+                      </>
+                    ),
+                  },
+                  {
+                    key: 'actions',
+                    header: translate('location.columns.actions'),
+                    headerSx: { fontWeight: 600, whiteSpace: 'nowrap' },
+                    cellSx: { whiteSpace: 'nowrap', py: 0, '& .MuiButton-root': { minWidth: 0, px: 0.75 } },
+                    cell: (d) => (
+                      <>
+                        <Button size="small" onClick={() => choose(d)} data-testid="location-locate">
+                          {translate('location.locate')}
+                        </Button>
+                        {deviceConfig && (
+                          <Button size="small" onClick={() => setViewing({ ...(d as unknown as DeviceRow) })} data-testid="location-view">
+                            {translate('location.view')}
                           </Button>
-                          {deviceConfig && (
-                            <Button size="small" onClick={() => setViewing({ ...(d as unknown as DeviceRow) })} data-testid="location-view">
-                              {translate('location.view')}
-                            </Button>
-                          )}
-                        </TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-                {!devices.length && !loading && <EmptyState />}
-              </TableContainer>
-              <ListPager count={devices.length} page={page} size={size} onPage={setPage} onSize={setSize} testId="location-devices-pager" />
+                        )}
+                      </>
+                    ),
+                  },
+                ]}
+                pager={listPager(devices.length, page, size, setPage, setSize, 'location-devices-pager')}
+              />
             </Box>
           ) : (
             <Box data-testid="location-alarms" sx={{ display: 'flex', flexDirection: 'column', flex: 1 }}>
-              <Box sx={{ height: 4 }}>{alarmLoading && <LinearProgress />}</Box>
-              <TableContainer sx={{ flex: 1 }}>
-                <Table size="small">
-                  <TableHead>
-                    <TableRow>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.number')}</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.field')}</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.value')}</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>{translate('location.columns.time')}</TableCell>
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {alarms.records.map((a) => (
-                      <TableRow key={a.fId} hover data-testid="location-alarm-row">
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{a.fNumber}</TableCell>
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                          {a.fField}（{fieldName(a)}）
-                        </TableCell>
-                        <TableCell>{a.fValue ?? '-'}</TableCell>
-                        <TableCell sx={{ whiteSpace: 'nowrap', fontSize: 12 }}>{a.fIntime}</TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-                {!alarms.records.length && !alarmLoading && <EmptyState />}
-              </TableContainer>
-              <ListPager count={alarms.total} page={alarmPage} size={alarmSize} onPage={setAlarmPage} onSize={setAlarmSize} testId="location-alarms-pager" />
+              <DataTable
+                rows={alarms.records}
+                rowKey={(a) => a.fId}
+                loading={alarmLoading}
+                progressBar
+                containerProps={{ sx: { flex: 1 } }}
+                rowProps={() => ({ 'data-testid': 'location-alarm-row' })}
+                columns={[
+                  { key: 'number', header: translate('location.columns.number'), headerSx: { fontWeight: 600 }, cellSx: { whiteSpace: 'nowrap' }, cell: (a) => a.fNumber },
+                  {
+                    key: 'field',
+                    header: translate('location.columns.field'),
+                    headerSx: { fontWeight: 600 },
+                    cellSx: { whiteSpace: 'nowrap' },
+                    cell: (a) => (
+                      <>
+                        {a.fField}（{fieldName(a)}）
+                      </>
+                    ),
+                  },
+                  { key: 'value', header: translate('location.columns.value'), headerSx: { fontWeight: 600 }, cell: (a) => a.fValue ?? '-' },
+                  { key: 'time', header: translate('location.columns.time'), headerSx: { fontWeight: 600 }, cellSx: { whiteSpace: 'nowrap', fontSize: 12 }, cell: (a) => a.fIntime },
+                ]}
+                pager={listPager(alarms.total, alarmPage, alarmSize, setAlarmPage, setAlarmSize, 'location-alarms-pager')}
+              />
             </Box>
           )}
         </Paper>

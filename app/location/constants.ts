@@ -1,9 +1,7 @@
 /// <reference types="vite/client" />
-/** The location page's map rules (spec 000 §9) and calls. */
+/** The location page's map rules (spec 000 §9); its calls are device.locations and device.alarmLocations. */
 import { TILE_URL_KEY } from '../pages/home/DeviceMap';
 
-export const LOCATIONS_PATH = '/biz/t-device/devices-location';
-export const ALARMS_PATH = '/biz/t-device/devices-alarm';
 export const CENTER: [number, number] = [31.2, 121.5];
 export const ZOOM = 10;
 export const DEVICE_ZOOM = 15;

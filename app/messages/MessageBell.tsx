@@ -5,18 +5,20 @@ import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import { useNotify, useTranslate } from 'react-admin';
 import { useInboxEvents, type InboxEvent } from '../devices/live/events';
 import { countArrival, useUnreadCount } from './inbox';
+import { useApi } from '../components/calls';
 
 /** The top bar's way into the message centre, with the unread count; a new message is announced. */
 export function MessageBell() {
   const translate = useTranslate();
   const notify = useNotify();
   const unread = useUnreadCount();
+  const api = useApi();
   const arrived = useCallback(
     (e: InboxEvent) => {
-      countArrival();
+      countArrival(api);
       notify(translate('messageCentre.arrived', { title: e.title }), { type: 'info' });
     },
-    [notify, translate],
+    [notify, translate, api],
   );
   useInboxEvents(arrived);
   const label = unread ? translate('messageCentre.bellUnread', { count: unread }) : translate('messageCentre.title');

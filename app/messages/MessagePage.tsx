@@ -8,10 +8,12 @@ import { Box, Button, Chip, CircularProgress, Divider, List, ListItemButton, Lis
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Restore from '@mui/icons-material/Restore';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import type { CallName } from '../../adapters/dataProvider';
+import { useApi } from '../components/calls';
 import { EmptyState } from '../components/EmptyState';
 import { useInboxEvents } from '../devices/live/events';
-import { loadLists, MESSAGE_PATHS, setUnread, type MessageItem, type MessageLists } from './inbox';
+import { loadLists, setUnread, type MessageItem, type MessageLists } from './inbox';
 
 type ListKey = 'unread' | 'readed' | 'trash';
 const TABS: ListKey[] = ['unread', 'readed', 'trash'];
@@ -30,6 +32,7 @@ function moveItem(lists: MessageLists, item: MessageItem, from: ListKey, to: Lis
 
 export function MessagePage() {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const [lists, setLists] = useState<MessageLists | null>(null);
   const [tab, setTab] = useState<ListKey>('unread');
@@ -39,10 +42,10 @@ export function MessagePage() {
   const [busy, setBusy] = useState(false);
 
   const reload = useCallback(() => {
-    loadLists()
+    loadLists(api)
       .then(setLists)
       .catch((e) => notify(e instanceof Error ? e.message : String(e), { type: 'error' }));
-  }, [notify]);
+  }, [notify, api]);
   useEffect(reload, [reload]);
   useInboxEvents(reload);
 
@@ -56,10 +59,10 @@ export function MessagePage() {
     setContent(null);
     setLoadingContent(true);
     try {
-      const text = (await call<string>(`${MESSAGE_PATHS.content}?msg_id=${item.msg_id}`, undefined, { method: 'GET', quiet: true })).data;
+      const text = (await api.call('message.content', { msg_id: item.msg_id }, { method: 'GET', quiet: true })).data;
       setContent(text);
       if (tab === 'unread') {
-        await call(MESSAGE_PATHS.hasRead, { msg_id: item.msg_id });
+        await api.call('message.markRead', { msg_id: item.msg_id });
         setLists((l) => {
           if (!l) return l;
           const next = moveItem(l, item, 'unread', 'readed');
@@ -74,10 +77,10 @@ export function MessagePage() {
     }
   };
 
-  const shift = async (item: MessageItem, path: string, from: ListKey, to: ListKey, done: string) => {
+  const shift = async (item: MessageItem, name: CallName, from: ListKey, to: ListKey, done: string) => {
     setBusy(true);
     try {
-      await call(path, { msg_id: item.msg_id });
+      await api.call(name, { msg_id: item.msg_id });
       setLists((l) => (l ? moveItem(l, item, from, to) : l));
       if (selected?.msg_id === item.msg_id) {
         setSelected(null);
@@ -103,11 +106,11 @@ export function MessagePage() {
   };
   const action = (item: MessageItem) =>
     tab === 'readed' ? (
-      <Button size="small" color="error" startIcon={<DeleteOutline />} disabled={busy} onClick={() => void shift(item, MESSAGE_PATHS.remove, 'readed', 'trash', 'messageCentre.removed')} data-testid="message-remove">
+      <Button size="small" color="error" startIcon={<DeleteOutline />} disabled={busy} onClick={() => void shift(item, 'message.remove', 'readed', 'trash', 'messageCentre.removed')} data-testid="message-remove">
         {translate('messageCentre.remove')}
       </Button>
     ) : tab === 'trash' ? (
-      <Button size="small" startIcon={<Restore />} disabled={busy} onClick={() => void shift(item, MESSAGE_PATHS.restore, 'trash', 'readed', 'messageCentre.restored')} data-testid="message-restore">
+      <Button size="small" startIcon={<Restore />} disabled={busy} onClick={() => void shift(item, 'message.restore', 'trash', 'readed', 'messageCentre.restored')} data-testid="message-restore">
         {translate('messageCentre.restore')}
       </Button>
     ) : null;

@@ -4,31 +4,12 @@
  * the open page to reload.
  */
 import { useEffect, useState } from 'react';
-import { call } from '../../adapters/http';
+import type { CallAnswer, LegacyDataProvider } from '../../adapters/dataProvider';
+import { useApi } from '../components/calls';
 
-export interface MessageItem {
-  msg_id: number;
-  title: string;
-  create_time: string;
-  kind?: string;
-}
-
-export interface MessageLists {
-  unread: MessageItem[];
-  readed: MessageItem[];
-  trash: MessageItem[];
-  unreadCount: number;
-  readedCount: number;
-  trashCount: number;
-}
-
-export const MESSAGE_PATHS = {
-  init: '/message/init',
-  content: '/message/content',
-  hasRead: '/message/has_read',
-  remove: '/message/remove_readed',
-  restore: '/message/restore',
-};
+/** The three lists and their counts, as resources/calls/message.json declares the answer. */
+export type MessageLists = CallAnswer<'message.lists'>;
+export type MessageItem = MessageLists['unread'][number];
 
 let unread: number | null = null;
 const watchers = new Set<(n: number | null) => void>();
@@ -38,27 +19,29 @@ export function setUnread(n: number) {
   for (const w of watchers) w(unread);
 }
 
-export async function loadLists(): Promise<MessageLists> {
-  const lists = (await call<MessageLists>(MESSAGE_PATHS.init, undefined, { method: 'GET', quiet: true })).data;
+/** The three lists (message.lists, asked with GET as the legacy viewer does), and the unread count from them. */
+export async function loadLists(api: LegacyDataProvider): Promise<MessageLists> {
+  const lists = (await api.call('message.lists', undefined, { method: 'GET', quiet: true })).data;
   setUnread(lists.unreadCount);
   return lists;
 }
 
 /** The unread count, loaded when the shell mounts (after each login, for that user). */
 export function useUnreadCount(): number | null {
+  const api = useApi();
   const [n, setN] = useState<number | null>(null);
   useEffect(() => {
     watchers.add(setN);
-    void loadLists().catch(() => undefined);
+    void loadLists(api).catch(() => undefined);
     return () => {
       watchers.delete(setN);
     };
-  }, []);
+  }, [api]);
   return n;
 }
 
 /** A message arrived: one more unread. */
-export function countArrival() {
+export function countArrival(api: LegacyDataProvider) {
   if (unread !== null) setUnread(unread + 1);
-  else void loadLists().catch(() => undefined);
+  else void loadLists(api).catch(() => undefined);
 }

@@ -5,8 +5,9 @@
 import { Box, Button, Paper, Typography } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { useTranslate } from 'react-admin';
+import { callUrl } from '../../adapters/dataProvider';
 
-export const API_DOCS_URL = '/api-docs';
+export const API_DOCS_URL = callUrl('platform.apiDocs');
 
 export function ApiDocsPage() {
   const translate = useTranslate();

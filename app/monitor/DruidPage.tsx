@@ -9,10 +9,9 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { EmptyRow, EmptyState } from '../components/EmptyState';
-import { request } from '../devices/tabs/timers/api';
+import { useRequest } from '../components/calls';
 import { Card, Figure, Figures, bytes } from './figures';
 
-export const DRUID_PATH = '/druid/stat';
 
 interface DatabaseFigures {
   kind: string;
@@ -29,13 +28,14 @@ interface DatabaseFigures {
 
 export function DruidPage() {
   const translate = useTranslate();
+  const request = useRequest();
   const can = useCan('monitor:druid');
   const [data, setData] = useState<DatabaseFigures | null>(null);
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
   const load = useCallback(async () => {
     setLoading(true);
-    const res = await request<DatabaseFigures>(DRUID_PATH, {});
+    const res = await request<DatabaseFigures>('monitor.database', {});
     setLoading(false);
     if (res.ok && res.data) {
       setData(res.data);

@@ -10,10 +10,9 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { EmptyState } from '../components/EmptyState';
-import { request } from '../devices/tabs/timers/api';
+import { useRequest } from '../components/calls';
 import { Card, Figure, Figures, Sparkline, bytes } from './figures';
 
-export const MONITOR_PATH = '/monitor/system';
 export const POLL_MS = 2000;
 
 interface SystemFigures {
@@ -27,13 +26,14 @@ interface SystemFigures {
 
 export function SystemMonitorPage() {
   const translate = useTranslate();
+  const request = useRequest();
   const can = useCan('monitor:system');
   const [data, setData] = useState<SystemFigures | null>(null);
   const [error, setError] = useState('');
   const [live, setLive] = useState(true);
 
   const load = useCallback(async () => {
-    const res = await request<SystemFigures>(MONITOR_PATH, {});
+    const res = await request<SystemFigures>('monitor.system', {});
     if (res.ok && res.data) {
       setData(res.data);
       setError('');

@@ -1,17 +1,17 @@
-import { Fragment, useCallback, useEffect, useState } from 'react';
-import { Box, Button, Chip, Collapse, IconButton, LinearProgress, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { useCallback, useEffect, useState } from 'react';
+import { Box, Button, Chip, Collapse, IconButton, MenuItem, Paper, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
-import { EmptyRow, EmptyState } from '../components/EmptyState';
-import { request } from '../devices/tabs/timers/api';
-import { Pager, pagerCounts, type Counted } from '../components/Pager';
+import { EmptyState } from '../components/EmptyState';
+import { DataTable } from '../components/DataTable';
+import { useRequest } from '../components/calls';
+import type { Counted } from '../components/Pager';
 import { DateTimeInput } from '../components/DateTimeInput';
 
-const LOG_PATH = '/system/log/pageList';
 const LOG_CODE = 'log:list';
 const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -49,6 +49,7 @@ const wallTime = (v: string, seconds: string) => (v ? v.replace('T', ' ') + seco
 /** Operation log (spec 002 §15): operator and time-range search, status filter, expandable details. */
 export function OplogPage() {
   const translate = useTranslate();
+  const request = useRequest();
   const [locale] = useLocaleState();
   const canList = useCan(LOG_CODE);
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
@@ -68,7 +69,7 @@ export function OplogPage() {
       endTime: wallTime(filters.end, ':59'),
       succeed: filters.succeed === '' ? undefined : Number(filters.succeed),
     };
-    const res = await request<LogPage>(LOG_PATH, { current: page + 1, size, condition });
+    const res = await request<LogPage>('monitor.oplog', { current: page + 1, size, condition });
     setLoading(false);
     setData(res.ok && res.data ? res.data : EMPTY);
   }, [canList, filters, page, size]);
@@ -129,66 +130,48 @@ export function OplogPage() {
         </Button>
       </Paper>
       <Paper variant="outlined">
-        <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-        <TableContainer>
-          <Table size="small" data-testid="oplog-table">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox" />
-                <TableCell>{translate('oplog.logname')}</TableCell>
-                <TableCell>{translate('oplog.operator')}</TableCell>
-                <TableCell>{translate('oplog.logtype')}</TableCell>
-                <TableCell>{translate('oplog.ip')}</TableCell>
-                <TableCell>{translate('oplog.status')}</TableCell>
-                <TableCell>{translate('oplog.time')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.records.map((r) => (
-                <Fragment key={r.id}>
-                  <TableRow hover data-testid="oplog-row" data-id={r.id} sx={{ '& > td': { borderBottom: open.has(r.id) ? 'none' : undefined } }}>
-                    <TableCell padding="checkbox">
-                      <IconButton size="small" onClick={() => toggle(r.id)} aria-label={translate('oplog.expand')} data-testid="oplog-expand">
-                        {open.has(r.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-                      </IconButton>
-                    </TableCell>
-                    <TableCell sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.logname}>{r.lognames?.[locale] ?? r.logname}</TableCell>
-                    <TableCell>{r.userName || '-'}</TableCell>
-                    <TableCell>{r.logtype}</TableCell>
-                    <TableCell>{r.ip || '-'}</TableCell>
-                    <TableCell>
-                      <Chip size="small" variant="outlined" color={r.succeed === 1 ? 'success' : 'error'} label={translate(r.succeed === 1 ? 'oplog.success' : 'oplog.failure')} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.createtime}</TableCell>
-                  </TableRow>
-                  <TableRow>
-                    <TableCell colSpan={7} sx={{ py: 0, borderBottom: open.has(r.id) ? undefined : 'none' }}>
-                      <Collapse in={open.has(r.id)} unmountOnExit>
-                        <Box sx={{ py: 1.5, pl: 6 }} data-testid="oplog-detail">
-                          <Typography variant="caption" color="text.secondary">
-                            {translate('oplog.message')}
-                          </Typography>
-                          <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-                            {r.message || '-'}
-                          </Typography>
-                        </Box>
-                      </Collapse>
-                    </TableCell>
-                  </TableRow>
-                </Fragment>
-              ))}
-              {data.records.length === 0 && !loading && <EmptyRow columns={7} message={translate('oplog.empty')} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Pager
-          component="div"
-          {...pagerCounts(data)}
-          page={page}
-          onPageChange={(_e, n) => setPage(n)}
-          rowsPerPage={size}
-          rowsPerPageOptions={PAGE_SIZES}
-          onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
+        <DataTable
+          rows={data.records}
+          rowKey={(r) => r.id}
+          loading={loading}
+          progressBar
+          empty={translate('oplog.empty')}
+          tableProps={{ 'data-testid': 'oplog-table' }}
+          rowProps={(r) => ({ 'data-testid': 'oplog-row', 'data-id': r.id, sx: { '& > td': { borderBottom: open.has(r.id) ? 'none' : undefined } } })}
+          columns={[
+            {
+              key: 'expand',
+              header: null,
+              padding: 'checkbox',
+              cell: (r) => (
+                <IconButton size="small" onClick={() => toggle(r.id)} aria-label={translate('oplog.expand')} data-testid="oplog-expand">
+                  {open.has(r.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                </IconButton>
+              ),
+            },
+            { key: 'logname', header: translate('oplog.logname'), cellSx: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.logname }), cell: (r) => r.lognames?.[locale] ?? r.logname },
+            { key: 'operator', header: translate('oplog.operator'), cell: (r) => r.userName || '-' },
+            { key: 'logtype', header: translate('oplog.logtype'), cell: (r) => r.logtype },
+            { key: 'ip', header: translate('oplog.ip'), cell: (r) => r.ip || '-' },
+            { key: 'status', header: translate('oplog.status'), cell: (r) => <Chip size="small" variant="outlined" color={r.succeed === 1 ? 'success' : 'error'} label={translate(r.succeed === 1 ? 'oplog.success' : 'oplog.failure')} /> },
+            { key: 'time', header: translate('oplog.time'), cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.createtime },
+          ]}
+          detail={(r) => ({
+            open: open.has(r.id),
+            content: (
+              <Collapse in={open.has(r.id)} unmountOnExit>
+                <Box sx={{ py: 1.5, pl: 6 }} data-testid="oplog-detail">
+                  <Typography variant="caption" color="text.secondary">
+                    {translate('oplog.message')}
+                  </Typography>
+                  <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                    {r.message || '-'}
+                  </Typography>
+                </Box>
+              </Collapse>
+            ),
+          })}
+          pager={{ count: data, page, rowsPerPage: size, sizes: PAGE_SIZES, onPage: setPage, onSize: (n) => (setSize(n), setPage(0)) }}
         />
       </Paper>
     </Box>

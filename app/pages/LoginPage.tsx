@@ -13,7 +13,6 @@ import { getRememberedLogin, getStoredMenus } from '../../adapters/authProvider'
 import { LanguageSwitch } from '../shell/LanguageSwitch';
 import { useApiErrors } from '../shell/useApiErrors';
 import { PHONE_MAX_LENGTH } from '../shell/rules';
-import { sessionRefusal } from './refusals';
 
 // Opened by few visitors: its code loads when asked for.
 const RegisterDialog = lazyChunk(() => import('./RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
@@ -50,8 +49,9 @@ export function LoginPage() {
       if (getStoredMenus().length === 0) notify('shell.noPermission', { type: 'warning' });
     } catch (error) {
       const status = (error as { status?: number }).status;
-      // 401 and 500 are announced by the global handler.
-      if (status !== 401 && status !== 500) notify(sessionRefusal(translate, (error as Error)?.message) || 'login.failed', { type: 'error' });
+      // 401 and 500 are announced by the global handler; a refusal (a wrong password, too many attempts)
+      // is already in the console's language, by its code.
+      if (status !== 401 && status !== 500) notify((error as Error)?.message || 'login.failed', { type: 'error' });
       setBusy(false);
     }
   };

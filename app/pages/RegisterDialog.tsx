@@ -6,11 +6,10 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
-import { call } from '../../adapters/http';
+import { envelopeText } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { confirmError, passwordError, phoneError, PHONE_MAX_LENGTH } from '../shell/rules';
-import { sessionRefusal } from './refusals';
 
-export const REGISTER_PATH = '/register';
 /** The role every self-registered user receives; the server may map it to its own default role. */
 export const DEFAULT_ROLE_ID = 2;
 const LOADING_RESET_MS = 300;
@@ -49,6 +48,7 @@ export function registerPayload(values: Record<Field, string>) {
 
 export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -74,16 +74,16 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
     if (Object.values(found).some(Boolean)) return;
     setBusy(true);
     try {
-      const answer = await call(REGISTER_PATH, registerPayload(values), { raw: true });
+      const answer = await api.call('session.register', registerPayload(values), { raw: true });
       if (answer.code === 200 && answer.success !== false) {
         notify('register.success', { type: 'success' });
         close();
       } else {
-        notify(sessionRefusal(translate, answer.message) || 'ra.notification.http_error', { type: 'error' });
+        notify(envelopeText(answer) || 'ra.notification.http_error', { type: 'error' });
       }
     } catch (error) {
       const status = (error as { status?: number }).status;
-      if (status !== 401 && status !== 500) notify(sessionRefusal(translate, (error as Error).message) || 'ra.notification.http_error', { type: 'error' });
+      if (status !== 401 && status !== 500) notify((error as Error).message || 'ra.notification.http_error', { type: 'error' });
     } finally {
       setTimeout(() => setBusy(false), LOADING_RESET_MS);
     }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from '@mui/material';
+import { Box, Button, Paper, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
@@ -7,24 +7,25 @@ import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
-import { EmptyRow, EmptyState } from '../components/EmptyState';
+import { EmptyState } from '../components/EmptyState';
 import { FormDialog, type Row } from '../components/FormDialog';
 import { useIsAdmin } from '../components/lookups';
-import { request } from '../devices/tabs/timers/api';
+import { useRequest } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
-import { PAGE_SIZE, PLACE_CODES, PLACE_PATHS, placeRefusal, type Page, type Place } from './api';
+import { PAGE_SIZE, PLACE_CODES, PLACE_CALLS, failureText, type Page, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
 import { DistrictInput } from './DistrictInput';
 
 /** The district is picked from the area tree; its code travels with the name the picker fills. */
 const DISTRICT_INPUTS = { fCityName: DistrictInput };
 const DISTRICT_KEYS = ['fCityCode'];
-import { Pager } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
 import { IconAction } from '../components/IconAction';
 
 /** Place page (spec 002 §9): search by name, 10 a page, with rooms, edit and delete per place. */
 export function PlaceList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const isAdmin = useIsAdmin();
   const canList = useCan(PLACE_CODES.list);
@@ -43,7 +44,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page<Place>>(PLACE_PATHS.list, { current: page + 1, size: PAGE_SIZE, condition: { name } });
+    const res = await request<Page<Place>>(PLACE_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { name } });
     setLoading(false);
     if (res.ok && res.data) setData(res.data);
   }, [canList, page, name]);
@@ -53,11 +54,11 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
 
   const remove = (p: Place) =>
     ask(translate('places.confirmDelete'), async () => {
-      const res = await request(PLACE_PATHS.delete, { fId: p.fId });
+      const res = await request(PLACE_CALLS.delete, { fId: p.fId });
       if (res.ok) {
         notify(translate('resources.place.notifications.delete'), { type: 'success' });
         void load();
-      } else if (!res.announced) notify(translate('places.deleteFailed', { message: placeRefusal(translate, res.message) }), { type: 'error' });
+      } else if (!res.announced) notify(failureText(translate, 'places.deleteFailed', res), { type: 'error' });
     });
 
   if (!canList) return <EmptyState />;
@@ -89,51 +90,37 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
         )}
       </Paper>
       <Paper variant="outlined">
-        <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-        <TableContainer>
-          <Table size="small" data-testid="place-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('places.name')}</TableCell>
-                <TableCell>{translate('places.district')}</TableCell>
-                {isAdmin && <TableCell>{translate('places.owner')}</TableCell>}
-                <TableCell align="right">{translate('places.rooms')}</TableCell>
-                <TableCell align="right">{translate('places.devices')}</TableCell>
-                <TableCell align="right">{translate('common.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.records.map((p) => (
-                <TableRow key={p.fId} hover data-testid="place-row" data-id={p.fId}>
-                  <TableCell sx={{ fontWeight: 500 }}>{p.fName}</TableCell>
-                  <TableCell>{p.fCityName || '-'}</TableCell>
-                  {isAdmin && <TableCell>{p.ownerName || '-'}</TableCell>}
-                  <TableCell align="right" data-testid="place-room-count">{p.roomCount ?? 0}</TableCell>
-                  <TableCell align="right" data-testid="place-device-count">{p.deviceCount ?? 0}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
-                      {translate('places.roomsAction')}
-                    </Button>
-                    {canEdit && (
-                      <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />
-                    )}
-                    {canDelete && (
-                      <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-              {data.records.length === 0 && !loading && <EmptyRow columns={6} message={translate('places.empty')} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Pager
-          component="div"
-          count={data.total}
-          page={page}
-          onPageChange={(_e, n) => setPage(n)}
-          rowsPerPage={PAGE_SIZE}
-          rowsPerPageOptions={[PAGE_SIZE]}
+        <DataTable
+          rows={data.records}
+          rowKey={(p) => p.fId}
+          loading={loading}
+          progressBar
+          empty={translate('places.empty')}
+          tableProps={{ 'data-testid': 'place-table' }}
+          rowProps={(p) => ({ 'data-testid': 'place-row', 'data-id': p.fId })}
+          columns={[
+            { key: 'name', header: translate('places.name'), cellSx: { fontWeight: 500 }, cell: (p) => p.fName },
+            { key: 'district', header: translate('places.district'), cell: (p) => p.fCityName || '-' },
+            ...(isAdmin ? [{ key: 'owner', header: translate('places.owner'), cell: (p: Place) => p.ownerName || '-' }] : []),
+            { key: 'rooms', header: translate('places.rooms'), align: 'right', cellProps: () => ({ 'data-testid': 'place-room-count' }), cell: (p) => p.roomCount ?? 0 },
+            { key: 'devices', header: translate('places.devices'), align: 'right', cellProps: () => ({ 'data-testid': 'place-device-count' }), cell: (p) => p.deviceCount ?? 0 },
+            {
+              key: 'actions',
+              header: translate('common.actions'),
+              align: 'right',
+              cellSx: { whiteSpace: 'nowrap' },
+              cell: (p) => (
+                <>
+                  <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
+                    {translate('places.roomsAction')}
+                  </Button>
+                  {canEdit && <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />}
+                  {canDelete && <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />}
+                </>
+              ),
+            },
+          ]}
+          pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
         />
       </Paper>
       <FormDialog
@@ -143,7 +130,6 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
         onClose={() => setEditing(undefined)}
         onSaved={() => void load()}
         failureKey="places.saveFailed"
-        refusal={placeRefusal}
         maxWidth="sm"
         inputs={DISTRICT_INPUTS}
         extraKeys={DISTRICT_KEYS}

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { useDictionary } from '../components/lookups';
-import { request } from '../devices/tabs/timers/api';
-import { ROOM_PATHS, ROOM_TYPE_DICTIONARY, placeRefusal, type Room } from './api';
+import { useRequest } from '../components/calls';
+import { ROOM_CALLS, ROOM_TYPE_DICTIONARY, type Room } from './api';
 
 export interface RoomDialogProps {
   /** The room to edit, or `{ fHomeId }` for a new one; null closes the dialog. */
@@ -15,6 +15,7 @@ export interface RoomDialogProps {
 /** Add/edit a room of a place: name (required) and type (dictionary Room_Type). */
 export function RoomDialog({ room, onClose, onSaved }: RoomDialogProps) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const { options } = useDictionary(ROOM_TYPE_DICTIONARY);
   const [name, setName] = useState('');
@@ -36,7 +37,7 @@ export function RoomDialog({ room, onClose, onSaved }: RoomDialogProps) {
       return;
     }
     setBusy(true);
-    const res = await request(ROOM_PATHS.save, {
+    const res = await request(ROOM_CALLS.save, {
       isAdd: !editing,
       ...(editing ? { fId: room!.fId } : {}),
       fHomeId: room!.fHomeId,
@@ -48,7 +49,7 @@ export function RoomDialog({ room, onClose, onSaved }: RoomDialogProps) {
       notify(translate('places.roomSaved'), { type: 'success' });
       onClose();
       onSaved();
-    } else if (!res.announced) notify(translate('places.roomSaveFailed', { message: placeRefusal(translate, res.message) }), { type: 'error' });
+    } else if (!res.announced) notify(translate('places.roomSaveFailed', { message: res.message }), { type: 'error' });
   };
 
   return (

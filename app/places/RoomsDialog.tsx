@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip } from '@mui/material';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, TextField, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import LinkIcon from '@mui/icons-material/Link';
@@ -7,16 +7,15 @@ import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
-import { request } from '../devices/tabs/timers/api';
-import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_PATHS, ROOM_PATHS, placeRefusal, type Page, type Place, type Room } from './api';
+import { useRequest } from '../components/calls';
+import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Page, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import type { DeviceRow } from '../gateways/api';
 
 /** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
 const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
-import { EmptyRow } from '../components/EmptyState';
-import { Pager } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
 import { IconAction } from '../components/IconAction';
 
 export interface RoomsDialogProps {
@@ -29,6 +28,7 @@ export interface RoomsDialogProps {
 /** The rooms of one place: search by name, add, and per room bind/unbind devices, edit, delete. */
 export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const canAdd = useCan(ROOM_CODES.add);
   const canEdit = useCan(ROOM_CODES.edit);
@@ -54,7 +54,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
   const load = useCallback(async () => {
     if (!placeId) return;
     setLoading(true);
-    const res = await request<Page<Room>>(ROOM_PATHS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name } });
+    const res = await request<Page<Room>>(ROOM_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name } });
     setLoading(false);
     setData(res.ok && res.data ? res.data : { records: [], total: 0 });
   }, [placeId, page, name]);
@@ -69,27 +69,27 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
 
   const remove = (room: Room) =>
     ask(translate('places.confirmDeleteRoom'), async () => {
-      const res = await request(ROOM_PATHS.delete, { fId: room.fId });
+      const res = await request(ROOM_CALLS.delete, { fId: room.fId });
       if (res.ok) {
         notify(translate('places.roomDeleted'), { type: 'success' });
         changed();
-      } else if (!res.announced) notify(translate('places.roomDeleteFailed', { message: placeRefusal(translate, res.message) }), { type: 'error' });
+      } else if (!res.announced) notify(failureText(translate, 'places.roomDeleteFailed', res), { type: 'error' });
     });
 
   const bind = async (room: Room, picked: Record<string, unknown>[]) => {
-    const res = await request(ROOM_DEVICE_PATHS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })));
+    const res = await request(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })));
     if (res.ok) {
       notify(translate('places.bound'), { type: 'success' });
       changed();
-    } else if (!res.announced) notify(placeRefusal(translate, res.message), { type: 'error' });
+    } else if (!res.announced) notify(res.message, { type: 'error' });
     return res.ok;
   };
   const unbind = async (picked: Record<string, unknown>[]) => {
-    const res = await request(ROOM_DEVICE_PATHS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })));
+    const res = await request(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })));
     if (res.ok) {
       notify(translate('places.unbound'), { type: 'success' });
       changed();
-    } else if (!res.announced) notify(placeRefusal(translate, res.message), { type: 'error' });
+    } else if (!res.announced) notify(res.message, { type: 'error' });
     return res.ok;
   };
 
@@ -117,58 +117,46 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
             </Button>
           )}
         </Box>
-        <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-        <TableContainer>
-          <Table size="small" data-testid="room-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('places.roomName')}</TableCell>
-                <TableCell>{translate('places.roomType')}</TableCell>
-                <TableCell align="right">{translate('places.devices')}</TableCell>
-                <TableCell align="right">{translate('common.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.records.map((r) => (
-                <TableRow key={r.fId} hover data-testid="room-row" data-id={r.fId}>
-                  <TableCell>{r.fName}</TableCell>
-                  <TableCell>{r.type?.fContent ?? '-'}</TableCell>
-                  <TableCell align="right">{r.deviceCount ?? 0}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {canBind && (
-                      <>
-                        <Tooltip title={translate('places.bind')}>
-                          <IconButton size="small" color="primary" onClick={() => setBinding(r)} data-testid="room-bind">
-                            <LinkIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip title={translate('places.unbind')}>
-                          <IconButton size="small" onClick={() => setUnbinding(r)} data-testid="room-unbind">
-                            <LinkOffIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      </>
-                    )}
-                    {canEdit && (
-                      <IconAction kind="edit" onClick={() => setEditing(r)} testId="room-edit" />
-                    )}
-                    {canDelete && (
-                      <IconAction kind="delete" onClick={() => remove(r)} testId="room-delete" />
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-              {data.records.length === 0 && !loading && <EmptyRow columns={4} message={translate('places.noRooms')} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Pager
-          component="div"
-          count={data.total}
-          page={page}
-          onPageChange={(_e, p) => setPage(p)}
-          rowsPerPage={PAGE_SIZE}
-          rowsPerPageOptions={[PAGE_SIZE]}
+        <DataTable
+          rows={data.records}
+          rowKey={(r) => r.fId}
+          loading={loading}
+          progressBar
+          empty={translate('places.noRooms')}
+          tableProps={{ 'data-testid': 'room-table' }}
+          rowProps={(r) => ({ 'data-testid': 'room-row', 'data-id': r.fId })}
+          columns={[
+            { key: 'name', header: translate('places.roomName'), cell: (r) => r.fName },
+            { key: 'type', header: translate('places.roomType'), cell: (r) => r.type?.fContent ?? '-' },
+            { key: 'devices', header: translate('places.devices'), align: 'right', cell: (r) => r.deviceCount ?? 0 },
+            {
+              key: 'actions',
+              header: translate('common.actions'),
+              align: 'right',
+              cellSx: { whiteSpace: 'nowrap' },
+              cell: (r) => (
+                <>
+                  {canBind && (
+                    <>
+                      <Tooltip title={translate('places.bind')}>
+                        <IconButton size="small" color="primary" onClick={() => setBinding(r)} data-testid="room-bind">
+                          <LinkIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title={translate('places.unbind')}>
+                        <IconButton size="small" onClick={() => setUnbinding(r)} data-testid="room-unbind">
+                          <LinkOffIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    </>
+                  )}
+                  {canEdit && <IconAction kind="edit" onClick={() => setEditing(r)} testId="room-edit" />}
+                  {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="room-delete" />}
+                </>
+              ),
+            },
+          ]}
+          pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
         />
       </DialogContent>
       <DialogActions>
@@ -180,7 +168,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         deviceOf={deviceOf}
         open={binding !== null}
         title={translate('places.bindTitle', { name: binding?.fName ?? '' })}
-        path={ROOM_DEVICE_PATHS.unselected}
+        call={ROOM_DEVICE_CALLS.unselected}
         condition={{ fHomeId: binding?.fHomeId, fRoomId: binding?.fId }}
         emptyMessage={translate('places.bindNone')}
         onClose={() => setBinding(null)}
@@ -192,7 +180,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         deviceOf={deviceOf}
         open={unbinding !== null}
         title={translate('places.unbindTitle', { name: unbinding?.fName ?? '' })}
-        path={ROOM_DEVICE_PATHS.selected}
+        call={ROOM_DEVICE_CALLS.selected}
         condition={{ fHomeId: unbinding?.fHomeId, fRoomId: unbinding?.fId }}
         emptyMessage={translate('places.unbindNone')}
         onClose={() => setUnbinding(null)}

@@ -1,5 +1,4 @@
 /** Texts of the place page and its rooms modal. Chinese wording follows the specification. */
-import { PLACE_REFUSALS } from '../../adapters/systemRefusals';
 export default {
   'zh-CN': {
     places: {
@@ -13,7 +12,6 @@ export default {
       bindTitle: '绑定设备 - %{name}', unbindTitle: '解绑设备 - %{name}', bindNone: '请选择需要绑定的设备', unbindNone: '请选择需要解绑的设备',
       bound: '设备绑定完成', unbound: '设备解绑绑完成', keyword: '设备名称/编号', selected: '已选 %{count} 台',
       close: '关闭', number: '设备编号', deviceName: '设备名称', product: '所属产品', online: '在线状态',
-      refusals: PLACE_REFUSALS,
     },
   },
   'zh-TW': {
@@ -28,11 +26,6 @@ export default {
       bindTitle: '綁定設備 - %{name}', unbindTitle: '解綁設備 - %{name}', bindNone: '請選擇需要綁定的設備', unbindNone: '請選擇需要解綁的設備',
       bound: '設備綁定完成', unbound: '設備解綁完成', keyword: '設備名稱/編號', selected: '已選 %{count} 台',
       close: '關閉', number: '設備編號', deviceName: '設備名稱', product: '所屬產品', online: '線上狀態',
-      refusals: {
-        areaMissing: '所屬區域不存在', ownerMissing: '所屬用戶不存在', placeHasRooms: '請先刪除場所下的房間', placeMissing: '所屬場所不存在或無權操作',
-        roomMoved: '房間不能移到其他場所', roomType: '房間類型不正確', roomHasDevices: '請先解綁房間下的設備', roomMissing: '房間不存在或無權操作',
-        roomElsewhere: '房間不屬於該場所', deviceMissing: '設備不存在或無權操作', bindingMissing: '房間設備不存在或無權操作',
-      },
     },
   },
   'en-US': {
@@ -47,13 +40,6 @@ export default {
       bindTitle: 'Bind devices - %{name}', unbindTitle: 'Unbind devices - %{name}', bindNone: 'Select the devices to bind', unbindNone: 'Select the devices to unbind',
       bound: 'Devices bound', unbound: 'Devices unbound', keyword: 'Device name or number', selected: '%{count} selected',
       close: 'Close', number: 'Device number', deviceName: 'Device name', product: 'Product', online: 'Online',
-      refusals: {
-        areaMissing: 'The district does not exist', ownerMissing: 'The owner does not exist', placeHasRooms: 'Delete the rooms of the place first',
-        placeMissing: 'The place does not exist or you may not change it', roomMoved: 'A room cannot move to another place',
-        roomType: 'Unknown room type', roomHasDevices: 'Unbind the devices of the room first', roomMissing: 'The room does not exist or you may not change it',
-        roomElsewhere: 'The room is not in this place', deviceMissing: 'A device does not exist or you may not bind it',
-        bindingMissing: 'A bound device does not exist or you may not unbind it',
-      },
     },
   },
 };

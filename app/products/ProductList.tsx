@@ -4,7 +4,8 @@ import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { useCan } from '../auth/useCan';
 import { conditionKey, defaultSort, permissionOf } from '../components/api';
 import { CardGrid } from '../components/CardGrid';
@@ -33,6 +34,7 @@ const fieldOr = (config: ResourceConfig, source: string, fallback: Partial<Field
 /** Product page: filter bar, a card grid of 12 per page, and the add/edit, status, delete and detail actions. */
 export function ProductList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const refresh = useRefresh();
   const confirm = useConfirm();
@@ -102,7 +104,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
     const next = Number(row.fStatus) === 1 ? 0 : 1;
     confirm.ask(translate(next === 1 ? 'product.confirmEnable' : 'product.confirmDisable'), async () => {
       try {
-        await call(config.endpoints.status, { fId: row.fId, fStatus: next });
+        await api.call('product.status', { fId: row.fId, fStatus: next });
         notify(translate(config.notifications?.status ?? 'product.statusSuccess', { _: translate('product.statusSuccess') }), { type: 'success' });
         afterWrite();
       } catch (error) {
@@ -113,7 +115,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
   const remove = (row: ProductRow) => {
     confirm.ask(translate('product.confirmDelete'), async () => {
       try {
-        await call(config.endpoints.delete, { fId: row.fId });
+        await api.call('product.delete', { fId: row.fId });
         notify(translate(config.notifications?.delete ?? 'product.deleteSuccess', { _: translate('product.deleteSuccess') }), { type: 'success' });
         if (rows.length === 1 && page > 1) setPage(page - 1);
         afterWrite();

@@ -4,7 +4,8 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SaveIcon from '@mui/icons-material/Save';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { useCan } from '../auth/useCan';
 import { permissionOf } from '../components/api';
 import { EmptyState } from '../components/EmptyState';
@@ -32,6 +33,7 @@ let nextKey = 1;
  */
 export function ProductProperties({ productId }: { productId: number }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const config = useMemo(propertyConfig, []);
   const canEdit = useCan(permissionOf(config, 'saveAll', 'product:edit'));
@@ -45,7 +47,7 @@ export function ProductProperties({ productId }: { productId: number }) {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const answer = await call<{ records?: { fName: string; fValue: string }[] }>(config.endpoints.list, { fProductId: productId, current: 1, size: config.list.pageSize });
+      const answer = await api.call<{ records?: { fName: string; fValue: string }[] }>('productProperty.list', { fProductId: productId, current: 1, size: config.list.pageSize });
       setRows((answer.data?.records ?? []).map((r) => ({ key: nextKey++, fName: r.fName ?? '', fValue: r.fValue ?? '' })));
       setErrors({});
     } catch {
@@ -77,7 +79,7 @@ export function ProductProperties({ productId }: { productId: number }) {
     const list = rows.map((r) => ({ fProductId: productId, fName: r.fName.trim(), fValue: r.fValue.trim() }));
     try {
       // The legacy call takes the rows; an emptied list names its product instead.
-      await call(config.endpoints.saveAll, list.length ? list : { fProductId: productId, list: [] });
+      await api.call('productProperty.saveAll', list.length ? list : { fProductId: productId, list: [] });
       notify(translate(config.notifications?.saveAll ?? 'product.properties.saved'), { type: 'success' });
       await load();
     } catch (error) {

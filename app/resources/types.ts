@@ -102,7 +102,7 @@ export interface ResourceConfig {
     placeholders?: Record<string, string>;
     /** Row actions of the list component to offer. */
     actions?: string[];
-    /** A list variant served by another list call of the entity (its path). */
+    /** A list variant served by another list call of the entity (its action: the call `<entity>.<endpoint>`). */
     endpoint?: string;
   };
   form: {

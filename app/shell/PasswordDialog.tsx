@@ -3,10 +3,10 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLogout, useNotify, useTranslate } from 'react-admin';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
-import { call } from '../../adapters/http';
+import { envelopeText } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { confirmError, passwordError } from './rules';
 
-export const UPDATE_PASSWORD_PATH = '/system/t-sys-user/updateUserPwd';
 const LOGOUT_DELAY_MS = 600;
 /** A refused dialog keeps its busy state a moment, like the legacy modals, against double submits. */
 const LOADING_RESET_MS = 300;
@@ -15,6 +15,7 @@ export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () =
   const translate = useTranslate();
   const notify = useNotify();
   const logout = useLogout();
+  const api = useApi();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
@@ -33,14 +34,14 @@ export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () =
     if (found.password || found.confirm) return;
     setBusy(true);
     try {
-      const answer = await call(UPDATE_PASSWORD_PATH, { fPassword: password }, { raw: true });
+      const answer = await api.call('session.changePassword', { fPassword: password }, { raw: true });
       if (answer.code === 200 && answer.success !== false) {
         notify('password.success', { type: 'success' });
         reset();
         onClose();
         setTimeout(() => logout(), LOGOUT_DELAY_MS);
       } else {
-        notify(answer.message || 'ra.notification.http_error', { type: 'error' });
+        notify(envelopeText(answer) || 'ra.notification.http_error', { type: 'error' });
       }
     } catch (error) {
       // 700, 401 and 500 are announced by the shell; anything else is shown here.

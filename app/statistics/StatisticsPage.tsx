@@ -20,12 +20,12 @@ import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../adapters/http';
+import { ApiError } from '../../adapters/http';
+import { useApi } from '../components/calls';
 import { EnergyChart } from './EnergyChart';
 import { DateTimeInput } from '../components/DateTimeInput';
 import {
   DEVICE_PICKER_SIZE,
-  DEVICES_PATH,
   TIME_TYPE_DAY,
   TIME_TYPE_HOUR,
   defaultEnd,
@@ -44,6 +44,7 @@ interface DeviceOption {
 
 export function StatisticsPage() {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const [devices, setDevices] = useState<DeviceOption[]>([]);
   const [chosen, setChosen] = useState<DeviceOption[]>([]);
@@ -53,7 +54,7 @@ export function StatisticsPage() {
   const [busy, setBusy] = useState<'query' | 'export' | null>(null);
 
   useEffect(() => {
-    call<{ records: DeviceOption[] }>(DEVICES_PATH, { current: 1, size: DEVICE_PICKER_SIZE })
+    api.call<{ records: DeviceOption[] }>('device.list', { current: 1, size: DEVICE_PICKER_SIZE })
       .then((e) => setDevices(e.data?.records ?? []))
       .catch(() => undefined);
   }, []);
@@ -78,7 +79,7 @@ export function StatisticsPage() {
     if (!body) return;
     setBusy('query');
     try {
-      setResult(await fetchDeviceTotal(body));
+      setResult(await fetchDeviceTotal(api, body));
     } catch (error) {
       failed(error, 'ra.notification.http_error');
     } finally {
@@ -91,7 +92,7 @@ export function StatisticsPage() {
     if (!body) return;
     setBusy('export');
     try {
-      await downloadDeviceTotal(body);
+      await downloadDeviceTotal(api, body);
     } catch (error) {
       failed(error, 'statistics.exportFailed');
     } finally {

@@ -1,14 +1,11 @@
 /**
- * The statistics calls (docs/api.md, spec §7) and the range defaults of spec §9, shared by the statistics
- * page and the device drawer's tab.
+ * The statistics calls (device.statistics and its export, docs/api.md, spec §7) and the range defaults of
+ * spec §9, shared by the statistics page and the device drawer's tab.
  */
 import type { Dayjs } from 'dayjs';
-import { ApiError, call, getToken } from '../../adapters/http';
+import type { LegacyDataProvider } from '../../adapters/dataProvider';
 import { serverNow } from '../components/DateTimeInput';
 
-export const DEVICE_TOTAL_PATH = '/app/device/device-total';
-export const DOWNLOAD_PATH = '/app/device/download-device-total';
-export const DEVICES_PATH = '/biz/t-device/devices';
 export const EXPORT_FILE_NAME = '数据统计.xlsx';
 export const TIME_TYPE_DAY = 1;
 export const TIME_TYPE_HOUR = 2;
@@ -42,29 +39,11 @@ export function defaultEnd(timeType: number, now: Dayjs = serverNow()): string {
 }
 
 
-export async function fetchDeviceTotal(query: DeviceTotalQuery): Promise<DeviceTotal> {
-  return (await call<DeviceTotal>(DEVICE_TOTAL_PATH, query)).data;
+export async function fetchDeviceTotal(api: LegacyDataProvider, query: DeviceTotalQuery): Promise<DeviceTotal> {
+  return (await api.call<DeviceTotal>('device.statistics', { ...query })).data;
 }
 
 /** Downloads the spreadsheet; a refusal comes back as the JSON envelope and is thrown with its message. */
-export async function downloadDeviceTotal(query: DeviceTotalQuery): Promise<void> {
-  const token = getToken();
-  const response = await fetch(DOWNLOAD_PATH, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: token } : {}) },
-    body: JSON.stringify(query),
-  });
-  const type = response.headers.get('content-type') ?? '';
-  if (response.status !== 200 || type.includes('json')) {
-    const envelope = await response.json().catch(() => null);
-    throw new ApiError(envelope?.message ?? response.statusText, response.status, envelope ?? undefined);
-  }
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = EXPORT_FILE_NAME;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+export function downloadDeviceTotal(api: LegacyDataProvider, query: DeviceTotalQuery): Promise<void> {
+  return api.download('device.statisticsExport', query, EXPORT_FILE_NAME);
 }

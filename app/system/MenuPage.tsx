@@ -5,10 +5,11 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { useConfirm } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
-import { request } from '../devices/tabs/timers/api';
-import { CODES, MENU_PATHS, type MenuNode } from './api';
+import { useCallQuery, useRequest } from '../components/calls';
+import { CODES, type MenuNode } from './api';
 import { flatten, MenuTree } from './MenuTree';
-import { systemRefusal, useLoad } from './shared';
+
+const NO_NODES: MenuNode[] = [];
 
 type Mode = 'view' | 'edit' | 'child' | 'top';
 interface Draft {
@@ -45,7 +46,9 @@ export function MenuPage() {
   const canAdd = useCan(CODES.menuAdd);
   const canEdit = useCan(CODES.menuEdit);
   const canDel = useCan(CODES.menuDel);
-  const { data: tree, reload } = useLoad<MenuNode[]>(MENU_PATHS.tree, {}, canList, []);
+  const request = useRequest();
+  const { data, reload } = useCallQuery<MenuNode[]>('menu.list', {}, { enabled: canList });
+  const tree = data ?? NO_NODES;
   const all = flatten(tree);
   const [selected, setSelected] = useState<number | null>(null);
   const [mode, setMode] = useState<Mode>('view');
@@ -73,26 +76,26 @@ export function MenuPage() {
     setErrors(e);
     if (Object.keys(e).length) return;
     setBusy(true);
-    const res = await request<MenuNode>(MENU_PATHS.save, { ...draft, sort: Number(draft.sort) });
+    const res = await request<MenuNode>('menu.save', { ...draft, sort: Number(draft.sort) });
     setBusy(false);
     if (res.ok) {
       notify(translate('sys.saved'), { type: 'success' });
       setMode('view');
       if (res.data) setSelected(res.data.id);
       reload();
-    } else if (!res.announced) notify(systemRefusal(translate, res.message) || translate('sys.failed'), { type: 'error' });
+    } else if (!res.announced) notify(res.message || translate('sys.failed'), { type: 'error' });
   };
 
   const remove = () => {
     if (!node) return;
     if (node.children.length) return notify(translate('sys.menu.hasChildren'), { type: 'warning' });
     ask(translate('sys.menu.confirmDelete'), async () => {
-      const res = await request(MENU_PATHS.remove, { id: node.id });
+      const res = await request('menu.delete', { id: node.id });
       if (res.ok) {
         notify(translate('sys.saved'), { type: 'success' });
         setSelected(null);
         reload();
-      } else if (!res.announced) notify(systemRefusal(translate, res.message) || translate('sys.failed'), { type: 'error' });
+      } else if (!res.announced) notify(res.message || translate('sys.failed'), { type: 'error' });
     });
   };
 

@@ -8,11 +8,12 @@ import { Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle } from 
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../auth/useCan';
 import { SchemaList } from '../components/SchemaList';
-import { request } from '../devices/tabs/timers/api';
+import { useCallQuery, useRequest } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
-import { CODES, ROLE_PATHS, type MenuNode, type RoleRow } from './api';
+import { CODES, type MenuNode, type RoleRow } from './api';
 import { flatten, MenuTree, toggleNode } from './MenuTree';
-import { systemRefusal, useLoad } from './shared';
+
+const NO_NODES: MenuNode[] = [];
 
 type Row = Record<string, unknown>;
 
@@ -24,7 +25,6 @@ export function RoleList({ config }: { config: ResourceConfig }) {
     <>
       <SchemaList
         config={config}
-        refusal={systemRefusal}
         deletable={(row) => !row.builtIn}
         cells={{ name: (row: Row) => <>{String(row.name)} {Boolean(row.builtIn) && <Chip size="small" label={translate('sys.role.builtIn')} sx={{ ml: 1 }} />}</> }}
         rowActions={(row) =>
@@ -43,7 +43,9 @@ export function RoleList({ config }: { config: ResourceConfig }) {
 function PermissionDialog({ role, onClose }: { role: RoleRow | null; onClose: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const { data: tree } = useLoad<MenuNode[]>(ROLE_PATHS.tree, { id: role?.id }, !!role, []);
+  const request = useRequest();
+  const { data } = useCallQuery<MenuNode[]>('role.tree', { id: role?.id }, { enabled: !!role });
+  const tree = data ?? NO_NODES;
   const [checked, setChecked] = useState<Set<number>>(new Set());
   const [busy, setBusy] = useState(false);
   const all = flatten(tree);
@@ -53,12 +55,12 @@ function PermissionDialog({ role, onClose }: { role: RoleRow | null; onClose: ()
   const save = async () => {
     if (!role) return;
     setBusy(true);
-    const res = await request(ROLE_PATHS.setPermissions, { id: role.id, treeNodes: [...checked] });
+    const res = await request('role.permissions', { id: role.id, treeNodes: [...checked] });
     setBusy(false);
     if (res.ok) {
       notify(translate('sys.role.granted'), { type: 'success' });
       onClose();
-    } else if (!res.announced) notify(systemRefusal(translate, res.message) || translate('sys.failed'), { type: 'error' });
+    } else if (!res.announced) notify(res.message || translate('sys.failed'), { type: 'error' });
   };
   return (
     <Dialog open={!!role} onClose={onClose} maxWidth="md" fullWidth data-testid="role-permission-dialog">

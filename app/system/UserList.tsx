@@ -12,15 +12,16 @@ import DownloadIcon from '@mui/icons-material/Download';
 import InfoIcon from '@mui/icons-material/Info';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, call, getToken } from '../../adapters/http';
+import { ApiError, envelopeText } from '../../adapters/http';
+import type { CallName } from '../../adapters/dataProvider';
 import { useCan } from '../auth/useCan';
 import { DetailFields, UserAssetsTab, imageUrl, useConfirm } from '../components';
 import { SchemaList } from '../components/SchemaList';
-import { SheetImport, postForm } from '../components/SheetImport';
+import { SheetImport } from '../components/SheetImport';
+import { useApi } from '../components/calls';
 import type { FieldError, FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
-import { CODES, USER_PATHS } from './api';
-import { systemRefusal } from './shared';
+import { CODES } from './api';
 
 type Row = Record<string, unknown>;
 const TENANT_STATUS = 'tenant:status';
@@ -41,6 +42,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
   const notify = useNotify();
   const refresh = useRefresh();
   const confirm = useConfirm();
+  const api = useApi();
   const tenant = (config.list.actions ?? []).includes('toggle');
   const prefix = tenant ? 'tenant' : 'user';
   const canAdd = useCan(CODES.userAdd);
@@ -52,18 +54,19 @@ export function UserList({ config }: { config: ResourceConfig }) {
 
   /**
    * A confirmed call; the list reloads only when the server accepted it (spec 002 §8). `failed` words a
-   * refusal (the status change's 用户状态修改失败, spec 001 §8), with the server's reason after it.
+   * refusal (the status change's 用户状态修改失败, spec 001 §8), with the server's reason after it; the
+   * server's notice (the password reset to its default) and its refusals read in the console's language.
    */
-  const act = (question: string, path: string, body: Row, after?: () => void, failed?: string, done?: string) =>
+  const act = (question: string, name: CallName, body: Row, after?: () => void, failed?: string, done?: string) =>
     confirm.ask(question, async () => {
       try {
-        const envelope = await call(path, body);
-        notify(done ? translate(done) : envelope.message || translate('sys.saved'), { type: 'success' });
+        const envelope = await api.call(name, body);
+        notify(done ? translate(done) : envelopeText(envelope) || translate('sys.saved'), { type: 'success' });
         after?.();
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
-        const message = systemRefusal(translate, error instanceof Error ? error.message : String(error));
+        const message = error instanceof Error ? error.message : String(error);
         notify(failed ? translate(failed, { message }) : message, { type: 'error' });
       }
     });
@@ -71,7 +74,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
   const toggle = (row: Row) => {
     const enable = Number(row.fStatus) !== 1;
     const question = tenant ? (enable ? 'tenant.confirmEnable' : 'tenant.confirmDisable') : enable ? 'sys.user.confirmEnable' : 'sys.user.confirmDisable';
-    act(translate(question), USER_PATHS.status, { fId: row.fId, fUserType: tenant ? 2 : 1, fStatus: enable ? 1 : 0 }, () => {
+    act(translate(question), 'user.status', { fId: row.fId, fUserType: tenant ? 2 : 1, fStatus: enable ? 1 : 0 }, () => {
       if (open && open.fId === row.fId) setOpen({ ...open, fStatus: enable ? 1 : 0 });
     }, 'tenant.statusFailed', config.notifications.status);
   };
@@ -98,7 +101,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
         )}
         {!tenant && canEdit && (
           <Tooltip title={translate('sys.user.resetPwd')}>
-            <IconButton size="small" onClick={() => act(translate('sys.user.confirmReset'), USER_PATHS.resetPwd, { fId: row.fId })} data-testid="user-reset-pwd" aria-label={translate('sys.user.resetPwd')}>
+            <IconButton size="small" onClick={() => act(translate('sys.user.confirmReset'), 'user.resetPassword', { fId: row.fId })} data-testid="user-reset-pwd" aria-label={translate('sys.user.resetPwd')}>
               <LockResetIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -111,12 +114,12 @@ export function UserList({ config }: { config: ResourceConfig }) {
     ? undefined
     : (filter: Record<string, unknown>) => (
         <>
-          {canAdd && <SheetImport ns="sys.user" template={{ path: USER_PATHS.template, fileName: '用户导入模板.xlsx' }} importPath={USER_PATHS.import} testId="user" />}
+          {canAdd && <SheetImport ns="sys.user" template={{ call: 'sheet.userTemplate', fileName: '用户导入模板.xlsx' }} importCall="sheet.userImport" testId="user" />}
           {canExport && (
             <Button
               variant="outlined"
               startIcon={<DownloadIcon />}
-              onClick={() => postForm(USER_PATHS.export, { json: JSON.stringify({ condition: filter }), token: getToken() ?? '' })}
+              onClick={() => void api.submitForm('sheet.userExport', { json: JSON.stringify({ condition: filter }) })}
               data-testid="user-export"
             >
               {translate('sys.user.export')}
@@ -129,7 +132,6 @@ export function UserList({ config }: { config: ResourceConfig }) {
     <>
       <SchemaList
         config={config}
-        refusal={systemRefusal}
         readOnly={tenant}
         view={!tenant}
         toolbar={toolbar}

@@ -1,5 +1,4 @@
 /** Texts of the user, role and menu pages. Chinese wording follows the specification (002 §5, §8). */
-import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
 export default {
   'zh-CN': {
     sys: {
@@ -30,7 +29,6 @@ export default {
         nameRequired: '名称不能为空', permissionsRequired: '权限标识不能为空', menuUriRequired: '菜单地址不能为空', iconRequired: '图标不能为空',
         sortRequired: '排序不能为空', hasChildren: '请先删除子地区', confirmDelete: '确认删除吗',
       },
-      refusals: SYSTEM_REFUSALS,
       saved: '操作成功', failed: '操作失败',
     },
     resources: { user: { filters: { keyword: '姓名/手机号码' } }, role: { filters: { name: '角色名称/别名' } } },
@@ -64,12 +62,6 @@ export default {
         nameRequired: '名稱不能為空', permissionsRequired: '權限標識不能為空', menuUriRequired: '選單地址不能為空', iconRequired: '圖示不能為空',
         sortRequired: '排序不能為空', hasChildren: '請先刪除子地區', confirmDelete: '確認刪除嗎',
       },
-      refusals: {
-        notFound: '資料不存在或無權操作', phoneTaken: '該手機號碼已存在', roleMissing: '所屬角色不存在', selfDelete: '不能刪除目前登入的使用者',
-        selfDisable: '不能停用目前登入的使用者', aliasTaken: '角色別名已存在', builtInAlias: '內建角色的別名不能修改', builtInRole: '內建角色不能刪除',
-        roleInUse: '該角色下存在使用者，無法刪除', adminPermissions: '超級管理員擁有全部權限，無需設定', menuCodeTaken: '權限標識已存在',
-        menuParentMissing: '上級選單不存在', menuParentCycle: '上級選單不能是自身或其下級', menuHasChildren: '請先刪除子地區',
-      },
       saved: '操作成功', failed: '操作失敗',
     },
     resources: { user: { filters: { keyword: '姓名/手機號碼' } }, role: { filters: { name: '角色名稱/別名' } } },
@@ -102,15 +94,6 @@ export default {
         viewTitle: 'View', editTitle: 'Edit', addChildTitle: 'Add child', addTopTitle: 'Add top level', selectNode: 'Select a node on the left',
         nameRequired: 'Name is required', permissionsRequired: 'Permission code is required', menuUriRequired: 'Menu path is required', iconRequired: 'Icon is required',
         sortRequired: 'Sort is required', hasChildren: 'Delete its children first', confirmDelete: 'Delete this item?',
-      },
-      refusals: {
-        notFound: 'The record does not exist or you may not change it', phoneTaken: 'This mobile phone number is already used',
-        roleMissing: 'A chosen role does not exist', selfDelete: 'You cannot delete the account you are signed in with',
-        selfDisable: 'You cannot disable the account you are signed in with', aliasTaken: 'This role alias is already used',
-        builtInAlias: 'A built-in role keeps its alias', builtInRole: 'A built-in role cannot be deleted',
-        roleInUse: 'Users hold this role: it cannot be deleted', adminPermissions: 'The super administrator holds every permission already',
-        menuCodeTaken: 'This permission identifier is already used', menuParentMissing: 'The parent menu does not exist',
-        menuParentCycle: 'The parent cannot be the menu itself or one below it', menuHasChildren: 'Delete its children first',
       },
       saved: 'Operation successful', failed: 'Operation failed',
     },

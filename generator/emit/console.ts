@@ -103,7 +103,7 @@ function variantConfigs(entity: Entity) {
         ...(v.links ? { links: v.links } : {}),
         ...(v.placeholders ? { placeholders: Object.fromEntries(Object.keys(v.placeholders).map((c) => [c, `resources.${entity.name}.variants.${name}.placeholders.${c}`])) } : {}),
         ...(v.actions ? { actions: v.actions } : {}),
-        ...(v.endpoint ? { endpoint: base.endpoints[v.endpoint] } : {}),
+        ...(v.endpoint ? { endpoint: v.endpoint } : {}),
       },
       menu: { key: v.menu.key, path: `/${name}`, icon: v.menu.icon },
     };

@@ -4,7 +4,7 @@
  * rows to seed), snapshot/<table>.json (the tables as the migrations leave them) and openapi.json.
  */
 import type { Model, Entity, Property } from '../model';
-import { primaryKey, isWrite, logName, variantKey } from '../model';
+import { primaryKey, isWrite, logName, readName, variantKey } from '../model';
 import { tsHeader, literal, HEADER } from './common';
 import { snapshotFiles } from '../history';
 import { TIME_SCHEMA } from '../../server/crud/format';
@@ -39,6 +39,7 @@ function entityModel(entity: Entity) {
       {
         type: p.format === 'date-time' ? 'date-time' : p.type,
         label: p['x-label']['zh-CN'],
+        labels: p['x-label'],
         ...(p.readOnly ? { readOnly: true } : {}),
         ...(p['x-db']?.virtual ? { virtual: true } : {}),
         ...(p.default !== undefined ? { default: p.default } : {}),
@@ -117,8 +118,9 @@ function routeTable(model: Model) {
         ...(ep.set ? [`set: ${JSON.stringify(ep.set)}`] : []),
         ...(ep.fields ? [`fields: ${JSON.stringify(ep.fields)}`] : []),
         ...(ep.variantBy ? [`variantBy: ${JSON.stringify(ep.variantBy)}`] : []),
-        ...(ep.message ? [`message: ${JSON.stringify(ep.message['zh-CN'])}`] : []),
+        ...(ep.message ? [`notice: '${name}.${action}.done'`] : []),
         ...(isWrite(action, ep) ? [`log: ${JSON.stringify({ key: `${name}.${action}`, ...logName(schema['x-label'], action, ep) })}`] : []),
+        ...(readName(schema['x-label'], action, ep) ? [`summary: ${JSON.stringify(readName(schema['x-label'], action, ep))}`] : []),
         // Read when the routes are registered, not when this module loads: a domain module imported first
         // (a script, a test helper) reaches this table through the engine before its own exports exist.
         ...(ep.handler ? [`get handler() { return ${mod}.${ep.handler}; }`] : []),
@@ -210,7 +212,7 @@ function openapi(model: Model) {
       };
     }
   }
-  schemas.Envelope = { type: 'object', properties: { code: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' }, data: {} } };
+  schemas.Envelope = { type: 'object', properties: { code: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' }, data: {}, reason: { $ref: '#/components/schemas/Reason' } } };
   schemas.PageRequest = { type: 'object', properties: { current: { type: 'integer' }, size: { type: 'integer' }, condition: { type: 'object' }, orders: { type: 'array', items: { type: 'object', properties: { column: { type: 'string' }, asc: { type: 'boolean' } } } } } };
   return JSON.stringify({
     'x-generated': HEADER,

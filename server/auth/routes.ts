@@ -2,15 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { Refusal } from '../http/envelope';
-import { SESSION_REFUSALS } from '../../adapters/systemRefusals';
+import { Refusal, reason, refuse } from '../http/envelope';
+import { fieldReason } from '../crud/validate';
+import { entities } from '../generated/entities';
 import { S } from '../http/catalog';
 import { checkPassword, hashPassword } from './passwords';
 import { loadUser, menusFor, publicUser } from './users';
 import type { User } from '../crud/types';
 
 const PHONE = /^1[345789]\d{9}$/;
-export const LOGINWX_MESSAGES = { openId: 'openId不能为空', unavailable: '未开通微信登录，请使用手机号和密码登录' };
 /** Self-registered users get this one fixed role. */
 export const DEFAULT_ROLE_ALIAS = 'user';
 
@@ -21,11 +21,11 @@ function text(body: Record<string, unknown>, key: string): string {
 
 /** The password rules shared by registration and password change (spec 002 §5). */
 function checkNewPassword(password: string, confirm: string | undefined) {
-  if (!password) throw new Refusal('密码不能为空');
-  if (password.length < 6) throw new Refusal('密码长度必须大于6位');
+  if (!password) throw refuse('password.required');
+  if (password.length < 6) throw refuse('password.tooShort');
   if (confirm !== undefined) {
-    if (!confirm) throw new Refusal('密码确认不能为空');
-    if (confirm !== password) throw new Refusal('密码不一致!');
+    if (!confirm) throw refuse('password.confirmRequired');
+    if (confirm !== password) throw refuse('password.mismatch');
   }
 }
 
@@ -45,30 +45,28 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   const session = async (user: User) => ({ user: publicUser(user), menus: await menusFor(ctx.db, user), permissions: [...user.permissions].sort(), timeZone: ctx.timeZone });
 
   registerCall(app, ctx, {
-    path: '/login',
+    call: 'session.login',
     data: { allOf: [SESSION, S.object({ token: { type: 'string' } }, ['token'])] },
     body: S.object({ userName: S.string(undefined, 'the phone number'), password: S.string() }),
     permission: null,
-    public: true,
     write: true,
     perMinute: LOGIN_RATE_LIMIT,
     perAccountPerMinute: LOGIN_ACCOUNT_RATE_LIMIT,
-    logname: { key: 'session.login', 'zh-CN': '登录', 'zh-TW': '登入', 'en-US': 'Sign in' },
     handler: async ({ body, request }) => {
       const userName = text(body, 'userName');
       const password = typeof body.password === 'string' ? body.password : '';
-      if (!userName) throw new Refusal('账号不能为空');
-      if (!password) throw new Refusal('密码不能为空');
+      if (!userName) throw refuse('session.accountRequired');
+      if (!password) throw refuse('password.required');
       const row = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fPassword', 'fStatus']).where('fPhone', '=', userName).executeTakeFirst();
       // One message for an unknown account and a wrong password, so accounts cannot be probed.
-      if (!row || !(await checkPassword(row.fPassword, password))) throw new Refusal(SESSION_REFUSALS.wrongPassword);
-      if (row.fStatus !== 1) throw new Refusal(SESSION_REFUSALS.disabled);
+      if (!row || !(await checkPassword(row.fPassword, password))) throw refuse('session.wrongPassword');
+      if (row.fStatus !== 1) throw refuse('session.disabled');
       const user = await loadUser(ctx.db, row.fId);
-      if (!user) throw new Refusal(SESSION_REFUSALS.expired);
+      if (!user) throw refuse('session.expired');
       await ctx.db.updateTable('t_sys_user').set({ fLastloginDate: new Date() }).where('fId', '=', user.fId).execute();
       // The operation log records a sign-in under the account that signed in, shown by its current name.
       request.user = user;
-      return new Answer({ token: await ctx.tokens.issue(user.fId), ...(await session(user)) }, '登录成功');
+      return new Answer({ token: await ctx.tokens.issue(user.fId), ...(await session(user)) }, reason('session.signedIn'));
     },
   });
 
@@ -76,32 +74,28 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   // credentials and no openId bindings, so the call answers the contract's refusal and the app falls back
   // to the phone-and-password login.
   registerCall(app, ctx, {
-    path: '/app/sys-user/loginwx',
+    call: 'session.loginWx',
     data: { type: 'null', description: 'never answered: sign-in with WeChat is refused, the phone-and-password login stands' },
     permission: null,
     tag: 'session',
-    public: true,
     write: true,
     perMinute: LOGIN_RATE_LIMIT,
-    logname: { key: 'session.loginwx', 'zh-CN': '微信登录', 'zh-TW': '微信登入', 'en-US': 'Sign in with WeChat' },
     body: S.object(
-      { openId: { type: 'string', minLength: 1, maxLength: 64, 'x-message': LOGINWX_MESSAGES.openId }, nickName: S.string(100), avatarUrl: S.string(500), gender: S.number(), city: S.string(100), province: S.string(100), country: S.string(100) },
+      { openId: { type: 'string', minLength: 1, maxLength: 64, 'x-message': 'session.openIdRequired' }, nickName: S.string(100), avatarUrl: S.string(500), gender: S.number(), city: S.string(100), province: S.string(100), country: S.string(100) },
       ['openId'],
     ),
     handler: async () => {
-      throw new Refusal(LOGINWX_MESSAGES.unavailable);
+      throw refuse('session.wxUnavailable');
     },
   });
 
-  registerCall(app, ctx, { path: '/get_info', methods: ['GET', 'POST'], permission: null, body: S.object({}), data: SESSION, handler: async ({ user }) => session(user!) });
+  registerCall(app, ctx, { call: 'session.info', body: S.object({}), data: SESSION, handler: async ({ user }) => session(user!) });
 
   registerCall(app, ctx, {
-    path: '/logout',
+    call: 'session.logout',
     data: S.none(),
     body: S.nothing(),
-    permission: null,
     write: true,
-    logname: { key: 'session.logout', 'zh-CN': '退出登录', 'zh-TW': '登出', 'en-US': 'Sign out' },
     handler: async ({ request }) => {
       const token = request.token!;
       await ctx.db.deleteFrom('t_sys_token_revoked').where('fExpiresAt', '<', new Date()).execute();
@@ -110,44 +104,43 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
         .values({ jti: token.jti, fExpiresAt: new Date(token.expiresAt * 1000) })
         .onConflict((oc) => oc.column('jti').doNothing())
         .execute();
-      return new Answer(null, '退出成功');
+      return new Answer(null, reason('session.signedOut'));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/check-password',
+    call: 'session.checkPassword',
     data: { const: true },
     body: S.object({ password: S.string() }),
-    permission: null,
     handler: async ({ user, body }) => {
       const password = typeof body.password === 'string' ? body.password : '';
-      if (!password) throw new Refusal('登录密码不能为空');
+      if (!password) throw refuse('password.currentRequired');
       const row = await ctx.db.selectFrom('t_sys_user').select('fPassword').where('fId', '=', user!.fId).executeTakeFirstOrThrow();
-      if (!(await checkPassword(row.fPassword, password))) throw new Refusal('密码校验失败');
+      if (!(await checkPassword(row.fPassword, password))) throw refuse('password.checkFailed');
       // Opens sensitive device commands for a few minutes (server/devices/commands.ts).
       await ctx.db.updateTable('t_sys_user').set({ fPasswordCheckedAt: new Date() }).where('fId', '=', user!.fId).execute();
-      return new Answer(true, '密码校验成功');
+      return new Answer(true, reason('password.checked'));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/register',
+    call: 'session.register',
     data: S.object({ fId: { type: 'integer' }, fChineseName: S.string(), fPhone: S.string() }),
     body: S.object({ fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(), passwordCheck: S.string(), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
     permission: null,
-    public: true,
     write: true,
-    logname: { key: 'session.register', 'zh-CN': '用户注册', 'zh-TW': '使用者註冊', 'en-US': 'Register' },
     handler: async ({ body }) => {
       const name = text(body, 'fChineseName');
       const phone = text(body, 'fPhone');
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';
-      if (!name) throw new Refusal('姓名不能为空');
-      if (name.length > 50) throw new Refusal('姓名长度超出限制');
-      if (!phone) throw new Refusal('手机号码不能为空');
-      if (!PHONE.test(phone)) throw new Refusal('手机号码格式错误');
+      // The user form's own rules and words (schemas/user.schema.json).
+      const refused = (field: string, rule: string) => new Refusal(fieldReason(entities.user, field, rule));
+      if (!name) throw refused('fChineseName', 'required');
+      if (name.length > 50) throw refused('fChineseName', 'maxLength');
+      if (!phone) throw refused('fPhone', 'required');
+      if (!PHONE.test(phone)) throw refused('fPhone', 'pattern');
       checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : '');
-      if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst()) throw new Refusal(SESSION_REFUSALS.phoneRegistered, 409);
+      if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst()) throw refuse('register.phoneRegistered');
       const created = await ctx.db.transaction().execute(async (trx) => {
         const user = await trx
           .insertInto('t_sys_user')
@@ -158,23 +151,21 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
         if (role) await trx.insertInto('t_sys_user_role').values({ userId: user.fId, roleId: role.id }).execute();
         return user;
       });
-      return new Answer(created, '用户注册成功');
+      return new Answer(created, reason('register.done'));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/system/t-sys-user/updateUserPwd',
+    call: 'session.changePassword',
     data: S.none(),
     body: S.object({ fPassword: S.string(), passwordCheck: S.string() }),
-    permission: null,
     write: true,
-    logname: { key: 'session.password', 'zh-CN': '修改密码', 'zh-TW': '修改密碼', 'en-US': 'Change password' },
     handler: async ({ user, body }) => {
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';
       checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : undefined);
       // Every session of the user ends with the old password, this one included.
       await ctx.db.updateTable('t_sys_user').set({ fPassword: await hashPassword(password), fTokensValidAfter: new Date() }).where('fId', '=', user!.fId).execute();
-      return new Answer(null, '密码修改成功');
+      return new Answer(null, reason('password.changed'));
     },
   });
 }

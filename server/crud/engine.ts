@@ -4,7 +4,7 @@
  * fields. Custom actions are handlers of that module.
  */
 import type { SelectQueryBuilder } from 'kysely';
-import { Refusal, NotFound, Forbidden } from '../http/envelope';
+import { Refusal, refuse, NotFound, Forbidden } from '../http/envelope';
 import { givenIdList, isId } from '../http/guard';
 import { entities } from '../generated/entities';
 import { hooksOf } from './hooks';
@@ -12,7 +12,7 @@ import { formatRow } from './format';
 import { cleanHtmlFields } from './html';
 import { HUGE_LIST, among, applyFilters, blank, checkReachable, conditionOf, countUpTo, pageRequest, plannedForText, searchesText, searchingText } from './query';
 import { runsOneAtATime, type DB } from '../db';
-import { checkOrder, validateBody, messageFor, fieldRefusal } from './validate';
+import { checkOrder, validateBody, fieldReason, fieldRefusal } from './validate';
 import type { CallContext, EntityModel, Query, Services, User } from './types';
 import { creates, rowKey } from './access';
 import { maskRows, scopeQuery } from './scope';
@@ -61,14 +61,14 @@ const keyOf = rowKey;
 
 function idOf(model: EntityModel, body: Row): number {
   const id = keyOf(model, body);
-  if (!isId(id)) throw new Refusal(`${messageFor(model, model.primaryKey, 'required')}`);
+  if (!isId(id)) throw new Refusal(fieldReason(model, model.primaryKey, 'required'));
   return id;
 }
 
 async function findScoped(ctx: CallContext, id: number): Promise<Row> {
   const { entity: model } = ctx;
   const row = await scoped(ctx, model, ctx.user).where(`${model.table}.${model.primaryKey}`, '=', id).executeTakeFirst();
-  if (!row) throw new Refusal('数据不存在或无权操作', 404);
+  if (!row) throw refuse('data.notFound');
   return row;
 }
 
@@ -125,16 +125,16 @@ export const pageAnswer = <T>(p: Page, records: T[]) => ({
  * rather than for both in turn. The statements of a list that searches text are planned knowing what
  * `ilike` costs (`searchingText`). `total` answers the total instead of a count where a list keeps one;
  * a `huge` list (one that may hold millions of rows) is counted up to HUGE_LIST rows and estimated beyond,
- * and a page past them is refused with `narrow` as the advice.
+ * and a page past them is refused with the advice to narrow the search (by time where `byTime`).
  */
 export async function pageOf(
   ctx: Services,
   query: Query,
   at: { current: number; size: number },
   order: { column: string; asc: boolean }[],
-  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined; huge?: boolean; narrow?: string } = {},
+  options: { searching?: boolean; total?: () => Promise<number | null | undefined> | undefined; huge?: boolean; byTime?: boolean } = {},
 ): Promise<Page> {
-  if (options.huge) checkReachable(at, options.narrow);
+  if (options.huge) checkReachable(at, options.byTime);
   type Read = <R>(q: SelectQueryBuilder<any, any, R>) => Promise<R[]>;
   const counting = async (db: DB, read: Read): Promise<{ total: number; estimated: boolean }> => {
     if (options.huge) return countUpTo(db, query, HUGE_LIST, read);

@@ -1,6 +1,6 @@
 /** Paging, filters and sorting of list calls, all taken from the resource file, never from raw input. */
 import { CompiledQuery, sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { INT_MAX } from '../http/guard';
 import type { DB } from '../db';
 import type { EntityModel, FieldModel, Query } from './types';
@@ -61,12 +61,12 @@ export function pageAt(body: Record<string, unknown>, defaultSize: number, max =
  */
 export const HUGE_LIST = 10_000;
 
-/** What narrows a huge list that has a time filter (the logs); a list without one says only `请增加查询条件`. */
-export const NARROW_BY_TIME = '请缩小时间范围或增加查询条件';
-
-/** Refuses a page of a huge list past the rows it can reach (`HUGE_LIST`), saying how to narrow it. */
-export function checkReachable(at: { current: number; size: number }, narrow = NARROW_BY_TIME): void {
-  if (at.current > 1 && at.current * at.size > HUGE_LIST) throw new Refusal(`只能翻阅前${HUGE_LIST}条记录，${narrow}`);
+/**
+ * Refuses a page of a huge list past the rows it can reach (`HUGE_LIST`), saying how to narrow it: by
+ * time where the list has a time filter (the logs), else by adding conditions.
+ */
+export function checkReachable(at: { current: number; size: number }, byTime = true): void {
+  if (at.current > 1 && at.current * at.size > HUGE_LIST) throw refuse(byTime ? 'query.pageUnreachable' : 'query.pageUnreachableNoTime', { max: HUGE_LIST });
 }
 
 /** The number of rows a query matches: exact when at most `cap`, else the planner's estimate (at least cap + 1). */
@@ -158,7 +158,7 @@ export async function searchingText<R>(db: DB, query: { compile(): CompiledQuery
  */
 export function containing(text: unknown): string {
   const s = String(text ?? '');
-  if (s.length > MAX_PATTERN) throw new Refusal(`查询条件过长，最多${MAX_PATTERN}个字符`);
+  if (s.length > MAX_PATTERN) throw refuse('query.tooLong', { max: MAX_PATTERN });
   return `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 }
 
@@ -170,11 +170,12 @@ const WALL = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
  * dates that parse, scalars only, search texts of a bounded length.
  */
 function checked(field: FieldModel | undefined, op: string, value: unknown): unknown {
-  const bad = () => new Refusal(`查询条件${field?.label ?? ''}格式不正确`);
+  const label = field?.labels ?? '';
+  const bad = () => refuse('query.fieldInvalid', { label });
   if (value !== null && typeof value === 'object') throw bad();
   if (op === 'like') {
     const text = String(value);
-    if (text.length > MAX_PATTERN) throw new Refusal(`查询条件${field?.label ?? ''}过长，最多${MAX_PATTERN}个字符`);
+    if (text.length > MAX_PATTERN) throw refuse('query.fieldTooLong', { label, max: MAX_PATTERN });
     return text;
   }
   switch (field?.type) {
@@ -201,9 +202,6 @@ function checked(field: FieldModel | undefined, op: string, value: unknown): unk
   }
 }
 
-/** The console's words too (common.rangeInverted), which it shows before asking. */
-export const RANGE_INVERTED = '开始时间不能晚于结束时间';
-
 export function applyFilters(query: Query, entity: EntityModel, condition: Record<string, unknown>): Query {
   for (const f of entity.filters) {
     const raw = condition[f.key];
@@ -218,8 +216,8 @@ export function applyFilters(query: Query, entity: EntityModel, condition: Recor
     const target = rel ? entities[rel.entity] : undefined;
     const model = target ?? entity;
     const list = f.op === 'in' || f.op === 'between' ? (Array.isArray(raw) ? raw : String(raw).split(',')) : null;
-    if (list && list.length > MAX_IN) throw new Refusal(`查询条件最多${MAX_IN}项`);
-    if (!list && Array.isArray(raw)) throw new Refusal(`查询条件${model.fields[fields[0]]?.label ?? ''}格式不正确`);
+    if (list && list.length > MAX_IN) throw refuse('query.tooManyValues', { max: MAX_IN });
+    if (!list && Array.isArray(raw)) throw refuse('query.fieldInvalid', { label: model.fields[fields[0]]?.labels ?? '' });
     if (f.op === 'between' && list!.length !== 2) continue;
     query = query.where((eb) => {
       const match = eb.or(
@@ -232,7 +230,7 @@ export function applyFilters(query: Query, entity: EntityModel, condition: Recor
             if (f.op === 'in') return eb(col, 'in', values);
             const [from, to] = values;
             // A range whose start is after its end matches nothing; say so rather than answer an empty page.
-            if (from !== null && to !== null && (from as string | number) > (to as string | number)) throw new Refusal(RANGE_INVERTED);
+            if (from !== null && to !== null && (from as string | number) > (to as string | number)) throw refuse('query.rangeInverted');
             return eb.and([...(from === null ? [] : [eb(col, '>=', from)]), ...(to === null ? [] : [eb(col, '<=', to)])]);
           }
           const value = checked(declared, f.op, raw);

@@ -8,16 +8,11 @@ import { S, UNDECLARED_BODY, answerOf, bodyOf, type JsonSchema } from '../http/c
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';
 import { codesOf, decide } from './access';
+import type { CallName } from '../../contract/generated/calls';
 
 const READS = new Set(['list', 'get', 'all']);
 
 registerHooks(modules);
-
-const READ_WORDS: Record<string, { 'zh-CN': string; 'zh-TW': string; 'en-US': string }> = {
-  list: { 'zh-CN': '列表', 'zh-TW': '列表', 'en-US': 'list' },
-  all: { 'zh-CN': '全部', 'zh-TW': '全部', 'en-US': 'all' },
-  get: { 'zh-CN': '详情', 'zh-TW': '詳情', 'en-US': 'details' },
-};
 
 /**
  * What the document says of a generated call: the body and the `data` it answers, and whether the body
@@ -68,23 +63,21 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: RouteContext) 
     const action = route.handler ?? (route.set ? set : standardActions[standard]);
     if (!action) throw new Error(`${route.path}: no handler for action "${route.action}" of ${route.entity}`);
     const model = entity(route.entity);
-    const words = READ_WORDS[standard];
     const { checked, ...documented } = documentOf(route, model, standard);
     registerCall(app, ctx, {
-      path: route.path,
+      call: `${route.entity}.${route.action}` as CallName,
       permission: (body) => decide(route, model, body, ctx.db),
       codes: codesOf(route),
       tag: route.entity,
       ...documented,
       bodyCheckedByHandler: !checked,
-      summary: words && { 'zh-CN': model.labels['zh-CN'] + words['zh-CN'], 'zh-TW': model.labels['zh-TW'] + words['zh-TW'], 'en-US': `${model.labels['en-US']} ${words['en-US']}` },
-      methods: route.method === 'GET' ? ['GET', 'POST'] : ['POST'],
+      summary: route.summary,
       // A handler that only reads is named so in the resource file by having no message.
-      write: !READS.has(standard) && !(route.handler && !route.message),
+      write: !READS.has(standard) && !(route.handler && !route.notice),
       logname: route.log,
       handler: async ({ user, body, request, reply, variant }) => {
         const data = await action({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body, entity: model, route, request, reply, variant });
-        return data instanceof Answer || !route.message ? data : new Answer(data, route.message);
+        return data instanceof Answer || !route.notice ? data : new Answer(data, { code: route.notice, params: {} });
       },
     });
   }

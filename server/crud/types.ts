@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { ScopeDecl, VariantBy } from '../../contract/resourceFormat';
+import type { ReasonCode } from '../../contract/generated/reasons';
 
 /** A call's name in the operation log (server/oplog.ts): a stable key (stored) and its words in the console's languages. */
 export interface LogName {
@@ -22,6 +23,8 @@ export interface Jurisdiction {
 export interface FieldModel {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
   label: string;
+  /** The label in the three languages (a refusal's parameter). */
+  labels: { 'zh-CN': string; 'zh-TW': string; 'en-US': string };
   readOnly?: boolean;
   virtual?: boolean;
   default?: unknown;
@@ -131,9 +134,12 @@ export interface RouteSpec {
   fields?: string[];
   /** The variant of the call and its code, decided from one declared place (server/crud/access.ts). */
   variantBy?: VariantBy;
-  message?: string;
+  /** The notice a success answers (`<entity>.<action>.done`, the resource file's `message`). */
+  notice?: ReasonCode;
   /** The operation log's name of a write: a stable key and its words in the three languages. */
   log?: LogName;
+  /** A standard read's name in the API document (a write is named by its `log`). */
+  summary?: { 'zh-CN': string; 'zh-TW': string; 'en-US': string };
   handler?: Handler;
   /**
    * Codes by the row's value of a field (list variants with codes of their own, e.g. a type-4 document

@@ -5,7 +5,7 @@
  */
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import { Refusal } from '../http/envelope';
+import { Refusal, reason, textOf, type Reason, type ReasonCode } from '../http/envelope';
 import type { EntityModel, User } from './types';
 import { isAdmin } from './types';
 import { cleanHtmlFields } from './html';
@@ -30,18 +30,26 @@ function empty(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-export function messageFor(entity: EntityModel, field: string, rule: string): string {
+/**
+ * Why one field's rule refused a value: the field's own message where its schema declares one (the code
+ * `<entity>.<field>.<rule>`), else the general one naming the field.
+ */
+export function fieldReason(entity: EntityModel, field: string, rule: string): Reason {
   const f = entity.fields[field];
-  if (f?.messages[rule]) return f.messages[rule];
-  if (rule === 'required') return `${f?.label ?? field}不能为空`;
-  if (rule === 'maxLength') return `${f?.label ?? field}长度超出限制`;
-  if (rule === 'ref') return `${f?.label ?? field}不存在`;
-  return `${f?.label ?? field}格式不正确`;
+  if (f?.messages[rule]) return { code: `${entity.name}.${field}.${rule}` as ReasonCode, params: {} };
+  const label = f?.labels ?? field;
+  if (rule === 'required') return reason('field.required', { label });
+  if (rule === 'maxLength') return reason('field.maxLength', { label });
+  if (rule === 'ref') return reason('field.ref', { label });
+  return reason('field.invalid', { label });
 }
 
+/** A field's refusal in the spec's words (zh-CN): a row report's reason. */
+export const messageFor = (entity: EntityModel, field: string, rule: string): string => textOf(fieldReason(entity, field, rule));
+
 /** The refusal of one field's rule: the field's message, naming the field and rule for the console. */
-export function fieldRefusal(entity: EntityModel, field: string, rule: string, code = 400): Refusal {
-  return new Refusal(messageFor(entity, field, rule), code, { field, rule });
+export function fieldRefusal(entity: EntityModel, field: string, rule: string, status?: number): Refusal {
+  return new Refusal(fieldReason(entity, field, rule), { status, about: { field, rule } });
 }
 
 /** A time as the API writes it (`YYYY-MM-DD HH:mm:ss` in the server's zone), so times compare as text. */

@@ -6,8 +6,7 @@
  * domain modules check first where the specs give their own words (a product that still has devices);
  * this is the net for everything else, generated constraints included (foreign keys, CHECKs, unique indexes).
  */
-import { Refusal } from '../http/envelope';
-import { MALFORMED } from '../http/guard';
+import { refuse, type Refusal } from '../http/envelope';
 import { entities } from '../generated/entities';
 import { fieldRefusal } from '../crud/validate';
 
@@ -17,10 +16,6 @@ interface DatabaseError {
   table?: string;
   constraint?: string;
 }
-
-/** A statement that ran past STATEMENT_TIMEOUT_MS (config.statementTimeoutMs). */
-export const QUERY_TIMEOUT = '查询超时，请缩小查询范围后重试';
-const STILL_REFERENCED = '该数据仍被其他数据引用，无法删除';
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 
@@ -33,15 +28,14 @@ const snake = (field: string) => field.replace(/[A-Z]/g, (c) => '_' + c.toLowerC
  */
 const UNIQUE_REFUSALS = new Map<string, () => Refusal>([
   ...Object.values(entities).flatMap((model) => model.unique.map((field) => [`${model.table}_${snake(field)}_key`, () => fieldRefusal(model, field, 'unique', 409)] as const)),
-  ['t_gateway_device_f_device_id_key', () => new Refusal('网关子设备添加失败：设备已绑定网关', 409)],
+  ['t_gateway_device_f_device_id_key', () => refuse('gateway.deviceBound')],
 ]);
-const DUPLICATE = '数据已存在';
 
 /** The refusal of a unique violation (23505), by the index it met; a primary key's is the server's own fault. */
 function uniqueRefusal(e: DatabaseError): Refusal | null {
   const name = e.constraint ?? /unique constraint "([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
   if (name.endsWith('_pkey')) return null;
-  return UNIQUE_REFUSALS.get(name)?.() ?? new Refusal(DUPLICATE, 409);
+  return UNIQUE_REFUSALS.get(name)?.() ?? refuse('data.duplicate');
 }
 
 export function refusalFor(error: unknown): Refusal | null {
@@ -49,14 +43,15 @@ export function refusalFor(error: unknown): Refusal | null {
   const code = e.code;
   if (typeof code !== 'string') return null;
   if (code === '23505') return uniqueRefusal(e);
-  if (code.startsWith('22')) return new Refusal(`${MALFORMED}：数值超出范围或格式不正确`);
-  if (code === '57014') return new Refusal(QUERY_TIMEOUT, 503);
-  if (code === '23502') return new Refusal(`${MALFORMED}：缺少必填项`);
-  if (code === '23514') return new Refusal(`数据不符合取值要求（${e.constraint ?? e.table ?? ''}）`);
+  if (code.startsWith('22')) return refuse('request.numberInvalid');
+  // A statement that ran past STATEMENT_TIMEOUT_MS (config.statementTimeoutMs).
+  if (code === '57014') return refuse('server.queryTimeout');
+  if (code === '23502') return refuse('request.valueMissing');
+  if (code === '23514') return refuse('data.constraint', { constraint: e.constraint ?? e.table ?? '' });
   // PostgreSQL reports ON DELETE RESTRICT as 23001 where PGlite's build does.
-  if (code === '23001') return new Refusal(STILL_REFERENCED, 409);
+  if (code === '23001') return refuse('data.stillReferenced');
   if (code !== '23503') return null;
   // "update or delete on table …": the row is still referred to; "insert or update …": it refers to a missing row.
-  if (/^update or delete/.test(e.message ?? '')) return new Refusal(STILL_REFERENCED, 409);
-  return new Refusal(`关联的数据不存在（${e.constraint ?? ''}）`);
+  if (/^update or delete/.test(e.message ?? '')) return refuse('data.stillReferenced');
+  return refuse('data.referenceMissing', { constraint: e.constraint ?? '' });
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
 import { QueryStats } from './queryStats';
+import type { Lending, Lent, PGliteDialect } from './pglite';
 
 // The tables are declared by the schemas and hand-written migrations; queries are built from the
 // generated entity models at run time, so the query builder is not typed per table.
@@ -14,9 +15,17 @@ import { QueryStats } from './queryStats';
 export type DB = Kysely<any>;
 
 /** The embedded databases: one connection, so their statements run one at a time whatever is asked. */
-const oneAtATime = new WeakSet<DB>();
+const oneAtATime = new WeakMap<DB, PGliteDialect>();
 /** Whether statements sent side by side would only wait for each other (the embedded database). */
 export const runsOneAtATime = (db: DB) => oneAtATime.has(db);
+/**
+ * On the embedded database, lets others' reads run beside the caller's open transaction until it ends the
+ * lending (`Lending`, server/db/pglite.ts); undefined on PostgreSQL, where they run beside it anyway.
+ */
+export const lender = (db: DB): ((lending: Lending) => Lent) | undefined => {
+  const dialect = oneAtATime.get(db);
+  return dialect && ((lending) => dialect.lend(lending));
+};
 
 export interface Database {
   db: DB;
@@ -75,8 +84,9 @@ export async function openDatabase(config: Config): Promise<Database> {
   });
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
   const queries = new QueryStats();
-  const db = new Kysely({ dialect: new PGliteDialect(client), plugins, log: queries.log });
-  oneAtATime.add(db);
+  const dialect = new PGliteDialect(client);
+  const db = new Kysely({ dialect, plugins, log: queries.log });
+  oneAtATime.set(db, dialect);
   return {
     db,
     kind: 'pglite',

@@ -5,18 +5,13 @@
 import { sql } from 'kysely';
 import type { DB } from './index';
 import { menus, buttons } from '../generated/menus';
+import { reason, textOf } from '../http/envelope';
 
+/** The built-in roles, by alias; their names are the catalogue's (zh-CN, as stored). */
 export const ROLES = [
-  { alias: 'admin', name: '超级管理员' },
-  { alias: 'agent', name: '代理商' },
-  { alias: 'user', name: '普通用户' },
-];
-
-/** Codes the platform itself checks, beyond those the resource files declare. */
-const SYSTEM_BUTTONS: { code: string; title: string; menu: string }[] = [
-  // `menu` is the page whose screen uses the code; every button sits under one (spec 002 §6).
-  { code: 'device:device-share-more', title: '设备分享', menu: 'device' },
-  { code: 'device:share-del', title: '删除分享', menu: 'device' },
+  { alias: 'admin', name: textOf(reason('role.adminName')) },
+  { alias: 'agent', name: textOf(reason('role.agentName')) },
+  { alias: 'user', name: textOf(reason('role.userName')) },
 ];
 
 type MenuRow = { parentId: number; menuName: string; fPermissionType: number; menuUri: string | null; icon: string | null; component: string | null; sort: number; permissions: string };
@@ -69,7 +64,7 @@ export async function syncMenus(db: DB): Promise<void> {
     };
     // A code that is also a page's (user:list opens the user page) stays that page; a code given twice is the last one.
     const buttonRows = new Map<string, MenuRow>();
-    for (const b of [...buttons, ...SYSTEM_BUTTONS]) {
+    for (const b of buttons) {
       if (menus.some((m) => m.permission === b.code)) continue;
       buttonRows.set(b.code, { parentId: parentOf(b.menu), menuName: b.title, fPermissionType: 2, menuUri: null, icon: null, component: null, sort: 0, permissions: b.code });
     }

@@ -11,8 +11,7 @@ import { seedLibraryDemo } from '../domain/librarySeed';
 import { seedAlarms } from '../domain/alarmSeed';
 import { seedFirstScreens } from './demo/firstScreens';
 import { seedTenantAssets } from './demo/tenantAssets';
-import { seedDocuments } from '../domain/documents';
-import { seedDocumentFeedback } from '../domain/documentFeedback';
+import { seedDocumentFeedback, seedDocuments } from '../domain/documentSeed';
 
 export const DEMO_ACCOUNTS = [
   { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },

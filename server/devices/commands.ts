@@ -5,14 +5,14 @@
  * is a row that ends acknowledged, failed or timed out.
  */
 import { hostname } from 'node:os';
-import { Refusal } from '../http/envelope';
+import { Refusal, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { CommandError } from '../mqtt/transport';
-import type { Ack, Command } from '../mqtt/protocol';
+import type { Ack, AckCode, Command } from '../mqtt/protocol';
 import type { DB } from '../db';
 import type { User } from '../crud/types';
 import type { LiveDevices } from './live';
 import { publish } from '../relay';
-import { COMMAND_REFUSALS } from '../../adapters/deviceCommands';
+import { paramIn, type ParamValue } from '../../contract/reasons';
 
 export const THROTTLE_MS = 3000;
 export const COMMAND_TIMEOUT_MS = Number(process.env.COMMAND_TIMEOUT_MS ?? 10_000);
@@ -29,8 +29,6 @@ export const REPLICA_ID = (process.env.REPLICA_ID || `${hostname()}/${process.pi
 /** How long a successful /check-password opens sensitive commands. */
 export const PASSWORD_CHECK_MS = 5 * 60_000;
 
-export const MESSAGES = COMMAND_REFUSALS;
-
 export type CommandSource = 'console' | 'timer' | 'batch' | 'refresh';
 
 export interface CommandRequest {
@@ -39,8 +37,8 @@ export interface CommandRequest {
   /** Who asked; null for the scheduler. */
   user: User | null;
   source: CommandSource;
-  /** The command's name for messages: "<name>命令发送成功". */
-  name: string;
+  /** The command's name for its notice (`command.sent`): its words per language (`words`), or a library's own name. */
+  name: ParamValue;
   /** Sensitive commands need the user's login password checked within PASSWORD_CHECK_MS. */
   sensitive?: boolean;
 }
@@ -49,8 +47,30 @@ export interface CommandOutcome {
   commandId: number;
   ok: boolean;
   state: 'acknowledged' | 'failed' | 'timed_out';
+  /** Why, by code: the command sent, or why it failed (the device's refusal by its ack code). */
+  reason: Reason;
+  /** The legacy words (zh-CN) the record keeps and the answer's message carries: a device's refusal in its own words. */
   message: string;
   ack?: Ack;
+}
+
+/** A device's refusal by its acknowledgement's code (docs/mqtt.md); the device's own words stay its message. */
+const DEVICE_REFUSALS: Record<AckCode, Reason> = {
+  'bad-password': reason('command.device.badPassword'),
+  'out-of-range': reason('command.device.outOfRange'),
+  locked: reason('command.device.locked'),
+  unsupported: reason('command.device.unsupported'),
+  'bad-request': reason('command.device.badRequest'),
+  'no-child': reason('command.device.noChild'),
+  offline: reason('command.device.childOffline'),
+};
+
+/** An outcome by its reason, its message the reason's zh-CN text unless the device said something of its own. */
+const outcomeOf = (o: Omit<CommandOutcome, 'commandId' | 'message'>, message?: string): Omit<CommandOutcome, 'commandId'> => ({ ...o, message: message ?? textOf(o.reason) });
+
+/** The refusal a failed command answers the console with: its reason by code, its message the legacy words. */
+export function refusalOf(outcome: Pick<CommandOutcome, 'reason' | 'message'>): Refusal {
+  return new Refusal(outcome.reason, { message: outcome.message });
 }
 
 export interface CommandContext {
@@ -63,8 +83,8 @@ export interface CommandContext {
 async function requireFreshPasswordCheck(db: DB, user: User, now: Date) {
   const row = await db.selectFrom('t_sys_user').select('fPasswordCheckedAt').where('fId', '=', user.fId).executeTakeFirst();
   const at = row?.fPasswordCheckedAt as Date | null | undefined;
-  if (!at) throw new Refusal(MESSAGES.passwordRequired);
-  if (now.getTime() - new Date(at).getTime() > PASSWORD_CHECK_MS) throw new Refusal(MESSAGES.passwordFailed);
+  if (!at) throw refuse('command.passwordRequired');
+  if (now.getTime() - new Date(at).getTime() > PASSWORD_CHECK_MS) throw refuse('command.passwordFailed');
 }
 
 /**
@@ -74,7 +94,7 @@ async function requireFreshPasswordCheck(db: DB, user: User, now: Date) {
 async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promise<{ id: number; offline: boolean }> {
   return ctx.db.transaction().execute(async (trx) => {
     const device = await trx.selectFrom('t_device').select(['fId', 'tOnline']).where('fId', '=', req.deviceId).forUpdate().executeTakeFirst();
-    if (!device) throw new Refusal('设备不存在');
+    if (!device) throw refuse('command.deviceMissing');
     const busy = await trx
       .selectFrom('t_device_command')
       .select('fId')
@@ -82,7 +102,7 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
       .where('fState', 'in', ['pending', 'sent'])
       .where('fIntime', '>', new Date(now.getTime() - COMMAND_DEADLINE_MS))
       .executeTakeFirst();
-    if (busy) throw new Refusal(MESSAGES.inFlight);
+    if (busy) throw refuse('command.inFlight');
     if (req.user && req.source === 'console') {
       const recent = await trx
         .selectFrom('t_device_command')
@@ -92,7 +112,7 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
         .where('fSource', '=', 'console')
         .where('fIntime', '>', new Date(now.getTime() - THROTTLE_MS))
         .executeTakeFirst();
-      if (recent) throw new Refusal(MESSAGES.throttled);
+      if (recent) throw refuse('command.throttled');
     }
     const offline = device.tOnline !== 1;
     const row = await trx
@@ -101,11 +121,11 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
         fDeviceId: req.deviceId,
         fUserId: req.user?.fId ?? null,
         fSource: req.source,
-        fName: req.name,
+        fName: String(paramIn(req.name, 'zh-CN')),
         fBid: String(req.command.bid),
         fPayload: JSON.stringify(req.command),
         fState: offline ? 'failed' : 'pending',
-        fMessage: offline ? MESSAGES.offline : null,
+        fMessage: offline ? textOf(reason('command.offline')) : null,
         fIntime: now,
         fDoneTime: offline ? now : null,
         fReplica: REPLICA_ID,
@@ -149,8 +169,8 @@ export async function sendCommand(ctx: CommandContext, req: CommandRequest): Pro
   if (req.sensitive && req.user) await requireFreshPasswordCheck(ctx.db, req.user, now);
   const { id, offline } = await claim(ctx, req, now);
   if (offline) {
-    if (req.source === 'console') throw new Refusal(MESSAGES.offline);
-    return { commandId: id, ok: false, state: 'failed', message: MESSAGES.offline };
+    if (req.source === 'console') throw refuse('command.offline');
+    return { commandId: id, ok: false, state: 'failed', reason: reason('command.offline'), message: textOf(reason('command.offline')) };
   }
   const device = await ctx.live.find(req.deviceId);
   let outcome: Omit<CommandOutcome, 'commandId'>;
@@ -159,14 +179,14 @@ export async function sendCommand(ctx: CommandContext, req: CommandRequest): Pro
     const ack = await ctx.live.send(device!, req.command, { mid: `cmd-${id}`, timeoutMs: COMMAND_TIMEOUT_MS });
     await applyState(ctx.db, device!, ack.state);
     outcome = ack.ack
-      ? { ok: true, state: 'acknowledged', message: `${req.name}命令发送成功`, ack }
-      : { ok: false, state: 'failed', message: ack.message ?? '设备操作失败', ack };
+      ? outcomeOf({ ok: true, state: 'acknowledged', reason: reason('command.sent', { name: req.name }), ack })
+      : outcomeOf({ ok: false, state: 'failed', reason: (ack.code && DEVICE_REFUSALS[ack.code]) || reason('command.device.failed'), ack }, ack.message);
   } catch (error) {
     const code = error instanceof CommandError ? error.code : undefined;
     outcome =
       code === 'timeout'
-        ? { ok: false, state: 'timed_out', message: MESSAGES.timeout }
-        : { ok: false, state: 'failed', message: code === 'not-connected' ? MESSAGES.brokerDown : `设备操作失败:${(error as Error).message}` };
+        ? outcomeOf({ ok: false, state: 'timed_out', reason: reason('command.timeout') })
+        : outcomeOf({ ok: false, state: 'failed', reason: code === 'not-connected' ? reason('command.brokerDown') : reason('command.sendFailed', { detail: (error as Error).message }) });
   }
   await finish(ctx.db, id, outcome, ctx.now?.() ?? new Date());
   return { commandId: id, ...outcome };
@@ -179,7 +199,7 @@ export async function sendCommand(ctx: CommandContext, req: CommandRequest): Pro
 export async function sweepCommands(db: DB, now = new Date()): Promise<number> {
   const ended = await db
     .updateTable('t_device_command')
-    .set({ fState: 'timed_out', fMessage: MESSAGES.abandoned, fDoneTime: now })
+    .set({ fState: 'timed_out', fMessage: textOf(reason('command.abandoned')), fDoneTime: now })
     .where('fState', 'in', ['pending', 'sent'])
     .where('fIntime', '<', new Date(now.getTime() - COMMAND_DEADLINE_MS))
     .returning('fId')

@@ -10,8 +10,9 @@ import type { RelayEvents } from '../relay';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S, describeRoute } from '../http/catalog';
-import { LoginExpired, Refusal } from '../http/envelope';
+import { S } from '../http/catalog';
+import { describeCall } from '../http/calls';
+import { LoginExpired, Refusal, answered, languageOfRequest, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
 import { isAdmin, type User } from '../crud/types';
@@ -20,7 +21,9 @@ import {
   validateCalibration, validateProtection, validateThresholds, type Thresholds,
 } from '../../contract/deviceParams';
 import type { Command } from '../mqtt/protocol';
-import { MESSAGES, sendCommand, type CommandOutcome, type CommandSource } from './commands';
+import { refusalOf, sendCommand, type CommandOutcome, type CommandSource } from './commands';
+import { inLanguages, joined, words } from './words';
+import type { ParamValue } from '../../contract/reasons';
 import { pageNumber } from '../crud/query';
 import { idList } from '../http/guard';
 import { randomBytes } from 'node:crypto';
@@ -39,7 +42,7 @@ const TICKET_SECONDS = 30;
  * Counted in the database (t_event_ticket), so the cap holds across replicas.
  */
 export const MAX_TICKETS_PER_USER = 20;
-export const TOO_MANY_TICKETS = '实时事件票据申请过多，请稍后再试';
+export const TOO_MANY_TICKETS = textOf(reason('device.tooManyTickets'));
 /** Serialises one user's ticket requests, so two of them cannot both take the last place (two-key advisory lock: this class, the user). */
 const TICKET_LOCK_CLASS = 4246;
 
@@ -57,13 +60,13 @@ const TICKET_LOCK_CLASS = 4246;
 export const MAX_STREAMS_PER_USER = 10;
 
 /** Batch command types of the device list (spec §4) and who may send them. */
-const BATCH: Record<number, { name: string; permission: string; command: Command; types?: number[] }> = {
-  1: { name: '重启', permission: 'device:batch-reboot', command: { bid: 'reboot' }, types: [2, 4] },
-  2: { name: '时间同步', permission: 'device:batch-time', command: { bid: 416 }, types: [2, 4, 6] },
-  3: { name: '分闸', permission: 'device:batch-open', command: { bid: 'switch', value: 0 } },
-  4: { name: '合闸', permission: 'device:batch-close', command: { bid: 'switch', value: 1 } },
-  5: { name: '锁定', permission: 'device:batch-locked', command: { bid: 'lock', value: 1 } },
-  6: { name: '解锁', permission: 'device:batch-unlock', command: { bid: 'lock', value: 0 } },
+const BATCH: Record<number, { name: ParamValue; permission: string; command: Command; types?: number[] }> = {
+  1: { name: words('command.name.reboot'), permission: 'device:batch-reboot', command: { bid: 'reboot' }, types: [2, 4] },
+  2: { name: words('command.name.timeSync'), permission: 'device:batch-time', command: { bid: 416 }, types: [2, 4, 6] },
+  3: { name: words('command.name.open'), permission: 'device:batch-open', command: { bid: 'switch', value: 0 } },
+  4: { name: words('command.name.close'), permission: 'device:batch-close', command: { bid: 'switch', value: 1 } },
+  5: { name: words('command.name.lock'), permission: 'device:batch-locked', command: { bid: 'lock', value: 1 } },
+  6: { name: words('command.name.unlock'), permission: 'device:batch-unlock', command: { bid: 'lock', value: 0 } },
 };
 
 /** What a command call answers: the state the device acknowledged with (its fields depend on the device), if any. */
@@ -73,11 +76,14 @@ const COMMAND_ROW = S.object({
   fMessage: S.string(), fIntime: S.string(), fDoneTime: S.string(),
 });
 
-const bit = (v: unknown, message: string): 0 | 1 => {
+const bit = (v: unknown, why: 'command.switchInvalid' | 'command.lockInvalid'): 0 | 1 => {
   const n = Number(v);
-  if (n !== 0 && n !== 1) throw new Refusal(message);
+  if (n !== 0 && n !== 1) throw refuse(why);
   return n;
 };
+
+/** Refuses a parameter set with every problem found, each in the caller's language. */
+const refuseProblems = (problems: Reason[]) => refuse('command.paramsInvalid', { problems: joined(problems, '; ') });
 
 export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteContext) {
   const device = entity('device');
@@ -87,26 +93,26 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   /** The device, if the user may see it; a device the user may not see does not exist for it. */
   async function visible(user: User, id: unknown) {
     const fId = Number(id);
-    if (!Number.isInteger(fId) || fId <= 0) throw new Refusal('请先选择设备');
+    if (!Number.isInteger(fId) || fId <= 0) throw refuse('device.noneChosen');
     const row = await scoped(ctx, device, user).where('t_device.fId', '=', fId).executeTakeFirst();
-    if (!row) throw new Refusal('设备不存在或无权操作');
+    if (!row) throw refuse('device.notFound');
     return row as { fId: number; fNumber: string; fTypeId: number | null; tOnline: number | null };
   }
 
   /** A type-6 device (plastic-case breaker) the user may see: the /app/device6 calls take no other. */
   async function breaker(user: User, id: unknown) {
     const d = await visible(user, id);
-    if ((await deviceType(ctx, d)) !== 6) throw new Refusal(MESSAGES.notBreaker);
+    if ((await deviceType(ctx, d)) !== 6) throw refuse('command.notBreaker');
     return d;
   }
 
-  const send = (user: User | null, deviceId: number, command: Command, name: string, options: { source?: CommandSource; sensitive?: boolean } = {}) =>
+  const send = (user: User | null, deviceId: number, command: Command, name: ParamValue, options: { source?: CommandSource; sensitive?: boolean } = {}) =>
     sendCommand({ db: ctx.db, live: ctx.live }, { deviceId, command, user, name, source: options.source ?? 'console', sensitive: options.sensitive });
 
-  /** A device's refusal or silence becomes the call's failure message, as set-calls answer text. */
+  /** A device's refusal or silence refuses the call; a success is its notice (`command.sent`). */
   const answer = (outcome: CommandOutcome, data: unknown = null) => {
-    if (!outcome.ok) throw new Refusal(outcome.message);
-    return new Answer(data ?? outcome.ack?.state ?? null, outcome.message);
+    if (!outcome.ok) throw refusalOf(outcome);
+    return new Answer(data ?? outcome.ack?.state ?? null, outcome.reason);
   };
 
   /** The last values a device acknowledged for a kind of command (thresholds survive going offline). */
@@ -123,45 +129,39 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   }
 
   registerCall(app, ctx, {
-    path: '/app/device/send-switch',
+    call: 'command.switch',
     data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 on, 0 off'), switchStatus: S.number() }),
-    permission: 'device:control',
     write: true,
-    logname: { key: 'device.switch', 'zh-CN': '设备开关', 'zh-TW': '設備開關', 'en-US': 'Switch device' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
-      const value = bit(body.onOff ?? body.switchStatus, '开关状态不正确');
+      const value = bit(body.onOff ?? body.switchStatus, 'command.switchInvalid');
       await ctx.db.updateTable('t_device').set({ fSendSwitchStatus: value, fSendSwitchTime: new Date() }).where('fId', '=', d.fId).execute();
-      return answer(await send(user, d.fId, { bid: 'switch', value }, value ? '合闸' : '分闸'));
+      return answer(await send(user, d.fId, { bid: 'switch', value }, words(value ? 'command.name.close' : 'command.name.open')));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/app/device/send-lock',
+    call: 'command.lock',
     data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), lock: S.number('1 locked, 0 unlocked') }),
-    permission: 'device:control',
     write: true,
-    logname: { key: 'device.lock', 'zh-CN': '设备锁定', 'zh-TW': '設備鎖定', 'en-US': 'Lock device' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
-      const value = bit(body.lock, '锁定状态不正确');
-      return answer(await send(user, d.fId, { bid: 'lock', value }, value ? '锁定' : '解锁'));
+      const value = bit(body.lock, 'command.lockInvalid');
+      return answer(await send(user, d.fId, { bid: 'lock', value }, words(value ? 'command.name.lock' : 'command.name.unlock')));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/app/device/gateway-device-threshold',
+    call: 'command.thresholds',
     data: S.nullable({ type: 'object', additionalProperties: {}, description: 'the thresholds by name: as the device reports them, or the last known over the defaults' }),
-    summary: { 'zh-CN': '网关阈值查询', 'zh-TW': '閘道閾值查詢', 'en-US': 'Gateway thresholds' },
     body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.fId ?? body.deviceId);
-      if (!hasThresholds(d.fTypeId ?? 0)) throw new Refusal('该设备没有网关参数');
+      if (!hasThresholds(d.fTypeId ?? 0)) throw refuse('command.noThresholds');
       if (d.tOnline === 1) {
-        const outcome = await send(user, d.fId, { bid: 'read-threshold' }, '阈值查询', { source: 'refresh' }).catch(() => undefined);
+        const outcome = await send(user, d.fId, { bid: 'read-threshold' }, words('command.name.readThresholds'), { source: 'refresh' }).catch(() => undefined);
         if (outcome?.ok) return outcome.ack?.state;
       }
       return { ...THRESHOLD_DEFAULTS, ...(await lastKnown(d.fId, ['read-threshold', 'set-threshold'])) };
@@ -176,75 +176,68 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     const cmd = Number(body.cmd);
     if (cmd === 414) {
       const [oldPassword, newPassword] = [String(body.data1 ?? ''), String(body.data2 ?? '')];
-      if (!oldPassword || !newPassword) throw new Refusal('设备密码不能为空');
-      if (newPassword.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);
-      return answer(await send(user, d.fId, { bid: 414, password: oldPassword, newPassword }, '修改密码', { sensitive: true }));
+      if (!oldPassword || !newPassword) throw refuse('command.devicePasswordRequired');
+      if (newPassword.length > DEVICE_PASSWORD_MAX) throw refuse('command.devicePasswordTooLong', { max: DEVICE_PASSWORD_MAX });
+      return answer(await send(user, d.fId, { bid: 414, password: oldPassword, newPassword }, words('command.name.changePassword'), { sensitive: true }));
     }
-    if (cmd === 415) return answer(await send(user, d.fId, { bid: 415 }, '清除数据', { sensitive: true }));
-    if (cmd === 416) return answer(await send(user, d.fId, { bid: 416, time: Date.now() }, '时间同步', { sensitive: true }));
+    if (cmd === 415) return answer(await send(user, d.fId, { bid: 415 }, words('command.name.clearData'), { sensitive: true }));
+    if (cmd === 416) return answer(await send(user, d.fId, { bid: 416, time: Date.now() }, words('command.name.timeSync'), { sensitive: true }));
     const given: Record<string, number> = {};
     for (const key of Object.keys(THRESHOLD_RULES)) {
-      if (body[key] === undefined || body[key] === null || body[key] === '') throw new Refusal(`${key} 不能为空`);
+      if (body[key] === undefined || body[key] === null || body[key] === '') throw refuse('command.param.required', { key });
       given[key] = Number(body[key]);
     }
     const problems = validateThresholds(given, { requireAll: true });
-    if (problems.length) throw new Refusal(`参数错误: ${problems.join('; ')}`);
+    if (problems.length) throw refuseProblems(problems);
     const known = { ...THRESHOLD_DEFAULTS, ...(await lastKnown(d.fId, ['read-threshold', 'set-threshold'])) } as Thresholds;
-    if (Object.keys(given).every((k) => known[k as keyof Thresholds] === given[k])) throw new Refusal('未发现改动,无需更新');
-    return answer(await send(user, d.fId, { bid: 'set-threshold', ...given }, '阈值设置', { sensitive: true }));
+    if (Object.keys(given).every((k) => known[k as keyof Thresholds] === given[k])) throw refuse('command.unchanged');
+    return answer(await send(user, d.fId, { bid: 'set-threshold', ...given }, words('command.name.setThresholds'), { sensitive: true }));
   }
 
   registerCall(app, ctx, {
-    path: '/app/device/set-gateway-device-threshold',
+    call: 'command.setThresholds',
     data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id() }, [], { description: 'the thresholds to set, as their names (see docs/mqtt.md)' }),
-    permission: 'device:control',
     write: true,
-    logname: { key: 'device.threshold', 'zh-CN': '设置网关阈值', 'zh-TW': '設定閘道閾值', 'en-US': 'Set gateway thresholds' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
-      if (!hasThresholds(d.fTypeId ?? 0)) throw new Refusal('该设备没有网关参数');
+      if (!hasThresholds(d.fTypeId ?? 0)) throw refuse('command.noThresholds');
       return setThresholds(user!, d, body);
     },
   });
 
   registerCall(app, ctx, {
-    path: '/app/device6/set-gateway-device-threshold',
+    call: 'command.setThresholds6',
     data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), cmd: S.number('414, 415 or 416: one threshold command'), data1: S.number(), data2: S.number() }, [], { description: 'the thresholds to set, as their names, or one threshold command (see docs/mqtt.md)' }),
-    permission: 'device:control',
     write: true,
-    logname: { key: 'device6.threshold', 'zh-CN': '设置断路器阈值', 'zh-TW': '設定斷路器閾值', 'en-US': 'Set breaker thresholds' },
     handler: async ({ user, body }) => setThresholds(user!, await breaker(user!, body.deviceId ?? body.fId), body),
   });
 
   registerCall(app, ctx, {
-    path: '/app/device/set-device-parameter',
+    call: 'command.setParameters',
     data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), parameter: S.string(20, 'calibration, or the protection parameters'), data: { type: ['object', 'null'], description: 'parameter values by name' } }),
-    permission: 'device:control',
     write: true,
-    logname: { key: 'device.parameter', 'zh-CN': '设置设备参数', 'zh-TW': '設定設備參數', 'en-US': 'Set device parameters' },
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const data = (body.data && typeof body.data === 'object' ? body.data : {}) as Record<string, unknown>;
       const params = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Number(v)]));
-      if (!Object.keys(params).length) throw new Refusal('参数不能为空');
+      if (!Object.keys(params).length) throw refuse('command.paramsRequired');
       const calibration = body.parameter === 'calibration';
       const problems = calibration ? validateCalibration(params) : validateProtection(params);
-      if (problems.length) throw new Refusal(`参数错误: ${problems.join('; ')}`);
-      return answer(await send(user, d.fId, { bid: calibration ? 'set-calibration' : 'set-parameter', params }, calibration ? '校准参数' : '保护参数', { sensitive: true }));
+      if (problems.length) throw refuseProblems(problems);
+      return answer(await send(user, d.fId, { bid: calibration ? 'set-calibration' : 'set-parameter', params }, words(calibration ? 'command.name.calibration' : 'command.name.protection'), { sensitive: true }));
     },
   });
 
-  for (const [path, bid, name] of [
-    ['/app/device/get-device-adjust-parameter', 'read-calibration', '校准参数查询'],
-    ['/app/device/get-device-conf-parameter', 'read-parameter', '保护参数查询'],
+  for (const [call, bid, name] of [
+    ['command.readCalibration', 'read-calibration', words('command.name.readCalibration')],
+    ['command.readParameters', 'read-parameter', words('command.name.readProtection')],
   ] as const) {
     registerCall(app, ctx, {
-      path,
+      call,
       data: DEVICE_STATE,
-      permission: 'device:list',
       body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
       handler: async ({ user, body }) => {
         const d = await visible(user!, body.deviceId ?? body.fId);
@@ -254,72 +247,80 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   }
 
   registerCall(app, ctx, {
-    path: '/app/device6/send-onoff',
+    call: 'command.motor6',
     data: DEVICE_STATE,
     body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 open, 0 close'), password: S.string(100, 'the caller\'s password') }),
-    permission: 'device:control',
     write: true,
-    logname: { key: 'device.motor', 'zh-CN': '电机控制', 'zh-TW': '電機控制', 'en-US': 'Control motor' },
     handler: async ({ user, body }) => {
       const d = await breaker(user!, body.deviceId ?? body.fId);
       const password = typeof body.password === 'string' ? body.password : String(body.password ?? '');
-      if (!password) throw new Refusal('设备密码不能为空');
-      if (password.length > DEVICE_PASSWORD_MAX) throw new Refusal(`设备密码最多${DEVICE_PASSWORD_MAX}位`);
-      const onOff = bit(body.onOff, '开关状态不正确');
-      return answer(await send(user, d.fId, { bid: 'motor', onOff, password }, onOff ? '合闸' : '分闸', { sensitive: true }));
+      if (!password) throw refuse('command.devicePasswordRequired');
+      if (password.length > DEVICE_PASSWORD_MAX) throw refuse('command.devicePasswordTooLong', { max: DEVICE_PASSWORD_MAX });
+      const onOff = bit(body.onOff, 'command.switchInvalid');
+      return answer(await send(user, d.fId, { bid: 'motor', onOff, password }, words(onOff ? 'command.name.close' : 'command.name.open'), { sensitive: true }));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/biz/t-device/send',
-    data: { type: 'string', description: 'one line per device: its number and the outcome' },
-    body: S.object({ fCmdType: S.number('1 reboot, 2 time sync, 3 open, 4 close, …'), fIds: S.ids('the devices') }),
+    call: 'command.batch',
+    data: {
+      oneOf: [
+        { type: 'string', description: 'one line per device: its number and the outcome (zh-CN)' },
+        S.array(S.object({ fNumber: { type: 'string' }, ok: { type: 'boolean' }, reason: S.object({ code: { type: 'string' }, params: { type: 'object', additionalProperties: {} }, text: { type: 'string' } }) }), 'with byDevice: each device\'s outcome by code'),
+      ],
+    },
+    body: S.object({ fCmdType: S.number('1 reboot, 2 time sync, 3 open, 4 close, …'), fIds: S.ids('the devices'), byDevice: S.bool('answer each device\'s outcome by code instead of the lines') }),
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
     codes: [...new Set(Object.values(BATCH).map((b) => b.permission))],
     write: true,
-    logname: { key: 'device.send', 'zh-CN': '设备命令', 'zh-TW': '設備命令', 'en-US': 'Device command' },
-    handler: async ({ user, body }) => {
+    handler: async ({ user, body, request }) => {
       const batch = BATCH[Number(body.fCmdType)];
-      if (!batch) throw new Refusal('命令类型不正确');
+      if (!batch) throw refuse('command.typeInvalid');
       const ids = idList(body.fIds, 'fIds');
-      if (!ids.length) throw new Refusal('请先选择需要操作的设备');
+      if (!ids.length) throw refuse('command.noneChosen');
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).execute()) as { fId: number; fNumber: string; fTypeId: number | null }[];
       const targets = rows.filter((r) => !batch.types || batch.types.includes(r.fTypeId ?? 0));
-      if (!targets.length) throw new Refusal(MESSAGES.noDevices);
+      if (!targets.length) throw refuse('command.noDevices');
       // Devices are independent: all are sent at once, and each line tells how its device answered.
-      const lines = await Promise.all(
+      const outcomes = await Promise.all(
         targets.map(async (r) => {
-          const outcome = await send(user, r.fId, batch.command, batch.name, { source: 'batch' }).catch((e: Error) => ({ ok: false, message: e.message }));
-          return `${r.fNumber}: ${outcome.message}`;
+          const outcome = await send(user, r.fId, batch.command, batch.name, { source: 'batch' }).catch((e: Error) => ({
+            ok: false,
+            reason: e instanceof Refusal && e.reason ? e.reason : reason('command.sendFailed', { detail: e.message }),
+            message: e.message,
+          }));
+          return { number: r.fNumber, ...outcome };
         }),
       );
-      return new Answer(lines.join('\n'), lines.join('\n'));
+      // Each line in every language: zh-CN keeps the legacy words (a device's refusal as the device said it).
+      const lines = inLanguages((language) => outcomes.map((o) => `${o.number}: ${language === 'zh-CN' ? o.message : textOf(o.reason, language)}`).join('\n'));
+      const language = languageOfRequest(request);
+      const data = body.byDevice === true || body.byDevice === 1 || body.byDevice === 'true'
+        ? outcomes.map((o) => ({ fNumber: o.number, ok: o.ok, reason: answered(o.reason, language) }))
+        : lines['zh-CN'];
+      return new Answer(data, reason('command.batchDone', { lines }));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/biz/t-device/devices-refresh',
+    call: 'command.refresh',
     data: { type: 'integer', description: 'how many of the devices are online and were asked' },
-    summary: { 'zh-CN': '刷新设备状态', 'zh-TW': '重新整理設備狀態', 'en-US': 'Refresh device states' },
     body: S.page({ keyword: S.keyword() }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const ids = idList(condition.deviceIds, 'deviceIds');
       if (!ids.length) return 0;
       const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).where('t_device.tOnline', '=', 1).execute()) as { fId: number }[];
       // Answers at once: the fresh readings arrive as telemetry, and the list reloads a few seconds later.
-      for (const r of rows) void send(user, r.fId, { bid: 'refresh' }, '刷新', { source: 'refresh' }).catch(() => undefined);
+      for (const r of rows) void send(user, r.fId, { bid: 'refresh' }, words('command.name.refresh'), { source: 'refresh' }).catch(() => undefined);
       return rows.length;
     },
   });
 
   registerCall(app, ctx, {
-    path: '/app/device/commands',
+    call: 'command.log',
     data: S.pageOf(COMMAND_ROW),
-    summary: { 'zh-CN': '设备命令记录', 'zh-TW': '設備命令記錄', 'en-US': 'Command records of a device' },
     body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const size = Math.min(Math.max(Number(body.size) || 10, 1), 100);
@@ -336,33 +337,31 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
-  registerCall(app, ctx, { path: '/api/mqtt/state', methods: ['GET', 'POST'], permission: null, body: S.object({}), data: S.object({ state: { type: 'string' } }), handler: async () => ({ state: ctx.live.state }) });
+  registerCall(app, ctx, { call: 'live.state', body: S.object({}), data: S.object({ state: { type: 'string' } }), handler: async () => ({ state: ctx.live.state }) });
 
   // Live events for the console: device online/switch/lock changes, new alarms and messages, and the
   // broker state.
   // EventSource cannot send headers: the console first asks for a ticket (with its token, in the header)
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
-    path: '/api/events/ticket',
+    call: 'live.ticket',
     data: S.object({ ticket: { type: 'string' } }, ['ticket']),
-    summary: { 'zh-CN': '实时事件票据', 'zh-TW': '即時事件票據', 'en-US': 'A ticket for the live event stream' },
     body: S.nothing(),
-    permission: null,
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');
       await ctx.db.deleteFrom('t_event_ticket').where('expiresAt', '<', new Date()).execute();
       await ctx.db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${sql.lit(TICKET_LOCK_CLASS)}, ${sql.lit(user!.fId)})`.execute(trx);
         const held = await trx.selectFrom('t_event_ticket').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', user!.fId).where('expiresAt', '>=', new Date()).executeTakeFirstOrThrow();
-        if (Number(held.n) >= MAX_TICKETS_PER_USER) throw new Refusal(TOO_MANY_TICKETS, 429);
+        if (Number(held.n) >= MAX_TICKETS_PER_USER) throw refuse('device.tooManyTickets');
         await trx.insertInto('t_event_ticket').values({ ticket, userId: user!.fId, expiresAt: new Date(Date.now() + TICKET_SECONDS * 1000) }).execute();
       });
       return { ticket };
     },
   });
 
-  describeRoute(ctx.catalog, { path: '/api/events', methods: ['GET'], codes: null, public: true, tag: 'events', produces: 'text/event-stream', summary: { 'zh-CN': '实时事件流（凭票据）', 'zh-TW': '即時事件流（憑票據）', 'en-US': 'Live events (server-sent events; ?ticket= from /api/events/ticket)' } });
-  app.get('/api/events', async (request, reply) => {
+  const events = describeCall(ctx.catalog, 'live.events', { tag: 'events', produces: 'text/event-stream' });
+  app.get(events, async (request, reply) => {
     const ticket = String((request.query as { ticket?: unknown }).ticket ?? '');
     const used = ticket ? await ctx.db.deleteFrom('t_event_ticket').where('ticket', '=', ticket).returning(['userId', 'expiresAt']).executeTakeFirst() : undefined;
     const user = used && new Date(used.expiresAt as Date) > new Date() ? await loadUser(ctx.db, used.userId as number) : null;

@@ -14,6 +14,8 @@ import type { DB } from '../db';
 import type { LiveDevices } from './live';
 import { publish, type Relay } from '../relay';
 import { sendCommand, type CommandOutcome } from './commands';
+import { words } from './words';
+import type { Language } from '../../contract/reasons';
 import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from '../domain/deviceTiming';
 
 /**
@@ -172,7 +174,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     });
   }
 
-  const NAMES: Record<FiringKind, string> = { timer: '定时', reverse: '定时反转', schedule: '定时开关' };
+  const NAMES: Record<FiringKind, Record<Language, string>> = { timer: words('command.name.timer'), reverse: words('command.name.reverse'), schedule: words('command.name.schedule') };
 
   async function send(f: Firing) {
     try {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { Refusal, reason, refuse, textOf } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { User } from '../crud/types';
 import type { DB } from '../db';
@@ -17,11 +17,10 @@ import type { ProgressEvent } from '../mqtt/transport';
 import { UPGRADE } from '../domain/firmwareUpdateDevice';
 import { sendMessage } from '../domain/messageCentre';
 import { sendCommand } from './commands';
+import { words, zh } from './words';
 import type { LiveDevices } from './live';
 
 type Row = Record<string, unknown>;
-
-export const PUSH_PERMISSION = 'firmware:push';
 
 export interface PushSummary {
   sent: number;
@@ -50,10 +49,10 @@ async function pushOne(ctx: { db: DB; live: LiveDevices }, user: User | null, re
     ...(firmware.fFileName ? { url: `/api/upload/firmware/${String(firmware.fFileName)}` } : {}),
   };
   try {
-    const outcome = await sendCommand(ctx, { deviceId: record.fDeviceId as number, command, user, source: 'batch', name: '固件升级' });
+    const outcome = await sendCommand(ctx, { deviceId: record.fDeviceId as number, command, user, source: 'batch', name: words('command.name.upgrade') });
     if (!outcome.ok) {
       // An offline device keeps waiting for the next push rather than counting as a failed upgrade.
-      if (outcome.message === '设备离线') {
+      if (outcome.reason.code === 'command.offline') {
         await update(ctx.db, record.fId as number, { fStatus: UPGRADE.waiting, fMessage: outcome.message });
         return 'offline';
       }
@@ -101,7 +100,7 @@ export async function applyProgress(db: DB, event: ProgressEvent) {
     p.step === 'done'
       ? { fStatus: UPGRADE.success, fProgress: 100, fMessage: null }
       : p.step === 'failed'
-        ? { fStatus: UPGRADE.failed, fMessage: p.message ?? '升级失败' }
+        ? { fStatus: UPGRADE.failed, fMessage: p.message ?? zh('upgrade.failed') }
         : { fProgress: Number(p.progress) || 0 };
   const ended = await db
     .updateTable('t_firmware_update_device')
@@ -115,7 +114,7 @@ export async function applyProgress(db: DB, event: ProgressEvent) {
 }
 
 /** The upgrade's result goes to whoever pushed it and to the device's owner. */
-async function announceResult(db: DB, record: Row, success: boolean, reason: string | null) {
+async function announceResult(db: DB, record: Row, success: boolean, why: string | null) {
   const device = await db.selectFrom('t_device').select(['fNumber', 'fUserId']).where('fId', '=', record.fDeviceId as number).executeTakeFirst();
   const firmware = await db.selectFrom('t_firmware').select('fVersion').where('fId', '=', record.fFirmwareId as number).executeTakeFirst();
   const mid = /^cmd-(\d+)$/.exec(String(record.fMid ?? ''));
@@ -123,7 +122,13 @@ async function announceResult(db: DB, record: Row, success: boolean, reason: str
   await sendMessage(db, {
     userIds: [command?.fUserId as number | undefined, device?.fUserId as number | undefined],
     kind: 'firmware',
-    params: { device: device?.fNumber ?? '', version: firmware?.fVersion ?? '', result: success ? '成功' : '失败', reason: success ? '' : `原因：${reason ?? '升级失败'}`, time: new Date() },
+    params: {
+      device: device?.fNumber ?? '',
+      version: firmware?.fVersion ?? '',
+      result: zh(success ? 'upgrade.result.success' : 'upgrade.result.failure'),
+      reason: success ? '' : textOf(reason('upgrade.result.reason', { reason: why ?? zh('upgrade.failed') })),
+      time: new Date(),
+    },
   });
 }
 
@@ -141,27 +146,25 @@ export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
    * record, and a failed one is sent again.
    */
   registerCall(app, ctx, {
-    path: '/biz/t-firmware-update-device/push',
+    call: 'command.upgrade',
     data: S.counts(['sent', 'failed', 'offline']),
     body: S.object({ fId: S.id('one upgrade row to push again'), fFirmwareId: S.id('the firmware'), deviceIds: S.ids('the devices'), fDeviceIds: S.ids() }),
-    permission: PUSH_PERMISSION,
     write: true,
-    logname: { key: 'firmware.push', 'zh-CN': '固件升级推送', 'zh-TW': '韌體升級推送', 'en-US': 'Push firmware upgrade' },
     handler: async ({ user, body }) => {
       let q = scoped(ctx, records, user!);
       const one = Number(body.fId);
       if (Number.isInteger(one) && one > 0) {
         q = q.where('t_firmware_update_device.fId', '=', one);
         const row = await q.executeTakeFirst();
-        if (!row) throw new Refusal('数据不存在或无权操作', 404);
+        if (!row) throw refuse('data.notFound');
         if (Number(row.fStatus) === UPGRADE.failed) await update(ctx.db, one, { fStatus: UPGRADE.waiting });
       } else {
         const firmwareId = Number(body.fFirmwareId);
-        if (!Number.isInteger(firmwareId) || firmwareId <= 0) throw new Refusal('固件不存在');
+        if (!Number.isInteger(firmwareId) || firmwareId <= 0) throw refuse('firmware.notFound');
         q = q.where('t_firmware_update_device.fFirmwareId', '=', firmwareId);
       }
       const waiting = await q.where('t_firmware_update_device.fStatus', '=', UPGRADE.waiting).orderBy('t_firmware_update_device.fId').execute();
-      if (!waiting.length) throw new Refusal('没有等待升级的设备');
+      if (!waiting.length) throw refuse('upgrade.nothingWaiting');
       const firmwareIds = [...new Set(waiting.map((r) => r.fFirmwareId as number))];
       const firmwares = new Map((await ctx.db.selectFrom('t_firmware').selectAll().where('fId', 'in', firmwareIds).execute()).map((f) => [f.fId, f]));
       const online = new Set(
@@ -177,11 +180,17 @@ export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
         }),
       );
       for (const o of outcomes) summary[o]++;
-      const parts = [`升级命令已下发${summary.sent}台设备`];
-      if (summary.offline) parts.push(`${summary.offline}台设备离线，等待下次推送`);
-      if (summary.failed) parts.push(`${summary.failed}台设备下发失败`);
-      if (!summary.sent) throw new Refusal(parts.slice(1).join('，') || '升级命令下发失败');
-      return new Answer(summary, parts.join('，'));
+      const { sent, offline, failed } = summary;
+      if (!sent) {
+        if (offline && failed) throw refuse('upgrade.allOfflineFailed', { offline, failed });
+        if (offline) throw refuse('upgrade.allOffline', { offline });
+        if (failed) throw refuse('upgrade.allFailed', { failed });
+        throw refuse('upgrade.noneSent');
+      }
+      if (offline && failed) return new Answer(summary, reason('upgrade.sentSomeOfflineFailed', { sent, offline, failed }));
+      if (offline) return new Answer(summary, reason('upgrade.sentSomeOffline', { sent, offline }));
+      if (failed) return new Answer(summary, reason('upgrade.sentSomeFailed', { sent, failed }));
+      return new Answer(summary, reason('upgrade.sent', { sent }));
     },
   });
 }

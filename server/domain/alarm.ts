@@ -11,7 +11,7 @@ import { S, answers, takes } from '../http/catalog';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExpressionBuilder } from 'kysely';
-import { Refusal } from '../http/envelope';
+import { answered, languageOfRequest, reason, refuse, textOf } from '../http/envelope';
 import { Answer } from '../http/route';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
@@ -19,12 +19,13 @@ import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from './jurisdiction';
 import { maskPhone } from '../../adapters/personal';
 import { isPicture } from '../../adapters/picture';
-import { NOTE_SCHEMA, SIGN_MESSAGES, handlingNote, refusalFor, signOne, signOneBody, signRows } from './signOff';
-import { ALARM_SIGN_MESSAGES, BATCH_MAX } from '../../adapters/signOff';
+import { NOTE_SCHEMA, handlingNote, refusalFor, signOne, signOneBody, signRows, type SignRefusals } from './signOff';
+import { BATCH_MAX } from '../../contract/signOff';
 
 type Row = Record<string, unknown>;
 
-const enums = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schemas', 'enums.json'), 'utf8')) as Record<string, Record<string, { 'zh-CN': string }>>;
+/** The options of schemas/enums.json: list → value → its words in each language. */
+export const enums = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schemas', 'enums.json'), 'utf8')) as Record<string, Record<string, Record<'zh-CN' | 'zh-TW' | 'en-US', string>>>;
 export const label = (list: string, value: unknown) => (value === null || value === undefined ? null : enums[list]?.[String(value)]?.['zh-CN'] ?? null);
 
 /** The spec's login summary groups (001 §4), in the order the summary shows them. */
@@ -38,13 +39,8 @@ export const SUMMARY_GROUPS: { type: string; alarmTypes: number[] }[] = [
   { type: 'card', alarmTypes: [18] },
 ];
 
-export const MESSAGES = {
-  ...SIGN_MESSAGES,
-  idRequired: ALARM_SIGN_MESSAGES.alarmIdRequired,
-  alreadySigned: ALARM_SIGN_MESSAGES.alarmSigned,
-  idsRequired: ALARM_SIGN_MESSAGES.alarmIdsRequired,
-  tooMany: ALARM_SIGN_MESSAGES.alarmTooMany,
-};
+/** An alarm's sign-off refusals (a one-touch alert's too). */
+export const ALARM_REFUSALS: SignRefusals = { idRequired: 'alarm.idRequired', alreadySigned: 'alarm.alreadySigned' };
 
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;
@@ -89,19 +85,24 @@ export async function signing(ctx: CallContext) {
   // camera's own snapshot sent back as it was read (inline data) leaves the stored photo as it is.
   const given = typeof ctx.body.fPhotoUrl === 'string' ? ctx.body.fPhotoUrl.trim() : '';
   const photo = given && given.length <= 500 && isPicture(given) ? { fPhotoUrl: given } : {};
-  return signOne(ctx, 'alarm', MESSAGES, photo);
+  return signOne(ctx, 'alarm', ALARM_REFUSALS, photo);
 }
 
 /** /biz/t-alarm/signingBatch {ids, fHandleContent}: one note for several alarms; each row's result. */
 export async function signingBatch(ctx: CallContext) {
   const raw = Array.isArray(ctx.body.ids) ? ctx.body.ids : [];
   const ids = [...new Set(raw.map(Number).filter((n) => Number.isInteger(n) && n > 0))];
-  if (!ids.length) throw new Refusal(MESSAGES.idsRequired);
-  if (ids.length > BATCH_MAX) throw new Refusal(MESSAGES.tooMany);
+  if (!ids.length) throw refuse('alarm.idsRequired');
+  if (ids.length > BATCH_MAX) throw refuse('alarm.tooMany', { max: BATCH_MAX });
   const done = await signRows(ctx, 'alarm', ids, { fHandleContent: handlingNote(ctx.body) });
+  // Each row's outcome: `message` in the legacy words, `reason` by code in the caller's language.
+  const language = ctx.request ? languageOfRequest(ctx.request) : 'zh-CN';
   const results = [];
-  for (const id of ids) results.push(done.has(id) ? { fId: id, success: true, message: MESSAGES.signed } : { fId: id, success: false, message: await refusalFor(ctx, 'alarm', id, MESSAGES.alreadySigned) });
-  return new Answer({ results, signed: done.size, failed: ids.length - done.size }, `已签收${done.size}条，失败${ids.length - done.size}条`);
+  for (const id of ids) {
+    const why = done.has(id) ? reason('alarm.signing.done') : await refusalFor(ctx, 'alarm', id, ALARM_REFUSALS.alreadySigned);
+    results.push({ fId: id, success: done.has(id), message: textOf(why), reason: answered(why, language) });
+  }
+  return new Answer({ results, signed: done.size, failed: ids.length - done.size }, reason('alarm.batchSigned', { signed: done.size, failed: ids.length - done.size }));
 }
 
 /** /biz/t-alarm/alarmTypeCount: unsigned alarms in the caller's scope, by the login summary's groups. */
@@ -125,8 +126,8 @@ export async function alarmTypeCount(ctx: CallContext) {
 
 answers(S.array(S.object({ type: { type: 'string' }, alarmTypes: S.array({ type: 'integer' }), num: { type: 'integer' } })), alarmTypeCount);
 answers(S.none(), signing);
-answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);
+answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' }, reason: { $ref: '#/components/schemas/Reason' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);
 
-takes(signOneBody('the alarm', MESSAGES.idRequired, { fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'stored when it is a picture (an uploaded name or an http(s) address, at most 500 characters); otherwise the stored photo stays') }), signing);
-takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: MESSAGES.idsRequired, type: MESSAGES.idsRequired, maxItems: MESSAGES.tooMany } }, fHandleContent: NOTE_SCHEMA }, ['ids', 'fHandleContent']), signingBatch);
+takes(signOneBody('the alarm', ALARM_REFUSALS.idRequired, { fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'stored when it is a picture (an uploaded name or an http(s) address, at most 500 characters); otherwise the stored photo stays') }), signing);
+takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: 'alarm.idsRequired', type: 'alarm.idsRequired', maxItems: reason('alarm.tooMany', { max: BATCH_MAX }) } }, fHandleContent: NOTE_SCHEMA }, ['ids', 'fHandleContent']), signingBatch);
 takes(S.object({}), alarmTypeCount);

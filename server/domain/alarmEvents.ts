@@ -7,6 +7,7 @@ import type { DB } from '../db';
 import type { SecurityMessage } from '../mqtt/protocol';
 import type { SecurityDeviceSpec } from '../simulator/security';
 import { describeAlarm } from './alarmDescriptions';
+import { reason, textOf } from '../http/envelope';
 import { label } from './alarm';
 import { sendMessage } from './messageCentre';
 import { publish, type AlarmEvent } from '../relay';
@@ -58,7 +59,7 @@ export async function recordSecurityEvent(db: DB, deviceNumber: string, event: S
   await sendMessage(db, {
     userIds: await alarmAudience(db, alarm),
     kind: 'alarm',
-    params: { alarm: label('alarmType', type) ?? String(type), house: binding.fHouseName ?? '', device: binding.deviceNumber, time, remark, detail: remark ? `：${remark}` : '' },
+    params: { alarm: label('alarmType', type) ?? String(type), house: binding.fHouseName ?? '', device: binding.deviceNumber, time, remark, detail: remark ? textOf(reason('messageCentre.alarm.detail', { remark })) : '' },
   });
   return alarm;
 }

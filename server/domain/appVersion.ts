@@ -12,24 +12,17 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { describeRoute, S } from '../http/catalog';
-import { Forbidden, NotFound, Refusal } from '../http/envelope';
+import { S } from '../http/catalog';
+import { describeCall } from '../http/calls';
+import { Forbidden, NotFound, Refusal, reason, refuse } from '../http/envelope';
+import { fieldReason } from '../crud/validate';
 import type { CallContext, Services } from '../crud/types';
 import { attachment } from './deviceTransfer';
 
 type Row = Record<string, unknown>;
 
-export const APP_PATHS = { upload: '/biz/t-app-version/upload', download: '/biz/t-app-version/download/:id' };
 /** Spec 001 §9: 200 MB (204800 KB). */
 export const APP_LIMIT_BYTES = 200 * 1024 * 1024;
-/** The spec's wording: the format message names only apk and ipa, although png is accepted too. */
-export const APP_MESSAGES = {
-  format: '文件格式不正确，请上传apk或ipa格式的文件',
-  size: '超出大小限制，不能超过200M',
-  missing: '请选择上传文件',
-  uploaded: '上传成功',
-  noFile: '安装文件不存在',
-};
 const EXTENSIONS = new Set(['apk', 'ipa', 'png']);
 const STORED = /^[a-f0-9]{32}\.(apk|ipa|png)$/;
 const CONTENT_TYPES: Record<string, string> = { apk: 'application/vnd.android.package-archive', ipa: 'application/octet-stream', png: 'image/png' };
@@ -54,11 +47,12 @@ export async function afterRead(rows: Row[], ctx: Services) {
 
 /** Only a name this server stored can be kept, so a row never points outside the package folder. */
 export async function beforeSave(values: Row, ctx: CallContext) {
-  if (typeof values.fAppFile === 'string' && values.fAppFile && !STORED.test(values.fAppFile)) throw new Refusal(APP_MESSAGES.noFile);
+  if (typeof values.fAppFile === 'string' && values.fAppFile && !STORED.test(values.fAppFile)) throw refuse('appVersion.fileMissing');
   for (const [field, key] of [['fAppType', 'app_type'], ['fUpdateStatus', 'update_status']] as const) {
     if (values[field] === null || values[field] === undefined) continue;
     const found = await ctx.db.selectFrom('t_sys_dic').select('fId').where('fKey', '=', key).where('fId', '=', Number(values[field])).executeTakeFirst();
-    if (!found) throw new Refusal(ctx.entity.fields[field].messages.type ?? `${ctx.entity.fields[field].label}不存在`);
+    // The field's own words for a wrong value where it has them, else "<label> does not exist".
+    if (!found) throw new Refusal(fieldReason(ctx.entity, field, ctx.entity.fields[field].messages.type ? 'type' : 'ref'));
   }
 }
 
@@ -68,42 +62,28 @@ export async function beforeDelete(row: Row) {
   if (STORED.test(file)) await rm(join(appDir, file), { force: true });
 }
 
-export async function seedAppVersions(db: Services['db']) {
-  const dic = await db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fValue']).where('fKey', 'in', ['app_type', 'update_status']).execute();
-  const id = (key: string, value: string) => dic.find((d) => d.fKey === key && d.fValue === value)?.fId ?? null;
-  await db
-    .insertInto('t_app_version')
-    .values([
-      { fAppType: id('app_type', '1'), fAppVersion: '2.3.0', fVersionDescribe: '租户端安卓版', fUpdateStatus: id('update_status', '0'), fUpdateDescribe: '优化开锁速度，修复已知问题', fAreaId: 440106 },
-      { fAppType: id('app_type', '2'), fAppVersion: '2.3.0', fVersionDescribe: '租户端iOS版', fUpdateStatus: id('update_status', '0'), fUpdateDescribe: '优化开锁速度', fAreaId: 440106 },
-      { fAppType: id('app_type', '3'), fAppVersion: '1.8.2', fVersionDescribe: '民警端安卓版', fUpdateStatus: id('update_status', '1'), fUpdateDescribe: '新增布控人员提醒，必须更新', fAreaId: 440104 },
-    ] as never)
-    .execute();
-}
-
 export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext, dataDir: string) {
   appDir = join(dataDir, 'uploads', 'app');
 
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: APP_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
-      path: APP_PATHS.upload,
+      call: 'upload.appPackage',
       data: S.object({ fAppFile: { type: 'string' }, originalName: S.string(), size: { type: 'integer' } }),
       upload: { field: 'file', accept: 'apk, ipa, wgt, zip', maxBytes: APP_LIMIT_BYTES },
-      permission: null,
       write: true,
-      logname: { key: 'appVersion.upload', 'zh-CN': '上传应用安装包', 'zh-TW': '上傳應用安裝包', 'en-US': 'Upload app package' },
       handler: async ({ request, user }) => {
         if (!user || !['updatePlatform:add', 'updatePlatform:edit'].some((c) => user.permissions.has(c))) throw new Forbidden();
         // A declared length over the limit is refused before a byte is read.
-        if (Number(request.headers['content-length'] ?? 0) > APP_LIMIT_BYTES + 1024 * 1024) throw new Refusal(APP_MESSAGES.size);
-        if (!request.isMultipart()) throw new Refusal(APP_MESSAGES.missing);
+        if (Number(request.headers['content-length'] ?? 0) > APP_LIMIT_BYTES + 1024 * 1024) throw refuse('appVersion.tooLarge');
+        if (!request.isMultipart()) throw refuse('upload.noFile');
         const part = await request.file();
-        if (!part) throw new Refusal(APP_MESSAGES.missing);
+        if (!part) throw refuse('upload.noFile');
         const ext = extname(part.filename ?? '').slice(1).toLowerCase();
         if (!EXTENSIONS.has(ext)) {
           part.file.resume();
-          throw new Refusal(APP_MESSAGES.format);
+          // The spec's wording names only apk and ipa, although png is accepted too.
+          throw refuse('appVersion.badFormat');
         }
         mkdirSync(appDir, { recursive: true });
         const name = `${randomUUID().replace(/-/g, '')}.${ext}`;
@@ -112,32 +92,32 @@ export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext
           await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
         } catch (error) {
           await rm(path, { force: true });
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new Refusal(APP_MESSAGES.size);
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('appVersion.tooLarge');
           throw error;
         }
         if (part.file.truncated) {
           await rm(path, { force: true });
-          throw new Refusal(APP_MESSAGES.size);
+          throw refuse('appVersion.tooLarge');
         }
         const size = statSync(path).size;
         if (!size) {
           await rm(path, { force: true });
-          throw new Refusal(APP_MESSAGES.missing);
+          throw refuse('upload.noFile');
         }
-        return new Answer({ fAppFile: name, originalName: part.filename, size }, APP_MESSAGES.uploaded);
+        return new Answer({ fAppFile: name, originalName: part.filename, size }, reason('appVersion.uploaded'));
       },
     });
   });
 
   // Served without a token: the apps fetch their update by this address, and a console link has no header.
-  describeRoute(ctx.catalog, { path: '/biz/t-app-version/download/{id}', methods: ['GET'], codes: null, public: true, tag: 't-app-version', produces: 'application/octet-stream', summary: { 'zh-CN': '下载应用安装包', 'zh-TW': '下載應用安裝包', 'en-US': 'An app package' } });
-  app.get<{ Params: { id: string } }>(APP_PATHS.download, async (request, reply) => {
+  const download = describeCall(ctx.catalog, 'upload.appPackageFile', { tag: 't-app-version', produces: 'application/octet-stream', });
+  app.get<{ Params: { id: string } }>(download, async (request, reply) => {
     const id = Number(request.params.id);
-    if (!Number.isInteger(id) || id <= 0) throw new NotFound(APP_MESSAGES.noFile);
+    if (!Number.isInteger(id) || id <= 0) throw new NotFound(reason('appVersion.fileMissing'));
     const row = await ctx.db.selectFrom('t_app_version').select(['fAppFile', 'fAppVersion']).where('fId', '=', id).executeTakeFirst();
     const file = String(row?.fAppFile ?? '');
     const path = join(appDir, file);
-    if (!row || !STORED.test(file) || !existsSync(path)) throw new NotFound(APP_MESSAGES.noFile);
+    if (!row || !STORED.test(file) || !existsSync(path)) throw new NotFound(reason('appVersion.fileMissing'));
     const ext = extname(file).slice(1);
     const friendly = `app-${String(row.fAppVersion ?? id).replace(/[^\w.-]/g, '_')}.${ext}`;
     return reply

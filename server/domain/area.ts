@@ -3,7 +3,7 @@
  * flat list, the tree, and the direct children of one area for lazy-loading selectors.
  */
 import { S, answers, takes } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext } from '../crud/types';
 import { buildTree, checkParent, codeOf, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
@@ -16,12 +16,12 @@ const TREE: CodeTree = {
   parent: 'fHighAreaId',
   title: 'fAreaName',
   messages: {
-    required: '地区编号不能为空',
-    taken: '地区编号已存在',
-    parentMissing: '上级地区不存在',
-    parentSelf: '上级地区不能是当前地区',
-    parentCycle: '上级地区不能是当前地区的下级地区',
-    hasChildren: '请先删除子地区',
+    required: 'area.fAreaId.required',
+    taken: 'area.fAreaId.unique',
+    parentMissing: 'area.parentMissing',
+    parentSelf: 'area.parentSelf',
+    parentCycle: 'area.parentCycle',
+    hasChildren: 'area.hasChildren',
   },
 };
 
@@ -32,7 +32,7 @@ export const treeList = async (ctx: CallContext) => buildTree(await rowsOf(ctx, 
 /** The areas directly below fAreaId (0 or absent: the top level). */
 export async function childrenList(ctx: CallContext) {
   const code = codeOf(ctx.body, TREE) ?? 0;
-  if (!Number.isInteger(code) || code < 0) throw new Refusal('地区编号必须是数字');
+  if (!Number.isInteger(code) || code < 0) throw refuse('area.fAreaId.type');
   const rows = await ctx.db.selectFrom(TREE.table).selectAll().where(TREE.parent, '=', code).orderBy(TREE.code).execute();
   return present(ctx, ctx.entity, rows);
 }
@@ -46,5 +46,5 @@ answers(S.tree(S.entity('area')), treeList);
 answers(S.array(S.entity('area')), childrenList);
 
 takes(S.object({}), treeList);
-takes(S.object({ fAreaId: { type: ['integer', 'string', 'null'], 'x-message': '地区编号必须是数字', description: 'the parent area; 0 or absent: the top level' } }), childrenList);
+takes(S.object({ fAreaId: { type: ['integer', 'string', 'null'], 'x-message': 'area.fAreaId.type', description: 'the parent area; 0 or absent: the top level' } }), childrenList);
 takes(S.object({ fAreaId: S.id('the area number'), fId: S.id('the row, when no number is given') }), removeArea);

@@ -4,7 +4,8 @@
  * exists — the children point at it — so "add or edit" is an upsert by number, and moving a node is
  * checked against its own subtree.
  */
-import { Forbidden, Refusal } from '../http/envelope';
+import { Forbidden, refuse } from '../http/envelope';
+import type { PlainReasonCode } from '../../contract/generated/reasons';
 import { save } from '../crud/engine';
 import type { CallContext } from '../crud/types';
 import { INT_MAX, isId } from '../http/guard';
@@ -17,7 +18,8 @@ export interface CodeTree {
   code: string;
   parent: string;
   title: string;
-  messages: { required: string; taken: string; parentMissing: string; parentSelf: string; parentCycle: string; hasChildren: string };
+  /** Why a save or a delete is refused: codes of the catalogue (the number's own rules are its schema's). */
+  messages: { required: PlainReasonCode; taken: PlainReasonCode; parentMissing: PlainReasonCode; parentSelf: PlainReasonCode; parentCycle: PlainReasonCode; hasChildren: PlainReasonCode };
 }
 
 /** The legacy node (id, title, parentId, children) plus the row's own fields, so a form needs no second call. */
@@ -74,10 +76,10 @@ export async function checkParent(values: Row, ctx: CallContext, t: CodeTree, ex
   const parent = Number(values[t.parent]);
   const code = Number(existing?.[t.code] ?? values[t.code]);
   if (parent === 0) return;
-  if (parent === code) throw new Refusal(t.messages.parentSelf);
+  if (parent === code) throw refuse(t.messages.parentSelf);
   const rows = await rowsOf(ctx, t);
-  if (!rows.some((r) => Number(r[t.code]) === parent)) throw new Refusal(t.messages.parentMissing);
-  if (existing && descendants(rows, t, code).has(parent)) throw new Refusal(t.messages.parentCycle);
+  if (!rows.some((r) => Number(r[t.code]) === parent)) throw refuse(t.messages.parentMissing);
+  if (existing && descendants(rows, t, code).has(parent)) throw refuse(t.messages.parentCycle);
 }
 
 /**
@@ -93,7 +95,7 @@ export async function upsert(ctx: CallContext, t: CodeTree, updateCode: string) 
     const code = codeOf(body, t);
     if (code !== null && Number.isInteger(code)) {
       const row = await ctx.db.selectFrom(t.table).select('fId').where(t.code, '=', code).executeTakeFirst();
-      if (row && (isAdd === true || isAdd === 'true')) throw new Refusal(t.messages.taken, 409);
+      if (row && (isAdd === true || isAdd === 'true')) throw refuse(t.messages.taken);
       if (row) {
         if (!ctx.user.permissions.has(updateCode)) throw new Forbidden();
         body.fId = row.fId;
@@ -109,11 +111,11 @@ export async function removeNode(ctx: CallContext, t: CodeTree) {
   let q = ctx.db.selectFrom(t.table).selectAll();
   if (code !== null) q = q.where(t.code, '=', Number.isInteger(code) ? code : -1);
   else if (ctx.body.fId !== undefined && ctx.body.fId !== null && ctx.body.fId !== '') q = q.where('fId', '=', isId(ctx.body.fId) ? ctx.body.fId : -1);
-  else throw new Refusal(t.messages.required);
+  else throw refuse(t.messages.required);
   const row = await q.executeTakeFirst();
-  if (!row) throw new Refusal('数据不存在或无权操作', 404);
+  if (!row) throw refuse('data.notFound');
   const child = await ctx.db.selectFrom(t.table).select('fId').where(t.parent, '=', row[t.code] as number).executeTakeFirst();
-  if (child) throw new Refusal(t.messages.hasChildren);
+  if (child) throw refuse(t.messages.hasChildren);
   await ctx.db.deleteFrom(t.table).where('fId', '=', row.fId as number).execute();
   return null;
 }

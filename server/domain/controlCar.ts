@@ -2,7 +2,7 @@
  * Watch-list vehicles (spec 001 §2.5, §5): the plate is upper-cased by the schema before its rule is
  * checked; the enabled switch saves fId and fState through the same save call.
  */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { entity } from '../crud/engine';
 
 type Row = Record<string, unknown>;
@@ -12,7 +12,7 @@ export function checkTimes(values: Row, fields: string[], entityName = 'controlP
   for (const field of fields) {
     const value = values[field];
     if (typeof value === 'string' && value && Number.isNaN(Date.parse(value.replace(' ', 'T')))) {
-      throw new Refusal(`${entity(entityName).fields[field]?.label ?? field}格式不正确`);
+      throw refuse('field.invalid', { label: entity(entityName).fields[field]?.labels ?? field });
     }
   }
 }

@@ -14,12 +14,12 @@ const TREE: CodeTree = {
   parent: 'fHighDepartmentId',
   title: 'fDepartmentName',
   messages: {
-    required: '部门编号不能为空',
-    taken: '部门编号已存在',
-    parentMissing: '上级部门不存在',
-    parentSelf: '上级部门不能是当前部门',
-    parentCycle: '上级部门不能是当前部门的下级部门',
-    hasChildren: '请先删除子部门',
+    required: 'department.fDepartmentId.required',
+    taken: 'department.fDepartmentId.unique',
+    parentMissing: 'department.parentMissing',
+    parentSelf: 'department.parentSelf',
+    parentCycle: 'department.parentCycle',
+    hasChildren: 'department.hasChildren',
   },
 };
 

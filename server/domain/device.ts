@@ -5,7 +5,7 @@
 import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { idList } from '../http/guard';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
@@ -55,7 +55,7 @@ export async function keptTotal(condition: Record<string, unknown>, ctx: CallCon
 export async function beforeSave(values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) {
   if (!existing) {
     const product = await ctx.db.selectFrom('t_product').select(['fId', 'fDeviceType']).where('fId', '=', values.fProductId as number).executeTakeFirst();
-    if (!product) throw new Refusal('所属产品不存在');
+    if (!product) throw refuse('device.productMissing');
     values.fTypeId = product.fDeviceType;
     // A device added by an agent is the agent's; an administrator may name the agent.
     if (ctx.user.fAdmin === 2) values.fUserId = ctx.user.fId;
@@ -63,7 +63,7 @@ export async function beforeSave(values: Record<string, unknown>, ctx: CallConte
   }
   if (values.fUserId !== undefined && values.fUserId !== null) {
     const agent = await ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', values.fUserId as number).where('fAdmin', '=', 2).executeTakeFirst();
-    if (!agent) throw new Refusal('所属代理商不存在');
+    if (!agent) throw refuse('device.agentMissing');
   }
 }
 
@@ -117,13 +117,14 @@ export async function total(ctx: CallContext) {
 export async function activation(ctx: CallContext) {
   const [id] = idList(ctx.body.fId, 'fId');
   const device = id && (await scoped(ctx, ctx.entity, ctx.user).where('t_device.fId', '=', id).executeTakeFirst());
-  if (!device) throw new Refusal('设备操作失败:设备不存在');
+  if (!device) throw refuse('device.activationMissing');
   await ctx.db
     .updateTable('t_device')
     .set({ fStatus: 1, fVerify: 1, fRegisteredDate: device.fRegisteredDate ?? new Date() })
     .where('fId', '=', id)
     .execute();
-  return new Answer(null, ctx.route.message ?? '设备激活成功');
+  // The endpoint's notice (device.activation.done in its resource file).
+  return ctx.route.notice ? new Answer(null, { code: ctx.route.notice, params: {} }) : null;
 }
 
 answers(S.none(), activation);

@@ -1,5 +1,5 @@
 /** The one door of the device drawer's calls to a device: the user's row scope. */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import { containing } from '../crud/query';
 import type { Query, Services, User } from '../crud/types';
@@ -16,9 +16,9 @@ export interface VisibleDevice {
 /** The device if the user may see it; one it may not see is answered as missing, never as forbidden. */
 export async function visibleDevice(ctx: Services, user: User, id: unknown): Promise<VisibleDevice> {
   const fId = Number(id);
-  if (!Number.isInteger(fId) || fId <= 0) throw new Refusal('请先选择设备');
+  if (!Number.isInteger(fId) || fId <= 0) throw refuse('device.noneChosen');
   const row = await scoped(ctx, entity('device'), user).where('t_device.fId', '=', fId).executeTakeFirst();
-  if (!row) throw new Refusal('设备不存在或无权操作');
+  if (!row) throw refuse('device.notFound');
   return row as VisibleDevice;
 }
 

@@ -2,7 +2,7 @@
  * Alarm-cabinet thresholds (spec 000 §3, §5): per gas channel of a device, the measuring range, two
  * alarm levels, the unit and the gas name. A row is visible and changeable exactly when its device is.
  */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import type { CallContext } from '../crud/types';
 import { present, scoped } from '../crud/engine';
 import { requireDevice, scopeByDevice } from './deviceTiming';
@@ -22,9 +22,9 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
     if (values[field] === null || (!existing && values[field] === undefined)) values[field] = value;
   }
   const merged = { ...existing, ...values };
-  if (blank(merged.fUnit)) throw new Refusal('请先选择单位');
-  if (Number(merged.fMin) > Number(merged.fMax)) throw new Refusal('最小值不能大于最大值');
-  if (blank(merged.fGasEn) && blank(merged.fGasCh)) throw new Refusal('气体名称不能都为空');
+  if (blank(merged.fUnit)) throw refuse('device.cabinet.unitRequired');
+  if (Number(merged.fMin) > Number(merged.fMax)) throw refuse('device.cabinet.minAboveMax');
+  if (blank(merged.fGasEn) && blank(merged.fGasCh)) throw refuse('device.cabinet.gasNameRequired');
   values.fBeginTime = new Date();
 }
 
@@ -32,7 +32,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 export async function listOfDevice(ctx: CallContext) {
   const condition = (ctx.body.condition ?? {}) as Row;
   const deviceId = Number(ctx.body.fDeviceId ?? condition.fDeviceId);
-  if (!Number.isInteger(deviceId) || deviceId <= 0) throw new Refusal('设备不能为空');
+  if (!Number.isInteger(deviceId) || deviceId <= 0) throw refuse('device.required');
   const rows = await scoped(ctx, ctx.entity, ctx.user)
     .where('t_device_alarm_cabinet.fDeviceId', '=', deviceId)
     .orderBy('t_device_alarm_cabinet.fSwitch')

@@ -10,21 +10,22 @@ import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { Services, User } from '../crud/types';
 import { deviceType, visibleDevice, type VisibleDevice } from './deviceAccess';
-import { Refusal } from '../http/envelope';
-import { MESSAGES, sendCommand } from '../devices/commands';
+import { refuse } from '../http/envelope';
+import { sendCommand } from '../devices/commands';
+import { words, zh } from '../devices/words';
 import { registerShareRoutes } from './deviceShares';
 import { registerMessageRecordRoutes } from './messageRecords';
 
-/** Columns of the readings table; the console translates by key and falls back to the title. */
+/** Columns of the readings table; the console translates by key and falls back to the title (zh-CN, the legacy one). */
 export const READING_COLUMNS = [
-  { key: 'fTime', title: '采集时间', unit: '' },
-  { key: 'voltage', title: '电压', unit: 'V' },
-  { key: 'current', title: '电流', unit: 'A' },
-  { key: 'power', title: '功率', unit: 'W' },
-  { key: 'energy', title: '电量', unit: 'kWh' },
-  { key: 'temperature', title: '温度', unit: '°C' },
-  { key: 'leakage', title: '漏电流', unit: 'mA' },
-  { key: 'switch', title: '开关', unit: '' },
+  { key: 'fTime', title: zh('deviceData.time'), unit: '' },
+  { key: 'voltage', title: zh('deviceData.voltage'), unit: 'V' },
+  { key: 'current', title: zh('deviceData.current'), unit: 'A' },
+  { key: 'power', title: zh('deviceData.power'), unit: 'W' },
+  { key: 'energy', title: zh('deviceData.energy'), unit: 'kWh' },
+  { key: 'temperature', title: zh('deviceData.temperature'), unit: '°C' },
+  { key: 'leakage', title: zh('deviceData.leakage'), unit: 'mA' },
+  { key: 'switch', title: zh('deviceData.switch'), unit: '' },
 ] as const;
 
 const ROWS = 10;
@@ -39,7 +40,7 @@ async function latestSampleId(ctx: Services, deviceId: number): Promise<number> 
 /** Asks the device for fresh values and waits briefly for the sample; an offline or busy device just keeps its last one. */
 async function refresh(ctx: RouteContext, user: User, deviceId: number) {
   const before = await latestSampleId(ctx, deviceId);
-  const outcome = await sendCommand({ db: ctx.db, live: ctx.live }, { deviceId, command: { bid: 'refresh' }, user, source: 'refresh', name: '刷新' }).catch(() => undefined);
+  const outcome = await sendCommand({ db: ctx.db, live: ctx.live }, { deviceId, command: { bid: 'refresh' }, user, source: 'refresh', name: words('command.name.refresh') }).catch(() => undefined);
   if (!outcome?.ok) return;
   const until = Date.now() + FRESH_SAMPLE_WAIT_MS;
   while (Date.now() < until) {
@@ -85,22 +86,20 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext
   }
 
   registerCall(app, ctx, {
-    path: '/app/device/device-elec',
+    call: 'device.readings',
     data: READINGS,
     body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
-    permission: 'device:list',
     handler: async ({ user, body }) => readings(user!, await visibleDevice(ctx, user!, body.fId ?? body.deviceId), body),
   });
 
   // The type-6 drawer's data display: the same samples, for plastic-case breakers only.
   registerCall(app, ctx, {
-    path: '/app/device6/device-elec',
+    call: 'device.readings6',
     data: READINGS,
     body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
-      if ((await deviceType(ctx, device)) !== 6) throw new Refusal(MESSAGES.notBreaker);
+      if ((await deviceType(ctx, device)) !== 6) throw refuse('command.notBreaker');
       return readings(user!, device, body);
     },
   });

@@ -12,28 +12,27 @@ import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
 import { applyFilters, pageAt, searchesText } from '../crud/query';
 import { formatRow } from '../crud/format';
 import type { Query, User } from '../crud/types';
+import { zh } from '../devices/words';
 
-export const LOCATION_PATHS = { devices: '/biz/t-device/devices-location', alarms: '/biz/t-device/devices-alarm' };
-export const LOCATION_PERMISSION = 'location:list';
 /** The legacy map drew at most this many markers. */
 export const MARKER_CAP = 9999;
 /** Below this magnitude a coordinate is a placeholder (0/0, 1/1), not a position. */
 const MIN_MAGNITUDE = 5;
 
-/** The alarm fields' description names; the console shows its own language and falls back to these. */
+/** The alarm fields' description names (zh-CN); the console shows its own language and falls back to these. */
 export const FIELD_NAMES: Record<string, string> = {
-  voltage: '电压',
-  current: '电流',
-  power: '功率',
-  energy: '电量',
-  temperature: '温度',
-  leakage: '漏电流',
+  voltage: zh('deviceData.voltage'),
+  current: zh('deviceData.current'),
+  power: zh('deviceData.power'),
+  energy: zh('deviceData.energy'),
+  temperature: zh('deviceData.temperature'),
+  leakage: zh('deviceData.leakage'),
 };
 export const KIND_NAMES: Record<string, string> = {
-  overtemperature: '超温告警',
-  overcurrent: '过流告警',
-  'current-jump': '电流突变',
-  'temperature-jump': '温度突变',
+  overtemperature: zh('location.kind.overtemperature'),
+  overcurrent: zh('location.kind.overcurrent'),
+  'current-jump': zh('location.kind.currentJump'),
+  'temperature-jump': zh('location.kind.temperatureJump'),
 };
 
 /** Spec §9: lng −180..180, lat −90..90, neither zero, both more than 5 in magnitude. */
@@ -107,17 +106,15 @@ const ACTIVE_ALARM = S.object({
 
 export function registerLocationRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
-    path: LOCATION_PATHS.devices,
+    call: 'device.locations',
     data: S.array(MARKER),
     body: S.page({ keyword: S.keyword(), productId: S.id() }),
-    permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceLocations(ctx, user!, conditionOf(body)),
   });
   registerCall(app, ctx, {
-    path: LOCATION_PATHS.alarms,
+    call: 'device.alarmLocations',
     data: S.pageOf(ACTIVE_ALARM),
     body: S.page({ deviceId: S.id() }),
-    permission: LOCATION_PERMISSION,
     handler: async ({ user, body }) => deviceAlarms(ctx, user!, body),
   });
 }

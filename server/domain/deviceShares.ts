@@ -8,14 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { answered, languageOfRequest, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
 import { isAdmin, type Query, type Services, type User } from '../crud/types';
 import { visibleDevice, type VisibleDevice } from './deviceAccess';
 import { pageAt } from '../crud/query';
 import { idList } from '../http/guard';
-import { SHARE_MESSAGES, SHARE_REFUSALS } from '../../adapters/deviceShares';
+import { inLanguages } from '../devices/words';
 
 async function holds(ctx: Services, user: User, device: VisibleDevice): Promise<boolean> {
   if (isAdmin(user)) return true;
@@ -36,10 +36,13 @@ async function findTarget(ctx: Services, text: string) {
   const byPhone = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fStatus']).where('fPhone', '=', text).executeTakeFirst();
   if (byPhone) return byPhone;
   const byName = await ctx.db.selectFrom('t_sys_user').select(['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fStatus']).where('fChineseName', '=', text).limit(2).execute();
-  if (byName.length > 1) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.ambiguous}`);
-  if (!byName.length) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.notFound}`);
+  if (byName.length > 1) throw refuse('share.userAmbiguous');
+  if (!byName.length) throw refuse('share.userNotFound');
   return byName[0];
 }
+
+/** A reason by code, as the envelope carries it: code, parameters and the text in the caller's language. */
+const REASON = S.object({ code: { type: 'string' }, params: { type: 'object', additionalProperties: {} }, text: { type: 'string' } });
 
 /** A share of a device, with the user it is shared with and whether the caller may delete it. */
 const SHARE = S.object({
@@ -49,10 +52,9 @@ const SHARE = S.object({
 
 export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
-    path: '/biz/t-user-device/pageList',
+    call: 'device.shares',
     data: S.pageOf(SHARE),
     body: S.page({ deviceId: S.id(), fDeviceId: S.id() }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const device = await visibleDevice(ctx, user!, condition.deviceId ?? condition.fDeviceId ?? body.deviceId);
@@ -68,39 +70,40 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   registerCall(app, ctx, {
-    path: '/biz/t-user-device/del',
+    call: 'device.unshare',
     data: S.none(),
     body: S.object({ fId: S.id('the share') }),
-    permission: 'device:share-del',
     write: true,
-    logname: { key: 'device.shareDelete', 'zh-CN': '删除分享', 'zh-TW': '刪除分享', 'en-US': 'Delete share' },
     handler: async ({ user, body }) => {
       const id = Number(body.fId);
       const share = Number.isInteger(id) && id > 0 ? await ctx.db.selectFrom('t_user_device').selectAll().where('fId', '=', id).executeTakeFirst() : undefined;
-      if (!share) throw new Refusal(`${SHARE_MESSAGES.deleteFailed}:分享记录不存在`);
+      if (!share) throw refuse('share.deleteMissing');
       const device = await visibleDevice(ctx, user!, share.fDeviceId);
-      if (share.fOwner !== 0 || !(await holds(ctx, user!, device))) throw new Refusal(`${SHARE_MESSAGES.deleteFailed}:无权删除该分享`);
+      if (share.fOwner !== 0 || !(await holds(ctx, user!, device))) throw refuse('share.deleteNotHolder');
       await ctx.db.deleteFrom('t_user_device').where('fId', '=', id).execute();
-      return new Answer(null, SHARE_MESSAGES.deleted);
+      return new Answer(null, reason('share.deleted'));
     },
   });
 
   registerCall(app, ctx, {
-    path: '/app/device/device-share-more',
-    data: S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' } }),
+    call: 'device.share',
+    data: S.object({
+      successMsg: { type: 'string', description: 'the devices shared (zh-CN)' },
+      errorMsg: { type: 'string', description: 'the devices refused and why (zh-CN)' },
+      shared: { ...REASON, description: 'successMsg by code, in the caller\'s language' },
+      refused: { ...REASON, description: 'errorMsg by code, in the caller\'s language (absent when every device was shared)' },
+    }),
     body: S.object({ deviceIds: S.ids('the devices'), user: S.string(50, 'phone of the user to share with') }),
-    permission: 'device:device-share-more',
     write: true,
-    logname: { key: 'device.share', 'zh-CN': '设备分享', 'zh-TW': '設備分享', 'en-US': 'Share devices' },
-    handler: async ({ user, body }) => {
+    handler: async ({ user, body, request }) => {
       const ids = idList(body.deviceIds, 'deviceIds');
-      if (!ids.length) throw new Refusal(SHARE_MESSAGES.devicesRequired);
+      if (!ids.length) throw refuse('share.devicesRequired');
       const text = typeof body.user === 'string' ? body.user.trim() : body.user === undefined || body.user === null ? '' : String(body.user).trim();
-      if (!text) throw new Refusal(SHARE_MESSAGES.userRequired);
+      if (!text) throw refuse('share.userRequired');
       const target = await findTarget(ctx, text);
-      if (target.fId === user!.fId) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.self}`);
+      if (target.fId === user!.fId) throw refuse('share.self');
       // Administrators and agents see devices by role, not by share; a share only reaches ordinary users.
-      if (target.fAdmin !== 0) throw new Refusal(`${SHARE_MESSAGES.failed}:${SHARE_REFUSALS.notOrdinary}`);
+      if (target.fAdmin !== 0) throw refuse('share.notOrdinary');
 
       const devices = (await scoped(ctx, entity('device'), user!).where('t_device.fId', 'in', ids).execute()) as unknown as VisibleDevice[];
       const byId = new Map(devices.map((d) => [d.fId, d]));
@@ -108,21 +111,33 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
         (await ctx.db.selectFrom('t_user_device').select('fDeviceId').where('fUserId', '=', target.fId).where('fDeviceId', 'in', ids).execute()).map((r) => r.fDeviceId as number),
       );
       const succeeded: string[] = [];
-      const failed: string[] = [];
+      const failed: Reason[] = [];
       for (const id of ids) {
         const device = byId.get(id);
-        if (!device) failed.push(`${id}:设备不存在或无权操作`);
-        else if (!(await holds(ctx, user!, device))) failed.push(`${device.fNumber}:无权分享该设备`);
-        else if (existing.has(id)) failed.push(`${device.fNumber}:已分享给该用户`);
+        if (!device) failed.push(reason('share.row.missing', { device: id }));
+        else if (!(await holds(ctx, user!, device))) failed.push(reason('share.row.notHolder', { device: device.fNumber }));
+        else if (existing.has(id)) failed.push(reason('share.row.already', { device: device.fNumber }));
         else {
           await ctx.db.insertInto('t_user_device').values({ fUserId: target.fId, fDeviceId: id, fOwner: 0 }).onConflict((oc) => oc.columns(['fUserId', 'fDeviceId']).doNothing()).execute();
           succeeded.push(device.fNumber);
         }
       }
-      const successMsg = succeeded.length ? `${succeeded.join('、')} 已分享给 ${target.fChineseName}` : '';
-      const errorMsg = failed.join('；');
-      if (!succeeded.length) throw new Refusal(`${SHARE_MESSAGES.failed}:${errorMsg}`);
-      return new Answer({ successMsg, errorMsg }, '设备分享成功');
+      // Each refused device's line, in every language (zh-CN the legacy errorMsg).
+      const errors = inLanguages((language) => failed.map((f) => textOf(f, language)).join(language === 'en-US' ? '; ' : '；'));
+      if (!succeeded.length) throw refuse('share.noneShared', { errors });
+      const language = languageOfRequest(request);
+      const numbers = inLanguages((l) => succeeded.join(l === 'en-US' ? ', ' : '、'));
+      const shared = reason('share.sharedTo', { devices: numbers, user: target.fChineseName ?? '' });
+      const refused = failed.length ? reason('share.someRefused', { errors }) : undefined;
+      return new Answer(
+        {
+          successMsg: textOf(shared),
+          errorMsg: errors['zh-CN'],
+          shared: answered(shared, language),
+          ...(refused ? { refused: answered(refused, language) } : {}),
+        },
+        reason('share.done'),
+      );
     },
   });
 }

@@ -2,7 +2,7 @@
  * Switch schedules (the timed-switch panel): every day at fBeginTime the scheduler sets channel fWhich
  * of the device to fSwitch, and marks the row executed. Visible and changeable exactly when the device is.
  */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import type { CallContext } from '../crud/types';
 import { present, scoped } from '../crud/engine';
 import { requireDevice, scopeByDevice } from './deviceTiming';
@@ -27,7 +27,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 export async function listOfDevice(ctx: CallContext) {
   const condition = (ctx.body.condition ?? {}) as Row;
   const deviceId = Number(ctx.body.fDeviceId ?? condition.fDeviceId);
-  if (!Number.isInteger(deviceId) || deviceId <= 0) throw new Refusal('设备不能为空');
+  if (!Number.isInteger(deviceId) || deviceId <= 0) throw refuse('device.required');
   const rows = await scoped(ctx, ctx.entity, ctx.user)
     .where('t_device_switch.fDeviceId', '=', deviceId)
     .orderBy('t_device_switch.fBeginTime')

@@ -4,7 +4,7 @@
  * changeable exactly when its device is; the scheduler (server/devices/scheduler.ts) fires them.
  */
 import { S, answers, takes } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { Refusal, answered, languageOfRequest, reason, refuse, textOf } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
@@ -111,8 +111,8 @@ export const scope = scopeByDevice('t_device_timing');
 export async function requireDevice(ctx: CallContext, deviceId: unknown, options: { timers?: boolean } = {}): Promise<Row> {
   const id = Number(deviceId);
   const device = Number.isInteger(id) && id > 0 ? await scoped(ctx, entity('device'), ctx.user).where('t_device.fId', '=', id).executeTakeFirst() : undefined;
-  if (!device) throw new Refusal('设备不存在或无权操作');
-  if (options.timers && NO_TIMER_TYPES.has(Number(device.fTypeId))) throw new Refusal('该设备不支持定时');
+  if (!device) throw refuse('device.notFound');
+  if (options.timers && NO_TIMER_TYPES.has(Number(device.fTypeId))) throw refuse('timer.unsupported');
   return device;
 }
 
@@ -132,7 +132,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 
 function itemsOf(body: Row): Row[] {
   const items = body.items ?? body.list ?? body.records;
-  if (!Array.isArray(items) || items.length === 0) throw new Refusal('定时不能为空');
+  if (!Array.isArray(items) || items.length === 0) throw refuse('timer.none');
   return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
 }
 
@@ -144,7 +144,7 @@ async function saveOne(ctx: CallContext, body: Row, own = false): Promise<Row> {
   let existing: Row | undefined;
   if (!creating) {
     existing = await scoped(ctx, model, ctx.user).where('t_device_timing.fId', '=', Number(body.fId)).executeTakeFirst();
-    if (!existing || (own && existing.fUserId !== ctx.user.fId)) throw new Refusal('数据不存在或无权操作', 404);
+    if (!existing || (own && existing.fUserId !== ctx.user.fId)) throw refuse('data.notFound');
   }
   await beforeSave(values, ctx, existing);
   const row = existing
@@ -173,9 +173,9 @@ const COPIED = ['fTime', 'fValidType', 'fState', 'fOpt', 'fReverse', 'fReverseSe
  */
 export async function shareSaves(ctx: CallContext) {
   const deviceIds = idList(ctx.body.deviceIds, 'deviceIds');
-  if (!deviceIds.length) throw new Refusal('请选择需要同步的设备');
+  if (!deviceIds.length) throw refuse('timer.noDevicesChosen');
   const source = await scoped(ctx, ctx.entity, ctx.user).where('t_device_timing.fId', '=', Number(ctx.body.deviceTimingId)).executeTakeFirst();
-  if (!source) throw new Refusal('定时不存在或无权操作');
+  if (!source) throw refuse('timer.notFound');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     let copied = 0;
@@ -203,9 +203,12 @@ export async function shareSaves(ctx: CallContext) {
       await saveOne(tctx, body);
       copied++;
     }
-    if (!copied) throw new Refusal(refused.length ? `没有可同步的设备(${refused.length}台设备不存在、无权操作或不支持定时)` : '没有可同步的设备');
-    const errorMsg = refused.length ? `${refused.length}台设备不存在、无权操作或不支持定时` : '';
-    return { successMsg: `定时已同步到${copied}台设备${errorMsg ? `，${errorMsg}` : ''}`, errorMsg, count: copied, refused: refused.length };
+    if (!copied) throw refused.length ? refuse('timer.nothingSyncedRefused', { refused: refused.length }) : refuse('timer.nothingSynced');
+    // The legacy summary (zh-CN) beside the same by code, in the caller's language.
+    const errorMsg = refused.length ? textOf(reason('timer.syncRefused', { refused: refused.length })) : '';
+    const summary = refused.length ? reason('timer.syncedSomeRefused', { count: copied, refused: refused.length }) : reason('timer.synced', { count: copied });
+    const language = ctx.request ? languageOfRequest(ctx.request) : 'zh-CN';
+    return { successMsg: textOf(summary), errorMsg, count: copied, refused: refused.length, summary: answered(summary, language) };
   });
 }
 
@@ -224,11 +227,11 @@ export async function userSave(ctx: CallContext) {
 }
 
 answers(S.array(S.entity('deviceTiming')), saves);
-answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' }, count: { type: 'integer' }, refused: { type: 'integer' } }), shareSaves);
+answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' }, count: { type: 'integer' }, refused: { type: 'integer' }, summary: S.object({ code: { type: 'string' }, params: { type: 'object', additionalProperties: {} }, text: { type: 'string' } }, [], { description: 'successMsg by code, in the caller\'s language' }) }), shareSaves);
 answers(S.pageOf(S.entity('deviceTiming')), userList);
 answers(S.entity('deviceTiming'), userSave);
 // Each a timer as the form sends it; without fId it is added.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fTime: { type: 'string' }, fValidType: { type: ['integer', 'string'] }, fOpt: { type: ['integer', 'string'] }, fState: { type: ['integer', 'string'] }, fReverse: { type: ['integer', 'string'] }, fReverseSecond: { type: ['integer', 'string', 'null'] } }), { message: '定时不能为空' }), saves);
-takes(S.object({ deviceIds: { ...S.ids('the devices to copy the timer to'), 'x-messages': { required: '请选择需要同步的设备' } }, deviceTimingId: { ...S.id('the timer to copy'), 'x-messages': { required: '定时不存在或无权操作' } } }, ['deviceIds', 'deviceTimingId']), shareSaves);
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fTime: { type: 'string' }, fValidType: { type: ['integer', 'string'] }, fOpt: { type: ['integer', 'string'] }, fState: { type: ['integer', 'string'] }, fReverse: { type: ['integer', 'string'] }, fReverseSecond: { type: ['integer', 'string', 'null'] } }), { message: 'timer.none' }), saves);
+takes(S.object({ deviceIds: { ...S.ids('the devices to copy the timer to'), 'x-messages': { required: 'timer.noDevicesChosen' } }, deviceTimingId: { ...S.id('the timer to copy'), 'x-messages': { required: 'timer.notFound' } } }, ['deviceIds', 'deviceTimingId']), shareSaves);
 takes('list', userList);
 takes('save', userSave);

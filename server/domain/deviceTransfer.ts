@@ -9,8 +9,10 @@
  * and its reason (the first thousand of them, and how many more) — and then written in batches inside
  * one transaction. Neither side holds the file or
  * its rows in memory: the checked rows wait in a second temporary file between the two passes. Batches
- * give the event loop a turn, so the server keeps answering while a million rows go in, and the
- * importing console hears how far it has got through the live event stream (`deviceImport`).
+ * give the event loop a turn, so the server keeps answering while a million rows go in — on the
+ * embedded database, whose one session the transaction holds, by letting other calls' reads run inside
+ * it between the batches, blind to what it wrote (`letReadersIn`) — and the importing console hears how
+ * far it has got through the live event stream (`deviceImport`).
  *
  * The export streams too: pages of the devices read by id from the database go out through the
  * spreadsheet writer as they are read, so its memory does not grow with the number of devices.
@@ -28,33 +30,26 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql } from 'kysely';
-import { cellText, isTooLarge, newWorkbook, SHEET_MESSAGES } from './sheetImport';
+import { sql, type InsertQueryBuilder, type Transaction } from 'kysely';
+import { cellText, isTooLarge, newWorkbook } from './sheetImport';
 import { Answer, authenticate, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { checkBody, describeRoute, S, type JsonSchema } from '../http/catalog';
-import { Forbidden, Refusal } from '../http/envelope';
+import { checkBody, S, type JsonSchema } from '../http/catalog';
+import { declaredCodes, describeCall } from '../http/calls';
+import type { DeclaredCallName } from '../../contract/generated/calls';
+import { Forbidden, Refusal, reason, refuse, textOf as reasonText, type Reason } from '../http/envelope';
+import { zh } from '../devices/words';
 import { entity, scoped } from '../crud/engine';
 import { applyFilters } from '../crud/query';
 import { formatRow } from '../crud/format';
-import { messageFor, validateBody } from '../crud/validate';
+import { fieldReason, validateBody } from '../crud/validate';
 import { isAdmin, type User } from '../crud/types';
 import { idList } from '../http/guard';
-import { runsOneAtATime, type DB } from '../db';
+import { lender, runsOneAtATime, type DB } from '../db';
 import { publish, type Relay } from '../relay';
 import { IMPORT_ID, IMPORT_PROGRESS_FIELD, type DeviceImportPhase, type DeviceImportProgress } from '../../adapters/deviceImport';
 import { DEFAULT_DEVICE_IMPORT_MAX_ROWS } from '../config';
 
-export const TRANSFER_PATHS = {
-  template: '/biz/t-device/download-device',
-  export: '/biz/t-device/download-data',
-  import: '/biz/t-device/import',
-  qrcode: '/biz/t-device/qrcode',
-};
-
-export const IMPORT_PERMISSION = 'device:upload';
-/** Exports show what the list already shows, so the list's read code is enough. */
-export const EXPORT_PERMISSION = 'device:list';
 /** Spec §5: 100M (102400 KB). */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 /**
@@ -70,11 +65,18 @@ const EXPORT_RUN = 100;
 const QR_CAP = 10_000;
 /**
  * Rows one INSERT writes: a statement of a fraction of a second. The embedded database runs each in the
- * server's own thread, so it takes smaller ones there, the event loop turning between them.
+ * server's own thread, so it takes smaller ones there, the event loop turning and other calls' reads
+ * running between them: a call waits for the batch being written, 500 rows about 30–40 ms (1,000 rows
+ * wrote no faster and made them wait twice as long; docs/performance.md, "Device import and export").
  */
-const writeBatch = (db: DB) => (runsOneAtATime(db) ? 1_000 : 2_000);
+const writeBatch = (db: DB) => (runsOneAtATime(db) ? 500 : 2_000);
 /** The columns of a checked row that hold whole numbers (the others are text). */
 const INTEGER_COLUMNS = new Set(['fProductId', 'fTypeId', 'fUserId']);
+/**
+ * On the embedded database, how long the import waits at most between two batches while other calls'
+ * reads keep coming in (a device list is five of them, each otherwise waiting for a batch of its own).
+ */
+const READERS_MS = 50;
 /** Device numbers looked up in the database with one statement while the file is checked. */
 const CHECK_BATCH = 5_000;
 /** An import of this many rows or more has the device table's statistics taken again once it is in. */
@@ -84,43 +86,31 @@ const LISTED_ERRORS = 1_000;
 /** Progress goes to the console at most this often (and at every change of phase). */
 const PROGRESS_MS = 250;
 
-export const TRANSFER_MESSAGES = {
-  badType: '文件格式不正确',
-  tooLarge: '超出文件大小限制',
-  noFile: '请选择导入文件',
-  empty: '导入文件没有数据',
-  productRequired: '所属产品不能为空',
-  productUnknown: '所属产品不存在',
-  duplicateInFile: '设备编号重复',
-  noDevices: '请选择设备',
-  /** The first line of a refused file: nothing of it was written. */
-  failed: SHEET_MESSAGES.failed,
-};
-
-/** A file of more rows than DEVICE_IMPORT_MAX_ROWS, refused before anything is written. */
-export const tooManyRows = (max: number) => `导入行数超出限制（最多${max}行）`;
-/** The last line of a refusal with more bad rows than it lists. */
-const moreBadRows = (count: number) => `……另有${count}行有误`;
+/** A file of more rows than DEVICE_IMPORT_MAX_ROWS, refused before anything is written (its zh-CN words). */
+export const tooManyRows = (max: number) => reasonText(reason('deviceImport.tooManyRows', { max }));
+/** The last line of a refusal's legacy message with more bad rows than it lists. */
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The template's columns; the export starts with the same ones, so an export can be imported again. */
+/** A field's label (zh-CN), the header of its column: schemas/device.schema.json, product.schema.json. */
+const label = (entityName: string, field: string) => entity(entityName).fields[field].labels['zh-CN'];
 const COLUMNS = [
-  { key: 'productNumber', header: '产品编号', aliases: ['product number', '所属产品编号', '产品'], width: 16 },
-  { key: 'fNumber', header: '设备编号', aliases: ['device number', '设备id', '设备ID'], width: 22 },
-  { key: 'fName', header: '设备名称', aliases: ['name', 'device name', '名称'], width: 22 },
+  { key: 'productNumber', header: label('product', 'fNumber'), aliases: ['product number', zh('deviceImport.alias.productNumber'), zh('deviceImport.alias.product')], width: 16 },
+  { key: 'fNumber', header: label('device', 'fNumber'), aliases: ['device number', zh('deviceImport.alias.deviceId')], width: 22 },
+  { key: 'fName', header: label('device', 'fName'), aliases: ['name', 'device name', zh('deviceImport.alias.name')], width: 22 },
   { key: 'fImei', header: 'IMEI', aliases: [], width: 20 },
   { key: 'fIccid', header: 'ICCID', aliases: [], width: 24 },
-  { key: 'fRemork', header: '备注', aliases: ['remark', 'remarks'], width: 30 },
+  { key: 'fRemork', header: label('device', 'fRemork'), aliases: ['remark', 'remarks'], width: 30 },
 ] as const;
 type ColumnKey = (typeof COLUMNS)[number]['key'];
 
 const EXTRA_EXPORT_COLUMNS = [
-  { key: 'productName', header: '产品名称', width: 18 },
-  { key: 'online', header: '在线状态', width: 10 },
-  { key: 'status', header: '激活状态', width: 10 },
-  { key: 'fLastOnlineTime', header: '最后在线时间', width: 20 },
-  { key: 'fIntime', header: '创建时间', width: 20 },
+  { key: 'productName', header: label('product', 'fName'), width: 18 },
+  { key: 'online', header: label('device', 'tOnline'), width: 10 },
+  { key: 'status', header: label('device', 'fStatus'), width: 10 },
+  { key: 'fLastOnlineTime', header: label('device', 'fLastOnlineTime'), width: 20 },
+  { key: 'fIntime', header: label('device', 'fIntime'), width: 20 },
 ];
 
 /** RFC 5987: a plain ASCII fallback for old clients, the UTF-8 name for everyone else. */
@@ -138,14 +128,15 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 }
 
 /** A file answer still refuses with the envelope, so the console can show the message. */
-function fileRoute(app: FastifyInstance, ctx: RouteContext, path: string, permission: string, body: JsonSchema, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
-  describeRoute(ctx.catalog, { path, methods: ['POST'], codes: [permission], public: false, tag: 't-device', produces: path === TRANSFER_PATHS.qrcode ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body });
+function fileRoute(app: FastifyInstance, ctx: RouteContext, call: DeclaredCallName, body: JsonSchema, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
+  const codes = declaredCodes(call) ?? [];
+  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body });
   app.route({
     method: 'POST',
     url: path,
     handler: async (request, reply) => {
       const user = await authenticate(ctx, request, reply);
-      if (!user.permissions.has(permission)) throw new Forbidden();
+      if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
       // The body the document shows is the one checked, as registerCall does for enveloped calls.
       checkBody({ body }, request.body ?? {});
       return handler(user, { ...(request.query as Record<string, unknown>), ...jsonBody(request) }, reply);
@@ -162,7 +153,7 @@ function styleHeader(sheet: ExcelJS.Worksheet) {
 
 export async function templateWorkbook(): Promise<Buffer> {
   const book = await newWorkbook();
-  const sheet = book.addWorksheet('设备');
+  const sheet = book.addWorksheet(zh('deviceImport.sheet'));
   sheet.columns = COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   // Long digit strings (IMEI, ICCID) must stay text, not turn into numbers in scientific notation.
   for (const key of ['productNumber', 'fNumber', 'fImei', 'fIccid'] as const) sheet.getColumn(key).numFmt = '@';
@@ -202,13 +193,13 @@ async function exportDevices(ctx: RouteContext, user: User, condition: Record<st
   const { default: excel } = await import('exceljs');
   const out = new PassThrough();
   const book = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = book.addWorksheet('设备', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = book.addWorksheet(zh('deviceImport.sheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = [...COLUMNS, ...EXTRA_EXPORT_COLUMNS].map((c) => ({ header: c.header, key: c.key, width: c.width }));
   const head = sheet.getRow(1);
   head.font = { bold: true };
   head.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8F0FE' } };
   head.commit();
-  void reply.header('content-disposition', attachment('设备数据.xlsx', 'devices.xlsx')).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(out);
+  void reply.header('content-disposition', attachment(`${zh('deviceImport.exportFile')}.xlsx`, 'devices.xlsx')).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(out);
 
   void (async () => {
     let written = 0;
@@ -226,8 +217,8 @@ async function exportDevices(ctx: RouteContext, user: User, condition: Record<st
             fIccid: r.fIccid ?? '',
             fRemork: r.fRemork ?? '',
             productName: product?.fName ?? '',
-            online: Number(r.tOnline) === 1 ? '在线' : '离线',
-            status: Number(r.fStatus) === 1 ? '已激活' : '未激活',
+            online: zh(Number(r.tOnline) === 1 ? 'deviceImport.online' : 'deviceImport.offline'),
+            status: zh(Number(r.fStatus) === 1 ? 'deviceImport.activated' : 'deviceImport.notActivated'),
             fLastOnlineTime: r.fLastOnlineTime ?? '',
             fIntime: r.fIntime ?? '',
           })
@@ -259,6 +250,8 @@ export interface ImportRowError {
   row: number;
   fNumber: string;
   message: string;
+  /** Why, by code (the refusal's rows carry it). */
+  reason?: Reason;
 }
 
 export interface ImportResult {
@@ -285,12 +278,8 @@ const IMPORT_RESULT = S.object({
   errors: S.array(S.object({ row: { type: 'integer' }, fNumber: S.string(), message: { type: 'string' } })),
 });
 
-/** A bad row's line: its number on the sheet, its device number where it has one, its reason. */
-const badRowLine = (e: ImportRowError) => `第${e.row}行${e.fNumber ? `（${e.fNumber}）` : ''}：${e.message}`;
-
-export function importText(result: ImportResult): string {
-  return `导入完成：共 ${result.total} 条，成功 ${result.imported} 条`;
-}
+/** What a finished import answers: how many rows, how many written. */
+export const importNotice = (result: ImportResult): Reason => reason('deviceImport.done', { total: result.total, imported: result.imported });
 
 /** How far an import has got, without its id (the route adds it). */
 export type ImportProgress = Omit<DeviceImportProgress, 'id'>;
@@ -333,7 +322,7 @@ export class StringTable {
     const length = Buffer.byteLength(text);
     const size = StringTable.CHUNK_BYTES;
     if (this.#end + length > this.#chunks.length * size) {
-      if (this.#chunks.length >= StringTable.MAX_CHUNKS) throw new Refusal(TRANSFER_MESSAGES.tooLarge);
+      if (this.#chunks.length >= StringTable.MAX_CHUNKS) throw refuse('import.tooLarge');
       this.#end = this.#chunks.length * size;
       this.#chunks.push(Buffer.allocUnsafe(size));
     }
@@ -480,7 +469,7 @@ async function* sheetRows(file: string, strings: StringTable): AsyncGenerator<Ex
     // What the reader throws (a damaged zip, XML that is no sheet) means the file is no workbook; the
     // system's own failures (a full disk) stay what they are.
     if ((error as NodeJS.ErrnoException).syscall) throw error;
-    throw new Refusal(TRANSFER_MESSAGES.badType);
+    throw refuse('import.badFormat');
   } finally {
     if (!ended) {
       // Left part-way (a refusal): the rest of the reader's work is only passing over the sheets' copies.
@@ -565,14 +554,14 @@ async function checkFile(ctx: ImportContext, user: User, file: string, spool: Sp
   const model = entity('device');
   const products = await ctx.db.selectFrom('t_product').select(['fId', 'fNumber', 'fDeviceType']).execute();
   const productByNumber = new Map(products.map((p) => [String(p.fNumber).trim(), p]));
-  const taken = messageFor(model, 'fNumber', 'unique');
+  const taken = fieldReason(model, 'fNumber', 'unique');
   // As with a device added by hand: an agent's import is the agent's; others' belong to no agent.
   const owner = user.fAdmin === 2 ? user.fId : null;
   const errors: ImportRowError[] = [];
   let failed = 0;
-  const refuse = (row: number, fNumber: string, message: string) => {
+  const refuseRow = (row: number, fNumber: string, why: Reason) => {
     failed++;
-    if (errors.length < LISTED_ERRORS) errors.push({ row, fNumber, message });
+    if (errors.length < LISTED_ERRORS) errors.push({ row, fNumber, message: reasonText(why), reason: why });
   };
 
   // Numbers seen in the file so far, and those waiting for their look-up in the database.
@@ -584,7 +573,7 @@ async function checkFile(ctx: ImportContext, user: User, file: string, spool: Sp
     if (!batch.length) return;
     const found = await ctx.db.selectFrom('t_device').select('fNumber').where(sql<boolean>`f_number = any(${batch.map((c) => c.fNumber)})`).execute();
     const existing = new Set(found.map((f) => String(f.fNumber)));
-    for (const c of batch) if (existing.has(c.fNumber)) refuse(c.row, c.fNumber, taken);
+    for (const c of batch) if (existing.has(c.fNumber)) refuseRow(c.row, c.fNumber, taken);
     progress.checked += batch.length;
   };
 
@@ -599,10 +588,10 @@ async function checkFile(ctx: ImportContext, user: User, file: string, spool: Sp
     const raw = Object.fromEntries(COLUMNS.map((c) => [c.key, columns!.has(c.key) ? textOf(row.getCell(columns!.get(c.key)!), strings) : ''])) as Record<ColumnKey, string>;
     if (Object.values(raw).every((v) => v === '')) continue;
     progress.read++;
-    if (progress.read > maxRows) throw new Refusal(tooManyRows(maxRows));
+    if (progress.read > maxRows) throw refuse('deviceImport.tooManyRows', { max: maxRows });
     const checked = checkRow(model, user, productByNumber, seen, raw);
-    if (typeof checked === 'string') {
-      refuse(row.number, raw.fNumber, checked);
+    if (isRowRefusal(checked)) {
+      refuseRow(row.number, raw.fNumber, checked);
       progress.checked++;
     } else {
       checked.fUserId = owner;
@@ -619,48 +608,169 @@ async function checkFile(ctx: ImportContext, user: User, file: string, spool: Sp
   }
   await lookUp();
   await spool.close();
-  if (!progress.read) throw new Refusal(TRANSFER_MESSAGES.empty);
+  if (!progress.read) throw refuse('import.empty');
   if (failed) {
     errors.sort((a, b) => a.row - b.row);
-    const lines = [TRANSFER_MESSAGES.failed, ...errors.map(badRowLine)];
-    if (failed > errors.length) lines.push(moreBadRows(failed - errors.length));
-    throw new Refusal(lines.join('\n'));
+    // The bad rows by code; the legacy message lists them as `第n行（number）：reason` under the first line.
+    throw refuse('import.failed', {}, { rows: { rows: errors.map((e) => ({ row: e.row, ...(e.fNumber ? { label: e.fNumber } : {}), reason: e.reason! })), total: failed } });
   }
 }
 
-/** The second pass: the spooled rows written in batches, all in one transaction. */
+/**
+ * The second pass: the spooled rows written in batches, all in one transaction. On the embedded
+ * database that transaction holds the one session for its whole length (most of a minute for a million
+ * rows), so there other calls' reads are let in between the batches (`letReadersIn`); their writes wait
+ * for the commit, as before.
+ */
 async function writeRows(ctx: ImportContext, user: User, spool: string, { progress, report }: Tracker): Promise<void> {
   const shared = user.fAdmin === 0 && !isAdmin(user);
+  const lend = lender(ctx.db);
   await ctx.db.transaction().execute(async (trx) => {
-    const write = async (rows: Record<string, unknown>[]) => {
-      // One array a column, unnested into rows: a handful of parameters however many rows, which both
-      // databases read much faster than a VALUES list of thousands of them.
-      const keys = Object.keys(rows[0]);
-      const columns = keys.map((k) => sql`${rows.map((r) => r[k] ?? null)}::${sql.raw(INTEGER_COLUMNS.has(k) ? 'integer' : 'text')}[]`);
-      const insert = trx.insertInto('t_device').columns(keys as never).expression(sql`select * from unnest(${sql.join(columns)})`);
-      if (!shared) await insert.execute();
-      else {
-        // An ordinary user's devices are reached through the share table, as when added by hand.
-        const inserted = await insert.returning('fId').execute();
-        await trx.insertInto('t_user_device').values(inserted.map((d) => ({ fUserId: user.fId, fDeviceId: d.fId, fOwner: 1 }))).execute();
+    const readers = lend ? await letReadersIn(trx) : null;
+    const lent = readers ? lend!({ role: IMPORT_READER }) : null;
+    try {
+      const write = async (rows: Record<string, unknown>[]) => {
+        // One array a column, unnested into rows: a handful of parameters however many rows, which both
+        // databases read much faster than a VALUES list of thousands of them.
+        const keys = Object.keys(rows[0]);
+        const columns = keys.map((k) => sql`${rows.map((r) => r[k] ?? null)}::${sql.raw(INTEGER_COLUMNS.has(k) ? 'integer' : 'text')}[]`);
+        const insert = trx.insertInto('t_device').columns(keys as never).expression(sql`select * from unnest(${sql.join(columns)})`);
+        if (readers) await readers.insert(insert, shared ? user.fId : null);
+        else if (!shared) await insert.execute();
+        else {
+          // An ordinary user's devices are reached through the share table, as when added by hand.
+          const inserted = await insert.returning('fId').execute();
+          await trx.insertInto('t_user_device').values(inserted.map((d) => ({ fUserId: user.fId, fDeviceId: d.fId, fOwner: 1 }))).execute();
+        }
+        progress.written += rows.length;
+        report('write');
+        // Other calls' turn between batches (on PostgreSQL they run beside the transaction; on the
+        // embedded database their reads run in it, see letReadersIn, a call's reads one after the other).
+        if (lent) await lent.pause(READERS_MS);
+        else await nextTurn();
+      };
+      const size = writeBatch(ctx.db);
+      let batch: Record<string, unknown>[] = [];
+      for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) {
+        batch.push(JSON.parse(line) as Record<string, unknown>);
+        if (batch.length >= size) {
+          await write(batch);
+          batch = [];
+        }
       }
-      progress.written += rows.length;
-      report('write');
-      // Other calls' turn between batches (on PostgreSQL they run beside the transaction).
-      await nextTurn();
-    };
-    const size = writeBatch(ctx.db);
-    let batch: Record<string, unknown>[] = [];
-    for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) {
-      batch.push(JSON.parse(line) as Record<string, unknown>);
-      if (batch.length >= size) {
-        await write(batch);
-        batch = [];
-      }
+      if (batch.length) await write(batch);
+    } finally {
+      lent?.end();
     }
-    if (batch.length) await write(batch);
+    await readers?.close();
   });
 }
+
+/** The role other calls' reads run as while an import writes on the embedded database; it lives only inside the import's transaction. */
+const IMPORT_READER = 'iot_import_reader';
+/** Its row-security policy on the two tables the import writes. */
+const IMPORT_POLICY = 'iot_import_committed';
+
+/** What an import's transaction on the embedded database needs while it lets other calls' reads in. */
+interface Readers {
+  /** Writes a batch (and its shares, for `sharer`), counting its devices for the device counters. */
+  insert(insert: InsertQueryBuilder<any, any, any>, sharer: number | null): Promise<void>;
+  /** Brings the device counters up to date, and takes everything letReadersIn set up away again. */
+  close(): Promise<void>;
+}
+
+/**
+ * Prepares the import's transaction on the embedded database for other calls' reads to run in it
+ * between the batches (server/db/pglite.ts, `Lending`), each read-only in a savepoint rolled back after
+ * it, as IMPORT_READER. So that they answer exactly what they would answer beside the transaction on
+ * PostgreSQL — the devices as committed — the role:
+ * - reads the schema's tables only (no view or function that would read as its owner; none may be
+ *   SECURITY DEFINER), and no sequence;
+ * - sees, of the two tables the import writes (t_device, t_user_device), only the rows this transaction
+ *   did not write: a row-security policy (`xmin`, and for t_device the largest id committed before, so
+ *   that lists walking the ids from the top start below the import's);
+ * - reads the device counters as committed: their trigger is off while the batches go in (the batches
+ *   count their devices themselves, with the trigger's keys), and they are brought up to date only
+ *   after the last read was let in, just before the commit.
+ * Nothing else is written by the transaction: no other trigger or rule may fire on an insert into those
+ * two tables (checked here; otherwise no read is let in and the import runs as before). The role, its
+ * grants, the policies, row security and the trigger's state are all changes of this same transaction,
+ * taken back by close() before it commits: a failure or a crash before then rolls them back with the
+ * devices, and nothing of them is ever committed. Keyword searches compare with `ilike`, which row
+ * security keeps off the trigram indexes (a full walk of the devices) unless it is marked leakproof:
+ * marked so, likewise only inside the transaction. That only lets the planner test it before the policy;
+ * every row answered still passes the policy, and `ilike` writes nothing (an error would only send the
+ * read to wait for the commit).
+ */
+async function letReadersIn(trx: Transaction<any>): Promise<Readers | null> {
+  const one = async <T>(text: ReturnType<typeof sql>) => (await text.execute(trx)).rows[0] as T;
+  const { unsafe } = await one<{ unsafe: string | null }>(sql`
+    select coalesce(
+      (select string_agg(t.tgname, ', ') from pg_trigger t where not t.tgisinternal and t.tgenabled <> 'D' and (t.tgtype & 4) <> 0
+        and t.tgrelid in ('t_device'::regclass, 't_user_device'::regclass) and not (t.tgrelid = 't_device'::regclass and t.tgname = 't_device_count_insert')),
+      (select string_agg(rulename, ', ') from pg_rules where schemaname = current_schema() and tablename in ('t_device', 't_user_device')),
+      (select 'row security on ' || string_agg(relname, ', ') from pg_class where oid in ('t_device'::regclass, 't_user_device'::regclass) and relrowsecurity),
+      (select 'security definer ' || string_agg(proname, ', ') from pg_proc where prosecdef and pronamespace = current_schema()::regnamespace),
+      (select 'role ' || rolname from pg_roles where rolname = ${IMPORT_READER}),
+      (select 'no trigger t_device_count_insert' where not exists (select from pg_trigger where tgrelid = 't_device'::regclass and tgname = 't_device_count_insert' and tgenabled <> 'D'))
+    ) as unsafe`);
+  if (unsafe) {
+    console.warn(`device import: other calls wait for the import's commit (${unsafe})`);
+    return null;
+  }
+  const { committed, leakproof } = await one<{ committed: number; leakproof: boolean }>(
+    sql`select coalesce(max(f_id), 0) as committed, (select proleakproof from pg_proc where oid = 'pg_catalog.texticlike(text, text)'::regprocedure) as leakproof from t_device`,
+  );
+  const run = (text: string) => sql.raw(text).execute(trx);
+  await run(`CREATE ROLE ${IMPORT_READER} NOLOGIN`);
+  // What the server's own reads of the statistics and settings see (the database monitor).
+  await run(`GRANT pg_read_all_stats, pg_read_all_settings TO ${IMPORT_READER}`);
+  await run(`DO $$ DECLARE t regclass; BEGIN
+    FOR t IN SELECT oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p') LOOP
+      EXECUTE format('GRANT SELECT ON %s TO ${IMPORT_READER}', t);
+    END LOOP; END $$`);
+  await run(`CREATE POLICY ${IMPORT_POLICY} ON t_device FOR SELECT TO ${IMPORT_READER} USING (f_id <= ${Number(committed)} AND xmin <> pg_current_xact_id()::xid)`);
+  await run(`CREATE POLICY ${IMPORT_POLICY} ON t_user_device FOR SELECT TO ${IMPORT_READER} USING (xmin <> pg_current_xact_id()::xid)`);
+  await run(`ALTER TABLE t_device ENABLE ROW LEVEL SECURITY`);
+  await run(`ALTER TABLE t_user_device ENABLE ROW LEVEL SECURITY`);
+  await run(`ALTER TABLE t_device DISABLE TRIGGER t_device_count_insert`);
+  if (!leakproof) await run(`ALTER FUNCTION pg_catalog.texticlike(text, text) LEAKPROOF`);
+
+  // The devices written, by the device counters' keys (migration 028's t_device_count_apply).
+  const counts = new Map<string, number>();
+  return {
+    async insert(insert, sharer) {
+      const added = insert.returning(['fId', 'fProductId', 'fTypeId', 'tOnline', 'fStatus']);
+      // An ordinary user's devices are reached through the share table, as when added by hand.
+      const shares = sharer === null ? sql`` : sql`, shares as (insert into t_user_device (f_user_id, f_device_id, f_owner) select ${sharer}::integer, f_id, 1 from added)`;
+      const { rows } = await sql<{ key: string; n: number }>`with added as (${added})${shares}
+        select concat_ws(',', coalesce(f_product_id, 0), coalesce(f_type_id, 0), coalesce(t_online, -1), coalesce(f_status, -1)) as key, count(*)::int as n
+        from added group by 1`.execute(trx);
+      for (const r of rows) counts.set(r.key, (counts.get(r.key) ?? 0) + r.n);
+    },
+    async close() {
+      const keys = [...counts.keys()].map((k) => k.split(',').map(Number));
+      if (keys.length) {
+        const column = (i: number) => sql`${keys.map((k) => k[i])}::integer[]`;
+        // As the trigger does it: in key order, so that concurrent writers cannot deadlock on the rows.
+        await sql`insert into t_device_count as c (f_product_id, f_type_id, f_online, f_status, f_count)
+          select p, t, o, s, n from unnest(${column(0)}, ${column(1)}, ${column(2)}, ${column(3)}, ${[...counts.values()]}::bigint[]) as x(p, t, o, s, n) order by 1, 2, 3, 4
+          on conflict (f_product_id, f_type_id, f_online, f_status) do update set f_count = c.f_count + excluded.f_count`.execute(trx);
+      }
+      await run(`ALTER TABLE t_device ENABLE TRIGGER t_device_count_insert`);
+      if (!leakproof) await run(`ALTER FUNCTION pg_catalog.texticlike(text, text) NOT LEAKPROOF`);
+      await run(`ALTER TABLE t_device DISABLE ROW LEVEL SECURITY`);
+      await run(`ALTER TABLE t_user_device DISABLE ROW LEVEL SECURITY`);
+      await run(`DROP POLICY ${IMPORT_POLICY} ON t_device`);
+      await run(`DROP POLICY ${IMPORT_POLICY} ON t_user_device`);
+      await run(`DROP OWNED BY ${IMPORT_READER}`);
+      await run(`DROP ROLE ${IMPORT_READER}`);
+    },
+  };
+}
+
+/** A checked row that is refused: its reason by code. */
+const isRowRefusal = (checked: Record<string, unknown> | Reason): checked is Reason => typeof checked.code === 'string' && 'params' in checked;
 
 /** One row's values to insert, or the reason it is refused (the same checks and words as a device added by hand). */
 function checkRow(
@@ -669,17 +779,18 @@ function checkRow(
   productByNumber: Map<string, { fId: unknown; fDeviceType: unknown }>,
   seen: StringSet,
   raw: Record<ColumnKey, string>,
-): Record<string, unknown> | string {
-  if (!raw.productNumber) return TRANSFER_MESSAGES.productRequired;
+): Record<string, unknown> | Reason {
+  if (!raw.productNumber) return reason('deviceImport.productRequired');
   const product = productByNumber.get(raw.productNumber);
-  if (!product) return TRANSFER_MESSAGES.productUnknown;
-  if (!raw.fNumber) return messageFor(model, 'fNumber', 'required');
-  if (!seen.add(raw.fNumber)) return TRANSFER_MESSAGES.duplicateInFile;
+  if (!product) return reason('deviceImport.productUnknown');
+  if (!raw.fNumber) return fieldReason(model, 'fNumber', 'required');
+  if (!seen.add(raw.fNumber)) return reason('deviceImport.duplicateInFile');
   let values: Record<string, unknown>;
   try {
     values = validateBody(model, { fProductId: product.fId, fNumber: raw.fNumber, fName: raw.fName, fImei: raw.fImei, fIccid: raw.fIccid, fRemork: raw.fRemork }, 'create', user);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    if (error instanceof Refusal && error.reason) return error.reason;
+    throw error;
   }
   values.fTypeId = product.fDeviceType;
   return values;
@@ -689,8 +800,8 @@ function checkRow(
  * Tells the importing user's consoles how far an import has got, through the event stream of whichever
  * replica they are connected to: at most every PROGRESS_MS, at once at the end of a phase. On
  * PostgreSQL a notification at a time (a newer report replaces one still waiting); the embedded
- * database's one connection is the import's own while it writes, so there the report goes straight to
- * this process's listeners.
+ * database's one connection is the import's own while it writes (only reads are let in beside it, and a
+ * notification is none), so there the report goes straight to this process's listeners.
  */
 function progressReporter(db: DB, relay: Relay, userId: number, id: string | null): (progress: ImportProgress, final?: boolean) => void {
   if (!id) return () => undefined;
@@ -741,14 +852,14 @@ async function copyTo(source: NodeJS.ReadableStream, path: string): Promise<void
 }
 
 async function receiveUpload(request: FastifyRequest): Promise<{ dir: string; file: string; id: string | null }> {
-  if (!request.isMultipart()) throw new Refusal(TRANSFER_MESSAGES.noFile);
+  if (!request.isMultipart()) throw refuse('import.noFile');
   let dir: string | undefined;
   try {
     const part = await request.file();
-    if (!part) throw new Refusal(TRANSFER_MESSAGES.noFile);
+    if (!part) throw refuse('import.noFile');
     if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
       part.file.resume();
-      throw new Refusal(TRANSFER_MESSAGES.badType);
+      throw refuse('import.badFormat');
     }
     const field = part.fields[IMPORT_PROGRESS_FIELD] as { value?: unknown } | undefined;
     const id = typeof field?.value === 'string' && IMPORT_ID.test(field.value) ? field.value : null;
@@ -763,12 +874,12 @@ async function receiveUpload(request: FastifyRequest): Promise<{ dir: string; fi
     } finally {
       socket.off('close', gone);
     }
-    if (part.file.truncated) throw new Refusal(TRANSFER_MESSAGES.tooLarge, 413);
+    if (part.file.truncated) throw refuse('import.tooLarge', {}, { status: 413 });
     return { dir, file, id };
   } catch (error) {
     if (dir) await rm(dir, { recursive: true, force: true });
     if (error instanceof Refusal) throw error;
-    if (isTooLarge(error)) throw new Refusal(TRANSFER_MESSAGES.tooLarge, 413);
+    if (isTooLarge(error)) throw refuse('import.tooLarge', {}, { status: 413 });
     throw error;
   }
 }
@@ -777,9 +888,9 @@ async function receiveUpload(request: FastifyRequest): Promise<{ dir: string; fi
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\x00-\x1f]/g, '_') || 'device';
 
 export async function qrcodeZip(ctx: RouteContext, user: User, ids: number[]): Promise<{ zip: Buffer; count: number }> {
-  if (!ids.length) throw new Refusal(TRANSFER_MESSAGES.noDevices);
+  if (!ids.length) throw refuse('deviceImport.noDevices');
   const devices = await scoped(ctx, entity('device'), user).where('t_device.fId', 'in', ids.slice(0, QR_CAP)).orderBy('t_device.fId', 'asc').execute();
-  if (!devices.length) throw new Refusal('设备不存在或无权操作');
+  if (!devices.length) throw refuse('device.notFound');
   const zip = new JSZip();
   const used = new Set<string>();
   for (const d of devices) {
@@ -798,20 +909,20 @@ export interface TransferOptions {
 }
 
 export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, options: TransferOptions = { importMaxRows: DEFAULT_DEVICE_IMPORT_MAX_ROWS }) {
-  fileRoute(app, ctx, TRANSFER_PATHS.template, EXPORT_PERMISSION, S.object({}), async (_user, _body, reply) =>
-    sendFile(reply, await templateWorkbook(), XLSX_TYPE, '设备导入模板.xlsx', 'device-template.xlsx'),
+  fileRoute(app, ctx, 'device.template', S.object({}), async (_user, _body, reply) =>
+    sendFile(reply, await templateWorkbook(), XLSX_TYPE, `${zh('deviceImport.templateFile')}.xlsx`, 'device-template.xlsx'),
   );
   // The device list's search: its filters' condition keys.
   const exportBody = S.object({ condition: { type: ['object', 'null'], properties: Object.fromEntries(entity('device').filters.map((f) => [f.key, S.any()])) } });
-  fileRoute(app, ctx, TRANSFER_PATHS.export, EXPORT_PERMISSION, exportBody, async (user, body, reply) => {
+  fileRoute(app, ctx, 'device.export', exportBody, async (user, body, reply) => {
     const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
     return exportDevices(ctx, user, condition, reply);
   });
-  fileRoute(app, ctx, TRANSFER_PATHS.qrcode, EXPORT_PERMISSION, S.object({ fIds: S.ids('the chosen devices'), deviceIds: S.ids('the same, as older callers name it'), ids: S.ids('the same') }), async (user, body, reply) => {
+  fileRoute(app, ctx, 'device.qrcodes', S.object({ fIds: S.ids('the chosen devices'), deviceIds: S.ids('the same, as older callers name it'), ids: S.ids('the same') }), async (user, body, reply) => {
     // Callers name the selection fIds, deviceIds or ids (the contract's pages differ).
     const field = (['fIds', 'deviceIds', 'ids'] as const).find((k) => body[k] !== undefined && body[k] !== null) ?? 'fIds';
     const { zip } = await qrcodeZip(ctx, user, idList(body[field], field));
-    return sendFile(reply, zip, 'application/zip', '设备二维码.zip', 'device-qrcodes.zip');
+    return sendFile(reply, zip, 'application/zip', `${zh('deviceImport.qrcodeFile')}.zip`, 'device-qrcodes.zip');
   });
 
   // Imports of this server run one after the other: each is bounded in memory, so several together would not be.
@@ -821,12 +932,10 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
-      path: TRANSFER_PATHS.import,
+      call: 'device.import',
       data: IMPORT_RESULT,
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES },
-      permission: IMPORT_PERMISSION,
       write: true,
-      logname: { key: 'device.import', 'zh-CN': '设备导入', 'zh-TW': '設備匯入', 'en-US': 'Import devices' },
       handler: async ({ user, request }) => {
         const upload = await receiveUpload(request);
         try {
@@ -836,7 +945,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, 
           previous = run;
           report({ phase: 'wait', read: 0, checked: 0, written: 0, total: 0 }, true);
           const result = await run;
-          return new Answer(result, importText(result));
+          return new Answer(result, importNotice(result));
         } finally {
           await rm(upload.dir, { recursive: true, force: true });
         }

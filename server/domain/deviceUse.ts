@@ -8,15 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { reason, refuse } from '../http/envelope';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { applyFilters, pageAt, searchesText } from '../crud/query';
 import type { Services, User } from '../crud/types';
 import { visibleDevice } from './deviceAccess';
-
-export const USE_PATHS = { mine: '/biz/t-device/my-devices', use: '/biz/t-device/use' };
-export const USE_PERMISSION = 'device:use';
-export const USE_MESSAGES = { added: '加入成功', removed: '移除成功', notAllowed: '设备操作失败:该设备不能加入或移除' };
 
 /** Whether the user's own account is something separate from what the user sees. */
 export const mayUse = (user: User) => user.fAdmin === 1 || user.fAdmin === 2;
@@ -39,10 +35,9 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
 
 export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
-    path: USE_PATHS.mine,
+    call: 'device.mine',
     data: S.pageOf(S.entity('device')),
     body: S.page({ keyword: S.keyword() }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const model = entity('device');
       const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
@@ -55,26 +50,24 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   registerCall(app, ctx, {
-    path: USE_PATHS.use,
+    call: 'device.use',
     data: S.object({ isUse: { type: 'integer', enum: [0, 1], description: '1 now in use, 0 removed' } }, ['isUse']),
     body: S.object({ fId: S.id('the device'), deviceId: S.id() }),
-    permission: USE_PERMISSION,
     write: true,
-    logname: { key: 'device.use', 'zh-CN': '设备使用', 'zh-TW': '設備使用', 'en-US': 'Use or remove devices' },
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
-      if (!mayUse(user!)) throw new Refusal(USE_MESSAGES.notAllowed);
+      if (!mayUse(user!)) throw refuse('use.notAllowed');
       const existing = await ctx.db.selectFrom('t_user_device').select('fId').where('fUserId', '=', user!.fId).where('fDeviceId', '=', device.fId).executeTakeFirst();
       if (existing) {
         await ctx.db.deleteFrom('t_user_device').where('fId', '=', existing.fId).execute();
-        return new Answer({ isUse: 0 }, USE_MESSAGES.removed);
+        return new Answer({ isUse: 0 }, reason('use.removed'));
       }
       await ctx.db
         .insertInto('t_user_device')
         .values({ fUserId: user!.fId, fDeviceId: device.fId, fOwner: 1 })
         .onConflict((oc) => oc.columns(['fUserId', 'fDeviceId']).doNothing())
         .execute();
-      return new Answer({ isUse: 1 }, USE_MESSAGES.added);
+      return new Answer({ isUse: 1 }, reason('use.added'));
     },
   });
 }

@@ -12,8 +12,6 @@ import { validateBody } from '../crud/validate';
 import { routes } from '../generated/routes';
 import type { JsonSchema } from '../http/catalog';
 
-export const ERROR_LOG_PATHS = { add: '/system/error-log/add', export: '/system/error-log/exportCsv', list: '/system/error-log/pageList' };
-export const ERROR_LOG_CODE = 'errorLog:list';
 /** A report is a few fields; the largest (stack 4000, message 2000) fit well under this. */
 export const ERROR_REPORT_MAX_BYTES = 16 * 1024;
 /** Reports a minute per address: a console stuck in an error loop must not fill the table. */
@@ -21,15 +19,8 @@ export const ERROR_REPORTS_PER_MINUTE = Number(process.env.ERROR_LOG_RATE_LIMIT 
 /** Rows in one CSV export, newest first (the engine's largest page). */
 export const EXPORT_MAX_ROWS = 10000;
 
-const CSV_COLUMNS: [string, string][] = [
-  ['fIntime', '时间'],
-  ['fType', '类型'],
-  ['fCode', '编码'],
-  ['fMessage', '错误信息'],
-  ['fUrl', '地址'],
-  ['fUserName', '用户'],
-  ['fUserAgent', '浏览器'],
-];
+/** The export's columns, headed by their fields' labels (zh-CN, schemas/errorLog.schema.json). */
+const CSV_COLUMNS = ['fIntime', 'fType', 'fCode', 'fMessage', 'fUrl', 'fUserName', 'fUserAgent'];
 
 /** A CSV field: quoted, inner quotes doubled; a leading = + - @ is defused so a spreadsheet does not run it. */
 function csvField(value: unknown): string {
@@ -39,21 +30,20 @@ function csvField(value: unknown): string {
 }
 
 export function toCsv(rows: Record<string, unknown>[]): string {
-  const lines = [CSV_COLUMNS.map(([, title]) => csvField(title)).join(',')];
-  for (const row of rows) lines.push(CSV_COLUMNS.map(([key]) => csvField(row[key])).join(','));
+  const { fields } = entity('errorLog');
+  const lines = [CSV_COLUMNS.map((key) => csvField(fields[key].label)).join(',')];
+  for (const row of rows) lines.push(CSV_COLUMNS.map((key) => csvField(row[key])).join(','));
   // The byte-order mark makes spreadsheet programs read the Chinese text as UTF-8.
   return '\uFEFF' + lines.join('\r\n') + '\r\n';
 }
 
 export function registerErrorLogRoutes(app: FastifyInstance, ctx: RouteContext) {
   const model = entity('errorLog');
-  const listRoute = routes.find((r) => r.path === ERROR_LOG_PATHS.list)!;
+  const listRoute = routes.find((r) => r.entity === 'errorLog' && r.action === 'list')!;
 
   registerCall(app, ctx, {
-    path: ERROR_LOG_PATHS.add,
-    permission: null,
+    call: 'errorLog.add',
     tag: 'errorLog',
-    summary: { 'zh-CN': '上报前端错误', 'zh-TW': '上報前端錯誤', 'en-US': 'Report a console error' },
     // The entity's rules check the report (one declaration for the table, the list and this call).
     body: model.body as JsonSchema,
     bodyCheckedByHandler: true,
@@ -72,10 +62,8 @@ export function registerErrorLogRoutes(app: FastifyInstance, ctx: RouteContext) 
   });
 
   registerCall(app, ctx, {
-    path: ERROR_LOG_PATHS.export,
-    permission: ERROR_LOG_CODE,
+    call: 'errorLog.export',
     tag: 'errorLog',
-    summary: { 'zh-CN': '导出错误日志（CSV）', 'zh-TW': '匯出錯誤日誌（CSV）', 'en-US': 'Export the error log (CSV)' },
     body: { type: 'object', properties: { condition: { type: ['object', 'null'], description: 'the filters of the list (type, keyword, time_limit)' } } },
     produces: 'text/csv',
     handler: async ({ user, body, reply }) => {

@@ -8,17 +8,17 @@ import { S, answers, takes } from '../http/catalog';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext, Services } from '../crud/types';
-import { random } from '../db/demo/random';
 import { sendMessage } from './messageCentre';
-import { signOne, signOneBody } from './signOff';
-import { FEEDBACK_SIGN_MESSAGES } from '../../adapters/signOff';
+import { signOne, signOneBody, type SignRefusals } from './signOff';
 
 type Row = Record<string, unknown>;
 
-export const FEEDBACK_MESSAGES = { answerRequired: '答复内容不能为空', missing: '反馈不存在', idRequired: FEEDBACK_SIGN_MESSAGES.feedbackIdRequired, alreadySigned: FEEDBACK_SIGN_MESSAGES.feedbackSigned };
+const SIGN_REFUSALS: SignRefusals = { idRequired: 'feedback.idRequired', alreadySigned: 'feedback.alreadySigned' };
+/** The longest reply. */
+const ANSWER_MAX = 1000;
 
 /** The submitter's name, as both flavours show it (tSysUser.chineseName, fChineseName), and the signer's. */
 export async function afterRead(rows: Row[], ctx: Services) {
@@ -38,16 +38,16 @@ export async function afterRead(rows: Row[], ctx: Services) {
 }
 
 /** /biz/t-feedback/sign {fId, fHandleContent}: signed (1) with the note, by the caller, now; once only. */
-export const sign = (ctx: CallContext) => signOne(ctx, 'feedback', FEEDBACK_MESSAGES);
+export const sign = (ctx: CallContext) => signOne(ctx, 'feedback', SIGN_REFUSALS);
 
 /** /biz/t-feedback/answer: fId and fAnswerContent (or fAnswer). */
 export async function answer(ctx: CallContext) {
   const id = Number(ctx.body.fId);
   const text = String(ctx.body.fAnswerContent ?? ctx.body.fAnswer ?? '').trim();
-  if (!text) throw new Refusal(FEEDBACK_MESSAGES.answerRequired);
-  if (text.length > 1000) throw new Refusal('答复内容长度超出限制');
+  if (!text) throw refuse('feedback.answerRequired');
+  if (text.length > ANSWER_MAX) throw refuse('feedback.answerTooLong');
   const row = Number.isInteger(id) && id > 0 ? await ctx.db.selectFrom('t_feedback').selectAll().where('fId', '=', id).executeTakeFirst() : undefined;
-  if (!row) throw new Refusal(FEEDBACK_MESSAGES.missing);
+  if (!row) throw refuse('feedback.missing');
   const updated = await ctx.db
     .updateTable('t_feedback')
     .set({ fAnswer: text, fAnswerTime: new Date(), fAnswerUserId: ctx.user.fId, fStatus: Number(row.fStatus) === 0 ? 1 : row.fStatus } as never)
@@ -102,50 +102,7 @@ export function ensureDemoPhotos(dataDir: string) {
   });
 }
 
-const CONTENTS = [
-  '门锁有时候刷卡没有反应，需要刷好几次',
-  'APP登录后经常闪退，希望尽快修复',
-  '房东不处理漏水问题，投诉一下',
-  '希望增加夜间访客登记功能',
-  '智能电表读数与实际不符',
-  '社区民警联系电话在APP里找不到',
-  '开锁记录显示的时间不对',
-  '租约到期提醒能不能提前一周',
-  '门禁人脸识别在晚上识别率低',
-  '客服电话一直打不通',
-  '建议增加水电费在线缴纳',
-  '楼道灯坏了很久没人修',
-];
-
-/** A dozen feedback rows from demo people, some with photos, some answered. */
-export async function seedFeedback(db: Services['db']) {
-  const rnd = random(20261123);
-  const people = await db.selectFrom('t_sys_user').select(['fId', 'fPhone']).where('fUserType', '=', 2).orderBy('fId').limit(40).execute();
-  if (!people.length) return;
-  const admin = await db.selectFrom('t_sys_user').select('fId').where('fAdmin', '=', 1).orderBy('fId').executeTakeFirst();
-  const now = Date.now();
-  const rows = CONTENTS.map((content, i) => {
-    const person = people[i % people.length];
-    const photos = rnd.chance(0.7) ? DEMO_PHOTOS.filter(() => rnd.chance(0.5)).slice(0, 3) : [];
-    const status = i % 4 === 0 ? 1 : i === 5 ? 9 : 0;
-    const answered = status !== 0;
-    return {
-      fUserId: person.fId,
-      fPhone: person.fPhone,
-      fType: String([1, 2, 3, 9][i % 4]),
-      fFeedbackContent: content,
-      fPhotos: photos.length ? photos.join(',') : i < 3 ? DEMO_PHOTOS[i] : null,
-      fIntime: new Date(now - (i + 1) * 5.5 * 3600_000),
-      fStatus: status,
-      fAnswer: answered ? '已收到，我们会尽快处理。' : null,
-      fAnswerTime: answered ? new Date(now - i * 3600_000) : null,
-      fAnswerUserId: answered ? (admin?.fId ?? null) : null,
-    };
-  });
-  await db.insertInto('t_feedback').values(rows as never).execute();
-}
-
 answers(S.none(), sign);
-takes(signOneBody('the feedback', FEEDBACK_MESSAGES.idRequired), sign);
+takes(signOneBody('the feedback', SIGN_REFUSALS.idRequired), sign);
 answers(S.entity('feedback'), answer);
-takes(S.object({ fId: S.id('the feedback'), fAnswerContent: { type: ['string', 'null'], maxLength: 1000, 'x-messages': { maxLength: '答复内容长度超出限制' } }, fAnswer: { type: ['string', 'null'], maxLength: 1000, description: 'the same, as older callers name it', 'x-messages': { maxLength: '答复内容长度超出限制' } } }), answer);
+takes(S.object({ fId: S.id('the feedback'), fAnswerContent: { type: ['string', 'null'], maxLength: ANSWER_MAX, 'x-messages': { maxLength: 'feedback.answerTooLong' } }, fAnswer: { type: ['string', 'null'], maxLength: ANSWER_MAX, description: 'the same, as older callers name it', 'x-messages': { maxLength: 'feedback.answerTooLong' } } }), answer);

@@ -1,7 +1,7 @@
 /**
  * Firmware versions (spec 000 §3, §5): a version belongs to one product; its upgrade records go with it.
  */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import type { CallContext } from '../crud/types';
 
 type Row = Record<string, unknown>;
@@ -10,7 +10,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
   const productId = values.fProductId ?? existing?.fProductId;
   if (values.fProductId !== undefined || !existing) {
     const product = await ctx.db.selectFrom('t_product').select('fId').where('fId', '=', Number(productId)).executeTakeFirst();
-    if (!product) throw new Refusal('所属产品不存在');
+    if (!product) throw refuse('firmware.productMissing');
   }
   // The upgrade command carries the signature; devices compare it in lower case.
   if (typeof values.fMd5Sign === 'string') values.fMd5Sign = values.fMd5Sign.toLowerCase();

@@ -5,7 +5,7 @@
  */
 import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
-import { Refusal } from '../http/envelope';
+import { reason, refuse } from '../http/envelope';
 import type { CallContext, Query } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
@@ -17,15 +17,13 @@ type Row = Record<string, unknown>;
 /** fStatus of an upgrade record. */
 export const UPGRADE = { failed: -1, waiting: 0, sending: 1, success: 2 } as const;
 
-export const NONE_SELECTED = '请选择需要升级的设备';
-const ADDED = '设备添加完成';
 
 export const scope = scopeByDevice('t_firmware_update_device');
 
 async function firmwareOf(ctx: CallContext, id: unknown): Promise<Row> {
   const fId = Number(id);
   const row = Number.isInteger(fId) && fId > 0 ? await ctx.db.selectFrom('t_firmware').selectAll().where('fId', '=', fId).executeTakeFirst() : undefined;
-  if (!row) throw new Refusal('固件不存在');
+  if (!row) throw refuse('firmware.notFound');
   return row;
 }
 
@@ -73,20 +71,20 @@ export async function addDevices(ctx: CallContext) {
     for (const d of ctx.body.deviceIds) items.push({ fDeviceId: d, fFirmwareId: ctx.body.fFirmwareId });
   }
   const wanted = items.filter((i) => Number(i.fDeviceId) > 0);
-  if (!wanted.length) throw new Refusal(NONE_SELECTED);
+  if (!wanted.length) throw refuse('upgrade.noneChosen');
   const firmwareIds = new Set(wanted.map((i) => Number(i.fFirmwareId)));
-  if (firmwareIds.size !== 1) throw new Refusal('固件不存在');
+  if (firmwareIds.size !== 1) throw refuse('firmware.notFound');
   const firmware = await firmwareOf(ctx, [...firmwareIds][0]);
   const ids = [...new Set(wanted.map((i) => Number(i.fDeviceId)))];
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     await lockFirmware(tctx, firmware.fId as number);
     const allowed = await scoped(tctx, entity('device'), ctx.user).clearSelect().select('t_device.fId').where('t_device.fId', 'in', ids).where('t_device.fProductId', '=', firmware.fProductId as number).execute();
-    if (allowed.length !== ids.length) throw new Refusal('设备不存在或无权操作');
+    if (allowed.length !== ids.length) throw refuse('device.notFound');
     const existing = await trx.selectFrom('t_firmware_update_device').select('fDeviceId').where('fFirmwareId', '=', firmware.fId as number).where('fDeviceId', 'in', ids).execute();
     const known = new Set(existing.map((r) => Number(r.fDeviceId)));
     const count = await insertRecords(tctx, firmware.fId as number, ids.filter((id) => !known.has(id)));
-    return new Answer({ count, skipped: ids.length - count }, ADDED);
+    return new Answer({ count, skipped: ids.length - count }, reason('upgrade.devicesAdded'));
   });
 }
 
@@ -94,14 +92,14 @@ export async function addDevices(ctx: CallContext) {
 export async function addAll(ctx: CallContext) {
   const firmware = await firmwareOf(ctx, ctx.body.fFirmwareId);
   const productId = ctx.body.fProductId;
-  if (productId !== undefined && productId !== null && productId !== '' && Number(productId) !== Number(firmware.fProductId)) throw new Refusal('设备不属于该固件的产品');
+  if (productId !== undefined && productId !== null && productId !== '' && Number(productId) !== Number(firmware.fProductId)) throw refuse('upgrade.productMismatch');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     await lockFirmware(tctx, firmware.fId as number);
     const rows = await candidates(tctx, firmware).clearSelect().select('t_device.fId').orderBy('t_device.fId').execute();
     const count = await insertRecords(tctx, firmware.fId as number, rows.map((r) => Number(r.fId)));
-    if (!count) throw new Refusal('没有需要添加的设备');
-    return new Answer({ count }, ADDED);
+    if (!count) throw refuse('upgrade.nothingToAdd');
+    return new Answer({ count }, reason('upgrade.devicesAdded'));
   });
 }
 
@@ -112,12 +110,12 @@ async function lockFirmware(ctx: CallContext, firmwareId: number) {
 
 /** A record that is being sent cannot be removed: its device is flashing and will report back. */
 export async function beforeDelete(row: Row) {
-  if (Number(row.fStatus) === UPGRADE.sending) throw new Refusal('设备升级中，无法删除');
+  if (Number(row.fStatus) === UPGRADE.sending) throw refuse('upgrade.busy');
 }
 
 answers(S.object({ count: { type: 'integer' } }), addAll);
 answers(S.object({ count: { type: 'integer' }, skipped: { type: 'integer' } }), addDevices);
 answers(S.pageOf(S.entity('device')), undevices);
-takes(S.rows(S.object({ fDeviceId: S.id(), fFirmwareId: S.id() }), { or: [S.object({ deviceIds: S.array({ type: ['integer', 'string'] }, 'the devices'), fFirmwareId: S.id('the firmware') }, ['deviceIds'])], message: NONE_SELECTED }), addDevices);
+takes(S.rows(S.object({ fDeviceId: S.id(), fFirmwareId: S.id() }), { or: [S.object({ deviceIds: S.array({ type: ['integer', 'string'] }, 'the devices'), fFirmwareId: S.id('the firmware') }, ['deviceIds'])], message: 'upgrade.noneChosen' }), addDevices);
 takes(S.page({ fFirmwareId: S.id('the firmware'), fProductId: S.id('its product (the firmware says which)'), keyword: S.keyword('number or name') }, { fFirmwareId: S.id('the firmware, outside the condition') }), undevices);
 takes(S.object({ fFirmwareId: S.id('the firmware'), fProductId: S.id('its product, checked against the firmware\'s') }), addAll);

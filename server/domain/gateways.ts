@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { reason, refuse } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
@@ -23,8 +23,6 @@ const CARD_SIZE = 8;
 const CHILD_SIZE = 4;
 const PICKER_SIZE = 10;
 
-export const GATEWAY_CODES = { list: 'gateway:list', add: 'gateway:add' };
-
 const conditionOf = (body: Row) => (body.condition && typeof body.condition === 'object' ? (body.condition as Row) : {});
 
 function devices(ctx: Services, user: User): Query {
@@ -34,7 +32,7 @@ function devices(ctx: Services, user: User): Query {
 /** A page of devices, oldest first: `{ current, size }` of the body, `defaultSize` without a size. */
 function paged(ctx: Services, query: Query, body: Row, defaultSize: number, searching: boolean, huge = false) {
   // The picker has no time to narrow by: a keyword or a device type narrows it.
-  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching, huge, narrow: '请增加查询条件' });
+  return pageOf(ctx, query, pageAt(body, defaultSize, 10000), [{ column: 't_device.fId', asc: true }], { searching, huge, byTime: false });
 }
 
 /** The children of a gateway (or of several) the user sees, each with the link's id and its gateway. */
@@ -45,12 +43,15 @@ function children(ctx: Services, user: User, gatewayIds: number | number[]): Que
     .where('t_gateway_device.fGatewayId', 'in', [gatewayIds].flat());
 }
 
-async function requireGateway(ctx: Services, user: User, id: unknown, failure: string): Promise<Row> {
+/** What a missing gateway refuses, by the call that looked for it. */
+type GatewayMissing = 'gateway.missingForQuery' | 'gateway.missingForBind' | 'gateway.missingForUnbind';
+
+async function requireGateway(ctx: Services, user: User, id: unknown, missing: GatewayMissing): Promise<Row> {
   const gatewayId = Number(id);
   const gateway = Number.isInteger(gatewayId) && gatewayId > 0
     ? await devices(ctx, user).where('t_device.fId', '=', gatewayId).where('t_device.fTypeId', 'in', GATEWAY_TYPES).executeTakeFirst()
     : undefined;
-  if (!gateway) throw new Refusal(`${failure}：网关不存在或无权操作`);
+  if (!gateway) throw refuse(missing);
   return gateway;
 }
 
@@ -86,7 +87,7 @@ export async function gatewayCards(ctx: Services, user: User, body: Row) {
 /** One gateway's children, 4 a page: `{ current, size, condition: { gateway_id } }`. */
 export async function gatewayChildren(ctx: Services, user: User, body: Row) {
   const c = conditionOf(body);
-  const gateway = await requireGateway(ctx, user, c.gateway_id ?? c.gatewayId ?? body.gateway_id, '查询失败');
+  const gateway = await requireGateway(ctx, user, c.gateway_id ?? c.gatewayId ?? body.gateway_id, 'gateway.missingForQuery');
   const p = await paged(ctx, children(ctx, user, gateway.fId as number), body, CHILD_SIZE, false);
   return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
@@ -111,45 +112,43 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
   return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
-function itemsOf(body: Row, empty: string): Row[] {
+function itemsOf(body: Row): Row[] {
   const items = body.items ?? body.list ?? body.records;
-  if (!Array.isArray(items) || items.length === 0) throw new Refusal(empty);
+  if (!Array.isArray(items) || items.length === 0) throw refuse('gateway.noChildren');
   return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
 }
 
 /** `[{ fGatewayId, fDeviceId }]`: all bound, or none when one of them cannot be. */
 export async function bindChildren(ctx: Services, user: User, body: Row) {
-  const items = itemsOf(body, '未选择网关子设备');
-  const failure = '网关子设备添加失败';
+  const items = itemsOf(body);
   await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     for (const item of items) {
-      const gateway = await requireGateway(tctx, user, item.fGatewayId, failure);
+      const gateway = await requireGateway(tctx, user, item.fGatewayId, 'gateway.missingForBind');
       const deviceId = Number(item.fDeviceId);
       const device = Number.isInteger(deviceId) && deviceId > 0 ? await devices(tctx, user).where('t_device.fId', '=', deviceId).executeTakeFirst() : undefined;
-      if (!device) throw new Refusal(`${failure}：设备不存在或无权操作`);
-      if (GATEWAY_TYPES.includes(Number(device.fTypeId))) throw new Refusal(`${failure}：网关不能作为子设备`);
+      if (!device) throw refuse('gateway.childMissing');
+      if (GATEWAY_TYPES.includes(Number(device.fTypeId))) throw refuse('gateway.childIsGateway');
       const bound = await trx.selectFrom('t_gateway_device').select('fGatewayId').where('fDeviceId', '=', deviceId).executeTakeFirst();
-      if (bound) throw new Refusal(`${failure}：设备${String(device.fNumber)}已绑定网关`);
+      if (bound) throw refuse('gateway.childBound', { number: String(device.fNumber) });
       await trx.insertInto('t_gateway_device').values({ fGatewayId: gateway.fId, fDeviceId: deviceId }).execute();
     }
   });
-  return new Answer(null, '网关子设备添加成功');
+  return new Answer(null, reason('gateway.childrenAdded'));
 }
 
 /** `{ fGatewayId, fDeviceId }` (or the link's `gatewayDeviceId`): the child leaves its gateway. */
 export async function unbindChild(ctx: Services, user: User, body: Row) {
-  const failure = '网关子设备解绑失败';
   const linkId = Number(body.gatewayDeviceId);
   let q = ctx.db.selectFrom('t_gateway_device').selectAll();
   q = Number.isInteger(linkId) && linkId > 0 ? q.where('fId', '=', linkId) : q.where('fDeviceId', '=', Number(body.fDeviceId) || 0).where('fGatewayId', '=', Number(body.fGatewayId) || 0);
   const link = await q.executeTakeFirst();
-  if (!link) throw new Refusal(`${failure}：绑定关系不存在`);
-  await requireGateway(ctx, user, link.fGatewayId, failure);
+  if (!link) throw refuse('gateway.linkMissing');
+  await requireGateway(ctx, user, link.fGatewayId, 'gateway.missingForUnbind');
   const child = await devices(ctx, user).where('t_device.fId', '=', link.fDeviceId as number).executeTakeFirst();
-  if (!child) throw new Refusal(`${failure}：设备不存在或无权操作`);
+  if (!child) throw refuse('gateway.unbindChildMissing');
   await ctx.db.deleteFrom('t_gateway_device').where('fId', '=', link.fId as number).execute();
-  return new Answer(null, '网关子设备解绑成功');
+  return new Answer(null, reason('gateway.childRemoved'));
 }
 
 export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
@@ -157,9 +156,9 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
   const DEVICE = S.entity('device');
   // A gateway card: the gateway, how many children it has and the first of them.
   const CARD = { allOf: [DEVICE, S.object({ gatewayDeviceLength: { type: 'integer' }, tGatewayDevices: S.array(DEVICE) })] };
-  registerCall(app, ctx, { path: '/biz/t-device/devicesmore', body: S.page({ keyword: S.keyword() }), data: S.pageOf(CARD), permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayCards(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/devicesbygatewayid', body: S.page({ gateway_id: S.id(), gatewayId: S.id() }), data: S.pageOf(DEVICE), permission: GATEWAY_CODES.list, handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-device/devicesbygateway', body: S.page({ gateway_id: S.id(), keyword: S.keyword() }), data: S.hugePageOf(DEVICE), permission: GATEWAY_CODES.add, handler: ({ user, body }) => bindableDevices(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/add', body: { type: ['object', 'array'], properties: { items: S.array(S.object({ fDeviceId: S.id(), fGatewayId: S.id() })), list: S.array(), records: S.array() }, items: S.object({ fDeviceId: S.id(), fGatewayId: S.id() }) }, permission: GATEWAY_CODES.add, data: S.none(), write: true, logname: { key: 'gateway.bind', 'zh-CN': '网关添加子设备', 'zh-TW': '閘道新增子設備', 'en-US': 'Add gateway child devices' }, handler: ({ user, body }) => bindChildren(services(), user!, body) });
-  registerCall(app, ctx, { path: '/biz/t-gateway-device/del', body: S.object({ gatewayDeviceId: S.id(), fDeviceId: S.id(), fGatewayId: S.id() }), permission: GATEWAY_CODES.add, data: S.none(), write: true, logname: { key: 'gateway.unbind', 'zh-CN': '网关移除子设备', 'zh-TW': '閘道移除子設備', 'en-US': 'Remove gateway child device' }, handler: ({ user, body }) => unbindChild(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.cards', body: S.page({ keyword: S.keyword() }), data: S.pageOf(CARD), handler: ({ user, body }) => gatewayCards(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.children', body: S.page({ gateway_id: S.id(), gatewayId: S.id() }), data: S.pageOf(DEVICE), handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.bindable', body: S.page({ gateway_id: S.id(), keyword: S.keyword() }), data: S.hugePageOf(DEVICE), handler: ({ user, body }) => bindableDevices(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.bind', body: { type: ['object', 'array'], properties: { items: S.array(S.object({ fDeviceId: S.id(), fGatewayId: S.id() })), list: S.array(), records: S.array() }, items: S.object({ fDeviceId: S.id(), fGatewayId: S.id() }) }, data: S.none(), write: true, handler: ({ user, body }) => bindChildren(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.unbind', body: S.object({ gatewayDeviceId: S.id(), fDeviceId: S.id(), fGatewayId: S.id() }), data: S.none(), write: true, handler: ({ user, body }) => unbindChild(services(), user!, body) });
 }

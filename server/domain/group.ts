@@ -4,7 +4,7 @@
  * devices, so a click can never take a subtree or its bindings with it.
  */
 import { sql } from 'kysely';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 
@@ -30,30 +30,30 @@ async function subtree(ctx: CallContext, id: number): Promise<Set<number>> {
 export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
   if (values.fParentId === null || (!existing && values.fParentId === undefined)) values.fParentId = 0;
   const parentId = Number(values.fParentId ?? existing?.fParentId ?? 0);
-  if (existing && parentId === Number(existing.fId)) throw new Refusal('当前分组与上级分组不能相同');
+  if (existing && parentId === Number(existing.fId)) throw refuse('group.parentSelf');
   if (parentId > 0) {
     const parent = await scope(ctx.db.selectFrom('t_group').select('t_group.fId'), ctx.user).where('t_group.fId', '=', parentId).executeTakeFirst();
-    if (!parent) throw new Refusal('上级分组不存在');
-    if (existing && (await subtree(ctx, Number(existing.fId))).has(parentId)) throw new Refusal('上级分组不能是当前分组的下级分组');
+    if (!parent) throw refuse('group.parentMissing');
+    if (existing && (await subtree(ctx, Number(existing.fId))).has(parentId)) throw refuse('group.parentInSubtree');
   }
   if (!isAdmin(ctx.user)) {
     if (!existing) values.fUserId = ctx.user.fId;
   } else if (values.fUserId !== undefined && values.fUserId !== null) {
     const agent = await ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', values.fUserId as number).where('fAdmin', '=', 2).executeTakeFirst();
-    if (!agent) throw new Refusal('所属代理商不存在');
+    if (!agent) throw refuse('group.agentMissing');
   }
 }
 
 export async function beforeDelete(row: Row, ctx: CallContext) {
   const child = await ctx.db.selectFrom('t_group').select('fId').where('fParentId', '=', row.fId as number).executeTakeFirst();
-  if (child) throw new Refusal('分组删除失败：请先删除下级分组');
+  if (child) throw refuse('group.hasChildren');
   const bound = await ctx.db
     .selectFrom('t_group_device as gd')
     .innerJoin('t_device as d', 'd.fId', 'gd.fDeviceId')
     .select('gd.fId')
     .where('gd.fGroupId', '=', row.fId as number)
     .executeTakeFirst();
-  if (bound) throw new Refusal('分组删除失败：请先解绑分组下的设备');
+  if (bound) throw refuse('group.hasDevices');
   // Links to devices deleted since are all that can be left.
   await ctx.db.deleteFrom('t_group_device').where('fGroupId', '=', row.fId as number).execute();
 }

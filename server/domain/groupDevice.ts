@@ -3,7 +3,7 @@
  * the device in the caller's scope, so nobody files a device they cannot see.
  */
 import { S, answers, takes } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
@@ -19,7 +19,7 @@ export function scope(query: Query, user: User): Query {
 async function requireGroup(ctx: CallContext, groupId: unknown): Promise<number> {
   const id = Number(groupId);
   const group = Number.isInteger(id) && id > 0 ? await scoped(ctx, entity('group'), ctx.user).where('t_group.fId', '=', id).executeTakeFirst() : undefined;
-  if (!group) throw new Refusal('分组不存在或无权操作');
+  if (!group) throw refuse('group.notFound');
   return id;
 }
 
@@ -62,15 +62,15 @@ export async function devicesNotInGroup(ctx: CallContext) {
   return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
-function itemsOf(ctx: CallContext, empty: string): Row[] {
+function itemsOf(ctx: CallContext, empty: 'group.noneToBind' | 'group.noneToUnbind'): Row[] {
   const items = ctx.body.items ?? ctx.body.list ?? ctx.body.records;
-  if (!Array.isArray(items) || items.length === 0) throw new Refusal(empty);
+  if (!Array.isArray(items) || items.length === 0) throw refuse(empty);
   return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
 }
 
 /** `[{ fDeviceId, fGroupId }]`: files the devices; ones already in the group stay as they are. */
 export async function bindDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, '请选择需要绑定的设备');
+  const items = itemsOf(ctx, 'group.noneToBind');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     let added = 0;
@@ -78,7 +78,7 @@ export async function bindDevices(ctx: CallContext) {
       const groupId = await requireGroup(tctx, item.fGroupId);
       const deviceId = Number(item.fDeviceId);
       const device = Number.isInteger(deviceId) && deviceId > 0 ? await scoped(tctx, entity('device'), ctx.user).where('t_device.fId', '=', deviceId).executeTakeFirst() : undefined;
-      if (!device) throw new Refusal('设备不存在或无权操作');
+      if (!device) throw refuse('device.notFound');
       const exists = await trx.selectFrom('t_group_device').select('fId').where('fGroupId', '=', groupId).where('fDeviceId', '=', deviceId).executeTakeFirst();
       if (exists) continue;
       await trx.insertInto('t_group_device').values({ fGroupId: groupId, fDeviceId: deviceId }).execute();
@@ -90,7 +90,7 @@ export async function bindDevices(ctx: CallContext) {
 
 /** Link rows (`fId`, or `fGroupId` with `fDeviceId`) of groups the caller sees are removed. */
 export async function unbindDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, '请选择需要解绑的设备');
+  const items = itemsOf(ctx, 'group.noneToUnbind');
   return ctx.db.transaction().execute(async (trx) => {
     let removed = 0;
     for (const item of items) {
@@ -98,7 +98,7 @@ export async function unbindDevices(ctx: CallContext) {
       if (item.fId !== undefined && item.fId !== null && item.fId !== '') q = q.where('t_group_device.fId', '=', Number(item.fId));
       else q = q.where('t_group_device.fGroupId', '=', Number(item.fGroupId)).where('t_group_device.fDeviceId', '=', Number(item.fDeviceId));
       const link = await q.executeTakeFirst();
-      if (!link) throw new Refusal('分组设备不存在或无权操作');
+      if (!link) throw refuse('group.linkMissing');
       await trx.deleteFrom('t_group_device').where('fId', '=', link.fId as number).execute();
       removed++;
     }
@@ -109,7 +109,7 @@ export async function unbindDevices(ctx: CallContext) {
 answers(S.object({ added: { type: 'integer' } }), bindDevices);
 answers(S.object({ removed: { type: 'integer' } }), unbindDevices);
 answers(S.pageOf(S.entity('device')), devicesNotInGroup);
-takes(S.rows(S.object({ fDeviceId: S.id(), fGroupId: S.id() }), { message: '请选择需要绑定的设备' }), bindDevices);
+takes(S.rows(S.object({ fDeviceId: S.id(), fGroupId: S.id() }), { message: 'group.noneToBind' }), bindDevices);
 takes(S.page({ group_id: S.id('the group'), groupId: S.id(), fGroupId: S.id(), keyword: S.keyword('number or name') }, { fGroupId: S.id('the group, outside the condition') }), devicesNotInGroup);
 // Each a link row as the drawer lists it: its fId, or its group and device.
-takes(S.rows(S.object({ fId: S.id(), fGroupId: S.id(), fDeviceId: S.id() }), { message: '请选择需要解绑的设备' }), unbindDevices);
+takes(S.rows(S.object({ fId: S.id(), fGroupId: S.id(), fDeviceId: S.id() }), { message: 'group.noneToUnbind' }), unbindDevices);

@@ -10,18 +10,27 @@ import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { registerCall } from '../http/route';
+import type { DeclaredCallName } from '../../contract/generated/calls';
 import type { RouteContext } from '../http/context';
 import { S, type JsonSchema } from '../http/catalog';
 import { isAdmin, type Query, type User } from '../crud/types';
 import { scope } from './device';
 import { scope as alarmScope } from './alarm';
 import { SYSTEM_LOAD_CODES } from '../../adapters/dashboard';
+import { reason, textOf } from '../http/envelope';
+import type { PlainReasonCode } from '../../contract/generated/reasons';
 
 /** The alarm lists' permission: who has it sees the alarms card of the dashboard. */
 const ALARM_LIST = 'alarm:list';
 
+/**
+ * A name the legacy dashboard shows as it is (zh-CN, from the catalogue); the console names a counter or
+ * a series by its key in its own language.
+ */
+const named = (code: PlainReasonCode) => textOf(reason(code));
+
 /** Product types 1–6 of the specification; the dashboard shows one counter pair for each. */
-export const DEVICE_TYPES: Record<number, string> = { 1: '485设备', 2: 'WiFi网关', 3: '4G设备', 4: '4G网关', 5: 'WiFi单品', 6: '塑壳断路器' };
+export const DEVICE_TYPES: Record<number, PlainReasonCode> = { 1: 'home.type485', 2: 'home.typeWifiGateway', 3: 'home.type4g', 4: 'home.type4gGateway', 5: 'home.typeWifiSingle', 6: 'home.typeBreaker' };
 /** The dashboard's memory gauge reads up to 8 G. */
 export const MEMORY_GAUGE_MAX = 8;
 const GB = 1024 ** 3;
@@ -64,8 +73,8 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   const visibleIds = (user: User) => (isAdmin(user) ? null : scope(db.selectFrom('t_device').select('t_device.fId'), user));
 
   // The dashboard's calls wrap their answer once more: the envelope's data is `{ data: … }`.
-  const home = (path: string, answer: JsonSchema, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>, body: JsonSchema = S.object({})) =>
-    registerCall(app, ctx, { path, permission: null, tag: 'home', body, data: S.object({ data: answer }), handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
+  const home = (call: DeclaredCallName, answer: JsonSchema, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>, body: JsonSchema = S.object({})) =>
+    registerCall(app, ctx, { call, tag: 'home', body, data: S.object({ data: answer }), handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
 
   /** The days of this month so far (YYYY-MM-DD), in the server's time zone. */
   async function monthDays(): Promise<string[]> {
@@ -106,8 +115,8 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
       .groupBy(sql`1`);
     if (ids) q = q.where('fDeviceId', 'in', ids);
     return byDay(await monthDays(), (await q.execute()) as Record<string, unknown>[], [
-      { key: 'warn', name: '告警' },
-      { key: 'noDeal', name: '未处理' },
+      { key: 'warn', name: named('home.seriesWarnings') },
+      { key: 'noDeal', name: named('home.seriesUnhandled') },
     ]);
   }
 
@@ -147,33 +156,33 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return sums;
   }
 
-  home('/api/home/total-device', DEVICE_TOTALS, async (user) => {
+  home('home.devices', DEVICE_TOTALS, async (user) => {
     const { rows, products } = await deviceCounts(user);
     const productType = new Map(products.map((p) => [p.fId, Number(p.fDeviceType ?? 0)]));
     const byType = tally(rows, (r) => r.type || (productType.get(r.product) ?? 0));
     const all = tally(rows, () => 'all').get('all') ?? { deviceCount: 0, deviceOnlineCount: 0 };
     const out: Record<string, unknown> = { allCount: all.deviceCount, onlineCount: all.deviceOnlineCount, offlineCount: all.deviceCount - all.deviceOnlineCount };
     for (const type of Object.keys(DEVICE_TYPES).map(Number)) {
-      out[`device${type}`] = { type, name: DEVICE_TYPES[type], deviceCount: byType.get(type)?.deviceCount ?? 0, deviceOnlineCount: byType.get(type)?.deviceOnlineCount ?? 0 };
+      out[`device${type}`] = { type, name: named(DEVICE_TYPES[type]), deviceCount: byType.get(type)?.deviceCount ?? 0, deviceOnlineCount: byType.get(type)?.deviceOnlineCount ?? 0 };
     }
     return out;
   });
 
   // Devices and those online per product, for the bar chart beside the six type counters.
-  home('/api/home/total-device-online-more', CHART, async (user) => {
+  home('home.devicesOnline', CHART, async (user) => {
     const { rows, products } = await deviceCounts(user);
     const byProduct = tally(rows, (r) => r.product);
     const shown = products.filter((p) => (byProduct.get(p.fId)?.deviceCount ?? 0) > 0);
     return {
       categories: shown.map((p) => String(p.fName)),
       series: [
-        { key: 'deviceCount', name: '设备总数', data: shown.map((p) => byProduct.get(p.fId)!.deviceCount) },
-        { key: 'deviceOnlineCount', name: '在线设备', data: shown.map((p) => byProduct.get(p.fId)!.deviceOnlineCount) },
+        { key: 'deviceCount', name: named('home.seriesDevices'), data: shown.map((p) => byProduct.get(p.fId)!.deviceCount) },
+        { key: 'deviceOnlineCount', name: named('home.seriesOnline'), data: shown.map((p) => byProduct.get(p.fId)!.deviceOnlineCount) },
       ],
     } satisfies Chart;
   });
 
-  home('/api/home/total-record', S.counts(['dayCount', 'monthCount']), async (user) => {
+  home('home.messages', S.counts(['dayCount', 'monthCount']), async (user) => {
     const row = await messageCounts(user)
       .select([
         sql<number>`coalesce(sum(f_up + f_down) filter (where f_hour >= ${startOf('day')}), 0)`.as('dayCount'),
@@ -184,20 +193,20 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { dayCount: Number(row.dayCount), monthCount: Number(row.monthCount) };
   });
 
-  home('/api/home/total-record-month-count', CHART, async (user) => {
+  home('home.messagesByMonth', CHART, async (user) => {
     const rows = await messageCounts(user)
       .select([sql<string>`to_char(${local(sql`f_hour`)}, 'YYYY-MM-DD')`.as('day'), sql<number>`sum(f_up)`.as('up'), sql<number>`sum(f_down)`.as('down')])
       .where('fHour', '>=', startOf('month'))
       .groupBy(sql`1`)
       .execute();
     return byDay(await monthDays(), rows, [
-      { key: 'up', name: '上行消息' },
-      { key: 'down', name: '下行消息' },
+      { key: 'up', name: named('home.seriesUp') },
+      { key: 'down', name: named('home.seriesDown') },
     ]);
   });
 
   // A warning is an alarm raised (f_active 1); the message that clears it is not another warning.
-  home('/api/home/total-warn', S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount']), async (user) => {
+  home('home.warnings', S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount']), async (user) => {
     const ids = visibleIds(user);
     let q = db
       .selectFrom('t_device_alarm')
@@ -214,13 +223,13 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
 
-  home('/api/home/total-warn-month-count', CHART, (user) => monthlyWarnings(user));
+  home('home.warningsByMonth', CHART, (user) => monthlyWarnings(user));
 
   // The rental houses' alarms (t_alarm) in the caller's jurisdiction, as the alarm lists show them: the
   // officers' work, counted by when they happened. Anyone without the alarm lists gets no data and the
   // card stays hidden.
   const rentalAlarms = (user: User) => alarmScope(db.selectFrom('t_alarm') as unknown as Query, user).where('t_alarm.fAlarmTime', '>=', startOf('month'));
-  home('/api/home/total-alarm', S.nullable(S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount'])), async (user) => {
+  home('home.alarms', S.nullable(S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount'])), async (user) => {
     if (!user.permissions.has(ALARM_LIST)) return null;
     const row = await rentalAlarms(user)
       .select([
@@ -232,20 +241,20 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
       .executeTakeFirstOrThrow();
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
-  home('/api/home/total-alarm-month-count', S.nullable(CHART), async (user) => {
+  home('home.alarmsByMonth', S.nullable(CHART), async (user) => {
     if (!user.permissions.has(ALARM_LIST)) return null;
     const rows = await rentalAlarms(user)
       .select([sql<string>`to_char(${local(sql`t_alarm.f_alarm_time`)}, 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<number>().as('alarm'), sql<number>`count(*) filter (where t_alarm.f_status = 0)`.as('unsigned')])
       .groupBy(sql`1`)
       .execute();
     return byDay(await monthDays(), rows as Record<string, unknown>[], [
-      { key: 'alarm', name: '报警' },
-      { key: 'unsigned', name: '未签收' },
+      { key: 'alarm', name: named('home.seriesAlarms') },
+      { key: 'unsigned', name: named('home.seriesUnsigned') },
     ]);
   });
 
   // Users by kind are the administrators' business; anyone else gets no data and the card stays hidden.
-  home('/api/home/total-user', S.nullable(S.counts(['allCount', 'adminCount', 'agentCount', 'generalCount'])), async (user) => {
+  home('home.users', S.nullable(S.counts(['allCount', 'adminCount', 'agentCount', 'generalCount'])), async (user) => {
     if (!isAdmin(user)) return null;
     const row = await db
       .selectFrom('t_sys_user')
@@ -262,9 +271,9 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // The host's figures need a code (adapters/dashboard.ts): the system monitor's or the alarm lists'.
-  registerCall(app, ctx, { path: '/api/home/total-system', permission: SYSTEM_LOAD_CODES, tag: 'home', body: S.object({}), data: S.object({ data: SYSTEM_LOAD }), handler: async () => ({ data: await systemLoad() }) });
+  registerCall(app, ctx, { call: 'home.load', permission: SYSTEM_LOAD_CODES, tag: 'home', body: S.object({}), data: S.object({ data: SYSTEM_LOAD }), handler: async () => ({ data: await systemLoad() }) });
 
-  home('/api/home/total-record-more', { allOf: [CHART, S.object({ type: { type: 'integer' } })] }, async (user, body) => {
+  home('home.messagesMore', { allOf: [CHART, S.object({ type: { type: 'integer' } })] }, async (user, body) => {
     const type = [0, 1, 2, 3].includes(Number(body.type)) ? Number(body.type) : 3;
     let { span, unit, label } = HISTORY[type];
     const begin = typeof body.beginTime === 'string' && WALL_TIME.test(body.beginTime.trim()) ? body.beginTime.trim() : null;
@@ -315,9 +324,9 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
       type,
       categories: buckets.map((b) => b.label),
       series: [
-        { key: 'up', name: '上行消息', data: buckets.map((b) => Number(m.get(b.key)?.up ?? 0)) },
-        { key: 'down', name: '下行消息', data: buckets.map((b) => Number(m.get(b.key)?.down ?? 0)) },
-        { key: 'warn', name: '告警', data: buckets.map((b) => Number(a.get(b.key)?.warn ?? 0)) },
+        { key: 'up', name: named('home.seriesUp'), data: buckets.map((b) => Number(m.get(b.key)?.up ?? 0)) },
+        { key: 'down', name: named('home.seriesDown'), data: buckets.map((b) => Number(m.get(b.key)?.down ?? 0)) },
+        { key: 'warn', name: named('home.seriesWarnings'), data: buckets.map((b) => Number(a.get(b.key)?.warn ?? 0)) },
       ],
     } satisfies Chart & { type: number };
   });

@@ -5,7 +5,7 @@
  * community, street and district of a house are those of its building, so the form only picks the
  * building and the filters by district, street and community stay true.
  */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 
 type Row = Record<string, unknown>;
@@ -21,7 +21,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
         .where('b.id', '=', buildId)
         .executeTakeFirst()
     : undefined;
-  if (!place) throw new Refusal('所属楼栋不存在');
+  if (!place) throw refuse('house.buildingMissing');
   Object.assign(values, { fBuildId: place.id, fCommunityId: place.communityId, fStreetId: place.fStreetId, fStreetName: place.fStreetName, fAreaId: place.fAreaId });
   if (!existing) values.fRental ??= 1;
 }
@@ -29,7 +29,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 /** A house with rooms is not deleted: its rooms (and their leases) go first, on purpose. */
 export async function beforeDelete(row: Row, ctx: CallContext) {
   const room = await ctx.db.selectFrom('t_rental_room').select('fId').where('fHouseId', '=', row.fHouseId as number).executeTakeFirst();
-  if (room) throw new Refusal('出租屋删除失败：请先删除出租屋下的房间');
+  if (room) throw refuse('house.hasRooms');
 }
 
 /** roomCount: the rooms of each house; fId repeats fHouseId for the generic list and form. */

@@ -11,8 +11,9 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { Refusal } from '../http/envelope';
+import { refuse, wordsOf } from '../http/envelope';
 import { registerCall } from '../http/route';
+import type { DeclaredCallName } from '../../contract/generated/calls';
 import type { RouteContext } from '../http/context';
 import { S, type JsonSchema } from '../http/catalog';
 import { formatRow } from '../crud/format';
@@ -22,20 +23,10 @@ import { scopeQuery } from '../crud/scope';
 import { entity, pageAnswer, pageOf } from '../crud/engine';
 import { pageAt } from '../crud/query';
 import type { DB } from '../db';
-import { IDCARD, MOBILE, SEARCH_MESSAGES, maskIdcard, maskNumbersIn, maskPhone, readSearch } from '../../adapters/personal';
+import { IDCARD, MOBILE, maskIdcard, maskNumbersIn, maskPhone, readSearch, type SearchMessage } from '../../adapters/personal';
 
-export const HOLOGRAM_CODE = 'hologram:sch';
-
-export const INTEL_PATHS = {
-  search: '/biz/hologram/search',
-  leases: '/biz/t-tenant-house/userLeaseRecord',
-  locks: '/biz/t-lock-record/pageList',
-  locations: '/biz/t-location-record/userLocationRecord',
-  apps: '/biz/t-user-app/userAppList',
-  related: '/biz/t-address-book/addressBookRelation',
-  graph: '/biz/relation/graph',
-  expand: '/biz/relation/expand',
-};
+/** Why the search input was refused (adapters/personal.ts readSearch), by code. */
+const SEARCH_REFUSALS = { empty: 'intel.searchEmpty', phone: 'intel.phoneInvalid', length: 'intel.termInvalid', idcard: 'intel.idcardInvalid' } as const satisfies Record<SearchMessage, string>;
 
 /** Relation types (enums.json relationType) and the edge type each one draws. */
 export const RELATION_TYPES = { 1: 'address', 2: 'tother', 3: 'totherHouse' } as const;
@@ -136,22 +127,22 @@ function maskedSubject(s: Subject, extra: Body = {}): Body {
 
 /** The operation log's names of the lookups, in three languages (who looked up whom is always logged). */
 const LOG_NAMES: Record<string, LogName> = {
-  '全息档案查询': { key: 'intel.profile', 'zh-CN': '全息档案查询', 'zh-TW': '全息檔案查詢', 'en-US': 'Profile lookup' },
-  '人员详情查询': { key: 'intel.person', 'zh-CN': '人员详情查询', 'zh-TW': '人員詳情查詢', 'en-US': 'Person details lookup' },
-  '全息档案搜索': { key: 'intel.search', 'zh-CN': '全息档案搜索', 'zh-TW': '全息檔案搜尋', 'en-US': 'Profile search' },
-  '租住记录查询': { key: 'intel.leases', 'zh-CN': '租住记录查询', 'zh-TW': '租住記錄查詢', 'en-US': 'Lease records lookup' },
-  '开锁记录查询': { key: 'intel.locks', 'zh-CN': '开锁记录查询', 'zh-TW': '開鎖記錄查詢', 'en-US': 'Unlock records lookup' },
-  '活动轨迹查询': { key: 'intel.locations', 'zh-CN': '活动轨迹查询', 'zh-TW': '活動軌跡查詢', 'en-US': 'Activity trail lookup' },
-  '兴趣爱好查询': { key: 'intel.apps', 'zh-CN': '兴趣爱好查询', 'zh-TW': '興趣愛好查詢', 'en-US': 'Interests lookup' },
-  '关系人查询': { key: 'intel.related', 'zh-CN': '关系人查询', 'zh-TW': '關係人查詢', 'en-US': 'Related people lookup' },
-  '通话关系查询': { key: 'intel.graph', 'zh-CN': '通话关系查询', 'zh-TW': '通話關係查詢', 'en-US': 'Call-relation lookup' },
-  '通话关系展开': { key: 'intel.expand', 'zh-CN': '通话关系展开', 'zh-TW': '通話關係展開', 'en-US': 'Call-relation expansion' },
+  'intel.profile': { key: 'intel.profile', ...wordsOf('intel.lookup.profile') },
+  'intel.person': { key: 'intel.person', ...wordsOf('intel.lookup.person') },
+  'intel.search': { key: 'intel.search', ...wordsOf('intel.lookup.search') },
+  'intel.leases': { key: 'intel.leases', ...wordsOf('intel.lookup.leases') },
+  'intel.locks': { key: 'intel.locks', ...wordsOf('intel.lookup.locks') },
+  'intel.locations': { key: 'intel.locations', ...wordsOf('intel.lookup.locations') },
+  'intel.apps': { key: 'intel.apps', ...wordsOf('intel.lookup.apps') },
+  'intel.related': { key: 'intel.related', ...wordsOf('intel.lookup.related') },
+  'intel.graph': { key: 'intel.graph', ...wordsOf('intel.lookup.graph') },
+  'intel.expand': { key: 'intel.expand', ...wordsOf('intel.lookup.expand') },
 };
 for (const name of Object.values(LOG_NAMES)) declareLogName(name.key, name);
 
 /** Runs a lookup and writes its log entry (success or refusal) with a readable log type. */
-async function logged<T>(ctx: Services, call: Call, words: string, subject: () => Subject, run: () => Promise<T>, extra: Body = {}): Promise<T> {
-  const logname = LOG_NAMES[words]?.key ?? words;
+async function logged<T>(ctx: Services, call: Call, key: string, subject: () => Subject, run: () => Promise<T>, extra: Body = {}): Promise<T> {
+  const logname = LOG_NAMES[key].key;
   try {
     const out = await run();
     await record(ctx.db, { request: call.request, user: call.user, logname, body: maskedSubject(subject(), extra), succeed: true });
@@ -169,7 +160,7 @@ function userIdOf(body: Body, ...keys: string[]): number | undefined {
     const v = body[k];
     if (v === undefined || v === null || v === '') continue;
     const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Refusal('参数错误');
+    if (!Number.isInteger(n) || n <= 0) throw refuse('intel.badRequest');
     return n;
   }
   return undefined;
@@ -177,7 +168,7 @@ function userIdOf(body: Body, ...keys: string[]): number | undefined {
 
 function requireUserId(body: Body, ...keys: string[]): number {
   const id = userIdOf(body, ...keys);
-  if (!id) throw new Refusal('人员不能为空');
+  if (!id) throw refuse('intel.personRequired');
   return id;
 }
 
@@ -189,9 +180,9 @@ function requireUserId(body: Body, ...keys: string[]): number {
 function openedNode(body: Body, handles: PhoneHandles): string | undefined {
   const node = str(body.node);
   if (!node) return undefined;
-  if (str(body.phone)) throw new Refusal('参数错误');
+  if (str(body.phone)) throw refuse('intel.badRequest');
   const phone = handles.open(node);
-  if (phone === null) throw new Refusal(SEARCH_MESSAGES.phone);
+  if (phone === null) throw refuse('intel.phoneInvalid');
   return phone;
 }
 
@@ -203,13 +194,13 @@ function subjectOf(body: Body, handles: PhoneHandles): Subject {
   const idcard = str(body.idcard);
   if (node !== undefined) out.phone = node;
   else if (phone) {
-    if (!MOBILE.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);
+    if (!MOBILE.test(phone)) throw refuse('intel.phoneInvalid');
     out.phone = phone;
   }
   if (idcard) {
     const read = readSearch(idcard);
-    if ('error' in read) throw new Refusal(SEARCH_MESSAGES[read.error]);
-    if (!('idcard' in read) || !IDCARD.test(read.idcard)) throw new Refusal(SEARCH_MESSAGES.idcard);
+    if ('error' in read) throw refuse(SEARCH_REFUSALS[read.error]);
+    if (!('idcard' in read) || !IDCARD.test(read.idcard)) throw refuse('intel.idcardInvalid');
     out.idcard = read.idcard;
   }
   return out;
@@ -219,7 +210,7 @@ function subjectOf(body: Body, handles: PhoneHandles): Subject {
 function searchTerm(body: Body): Subject {
   const value = str(body.keyword) || str(body.phone) || str(body.idcard);
   const read = readSearch(value);
-  if ('error' in read) throw new Refusal(SEARCH_MESSAGES[read.error]);
+  if ('error' in read) throw refuse(SEARCH_REFUSALS[read.error]);
   return 'phone' in read ? { phone: read.phone } : { idcard: read.idcard };
 }
 
@@ -242,7 +233,7 @@ const PROFILE_COLUMNS = ['fId', 'fChineseName', 'fIdcard', 'fPhone', 'fPic', 'fG
  * (resources/user.resource.json: people renting in the caller's jurisdiction; administrators anyone).
  */
 async function findPerson(db: DB, s: Subject, caller: User | null) {
-  if (!s.userId && !s.phone && !s.idcard) throw new Refusal(SEARCH_MESSAGES.empty);
+  if (!s.userId && !s.phone && !s.idcard) throw refuse('intel.searchEmpty');
   const all = db.selectFrom('t_sys_user').select([...PROFILE_COLUMNS]);
   let q = (caller ? scopeQuery(all as unknown as Query, entity('user'), caller, {}) : all.where(sql<boolean>`false`)) as unknown as typeof all;
   if (s.userId) q = q.where('fId', '=', s.userId);
@@ -276,14 +267,14 @@ function profileOf(row: Record<string, unknown>, timeZone: string) {
 
 async function profile(ctx: Services, s: Subject, caller: User | null) {
   const row = await findPerson(ctx.db, s, caller);
-  if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
+  if (!row) throw refuse('intel.noInformation');
   return profileOf(row, ctx.timeZone);
 }
 
 /** getUserInfo for the profile: the person by user id and/or phone (or its handle) or ID number. */
 export function profileInfo(ctx: Services, call: Call) {
   let s: Subject = {};
-  return logged(ctx, call, '全息档案查询', () => s, async () => {
+  return logged(ctx, call, 'intel.profile', () => s, async () => {
     s = subjectOf(call.body, handlesOf(call));
     const p = await profile(ctx, s, call.user);
     s = { ...s, userId: Number(p.fId) };
@@ -294,7 +285,7 @@ export function profileInfo(ctx: Services, call: Call) {
 /** getUserData for the relation drawer: the person detail and their phone book, each number masked and sealed. */
 export function personDetail(ctx: Services, call: Call) {
   let s: Subject = {};
-  return logged(ctx, call, '人员详情查询', () => s, async () => {
+  return logged(ctx, call, 'intel.person', () => s, async () => {
     const handles = handlesOf(call);
     s = subjectOf(call.body, handles);
     const p = await profile(ctx, s, call.user);
@@ -379,7 +370,7 @@ function relationTypes(value: unknown): Set<EdgeType> {
     const t = RELATION_TYPES[Number(v) as keyof typeof RELATION_TYPES];
     if (t) types.add(t);
   }
-  if (!types.size) throw new Refusal(SEARCH_MESSAGES.relations);
+  if (!types.size) throw refuse('intel.relationsRequired');
   return types;
 }
 
@@ -520,7 +511,7 @@ export async function buildGraph(db: DB, start: string[], types: Set<EdgeType>, 
 async function startPhone(db: DB, s: Subject, caller: User | null): Promise<string> {
   if (s.phone) return s.phone;
   const row = await findPerson(db, s, caller);
-  if (!row) throw new Refusal(SEARCH_MESSAGES.none, 404);
+  if (!row) throw refuse('intel.noInformation');
   return row.fPhone;
 }
 
@@ -596,10 +587,9 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = ctx.timeZone;
   const handles = phoneHandles(ctx.tokens.deriveKey('intel/phone-handle/aes-256-gcm'), ctx.tokens.deriveKey('intel/phone-handle/iv'));
   handlesOfServer.set(app, handles);
-  const lookup = (path: string, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject, caller: User | null) => Promise<unknown>) =>
+  const lookup = (name: DeclaredCallName, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject, caller: User | null) => Promise<unknown>) =>
     registerCall(app, ctx, {
-      path,
-      permission: HOLOGRAM_CODE,
+      call: name,
       data,
       body: INTEL_BODY,
       handler: async (call) => {
@@ -609,7 +599,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
           // Whoever a lookup names must be someone the caller may look up (an administrator anyone,
           // whether or not the phone is a user's).
           if (!call.user || !isAdmin(call.user)) {
-            if (!(await findPerson(ctx.db, s, call.user))) throw new Refusal(SEARCH_MESSAGES.none, 404);
+            if (!(await findPerson(ctx.db, s, call.user))) throw refuse('intel.noInformation');
           }
           return run(call.body, s, call.user);
         });
@@ -617,9 +607,9 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     });
 
   // The holographic search: one phone or ID number; answers the profile to open.
-  lookup(INTEL_PATHS.search, '全息档案搜索', PROFILE, searchTerm, async (_body, s, caller) => profile(ctx, s, caller));
+  lookup('intel.search', 'intel.search', PROFILE, searchTerm, async (_body, s, caller) => profile(ctx, s, caller));
 
-  lookup(INTEL_PATHS.leases, '租住记录查询', S.object({ shortTenant: S.array(LEASE), tenant: S.array(LEASE) }), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+  lookup('intel.leases', 'intel.leases', S.object({ shortTenant: S.array(LEASE), tenant: S.array(LEASE) }), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
       .selectFrom('t_tenant_house as t')
       .leftJoin('t_house_info as h', 'h.fHouseId', 't.fHouseId')
@@ -639,12 +629,12 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { shortTenant: shaped.filter((l) => l.fShortTerm === 1), tenant: shaped.filter((l) => l.fShortTerm !== 1) };
   });
 
-  lookup(INTEL_PATHS.locks, '开锁记录查询', S.pageOf(LOCK), (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
+  lookup('intel.locks', 'intel.locks', S.pageOf(LOCK), (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
     const c = (body.condition ?? {}) as Body;
     let q = ctx.db.selectFrom('t_lock_record as l').where('l.fUserId', '=', s.userId!);
     const since = str(c.startTime);
     if (since) {
-      if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(since)) throw new Refusal('开始时间格式不正确');
+      if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(since)) throw refuse('intel.startTimeInvalid');
       q = q.where('l.fLockTime', '>=', sql<Date>`(${since}::timestamp at time zone ${tz}::text)`);
     }
     const query = q
@@ -658,7 +648,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return pageAnswer(p, records);
   });
 
-  lookup(INTEL_PATHS.locations, '活动轨迹查询', S.array(S.object({ fId: INT, fAddress: text, fLongitude: NUM, fLatitude: NUM, fCtime: text })), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+  lookup('intel.locations', 'intel.locations', S.array(S.object({ fId: INT, fAddress: text, fLongitude: NUM, fLatitude: NUM, fCtime: text })), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
       .selectFrom('t_location_record')
       .select(['fId', 'fAddress', 'fLongitude', 'fLatitude', 'fCtime'])
@@ -669,19 +659,19 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return rows.map((r) => formatRow(r, tz));
   });
 
-  lookup(INTEL_PATHS.apps, '兴趣爱好查询', S.array(S.object({ fId: INT, fAppName: text, fPackage: text })), (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
+  lookup('intel.apps', 'intel.apps', S.array(S.object({ fId: INT, fAppName: text, fPackage: text })), (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
     ctx.db.selectFrom('t_user_app').select(['fId', 'fAppName', 'fPackage']).where('fUserId', '=', s.userId!).orderBy('fId').execute(),
   );
 
   // The people related to a phone (typed or a node's handle) or to a person (the profile, by user id).
-  lookup(INTEL_PATHS.related, '关系人查询', RELATED, (b) => {
+  lookup('intel.related', 'intel.related', RELATED, (b) => {
     const s = subjectOf(b, handles);
-    if (!s.phone && !s.userId) throw new Refusal(SEARCH_MESSAGES.empty);
+    if (!s.phone && !s.userId) throw refuse('intel.searchEmpty');
     return s;
   }, async (_b, s, caller) => relatedPeople(ctx.db, await startPhone(ctx.db, s, caller), handles));
 
   // The call-relation graph: {phone | idcard | node | userId, relations: [1,2,3], depth?}.
-  lookup(INTEL_PATHS.graph, '通话关系查询', GRAPH, (b) => graphTerm(b, handles), async (body, s, caller) => {
+  lookup('intel.graph', 'intel.graph', GRAPH, (b) => graphTerm(b, handles), async (body, s, caller) => {
     const types = relationTypes(body.relations);
     const depth = Math.min(Math.max(Math.trunc(Number(body.depth)) || 1, 1), MAX_DEPTH);
     return sealGraph(await buildGraph(ctx.db, [await startPhone(ctx.db, s, caller)], types, depth), handles);
@@ -689,12 +679,12 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   // One phone node's neighbours, for the console to merge into the graph it shows: by the node's handle
   // (any number a phone book holds), or a typed phone.
-  lookup(INTEL_PATHS.expand, '通话关系展开', GRAPH, (b) => {
+  lookup('intel.expand', 'intel.expand', GRAPH, (b) => {
     const node = openedNode(b, handles);
     if (node !== undefined) return { phone: node };
     const phone = str(b.phone);
-    if (!phone) throw new Refusal(SEARCH_MESSAGES.empty);
-    if (!MOBILE.test(phone) && !/^\d{3,20}$/.test(phone)) throw new Refusal(SEARCH_MESSAGES.phone);
+    if (!phone) throw refuse('intel.searchEmpty');
+    if (!MOBILE.test(phone) && !/^\d{3,20}$/.test(phone)) throw refuse('intel.phoneInvalid');
     return { phone };
   }, async (body, s) => sealGraph(await buildGraph(ctx.db, [s.phone!], relationTypes(body.relations ?? [1, 2, 3]), 1), handles));
 }

@@ -14,18 +14,12 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db';
 import { givenIdList, storedIdList } from '../http/guard';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
+import type { PlainReasonCode } from '../../contract/generated/reasons';
 import { isAdmin, type Jurisdiction, type User } from '../crud/types';
 
 export type { Jurisdiction };
 
-export const JURISDICTION_MESSAGES = {
-  areasMalformed: '管辖区域格式不正确',
-  areasMissing: '管辖区域不存在',
-  streetsMalformed: '管辖街道格式不正确',
-  streetsMissing: '管辖街道不存在',
-  tooMany: '管辖范围过多',
-};
 
 /** The chosen regions with every region under them; nothing chosen, nothing at all. */
 export async function loadJurisdiction(db: DB, stored: { fAreaIds?: unknown; streets?: unknown }): Promise<Jurisdiction | undefined> {
@@ -91,14 +85,16 @@ export function coveringUsers(db: DB, fAreaId: number | null, fStreetId: number 
 }
 
 /** The codes of a list a save writes, each an existing one; null to clear, undefined when absent. */
-async function checkedCodes(db: DB, value: unknown, table: 't_area_info' | 't_street_info', column: 'fAreaId' | 'fStreetId', malformed: string, missing: string): Promise<string | null | undefined> {
+type Refused = PlainReasonCode & `jurisdiction.${string}`;
+
+async function checkedCodes(db: DB, value: unknown, table: 't_area_info' | 't_street_info', column: 'fAreaId' | 'fStreetId', malformed: Refused, missing: Refused): Promise<string | null | undefined> {
   if (value === undefined) return undefined;
   const ids = givenIdList(value);
-  if (!ids) throw new Refusal(malformed);
+  if (!ids) throw refuse(malformed);
   if (!ids.length) return null;
   const known = await db.selectFrom(table).select(column).where(column, 'in', ids).execute();
-  if (known.length !== ids.length) throw new Refusal(missing);
-  if (ids.join(',').length > 500) throw new Refusal(JURISDICTION_MESSAGES.tooMany);
+  if (known.length !== ids.length) throw refuse(missing);
+  if (ids.join(',').length > 500) throw refuse('jurisdiction.tooMany');
   return ids.join(',');
 }
 
@@ -107,10 +103,9 @@ async function checkedCodes(db: DB, value: unknown, table: 't_area_info' | 't_st
  * lists the legacy user carries (null when empty). Absent keys are left as they are.
  */
 export async function checkJurisdiction(db: DB, body: Record<string, unknown>): Promise<{ fAreaIds?: string | null; streets?: string | null }> {
-  const M = JURISDICTION_MESSAGES;
   const [fAreaIds, streets] = [
-    await checkedCodes(db, body.fAreaIds, 't_area_info', 'fAreaId', M.areasMalformed, M.areasMissing),
-    await checkedCodes(db, body.streets, 't_street_info', 'fStreetId', M.streetsMalformed, M.streetsMissing),
+    await checkedCodes(db, body.fAreaIds, 't_area_info', 'fAreaId', 'jurisdiction.areasMalformed', 'jurisdiction.areasMissing'),
+    await checkedCodes(db, body.streets, 't_street_info', 'fStreetId', 'jurisdiction.streetsMalformed', 'jurisdiction.streetsMissing'),
   ];
   return { ...(fAreaIds !== undefined ? { fAreaIds } : {}), ...(streets !== undefined ? { streets } : {}) };
 }

@@ -13,95 +13,104 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { authenticate, Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { describeRoute, S } from '../http/catalog';
-import { Forbidden, Refusal } from '../http/envelope';
+import { S } from '../http/catalog';
+import { declaredCodes, describeCall } from '../http/calls';
+import { Forbidden, Refusal, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { entity } from '../crud/engine';
 import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { attachment } from './deviceTransfer';
-import { CONF_MESSAGES, checkConf } from './productJsonConf';
-import { XLSX_TYPE, checkRows, insertAll, isTooLarge, openSheet, refuseBadRows, templateBook } from './sheetImport';
+import { checkConf } from './productJsonConf';
+import { XLSX_TYPE, checkRows, insertAll, isTooLarge, openSheet, templateBook } from './sheetImport';
+import { words, zh } from '../devices/words';
 import { sendMessage } from './messageCentre';
 
-export const LIBRARY_IMPORT_PATHS = {
-  import: '/biz/t-product-json-conf/import',
-  template: '/biz/t-product-json-conf/template',
-};
 /** Spec 001 §9: 100M. */
 export const LIBRARY_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 
-export const LIBRARY_IMPORT_MESSAGES = {
-  badType: '文件格式错误',
-  tooLarge: '上传的Excel不能超过100M',
-  noFile: '请选择导入文件',
-  noLibrary: '所属描述库不能为空',
-  empty: '导入文件没有数据',
-  duplicateInFile: '标识符在文件中重复',
-  dataType: '数据类型不正确',
-  subUnknown: '下级描述库不存在',
-  failed: '导入失败，请修改以下行后重新导入：',
-};
+/** Bad rows a refusal lists by code; past them it only counts them. */
+const LISTED_ROWS = 1000;
 
-const COLUMNS = [
-  { key: 'fJsonKey', header: '标识符', width: 18 },
-  { key: 'fJsonName', header: '功能点名称', width: 18 },
-  { key: 'fJsonReadKey', header: '读取标识符', width: 16 },
-  { key: 'fDataType', header: '数据类型', width: 12 },
-  { key: 'fValueType', header: '值类型', width: 12 },
-  { key: 'fDefaultValue', header: '默认值', width: 12 },
-  { key: 'fJsonSubId', header: '下级描述库', width: 18 },
-  { key: 'fJsonDes', header: '说明', width: 40 },
-] as const;
+/** The template's columns, headed by the fields' zh-CN labels (schemas/productJsonConf.schema.json). */
+const COLUMNS = (['fJsonKey', 'fJsonName', 'fJsonReadKey', 'fDataType', 'fValueType', 'fDefaultValue', 'fJsonSubId', 'fJsonDes'] as const).map((key) => ({
+  key,
+  header: entity('productJsonConf').fields[key].labels['zh-CN'],
+  width: ({ fJsonKey: 18, fJsonName: 18, fJsonReadKey: 16, fJsonSubId: 18, fJsonDes: 40 } as Record<string, number>)[key] ?? 12,
+}));
 
-/** Data types by number or by their zh-CN label (schemas/enums.json productJsonDataType). */
-const DATA_TYPES: Record<string, number> = { 整数: 1, 浮点数: 2, 字符串: 3, 数组: 4, 布尔: 5, 时间: 6, 实体: 7, 实体数组: 8 };
+/** Data types by number or by their name in any of the console's languages (schemas/enums.json productJsonDataType). */
+const DATA_TYPES: Record<string, number> = Object.fromEntries(
+  ([
+    ['library.dataType.integer', 1], ['library.dataType.float', 2], ['library.dataType.string', 3], ['library.dataType.array', 4],
+    ['library.dataType.boolean', 5], ['library.dataType.time', 6], ['library.dataType.entity', 7], ['library.dataType.entityArray', 8],
+  ] as const).flatMap(([code, value]) => Object.values(words(code)).map((name) => [name, value])),
+);
 
 export const templateWorkbook = () =>
-  templateBook('字段', COLUMNS, { fJsonKey: 'voltage', fJsonName: '电压', fDataType: '浮点数', fValueType: 'reading', fJsonDes: '单位 V；数据类型填 1-8 或名称，值类型填字典值或名称' });
+  templateBook(zh('library.template.sheet'), COLUMNS, { fJsonKey: 'voltage', fJsonName: zh('deviceData.voltage'), fDataType: zh('library.dataType.float'), fValueType: 'reading', fJsonDes: zh('library.template.hint') });
 
 /** Reads the sheet and inserts every row, or refuses naming each bad row; nothing is half-imported. */
 export async function importFields(ctx: RouteContext, user: User, libraryId: number, file: string): Promise<number> {
   const library = await ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).where('fId', '=', libraryId).executeTakeFirst();
-  if (!library) throw new Refusal(CONF_MESSAGES.libraryUnknown);
+  if (!library) throw refuse('library.fieldLibraryMissing');
   const model = entity('productJsonConf');
   const valueTypes = await ctx.db.selectFrom('t_sys_dic').select(['fValue', 'fContent']).where('fKey', '=', 'Product_Property').execute();
   const libraries = await ctx.db.selectFrom('t_product_json').select(['fId', 'fName']).execute();
   const taken = new Set((await ctx.db.selectFrom('t_product_json_conf').select('fJsonKey').where('fProductJsonId', '=', libraryId).execute()).map((r) => String(r.fJsonKey)));
   const seen = new Set<string>();
-  const result = await checkRows(await openSheet(file, LIBRARY_IMPORT_MESSAGES.badType), COLUMNS, (raw) => {
+  // Each bad row's reason by code, beside the words checkRows keeps of it.
+  const why = new Map<number, Reason>();
+  const sheet = await openSheet(file).catch((error: unknown) => {
+    throw error instanceof Refusal ? refuse('library.import.badType') : error;
+  });
+  const result = await checkRows(sheet, COLUMNS, (raw, row) => {
+    try {
+      return checkRow(raw);
+    } catch (error) {
+      if (error instanceof Refusal && error.reason) why.set(row, error.reason);
+      throw error;
+    }
+  });
+  if (result.errors.length) {
+    const rows = result.errors.slice(0, LISTED_ROWS).map((e) => ({ row: e.row, reason: why.get(e.row) ?? reason('library.import.dataType') }));
+    throw refuse('library.import.failed', {}, { rows: { rows, total: result.errors.length } });
+  }
+  if (!result.rows.length) throw refuse('library.import.empty');
+  await ctx.db.transaction().execute((trx) => insertAll(trx, 't_product_json_conf', result.rows));
+  await sendMessage(ctx.db, { userIds: [user.fId], kind: 'import', params: { what: textOf(reason('library.import.what', { name: String(library.fName) })), count: result.rows.length, time: new Date() } });
+  return result.rows.length;
+
+  function checkRow(raw: Record<string, string>) {
     const dataType = raw.fDataType === '' ? '' : DATA_TYPES[raw.fDataType] ?? (/^[1-8]$/.test(raw.fDataType) ? Number(raw.fDataType) : NaN);
-    if (Number.isNaN(dataType)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.dataType);
+    if (Number.isNaN(dataType)) throw refuse('library.import.dataType');
     const valueType = valueTypes.find((v) => v.fValue === raw.fValueType || v.fContent === raw.fValueType)?.fValue ?? raw.fValueType;
     let sub: number | '' = '';
     if (raw.fJsonSubId) {
       const found = libraries.find((l) => String(l.fId) === raw.fJsonSubId || l.fName === raw.fJsonSubId);
-      if (!found) throw new Refusal(LIBRARY_IMPORT_MESSAGES.subUnknown);
+      if (!found) throw refuse('library.import.subUnknown');
       sub = found.fId;
     }
     const values = validateBody(model, { ...raw, fDataType: dataType, fValueType: valueType, fJsonSubId: sub, fProductJsonId: libraryId }, 'create', user);
     checkConf(values);
     const key = String(values.fJsonKey);
-    if (seen.has(key)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.duplicateInFile);
-    if (taken.has(key)) throw new Refusal(CONF_MESSAGES.keyTaken);
+    if (seen.has(key)) throw refuse('library.import.duplicateInFile');
+    if (taken.has(key)) throw refuse('library.keyTaken');
     seen.add(key);
     return values;
-  });
-  refuseBadRows(result, LIBRARY_IMPORT_MESSAGES);
-  await ctx.db.transaction().execute((trx) => insertAll(trx, 't_product_json_conf', result.rows));
-  await sendMessage(ctx.db, { userIds: [user.fId], kind: 'import', params: { what: `描述库“${String(library.fName)}”的字段`, count: result.rows.length, time: new Date() } });
-  return result.rows.length;
+  }
 }
 
 export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteContext) {
-  describeRoute(ctx.catalog, { path: LIBRARY_IMPORT_PATHS.template, methods: ['GET', 'POST'], codes: ['json_conf:look'], public: false, tag: 't-product-json-conf', produces: XLSX_TYPE, body: S.object({}) });
+  const codes = declaredCodes('sheet.libraryTemplate') ?? [];
+  const url = describeCall(ctx.catalog, 'sheet.libraryTemplate', { tag: 't-product-json-conf', produces: XLSX_TYPE, body: S.object({}) });
   app.route({
     method: ['GET', 'POST'],
-    url: LIBRARY_IMPORT_PATHS.template,
+    url,
     handler: async (request, reply) => {
       const user = await authenticate(ctx, request, reply);
-      if (!user.permissions.has('json_conf:look')) throw new Forbidden();
+      if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
       return reply
-        .header('content-disposition', attachment('描述库字段导入模板.xlsx', 'library-fields-template.xlsx'))
+        .header('content-disposition', attachment(`${zh('library.template.file')}.xlsx`, 'library-fields-template.xlsx'))
         .header('access-control-expose-headers', 'content-disposition')
         .type(XLSX_TYPE)
         .send(await templateWorkbook());
@@ -111,25 +120,23 @@ export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteCont
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: LIBRARY_IMPORT_MAX_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
-      path: LIBRARY_IMPORT_PATHS.import,
+      call: 'sheet.libraryImport',
       data: S.imported(),
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: LIBRARY_IMPORT_MAX_BYTES },
-      permission: 'json_conf:add',
       write: true,
-      logname: { key: 'productJsonConf.import', 'zh-CN': '导入描述库字段', 'zh-TW': '匯入描述庫欄位', 'en-US': 'Import library fields' },
       handler: async ({ user, body, request }) => {
-        if (!request.isMultipart()) throw new Refusal(LIBRARY_IMPORT_MESSAGES.noFile);
+        if (!request.isMultipart()) throw refuse('library.import.noFile');
         const part = await request.file();
-        if (!part) throw new Refusal(LIBRARY_IMPORT_MESSAGES.noFile);
+        if (!part) throw refuse('library.import.noFile');
         if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
           part.file.resume();
-          throw new Refusal(LIBRARY_IMPORT_MESSAGES.badType);
+          throw refuse('library.import.badType');
         }
         const field = part.fields.fProductJsonId as { value?: unknown } | undefined;
         const libraryId = Number(body.fProductJsonId ?? field?.value);
         if (!Number.isInteger(libraryId) || libraryId <= 0) {
           part.file.resume();
-          throw new Refusal(LIBRARY_IMPORT_MESSAGES.noLibrary);
+          throw refuse('library.import.noLibrary');
         }
         const dir = await mkdtemp(join(tmpdir(), 'library-import-'));
         try {
@@ -137,12 +144,12 @@ export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteCont
           try {
             await pipeline(part.file, createWriteStream(file));
           } catch (error) {
-            if (isTooLarge(error)) throw new Refusal(LIBRARY_IMPORT_MESSAGES.tooLarge, 413);
+            if (isTooLarge(error)) throw refuse('library.import.tooLarge');
             throw error;
           }
-          if (part.file.truncated) throw new Refusal(LIBRARY_IMPORT_MESSAGES.tooLarge, 413);
+          if (part.file.truncated) throw refuse('library.import.tooLarge');
           const imported = await importFields(ctx, user!, libraryId, file);
-          return new Answer({ imported }, `导入成功，共 ${imported} 条`);
+          return new Answer({ imported }, reason('library.import.done', { count: imported }));
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

@@ -6,16 +6,9 @@
  */
 import { S, answers, takes } from '../http/catalog';
 import type { CallContext } from '../crud/types';
-import { NotFound, Refusal } from '../http/envelope';
-import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
+import { NotFound, Refusal, reason, refuse } from '../http/envelope';
+import { fieldReason, fieldRefusal } from '../crud/validate';
 import type { DB } from '../db';
-
-export const MENU_PATHS = {
-  tree: '/system/t-sys-permission-menu/treeList',
-  save: '/system/t-sys-permission-menu/addOrUpdateSysMenu',
-  remove: '/system/t-sys-permission-menu/removeSysMenu',
-  get: '/system/t-sys-permission-menu/menuById',
-};
 
 export const MENU_CODES = { list: 'menu:list', add: 'menu:add', edit: 'menu:edit', del: 'menu:del' };
 
@@ -65,11 +58,14 @@ export const tree = async ({ db }: CallContext) => buildTree(await menuRows(db))
 export async function get({ db, body }: CallContext) {
   const id = Number(body.id ?? body.fId);
   const row = Number.isInteger(id) ? await db.selectFrom('t_sys_permission_menu').select([...COLUMNS]).where('id', '=', id).executeTakeFirst() : undefined;
-  if (!row) throw new NotFound('菜单不存在');
+  if (!row) throw new NotFound(reason('menu.notFound'));
   return row;
 }
 
-export async function save({ db, body }: CallContext) {
+export async function save(ctx: CallContext) {
+  const { db, body } = ctx;
+  /** A rule of a menu's field refused, in its schema's words (`menu.<field>.<rule>`). */
+  const refused = (field: string, rule: string) => new Refusal(fieldReason(ctx.entity, field, rule));
   const id = Number(body.id ?? body.fId) || 0;
   const type = Number(body.fPermissionType) === 2 ? 2 : 1;
   const name = text(body, 'menuName');
@@ -77,26 +73,26 @@ export async function save({ db, body }: CallContext) {
   const uri = text(body, 'menuUri');
   const icon = text(body, 'icon');
   const sortRaw = text(body, 'sort');
-  if (!name) throw new Refusal('名称不能为空');
-  if (!code) throw new Refusal('权限标识不能为空');
+  if (!name) throw refused('menuName', 'required');
+  if (!code) throw refused('permissions', 'required');
   // A button permission has no address or icon of its own.
-  if (type === 1 && !uri) throw new Refusal('菜单地址不能为空');
-  if (type === 1 && !icon) throw new Refusal('图标不能为空');
-  if (!sortRaw) throw new Refusal('排序不能为空');
+  if (type === 1 && !uri) throw refused('menuUri', 'required');
+  if (type === 1 && !icon) throw refused('icon', 'required');
+  if (!sortRaw) throw refused('sort', 'required');
   const sort = Number(sortRaw);
-  if (!Number.isInteger(sort)) throw new Refusal('排序必须是整数');
-  if (name.length > 50 || code.length > 100 || uri.length > 200 || icon.length > 50) throw new Refusal('长度超出限制');
+  if (!Number.isInteger(sort)) throw refuse('menu.sortNotInteger');
+  if (name.length > 50 || code.length > 100 || uri.length > 200 || icon.length > 50) throw refuse('menu.tooLong');
   const parentId = Number(body.parentId) || 0;
   const rows = await menuRows(db);
   if (parentId) {
-    if (!rows.some((r) => r.id === parentId)) throw new Refusal(SYSTEM_REFUSALS.menuParentMissing);
+    if (!rows.some((r) => r.id === parentId)) throw refuse('menu.parentMissing');
     // A node cannot move under itself or one of its descendants.
     for (let p: number | undefined = parentId; p; p = rows.find((r) => r.id === p)?.parentId) {
-      if (id && p === id) throw new Refusal(SYSTEM_REFUSALS.menuParentCycle);
+      if (id && p === id) throw refuse('menu.parentCycle');
     }
   }
   const clash = rows.find((r) => r.permissions === code);
-  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.menuCodeTaken, 409, { field: 'permissions', rule: 'unique' });
+  if (clash && clash.id !== id) throw fieldRefusal(ctx.entity, 'permissions', 'unique', 409);
   const values = {
     parentId,
     menuName: name,
@@ -108,7 +104,7 @@ export async function save({ db, body }: CallContext) {
     permissions: code,
   };
   if (id) {
-    if (!rows.some((r) => r.id === id)) throw new NotFound('菜单不存在');
+    if (!rows.some((r) => r.id === id)) throw new NotFound(reason('menu.notFound'));
     return db.updateTable('t_sys_permission_menu').set(values).where('id', '=', id).returning([...COLUMNS]).executeTakeFirstOrThrow();
   }
   return db.transaction().execute(async (trx) => {
@@ -122,10 +118,10 @@ export async function save({ db, body }: CallContext) {
 
 export async function remove({ db, body }: CallContext) {
   const id = Number(body.id ?? body.fId);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
-  if (await db.selectFrom('t_sys_permission_menu').select('id').where('parentId', '=', id).executeTakeFirst()) throw new Refusal(SYSTEM_REFUSALS.menuHasChildren);
+  if (!Number.isInteger(id) || id <= 0) throw refuse('system.badParameter');
+  if (await db.selectFrom('t_sys_permission_menu').select('id').where('parentId', '=', id).executeTakeFirst()) throw refuse('menu.hasChildren');
   const gone = await db.deleteFrom('t_sys_permission_menu').where('id', '=', id).executeTakeFirst();
-  if (!Number(gone.numDeletedRows)) throw new NotFound('菜单不存在');
+  if (!Number(gone.numDeletedRows)) throw new NotFound(reason('menu.notFound'));
   return null;
 }
 

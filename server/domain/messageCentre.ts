@@ -8,9 +8,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import { publish } from '../relay';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
+import { REASONS } from '../../contract/generated/reasons';
 import { registerCall, type CallServices } from '../http/route';
-import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { User } from '../crud/types';
 
@@ -18,26 +18,20 @@ export type MessageKind = 'alarm' | 'import' | 'firmware' | 'feedback';
 
 export const MESSAGE_STATUS = { unread: 0, read: 1, trash: 2 } as const;
 
-export const MESSAGE_CENTRE_MESSAGES = {
-  idRequired: '消息编号不能为空',
-  // Also the answer for somebody else's message: whether it exists is none of the caller's business.
-  missing: '消息不存在',
-  notUnread: '消息已读',
-  notRead: '只有已读消息可以删除',
-  notTrash: '只有回收站中的消息可以还原',
-};
-
 /**
  * The templates the platform fills, seeded into t_message_model so administrators can reword them (or
- * disable a kind). `{name}` is replaced by the event's parameter of that name. An alarm's `{detail}` is
- * its description after a colon, or nothing when it has none (a door left unlocked has none), so the
- * text reads without a stray "："; `{remark}` is the bare description, for templates written with it.
+ * disable a kind): the catalogue's zh-CN texts (schemas/reasons/security.json, `messageCentre.<kind>.*`),
+ * their placeholders left in. `{name}` is replaced by the event's parameter of that name. An alarm's
+ * `{detail}` is its description after a colon (`messageCentre.alarm.detail`), or nothing when it has none
+ * (a door left unlocked has none), so the text reads without a stray colon; `{remark}` is the bare
+ * description, for templates written with it.
  */
+const template = (title: keyof typeof REASONS, text: keyof typeof REASONS) => ({ fName: REASONS[title]['zh-CN'], fMessage: REASONS[text]['zh-CN'] });
 export const DEFAULT_TEMPLATES: Record<MessageKind, { fName: string; fMessage: string }> = {
-  alarm: { fName: '新报警提醒', fMessage: '{house}于{time}发生{alarm}{detail}。请及时处理。' },
-  import: { fName: '导入完成通知', fMessage: '{what}导入完成，共导入{count}条数据（{time}）。' },
-  firmware: { fName: '固件升级结果', fMessage: '设备{device}升级固件{version}{result}（{time}）。{reason}' },
-  feedback: { fName: '反馈答复通知', fMessage: '您于{time}提交的反馈“{feedback}”已答复：{answer}' },
+  alarm: template('messageCentre.alarm.title', 'messageCentre.alarm.text'),
+  import: template('messageCentre.import.title', 'messageCentre.import.text'),
+  firmware: template('messageCentre.firmware.title', 'messageCentre.firmware.text'),
+  feedback: template('messageCentre.feedback.title', 'messageCentre.feedback.text'),
 };
 
 /** Lists longer than this show their newest rows; the counts stay exact. */
@@ -105,33 +99,27 @@ export async function seedMessageTemplates(db: DB): Promise<void> {
   if (missing.length) await db.insertInto('t_message_model').values(missing.map((k) => ({ ...DEFAULT_TEMPLATES[k], fCode: k, fTypeId: 2, fStatus: 1 }))).execute();
 }
 
-const LOG = {
-  init: { key: 'message.init', 'zh-CN': '消息列表', 'zh-TW': '訊息列表', 'en-US': 'List messages' },
-  content: { key: 'message.content', 'zh-CN': '消息内容', 'zh-TW': '訊息內容', 'en-US': 'Read message content' },
-  hasRead: { key: 'message.hasRead', 'zh-CN': '消息标为已读', 'zh-TW': '訊息標為已讀', 'en-US': 'Mark message read' },
-  remove: { key: 'message.removeReaded', 'zh-CN': '消息移入回收站', 'zh-TW': '訊息移入回收站', 'en-US': 'Move message to trash' },
-  restore: { key: 'message.restore', 'zh-CN': '消息还原', 'zh-TW': '訊息還原', 'en-US': 'Restore message' },
-};
 
 function messageId(body: Record<string, unknown>): number {
   const raw = body.msg_id ?? body.msgId;
-  if (raw === undefined || raw === null || raw === '') throw new Refusal(MESSAGE_CENTRE_MESSAGES.idRequired);
+  if (raw === undefined || raw === null || raw === '') throw refuse('messageCentre.idRequired');
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0 || id > 2147483647) throw new Refusal(MESSAGE_CENTRE_MESSAGES.missing);
+  // Also the answer for somebody else's message: whether it exists is none of the caller's business.
+  if (!Number.isInteger(id) || id <= 0 || id > 2147483647) throw refuse('messageCentre.missing');
   return id;
 }
 
 /** The caller's own message; anyone else's reads as missing. */
 async function ownMessage(db: DB, user: User, body: Record<string, unknown>) {
   const row = await db.selectFrom('t_message').selectAll().where('fId', '=', messageId(body)).where('fUserId', '=', user.fId).executeTakeFirst();
-  if (!row) throw new Refusal(MESSAGE_CENTRE_MESSAGES.missing);
+  if (!row) throw refuse('messageCentre.missing');
   return row;
 }
 
 /** Moves the caller's message from one list to another, or refuses with the state's message. */
-async function move(db: DB, user: User, body: Record<string, unknown>, from: number, to: number, refusal: string) {
+async function move(db: DB, user: User, body: Record<string, unknown>, from: number, to: number, refusal: 'messageCentre.alreadyRead' | 'messageCentre.notRead' | 'messageCentre.notTrash') {
   const row = await ownMessage(db, user, body);
-  if (Number(row.fStatus) !== from) throw new Refusal(refusal);
+  if (Number(row.fStatus) !== from) throw refuse(refusal);
   const moved = await db
     .updateTable('t_message')
     .set({ fStatus: to, ...(from === MESSAGE_STATUS.unread ? { fReadTime: new Date() } : {}) })
@@ -140,7 +128,7 @@ async function move(db: DB, user: User, body: Record<string, unknown>, from: num
     .returning('fId')
     .executeTakeFirst();
   // Another tab moved it between the read and the update.
-  if (!moved) throw new Refusal(refusal);
+  if (!moved) throw refuse(refusal);
   return true;
 }
 
@@ -168,63 +156,34 @@ export async function messageLists(db: DB, user: User, tz: string) {
   };
 }
 
-const MESSAGE_ITEM = S.object({ msg_id: { type: 'integer' }, title: S.string(), create_time: { type: 'string' }, kind: S.string() });
-const MESSAGE_LISTS = S.object({
-  unread: S.array(MESSAGE_ITEM), readed: S.array(MESSAGE_ITEM), trash: S.array(MESSAGE_ITEM),
-  unreadCount: { type: 'integer' }, readedCount: { type: 'integer' }, trashCount: { type: 'integer' },
-});
-/** A move between the lists answers true (a refusal says why it could not move). */
-const MOVED = { const: true };
-
-const MESSAGE_BODY = S.object({ msg_id: S.id('the message'), msgId: S.id() });
-
-/** Every logged-in user has a message centre: the calls need no code, only the caller's own rows. */
+/**
+ * Every logged-in user has a message centre: the calls need no code, only the caller's own rows. Their
+ * paths, bodies and answers are declared in resources/calls/message.json.
+ */
 // Its calls need no device side (CallServices): the device side sends messages through this module.
 export function registerMessageCentreRoutes(app: FastifyInstance, ctx: CallServices) {
   registerCall(app, ctx, {
-    path: '/message/init',
-    methods: ['GET', 'POST'],
-    data: MESSAGE_LISTS,
-    body: S.object({}),
-    permission: null,
-    logname: LOG.init,
+    call: 'message.lists',
     handler: async ({ user }) => messageLists(ctx.db, user!, ctx.timeZone),
   });
   // The content alone, as the contract's viewer reads it (data is the text); reading does not mark it.
   registerCall(app, ctx, {
-    path: '/message/content',
-    methods: ['GET', 'POST'],
-    data: { type: 'string', description: "the message's text" },
-    body: MESSAGE_BODY,
-    permission: null,
-    logname: LOG.content,
+    call: 'message.content',
     handler: async ({ user, body }) => String((await ownMessage(ctx.db, user!, body)).fContent),
   });
   registerCall(app, ctx, {
-    path: '/message/has_read',
-    data: MOVED,
-    body: MESSAGE_BODY,
-    permission: null,
+    call: 'message.markRead',
     write: true,
-    logname: LOG.hasRead,
-    handler: async ({ user, body }) => move(ctx.db, user!, body, MESSAGE_STATUS.unread, MESSAGE_STATUS.read, MESSAGE_CENTRE_MESSAGES.notUnread),
+    handler: async ({ user, body }) => move(ctx.db, user!, body, MESSAGE_STATUS.unread, MESSAGE_STATUS.read, 'messageCentre.alreadyRead'),
   });
   registerCall(app, ctx, {
-    path: '/message/remove_readed',
-    data: MOVED,
-    body: MESSAGE_BODY,
-    permission: null,
+    call: 'message.remove',
     write: true,
-    logname: LOG.remove,
-    handler: async ({ user, body }) => move(ctx.db, user!, body, MESSAGE_STATUS.read, MESSAGE_STATUS.trash, MESSAGE_CENTRE_MESSAGES.notRead),
+    handler: async ({ user, body }) => move(ctx.db, user!, body, MESSAGE_STATUS.read, MESSAGE_STATUS.trash, 'messageCentre.notRead'),
   });
   registerCall(app, ctx, {
-    path: '/message/restore',
-    data: MOVED,
-    body: MESSAGE_BODY,
-    permission: null,
+    call: 'message.restore',
     write: true,
-    logname: LOG.restore,
-    handler: async ({ user, body }) => move(ctx.db, user!, body, MESSAGE_STATUS.trash, MESSAGE_STATUS.read, MESSAGE_CENTRE_MESSAGES.notTrash),
+    handler: async ({ user, body }) => move(ctx.db, user!, body, MESSAGE_STATUS.trash, MESSAGE_STATUS.read, 'messageCentre.notTrash'),
   });
 }

@@ -8,7 +8,7 @@ import type { DB } from '../db';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { entity, pageStanding, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
 import { isAdmin } from '../crud/types';
@@ -28,7 +28,7 @@ export function timeBound(value: unknown, edge: 'begin' | 'end', timeZone: strin
   if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(t)) t = `${formatTime(now, timeZone).slice(0, 10)} ${t}`;
   if (/^\d{4}-\d{2}-\d{2}$/.test(t)) t += edge === 'begin' ? ' 00:00:00' : ' 23:59:59';
   else if (/^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}$/.test(t)) t += edge === 'begin' ? ':00' : ':59';
-  if (!/^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}$/.test(t) || Number.isNaN(Date.parse(t.replace(' ', 'T')))) throw new Refusal('时间格式不正确');
+  if (!/^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}$/.test(t) || Number.isNaN(Date.parse(t.replace(' ', 'T')))) throw refuse('message.timeInvalid');
   return t;
 }
 
@@ -152,10 +152,9 @@ export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteCont
     fTopic: S.string(), fBid: S.string(), fPayload: { type: 'string' }, fIntime: { type: 'string' },
   });
   registerCall(app, ctx, {
-    path: '/biz/t-emq-message-publish/records',
+    call: 'device.messages',
     data: S.hugePageOf(MESSAGE),
     body: S.page({ deviceId: S.id(), fDeviceId: S.id(), beginTime: S.string(19), endTime: S.string(19), channel: S.string(20) }),
-    permission: 'device:list',
     handler: async ({ user, body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       const { current, size } = pageAt(body, 10, 500);

@@ -14,9 +14,6 @@ import type { Database } from '../db';
 import type { ServerMetrics } from '../monitor/metrics';
 import { systemLoad } from './home';
 
-export const MONITOR_PATHS = { system: '/monitor/system', database: '/druid/stat' };
-export const MONITOR_CODES = { system: 'monitor:system', database: 'monitor:druid' };
-
 /** Tables up to this size are counted exactly; larger ones show the planner's estimate. */
 const EXACT_COUNT_BYTES = 64 * 1024 * 1024;
 const SLOWEST = 20;
@@ -105,10 +102,8 @@ export async function databaseFigures(database: Database) {
 
 export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, database: Database, metrics: ServerMetrics) {
   registerCall(app, ctx, {
-    path: MONITOR_PATHS.system,
-    permission: MONITOR_CODES.system,
+    call: 'monitor.system',
     tag: 'monitor',
-    summary: { 'zh-CN': '系统监控', 'zh-TW': '系統監控', 'en-US': 'System monitor' },
     body: S.object({}),
     data: S.object({
       process: S.object({ cpu: S.number('host CPU %'), processCpu: S.number('this process CPU %'), processRam: S.number('resident memory, G'), processHeap: S.number('heap used, G'), uptime: S.number('seconds') }),
@@ -131,10 +126,8 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, d
   });
 
   registerCall(app, ctx, {
-    path: MONITOR_PATHS.database,
-    permission: MONITOR_CODES.database,
+    call: 'monitor.database',
     tag: 'monitor',
-    summary: { 'zh-CN': '数据库监控', 'zh-TW': '資料庫監控', 'en-US': 'Database monitor' },
     body: S.object({}),
     data: S.object({
       kind: S.string(),

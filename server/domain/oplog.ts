@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
@@ -14,7 +14,6 @@ import { pageAnswer, pageOf } from '../crud/engine';
 import type { Query } from '../crud/types';
 import { logNameOf } from '../oplog';
 
-export const LOG_CODE = 'log:list';
 const WALL_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 
 const NAMES = S.object({ key: { type: 'string' }, 'zh-CN': { type: 'string' }, 'zh-TW': { type: 'string' }, 'en-US': { type: 'string' } });
@@ -27,18 +26,16 @@ const LOG_ROW = S.object({
 export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = sql`${ctx.timeZone}::text`;
   /** A wall-clock time of the server's zone ('YYYY-MM-DD HH:mm:ss') as an instant. */
-  const instant = (value: unknown, label: string) => {
+  const instant = (value: unknown, invalid: 'oplog.beginInvalid' | 'oplog.endInvalid') => {
     const text = String(value).trim().replace('T', ' ');
-    if (!WALL_TIME.test(text)) throw new Refusal(`${label}格式不正确`);
+    if (!WALL_TIME.test(text)) throw refuse(invalid);
     return sql<Date>`(${text}::timestamp at time zone ${tz})`;
   };
 
   registerCall(app, ctx, {
-    path: '/system/log/pageList',
+    call: 'monitor.oplog',
     data: S.hugePageOf(LOG_ROW),
-    summary: { 'zh-CN': '操作日志列表', 'zh-TW': '操作日誌列表', 'en-US': 'Operation log' },
     body: S.page({ keyword: S.keyword('operator name'), beginTime: S.string(19), endTime: S.string(19), succeed: S.number('1 success, 0 failure') }),
-    permission: LOG_CODE,
     handler: async ({ body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       // The log keeps names masked; an operator is found, and shown, by the account's current name. The
@@ -54,16 +51,16 @@ export function registerOplogRoutes(app: FastifyInstance, ctx: RouteContext) {
       const range = Array.isArray(c.time) ? c.time : Array.isArray(c.dateRange) ? c.dateRange : [];
       const begin = c.beginTime ?? c.startTime ?? range[0];
       const end = c.endTime ?? range[1];
-      if (begin) q = q.where('createtime', '>=', instant(begin, '开始时间'));
+      if (begin) q = q.where('createtime', '>=', instant(begin, 'oplog.beginInvalid'));
       // The end is the whole second (minute, day) it names, as people read a range.
       if (end) {
         const text = String(end).trim();
         const step = text.length <= 10 ? '1 day' : text.length <= 16 ? '1 minute' : '1 second';
-        q = q.where('createtime', '<', sql<Date>`(${instant(end, '结束时间')} + ${step}::interval)`);
+        q = q.where('createtime', '<', sql<Date>`(${instant(end, 'oplog.endInvalid')} + ${step}::interval)`);
       }
       if (c.succeed !== undefined && c.succeed !== null && c.succeed !== '') {
         const s = Number(c.succeed);
-        if (s !== 0 && s !== 1) throw new Refusal('请求状态不正确');
+        if (s !== 0 && s !== 1) throw refuse('oplog.succeedInvalid');
         q = q.where('succeed', '=', s);
       }
       if (typeof c.logtype === 'string' && c.logtype) q = q.where('logtype', '=', c.logtype);

@@ -3,8 +3,7 @@
  * A place that still has rooms is not deleted: the rooms hold device bindings a click must not lose,
  * so they are removed (after unbinding) first.
  */
-import { Refusal } from '../http/envelope';
-import { PLACE_REFUSALS } from '../../adapters/systemRefusals';
+import { refuse } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 
@@ -30,7 +29,7 @@ async function districtOf(values: Row, ctx: CallContext) {
   }
   const id = Number(values.fCityCode);
   const area = Number.isInteger(id) && id > 0 ? await ctx.db.selectFrom('t_area_info').select('fAreaName').where('fAreaId', '=', id).executeTakeFirst() : undefined;
-  if (!area) throw new Refusal(PLACE_REFUSALS.areaMissing);
+  if (!area) throw refuse('place.areaMissing');
   values.fCityCode = String(id);
   values.fCityName = area.fAreaName;
 }
@@ -44,7 +43,7 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
   }
   if (values.fUserId !== undefined && values.fUserId !== null) {
     const owner = await ctx.db.selectFrom('t_sys_user').select('fId').where('fId', '=', values.fUserId as number).executeTakeFirst();
-    if (!owner) throw new Refusal(PLACE_REFUSALS.ownerMissing);
+    if (!owner) throw refuse('place.ownerMissing');
   }
 }
 
@@ -55,7 +54,7 @@ export async function afterSave(row: Row, ctx: CallContext, created: boolean) {
 
 export async function beforeDelete(row: Row, ctx: CallContext) {
   const room = await ctx.db.selectFrom('t_sys_user_room').select('fId').where('fHomeId', '=', row.fId as number).executeTakeFirst();
-  if (room) throw new Refusal(`场所删除失败：${PLACE_REFUSALS.placeHasRooms}`);
+  if (room) throw refuse('place.hasRooms');
   await ctx.db.deleteFrom('t_sys_user_room_device').where('fHomeId', '=', row.fId as number).execute();
 }
 

@@ -1,5 +1,5 @@
 /** Products: their device counts, and no deleting a product that still has devices. */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import { among } from '../crud/query';
 
@@ -19,5 +19,5 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
 
 export async function beforeDelete(row: Record<string, unknown>, ctx: CallContext) {
   const device = await ctx.db.selectFrom('t_device').select('fId').where('fProductId', '=', row.fId as number).executeTakeFirst();
-  if (device) throw new Refusal('该产品下存在设备，无法删除');
+  if (device) throw refuse('product.hasDevices');
 }

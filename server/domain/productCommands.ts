@@ -8,17 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { User } from '../crud/types';
 import type { DB } from '../db';
 import type { Command } from '../mqtt/protocol';
-import { sendCommand } from '../devices/commands';
+import { refusalOf, sendCommand } from '../devices/commands';
 import { SEND } from './productJson';
 import { storedIdList } from '../http/guard';
 import { parseSwitches, type SwitchOption } from './productJsonConf';
-
-export const COMMAND_PERMISSION = 'device:command';
 
 /** Keys of the message envelope: the server fills them, so the panels neither show nor send them. */
 export const ENVELOPE_KEYS = ['ClientID', 'bid', 'mid', 'Children'];
@@ -115,9 +113,9 @@ async function confsOf(db: DB, libraryIds: number[], depth = 0): Promise<Map<num
 /** The device as the user may see it, with its product's send libraries. */
 async function deviceOf(ctx: RouteContext, user: User, id: unknown) {
   const fId = Number(id);
-  if (!Number.isInteger(fId) || fId <= 0) throw new Refusal('请先选择设备');
+  if (!Number.isInteger(fId) || fId <= 0) throw refuse('device.noneChosen');
   const device = await scoped(ctx, entity('device'), user).where('t_device.fId', '=', fId).executeTakeFirst();
-  if (!device) throw new Refusal('设备不存在或无权操作');
+  if (!device) throw refuse('device.notFound');
   const product = device.fProductId
     ? await ctx.db.selectFrom('t_product').select(['fId', 'fSendJsonIds']).where('fId', '=', device.fProductId as number).executeTakeFirst()
     : undefined;
@@ -156,11 +154,11 @@ function parseJson(conf: ConfEntry, raw: unknown, shape: 'object' | 'array'): un
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new Refusal(`${conf.fJsonName}格式不正确`);
+      throw refuse('command.valueFormat', { name: conf.fJsonName });
     }
   }
   const fits = shape === 'array' ? Array.isArray(value) : !!value && typeof value === 'object' && !Array.isArray(value);
-  if (!fits) throw new Refusal(`${conf.fJsonName}格式不正确`);
+  if (!fits) throw refuse('command.valueFormat', { name: conf.fJsonName });
   return value;
 }
 
@@ -175,12 +173,12 @@ export function wireValue(conf: ConfEntry, raw: unknown): unknown {
   switch (Number(conf.fDataType)) {
     case 1: {
       const n = Number(value);
-      if (typeof value === 'boolean' || !Number.isInteger(n) || blank(value)) throw new Refusal(`${conf.fJsonName}必须是整数`);
+      if (typeof value === 'boolean' || !Number.isInteger(n) || blank(value)) throw refuse('command.valueInteger', { name: conf.fJsonName });
       return n;
     }
     case 2: {
       const n = Number(value);
-      if (typeof value === 'boolean' || !Number.isFinite(n) || blank(value)) throw new Refusal(`${conf.fJsonName}必须是数字`);
+      if (typeof value === 'boolean' || !Number.isFinite(n) || blank(value)) throw refuse('command.valueNumber', { name: conf.fJsonName });
       return n;
     }
     case 3:
@@ -237,21 +235,21 @@ export function acknowledgedValues(confs: ConfEntry[], state: Record<string, unk
 export async function sendProductCommand(ctx: RouteContext, user: User, body: Record<string, unknown>) {
   const productJson = body.productJson && typeof body.productJson === 'object' && !Array.isArray(body.productJson) ? (body.productJson as Record<string, unknown>) : null;
   const libraryId = Number(productJson?.fId);
-  if (!productJson || !Number.isInteger(libraryId) || libraryId <= 0) throw new Refusal('请选择需要发送的指令');
+  if (!productJson || !Number.isInteger(libraryId) || libraryId <= 0) throw refuse('command.libraryRequired');
   const { device, sendIds } = await deviceOf(ctx, user, body.gateWayId ?? body.deviceId);
-  if (!sendIds.includes(libraryId)) throw new Refusal('该设备的产品没有此指令');
+  if (!sendIds.includes(libraryId)) throw refuse('command.libraryNotOffered');
   const libraries = await librariesById(ctx.db, [libraryId]);
   const library = libraries.get(libraryId);
-  if (!library || library.fType !== SEND) throw new Refusal('该设备的产品没有此指令');
+  if (!library || library.fType !== SEND) throw refuse('command.libraryNotOffered');
   const confs = (await confsOf(ctx.db, [libraryId])).get(libraryId) ?? [];
   const search = body.isSearch === true || Number(body.isSearch) === 1 || body.isSearch === 'true';
 
   let command: Command;
   let name: string;
   if (search) {
-    if (!library.fSearchJsonId) throw new Refusal('该指令没有查询功能');
+    if (!library.fSearchJsonId) throw refuse('command.noQuery');
     const query = (await librariesById(ctx.db, [library.fSearchJsonId])).get(library.fSearchJsonId);
-    if (!query) throw new Refusal('查询描述库不存在');
+    if (!query) throw refuse('library.searchMissing');
     command = { bid: wireBid(query.fBid) };
     name = query.fName;
   } else {
@@ -260,9 +258,9 @@ export async function sendProductCommand(ctx: RouteContext, user: User, body: Re
   }
 
   const outcome = await sendCommand({ db: ctx.db, live: ctx.live }, { deviceId: device.fId, command, user, source: 'console', name });
-  if (!outcome.ok) throw new Refusal(outcome.message);
+  if (!outcome.ok) throw refusalOf(outcome);
   const values = acknowledgedValues(confs, outcome.ack?.state, search ? undefined : command);
-  return new Answer({ productJson: { fId: library.fId, fName: library.fName, ...values }, commandId: outcome.commandId }, outcome.message);
+  return new Answer({ productJson: { fId: library.fId, fName: library.fName, ...values }, commandId: outcome.commandId }, outcome.reason);
 }
 
 const INT = { type: ['integer', 'null'] };
@@ -283,19 +281,16 @@ const SENT = S.object({
 
 export function registerProductCommandRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
-    path: '/biz/t-product-json/send',
+    call: 'command.panel',
     data: COMMANDS,
     body: S.object({ fId: S.id('the device'), fIsApp: S.bool() , productJson: S.any('the command of the product description') }),
-    permission: COMMAND_PERMISSION,
     handler: async ({ user, body }) => commandConfig(ctx, user!, body),
   });
   registerCall(app, ctx, {
-    path: '/api/emq/send',
+    call: 'command.raw',
     data: SENT,
     body: S.object({ gateWayId: S.id(), deviceId: S.id(), productJson: { type: ['object', 'null'], description: 'the command: bid and its values' }, isSearch: S.bool('a read, not a write') }),
-    permission: COMMAND_PERMISSION,
     write: true,
-    logname: { key: 'device.command', 'zh-CN': '设备指令下发', 'zh-TW': '設備指令下發', 'en-US': 'Send device command' },
     handler: async ({ user, body }) => sendProductCommand(ctx, user!, body),
   });
 }

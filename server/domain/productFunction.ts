@@ -2,14 +2,13 @@
  * Product functions (spec 001 §2.10): a named function for devices, gateways or both, described by one
  * description library. Catalogue data: whoever holds the codes sees every row.
  */
-import { Refusal } from '../http/envelope';
-import { LIBRARY_REFUSALS, fillReason } from '../../adapters/library';
+import { refuse } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 
 export async function beforeSave(values: Record<string, unknown>, ctx: CallContext) {
   if (values.fProductJsonId === undefined || values.fProductJsonId === null) return;
   const library = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', values.fProductJsonId as number).executeTakeFirst();
-  if (!library) throw new Refusal(LIBRARY_REFUSALS.libraryMissing);
+  if (!library) throw refuse('library.libraryMissing');
 }
 
 /** The library's name beside its id (productJsonName of spec 001 §3). */
@@ -25,5 +24,5 @@ export async function beforeDelete(row: Record<string, unknown>, ctx: CallContex
   const id = Number(row.fId);
   const products = await ctx.db.selectFrom('t_product').select(['fName', 'fFunctionIds']).where('fFunctionIds', 'is not', null).execute();
   const user = products.find((p) => String(p.fFunctionIds ?? '').split(',').map((s) => Number(s.trim())).includes(id));
-  if (user) throw new Refusal(fillReason(LIBRARY_REFUSALS.functionInUse, { name: user.fName }));
+  if (user) throw refuse('library.functionInUse', { name: user.fName });
 }

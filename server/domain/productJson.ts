@@ -4,8 +4,7 @@
  * libraries of migration 005.
  */
 import { sql } from 'kysely';
-import { Refusal } from '../http/envelope';
-import { LIBRARY_REFUSALS, fillReason } from '../../adapters/library';
+import { refuse } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 import type { DB } from '../db';
 import { storedIdList } from '../http/guard';
@@ -42,13 +41,13 @@ export async function beforeSave(values: Record<string, unknown>, ctx: CallConte
     if ('fSearchJsonId' in values || existing?.fSearchJsonId) values.fSearchJsonId = null;
   } else if (values.fSearchJsonId !== undefined && values.fSearchJsonId !== null) {
     const target = await ctx.db.selectFrom('t_product_json').select(['fId', 'fType']).where('fId', '=', values.fSearchJsonId as number).executeTakeFirst();
-    if (!target) throw new Refusal(LIBRARY_REFUSALS.searchMissing);
-    if (target.fType !== RECEIVE) throw new Refusal(LIBRARY_REFUSALS.searchNotReceive);
+    if (!target) throw refuse('library.searchMissing');
+    if (target.fType !== RECEIVE) throw refuse('library.searchNotReceive');
   }
   if (values.fJsonParentId !== undefined && values.fJsonParentId !== null) {
-    if (existing && values.fJsonParentId === existing.fId) throw new Refusal(LIBRARY_REFUSALS.parentSelf);
+    if (existing && values.fJsonParentId === existing.fId) throw refuse('library.parentSelf');
     const parent = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', values.fJsonParentId as number).executeTakeFirst();
-    if (!parent) throw new Refusal(LIBRARY_REFUSALS.parentMissing);
+    if (!parent) throw refuse('library.parentMissing');
   }
 }
 
@@ -60,11 +59,11 @@ export async function beforeDelete(row: Record<string, unknown>, ctx: CallContex
   const id = row.fId as number;
   const products = await ctx.db.selectFrom('t_product').select(['fName', 'fSendJsonIds', 'fReceiveJsonIds']).execute();
   const user = products.find((p) => storedIdList(p.fSendJsonIds).includes(id) || storedIdList(p.fReceiveJsonIds).includes(id));
-  if (user) throw new Refusal(fillReason(LIBRARY_REFUSALS.usedByProduct, { name: user.fName }));
+  if (user) throw refuse('library.usedByProduct', { name: user.fName });
   const fn = await ctx.db.selectFrom('t_product_function').select('fName').where('fProductJsonId', '=', id).executeTakeFirst();
-  if (fn) throw new Refusal(fillReason(LIBRARY_REFUSALS.usedByFunction, { name: fn.fName }));
+  if (fn) throw refuse('library.usedByFunction', { name: fn.fName });
   const child = await ctx.db.selectFrom('t_product_json').select('fId').where('fJsonParentId', '=', id).executeTakeFirst();
-  if (child) throw new Refusal(LIBRARY_REFUSALS.hasChildren);
+  if (child) throw refuse('library.hasChildren');
   await ctx.db.updateTable('t_product_json').set({ fSearchJsonId: null }).where('fSearchJsonId', '=', id).execute();
   await ctx.db.updateTable('t_product_json_conf').set({ fJsonSubId: null }).where('fJsonSubId', '=', id).execute();
   await ctx.db.deleteFrom('t_product_json_conf').where('fProductJsonId', '=', id).execute();

@@ -4,8 +4,7 @@
  * generic validation cannot express (sub-library of entity types, one key per library), and the names
  * the field list shows.
  */
-import { Refusal } from '../http/envelope';
-import { LIBRARY_REFUSALS } from '../../adapters/library';
+import { refuse } from '../http/envelope';
 import type { CallContext, Services } from '../crud/types';
 
 export interface SwitchOption {
@@ -26,16 +25,6 @@ export interface HardwareWarn {
 export const ENTITY_TYPES = [7, 8];
 /** fWarnType of an alarm read from bytes of the device's report rather than from a range. */
 export const HARDWARE_WARN = 2;
-
-export const CONF_MESSAGES = {
-  libraryUnknown: LIBRARY_REFUSALS.fieldLibraryMissing,
-  subRequired: LIBRARY_REFUSALS.subRequired,
-  subSelf: LIBRARY_REFUSALS.subSelf,
-  keyTaken: LIBRARY_REFUSALS.keyTaken,
-  warnByte: LIBRARY_REFUSALS.warnByte,
-  warnName: LIBRARY_REFUSALS.warnName,
-  switchValues: LIBRARY_REFUSALS.switchValues,
-};
 
 const text = (v: unknown): string | null => (v === undefined || v === null || String(v).trim() === '' ? null : String(v).trim());
 
@@ -72,8 +61,8 @@ export function normaliseHardwareWarns(input: unknown): HardwareWarn[] {
     const byte = text(r.fByteIndex);
     const name = text(r.fName);
     if (byte === null && name === null && text(r.fDes) === null) continue;
-    if (byte === null || !/^\d+$/.test(byte)) throw new Refusal(CONF_MESSAGES.warnByte);
-    if (name === null) throw new Refusal(CONF_MESSAGES.warnName);
+    if (byte === null || !/^\d+$/.test(byte)) throw refuse('library.warnByte');
+    if (name === null) throw refuse('library.warnName');
     rows.push({ fByteIndex: Number(byte), fName: name, fDes: text(r.fDes) });
   }
   return rows;
@@ -93,20 +82,20 @@ function parseHardwareWarns(stored: unknown): HardwareWarn[] {
  * its sub-library, which is not the field's own library.
  */
 export function checkConf(merged: Record<string, unknown>): void {
-  if (ENTITY_TYPES.includes(Number(merged.fDataType)) && !merged.fJsonSubId) throw new Refusal(CONF_MESSAGES.subRequired);
-  if (merged.fJsonSubId && merged.fJsonSubId === merged.fProductJsonId) throw new Refusal(CONF_MESSAGES.subSelf);
+  if (ENTITY_TYPES.includes(Number(merged.fDataType)) && !merged.fJsonSubId) throw refuse('library.subRequired');
+  if (merged.fJsonSubId && merged.fJsonSubId === merged.fProductJsonId) throw refuse('library.subSelf');
 }
 
 export async function beforeSave(values: Record<string, unknown>, ctx: CallContext, existing?: Record<string, unknown>) {
   const merged = { ...existing, ...values };
   const libraryId = merged.fProductJsonId as number;
   const library = await ctx.db.selectFrom('t_product_json').select('fId').where('fId', '=', libraryId).executeTakeFirst();
-  if (!library) throw new Refusal(CONF_MESSAGES.libraryUnknown);
+  if (!library) throw refuse('library.fieldLibraryMissing');
   checkConf(merged);
   if (values.fJsonKey) {
     let q = ctx.db.selectFrom('t_product_json_conf').select('fId').where('fProductJsonId', '=', libraryId).where('fJsonKey', '=', values.fJsonKey as string);
     if (existing) q = q.where('fId', '!=', existing.fId as number);
-    if (await q.executeTakeFirst()) throw new Refusal(CONF_MESSAGES.keyTaken);
+    if (await q.executeTakeFirst()) throw refuse('library.keyTaken');
   }
   // The options arrive as productJsonConfSwitches (not a column) and are stored as JSON text.
   const name = String(merged.fJsonName ?? '');
@@ -116,7 +105,7 @@ export async function beforeSave(values: Record<string, unknown>, ctx: CallConte
   if (merged.fFunctionType === 'switch') {
     const switches = parseSwitches(values.fSwitches ?? existing?.fSwitches);
     if (!switches.length) values.fSwitches = JSON.stringify(normaliseSwitches([{}], name));
-    if (switches.some((w) => w.fOpenValue === w.fCloseValue)) throw new Refusal(CONF_MESSAGES.switchValues);
+    if (switches.some((w) => w.fOpenValue === w.fCloseValue)) throw refuse('library.switchValues');
   } else if ('fFunctionType' in values) {
     // Switch options belong to switch fields only; a field that stops being one drops them.
     values.fSwitches = null;

@@ -5,7 +5,7 @@
  * `{ fProductId, list }` so an emptied list can still say which product it belongs to.
  */
 import { S, answers, takes } from '../http/catalog';
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { validateBody } from '../crud/validate';
 import type { CallContext } from '../crud/types';
 
@@ -16,22 +16,22 @@ const MAX_PROPERTIES = 100;
 
 export async function saveAll(ctx: CallContext) {
   const raw = ctx.body.items ?? ctx.body.list;
-  if (!Array.isArray(raw)) throw new Refusal('产品属性格式不正确');
-  if (raw.length > MAX_PROPERTIES) throw new Refusal(`产品属性最多${MAX_PROPERTIES}个`);
+  if (!Array.isArray(raw)) throw refuse('product.propertiesInvalid');
+  if (raw.length > MAX_PROPERTIES) throw refuse('product.propertiesTooMany', { max: MAX_PROPERTIES });
   const rows = raw.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : {}));
   const productIds = new Set(rows.map((r) => r.fProductId ?? ctx.body.fProductId).map(Number));
   if (!rows.length && ctx.body.fProductId !== undefined) productIds.add(Number(ctx.body.fProductId));
-  if (productIds.size !== 1) throw new Refusal(productIds.size ? '一次只能保存一个产品的属性' : '所属产品不能为空');
+  if (productIds.size !== 1) throw refuse(productIds.size ? 'product.propertiesOneProduct' : 'product.propertiesProductRequired');
   const fProductId = [...productIds][0];
-  if (!Number.isInteger(fProductId) || fProductId <= 0) throw new Refusal('所属产品不能为空');
+  if (!Number.isInteger(fProductId) || fProductId <= 0) throw refuse('product.propertiesProductRequired');
   const product = await ctx.db.selectFrom('t_product').select('fId').where('fId', '=', fProductId).executeTakeFirst();
-  if (!product) throw new Refusal('产品不存在');
+  if (!product) throw refuse('product.notFound');
 
   const values = rows.map((r) => validateBody(ctx.entity, { ...r, fProductId }, 'create', ctx.user));
   const seen = new Set<string>();
   for (const v of values) {
     const name = String(v.fName);
-    if (seen.has(name)) throw new Refusal(`属性名称重复：${name}`);
+    if (seen.has(name)) throw refuse('product.propertyDuplicate', { name });
     seen.add(name);
   }
   await ctx.db.transaction().execute(async (trx) => {
@@ -43,4 +43,4 @@ export async function saveAll(ctx: CallContext) {
 
 answers({ type: 'integer', description: 'how many properties the product now has' }, saveAll);
 // The product's whole list of properties; a row without fId is added.
-takes(S.rows(S.object({ fId: S.id(), fProductId: S.id(), fName: { type: 'string' }, fValue: { type: ['string', 'null'] } }), { keys: ['items', 'list'], message: '产品属性格式不正确', beside: { fProductId: S.id('the product, so an emptied list still names it') } }), saveAll);
+takes(S.rows(S.object({ fId: S.id(), fProductId: S.id(), fName: { type: 'string' }, fValue: { type: ['string', 'null'] } }), { keys: ['items', 'list'], message: 'product.propertiesInvalid', beside: { fProductId: S.id('the product, so an emptied list still names it') } }), saveAll);

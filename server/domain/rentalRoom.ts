@@ -3,7 +3,7 @@
  * 2 renting, 3 returned) read from its leases, never typed in; the house's resident count follows
  * the renting leases. A room somebody rents is not deleted.
  */
-import { Refusal } from '../http/envelope';
+import { refuse } from '../http/envelope';
 import { maskPhone } from '../../adapters/personal';
 import type { CallContext, Services } from '../crud/types';
 
@@ -12,19 +12,19 @@ type Row = Record<string, unknown>;
 export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
   const houseId = Number(values.fHouseId ?? existing?.fHouseId);
   const house = Number.isInteger(houseId) && houseId > 0 ? await ctx.db.selectFrom('t_house_info').select('fHouseId').where('fHouseId', '=', houseId).executeTakeFirst() : undefined;
-  if (!house) throw new Refusal('出租屋不存在');
-  if (existing && houseId !== Number(existing.fHouseId)) throw new Refusal('房间不能移到其他出租屋');
+  if (!house) throw refuse('rentalRoom.houseMissing');
+  if (existing && houseId !== Number(existing.fHouseId)) throw refuse('rentalRoom.houseChanged');
   const room = String(values.fRoom ?? existing?.fRoom ?? '').trim();
   let same = ctx.db.selectFrom('t_rental_room').select('fId').where('fHouseId', '=', houseId).where('fRoom', '=', room);
   if (existing) same = same.where('fId', '<>', existing.fId as number);
-  if (await same.executeTakeFirst()) throw new Refusal('该出租屋已有此房间号');
+  if (await same.executeTakeFirst()) throw refuse('rentalRoom.numberTaken');
   values.fRoom = room;
   if (!existing) values.fStatus = 1;
 }
 
 export async function beforeDelete(row: Row, ctx: CallContext) {
   const renting = await ctx.db.selectFrom('t_tenant_house').select('fId').where('fRoomId', '=', row.fId as number).where('fStatus', '=', 2).executeTakeFirst();
-  if (renting) throw new Refusal('房间删除失败：房间仍有在租租客');
+  if (renting) throw refuse('rentalRoom.rented');
   await ctx.db.deleteFrom('t_tenant_house').where('fRoomId', '=', row.fId as number).execute();
 }
 

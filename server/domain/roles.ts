@@ -7,21 +7,12 @@ import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
 import type { CallContext, Query } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
-import { NotFound, Refusal } from '../http/envelope';
-import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
+import { NotFound, Refusal, reason, refuse } from '../http/envelope';
+import { fieldReason } from '../crud/validate';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
 import { pageAt, containing } from '../crud/query';
 import { isId } from '../http/guard';
-
-export const ROLE_PATHS = {
-  list: '/system/t-sys-role/pageList',
-  save: '/system/t-sys-role/addOrUpdateSysRole',
-  remove: '/system/t-sys-role/removeSysRole',
-  tree: '/system/t-sys-role/treeList',
-  setPermissions: '/system/t-sys-role/updateRolePermission',
-  all: '/system/t-sys-role/list',
-};
 
 export const ROLE_CODES = { list: 'role:list', add: 'role:add', edit: 'role:edit', del: 'role:del', setPermissions: 'role:setPermissions' };
 
@@ -35,7 +26,7 @@ function text(body: Record<string, unknown>, key: string): string {
 
 function idOf(body: Record<string, unknown>): number {
   const id = Number(body.id ?? body.fId);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal('参数错误');
+  if (!Number.isInteger(id) || id <= 0) throw refuse('system.badParameter');
   return id;
 }
 
@@ -65,19 +56,24 @@ export async function all({ db }: CallContext) {
   return rows.map((r) => ({ ...r, fId: r.id, fName: r.name }));
 }
 
-export async function save({ db, body }: CallContext) {
+/** A rule of a role's field refused, in its schema's words (`role.<field>.<rule>`). */
+const fieldRefused = (ctx: CallContext, field: string, rule: string) => new Refusal(fieldReason(ctx.entity, field, rule));
+
+export async function save(ctx: CallContext) {
+  const { db, body } = ctx;
   const id = Number(body.id ?? body.fId) || 0;
   const name = text(body, 'name');
   const alias = text(body, 'alias');
-  if (!name) throw new Refusal('角色名称不能为空');
-  if (!alias) throw new Refusal('角色别名不能为空');
-  if (name.length > 50 || alias.length > 50) throw new Refusal('长度超出限制');
+  if (!name) throw fieldRefused(ctx, 'name', 'required');
+  if (!alias) throw fieldRefused(ctx, 'alias', 'required');
+  if (name.length > 50) throw fieldRefused(ctx, 'name', 'maxLength');
+  if (alias.length > 50) throw fieldRefused(ctx, 'alias', 'maxLength');
   const clash = await db.selectFrom('t_sys_role').select('id').where('alias', '=', alias).executeTakeFirst();
-  if (clash && clash.id !== id) throw new Refusal(SYSTEM_REFUSALS.aliasTaken, 409, { field: 'alias', rule: 'unique' });
+  if (clash && clash.id !== id) throw new Refusal(fieldReason(ctx.entity, 'alias', 'unique'), { status: 409, about: { field: 'alias', rule: 'unique' } });
   if (id) {
     const existing = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
-    if (!existing) throw new NotFound('角色不存在');
-    if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw new Refusal(SYSTEM_REFUSALS.builtInAlias);
+    if (!existing) throw new NotFound(reason('role.notFound'));
+    if (BUILT_IN.has(existing.alias) && existing.alias !== alias) throw refuse('role.builtInAlias');
     return db.updateTable('t_sys_role').set({ name, alias }).where('id', '=', id).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
   }
   return db.insertInto('t_sys_role').values({ name, alias }).returning(['id', 'name', 'alias']).executeTakeFirstOrThrow();
@@ -86,9 +82,9 @@ export async function save({ db, body }: CallContext) {
 export async function remove({ db, body }: CallContext) {
   const id = idOf(body);
   const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
-  if (!role) throw new NotFound('角色不存在');
-  if (BUILT_IN.has(role.alias)) throw new Refusal(SYSTEM_REFUSALS.builtInRole);
-  if (await db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw new Refusal(SYSTEM_REFUSALS.roleInUse);
+  if (!role) throw new NotFound(reason('role.notFound'));
+  if (BUILT_IN.has(role.alias)) throw refuse('role.builtIn');
+  if (await db.selectFrom('t_sys_user_role').select('userId').where('roleId', '=', id).executeTakeFirst()) throw refuse('role.inUse');
   await db.deleteFrom('t_sys_role').where('id', '=', id).execute();
   return null;
 }
@@ -105,9 +101,9 @@ export const ROLE_TREE = S.tree({ allOf: [S.entity('menu'), S.object({ title: S.
 export async function setPermissions({ db, body }: CallContext) {
   const id = idOf(body);
   const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
-  if (!role) throw new NotFound('角色不存在');
+  if (!role) throw new NotFound(reason('role.notFound'));
   // Every start gives the administrator role every code again; a change here would not last.
-  if (role.alias === 'admin') throw new Refusal(SYSTEM_REFUSALS.adminPermissions);
+  if (role.alias === 'admin') throw refuse('role.adminPermissions');
   const rows = await menuRows(db);
   const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));
   const chosen = new Set<number>();
@@ -119,7 +115,7 @@ export async function setPermissions({ db, body }: CallContext) {
     await trx.deleteFrom('t_sys_role_menu').where('roleId', '=', id).execute();
     if (chosen.size) await trx.insertInto('t_sys_role_menu').values([...chosen].map((menuId) => ({ roleId: id, menuId }))).execute();
   });
-  return new Answer([...chosen].sort((a, b) => a - b), '授权成功');
+  return new Answer([...chosen].sort((a, b) => a - b), reason('role.granted'));
 }
 
 answers(S.none(), remove);

@@ -4,8 +4,7 @@
  * out of the place.
  */
 import { S, answers, takes } from '../http/catalog';
-import { Refusal } from '../http/envelope';
-import { PLACE_REFUSALS } from '../../adapters/systemRefusals';
+import { refuse } from '../http/envelope';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { present } from '../crud/engine';
 import { scope as placeScope } from './place';
@@ -24,12 +23,12 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
   const place = Number.isInteger(homeId) && homeId > 0
     ? await visiblePlaces(ctx.db, ctx.user).clearSelect().select(['t_sys_user_home.fId', 't_sys_user_home.fUserId']).where('t_sys_user_home.fId', '=', homeId).executeTakeFirst()
     : undefined;
-  if (!place) throw new Refusal(PLACE_REFUSALS.placeMissing);
-  if (existing && homeId !== Number(existing.fHomeId)) throw new Refusal(PLACE_REFUSALS.roomMoved);
+  if (!place) throw refuse('room.placeMissing');
+  if (existing && homeId !== Number(existing.fHomeId)) throw refuse('room.placeChanged');
   values.fUserId = place.fUserId ?? null;
   if (values.fType !== undefined && values.fType !== null) {
     const type = await ctx.db.selectFrom('t_sys_dic').select('fId').where('fKey', '=', 'Room_Type').where('fId', '=', values.fType as number).executeTakeFirst();
-    if (!type) throw new Refusal(PLACE_REFUSALS.roomType);
+    if (!type) throw refuse('room.typeInvalid');
   }
 }
 
@@ -40,7 +39,7 @@ export async function beforeDelete(row: Row, ctx: CallContext) {
     .select('rd.fId')
     .where('rd.fRoomId', '=', row.fId as number)
     .executeTakeFirst();
-  if (bound) throw new Refusal(`房间删除失败：${PLACE_REFUSALS.roomHasDevices}`);
+  if (bound) throw refuse('room.hasDevices');
   // Links to devices deleted since are all that can be left.
   await ctx.db.deleteFrom('t_sys_user_room_device').where('fRoomId', '=', row.fId as number).execute();
 }

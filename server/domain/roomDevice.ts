@@ -4,8 +4,7 @@
  * the ones the caller sees, so nobody files a device they cannot see; lists show only such devices.
  */
 import { S, answers, takes } from '../http/catalog';
-import { Refusal } from '../http/envelope';
-import { PLACE_REFUSALS } from '../../adapters/systemRefusals';
+import { refuse } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
@@ -28,7 +27,7 @@ const positive = (v: unknown) => {
 async function requireRoom(ctx: CallContext, roomId: unknown): Promise<{ fId: number; fHomeId: number }> {
   const id = positive(roomId);
   const room = id ? await scoped(ctx, entity('room'), ctx.user).where('t_sys_user_room.fId', '=', id).executeTakeFirst() : undefined;
-  if (!room) throw new Refusal(PLACE_REFUSALS.roomMissing);
+  if (!room) throw refuse('room.missing');
   return { fId: Number(room.fId), fHomeId: Number(room.fHomeId) };
 }
 
@@ -86,25 +85,25 @@ export async function pageList(ctx: CallContext) {
   return pageAnswer(p, await withDevices(ctx, p.rows));
 }
 
-function itemsOf(ctx: CallContext, empty: string): Row[] {
+function itemsOf(ctx: CallContext, empty: 'room.bindNone' | 'room.unbindNone'): Row[] {
   const items = ctx.body.items ?? ctx.body.list ?? ctx.body.records;
-  if (!Array.isArray(items) || items.length === 0) throw new Refusal(empty);
+  if (!Array.isArray(items) || items.length === 0) throw refuse(empty);
   return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
 }
 
 /** `[{ fId | fDeviceId, fHomeId, fRoomId }]` (device rows with the target room): files each device in the room. */
 export async function bindDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, '请选择需要绑定的设备');
+  const items = itemsOf(ctx, 'room.bindNone');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     let added = 0;
     let moved = 0;
     for (const item of items) {
       const room = await requireRoom(tctx, item.fRoomId);
-      if (item.fHomeId !== undefined && item.fHomeId !== null && Number(item.fHomeId) !== room.fHomeId) throw new Refusal(PLACE_REFUSALS.roomElsewhere);
+      if (item.fHomeId !== undefined && item.fHomeId !== null && Number(item.fHomeId) !== room.fHomeId) throw refuse('room.elsewhere');
       const deviceId = positive(item.fDeviceId ?? item.fId);
       const device = deviceId ? await scoped(tctx, entity('device'), ctx.user).where('t_device.fId', '=', deviceId).executeTakeFirst() : undefined;
-      if (!device) throw new Refusal(PLACE_REFUSALS.deviceMissing);
+      if (!device) throw refuse('room.deviceMissing');
       const existing = await trx.selectFrom('t_sys_user_room_device').select(['fId', 'fRoomId']).where('fHomeId', '=', room.fHomeId).where('fDeviceId', '=', deviceId!).executeTakeFirst();
       if (existing) {
         if (Number(existing.fRoomId) === room.fId) continue;
@@ -121,7 +120,7 @@ export async function bindDevices(ctx: CallContext) {
 
 /** Link rows (`fId`, or `fDeviceId` with `fHomeId`) sent back with fRoomId null: each leaves its room. */
 export async function unbindRoomDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, '请选择需要解绑的设备');
+  const items = itemsOf(ctx, 'room.unbindNone');
   return ctx.db.transaction().execute(async (trx) => {
     let removed = 0;
     for (const item of items) {
@@ -131,7 +130,7 @@ export async function unbindRoomDevices(ctx: CallContext) {
       else if (linkId && positive(item.fDeviceId)) q = q.where('t_sys_user_room_device.fId', '=', linkId).where('t_sys_user_room_device.fDeviceId', '=', Number(item.fDeviceId));
       else q = q.where('t_sys_user_room_device.fHomeId', '=', positive(item.fHomeId) ?? 0).where('t_sys_user_room_device.fDeviceId', '=', positive(item.fDeviceId) ?? 0);
       const link = await q.executeTakeFirst();
-      if (!link) throw new Refusal(PLACE_REFUSALS.bindingMissing);
+      if (!link) throw refuse('room.bindingMissing');
       await trx.deleteFrom('t_sys_user_room_device').where('fId', '=', link.fId as number).execute();
       removed++;
     }
@@ -148,6 +147,6 @@ const ROOM_PAGE = S.page({ fRoomId: S.id('the room'), roomId: S.id(), fHomeId: S
 takes(ROOM_PAGE, selectedDevices);
 takes(ROOM_PAGE, unselectedDevices);
 // Device rows with the target room: the device's fDeviceId (or its fId), the room and its place.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: '请选择需要绑定的设备' }), bindDevices);
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: 'room.bindNone' }), bindDevices);
 // Link rows sent back with fRoomId null: the link's fId, or the device with its place.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: '请选择需要解绑的设备' }), unbindRoomDevices);
+takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: 'room.unbindNone' }), unbindRoomDevices);

@@ -2,12 +2,13 @@
  * What every all-or-nothing Excel import shares (watch-list people, description-library fields, system
  * users): the template, the single uploaded .xlsx/.xls part, reading the first sheet by its header (or
  * in template order when the header names no known column), checking each row, and refusing the whole
- * file with every bad row's number and reason, so nothing is ever half-imported.
+ * file with every bad row's number and reason by code (`import.failed`, its data the rows as
+ * contract/reasons.ts `RefusedRows`), so nothing is ever half-imported.
  */
 import type { FastifyRequest } from 'fastify';
 import type ExcelJS from 'exceljs';
-import { Refusal } from '../http/envelope';
-import { SHEET_MESSAGES, rowLine } from '../../adapters/sheetImport';
+import type { PlainReasonCode } from '../../contract/generated/reasons';
+import { Refusal, refuse, type Reason } from '../http/envelope';
 import type { DB } from '../db';
 
 /**
@@ -24,7 +25,17 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** Spec 001 §9 and 002 §9: xlsx or xls up to 2048 KB. */
 export const SHEET_LIMIT_BYTES = 2048 * 1024;
 
-export { SHEET_MESSAGES };
+/** Why a sheet import is refused as a whole: codes of the catalogue (schemas/reasons/administration.json). */
+export const SHEET_REASONS = {
+  format: 'import.badFormat',
+  size: 'import.tooLarge',
+  missing: 'import.noFile',
+  empty: 'import.empty',
+  failed: 'import.failed',
+} as const satisfies Record<string, PlainReasonCode>;
+
+/** The bad rows a refused import lists at most; `total` counts them all. */
+export const LISTED_ROWS = 1000;
 
 export interface SheetColumn {
   key: string;
@@ -32,9 +43,11 @@ export interface SheetColumn {
   width?: number;
 }
 
+/** A refused row: its line on the sheet, what names it (optional), and why, by code. */
 export interface RowError {
   row: number;
-  message: string;
+  label?: string;
+  reason: Reason;
 }
 
 /** A cell as the text a person typed: a formula's result, a number without Excel's formatting surprises. */
@@ -63,22 +76,22 @@ export async function templateBook(name: string, columns: readonly SheetColumn[]
  * The one file of a multipart import, whole in memory (imports of this size only): a name other than
  * .xlsx/.xls is refused unread, a file over the scope's multipart limit with `size`.
  */
-export async function receiveSheet(request: FastifyRequest, messages: { missing: string; format: string; size: string } = SHEET_MESSAGES): Promise<{ filename: string; data: Buffer }> {
-  if (!request.isMultipart()) throw new Refusal(messages.missing);
+export async function receiveSheet(request: FastifyRequest, reasons: { missing: PlainReasonCode; format: PlainReasonCode; size: PlainReasonCode } = SHEET_REASONS): Promise<{ filename: string; data: Buffer }> {
+  if (!request.isMultipart()) throw refuse(reasons.missing);
   try {
     const part = await request.file();
-    if (!part) throw new Refusal(messages.missing);
+    if (!part) throw refuse(reasons.missing);
     if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
       part.file.resume();
-      throw new Refusal(messages.format);
+      throw refuse(reasons.format);
     }
     const data = await part.toBuffer();
-    if (part.file.truncated) throw new Refusal(messages.size);
-    if (!data.length) throw new Refusal(messages.missing);
+    if (part.file.truncated) throw refuse(reasons.size);
+    if (!data.length) throw refuse(reasons.missing);
     return { filename: part.filename, data };
   } catch (error) {
     if (error instanceof Refusal) throw error;
-    if (isTooLarge(error)) throw new Refusal(messages.size);
+    if (isTooLarge(error)) throw refuse(reasons.size);
     throw error;
   }
 }
@@ -89,14 +102,14 @@ export function isTooLarge(error: unknown): boolean {
 }
 
 /** The first sheet of a workbook given as bytes or as a file path; anything that is not one is `badType`. */
-export async function openSheet(source: Buffer | string, badType: string = SHEET_MESSAGES.format): Promise<ExcelJS.Worksheet | undefined> {
+export async function openSheet(source: Buffer | string, badType: PlainReasonCode = SHEET_REASONS.format): Promise<ExcelJS.Worksheet | undefined> {
   const book = await newWorkbook();
   try {
     if (typeof source === 'string') await book.xlsx.readFile(source);
     else await book.xlsx.load(source as unknown as ArrayBuffer);
   } catch {
     // An .xls of the old binary format, or anything else that is not a workbook.
-    throw new Refusal(badType);
+    throw refuse(badType);
   }
   return book.worksheets[0];
 }
@@ -114,8 +127,8 @@ function columnNumbers(sheet: ExcelJS.Worksheet, columns: readonly SheetColumn[]
 }
 
 /**
- * Every non-blank data row through `check`; a Refusal it throws is that row's reason, and each row
- * is reported. `read` turns a cell into text when a column needs more than cellText (dates).
+ * Every non-blank data row through `check`; a Refusal it throws is that row's reason (by its code), and
+ * each row is reported. `read` turns a cell into text when a column needs more than cellText (dates).
  */
 export async function checkRows<T>(
   sheet: ExcelJS.Worksheet | undefined,
@@ -134,17 +147,26 @@ export async function checkRows<T>(
     try {
       rows.push(await check(raw, r));
     } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      errors.push({ row: r, message: error.message });
+      // A row refused in words of its own (no code) is a fault of the import, not of the row.
+      if (!(error instanceof Refusal) || !error.reason) throw error;
+      errors.push({ row: r, reason: error.reason });
     }
   }
   return { rows, errors };
 }
 
-/** Refuses the file when any row is bad (every one listed) or none is there; otherwise returns. */
-export function refuseBadRows(result: { rows: unknown[]; errors: RowError[] }, messages: { failed: string; empty: string } = SHEET_MESSAGES): void {
-  if (result.errors.length) throw new Refusal([messages.failed, ...result.errors.map((e) => rowLine(e.row, e.message))].join('\n'));
-  if (!result.rows.length) throw new Refusal(messages.empty);
+/**
+ * Refuses the file when any row is bad or none is there; otherwise returns. The refusal's data lists the
+ * bad rows by code (the first LISTED_ROWS, `total` counting them all), and its message the legacy lines
+ * `第<n>行：<reason>` under the first.
+ */
+export function refuseBadRows(result: { rows: unknown[]; errors: RowError[] }, reasons: { failed: PlainReasonCode; empty: PlainReasonCode } = SHEET_REASONS): void {
+  const { errors } = result;
+  if (errors.length) {
+    const rows = errors.slice(0, LISTED_ROWS).map((e) => ({ row: e.row, ...(e.label ? { label: e.label } : {}), reason: e.reason }));
+    throw refuse(reasons.failed, {}, { rows: { rows, total: errors.length } });
+  }
+  if (!result.rows.length) throw refuse(reasons.empty);
 }
 
 /** Inserts in batches inside the caller's transaction. */

@@ -5,21 +5,25 @@
  * scope).
  */
 import { S } from '../http/catalog';
-import { Refusal } from '../http/envelope';
-import { Answer } from '../http/route';
+import { Refusal, reason, refuse, type Reason } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { CallContext } from '../crud/types';
-import { NOTE_MAX, SIGN_MESSAGES } from '../../adapters/signOff';
+import type { PlainReasonCode } from '../../contract/reasons';
+import { NOTE_MAX } from '../../contract/signOff';
 
 type Row = Record<string, unknown>;
 
-export { SIGN_MESSAGES };
+/** The refusals of one kind of row's sign-off: its id missing, the row signed already. */
+export interface SignRefusals {
+  idRequired: PlainReasonCode;
+  alreadySigned: PlainReasonCode;
+}
 
 /** The handling note of a sign-off body, trimmed; refused when missing or too long. */
 export function handlingNote(body: Row): string {
   const text = typeof body.fHandleContent === 'string' ? body.fHandleContent.trim() : '';
-  if (!text) throw new Refusal(SIGN_MESSAGES.noteRequired);
-  if (text.length > NOTE_MAX) throw new Refusal(SIGN_MESSAGES.noteTooLong);
+  if (!text) throw refuse('signOff.noteRequired');
+  if (text.length > NOTE_MAX) throw refuse('signOff.noteTooLong', { max: NOTE_MAX });
   return text;
 }
 
@@ -42,24 +46,27 @@ export async function signRows(ctx: CallContext, entityName: string, ids: number
 }
 
 /** Why a row was not signed: the caller cannot see it (or it does not exist), or it was signed already. */
-export async function refusalFor(ctx: CallContext, entityName: string, id: number, alreadySigned: string): Promise<string> {
+export async function refusalFor(ctx: CallContext, entityName: string, id: number, alreadySigned: PlainReasonCode): Promise<Reason> {
   const model = entity(entityName);
   const row = await scoped(ctx, model, ctx.user).where(`${model.table}.fId`, '=', id).executeTakeFirst();
-  return row ? alreadySigned : SIGN_MESSAGES.notFound;
+  return reason(row ? alreadySigned : 'signOff.notFound');
 }
 
-/** `{ fId, fHandleContent }`: one row signed with its note (and `values`), or the reason it was not. */
-export async function signOne(ctx: CallContext, entityName: string, messages: { idRequired: string; alreadySigned: string }, values: Row = {}) {
+/**
+ * `{ fId, fHandleContent }`: one row signed with its note (and `values`; the answer is the endpoint's
+ * notice), or the reason it was not.
+ */
+export async function signOne(ctx: CallContext, entityName: string, refusals: SignRefusals, values: Row = {}) {
   const id = Number(ctx.body.fId);
-  if (!Number.isInteger(id) || id <= 0) throw new Refusal(messages.idRequired);
+  if (!Number.isInteger(id) || id <= 0) throw refuse(refusals.idRequired);
   const done = await signRows(ctx, entityName, [id], { ...values, fHandleContent: handlingNote(ctx.body) });
-  if (!done.has(id)) throw new Refusal(await refusalFor(ctx, entityName, id, messages.alreadySigned));
-  return new Answer(null, SIGN_MESSAGES.signed);
+  if (!done.has(id)) throw new Refusal(await refusalFor(ctx, entityName, id, refusals.alreadySigned));
+  return null;
 }
 
-/** The handling note as the API document states it, with the dialog's words for a missing or long one. */
-export const NOTE_SCHEMA = { type: ['string', 'null'], maxLength: NOTE_MAX, 'x-messages': { required: SIGN_MESSAGES.noteRequired, maxLength: SIGN_MESSAGES.noteTooLong } };
+/** The handling note as the API document states it, with the dialog's refusals for a missing or long one. */
+export const NOTE_SCHEMA = { type: ['string', 'null'], maxLength: NOTE_MAX, 'x-messages': { required: 'signOff.noteRequired', maxLength: reason('signOff.noteTooLong', { max: NOTE_MAX }) } };
 
 /** The body of a one-row sign-off: the row's id and the note. */
-export const signOneBody = (what: string, idRequired: string, more: Record<string, unknown> = {}) =>
+export const signOneBody = (what: string, idRequired: PlainReasonCode, more: Record<string, unknown> = {}) =>
   S.object({ fId: { ...S.id(what), 'x-messages': { required: idRequired } }, fHandleContent: NOTE_SCHEMA, ...more }, ['fId', 'fHandleContent']);

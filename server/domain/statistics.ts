@@ -7,23 +7,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { authenticate, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { checkBody, describeRoute, S } from '../http/catalog';
-import { Forbidden, Refusal } from '../http/envelope';
+import { checkBody, S } from '../http/catalog';
+import { declaredCodes, describeCall } from '../http/calls';
+import { Forbidden, refuse } from '../http/envelope';
+import { zh } from '../devices/words';
 import type { User } from '../crud/types';
 import { newWorkbook } from './sheetImport';
 import { scope } from './device';
 import { idList } from '../http/guard';
 
-/** Opens the statistics page and its calls. */
-export const STATISTICS_PERMISSION = 'statistics:list';
 export const TIME_TYPE_DAY = 1;
 export const TIME_TYPE_HOUR = 2;
-export const SUM_NAME = '合计';
-export const EXPORT_FILE_NAME = '数据统计.xlsx';
+export const SUM_NAME = zh('statistics.sum');
+export const EXPORT_FILE_NAME = `${zh('statistics.sheet')}.xlsx`;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-const NO_DEVICE = '请选择需要统计的设备';
-const NO_RANGE = '请选择需要统计的时间范围';
 /** An hourly chart of a month has 744 points, a daily one of ten years 3,653: beyond that nobody reads it. */
 const MAX_HOURS = 31 * 24;
 const MAX_DAYS = 3660;
@@ -55,12 +53,12 @@ function wallTime(value: unknown, endOfDay: boolean): string | null {
 
 function parse(body: Record<string, unknown>): Request {
   const deviceIds = idList(body.deviceIds, 'deviceIds');
-  if (!deviceIds.length) throw new Refusal(NO_DEVICE);
+  if (!deviceIds.length) throw refuse('statistics.noDevice');
   // The console may send the range as one pair, as the legacy date pickers did.
   const range = Array.isArray(body.time) ? body.time : [];
   const stime = wallTime(body.stime ?? range[0], false);
   const etime = wallTime(body.etime ?? range[1], true);
-  if (!stime || !etime || stime > etime) throw new Refusal(NO_RANGE);
+  if (!stime || !etime || stime > etime) throw refuse('statistics.noRange');
   const timeType = Number(body.timeType) === TIME_TYPE_HOUR ? TIME_TYPE_HOUR : TIME_TYPE_DAY;
   return { deviceIds, stime, etime, timeType };
 }
@@ -71,13 +69,13 @@ export async function deviceTotal(ctx: RouteContext, user: User, body: Record<st
   const visible = await scope(ctx.db.selectFrom('t_device').select(['t_device.fId', 't_device.fNumber', 't_device.fName']).where('t_device.fId', 'in', req.deviceIds), user).execute();
   // Devices outside the caller's scope are treated as not chosen.
   const devices = req.deviceIds.map((id) => visible.find((d) => d.fId === id)).filter((d): d is { fId: number; fNumber: string; fName: string | null } => !!d);
-  if (!devices.length) throw new Refusal(NO_DEVICE);
+  if (!devices.length) throw refuse('statistics.noDevice');
   const deviceIds = devices.map((d) => d.fId);
 
   const hourly = req.timeType === TIME_TYPE_HOUR;
   const span = await sql<{ n: number }>`
     select ${hourly ? sql`(extract(epoch from (${req.etime}::timestamp - date_trunc('hour', ${req.stime}::timestamp))) / 3600)` : sql`(${req.etime}::date - ${req.stime}::date)`}::integer + 1 as n`.execute(ctx.db);
-  if (Number(span.rows[0].n) > (hourly ? MAX_HOURS : MAX_DAYS)) throw new Refusal(hourly ? '按小时统计的时间范围不能超过31天' : '统计的时间范围过大');
+  if (Number(span.rows[0].n) > (hourly ? MAX_HOURS : MAX_DAYS)) throw refuse(hourly ? 'statistics.hourlyTooLong' : 'statistics.rangeTooLong');
 
   const categories = (
     await sql<{ label: string }>`
@@ -117,10 +115,10 @@ export async function deviceTotal(ctx: RouteContext, user: User, body: Record<st
 export async function deviceTotalWorkbook(result: DeviceTotal, timeType: number): Promise<Buffer> {
   const book = await newWorkbook();
   book.created = new Date();
-  const sheet = book.addWorksheet('数据统计');
+  const sheet = book.addWorksheet(zh('statistics.sheet'));
   const { categories, series } = result.chart;
   sheet.columns = [
-    { header: timeType === TIME_TYPE_HOUR ? '时间' : '日期', key: 'time', width: 20 },
+    { header: zh(timeType === TIME_TYPE_HOUR ? 'statistics.time' : 'statistics.date'), key: 'time', width: 20 },
     ...series.map((s, i) => ({ header: `${s.name} (kWh)`, key: `d${i}`, width: Math.max(14, s.name.length * 2 + 8) })),
     { header: `${SUM_NAME} (kWh)`, key: 'sum', width: 14 },
   ];
@@ -157,21 +155,21 @@ const DEVICE_TOTAL_BODY = S.object({ deviceIds: S.ids('the devices; none: all vi
 
 export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
-    path: '/app/device/device-total',
+    call: 'device.statistics',
     data: DEVICE_TOTAL,
     body: DEVICE_TOTAL_BODY,
-    permission: STATISTICS_PERMISSION,
     handler: async ({ user, body }) => deviceTotal(ctx, user!, body),
   });
 
   // A file, not an envelope; refusals still answer the envelope, so the console can show the message.
-  describeRoute(ctx.catalog, { path: '/app/device/download-device-total', methods: ['POST'], codes: [STATISTICS_PERMISSION], public: false, tag: 'device', produces: XLSX_TYPE, body: DEVICE_TOTAL_BODY });
+  const codes = declaredCodes('device.statisticsExport') ?? [];
+  const url = describeCall(ctx.catalog, 'device.statisticsExport', { tag: 'device', produces: XLSX_TYPE, body: DEVICE_TOTAL_BODY });
   app.route({
     method: 'POST',
-    url: '/app/device/download-device-total',
+    url,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const user = await authenticate(ctx, request, reply);
-      if (!user.permissions.has(STATISTICS_PERMISSION)) throw new Forbidden();
+      if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
       checkBody({ body: DEVICE_TOTAL_BODY }, request.body ?? {});
       const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
       const result = await deviceTotal(ctx, user, body);

@@ -11,9 +11,7 @@ const DICTIONARY_ROW = S.object({ fId: { type: 'integer' }, fKey: S.string(), fV
 
 export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
-    path: '/system/t-sys-dic/getdic',
-    permission: null,
-    summary: { 'zh-CN': '字典查询', 'zh-TW': '字典查詢', 'en-US': 'Dictionary entries of a key' },
+    call: 'system.dictionary',
     body: S.object({ key: S.string(50, 'Room_Type, messagetype, file_status, work_type, user_audit_status, …') }),
     data: S.array(DICTIONARY_ROW),
     handler: async ({ body }) => {
@@ -25,11 +23,8 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
   // Declared by the legacy console (spec 002 §7) for an app's first screen: what it needs before signing
   // in — the server's time and zone, the languages, and every dictionary, so no lookup waits for a login.
   registerCall(app, ctx, {
-    path: '/api/public/initializationData',
-    methods: ['GET', 'POST'],
+    call: 'system.initialization',
     permission: null,
-    public: true,
-    summary: { 'zh-CN': '初始化数据', 'zh-TW': '初始化資料', 'en-US': 'Start-up data (public)' },
     body: S.object({}),
     data: S.object({ serverTime: S.string(), timeZone: S.string(), languages: S.array(S.string()), dictionaries: { type: 'object', additionalProperties: S.array(DICTIONARY_ROW) } }),
     handler: async () => {

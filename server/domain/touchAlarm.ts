@@ -12,16 +12,10 @@ import type { CallContext, Query, Services, User } from '../crud/types';
 import { list } from '../crud/engine';
 import { maskPhone } from '../../adapters/personal';
 import { rentingIn } from './jurisdiction';
-import { SIGN_MESSAGES, signOne, signOneBody } from './signOff';
-import { ALARM_SIGN_MESSAGES } from '../../adapters/signOff';
+import { signOne, signOneBody } from './signOff';
+import { ALARM_REFUSALS } from './alarm';
 
 type Row = Record<string, unknown>;
-
-export const MESSAGES = {
-  ...SIGN_MESSAGES,
-  idRequired: ALARM_SIGN_MESSAGES.alarmIdRequired,
-  alreadySigned: ALARM_SIGN_MESSAGES.alarmSigned,
-};
 
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;
@@ -73,7 +67,7 @@ export async function afterRead(rows: Row[], ctx: Services) {
 }
 
 /** /biz/t-touch-alarm/updateStatus {fId, fHandleContent}: signed (1) by the caller, now, with the note; a signed alert stays signed. */
-export const updateStatus = (ctx: CallContext) => signOne(ctx, 'touchAlarm', MESSAGES);
+export const updateStatus = (ctx: CallContext) => signOne(ctx, 'touchAlarm', ALARM_REFUSALS);
 
 answers(S.none(), updateStatus);
-takes(signOneBody('the alert', MESSAGES.idRequired), updateStatus);
+takes(signOneBody('the alert', ALARM_REFUSALS.idRequired), updateStatus);

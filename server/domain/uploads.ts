@@ -11,20 +11,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { describeRoute, S } from '../http/catalog';
-import { Forbidden, NotFound, Refusal } from '../http/envelope';
+import { S } from '../http/catalog';
+import { describeCall } from '../http/calls';
+import { Forbidden, NotFound, reason, refuse } from '../http/envelope';
 import type { User } from '../crud/types';
 import { UPLOADED_PICTURE } from '../../adapters/picture';
 
 export const UPLOAD_LIMIT_BYTES = 2048 * 1024;
 
-export const UPLOAD_MESSAGES = {
-  format: '文件格式不正确',
-  size: '超出文件大小限制',
-  missing: '请选择上传文件',
-  image: '图标上传成功',
-  firmware: '固件上传成功',
-};
 
 const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
 /** Firmware images come as raw binaries or packed; anything else is most likely the wrong file. */
@@ -46,24 +40,24 @@ const extensionOf = (filename: string) => extname(filename).slice(1).toLowerCase
 
 /** The uploaded file's bytes; a file over the limit or a request without a file is refused. */
 async function readUpload(request: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
-  if (!request.isMultipart()) throw new Refusal(UPLOAD_MESSAGES.missing);
+  if (!request.isMultipart()) throw refuse('upload.noFile');
   let file;
   try {
     file = await request.file({ limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1 } });
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new Refusal(UPLOAD_MESSAGES.size);
-    throw new Refusal(UPLOAD_MESSAGES.missing);
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('upload.tooLarge');
+    throw refuse('upload.noFile');
   }
-  if (!file) throw new Refusal(UPLOAD_MESSAGES.missing);
+  if (!file) throw refuse('upload.noFile');
   let data: Buffer;
   try {
     data = await file.toBuffer();
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new Refusal(UPLOAD_MESSAGES.size);
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('upload.tooLarge');
     throw error;
   }
-  if (file.file.truncated || data.length > UPLOAD_LIMIT_BYTES) throw new Refusal(UPLOAD_MESSAGES.size);
-  if (!data.length) throw new Refusal(UPLOAD_MESSAGES.missing);
+  if (file.file.truncated || data.length > UPLOAD_LIMIT_BYTES) throw refuse('upload.tooLarge');
+  if (!data.length) throw refuse('upload.noFile');
   return { filename: file.filename ?? '', data };
 }
 
@@ -78,54 +72,50 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
     await scope.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10 } });
 
     registerCall(scope, ctx, {
-      path: '/api/upload',
+      call: 'upload.picture',
       data: { type: 'string', description: 'the stored name, read back at /api/upload/{name}' },
       upload: { field: 'file', accept: 'jpg, jpeg, png', maxBytes: UPLOAD_LIMIT_BYTES },
       // Pictures belong to products, groups and users alike: any signed-in user may upload one.
-      permission: null,
       write: true,
-      logname: { key: 'upload.image', 'zh-CN': '上传图片', 'zh-TW': '上傳圖片', 'en-US': 'Upload picture' },
       handler: async ({ request }) => {
         const { filename, data } = await readUpload(request);
         const declared = extensionOf(filename);
         const kind = imageKind(data);
-        if (!IMAGE_TYPES[declared] || !kind) throw new Refusal(UPLOAD_MESSAGES.format);
+        if (!IMAGE_TYPES[declared] || !kind) throw refuse('upload.badFormat');
         mkdirSync(imageDir, { recursive: true });
         const name = `${randomUUID().replace(/-/g, '')}.${kind}`;
         await writeFile(join(imageDir, name), data, { flag: 'wx' });
-        return new Answer(name, UPLOAD_MESSAGES.image);
+        return new Answer(name, reason('upload.pictureDone'));
       },
     });
 
     registerCall(scope, ctx, {
-      path: '/api/upload/firmware',
+      call: 'upload.firmware',
       data: S.object({ fFileName: { type: 'string' }, fMd5Sign: { type: 'string' }, size: { type: 'integer' }, originalName: { type: 'string' } }),
       upload: { field: 'file', accept: 'bin, hex, img, fw, zip, gz, tar', maxBytes: UPLOAD_LIMIT_BYTES },
-      permission: null,
       write: true,
-      logname: { key: 'upload.firmware', 'zh-CN': '上传固件', 'zh-TW': '上傳韌體', 'en-US': 'Upload firmware' },
       handler: async ({ request, user }) => {
         if (!holdsAny(user, ['firmware:add', 'firmware:edit'])) throw new Forbidden();
         const { filename, data } = await readUpload(request);
         const ext = extensionOf(filename);
-        if (!FIRMWARE_EXTENSIONS.has(ext)) throw new Refusal(UPLOAD_MESSAGES.format);
+        if (!FIRMWARE_EXTENSIONS.has(ext)) throw refuse('upload.badFormat');
         mkdirSync(firmwareDir, { recursive: true });
         const name = `${randomUUID().replace(/-/g, '')}.${ext}`;
         await writeFile(join(firmwareDir, name), data, { flag: 'wx' });
         const md5 = createHash('md5').update(data).digest('hex');
-        return new Answer({ fFileName: name, fMd5Sign: md5, size: data.length, originalName: filename }, UPLOAD_MESSAGES.firmware);
+        return new Answer({ fFileName: name, fMd5Sign: md5, size: data.length, originalName: filename }, reason('upload.firmwareDone'));
       },
     });
   });
 
   // Served without a token: an <img> cannot send one, and a device fetches its firmware by address.
   // Names are generated and unguessable, and only names of the stored form are looked up.
-  describeRoute(ctx.catalog, { path: '/api/upload/{name}', methods: ['GET'], codes: null, public: true, tag: 'upload', produces: 'image/*', summary: { 'zh-CN': '读取图片', 'zh-TW': '讀取圖片', 'en-US': 'An uploaded picture' } });
-  describeRoute(ctx.catalog, { path: '/api/upload/firmware/{name}', methods: ['GET'], codes: null, public: true, tag: 'upload', produces: 'application/octet-stream', summary: { 'zh-CN': '下载固件', 'zh-TW': '下載韌體', 'en-US': 'A firmware file' } });
-  app.get<{ Params: { name: string } }>('/api/upload/:name', async (request, reply) => {
+  const picture = describeCall(ctx.catalog, 'upload.pictureFile', { tag: 'upload', produces: 'image/*', });
+  const firmware = describeCall(ctx.catalog, 'upload.firmwareFile', { tag: 'upload', produces: 'application/octet-stream' });
+  app.get<{ Params: { name: string } }>(picture, async (request, reply) => {
     const { name } = request.params;
     const path = join(imageDir, name);
-    if (!SAFE_IMAGE.test(name) || !existsSync(path)) throw new NotFound('文件不存在');
+    if (!SAFE_IMAGE.test(name) || !existsSync(path)) throw new NotFound(reason('upload.fileMissing'));
     const ext = extensionOf(name);
     return reply
       .type(IMAGE_TYPES[ext])
@@ -134,10 +124,10 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
       .header('x-content-type-options', 'nosniff')
       .send(createReadStream(path));
   });
-  app.get<{ Params: { name: string } }>('/api/upload/firmware/:name', async (request, reply) => {
+  app.get<{ Params: { name: string } }>(firmware, async (request, reply) => {
     const { name } = request.params;
     const path = join(firmwareDir, name);
-    if (!SAFE_FIRMWARE.test(name) || !existsSync(path)) throw new NotFound('文件不存在');
+    if (!SAFE_FIRMWARE.test(name) || !existsSync(path)) throw new NotFound(reason('upload.fileMissing'));
     return reply
       .type('application/octet-stream')
       .header('content-length', statSync(path).size)

@@ -14,9 +14,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Answer, authenticate, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S, answers, describeRoute, takes } from '../http/catalog';
-import { Forbidden, NotFound, Refusal } from '../http/envelope';
-import { SYSTEM_REFUSALS } from '../../adapters/systemRefusals';
+import { S, answers, takes } from '../http/catalog';
+import { declaredCodes, describeCall } from '../http/calls';
+import type { DeclaredCallName } from '../../contract/generated/calls';
+import { Forbidden, NotFound, Refusal, reason, refuse, textOf } from '../http/envelope';
+import { REASONS, type PlainReasonCode, type ReasonCode } from '../../contract/generated/reasons';
+import { LANGUAGES } from '../../contract/reasons';
 import { isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames } from './jurisdiction';
 import { maskRows, scopeQuery } from '../crud/scope';
@@ -24,29 +27,14 @@ import { hashPassword } from '../auth/passwords';
 import { formatRow } from '../crud/format';
 import { maskIdcard } from '../../adapters/personal';
 import { isPicture } from '../../adapters/picture';
-import { fieldRefusal } from '../crud/validate';
+import { fieldReason, fieldRefusal } from '../crud/validate';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from './intel';
 import { attachment } from './deviceTransfer';
-import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, SHEET_MESSAGES, templateBook, XLSX_TYPE } from './sheetImport';
-
-export const USER_PATHS = {
-  list: '/system/t-sys-user/pageList',
-  save: '/system/t-sys-user/addOrUpdateSysUser',
-  remove: '/system/t-sys-user/removeSysUser',
-  resetPwd: '/system/t-sys-user/resetUserPwd',
-  status: '/system/t-sys-user/statusUser',
-  info: '/system/t-sys-user/getUserInfo',
-  export: '/system/t-sys-user/exportTable',
-  devices: '/system/t-sys-user/getUserData',
-  template: '/system/t-sys-user/template',
-  import: '/system/t-sys-user/importExcel',
-};
-
-export const USER_CODES = { list: 'user:list', add: 'user:add', edit: 'user:edit', export: 'user:export' };
+import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, templateBook, XLSX_TYPE } from './sheetImport';
 
 const TENANT = 2;
 /** The variant the list's and the status call's `variantBy` names for tenants. */
@@ -67,7 +55,7 @@ function text(body: Record<string, unknown>, key: string): string {
 
 function idOf(body: Record<string, unknown>): number {
   const id = body.fId ?? body.id;
-  if (!isId(id)) throw new Refusal('参数错误');
+  if (!isId(id)) throw refuse('system.badParameter');
   return id;
 }
 
@@ -197,31 +185,34 @@ async function tenantRows(ctx: Services, ids: number[]) {
 }
 
 
+/** A rule of a user's field refused, in its schema's words (`user.<field>.<rule>`). */
+const fieldRefused = (field: string, rule: string) => new Refusal(fieldReason(entity('user'), field, rule));
+
 /**
  * The values of a user to store, checked by the spec's rules in the order the form checks them (spec
  * 002 §5), the role ids resolved; shared by the form's save and the Excel import.
  */
 async function checkUser(db: DB, body: Record<string, unknown>, creating: boolean) {
   const adminRaw = body.fAdmin;
-  if (adminRaw === undefined || adminRaw === null || adminRaw === '' || ![0, 1, 2].includes(Number(adminRaw))) throw new Refusal('权限角色不能为空');
+  if (adminRaw === undefined || adminRaw === null || adminRaw === '' || ![0, 1, 2].includes(Number(adminRaw))) throw fieldRefused('fAdmin', 'required');
   const name = text(body, 'fChineseName');
-  if (!name) throw new Refusal('姓名不能为空');
-  if (name.length > 50) throw new Refusal('姓名长度超出限制');
+  if (!name) throw fieldRefused('fChineseName', 'required');
+  if (name.length > 50) throw fieldRefused('fChineseName', 'maxLength');
   const phone = text(body, 'fPhone');
-  if (!phone) throw new Refusal('手机号码不能为空');
-  if (!PHONE.test(phone)) throw new Refusal('手机号码格式错误');
+  if (!phone) throw fieldRefused('fPhone', 'required');
+  if (!PHONE.test(phone)) throw fieldRefused('fPhone', 'pattern');
   const roles = roleIds(body.roles ?? body.roleids ?? body.fRoleIds);
-  if (!roles.length) throw new Refusal('所属角色不能为空');
+  if (!roles.length) throw fieldRefused('fRoleIds', 'required');
   const password = typeof body.fPassword === 'string' ? body.fPassword : '';
-  if (creating && !password) throw new Refusal('密码不能为空');
-  if (password && password.length < 6) throw new Refusal('密码长度必须大于6位');
+  if (creating && !password) throw refuse('password.required');
+  if (password && password.length < 6) throw refuse('password.tooShort');
   // The form sends the confirmation; other callers may leave it out.
-  if (password && body.passwordCheck !== undefined && body.passwordCheck !== password) throw new Refusal('密码不一致!');
+  if (password && body.passwordCheck !== undefined && body.passwordCheck !== password) throw refuse('password.mismatch');
   const pic = text(body, 'fPic');
   // The avatar is a picture field (schemas/user: "format": "picture"): an uploaded name or an http(s) address.
   if (pic && !isPicture(pic)) throw fieldRefusal(entity('user'), 'fPic', 'format');
   const known = await db.selectFrom('t_sys_role').select('id').where('id', 'in', roles).execute();
-  if (known.length !== roles.length) throw new Refusal(SYSTEM_REFUSALS.roleMissing);
+  if (known.length !== roles.length) throw refuse('user.roleMissing');
   const statusRaw = body.fStatus;
   const status = statusRaw === undefined || statusRaw === null || statusRaw === '' ? undefined : Number(statusRaw) === 0 ? 0 : 1;
   const expire = text(body, 'fExpireTime');
@@ -242,14 +233,14 @@ async function saveUser(ctx: Services, body: Record<string, unknown>, caller: nu
   const id = Number(body.fId ?? body.id) || 0;
   const { values, roles, password, status, phone } = await checkUser(ctx.db, body, !id);
   const clash = await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', phone).executeTakeFirst();
-  if (clash && clash.fId !== id) throw new Refusal(SYSTEM_REFUSALS.phoneTaken, 409, { field: 'fPhone', rule: 'unique' });
+  if (clash && clash.fId !== id) throw fieldRefusal(entity('user'), 'fPhone', 'unique', 409);
 
   return ctx.db.transaction().execute(async (trx) => {
     let userId = id;
     if (id) {
       const existing = await trx.selectFrom('t_sys_user').select(['fId', 'fAdmin']).where('fId', '=', id).executeTakeFirst();
-      if (!existing) throw new NotFound('用户不存在');
-      if (id === caller && status === 0) throw new Refusal(SYSTEM_REFUSALS.selfDisable);
+      if (!existing) throw new NotFound(reason('user.notFound'));
+      if (id === caller && status === 0) throw refuse('user.selfDisable');
       // A blank password on edit keeps the stored one.
       const patch: Record<string, unknown> = { ...values, ...(status !== undefined ? { fStatus: status } : {}) };
       if (password) Object.assign(patch, { fPassword: await hashPassword(password), fTokensValidAfter: new Date() });
@@ -269,16 +260,24 @@ async function saveUser(ctx: Services, body: Record<string, unknown>, caller: nu
   });
 }
 
-const EXPORT_COLUMNS = [
-  { key: 'fChineseName', header: '姓名', width: 16 },
-  { key: 'fPhone', header: '手机号码', width: 16 },
-  { key: 'kind', header: '用户类型', width: 12 },
-  { key: 'roleNames', header: '所属角色', width: 24 },
-  { key: 'status', header: '状态', width: 10 },
-  { key: 'fCreateTime', header: '创建时间', width: 20 },
-  { key: 'fLastloginDate', header: '最后登录时间', width: 20 },
+/** A text of the catalogue in the spreadsheets' language (zh-CN, the legacy files'). */
+const sheetText = (code: PlainReasonCode) => textOf(reason(code));
+/** A field's label, a column's header. */
+const labelOf = (field: string) => entity('user').fields[field].label;
+
+/** The export's columns, headed by the fields' labels (the kind by fAdmin's, the status by fStatus's). */
+const exportColumns = () => [
+  { key: 'fChineseName', header: labelOf('fChineseName'), width: 16 },
+  { key: 'fPhone', header: labelOf('fPhone'), width: 16 },
+  { key: 'kind', header: labelOf('fAdmin'), width: 12 },
+  { key: 'roleNames', header: labelOf('roleNames'), width: 24 },
+  { key: 'status', header: labelOf('fStatus'), width: 10 },
+  { key: 'fCreateTime', header: labelOf('fCreateTime'), width: 20 },
+  { key: 'fLastloginDate', header: labelOf('fLastloginDate'), width: 20 },
 ];
-const KINDS: Record<number, string> = { 0: '普通用户', 1: '管理员', 2: '代理商' };
+/** The kinds of user (fAdmin) as the sheets word them. */
+const KINDS = { 0: 'sheet.userKindOrdinary', 1: 'sheet.userKindAdmin', 2: 'sheet.userKindAgent' } as const satisfies Record<number, ReasonCode>;
+const kindText = (kind: number) => (kind in KINDS ? sheetText(KINDS[kind as keyof typeof KINDS]) : '');
 
 async function exportWorkbook(ctx: Services, body: Record<string, unknown>, caller: User): Promise<Buffer> {
   // The export is the search result, every page of it, among the users the caller may see.
@@ -288,17 +287,17 @@ async function exportWorkbook(ctx: Services, body: Record<string, unknown>, call
   // Phones leave masked unless the caller may see them in full (the resource's unmask code), as in the list.
   maskRows(entity('user'), records, caller);
   const book = await newWorkbook();
-  const sheet = book.addWorksheet('用户');
-  sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+  const sheet = book.addWorksheet(sheetText('sheet.userSheet'));
+  sheet.columns = exportColumns().map((c) => ({ header: c.header, key: c.key, width: c.width }));
   sheet.getColumn('fPhone').numFmt = '@';
   sheet.getRow(1).font = { bold: true };
   for (const r of records) {
     sheet.addRow({
       fChineseName: r.fChineseName,
       fPhone: r.fPhone,
-      kind: KINDS[Number(r.fAdmin)] ?? '',
+      kind: kindText(Number(r.fAdmin)),
       roleNames: r.roleids.map((x) => x.name).join(','),
-      status: Number(r.fStatus) === 1 ? '启用' : '禁用',
+      status: sheetText(Number(r.fStatus) === 1 ? 'sheet.enabled' : 'sheet.disabled'),
       fCreateTime: r.fCreateTime ?? '',
       fLastloginDate: r.fLastloginDate ?? '',
     });
@@ -328,7 +327,7 @@ const PROFILE_VARIANT = 'profile';
 export async function info(ctx: CallContext) {
   if (ctx.variant === PROFILE_VARIANT) return profileInfo(ctx, callOf(ctx));
   const row = await usersSeenBy(ctx.db, ctx.user).select([...PUBLIC_COLUMNS]).where('fId', '=', idOf(ctx.body)).executeTakeFirst();
-  if (!row) throw new NotFound('用户不存在');
+  if (!row) throw new NotFound(reason('user.notFound'));
   const [user] = await withRoles(ctx, [row]);
   maskRows(entity('user'), [user], ctx.user);
   return user;
@@ -337,7 +336,7 @@ export async function info(ctx: CallContext) {
 export async function devices(ctx: CallContext) {
   if (ctx.variant === PROFILE_VARIANT) return personDetail(ctx, callOf(ctx));
   const id = idOf(ctx.body);
-  if (!(await usersSeenBy(ctx.db, ctx.user).select('fId').where('fId', '=', id).executeTakeFirst())) throw new NotFound('用户不存在');
+  if (!(await usersSeenBy(ctx.db, ctx.user).select('fId').where('fId', '=', id).executeTakeFirst())) throw new NotFound(reason('user.notFound'));
   return userDevices(ctx, id, ctx.body);
 }
 
@@ -348,13 +347,13 @@ export const save = async (ctx: CallContext) => formatRow(await saveUser(ctx, ct
 
 export async function remove(ctx: CallContext) {
   const id = idOf(ctx.body);
-  if (id === ctx.user.fId) throw new Refusal(SYSTEM_REFUSALS.selfDelete);
+  if (id === ctx.user.fId) throw refuse('user.selfDelete');
   const gone = await ctx.db.transaction().execute(async (trx) => {
     // Devices the user owned stay, without an owner.
     await trx.updateTable('t_device').set({ fUserId: null }).where('fUserId', '=', id).execute();
     return trx.deleteFrom('t_sys_user').where('fId', '=', id).executeTakeFirst();
   });
-  if (!Number(gone.numDeletedRows)) throw new NotFound('用户不存在');
+  if (!Number(gone.numDeletedRows)) throw new NotFound(reason('user.notFound'));
   return null;
 }
 
@@ -362,48 +361,49 @@ export async function resetPassword(ctx: CallContext) {
   const { body } = ctx;
   const id = idOf(body);
   const given = typeof body.fPassword === 'string' ? body.fPassword : typeof body.password === 'string' ? body.password : '';
-  if (given && given.length < 6) throw new Refusal('密码长度必须大于6位');
+  if (given && given.length < 6) throw refuse('password.tooShort');
   // A reset ends every session of the user, as a password change does.
   const done = await ctx.db
     .updateTable('t_sys_user')
     .set({ fPassword: await hashPassword(given || DEFAULT_PASSWORD), fTokensValidAfter: new Date() })
     .where('fId', '=', id)
     .executeTakeFirst();
-  if (!Number(done.numUpdatedRows)) throw new NotFound('用户不存在');
-  return new Answer(null, given ? '密码重置成功' : `密码已重置为${DEFAULT_PASSWORD}`);
+  if (!Number(done.numUpdatedRows)) throw new NotFound(reason('user.notFound'));
+  return new Answer(null, given ? reason('password.resetDone') : reason('password.resetToDefault', { password: DEFAULT_PASSWORD }));
 }
 
 export async function status(ctx: CallContext) {
   const { body } = ctx;
   const id = idOf(body);
   const value = Number(body.fStatus);
-  if (![0, 1].includes(value)) throw new Refusal('状态不能为空');
-  if (id === ctx.user.fId && value === 0) throw new Refusal(SYSTEM_REFUSALS.selfDisable);
+  if (![0, 1].includes(value)) throw refuse('user.statusRequired');
+  if (id === ctx.user.fId && value === 0) throw refuse('user.selfDisable');
   // The code was chosen by the stored row's type (ctx.variant); the update holds the row to that type, so
   // a row changed meanwhile is not reached with the other type's code. A tenant is one of the caller's scope.
   const type = Number(ctx.variant);
-  if (type === TENANT && !(await usersSeenBy(ctx.db, ctx.user).select('fId').where('fId', '=', id).executeTakeFirst())) throw new NotFound('用户不存在');
+  if (type === TENANT && !(await usersSeenBy(ctx.db, ctx.user).select('fId').where('fId', '=', id).executeTakeFirst())) throw new NotFound(reason('user.notFound'));
   const done = await ctx.db.updateTable('t_sys_user').set({ fStatus: value }).where('fId', '=', id).where('fUserType', '=', type).executeTakeFirst();
-  if (!Number(done.numUpdatedRows)) throw new NotFound('用户不存在');
-  return new Answer(null, '用户状态修改成功');
+  if (!Number(done.numUpdatedRows)) throw new NotFound(reason('user.notFound'));
+  return new Answer(null, reason('user.statusChanged'));
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Template, import and export
 
-/** The import's columns; the role column takes role aliases or names, several separated by commas. */
-export const IMPORT_COLUMNS = [
-  { key: 'fChineseName', header: '姓名', width: 14 },
-  { key: 'fPhone', header: '手机号码', width: 16 },
-  { key: 'fAdmin', header: '用户类型(普通用户/管理员/代理商)', width: 26 },
-  { key: 'roles', header: '所属角色(角色别名，多个用逗号分隔)', width: 30 },
-  { key: 'fPassword', header: '密码(至少6位)', width: 16 },
-] as const;
-
-export const USER_IMPORT_MESSAGES = { ...SHEET_MESSAGES, duplicate: '手机号码在文件中重复', taken: SYSTEM_REFUSALS.phoneTaken };
+/**
+ * The import's columns; the role column takes role aliases or names, several separated by commas. A
+ * header is found by its words before "(" (server/domain/sheetImport.ts).
+ */
+const importColumns = () => [
+  { key: 'fChineseName', header: labelOf('fChineseName'), width: 14 },
+  { key: 'fPhone', header: labelOf('fPhone'), width: 16 },
+  { key: 'fAdmin', header: sheetText('sheet.userKindColumn'), width: 26 },
+  { key: 'roles', header: sheetText('sheet.userRolesColumn'), width: 30 },
+  { key: 'fPassword', header: sheetText('sheet.userPasswordColumn'), width: 16 },
+];
 
 export const templateWorkbook = () =>
-  templateBook('用户', IMPORT_COLUMNS, { fChineseName: '张三', fPhone: '13800138000', fAdmin: '普通用户', roles: 'user', fPassword: 'Change@123' }, ['fPhone', 'fPassword']);
+  templateBook(sheetText('sheet.userSheet'), importColumns(), { fChineseName: sheetText('sheet.userExampleName'), fPhone: '13800138000', fAdmin: kindText(0), roles: 'user', fPassword: 'Change@123' }, ['fPhone', 'fPassword']);
 
 /**
  * Every row checked with the form's rules (and a phone used once, in the file and in the database);
@@ -411,15 +411,16 @@ export const templateWorkbook = () =>
  */
 export async function importUsers(ctx: Services, file: Buffer): Promise<{ imported: number }> {
   const roles = await ctx.db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).execute();
-  const kinds = Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [v, k]));
+  // A kind may be written in any of the console's languages.
+  const kinds = Object.fromEntries(Object.entries(KINDS).flatMap(([k, code]) => LANGUAGES.map((l) => [REASONS[code][l], k])));
   const seen = new Set<string>();
-  const result = await checkRows(await openSheet(file), IMPORT_COLUMNS, async (raw) => {
+  const result = await checkRows(await openSheet(file), importColumns(), async (raw) => {
     const picked = raw.roles.split(/[,，、;；\s]+/).filter(Boolean).map((r) => roles.find((x) => x.alias === r || x.name === r)?.id ?? -1);
-    if (picked.includes(-1)) throw new Refusal(SYSTEM_REFUSALS.roleMissing);
+    if (picked.includes(-1)) throw refuse('user.roleMissing');
     const checked = await checkUser(ctx.db, { ...raw, fAdmin: kinds[raw.fAdmin] ?? raw.fAdmin, roles: picked }, true);
-    if (seen.has(checked.phone)) throw new Refusal(USER_IMPORT_MESSAGES.duplicate);
+    if (seen.has(checked.phone)) throw refuse('user.phoneRepeated');
     seen.add(checked.phone);
-    if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', checked.phone).executeTakeFirst()) throw new Refusal(USER_IMPORT_MESSAGES.taken);
+    if (await ctx.db.selectFrom('t_sys_user').select('fId').where('fPhone', '=', checked.phone).executeTakeFirst()) throw fieldRefused('fPhone', 'unique');
     return { ...checked, password: await hashPassword(checked.password) };
   });
   refuseBadRows(result);
@@ -443,7 +444,7 @@ function searchOf(raw: unknown): Record<string, unknown> {
     const parsed = JSON.parse(body.json) as unknown;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
-    throw new Refusal('参数错误');
+    throw refuse('system.badParameter');
   }
 }
 
@@ -456,8 +457,9 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, text, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(text))));
     });
-    const fileRoute = (path: string, code: string, make: (body: Record<string, unknown>, user: User) => Promise<Buffer>, name: string, fallback: string) => {
-      describeRoute(ctx.catalog, { path, methods: ['GET', 'POST'], codes: [code], public: false, tag: 't-sys-user', produces: XLSX_TYPE, body: { type: 'object', properties: { json: { type: 'string', description: 'the search as JSON (a form post)' }, token: { type: 'string', description: 'the session token (a form cannot send a header)' } } } });
+    const fileRoute = (call: DeclaredCallName, make: (body: Record<string, unknown>, user: User) => Promise<Buffer>, name: string, fallback: string) => {
+      const codes = declaredCodes(call) ?? [];
+      const path = describeCall(ctx.catalog, call, { tag: 't-sys-user', produces: XLSX_TYPE, body: { type: 'object', properties: { json: { type: 'string', description: 'the search as JSON (a form post)' }, token: { type: 'string', description: 'the session token (a form cannot send a header)' } } } });
       scope.route({
         method: ['GET', 'POST'],
         url: path,
@@ -466,31 +468,29 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
           // A form cannot send a header: its token field stands for it.
           if (!request.headers.authorization && typeof form.token === 'string' && form.token) request.headers.authorization = form.token;
           const user = await authenticate(ctx, request, reply);
-          if (!user.permissions.has(code)) throw new Forbidden();
+          if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
           const { token: _token, ...search } = form;
           return sendXlsx(reply, await make(searchOf(search), user), name, fallback);
         },
       });
     };
-    fileRoute(USER_PATHS.export, USER_CODES.export, (body, user) => exportWorkbook(ctx, body, user), '用户数据.xlsx', 'users.xlsx');
+    fileRoute('sheet.userExport', (body, user) => exportWorkbook(ctx, body, user), sheetText('sheet.userExportFile'), 'users.xlsx');
     // Spec 002 §6: the template download and the import are the add button's (user:add).
-    fileRoute(USER_PATHS.template, USER_CODES.add, () => templateWorkbook(), '用户导入模板.xlsx', 'users-template.xlsx');
+    fileRoute('sheet.userTemplate', () => templateWorkbook(), sheetText('sheet.userTemplateFile'), 'users-template.xlsx');
   });
 
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: SHEET_LIMIT_BYTES, files: 1, fields: 10 } });
     registerCall(scope, ctx, {
-      path: USER_PATHS.import,
+      call: 'sheet.userImport',
       data: S.imported(),
       upload: { field: 'file', accept: 'xlsx, xls', maxBytes: SHEET_LIMIT_BYTES },
-      permission: USER_CODES.add,
       write: true,
-      logname: { key: 'user.import', 'zh-CN': '导入用户', 'zh-TW': '匯入使用者', 'en-US': 'Import users' },
       handler: async ({ user, request }) => {
         const { data } = await receiveSheet(request);
         const result = await importUsers(ctx, data);
         await importFinished(ctx, user!, result);
-        return new Answer(result, `导入成功，共 ${result.imported} 条`);
+        return new Answer(result, reason('import.done', { count: result.imported }));
       },
     });
   });
@@ -519,10 +519,10 @@ const USER_KEY = { fId: S.id('the user'), id: S.id('the same, as older callers n
 // A user's devices by fId, paged; or (the holographic profile) the person by userId, phone, a phone's handle (node) or idcard.
 takes(INTEL_BODY, devices);
 takes(S.object(USER_KEY), remove);
-takes(S.object({ ...USER_KEY, fPassword: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: `at least 6 characters; empty or absent: ${DEFAULT_PASSWORD}`, 'x-messages': { pattern: '密码长度必须大于6位' } }, password: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: 'the same, as older callers name it', 'x-messages': { pattern: '密码长度必须大于6位' } } }), resetPassword);
+takes(S.object({ ...USER_KEY, fPassword: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: `at least 6 characters; empty or absent: ${DEFAULT_PASSWORD}`, 'x-messages': { pattern: 'password.tooShort' } }, password: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: 'the same, as older callers name it', 'x-messages': { pattern: 'password.tooShort' } } }), resetPassword);
 takes(
   S.object(
-    { ...USER_KEY, fStatus: { enum: [0, 1, '0', '1'], description: '1 enabled, 0 disabled', 'x-message': '状态不能为空' }, fUserType: S.number('not read: the stored row\'s type decides the code'), userType: S.number('not read, as fUserType') },
+    { ...USER_KEY, fStatus: { enum: [0, 1, '0', '1'], description: '1 enabled, 0 disabled', 'x-message': 'user.statusRequired' }, fUserType: S.number('not read: the stored row\'s type decides the code'), userType: S.number('not read, as fUserType') },
     ['fStatus'],
   ),
   status,

@@ -16,12 +16,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "人员",
+        "labels": {
+          "zh-CN": "人员",
+          "zh-TW": "人員",
+          "en-US": "Person"
+        },
         "messages": {
           "required": "人员不能为空"
         }
@@ -29,11 +39,21 @@ export const entities: Record<string, EntityModel> = {
       "fName": {
         "type": "string",
         "label": "联系人",
+        "labels": {
+          "zh-CN": "联系人",
+          "zh-TW": "聯絡人",
+          "en-US": "Contact name"
+        },
         "messages": {}
       },
       "fNumber": {
         "type": "string",
         "label": "号码",
+        "labels": {
+          "zh-CN": "号码",
+          "zh-TW": "號碼",
+          "en-US": "Number"
+        },
         "messages": {
           "required": "号码不能为空"
         }
@@ -41,6 +61,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -134,12 +159,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fAlarmType": {
         "type": "integer",
         "label": "报警类型",
+        "labels": {
+          "zh-CN": "报警类型",
+          "zh-TW": "報警類型",
+          "en-US": "Alarm type"
+        },
         "messages": {
           "required": "报警类型不能为空"
         }
@@ -147,6 +182,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -154,88 +194,168 @@ export const entities: Record<string, EntityModel> = {
       "fAlarmTime": {
         "type": "date-time",
         "label": "报警时间",
+        "labels": {
+          "zh-CN": "报警时间",
+          "zh-TW": "報警時間",
+          "en-US": "Alarm time"
+        },
         "messages": {}
       },
       "fRemark": {
         "type": "string",
         "label": "报警内容描述",
+        "labels": {
+          "zh-CN": "报警内容描述",
+          "zh-TW": "報警內容描述",
+          "en-US": "Alarm description"
+        },
         "messages": {}
       },
       "fPhotoUrl": {
         "type": "string",
         "label": "报警照片",
+        "labels": {
+          "zh-CN": "报警照片",
+          "zh-TW": "報警照片",
+          "en-US": "Photo"
+        },
         "messages": {}
       },
       "fHouseId": {
         "type": "integer",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rental house"
+        },
         "messages": {}
       },
       "fRoomId": {
         "type": "integer",
         "label": "房间",
+        "labels": {
+          "zh-CN": "房间",
+          "zh-TW": "房間",
+          "en-US": "Room"
+        },
         "messages": {}
       },
       "fUserAlarmId": {
         "type": "integer",
         "label": "租客/访客",
+        "labels": {
+          "zh-CN": "租客/访客",
+          "zh-TW": "租客/訪客",
+          "en-US": "Tenant/visitor"
+        },
         "messages": {}
       },
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {}
       },
       "fDeviceType": {
         "type": "integer",
         "label": "设备类型",
+        "labels": {
+          "zh-CN": "设备类型",
+          "zh-TW": "設備類型",
+          "en-US": "Device type"
+        },
         "messages": {}
       },
       "fAreaId": {
         "type": "integer",
         "label": "辖区",
+        "labels": {
+          "zh-CN": "辖区",
+          "zh-TW": "轄區",
+          "en-US": "Jurisdiction"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fStreetId": {
         "type": "integer",
         "label": "街道",
+        "labels": {
+          "zh-CN": "街道",
+          "zh-TW": "街道",
+          "en-US": "Street"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fCommunityId": {
         "type": "integer",
         "label": "社区",
+        "labels": {
+          "zh-CN": "社区",
+          "zh-TW": "社區",
+          "en-US": "Community"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleContent": {
         "type": "string",
         "label": "处理备注",
+        "labels": {
+          "zh-CN": "处理备注",
+          "zh-TW": "處理備註",
+          "en-US": "Handling note"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleTime": {
         "type": "date-time",
         "label": "处理时间",
+        "labels": {
+          "zh-CN": "处理时间",
+          "zh-TW": "處理時間",
+          "en-US": "Handled"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleUserId": {
         "type": "integer",
         "label": "处理人",
+        "labels": {
+          "zh-CN": "处理人",
+          "zh-TW": "處理人",
+          "en-US": "Handler"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHouseName": {
         "type": "string",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rental house"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -243,6 +363,11 @@ export const entities: Record<string, EntityModel> = {
       "fRoomName": {
         "type": "string",
         "label": "房间",
+        "labels": {
+          "zh-CN": "房间",
+          "zh-TW": "房間",
+          "en-US": "Room"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -250,6 +375,11 @@ export const entities: Record<string, EntityModel> = {
       "fUserAlarmName": {
         "type": "string",
         "label": "租客/访客",
+        "labels": {
+          "zh-CN": "租客/访客",
+          "zh-TW": "租客/訪客",
+          "en-US": "Tenant/visitor"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -257,6 +387,11 @@ export const entities: Record<string, EntityModel> = {
       "fHandleUserName": {
         "type": "string",
         "label": "处理人",
+        "labels": {
+          "zh-CN": "处理人",
+          "zh-TW": "處理人",
+          "en-US": "Handler"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -264,6 +399,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatusName": {
         "type": "string",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -271,6 +411,11 @@ export const entities: Record<string, EntityModel> = {
       "fAlarmTypeName": {
         "type": "string",
         "label": "报警类型",
+        "labels": {
+          "zh-CN": "报警类型",
+          "zh-TW": "報警類型",
+          "en-US": "Alarm type"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -278,6 +423,11 @@ export const entities: Record<string, EntityModel> = {
       "fDeviceTypeName": {
         "type": "string",
         "label": "设备类型",
+        "labels": {
+          "zh-CN": "设备类型",
+          "zh-TW": "設備類型",
+          "en-US": "Device type"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -285,6 +435,11 @@ export const entities: Record<string, EntityModel> = {
       "fDeviceName": {
         "type": "string",
         "label": "设备名称",
+        "labels": {
+          "zh-CN": "设备名称",
+          "zh-TW": "設備名稱",
+          "en-US": "Device name"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -524,12 +679,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fAppType": {
         "type": "integer",
         "label": "应用类型",
+        "labels": {
+          "zh-CN": "应用类型",
+          "zh-TW": "應用類型",
+          "en-US": "App type"
+        },
         "messages": {
           "required": "类型不能为空",
           "type": "类型不能为空"
@@ -538,6 +703,11 @@ export const entities: Record<string, EntityModel> = {
       "fAppVersion": {
         "type": "string",
         "label": "版本",
+        "labels": {
+          "zh-CN": "版本",
+          "zh-TW": "版本",
+          "en-US": "Version"
+        },
         "messages": {
           "required": "版本不能为空"
         }
@@ -545,37 +715,72 @@ export const entities: Record<string, EntityModel> = {
       "fVersionDescribe": {
         "type": "string",
         "label": "版本描述",
+        "labels": {
+          "zh-CN": "版本描述",
+          "zh-TW": "版本描述",
+          "en-US": "Version description"
+        },
         "messages": {}
       },
       "fAppFile": {
         "type": "string",
         "label": "安装文件",
+        "labels": {
+          "zh-CN": "安装文件",
+          "zh-TW": "安裝檔案",
+          "en-US": "Package file"
+        },
         "messages": {}
       },
       "fUpdateStatus": {
         "type": "integer",
         "label": "更新状态",
+        "labels": {
+          "zh-CN": "更新状态",
+          "zh-TW": "更新狀態",
+          "en-US": "Update mode"
+        },
         "messages": {}
       },
       "fUpdateDescribe": {
         "type": "string",
         "label": "更新描述",
+        "labels": {
+          "zh-CN": "更新描述",
+          "zh-TW": "更新描述",
+          "en-US": "Update description"
+        },
         "messages": {}
       },
       "fAreaId": {
         "type": "integer",
         "label": "所属区域",
+        "labels": {
+          "zh-CN": "所属区域",
+          "zh-TW": "所屬區域",
+          "en-US": "Area"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "appTypeName": {
         "type": "string",
         "label": "应用类型",
+        "labels": {
+          "zh-CN": "应用类型",
+          "zh-TW": "應用類型",
+          "en-US": "App type"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -583,6 +788,11 @@ export const entities: Record<string, EntityModel> = {
       "updateStatusName": {
         "type": "string",
         "label": "更新状态",
+        "labels": {
+          "zh-CN": "更新状态",
+          "zh-TW": "更新狀態",
+          "en-US": "Update mode"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -590,6 +800,11 @@ export const entities: Record<string, EntityModel> = {
       "areaName": {
         "type": "string",
         "label": "所属区域",
+        "labels": {
+          "zh-CN": "所属区域",
+          "zh-TW": "所屬區域",
+          "en-US": "Area"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -720,12 +935,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "序号",
+        "labels": {
+          "zh-CN": "序号",
+          "zh-TW": "序號",
+          "en-US": "Row ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fAreaId": {
         "type": "integer",
         "label": "地区编号",
+        "labels": {
+          "zh-CN": "地区编号",
+          "zh-TW": "地區編號",
+          "en-US": "Area number"
+        },
         "messages": {
           "required": "地区编号不能为空",
           "type": "地区编号必须是数字",
@@ -736,6 +961,11 @@ export const entities: Record<string, EntityModel> = {
       "fAreaName": {
         "type": "string",
         "label": "地区名称",
+        "labels": {
+          "zh-CN": "地区名称",
+          "zh-TW": "地區名稱",
+          "en-US": "Area name"
+        },
         "messages": {
           "required": "地区名称不能为空",
           "maxLength": "地区名称最多100个字符"
@@ -744,6 +974,11 @@ export const entities: Record<string, EntityModel> = {
       "fAreaPinyin": {
         "type": "string",
         "label": "地区拼音",
+        "labels": {
+          "zh-CN": "地区拼音",
+          "zh-TW": "地區拼音",
+          "en-US": "Pinyin"
+        },
         "messages": {
           "maxLength": "地区拼音过长"
         }
@@ -751,6 +986,11 @@ export const entities: Record<string, EntityModel> = {
       "fAreaPinyinAcr": {
         "type": "string",
         "label": "拼音缩写",
+        "labels": {
+          "zh-CN": "拼音缩写",
+          "zh-TW": "拼音縮寫",
+          "en-US": "Pinyin initials"
+        },
         "messages": {
           "maxLength": "拼音缩写过长"
         }
@@ -758,6 +998,11 @@ export const entities: Record<string, EntityModel> = {
       "fHighAreaId": {
         "type": "integer",
         "label": "上级地区",
+        "labels": {
+          "zh-CN": "上级地区",
+          "zh-TW": "上級地區",
+          "en-US": "Parent area"
+        },
         "default": 0,
         "messages": {
           "type": "上级地区不正确",
@@ -873,12 +1118,22 @@ export const entities: Record<string, EntityModel> = {
       "id": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fBuildingnum": {
         "type": "string",
         "label": "楼栋号",
+        "labels": {
+          "zh-CN": "楼栋号",
+          "zh-TW": "樓棟號",
+          "en-US": "Building number"
+        },
         "messages": {
           "required": "楼栋号不能为空"
         }
@@ -886,6 +1141,11 @@ export const entities: Record<string, EntityModel> = {
       "fCommunityid": {
         "type": "integer",
         "label": "所属社区",
+        "labels": {
+          "zh-CN": "所属社区",
+          "zh-TW": "所屬社區",
+          "en-US": "Community"
+        },
         "messages": {
           "required": "所属社区不能为空"
         }
@@ -893,16 +1153,31 @@ export const entities: Record<string, EntityModel> = {
       "fFloor": {
         "type": "integer",
         "label": "楼层数",
+        "labels": {
+          "zh-CN": "楼层数",
+          "zh-TW": "樓層數",
+          "en-US": "Floors"
+        },
         "messages": {}
       },
       "fHousesNum": {
         "type": "integer",
         "label": "户数",
+        "labels": {
+          "zh-CN": "户数",
+          "zh-TW": "戶數",
+          "en-US": "Households"
+        },
         "messages": {}
       },
       "fType": {
         "type": "integer",
         "label": "类型",
+        "labels": {
+          "zh-CN": "类型",
+          "zh-TW": "類型",
+          "en-US": "Type"
+        },
         "messages": {}
       }
     },
@@ -1007,12 +1282,22 @@ export const entities: Record<string, EntityModel> = {
       "id": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "社区名称",
+        "labels": {
+          "zh-CN": "社区名称",
+          "zh-TW": "社區名稱",
+          "en-US": "Community"
+        },
         "messages": {
           "required": "社区名称不能为空"
         }
@@ -1020,26 +1305,51 @@ export const entities: Record<string, EntityModel> = {
       "fAddress": {
         "type": "string",
         "label": "地址",
+        "labels": {
+          "zh-CN": "地址",
+          "zh-TW": "地址",
+          "en-US": "Address"
+        },
         "messages": {}
       },
       "fBuildtime": {
         "type": "string",
         "label": "建成日期",
+        "labels": {
+          "zh-CN": "建成日期",
+          "zh-TW": "建成日期",
+          "en-US": "Built"
+        },
         "messages": {}
       },
       "fLatitude": {
         "type": "number",
         "label": "纬度",
+        "labels": {
+          "zh-CN": "纬度",
+          "zh-TW": "緯度",
+          "en-US": "Latitude"
+        },
         "messages": {}
       },
       "fLongitude": {
         "type": "number",
         "label": "经度",
+        "labels": {
+          "zh-CN": "经度",
+          "zh-TW": "經度",
+          "en-US": "Longitude"
+        },
         "messages": {}
       },
       "fStreet": {
         "type": "integer",
         "label": "所属街道",
+        "labels": {
+          "zh-CN": "所属街道",
+          "zh-TW": "所屬街道",
+          "en-US": "Street"
+        },
         "messages": {
           "required": "所属街道不能为空"
         }
@@ -1047,11 +1357,21 @@ export const entities: Record<string, EntityModel> = {
       "fUnitcode": {
         "type": "string",
         "label": "单位代码",
+        "labels": {
+          "zh-CN": "单位代码",
+          "zh-TW": "單位代碼",
+          "en-US": "Unit code"
+        },
         "messages": {}
       },
       "fRemarks": {
         "type": "string",
         "label": "备注",
+        "labels": {
+          "zh-CN": "备注",
+          "zh-TW": "備註",
+          "en-US": "Remarks"
+        },
         "messages": {}
       }
     },
@@ -1189,12 +1509,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fLicensePlate": {
         "type": "string",
         "label": "车牌号",
+        "labels": {
+          "zh-CN": "车牌号",
+          "zh-TW": "車牌號",
+          "en-US": "Plate number"
+        },
         "transform": "upper",
         "messages": {
           "required": "车牌号不能为空",
@@ -1205,6 +1535,11 @@ export const entities: Record<string, EntityModel> = {
       "fStartTime": {
         "type": "date-time",
         "label": "布控开始时间",
+        "labels": {
+          "zh-CN": "布控开始时间",
+          "zh-TW": "布控開始時間",
+          "en-US": "Watch start"
+        },
         "messages": {
           "required": "布控开始时间不能为空"
         }
@@ -1212,6 +1547,11 @@ export const entities: Record<string, EntityModel> = {
       "fStartEnd": {
         "type": "date-time",
         "label": "布控结束时间",
+        "labels": {
+          "zh-CN": "布控结束时间",
+          "zh-TW": "布控結束時間",
+          "en-US": "Watch end"
+        },
         "notBefore": "fStartTime",
         "messages": {
           "required": "布控结束时间不能为空",
@@ -1221,16 +1561,31 @@ export const entities: Record<string, EntityModel> = {
       "fControlType": {
         "type": "string",
         "label": "布控类型",
+        "labels": {
+          "zh-CN": "布控类型",
+          "zh-TW": "布控類型",
+          "en-US": "Watch type"
+        },
         "messages": {}
       },
       "fControlUser": {
         "type": "string",
         "label": "布控人",
+        "labels": {
+          "zh-CN": "布控人",
+          "zh-TW": "布控人",
+          "en-US": "Watched by"
+        },
         "messages": {}
       },
       "fState": {
         "type": "string",
         "label": "布控状态",
+        "labels": {
+          "zh-CN": "布控状态",
+          "zh-TW": "布控狀態",
+          "en-US": "Status"
+        },
         "default": "1",
         "messages": {
           "required": "布控状态不能为空",
@@ -1240,11 +1595,21 @@ export const entities: Record<string, EntityModel> = {
       "fMac": {
         "type": "string",
         "label": "MAC地址",
+        "labels": {
+          "zh-CN": "MAC地址",
+          "zh-TW": "MAC位址",
+          "en-US": "MAC address"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -1366,12 +1731,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserName": {
         "type": "string",
         "label": "人员名称",
+        "labels": {
+          "zh-CN": "人员名称",
+          "zh-TW": "人員名稱",
+          "en-US": "Name"
+        },
         "messages": {
           "required": "人员名称不能为空"
         }
@@ -1379,6 +1754,11 @@ export const entities: Record<string, EntityModel> = {
       "fUserIdcard": {
         "type": "string",
         "label": "身份证号",
+        "labels": {
+          "zh-CN": "身份证号",
+          "zh-TW": "身分證號",
+          "en-US": "ID card number"
+        },
         "transform": "upper",
         "messages": {
           "required": "身份证号不能为空",
@@ -1389,6 +1769,11 @@ export const entities: Record<string, EntityModel> = {
       "fFace": {
         "type": "string",
         "label": "人员照片",
+        "labels": {
+          "zh-CN": "人员照片",
+          "zh-TW": "人員照片",
+          "en-US": "Photo"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -1396,6 +1781,11 @@ export const entities: Record<string, EntityModel> = {
       "fStartTime": {
         "type": "date-time",
         "label": "布控开始时间",
+        "labels": {
+          "zh-CN": "布控开始时间",
+          "zh-TW": "布控開始時間",
+          "en-US": "Watch start"
+        },
         "messages": {
           "required": "布控开始时间不能为空"
         }
@@ -1403,6 +1793,11 @@ export const entities: Record<string, EntityModel> = {
       "fEndTime": {
         "type": "date-time",
         "label": "布控结束时间",
+        "labels": {
+          "zh-CN": "布控结束时间",
+          "zh-TW": "布控結束時間",
+          "en-US": "Watch end"
+        },
         "notBefore": "fStartTime",
         "messages": {
           "required": "布控结束时间不能为空",
@@ -1412,16 +1807,31 @@ export const entities: Record<string, EntityModel> = {
       "fControlType": {
         "type": "string",
         "label": "布控类型",
+        "labels": {
+          "zh-CN": "布控类型",
+          "zh-TW": "布控類型",
+          "en-US": "Watch type"
+        },
         "messages": {}
       },
       "fControlUser": {
         "type": "string",
         "label": "布控人",
+        "labels": {
+          "zh-CN": "布控人",
+          "zh-TW": "布控人",
+          "en-US": "Watched by"
+        },
         "messages": {}
       },
       "fState": {
         "type": "string",
         "label": "布控状态",
+        "labels": {
+          "zh-CN": "布控状态",
+          "zh-TW": "布控狀態",
+          "en-US": "Status"
+        },
         "default": "1",
         "messages": {
           "required": "布控状态不能为空",
@@ -1431,21 +1841,41 @@ export const entities: Record<string, EntityModel> = {
       "fImei": {
         "type": "string",
         "label": "IMEI",
+        "labels": {
+          "zh-CN": "IMEI",
+          "zh-TW": "IMEI",
+          "en-US": "IMEI"
+        },
         "messages": {}
       },
       "fImsi": {
         "type": "string",
         "label": "IMSI",
+        "labels": {
+          "zh-CN": "IMSI",
+          "zh-TW": "IMSI",
+          "en-US": "IMSI"
+        },
         "messages": {}
       },
       "fMac": {
         "type": "string",
         "label": "MAC地址",
+        "labels": {
+          "zh-CN": "MAC地址",
+          "zh-TW": "MAC位址",
+          "en-US": "MAC address"
+        },
         "messages": {}
       },
       "fPhones": {
         "type": "string",
         "label": "手机号",
+        "labels": {
+          "zh-CN": "手机号",
+          "zh-TW": "手機號",
+          "en-US": "Phone numbers"
+        },
         "messages": {
           "pattern": "请输入正确的手机号，多个用英文逗号分隔"
         }
@@ -1453,6 +1883,11 @@ export const entities: Record<string, EntityModel> = {
       "fUpdateTime": {
         "type": "date-time",
         "label": "更新时间",
+        "labels": {
+          "zh-CN": "更新时间",
+          "zh-TW": "更新時間",
+          "en-US": "Updated"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -1636,12 +2071,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "序号",
+        "labels": {
+          "zh-CN": "序号",
+          "zh-TW": "序號",
+          "en-US": "Row ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fDepartmentId": {
         "type": "integer",
         "label": "部门编号",
+        "labels": {
+          "zh-CN": "部门编号",
+          "zh-TW": "部門編號",
+          "en-US": "Department number"
+        },
         "messages": {
           "required": "部门编号不能为空",
           "type": "部门编号必须是数字",
@@ -1652,6 +2097,11 @@ export const entities: Record<string, EntityModel> = {
       "fDepartmentName": {
         "type": "string",
         "label": "部门名称",
+        "labels": {
+          "zh-CN": "部门名称",
+          "zh-TW": "部門名稱",
+          "en-US": "Department name"
+        },
         "messages": {
           "required": "部门名称不能为空",
           "maxLength": "部门名称最多100个字符"
@@ -1660,6 +2110,11 @@ export const entities: Record<string, EntityModel> = {
       "fHighDepartmentId": {
         "type": "integer",
         "label": "上级部门",
+        "labels": {
+          "zh-CN": "上级部门",
+          "zh-TW": "上級部門",
+          "en-US": "Parent department"
+        },
         "default": 0,
         "messages": {
           "type": "上级部门不正确",
@@ -1746,12 +2201,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fNumber": {
         "type": "string",
         "label": "设备编号",
+        "labels": {
+          "zh-CN": "设备编号",
+          "zh-TW": "設備編號",
+          "en-US": "Device number"
+        },
         "messages": {
           "required": "设备编号不能为空",
           "unique": "设备编号已存在"
@@ -1760,11 +2225,21 @@ export const entities: Record<string, EntityModel> = {
       "fName": {
         "type": "string",
         "label": "设备名称",
+        "labels": {
+          "zh-CN": "设备名称",
+          "zh-TW": "設備名稱",
+          "en-US": "Device name"
+        },
         "messages": {}
       },
       "fProductId": {
         "type": "integer",
         "label": "所属产品",
+        "labels": {
+          "zh-CN": "所属产品",
+          "zh-TW": "所屬產品",
+          "en-US": "Product"
+        },
         "messages": {
           "required": "所属产品不能为空"
         }
@@ -1772,27 +2247,52 @@ export const entities: Record<string, EntityModel> = {
       "fImei": {
         "type": "string",
         "label": "IMEI",
+        "labels": {
+          "zh-CN": "IMEI",
+          "zh-TW": "IMEI",
+          "en-US": "IMEI"
+        },
         "messages": {}
       },
       "fIccid": {
         "type": "string",
         "label": "ICCID",
+        "labels": {
+          "zh-CN": "ICCID",
+          "zh-TW": "ICCID",
+          "en-US": "ICCID"
+        },
         "messages": {}
       },
       "fTypeId": {
         "type": "integer",
         "label": "设备类型",
+        "labels": {
+          "zh-CN": "设备类型",
+          "zh-TW": "設備類型",
+          "en-US": "Device type"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "所属代理商",
+        "labels": {
+          "zh-CN": "所属代理商",
+          "zh-TW": "所屬代理商",
+          "en-US": "Agent"
+        },
         "messages": {}
       },
       "fRemindTime": {
         "type": "string",
         "label": "未关提醒时间",
+        "labels": {
+          "zh-CN": "未关提醒时间",
+          "zh-TW": "未關提醒時間",
+          "en-US": "Not-closed reminder"
+        },
         "messages": {
           "pattern": "时间格式应为 HH:mm"
         }
@@ -1800,11 +2300,21 @@ export const entities: Record<string, EntityModel> = {
       "fRemork": {
         "type": "string",
         "label": "备注",
+        "labels": {
+          "zh-CN": "备注",
+          "zh-TW": "備註",
+          "en-US": "Remark"
+        },
         "messages": {}
       },
       "fGpsLongitude": {
         "type": "number",
         "label": "经度",
+        "labels": {
+          "zh-CN": "经度",
+          "zh-TW": "經度",
+          "en-US": "Longitude"
+        },
         "messages": {
           "minimum": "经度范围为-180到180",
           "maximum": "经度范围为-180到180"
@@ -1813,6 +2323,11 @@ export const entities: Record<string, EntityModel> = {
       "fGpsLatitude": {
         "type": "number",
         "label": "纬度",
+        "labels": {
+          "zh-CN": "纬度",
+          "zh-TW": "緯度",
+          "en-US": "Latitude"
+        },
         "messages": {
           "minimum": "纬度范围为-90到90",
           "maximum": "纬度范围为-90到90"
@@ -1821,6 +2336,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "激活状态",
+        "labels": {
+          "zh-CN": "激活状态",
+          "zh-TW": "啟用狀態",
+          "en-US": "Activation"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -1828,6 +2348,11 @@ export const entities: Record<string, EntityModel> = {
       "fVerify": {
         "type": "integer",
         "label": "验证状态",
+        "labels": {
+          "zh-CN": "验证状态",
+          "zh-TW": "驗證狀態",
+          "en-US": "Verified"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -1835,6 +2360,11 @@ export const entities: Record<string, EntityModel> = {
       "tOnline": {
         "type": "integer",
         "label": "在线状态",
+        "labels": {
+          "zh-CN": "在线状态",
+          "zh-TW": "在線狀態",
+          "en-US": "Online"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -1842,6 +2372,11 @@ export const entities: Record<string, EntityModel> = {
       "switchStatus": {
         "type": "integer",
         "label": "开关状态",
+        "labels": {
+          "zh-CN": "开关状态",
+          "zh-TW": "開關狀態",
+          "en-US": "Switch"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -1849,6 +2384,11 @@ export const entities: Record<string, EntityModel> = {
       "fLock": {
         "type": "integer",
         "label": "设备锁",
+        "labels": {
+          "zh-CN": "设备锁",
+          "zh-TW": "設備鎖",
+          "en-US": "Lock"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -1856,42 +2396,77 @@ export const entities: Record<string, EntityModel> = {
       "fSendSwitchStatus": {
         "type": "integer",
         "label": "下发开关状态",
+        "labels": {
+          "zh-CN": "下发开关状态",
+          "zh-TW": "下發開關狀態",
+          "en-US": "Requested switch"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fSendSwitchTime": {
         "type": "date-time",
         "label": "下发开关时间",
+        "labels": {
+          "zh-CN": "下发开关时间",
+          "zh-TW": "下發開關時間",
+          "en-US": "Switch requested at"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fVersion": {
         "type": "string",
         "label": "固件版本",
+        "labels": {
+          "zh-CN": "固件版本",
+          "zh-TW": "韌體版本",
+          "en-US": "Firmware version"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fRegisteredDate": {
         "type": "date-time",
         "label": "激活时间",
+        "labels": {
+          "zh-CN": "激活时间",
+          "zh-TW": "啟用時間",
+          "en-US": "Activated"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fLastOnlineTime": {
         "type": "date-time",
         "label": "最后在线时间",
+        "labels": {
+          "zh-CN": "最后在线时间",
+          "zh-TW": "最後在線時間",
+          "en-US": "Last online"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fStateTime": {
         "type": "date-time",
         "label": "状态上报时间",
+        "labels": {
+          "zh-CN": "状态上报时间",
+          "zh-TW": "狀態上報時間",
+          "en-US": "State reported"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -2070,12 +2645,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "设备不能为空",
           "type": "设备不能为空"
@@ -2084,12 +2669,22 @@ export const entities: Record<string, EntityModel> = {
       "fBeginTime": {
         "type": "date-time",
         "label": "设置时间",
+        "labels": {
+          "zh-CN": "设置时间",
+          "zh-TW": "設定時間",
+          "en-US": "Set at"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fSwitch": {
         "type": "integer",
         "label": "通道",
+        "labels": {
+          "zh-CN": "通道",
+          "zh-TW": "通道",
+          "en-US": "Channel"
+        },
         "default": 1,
         "messages": {
           "type": "通道应为1-10",
@@ -2100,6 +2695,11 @@ export const entities: Record<string, EntityModel> = {
       "fMin": {
         "type": "integer",
         "label": "最小值",
+        "labels": {
+          "zh-CN": "最小值",
+          "zh-TW": "最小值",
+          "en-US": "Minimum"
+        },
         "default": 0,
         "messages": {
           "type": "最小值应为0-1000",
@@ -2110,6 +2710,11 @@ export const entities: Record<string, EntityModel> = {
       "fMax": {
         "type": "integer",
         "label": "最大值",
+        "labels": {
+          "zh-CN": "最大值",
+          "zh-TW": "最大值",
+          "en-US": "Maximum"
+        },
         "default": 100,
         "messages": {
           "type": "最大值应为1-1000",
@@ -2120,6 +2725,11 @@ export const entities: Record<string, EntityModel> = {
       "fAlarmOne": {
         "type": "integer",
         "label": "一级报警",
+        "labels": {
+          "zh-CN": "一级报警",
+          "zh-TW": "一級報警",
+          "en-US": "Alarm level 1"
+        },
         "default": 100,
         "messages": {
           "type": "一级报警应为1-1000",
@@ -2130,6 +2740,11 @@ export const entities: Record<string, EntityModel> = {
       "fAlarmTwo": {
         "type": "integer",
         "label": "二级报警",
+        "labels": {
+          "zh-CN": "二级报警",
+          "zh-TW": "二級報警",
+          "en-US": "Alarm level 2"
+        },
         "default": 100,
         "messages": {
           "type": "二级报警应为1-1000",
@@ -2140,6 +2755,11 @@ export const entities: Record<string, EntityModel> = {
       "fUnit": {
         "type": "string",
         "label": "单位",
+        "labels": {
+          "zh-CN": "单位",
+          "zh-TW": "單位",
+          "en-US": "Unit"
+        },
         "messages": {
           "required": "请先选择单位",
           "enum": "请先选择单位"
@@ -2148,6 +2768,11 @@ export const entities: Record<string, EntityModel> = {
       "fGasEn": {
         "type": "string",
         "label": "气体英文名",
+        "labels": {
+          "zh-CN": "气体英文名",
+          "zh-TW": "氣體英文名",
+          "en-US": "Gas (English)"
+        },
         "messages": {
           "maxLength": "气体英文名最多50个字符"
         }
@@ -2155,6 +2780,11 @@ export const entities: Record<string, EntityModel> = {
       "fGasCh": {
         "type": "string",
         "label": "气体中文名",
+        "labels": {
+          "zh-CN": "气体中文名",
+          "zh-TW": "氣體中文名",
+          "en-US": "Gas (Chinese)"
+        },
         "messages": {
           "maxLength": "气体中文名最多50个字符"
         }
@@ -2162,6 +2792,11 @@ export const entities: Record<string, EntityModel> = {
       "fState": {
         "type": "integer",
         "label": "启用",
+        "labels": {
+          "zh-CN": "启用",
+          "zh-TW": "啟用",
+          "en-US": "Enabled"
+        },
         "default": 0,
         "messages": {
           "enum": "状态不正确",
@@ -2314,12 +2949,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "设备不能为空",
           "type": "设备不能为空"
@@ -2328,6 +2973,11 @@ export const entities: Record<string, EntityModel> = {
       "fBeginTime": {
         "type": "string",
         "label": "开始时间",
+        "labels": {
+          "zh-CN": "开始时间",
+          "zh-TW": "開始時間",
+          "en-US": "Start time"
+        },
         "messages": {
           "required": "时间不能为空",
           "pattern": "时间格式应为 HH:mm"
@@ -2336,6 +2986,11 @@ export const entities: Record<string, EntityModel> = {
       "fSwitch": {
         "type": "integer",
         "label": "开关",
+        "labels": {
+          "zh-CN": "开关",
+          "zh-TW": "開關",
+          "en-US": "Switch"
+        },
         "default": 0,
         "messages": {
           "enum": "开关不正确",
@@ -2345,6 +3000,11 @@ export const entities: Record<string, EntityModel> = {
       "fWhich": {
         "type": "integer",
         "label": "通道",
+        "labels": {
+          "zh-CN": "通道",
+          "zh-TW": "通道",
+          "en-US": "Channel"
+        },
         "default": 1,
         "messages": {
           "required": "通道不能为空",
@@ -2356,6 +3016,11 @@ export const entities: Record<string, EntityModel> = {
       "fIsExecute": {
         "type": "integer",
         "label": "已执行",
+        "labels": {
+          "zh-CN": "已执行",
+          "zh-TW": "已執行",
+          "en-US": "Executed"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -2363,12 +3028,22 @@ export const entities: Record<string, EntityModel> = {
       "fExecuteTime": {
         "type": "date-time",
         "label": "执行时间",
+        "labels": {
+          "zh-CN": "执行时间",
+          "zh-TW": "執行時間",
+          "en-US": "Executed at"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -2468,12 +3143,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "设备不能为空",
           "type": "设备不能为空"
@@ -2482,6 +3167,11 @@ export const entities: Record<string, EntityModel> = {
       "fTime": {
         "type": "string",
         "label": "时间",
+        "labels": {
+          "zh-CN": "时间",
+          "zh-TW": "時間",
+          "en-US": "Time"
+        },
         "messages": {
           "required": "时间不能为空",
           "pattern": "时间格式应为 HH:mm"
@@ -2490,6 +3180,11 @@ export const entities: Record<string, EntityModel> = {
       "fValidType": {
         "type": "integer",
         "label": "时效",
+        "labels": {
+          "zh-CN": "时效",
+          "zh-TW": "時效",
+          "en-US": "Validity"
+        },
         "default": 9,
         "messages": {
           "required": "时效不能为空",
@@ -2501,6 +3196,11 @@ export const entities: Record<string, EntityModel> = {
       "fState": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Enabled"
+        },
         "default": 1,
         "messages": {
           "enum": "状态不正确",
@@ -2510,6 +3210,11 @@ export const entities: Record<string, EntityModel> = {
       "fOpt": {
         "type": "integer",
         "label": "动作",
+        "labels": {
+          "zh-CN": "动作",
+          "zh-TW": "動作",
+          "en-US": "Action"
+        },
         "default": 1,
         "messages": {
           "enum": "动作不正确",
@@ -2519,6 +3224,11 @@ export const entities: Record<string, EntityModel> = {
       "fReverse": {
         "type": "integer",
         "label": "反转",
+        "labels": {
+          "zh-CN": "反转",
+          "zh-TW": "反轉",
+          "en-US": "Reverse"
+        },
         "default": 0,
         "messages": {
           "enum": "反转不正确",
@@ -2528,6 +3238,11 @@ export const entities: Record<string, EntityModel> = {
       "fReverseSecond": {
         "type": "integer",
         "label": "反转秒数",
+        "labels": {
+          "zh-CN": "反转秒数",
+          "zh-TW": "反轉秒數",
+          "en-US": "Reverse after (s)"
+        },
         "default": 60,
         "messages": {
           "minimum": "反转秒数最小为1",
@@ -2538,30 +3253,55 @@ export const entities: Record<string, EntityModel> = {
       "fReverseTime": {
         "type": "date-time",
         "label": "反转时间",
+        "labels": {
+          "zh-CN": "反转时间",
+          "zh-TW": "反轉時間",
+          "en-US": "Reverse at"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fRunTime": {
         "type": "date-time",
         "label": "上次执行时间",
+        "labels": {
+          "zh-CN": "上次执行时间",
+          "zh-TW": "上次執行時間",
+          "en-US": "Last run"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fRunNextTime": {
         "type": "date-time",
         "label": "下次执行时间",
+        "labels": {
+          "zh-CN": "下次执行时间",
+          "zh-TW": "下次執行時間",
+          "en-US": "Next run"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "创建用户",
+        "labels": {
+          "zh-CN": "创建用户",
+          "zh-TW": "建立用戶",
+          "en-US": "Created by"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -2709,12 +3449,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fTitle": {
         "type": "string",
         "label": "标题名称",
+        "labels": {
+          "zh-CN": "标题名称",
+          "zh-TW": "標題名稱",
+          "en-US": "Title"
+        },
         "messages": {
           "required": "标题名称不能为空",
           "maxLength": "标题名称不能超过100个字符"
@@ -2723,6 +3473,11 @@ export const entities: Record<string, EntityModel> = {
       "fType": {
         "type": "integer",
         "label": "文档类型",
+        "labels": {
+          "zh-CN": "文档类型",
+          "zh-TW": "文檔類型",
+          "en-US": "Document type"
+        },
         "messages": {
           "required": "文档类型不能为空",
           "enum": "文档类型不正确"
@@ -2731,6 +3486,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {
           "required": "状态不能为空",
@@ -2741,6 +3501,11 @@ export const entities: Record<string, EntityModel> = {
       "statusName": {
         "type": "string",
         "label": "状态名称",
+        "labels": {
+          "zh-CN": "状态名称",
+          "zh-TW": "狀態名稱",
+          "en-US": "Status name"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -2748,6 +3513,11 @@ export const entities: Record<string, EntityModel> = {
       "fSort": {
         "type": "integer",
         "label": "排序",
+        "labels": {
+          "zh-CN": "排序",
+          "zh-TW": "排序",
+          "en-US": "Order"
+        },
         "default": 0,
         "messages": {
           "minimum": "排序为0到9999的整数",
@@ -2758,6 +3528,11 @@ export const entities: Record<string, EntityModel> = {
       "fImage": {
         "type": "string",
         "label": "封面图片",
+        "labels": {
+          "zh-CN": "封面图片",
+          "zh-TW": "封面圖片",
+          "en-US": "Cover picture"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -2765,6 +3540,11 @@ export const entities: Record<string, EntityModel> = {
       "fContent": {
         "type": "string",
         "label": "内容",
+        "labels": {
+          "zh-CN": "内容",
+          "zh-TW": "內容",
+          "en-US": "Content"
+        },
         "format": "html",
         "messages": {
           "maxLength": "内容过长"
@@ -2773,6 +3553,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -2906,12 +3691,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fType": {
         "type": "string",
         "label": "类型",
+        "labels": {
+          "zh-CN": "类型",
+          "zh-TW": "類型",
+          "en-US": "Type"
+        },
         "messages": {
           "required": "错误类型不能为空",
           "enum": "错误类型不正确"
@@ -2920,11 +3715,21 @@ export const entities: Record<string, EntityModel> = {
       "fCode": {
         "type": "integer",
         "label": "编码",
+        "labels": {
+          "zh-CN": "编码",
+          "zh-TW": "編碼",
+          "en-US": "Code"
+        },
         "messages": {}
       },
       "fMessage": {
         "type": "string",
         "label": "错误信息",
+        "labels": {
+          "zh-CN": "错误信息",
+          "zh-TW": "錯誤資訊",
+          "en-US": "Message"
+        },
         "messages": {
           "required": "错误信息不能为空",
           "maxLength": "错误信息最多2000个字符"
@@ -2933,31 +3738,61 @@ export const entities: Record<string, EntityModel> = {
       "fUrl": {
         "type": "string",
         "label": "地址",
+        "labels": {
+          "zh-CN": "地址",
+          "zh-TW": "位址",
+          "en-US": "URL"
+        },
         "messages": {}
       },
       "fStack": {
         "type": "string",
         "label": "调用栈",
+        "labels": {
+          "zh-CN": "调用栈",
+          "zh-TW": "呼叫堆疊",
+          "en-US": "Stack"
+        },
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "用户编号",
+        "labels": {
+          "zh-CN": "用户编号",
+          "zh-TW": "使用者編號",
+          "en-US": "User ID"
+        },
         "messages": {}
       },
       "fUserName": {
         "type": "string",
         "label": "用户",
+        "labels": {
+          "zh-CN": "用户",
+          "zh-TW": "使用者",
+          "en-US": "User"
+        },
         "messages": {}
       },
       "fUserAgent": {
         "type": "string",
         "label": "浏览器",
+        "labels": {
+          "zh-CN": "浏览器",
+          "zh-TW": "瀏覽器",
+          "en-US": "Browser"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "时间",
+        "labels": {
+          "zh-CN": "时间",
+          "zh-TW": "時間",
+          "en-US": "Time"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -3098,32 +3933,62 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "反馈用户",
+        "labels": {
+          "zh-CN": "反馈用户",
+          "zh-TW": "回饋使用者",
+          "en-US": "User"
+        },
         "messages": {}
       },
       "fPhone": {
         "type": "string",
         "label": "手机号",
+        "labels": {
+          "zh-CN": "手机号",
+          "zh-TW": "手機號",
+          "en-US": "Phone"
+        },
         "messages": {}
       },
       "fType": {
         "type": "string",
         "label": "反馈类型",
+        "labels": {
+          "zh-CN": "反馈类型",
+          "zh-TW": "回饋類型",
+          "en-US": "Type"
+        },
         "messages": {}
       },
       "fFeedbackContent": {
         "type": "string",
         "label": "反馈内容",
+        "labels": {
+          "zh-CN": "反馈内容",
+          "zh-TW": "回饋內容",
+          "en-US": "Content"
+        },
         "messages": {}
       },
       "fPhotos": {
         "type": "string",
         "label": "图片",
+        "labels": {
+          "zh-CN": "图片",
+          "zh-TW": "圖片",
+          "en-US": "Photos"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -3131,53 +3996,98 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "反馈时间",
+        "labels": {
+          "zh-CN": "反馈时间",
+          "zh-TW": "回饋時間",
+          "en-US": "Submitted"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 0,
         "messages": {}
       },
       "fAnswer": {
         "type": "string",
         "label": "答复内容",
+        "labels": {
+          "zh-CN": "答复内容",
+          "zh-TW": "答覆內容",
+          "en-US": "Reply"
+        },
         "messages": {}
       },
       "fAnswerTime": {
         "type": "date-time",
         "label": "答复时间",
+        "labels": {
+          "zh-CN": "答复时间",
+          "zh-TW": "答覆時間",
+          "en-US": "Replied"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fAnswerUserId": {
         "type": "integer",
         "label": "答复人",
+        "labels": {
+          "zh-CN": "答复人",
+          "zh-TW": "答覆人",
+          "en-US": "Replied by"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleContent": {
         "type": "string",
         "label": "处理备注",
+        "labels": {
+          "zh-CN": "处理备注",
+          "zh-TW": "處理備註",
+          "en-US": "Handling note"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleUserId": {
         "type": "integer",
         "label": "签收人",
+        "labels": {
+          "zh-CN": "签收人",
+          "zh-TW": "簽收人",
+          "en-US": "Signed by"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleTime": {
         "type": "date-time",
         "label": "签收时间",
+        "labels": {
+          "zh-CN": "签收时间",
+          "zh-TW": "簽收時間",
+          "en-US": "Signed"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleUserName": {
         "type": "string",
         "label": "签收人",
+        "labels": {
+          "zh-CN": "签收人",
+          "zh-TW": "簽收人",
+          "en-US": "Signed by"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -3185,6 +4095,11 @@ export const entities: Record<string, EntityModel> = {
       "userName": {
         "type": "string",
         "label": "反馈用户",
+        "labels": {
+          "zh-CN": "反馈用户",
+          "zh-TW": "回饋使用者",
+          "en-US": "User"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -3331,12 +4246,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "固件名称",
+        "labels": {
+          "zh-CN": "固件名称",
+          "zh-TW": "韌體名稱",
+          "en-US": "Firmware name"
+        },
         "messages": {
           "required": "固件名称不能为空"
         }
@@ -3344,6 +4269,11 @@ export const entities: Record<string, EntityModel> = {
       "fProductId": {
         "type": "integer",
         "label": "所属产品",
+        "labels": {
+          "zh-CN": "所属产品",
+          "zh-TW": "所屬產品",
+          "en-US": "Product"
+        },
         "messages": {
           "required": "所属产品不能为空",
           "type": "所属产品不能为空"
@@ -3352,6 +4282,11 @@ export const entities: Record<string, EntityModel> = {
       "fVersion": {
         "type": "string",
         "label": "版本号",
+        "labels": {
+          "zh-CN": "版本号",
+          "zh-TW": "版本號",
+          "en-US": "Version"
+        },
         "messages": {
           "required": "版本号不能为空"
         }
@@ -3359,6 +4294,11 @@ export const entities: Record<string, EntityModel> = {
       "fVersionCode": {
         "type": "string",
         "label": "版本序号",
+        "labels": {
+          "zh-CN": "版本序号",
+          "zh-TW": "版本序號",
+          "en-US": "Version code"
+        },
         "messages": {
           "required": "版本序号不能为空",
           "pattern": "版本序号只能为数字",
@@ -3368,6 +4308,11 @@ export const entities: Record<string, EntityModel> = {
       "fMd5Sign": {
         "type": "string",
         "label": "签名",
+        "labels": {
+          "zh-CN": "签名",
+          "zh-TW": "簽名",
+          "en-US": "Signature (MD5)"
+        },
         "messages": {
           "required": "签名不能为空"
         }
@@ -3375,16 +4320,31 @@ export const entities: Record<string, EntityModel> = {
       "fFileName": {
         "type": "string",
         "label": "固件文件",
+        "labels": {
+          "zh-CN": "固件文件",
+          "zh-TW": "韌體檔案",
+          "en-US": "Firmware file"
+        },
         "messages": {}
       },
       "fRemark": {
         "type": "string",
         "label": "备注",
+        "labels": {
+          "zh-CN": "备注",
+          "zh-TW": "備註",
+          "en-US": "Remark"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -3534,12 +4494,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fFirmwareId": {
         "type": "integer",
         "label": "固件",
+        "labels": {
+          "zh-CN": "固件",
+          "zh-TW": "韌體",
+          "en-US": "Firmware"
+        },
         "messages": {
           "required": "固件不能为空",
           "type": "固件不能为空"
@@ -3548,6 +4518,11 @@ export const entities: Record<string, EntityModel> = {
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "请选择需要升级的设备",
           "type": "请选择需要升级的设备"
@@ -3556,6 +4531,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "升级状态",
+        "labels": {
+          "zh-CN": "升级状态",
+          "zh-TW": "升級狀態",
+          "en-US": "Upgrade status"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -3563,30 +4543,55 @@ export const entities: Record<string, EntityModel> = {
       "fProgress": {
         "type": "integer",
         "label": "进度",
+        "labels": {
+          "zh-CN": "进度",
+          "zh-TW": "進度",
+          "en-US": "Progress"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fMessage": {
         "type": "string",
         "label": "说明",
+        "labels": {
+          "zh-CN": "说明",
+          "zh-TW": "說明",
+          "en-US": "Message"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fMid": {
         "type": "string",
         "label": "命令编号",
+        "labels": {
+          "zh-CN": "命令编号",
+          "zh-TW": "命令編號",
+          "en-US": "Command id"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUpdateTime": {
         "type": "date-time",
         "label": "更新时间",
+        "labels": {
+          "zh-CN": "更新时间",
+          "zh-TW": "更新時間",
+          "en-US": "Updated"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "添加时间",
+        "labels": {
+          "zh-CN": "添加时间",
+          "zh-TW": "添加時間",
+          "en-US": "Added"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -3676,12 +4681,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fParentId": {
         "type": "integer",
         "label": "上级分组",
+        "labels": {
+          "zh-CN": "上级分组",
+          "zh-TW": "上級分組",
+          "en-US": "Parent group"
+        },
         "default": 0,
         "messages": {
           "type": "上级分组不正确",
@@ -3691,6 +4706,11 @@ export const entities: Record<string, EntityModel> = {
       "fName": {
         "type": "string",
         "label": "分组名称",
+        "labels": {
+          "zh-CN": "分组名称",
+          "zh-TW": "分組名稱",
+          "en-US": "Group name"
+        },
         "messages": {
           "required": "分组名称不能为空",
           "maxLength": "分组名称最多50个字符"
@@ -3699,6 +4719,11 @@ export const entities: Record<string, EntityModel> = {
       "fLogo": {
         "type": "string",
         "label": "分组图标",
+        "labels": {
+          "zh-CN": "分组图标",
+          "zh-TW": "分組圖示",
+          "en-US": "Logo"
+        },
         "messages": {
           "maxLength": "分组图标过长"
         }
@@ -3706,6 +4731,11 @@ export const entities: Record<string, EntityModel> = {
       "fRemork": {
         "type": "string",
         "label": "描述",
+        "labels": {
+          "zh-CN": "描述",
+          "zh-TW": "描述",
+          "en-US": "Description"
+        },
         "messages": {
           "maxLength": "描述最多500个字符"
         }
@@ -3713,6 +4743,11 @@ export const entities: Record<string, EntityModel> = {
       "fUserId": {
         "type": "integer",
         "label": "所属代理商",
+        "labels": {
+          "zh-CN": "所属代理商",
+          "zh-TW": "所屬代理商",
+          "en-US": "Owning agent"
+        },
         "messages": {
           "type": "所属代理商不存在"
         }
@@ -3720,6 +4755,11 @@ export const entities: Record<string, EntityModel> = {
       "deviceCount": {
         "type": "integer",
         "label": "设备数",
+        "labels": {
+          "zh-CN": "设备数",
+          "zh-TW": "設備數",
+          "en-US": "Devices"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -3727,6 +4767,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -3833,12 +4878,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fGroupId": {
         "type": "integer",
         "label": "分组",
+        "labels": {
+          "zh-CN": "分组",
+          "zh-TW": "分組",
+          "en-US": "Group"
+        },
         "messages": {
           "required": "分组不能为空",
           "type": "分组不能为空"
@@ -3847,6 +4902,11 @@ export const entities: Record<string, EntityModel> = {
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "设备不能为空",
           "type": "设备不能为空"
@@ -3855,6 +4915,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -3931,12 +4996,22 @@ export const entities: Record<string, EntityModel> = {
       "fHouseId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHouseName": {
         "type": "string",
         "label": "出租屋名称",
+        "labels": {
+          "zh-CN": "出租屋名称",
+          "zh-TW": "出租屋名稱",
+          "en-US": "Rental house"
+        },
         "messages": {
           "required": "房屋名称不能为空"
         }
@@ -3944,11 +5019,21 @@ export const entities: Record<string, EntityModel> = {
       "fDoornum": {
         "type": "string",
         "label": "门牌号",
+        "labels": {
+          "zh-CN": "门牌号",
+          "zh-TW": "門牌號",
+          "en-US": "Door number"
+        },
         "messages": {}
       },
       "fAddress": {
         "type": "string",
         "label": "出租屋地址",
+        "labels": {
+          "zh-CN": "出租屋地址",
+          "zh-TW": "出租屋地址",
+          "en-US": "Address"
+        },
         "messages": {
           "required": "出租屋地址不能为空"
         }
@@ -3956,26 +5041,51 @@ export const entities: Record<string, EntityModel> = {
       "fAreaId": {
         "type": "integer",
         "label": "所属地区",
+        "labels": {
+          "zh-CN": "所属地区",
+          "zh-TW": "所屬地區",
+          "en-US": "Area"
+        },
         "messages": {}
       },
       "fStreetId": {
         "type": "integer",
         "label": "所属街道",
+        "labels": {
+          "zh-CN": "所属街道",
+          "zh-TW": "所屬街道",
+          "en-US": "Street"
+        },
         "messages": {}
       },
       "fStreetName": {
         "type": "string",
         "label": "街道名称",
+        "labels": {
+          "zh-CN": "街道名称",
+          "zh-TW": "街道名稱",
+          "en-US": "Street name"
+        },
         "messages": {}
       },
       "fCommunityId": {
         "type": "integer",
         "label": "所属社区",
+        "labels": {
+          "zh-CN": "所属社区",
+          "zh-TW": "所屬社區",
+          "en-US": "Community"
+        },
         "messages": {}
       },
       "fBuildId": {
         "type": "integer",
         "label": "所属楼栋",
+        "labels": {
+          "zh-CN": "所属楼栋",
+          "zh-TW": "所屬樓棟",
+          "en-US": "Building"
+        },
         "messages": {
           "required": "所属楼栋不能为空"
         }
@@ -3983,16 +5093,31 @@ export const entities: Record<string, EntityModel> = {
       "fPersonId": {
         "type": "integer",
         "label": "房东",
+        "labels": {
+          "zh-CN": "房东",
+          "zh-TW": "房東",
+          "en-US": "Owner"
+        },
         "messages": {}
       },
       "fLandlordName": {
         "type": "string",
         "label": "房东姓名",
+        "labels": {
+          "zh-CN": "房东姓名",
+          "zh-TW": "房東姓名",
+          "en-US": "Landlord"
+        },
         "messages": {}
       },
       "fLandlordPhone": {
         "type": "string",
         "label": "房东电话",
+        "labels": {
+          "zh-CN": "房东电话",
+          "zh-TW": "房東電話",
+          "en-US": "Landlord phone"
+        },
         "messages": {
           "pattern": "房东电话格式不正确"
         }
@@ -4000,40 +5125,75 @@ export const entities: Record<string, EntityModel> = {
       "fLongitude": {
         "type": "number",
         "label": "经度",
+        "labels": {
+          "zh-CN": "经度",
+          "zh-TW": "經度",
+          "en-US": "Longitude"
+        },
         "messages": {}
       },
       "fLatitude": {
         "type": "number",
         "label": "纬度",
+        "labels": {
+          "zh-CN": "纬度",
+          "zh-TW": "緯度",
+          "en-US": "Latitude"
+        },
         "messages": {}
       },
       "fRental": {
         "type": "integer",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rented out"
+        },
         "default": 1,
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {}
       },
       "fTotalPerson": {
         "type": "integer",
         "label": "居住人数",
+        "labels": {
+          "zh-CN": "居住人数",
+          "zh-TW": "居住人數",
+          "en-US": "Residents"
+        },
         "default": 0,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       },
       "roomCount": {
         "type": "integer",
         "label": "房间数",
+        "labels": {
+          "zh-CN": "房间数",
+          "zh-TW": "房間數",
+          "en-US": "Rooms"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -4274,12 +5434,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "设备不能为空",
           "unique": "设备已绑定出租屋"
@@ -4288,6 +5458,11 @@ export const entities: Record<string, EntityModel> = {
       "fHouseId": {
         "type": "integer",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rental house"
+        },
         "messages": {
           "required": "出租屋不能为空"
         }
@@ -4295,17 +5470,32 @@ export const entities: Record<string, EntityModel> = {
       "fRoomId": {
         "type": "integer",
         "label": "房间",
+        "labels": {
+          "zh-CN": "房间",
+          "zh-TW": "房間",
+          "en-US": "Room"
+        },
         "messages": {}
       },
       "fDeviceType": {
         "type": "integer",
         "label": "设备类型",
+        "labels": {
+          "zh-CN": "设备类型",
+          "zh-TW": "設備類型",
+          "en-US": "Device type"
+        },
         "default": 2,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -4426,12 +5616,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "人员",
+        "labels": {
+          "zh-CN": "人员",
+          "zh-TW": "人員",
+          "en-US": "Person"
+        },
         "messages": {
           "required": "人员不能为空"
         }
@@ -4439,21 +5639,41 @@ export const entities: Record<string, EntityModel> = {
       "fAddress": {
         "type": "string",
         "label": "地址",
+        "labels": {
+          "zh-CN": "地址",
+          "zh-TW": "地址",
+          "en-US": "Address"
+        },
         "messages": {}
       },
       "fLongitude": {
         "type": "number",
         "label": "经度",
+        "labels": {
+          "zh-CN": "经度",
+          "zh-TW": "經度",
+          "en-US": "Longitude"
+        },
         "messages": {}
       },
       "fLatitude": {
         "type": "number",
         "label": "纬度",
+        "labels": {
+          "zh-CN": "纬度",
+          "zh-TW": "緯度",
+          "en-US": "Latitude"
+        },
         "messages": {}
       },
       "fCtime": {
         "type": "date-time",
         "label": "时间",
+        "labels": {
+          "zh-CN": "时间",
+          "zh-TW": "時間",
+          "en-US": "Time"
+        },
         "messages": {}
       }
     },
@@ -4553,12 +5773,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "人员",
+        "labels": {
+          "zh-CN": "人员",
+          "zh-TW": "人員",
+          "en-US": "Person"
+        },
         "messages": {
           "required": "人员不能为空"
         }
@@ -4566,21 +5796,41 @@ export const entities: Record<string, EntityModel> = {
       "fHouseId": {
         "type": "integer",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rental house"
+        },
         "messages": {}
       },
       "fLockTime": {
         "type": "date-time",
         "label": "开锁时间",
+        "labels": {
+          "zh-CN": "开锁时间",
+          "zh-TW": "開鎖時間",
+          "en-US": "Unlock time"
+        },
         "messages": {}
       },
       "fLockType": {
         "type": "integer",
         "label": "开锁方式",
+        "labels": {
+          "zh-CN": "开锁方式",
+          "zh-TW": "開鎖方式",
+          "en-US": "Unlock type"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -4698,18 +5948,33 @@ export const entities: Record<string, EntityModel> = {
       "id": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "parentId": {
         "type": "integer",
         "label": "上级菜单",
+        "labels": {
+          "zh-CN": "上级菜单",
+          "zh-TW": "上級選單",
+          "en-US": "Parent"
+        },
         "default": 0,
         "messages": {}
       },
       "menuName": {
         "type": "string",
         "label": "名称",
+        "labels": {
+          "zh-CN": "名称",
+          "zh-TW": "名稱",
+          "en-US": "Name"
+        },
         "messages": {
           "required": "名称不能为空"
         }
@@ -4717,12 +5982,22 @@ export const entities: Record<string, EntityModel> = {
       "fPermissionType": {
         "type": "integer",
         "label": "类型",
+        "labels": {
+          "zh-CN": "类型",
+          "zh-TW": "類型",
+          "en-US": "Type"
+        },
         "default": 1,
         "messages": {}
       },
       "menuUri": {
         "type": "string",
         "label": "菜单地址",
+        "labels": {
+          "zh-CN": "菜单地址",
+          "zh-TW": "選單位址",
+          "en-US": "Address"
+        },
         "messages": {
           "required": "菜单地址不能为空"
         }
@@ -4730,6 +6005,11 @@ export const entities: Record<string, EntityModel> = {
       "icon": {
         "type": "string",
         "label": "图标",
+        "labels": {
+          "zh-CN": "图标",
+          "zh-TW": "圖示",
+          "en-US": "Icon"
+        },
         "messages": {
           "required": "图标不能为空"
         }
@@ -4737,11 +6017,21 @@ export const entities: Record<string, EntityModel> = {
       "component": {
         "type": "string",
         "label": "组件",
+        "labels": {
+          "zh-CN": "组件",
+          "zh-TW": "元件",
+          "en-US": "Component"
+        },
         "messages": {}
       },
       "sort": {
         "type": "integer",
         "label": "排序",
+        "labels": {
+          "zh-CN": "排序",
+          "zh-TW": "排序",
+          "en-US": "Order"
+        },
         "messages": {
           "required": "排序不能为空"
         }
@@ -4749,6 +6039,11 @@ export const entities: Record<string, EntityModel> = {
       "permissions": {
         "type": "string",
         "label": "权限标识",
+        "labels": {
+          "zh-CN": "权限标识",
+          "zh-TW": "權限標識",
+          "en-US": "Permission code"
+        },
         "messages": {
           "required": "权限标识不能为空",
           "unique": "权限标识已存在"
@@ -4873,12 +6168,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "模板名称",
+        "labels": {
+          "zh-CN": "模板名称",
+          "zh-TW": "範本名稱",
+          "en-US": "Template name"
+        },
         "messages": {
           "required": "模板名称不能为空",
           "maxLength": "模板名称最多100个字符"
@@ -4887,6 +6192,11 @@ export const entities: Record<string, EntityModel> = {
       "fTypeId": {
         "type": "integer",
         "label": "消息类型",
+        "labels": {
+          "zh-CN": "消息类型",
+          "zh-TW": "訊息類型",
+          "en-US": "Message type"
+        },
         "messages": {
           "type": "消息类型不正确"
         }
@@ -4894,6 +6204,11 @@ export const entities: Record<string, EntityModel> = {
       "fMessage": {
         "type": "string",
         "label": "消息内容",
+        "labels": {
+          "zh-CN": "消息内容",
+          "zh-TW": "訊息內容",
+          "en-US": "Message"
+        },
         "messages": {
           "maxLength": "消息内容最多2000个字符"
         }
@@ -4901,6 +6216,11 @@ export const entities: Record<string, EntityModel> = {
       "fCode": {
         "type": "string",
         "label": "消息用途",
+        "labels": {
+          "zh-CN": "消息用途",
+          "zh-TW": "訊息用途",
+          "en-US": "Used for"
+        },
         "messages": {
           "enum": "消息用途不正确"
         }
@@ -4908,6 +6228,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {
           "enum": "状态不正确"
@@ -5024,12 +6349,22 @@ export const entities: Record<string, EntityModel> = {
       "fPersonId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "姓名",
+        "labels": {
+          "zh-CN": "姓名",
+          "zh-TW": "姓名",
+          "en-US": "Name"
+        },
         "messages": {
           "required": "姓名不能为空"
         }
@@ -5037,6 +6372,11 @@ export const entities: Record<string, EntityModel> = {
       "fIdcard": {
         "type": "string",
         "label": "身份证号",
+        "labels": {
+          "zh-CN": "身份证号",
+          "zh-TW": "身分證號",
+          "en-US": "ID number"
+        },
         "messages": {
           "pattern": "请输入正确的身份证号"
         }
@@ -5044,53 +6384,103 @@ export const entities: Record<string, EntityModel> = {
       "fPassport": {
         "type": "string",
         "label": "护照号",
+        "labels": {
+          "zh-CN": "护照号",
+          "zh-TW": "護照號",
+          "en-US": "Passport"
+        },
         "messages": {}
       },
       "fPhonenum": {
         "type": "string",
         "label": "手机号",
+        "labels": {
+          "zh-CN": "手机号",
+          "zh-TW": "手機號",
+          "en-US": "Phone"
+        },
         "messages": {}
       },
       "fSex": {
         "type": "string",
         "label": "性别",
+        "labels": {
+          "zh-CN": "性别",
+          "zh-TW": "性別",
+          "en-US": "Sex"
+        },
         "messages": {}
       },
       "fNation": {
         "type": "string",
         "label": "民族",
+        "labels": {
+          "zh-CN": "民族",
+          "zh-TW": "民族",
+          "en-US": "Ethnicity"
+        },
         "messages": {}
       },
       "fCensusReg": {
         "type": "string",
         "label": "户籍地",
+        "labels": {
+          "zh-CN": "户籍地",
+          "zh-TW": "戶籍地",
+          "en-US": "Registered residence"
+        },
         "messages": {}
       },
       "fLivstatus": {
         "type": "integer",
         "label": "居住状态",
+        "labels": {
+          "zh-CN": "居住状态",
+          "zh-TW": "居住狀態",
+          "en-US": "Residence"
+        },
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {}
       },
       "fTmpLive": {
         "type": "integer",
         "label": "暂住",
+        "labels": {
+          "zh-CN": "暂住",
+          "zh-TW": "暫住",
+          "en-US": "Temporary resident"
+        },
         "default": 0,
         "messages": {}
       },
       "fHouseId": {
         "type": "integer",
         "label": "居住房屋",
+        "labels": {
+          "zh-CN": "居住房屋",
+          "zh-TW": "居住房屋",
+          "en-US": "House"
+        },
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "平台用户",
+        "labels": {
+          "zh-CN": "平台用户",
+          "zh-TW": "平台用戶",
+          "en-US": "Platform user"
+        },
         "messages": {}
       }
     },
@@ -5269,12 +6659,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "场所名称",
+        "labels": {
+          "zh-CN": "场所名称",
+          "zh-TW": "場所名稱",
+          "en-US": "Place name"
+        },
         "messages": {
           "required": "场所名称不能为空",
           "maxLength": "场所名称最多50个字符"
@@ -5283,6 +6683,11 @@ export const entities: Record<string, EntityModel> = {
       "fUserId": {
         "type": "integer",
         "label": "所属用户",
+        "labels": {
+          "zh-CN": "所属用户",
+          "zh-TW": "所屬用戶",
+          "en-US": "Owner"
+        },
         "messages": {
           "type": "所属用户不存在"
         }
@@ -5290,6 +6695,11 @@ export const entities: Record<string, EntityModel> = {
       "ownerName": {
         "type": "string",
         "label": "所属用户",
+        "labels": {
+          "zh-CN": "所属用户",
+          "zh-TW": "所屬用戶",
+          "en-US": "Owner"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -5297,6 +6707,11 @@ export const entities: Record<string, EntityModel> = {
       "fCityCode": {
         "type": "string",
         "label": "区域编码",
+        "labels": {
+          "zh-CN": "区域编码",
+          "zh-TW": "區域編碼",
+          "en-US": "District code"
+        },
         "messages": {
           "maxLength": "区域编码过长"
         }
@@ -5304,6 +6719,11 @@ export const entities: Record<string, EntityModel> = {
       "fCityName": {
         "type": "string",
         "label": "所属区域",
+        "labels": {
+          "zh-CN": "所属区域",
+          "zh-TW": "所屬區域",
+          "en-US": "District"
+        },
         "messages": {
           "maxLength": "所属区域最多100个字符"
         }
@@ -5311,6 +6731,11 @@ export const entities: Record<string, EntityModel> = {
       "roomCount": {
         "type": "integer",
         "label": "房间数",
+        "labels": {
+          "zh-CN": "房间数",
+          "zh-TW": "房間數",
+          "en-US": "Rooms"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -5318,6 +6743,11 @@ export const entities: Record<string, EntityModel> = {
       "deviceCount": {
         "type": "integer",
         "label": "设备数",
+        "labels": {
+          "zh-CN": "设备数",
+          "zh-TW": "設備數",
+          "en-US": "Devices"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -5325,6 +6755,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -5418,12 +6853,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fTitle": {
         "type": "string",
         "label": "标题名称",
+        "labels": {
+          "zh-CN": "标题名称",
+          "zh-TW": "標題名稱",
+          "en-US": "Title"
+        },
         "messages": {
           "required": "标题名称不能为空",
           "maxLength": "标题名称不能超过100个字符"
@@ -5432,6 +6877,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {
           "required": "状态不能为空",
@@ -5442,6 +6892,11 @@ export const entities: Record<string, EntityModel> = {
       "statusName": {
         "type": "string",
         "label": "状态名称",
+        "labels": {
+          "zh-CN": "状态名称",
+          "zh-TW": "狀態名稱",
+          "en-US": "Status name"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -5449,6 +6904,11 @@ export const entities: Record<string, EntityModel> = {
       "fSort": {
         "type": "integer",
         "label": "排序",
+        "labels": {
+          "zh-CN": "排序",
+          "zh-TW": "排序",
+          "en-US": "Order"
+        },
         "default": 0,
         "messages": {
           "minimum": "排序为0到9999的整数",
@@ -5459,6 +6919,11 @@ export const entities: Record<string, EntityModel> = {
       "fImage": {
         "type": "string",
         "label": "封面图片",
+        "labels": {
+          "zh-CN": "封面图片",
+          "zh-TW": "封面圖片",
+          "en-US": "Cover picture"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -5466,6 +6931,11 @@ export const entities: Record<string, EntityModel> = {
       "fContent": {
         "type": "string",
         "label": "内容",
+        "labels": {
+          "zh-CN": "内容",
+          "zh-TW": "內容",
+          "en-US": "Content"
+        },
         "format": "html",
         "messages": {
           "maxLength": "内容过长"
@@ -5474,6 +6944,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -5585,17 +7060,32 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "反馈用户",
+        "labels": {
+          "zh-CN": "反馈用户",
+          "zh-TW": "回饋使用者",
+          "en-US": "User"
+        },
         "messages": {}
       },
       "userName": {
         "type": "string",
         "label": "反馈用户",
+        "labels": {
+          "zh-CN": "反馈用户",
+          "zh-TW": "回饋使用者",
+          "en-US": "User"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -5603,21 +7093,41 @@ export const entities: Record<string, EntityModel> = {
       "fPhone": {
         "type": "string",
         "label": "手机号",
+        "labels": {
+          "zh-CN": "手机号",
+          "zh-TW": "手機號",
+          "en-US": "Phone"
+        },
         "messages": {}
       },
       "fPlatformId": {
         "type": "integer",
         "label": "所属平台文档",
+        "labels": {
+          "zh-CN": "所属平台文档",
+          "zh-TW": "所屬平台文檔",
+          "en-US": "Platform document"
+        },
         "messages": {}
       },
       "fContent": {
         "type": "string",
         "label": "反馈内容",
+        "labels": {
+          "zh-CN": "反馈内容",
+          "zh-TW": "回饋內容",
+          "en-US": "Content"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "反馈时间",
+        "labels": {
+          "zh-CN": "反馈时间",
+          "zh-TW": "回饋時間",
+          "en-US": "Submitted"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -5718,12 +7228,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fPoliceStaId": {
         "type": "integer",
         "label": "派出所编号",
+        "labels": {
+          "zh-CN": "派出所编号",
+          "zh-TW": "派出所編號",
+          "en-US": "Station number"
+        },
         "messages": {
           "required": "派出所编号不能为空",
           "unique": "派出所编号已存在"
@@ -5732,6 +7252,11 @@ export const entities: Record<string, EntityModel> = {
       "fPoliceStaName": {
         "type": "string",
         "label": "派出所名称",
+        "labels": {
+          "zh-CN": "派出所名称",
+          "zh-TW": "派出所名稱",
+          "en-US": "Station name"
+        },
         "messages": {
           "required": "派出所名称不能为空"
         }
@@ -5739,21 +7264,41 @@ export const entities: Record<string, EntityModel> = {
       "fPoliceStaAcr": {
         "type": "string",
         "label": "简称",
+        "labels": {
+          "zh-CN": "简称",
+          "zh-TW": "簡稱",
+          "en-US": "Short name"
+        },
         "messages": {}
       },
       "fPoliceStaPhone": {
         "type": "string",
         "label": "联系电话",
+        "labels": {
+          "zh-CN": "联系电话",
+          "zh-TW": "聯絡電話",
+          "en-US": "Phone"
+        },
         "messages": {}
       },
       "fPoliceStaPinyin": {
         "type": "string",
         "label": "拼音",
+        "labels": {
+          "zh-CN": "拼音",
+          "zh-TW": "拼音",
+          "en-US": "Pinyin"
+        },
         "messages": {}
       },
       "fAreaId": {
         "type": "integer",
         "label": "所属地区",
+        "labels": {
+          "zh-CN": "所属地区",
+          "zh-TW": "所屬地區",
+          "en-US": "Area"
+        },
         "messages": {
           "required": "所属地区不能为空"
         }
@@ -5877,12 +7422,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fNumber": {
         "type": "string",
         "label": "产品编号",
+        "labels": {
+          "zh-CN": "产品编号",
+          "zh-TW": "產品編號",
+          "en-US": "Product number"
+        },
         "messages": {
           "required": "设备编号不能为空",
           "unique": "产品编号已存在"
@@ -5891,6 +7446,11 @@ export const entities: Record<string, EntityModel> = {
       "fName": {
         "type": "string",
         "label": "产品名称",
+        "labels": {
+          "zh-CN": "产品名称",
+          "zh-TW": "產品名稱",
+          "en-US": "Product name"
+        },
         "messages": {
           "required": "设备名称不能为空"
         }
@@ -5898,6 +7458,11 @@ export const entities: Record<string, EntityModel> = {
       "fCategoryId": {
         "type": "integer",
         "label": "品类",
+        "labels": {
+          "zh-CN": "品类",
+          "zh-TW": "品類",
+          "en-US": "Category"
+        },
         "messages": {
           "required": "品类不能为空"
         }
@@ -5905,6 +7470,11 @@ export const entities: Record<string, EntityModel> = {
       "fProtocol": {
         "type": "integer",
         "label": "传输协议",
+        "labels": {
+          "zh-CN": "传输协议",
+          "zh-TW": "傳輸協議",
+          "en-US": "Protocol"
+        },
         "messages": {
           "required": "传输协议不能为空"
         }
@@ -5912,6 +7482,11 @@ export const entities: Record<string, EntityModel> = {
       "fDeviceType": {
         "type": "integer",
         "label": "产品类型",
+        "labels": {
+          "zh-CN": "产品类型",
+          "zh-TW": "產品類型",
+          "en-US": "Product type"
+        },
         "messages": {
           "required": "产品类型不能为空"
         }
@@ -5919,31 +7494,61 @@ export const entities: Record<string, EntityModel> = {
       "fCommunicationType": {
         "type": "string",
         "label": "通讯方式",
+        "labels": {
+          "zh-CN": "通讯方式",
+          "zh-TW": "通訊方式",
+          "en-US": "Communication"
+        },
         "messages": {}
       },
       "fStatKeys": {
         "type": "string",
         "label": "统计键",
+        "labels": {
+          "zh-CN": "统计键",
+          "zh-TW": "統計鍵",
+          "en-US": "Statistic keys"
+        },
         "messages": {}
       },
       "fFirmwareVersion": {
         "type": "string",
         "label": "固件版本",
+        "labels": {
+          "zh-CN": "固件版本",
+          "zh-TW": "韌體版本",
+          "en-US": "Firmware version"
+        },
         "messages": {}
       },
       "fPower": {
         "type": "string",
         "label": "功率",
+        "labels": {
+          "zh-CN": "功率",
+          "zh-TW": "功率",
+          "en-US": "Power"
+        },
         "messages": {}
       },
       "fNumberRule": {
         "type": "string",
         "label": "编号规则",
+        "labels": {
+          "zh-CN": "编号规则",
+          "zh-TW": "編號規則",
+          "en-US": "Number rule"
+        },
         "messages": {}
       },
       "fFunctionIds": {
         "type": "string",
         "label": "产品功能",
+        "labels": {
+          "zh-CN": "产品功能",
+          "zh-TW": "產品功能",
+          "en-US": "Functions"
+        },
         "idsOf": {
           "entity": "productFunction"
         },
@@ -5952,6 +7557,11 @@ export const entities: Record<string, EntityModel> = {
       "fSendJsonIds": {
         "type": "string",
         "label": "下发指令",
+        "labels": {
+          "zh-CN": "下发指令",
+          "zh-TW": "下發指令",
+          "en-US": "Send commands"
+        },
         "idsOf": {
           "entity": "productJson",
           "where": {
@@ -5964,6 +7574,11 @@ export const entities: Record<string, EntityModel> = {
       "fReceiveJsonIds": {
         "type": "string",
         "label": "上报指令",
+        "labels": {
+          "zh-CN": "上报指令",
+          "zh-TW": "上報指令",
+          "en-US": "Receive commands"
+        },
         "idsOf": {
           "entity": "productJson",
           "where": {
@@ -5976,6 +7591,11 @@ export const entities: Record<string, EntityModel> = {
       "fImageName": {
         "type": "string",
         "label": "产品图片",
+        "labels": {
+          "zh-CN": "产品图片",
+          "zh-TW": "產品圖片",
+          "en-US": "Image"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -5983,23 +7603,43 @@ export const entities: Record<string, EntityModel> = {
       "fRemark": {
         "type": "string",
         "label": "备注",
+        "labels": {
+          "zh-CN": "备注",
+          "zh-TW": "備註",
+          "en-US": "Remark"
+        },
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "发布状态",
+        "labels": {
+          "zh-CN": "发布状态",
+          "zh-TW": "發佈狀態",
+          "en-US": "Publish status"
+        },
         "default": 0,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "deviceCount": {
         "type": "integer",
         "label": "设备数量",
+        "labels": {
+          "zh-CN": "设备数量",
+          "zh-TW": "設備數量",
+          "en-US": "Devices"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -6227,12 +7867,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "功能名称",
+        "labels": {
+          "zh-CN": "功能名称",
+          "zh-TW": "功能名稱",
+          "en-US": "Function name"
+        },
         "messages": {
           "required": "功能名称不能为空"
         }
@@ -6240,6 +7890,11 @@ export const entities: Record<string, EntityModel> = {
       "fType": {
         "type": "integer",
         "label": "类型",
+        "labels": {
+          "zh-CN": "类型",
+          "zh-TW": "類型",
+          "en-US": "Type"
+        },
         "default": 9,
         "messages": {
           "required": "类型不能为空",
@@ -6249,6 +7904,11 @@ export const entities: Record<string, EntityModel> = {
       "fProductJsonId": {
         "type": "integer",
         "label": "描述库",
+        "labels": {
+          "zh-CN": "描述库",
+          "zh-TW": "描述庫",
+          "en-US": "Description library"
+        },
         "messages": {
           "required": "描述库不能为空"
         }
@@ -6256,17 +7916,32 @@ export const entities: Record<string, EntityModel> = {
       "fRemark": {
         "type": "string",
         "label": "备注",
+        "labels": {
+          "zh-CN": "备注",
+          "zh-TW": "備註",
+          "en-US": "Remark"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "productJsonName": {
         "type": "string",
         "label": "描述库",
+        "labels": {
+          "zh-CN": "描述库",
+          "zh-TW": "描述庫",
+          "en-US": "Description library"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -6369,12 +8044,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "名称",
+        "labels": {
+          "zh-CN": "名称",
+          "zh-TW": "名稱",
+          "en-US": "Name"
+        },
         "messages": {
           "required": "描述库名称不能为空"
         }
@@ -6382,6 +8067,11 @@ export const entities: Record<string, EntityModel> = {
       "fType": {
         "type": "integer",
         "label": "类型",
+        "labels": {
+          "zh-CN": "类型",
+          "zh-TW": "類型",
+          "en-US": "Type"
+        },
         "default": 1,
         "messages": {
           "required": "类型不能为空"
@@ -6390,6 +8080,11 @@ export const entities: Record<string, EntityModel> = {
       "fBid": {
         "type": "string",
         "label": "Bid",
+        "labels": {
+          "zh-CN": "Bid",
+          "zh-TW": "Bid",
+          "en-US": "Bid"
+        },
         "messages": {
           "required": "Bid不能为空",
           "pattern": "Bid只能包含字母、数字、下划线和短横线"
@@ -6398,38 +8093,73 @@ export const entities: Record<string, EntityModel> = {
       "fDes": {
         "type": "string",
         "label": "备注",
+        "labels": {
+          "zh-CN": "备注",
+          "zh-TW": "備註",
+          "en-US": "Remark"
+        },
         "messages": {}
       },
       "fIsShowApp": {
         "type": "integer",
         "label": "App显示",
+        "labels": {
+          "zh-CN": "App显示",
+          "zh-TW": "App顯示",
+          "en-US": "Shown in app"
+        },
         "default": 0,
         "messages": {}
       },
       "fJsonTemplete": {
         "type": "string",
         "label": "JSON模板",
+        "labels": {
+          "zh-CN": "JSON模板",
+          "zh-TW": "JSON範本",
+          "en-US": "JSON template"
+        },
         "messages": {}
       },
       "fJsonParentId": {
         "type": "integer",
         "label": "上级描述库",
+        "labels": {
+          "zh-CN": "上级描述库",
+          "zh-TW": "上級描述庫",
+          "en-US": "Parent library"
+        },
         "messages": {}
       },
       "fSearchJsonId": {
         "type": "integer",
         "label": "查询描述库",
+        "labels": {
+          "zh-CN": "查询描述库",
+          "zh-TW": "查詢描述庫",
+          "en-US": "Query library"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "productNames": {
         "type": "string",
         "label": "所属产品",
+        "labels": {
+          "zh-CN": "所属产品",
+          "zh-TW": "所屬產品",
+          "en-US": "Products"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -6580,12 +8310,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fProductJsonId": {
         "type": "integer",
         "label": "所属描述库",
+        "labels": {
+          "zh-CN": "所属描述库",
+          "zh-TW": "所屬描述庫",
+          "en-US": "Library"
+        },
         "messages": {
           "required": "所属描述库不能为空"
         }
@@ -6593,6 +8333,11 @@ export const entities: Record<string, EntityModel> = {
       "fJsonKey": {
         "type": "string",
         "label": "标识符",
+        "labels": {
+          "zh-CN": "标识符",
+          "zh-TW": "識別碼",
+          "en-US": "Identifier"
+        },
         "messages": {
           "required": "标识符不能为空",
           "pattern": "标识符只能包含字母、数字和下划线"
@@ -6601,6 +8346,11 @@ export const entities: Record<string, EntityModel> = {
       "fJsonName": {
         "type": "string",
         "label": "功能点名称",
+        "labels": {
+          "zh-CN": "功能点名称",
+          "zh-TW": "功能點名稱",
+          "en-US": "Function point name"
+        },
         "messages": {
           "required": "功能点名称不能为空"
         }
@@ -6608,11 +8358,21 @@ export const entities: Record<string, EntityModel> = {
       "fJsonReadKey": {
         "type": "string",
         "label": "读取标识符",
+        "labels": {
+          "zh-CN": "读取标识符",
+          "zh-TW": "讀取識別碼",
+          "en-US": "Read identifier"
+        },
         "messages": {}
       },
       "fJsonDes": {
         "type": "string",
         "label": "说明",
+        "labels": {
+          "zh-CN": "说明",
+          "zh-TW": "說明",
+          "en-US": "Explanation"
+        },
         "messages": {
           "maxLength": "说明不能超过1000个字符"
         }
@@ -6620,6 +8380,11 @@ export const entities: Record<string, EntityModel> = {
       "fDataType": {
         "type": "integer",
         "label": "数据类型",
+        "labels": {
+          "zh-CN": "数据类型",
+          "zh-TW": "資料類型",
+          "en-US": "Data type"
+        },
         "messages": {
           "required": "数据类型不能为空"
         }
@@ -6627,16 +8392,31 @@ export const entities: Record<string, EntityModel> = {
       "fDataBase": {
         "type": "string",
         "label": "数据基数",
+        "labels": {
+          "zh-CN": "数据基数",
+          "zh-TW": "資料基數",
+          "en-US": "Data base"
+        },
         "messages": {}
       },
       "fTransportType": {
         "type": "string",
         "label": "传输类型",
+        "labels": {
+          "zh-CN": "传输类型",
+          "zh-TW": "傳輸類型",
+          "en-US": "Transport type"
+        },
         "messages": {}
       },
       "fValueType": {
         "type": "string",
         "label": "值类型",
+        "labels": {
+          "zh-CN": "值类型",
+          "zh-TW": "值類型",
+          "en-US": "Value type"
+        },
         "messages": {
           "required": "值类型不能为空"
         }
@@ -6644,72 +8424,137 @@ export const entities: Record<string, EntityModel> = {
       "fDefaultValue": {
         "type": "string",
         "label": "默认值",
+        "labels": {
+          "zh-CN": "默认值",
+          "zh-TW": "預設值",
+          "en-US": "Default value"
+        },
         "messages": {}
       },
       "fJsonSubId": {
         "type": "integer",
         "label": "下级描述库",
+        "labels": {
+          "zh-CN": "下级描述库",
+          "zh-TW": "下級描述庫",
+          "en-US": "Sub-library"
+        },
         "messages": {}
       },
       "fFunctionType": {
         "type": "string",
         "label": "功能类型",
+        "labels": {
+          "zh-CN": "功能类型",
+          "zh-TW": "功能類型",
+          "en-US": "Function type"
+        },
         "messages": {}
       },
       "fIsWarn": {
         "type": "integer",
         "label": "是否告警",
+        "labels": {
+          "zh-CN": "是否告警",
+          "zh-TW": "是否告警",
+          "en-US": "Alarm"
+        },
         "default": 0,
         "messages": {}
       },
       "fWarnType": {
         "type": "integer",
         "label": "告警类型",
+        "labels": {
+          "zh-CN": "告警类型",
+          "zh-TW": "告警類型",
+          "en-US": "Alarm type"
+        },
         "messages": {}
       },
       "fWarnMin": {
         "type": "number",
         "label": "告警下限",
+        "labels": {
+          "zh-CN": "告警下限",
+          "zh-TW": "告警下限",
+          "en-US": "Alarm minimum"
+        },
         "messages": {}
       },
       "fWarnMax": {
         "type": "number",
         "label": "告警上限",
+        "labels": {
+          "zh-CN": "告警上限",
+          "zh-TW": "告警上限",
+          "en-US": "Alarm maximum"
+        },
         "messages": {}
       },
       "fIsNotify": {
         "type": "integer",
         "label": "是否通知",
+        "labels": {
+          "zh-CN": "是否通知",
+          "zh-TW": "是否通知",
+          "en-US": "Notify"
+        },
         "default": 0,
         "messages": {}
       },
       "fIsShowApp": {
         "type": "integer",
         "label": "App显示",
+        "labels": {
+          "zh-CN": "App显示",
+          "zh-TW": "App顯示",
+          "en-US": "Shown in app"
+        },
         "default": 0,
         "messages": {}
       },
       "fSwitches": {
         "type": "string",
         "label": "开关选项",
+        "labels": {
+          "zh-CN": "开关选项",
+          "zh-TW": "開關選項",
+          "en-US": "Switch options"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHardwareWarns": {
         "type": "string",
         "label": "硬件告警",
+        "labels": {
+          "zh-CN": "硬件告警",
+          "zh-TW": "硬體告警",
+          "en-US": "Hardware alarms"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "valueTypeName": {
         "type": "string",
         "label": "值类型名称",
+        "labels": {
+          "zh-CN": "值类型名称",
+          "zh-TW": "值類型名稱",
+          "en-US": "Value type name"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -6717,6 +8562,11 @@ export const entities: Record<string, EntityModel> = {
       "jsonSubName": {
         "type": "string",
         "label": "下级描述库名称",
+        "labels": {
+          "zh-CN": "下级描述库名称",
+          "zh-TW": "下級描述庫名稱",
+          "en-US": "Sub-library name"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -6962,12 +8812,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fProductId": {
         "type": "integer",
         "label": "所属产品",
+        "labels": {
+          "zh-CN": "所属产品",
+          "zh-TW": "所屬產品",
+          "en-US": "Product"
+        },
         "messages": {
           "required": "所属产品不能为空",
           "type": "所属产品不能为空"
@@ -6976,6 +8836,11 @@ export const entities: Record<string, EntityModel> = {
       "fName": {
         "type": "string",
         "label": "属性名称",
+        "labels": {
+          "zh-CN": "属性名称",
+          "zh-TW": "屬性名稱",
+          "en-US": "Property"
+        },
         "messages": {
           "required": "属性名称不能为空",
           "maxLength": "属性名称最多50个字符"
@@ -6984,6 +8849,11 @@ export const entities: Record<string, EntityModel> = {
       "fValue": {
         "type": "string",
         "label": "属性值",
+        "labels": {
+          "zh-CN": "属性值",
+          "zh-TW": "屬性值",
+          "en-US": "Value"
+        },
         "messages": {
           "required": "属性值不能为空",
           "maxLength": "属性值最多200个字符"
@@ -6992,6 +8862,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -7078,17 +8953,32 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "提醒用户",
+        "labels": {
+          "zh-CN": "提醒用户",
+          "zh-TW": "提醒使用者",
+          "en-US": "User"
+        },
         "messages": {}
       },
       "userName": {
         "type": "string",
         "label": "提醒用户",
+        "labels": {
+          "zh-CN": "提醒用户",
+          "zh-TW": "提醒使用者",
+          "en-US": "User"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -7096,16 +8986,31 @@ export const entities: Record<string, EntityModel> = {
       "fTitle": {
         "type": "string",
         "label": "提醒标题",
+        "labels": {
+          "zh-CN": "提醒标题",
+          "zh-TW": "提醒標題",
+          "en-US": "Title"
+        },
         "messages": {}
       },
       "fContent": {
         "type": "string",
         "label": "提醒内容",
+        "labels": {
+          "zh-CN": "提醒内容",
+          "zh-TW": "提醒內容",
+          "en-US": "Content"
+        },
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "处理状态",
+        "labels": {
+          "zh-CN": "处理状态",
+          "zh-TW": "處理狀態",
+          "en-US": "Status"
+        },
         "default": 0,
         "messages": {
           "required": "状态不能为空",
@@ -7116,6 +9021,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "提醒时间",
+        "labels": {
+          "zh-CN": "提醒时间",
+          "zh-TW": "提醒時間",
+          "en-US": "Sent"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -7222,12 +9132,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fTitle": {
         "type": "string",
         "label": "标题名称",
+        "labels": {
+          "zh-CN": "标题名称",
+          "zh-TW": "標題名稱",
+          "en-US": "Title"
+        },
         "messages": {
           "required": "标题名称不能为空",
           "maxLength": "标题名称不能超过100个字符"
@@ -7236,6 +9156,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {
           "required": "状态不能为空",
@@ -7246,6 +9171,11 @@ export const entities: Record<string, EntityModel> = {
       "statusName": {
         "type": "string",
         "label": "状态名称",
+        "labels": {
+          "zh-CN": "状态名称",
+          "zh-TW": "狀態名稱",
+          "en-US": "Status name"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -7253,6 +9183,11 @@ export const entities: Record<string, EntityModel> = {
       "fSort": {
         "type": "integer",
         "label": "排序",
+        "labels": {
+          "zh-CN": "排序",
+          "zh-TW": "排序",
+          "en-US": "Order"
+        },
         "default": 0,
         "messages": {
           "minimum": "排序为0到9999的整数",
@@ -7263,6 +9198,11 @@ export const entities: Record<string, EntityModel> = {
       "fImage": {
         "type": "string",
         "label": "封面图片",
+        "labels": {
+          "zh-CN": "封面图片",
+          "zh-TW": "封面圖片",
+          "en-US": "Cover picture"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -7270,6 +9210,11 @@ export const entities: Record<string, EntityModel> = {
       "fContent": {
         "type": "string",
         "label": "内容",
+        "labels": {
+          "zh-CN": "内容",
+          "zh-TW": "內容",
+          "en-US": "Content"
+        },
         "format": "html",
         "messages": {
           "maxLength": "内容过长"
@@ -7278,6 +9223,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -7389,12 +9339,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHouseId": {
         "type": "integer",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rental house"
+        },
         "messages": {
           "required": "出租屋不能为空"
         }
@@ -7402,6 +9362,11 @@ export const entities: Record<string, EntityModel> = {
       "fRoom": {
         "type": "string",
         "label": "房间",
+        "labels": {
+          "zh-CN": "房间",
+          "zh-TW": "房間",
+          "en-US": "Room"
+        },
         "messages": {
           "required": "房间号不能为空"
         }
@@ -7409,6 +9374,11 @@ export const entities: Record<string, EntityModel> = {
       "fCapacity": {
         "type": "integer",
         "label": "核定人数",
+        "labels": {
+          "zh-CN": "核定人数",
+          "zh-TW": "核定人數",
+          "en-US": "Capacity"
+        },
         "default": 2,
         "messages": {
           "minimum": "核定人数必须在1到20之间",
@@ -7418,6 +9388,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "readOnly": true,
         "default": 1,
         "messages": {}
@@ -7425,12 +9400,22 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       },
       "tenants": {
         "type": "string",
         "label": "当前租客",
+        "labels": {
+          "zh-CN": "当前租客",
+          "zh-TW": "當前租客",
+          "en-US": "Current tenants"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -7531,12 +9516,22 @@ export const entities: Record<string, EntityModel> = {
       "id": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "name": {
         "type": "string",
         "label": "角色名称",
+        "labels": {
+          "zh-CN": "角色名称",
+          "zh-TW": "角色名稱",
+          "en-US": "Role name"
+        },
         "messages": {
           "required": "角色名称不能为空",
           "maxLength": "长度超出限制"
@@ -7545,6 +9540,11 @@ export const entities: Record<string, EntityModel> = {
       "alias": {
         "type": "string",
         "label": "角色别名",
+        "labels": {
+          "zh-CN": "角色别名",
+          "zh-TW": "角色別名",
+          "en-US": "Alias"
+        },
         "messages": {
           "required": "角色别名不能为空",
           "maxLength": "长度超出限制",
@@ -7554,6 +9554,11 @@ export const entities: Record<string, EntityModel> = {
       "userCount": {
         "type": "integer",
         "label": "用户数",
+        "labels": {
+          "zh-CN": "用户数",
+          "zh-TW": "使用者數",
+          "en-US": "Users"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -7635,12 +9640,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fName": {
         "type": "string",
         "label": "房间名称",
+        "labels": {
+          "zh-CN": "房间名称",
+          "zh-TW": "房間名稱",
+          "en-US": "Room name"
+        },
         "messages": {
           "required": "房间名称不能为空",
           "maxLength": "房间名称最多50个字符"
@@ -7649,6 +9664,11 @@ export const entities: Record<string, EntityModel> = {
       "fHomeId": {
         "type": "integer",
         "label": "所属场所",
+        "labels": {
+          "zh-CN": "所属场所",
+          "zh-TW": "所屬場所",
+          "en-US": "Place"
+        },
         "messages": {
           "required": "所属场所不能为空",
           "type": "所属场所不能为空"
@@ -7657,12 +9677,22 @@ export const entities: Record<string, EntityModel> = {
       "fUserId": {
         "type": "integer",
         "label": "所属用户",
+        "labels": {
+          "zh-CN": "所属用户",
+          "zh-TW": "所屬用戶",
+          "en-US": "Owner"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fType": {
         "type": "integer",
         "label": "房间类型",
+        "labels": {
+          "zh-CN": "房间类型",
+          "zh-TW": "房間類型",
+          "en-US": "Room type"
+        },
         "messages": {
           "type": "房间类型不正确"
         }
@@ -7670,6 +9700,11 @@ export const entities: Record<string, EntityModel> = {
       "deviceCount": {
         "type": "integer",
         "label": "设备数",
+        "labels": {
+          "zh-CN": "设备数",
+          "zh-TW": "設備數",
+          "en-US": "Devices"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -7677,6 +9712,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -7775,12 +9815,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHomeId": {
         "type": "integer",
         "label": "场所",
+        "labels": {
+          "zh-CN": "场所",
+          "zh-TW": "場所",
+          "en-US": "Place"
+        },
         "messages": {
           "required": "场所不能为空",
           "type": "场所不能为空"
@@ -7789,6 +9839,11 @@ export const entities: Record<string, EntityModel> = {
       "fRoomId": {
         "type": "integer",
         "label": "房间",
+        "labels": {
+          "zh-CN": "房间",
+          "zh-TW": "房間",
+          "en-US": "Room"
+        },
         "messages": {
           "required": "房间不能为空",
           "type": "房间不能为空"
@@ -7797,6 +9852,11 @@ export const entities: Record<string, EntityModel> = {
       "fDeviceId": {
         "type": "integer",
         "label": "设备",
+        "labels": {
+          "zh-CN": "设备",
+          "zh-TW": "設備",
+          "en-US": "Device"
+        },
         "messages": {
           "required": "设备不能为空",
           "type": "设备不能为空"
@@ -7805,6 +9865,11 @@ export const entities: Record<string, EntityModel> = {
       "fIntime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -7890,12 +9955,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fSchoolName": {
         "type": "string",
         "label": "学校名称",
+        "labels": {
+          "zh-CN": "学校名称",
+          "zh-TW": "學校名稱",
+          "en-US": "School name"
+        },
         "messages": {
           "required": "学校名称不能为空"
         }
@@ -7903,11 +9978,21 @@ export const entities: Record<string, EntityModel> = {
       "fAddress": {
         "type": "string",
         "label": "地址",
+        "labels": {
+          "zh-CN": "地址",
+          "zh-TW": "地址",
+          "en-US": "Address"
+        },
         "messages": {}
       },
       "fAreaId": {
         "type": "integer",
         "label": "所属地区",
+        "labels": {
+          "zh-CN": "所属地区",
+          "zh-TW": "所屬地區",
+          "en-US": "Area"
+        },
         "messages": {
           "required": "所属地区不能为空"
         }
@@ -7997,12 +10082,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fStreetId": {
         "type": "integer",
         "label": "街道编号",
+        "labels": {
+          "zh-CN": "街道编号",
+          "zh-TW": "街道編號",
+          "en-US": "Street number"
+        },
         "messages": {
           "required": "街道编号不能为空",
           "unique": "街道编号已存在"
@@ -8011,6 +10106,11 @@ export const entities: Record<string, EntityModel> = {
       "fStreetName": {
         "type": "string",
         "label": "街道名称",
+        "labels": {
+          "zh-CN": "街道名称",
+          "zh-TW": "街道名稱",
+          "en-US": "Street name"
+        },
         "messages": {
           "required": "街道名称不能为空"
         }
@@ -8018,6 +10118,11 @@ export const entities: Record<string, EntityModel> = {
       "fAreaId": {
         "type": "integer",
         "label": "所属地区",
+        "labels": {
+          "zh-CN": "所属地区",
+          "zh-TW": "所屬地區",
+          "en-US": "Area"
+        },
         "messages": {
           "required": "所属地区不能为空"
         }
@@ -8122,12 +10227,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "租客",
+        "labels": {
+          "zh-CN": "租客",
+          "zh-TW": "租客",
+          "en-US": "Tenant"
+        },
         "messages": {
           "required": "租客不能为空"
         }
@@ -8135,6 +10250,11 @@ export const entities: Record<string, EntityModel> = {
       "fHouseId": {
         "type": "integer",
         "label": "出租屋",
+        "labels": {
+          "zh-CN": "出租屋",
+          "zh-TW": "出租屋",
+          "en-US": "Rental house"
+        },
         "messages": {
           "required": "出租屋不能为空"
         }
@@ -8142,33 +10262,63 @@ export const entities: Record<string, EntityModel> = {
       "fRoomId": {
         "type": "integer",
         "label": "房间",
+        "labels": {
+          "zh-CN": "房间",
+          "zh-TW": "房間",
+          "en-US": "Room"
+        },
         "messages": {}
       },
       "fShortTerm": {
         "type": "integer",
         "label": "短租",
+        "labels": {
+          "zh-CN": "短租",
+          "zh-TW": "短租",
+          "en-US": "Short-term"
+        },
         "default": 0,
         "messages": {}
       },
       "fStartTime": {
         "type": "date-time",
         "label": "开始时间",
+        "labels": {
+          "zh-CN": "开始时间",
+          "zh-TW": "開始時間",
+          "en-US": "Start"
+        },
         "messages": {}
       },
       "fEndTime": {
         "type": "date-time",
         "label": "结束时间",
+        "labels": {
+          "zh-CN": "结束时间",
+          "zh-TW": "結束時間",
+          "en-US": "End"
+        },
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 2,
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -8315,12 +10465,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "用户",
+        "labels": {
+          "zh-CN": "用户",
+          "zh-TW": "用戶",
+          "en-US": "User"
+        },
         "messages": {
           "required": "用户不能为空"
         }
@@ -8328,6 +10488,11 @@ export const entities: Record<string, EntityModel> = {
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "readOnly": true,
         "default": 0,
         "messages": {}
@@ -8335,45 +10500,85 @@ export const entities: Record<string, EntityModel> = {
       "fLongitude": {
         "type": "number",
         "label": "经度",
+        "labels": {
+          "zh-CN": "经度",
+          "zh-TW": "經度",
+          "en-US": "Longitude"
+        },
         "messages": {}
       },
       "fLatitude": {
         "type": "number",
         "label": "纬度",
+        "labels": {
+          "zh-CN": "纬度",
+          "zh-TW": "緯度",
+          "en-US": "Latitude"
+        },
         "messages": {}
       },
       "fAddress": {
         "type": "string",
         "label": "地址",
+        "labels": {
+          "zh-CN": "地址",
+          "zh-TW": "地址",
+          "en-US": "Address"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "报警时间",
+        "labels": {
+          "zh-CN": "报警时间",
+          "zh-TW": "報警時間",
+          "en-US": "Alert time"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleUserId": {
         "type": "integer",
         "label": "签收人",
+        "labels": {
+          "zh-CN": "签收人",
+          "zh-TW": "簽收人",
+          "en-US": "Signed by"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleTime": {
         "type": "date-time",
         "label": "签收时间",
+        "labels": {
+          "zh-CN": "签收时间",
+          "zh-TW": "簽收時間",
+          "en-US": "Signed"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleContent": {
         "type": "string",
         "label": "处理备注",
+        "labels": {
+          "zh-CN": "处理备注",
+          "zh-TW": "處理備註",
+          "en-US": "Handling note"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fHandleUserName": {
         "type": "string",
         "label": "签收人",
+        "labels": {
+          "zh-CN": "签收人",
+          "zh-TW": "簽收人",
+          "en-US": "Signed by"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -8381,6 +10586,11 @@ export const entities: Record<string, EntityModel> = {
       "fUserName": {
         "type": "string",
         "label": "用户",
+        "labels": {
+          "zh-CN": "用户",
+          "zh-TW": "用戶",
+          "en-US": "User"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -8388,6 +10598,11 @@ export const entities: Record<string, EntityModel> = {
       "fPhone": {
         "type": "string",
         "label": "手机号",
+        "labels": {
+          "zh-CN": "手机号",
+          "zh-TW": "手機號",
+          "en-US": "Phone"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -8395,6 +10610,11 @@ export const entities: Record<string, EntityModel> = {
       "fPoint": {
         "type": "string",
         "label": "经度,纬度",
+        "labels": {
+          "zh-CN": "经度,纬度",
+          "zh-TW": "經度,緯度",
+          "en-US": "Longitude,latitude"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -8518,12 +10738,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "用户ID",
+        "labels": {
+          "zh-CN": "用户ID",
+          "zh-TW": "使用者ID",
+          "en-US": "User ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fAdmin": {
         "type": "integer",
         "label": "用户类型",
+        "labels": {
+          "zh-CN": "用户类型",
+          "zh-TW": "使用者類型",
+          "en-US": "Kind"
+        },
         "messages": {
           "required": "权限角色不能为空"
         }
@@ -8531,6 +10761,11 @@ export const entities: Record<string, EntityModel> = {
       "fChineseName": {
         "type": "string",
         "label": "姓名",
+        "labels": {
+          "zh-CN": "姓名",
+          "zh-TW": "姓名",
+          "en-US": "Name"
+        },
         "messages": {
           "required": "姓名不能为空",
           "maxLength": "姓名长度超出限制"
@@ -8539,6 +10774,11 @@ export const entities: Record<string, EntityModel> = {
       "fPhone": {
         "type": "string",
         "label": "手机号码",
+        "labels": {
+          "zh-CN": "手机号码",
+          "zh-TW": "手機號碼",
+          "en-US": "Mobile phone"
+        },
         "messages": {
           "required": "手机号码不能为空",
           "pattern": "手机号码格式错误",
@@ -8548,6 +10788,11 @@ export const entities: Record<string, EntityModel> = {
       "fRoleIds": {
         "type": "string",
         "label": "所属角色",
+        "labels": {
+          "zh-CN": "所属角色",
+          "zh-TW": "所屬角色",
+          "en-US": "Roles"
+        },
         "virtual": true,
         "idsOf": {
           "entity": "role"
@@ -8559,6 +10804,11 @@ export const entities: Record<string, EntityModel> = {
       "roleNames": {
         "type": "string",
         "label": "所属角色",
+        "labels": {
+          "zh-CN": "所属角色",
+          "zh-TW": "所屬角色",
+          "en-US": "Roles"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -8566,18 +10816,33 @@ export const entities: Record<string, EntityModel> = {
       "fUserType": {
         "type": "integer",
         "label": "账号类别",
+        "labels": {
+          "zh-CN": "账号类别",
+          "zh-TW": "帳號類別",
+          "en-US": "Account type"
+        },
         "default": 1,
         "messages": {}
       },
       "fStatus": {
         "type": "integer",
         "label": "状态",
+        "labels": {
+          "zh-CN": "状态",
+          "zh-TW": "狀態",
+          "en-US": "Status"
+        },
         "default": 1,
         "messages": {}
       },
       "fPic": {
         "type": "string",
         "label": "头像",
+        "labels": {
+          "zh-CN": "头像",
+          "zh-TW": "頭像",
+          "en-US": "Avatar"
+        },
         "messages": {
           "format": "文件格式不正确"
         }
@@ -8585,51 +10850,96 @@ export const entities: Record<string, EntityModel> = {
       "fExpireTime": {
         "type": "date-time",
         "label": "到期时间",
+        "labels": {
+          "zh-CN": "到期时间",
+          "zh-TW": "到期時間",
+          "en-US": "Expires"
+        },
         "messages": {}
       },
       "fAreaIds": {
         "type": "string",
         "label": "管辖区域",
+        "labels": {
+          "zh-CN": "管辖区域",
+          "zh-TW": "管轄區域",
+          "en-US": "Regions in charge"
+        },
         "messages": {}
       },
       "streets": {
         "type": "string",
         "label": "管辖街道",
+        "labels": {
+          "zh-CN": "管辖街道",
+          "zh-TW": "管轄街道",
+          "en-US": "Streets in charge"
+        },
         "messages": {}
       },
       "fIdcard": {
         "type": "string",
         "label": "身份证号",
+        "labels": {
+          "zh-CN": "身份证号",
+          "zh-TW": "身分證號",
+          "en-US": "ID number"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fGender": {
         "type": "string",
         "label": "性别",
+        "labels": {
+          "zh-CN": "性别",
+          "zh-TW": "性別",
+          "en-US": "Gender"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fEmail": {
         "type": "string",
         "label": "邮箱",
+        "labels": {
+          "zh-CN": "邮箱",
+          "zh-TW": "郵箱",
+          "en-US": "E-mail"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fWorkUnit": {
         "type": "string",
         "label": "工作单位",
+        "labels": {
+          "zh-CN": "工作单位",
+          "zh-TW": "工作單位",
+          "en-US": "Work unit"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fWorkAddress": {
         "type": "string",
         "label": "工作地址",
+        "labels": {
+          "zh-CN": "工作地址",
+          "zh-TW": "工作地址",
+          "en-US": "Work address"
+        },
         "readOnly": true,
         "messages": {}
       },
       "leaseName": {
         "type": "string",
         "label": "当前租住",
+        "labels": {
+          "zh-CN": "当前租住",
+          "zh-TW": "目前租住",
+          "en-US": "Current lease"
+        },
         "readOnly": true,
         "virtual": true,
         "messages": {}
@@ -8637,12 +10947,22 @@ export const entities: Record<string, EntityModel> = {
       "fCreateTime": {
         "type": "date-time",
         "label": "创建时间",
+        "labels": {
+          "zh-CN": "创建时间",
+          "zh-TW": "建立時間",
+          "en-US": "Created"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fLastloginDate": {
         "type": "date-time",
         "label": "最后登录时间",
+        "labels": {
+          "zh-CN": "最后登录时间",
+          "zh-TW": "最後登入時間",
+          "en-US": "Last sign-in"
+        },
         "readOnly": true,
         "messages": {}
       }
@@ -8817,12 +11137,22 @@ export const entities: Record<string, EntityModel> = {
       "fId": {
         "type": "integer",
         "label": "编号",
+        "labels": {
+          "zh-CN": "编号",
+          "zh-TW": "編號",
+          "en-US": "ID"
+        },
         "readOnly": true,
         "messages": {}
       },
       "fUserId": {
         "type": "integer",
         "label": "人员",
+        "labels": {
+          "zh-CN": "人员",
+          "zh-TW": "人員",
+          "en-US": "Person"
+        },
         "messages": {
           "required": "人员不能为空"
         }
@@ -8830,16 +11160,31 @@ export const entities: Record<string, EntityModel> = {
       "fAppName": {
         "type": "string",
         "label": "应用名称",
+        "labels": {
+          "zh-CN": "应用名称",
+          "zh-TW": "應用名稱",
+          "en-US": "App name"
+        },
         "messages": {}
       },
       "fPackage": {
         "type": "string",
         "label": "包名",
+        "labels": {
+          "zh-CN": "包名",
+          "zh-TW": "包名",
+          "en-US": "Package"
+        },
         "messages": {}
       },
       "fIntime": {
         "type": "date-time",
         "label": "入库时间",
+        "labels": {
+          "zh-CN": "入库时间",
+          "zh-TW": "入庫時間",
+          "en-US": "Stored"
+        },
         "readOnly": true,
         "messages": {}
       }

@@ -737,6 +737,16 @@ export const buttons = [
     "title": "设备加入移除"
   },
   {
+    "code": "device:device-share-more",
+    "menu": "device",
+    "title": "设备分享"
+  },
+  {
+    "code": "device:share-del",
+    "menu": "device",
+    "title": "删除分享"
+  },
+  {
     "code": "errorLog:list",
     "menu": "errorLog",
     "title": "错误日志查看"

@@ -8,7 +8,9 @@ import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { wordsOf } from './envelope';
 import { describeRoute, type ApiCatalog } from './catalog';
+import { describeCall } from './calls';
 
 const ASSETS = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -51,12 +53,12 @@ const STYLE = `body { margin: 0; } .swagger-ui .topbar { display: none; } .swagg
 
 export async function registerApiDocs(app: FastifyInstance, catalog: ApiCatalog) {
   await app.register(fastifyStatic, { root: ASSETS, prefix: '/api-docs/assets/', decorateReply: false, index: false, wildcard: true });
-  app.get('/api-docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
+  const viewer = describeCall(catalog, 'platform.apiDocs', { tag: 'platform', answer: { description: 'The page', type: 'text/html' } });
+  app.get(viewer, async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   app.get('/api-docs/viewer.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(SCRIPT));
   app.get('/api-docs/viewer.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(STYLE));
   const page = { methods: ['GET'], codes: null, public: true, tag: 'platform' };
-  describeRoute(catalog, { ...page, path: '/api-docs', summary: { 'zh-CN': '接口文档查看器', 'zh-TW': '介面文件檢視器', 'en-US': 'The API documentation viewer (Swagger UI)' }, answer: { description: 'The page', type: 'text/html' } });
-  describeRoute(catalog, { ...page, path: '/api-docs/viewer.js', summary: { 'zh-CN': '接口文档查看器脚本', 'zh-TW': '介面文件檢視器腳本', 'en-US': "The viewer's start-up script" }, answer: { description: 'The script', type: 'text/javascript' } });
-  describeRoute(catalog, { ...page, path: '/api-docs/viewer.css', summary: { 'zh-CN': '接口文档查看器样式', 'zh-TW': '介面文件檢視器樣式', 'en-US': "The viewer's style" }, answer: { description: 'The style sheet', type: 'text/css' } });
-  describeRoute(catalog, { ...page, path: '/api-docs/assets/*', summary: { 'zh-CN': '接口文档查看器资源', 'zh-TW': '介面文件檢視器資源', 'en-US': "The viewer's files (Swagger UI)" }, answer: { description: 'The file (script, style sheet, image or map)', type: 'application/octet-stream', schema: { type: 'string', format: 'binary' } } });
+  describeRoute(catalog, { ...page, path: '/api-docs/viewer.js', summary: wordsOf('docs.viewerScript'), answer: { description: 'The script', type: 'text/javascript' } });
+  describeRoute(catalog, { ...page, path: '/api-docs/viewer.css', summary: wordsOf('docs.viewerStyle'), answer: { description: 'The style sheet', type: 'text/css' } });
+  describeRoute(catalog, { ...page, path: '/api-docs/assets/*', summary: wordsOf('docs.viewerFiles'), answer: { description: 'The file (script, style sheet, image or map)', type: 'application/octet-stream', schema: { type: 'string', format: 'binary' } } });
 }

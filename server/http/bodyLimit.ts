@@ -4,7 +4,7 @@
  * so a larger body is refused from its Content-Length before it is read, and shown in the API document.
  */
 import type { FastifyRequest } from 'fastify';
-import { Refusal } from './envelope';
+import { refuse, type Refusal } from './envelope';
 import type { JsonSchema } from './call';
 import { MAX_ARRAY } from './guard';
 
@@ -52,7 +52,7 @@ function kilobytes(bytes: number): string {
 }
 
 export function tooLarge(limit: number): Refusal {
-  return new Refusal(`请求内容过大，最多${kilobytes(limit)}`, 413);
+  return refuse('request.tooLarge', { size: kilobytes(limit) });
 }
 
 /** A body past its limit, or one that stopped half-way (a dropped upload): refusals, not server errors. */
@@ -64,7 +64,7 @@ export function streamRefusal(error: unknown, request: FastifyRequest): Refusal 
   // Where the stream stops decides which of these the multipart parser (@fastify/multipart, busboy) reports.
   const message = (error as Error)?.message ?? '';
   if (code === 'ERR_STREAM_PREMATURE_CLOSE' || /^(Premature close|Unexpected end of multipart data|Part terminated early)/.test(message)) {
-    return new Refusal('上传内容不完整，请重新上传');
+    return refuse('request.uploadIncomplete');
   }
   return null;
 }

@@ -8,6 +8,10 @@ import type { LogName, User } from '../crud/types';
 export type JsonSchema = Record<string, unknown>;
 
 export interface CallDef {
+  /**
+   * Fastify's path, read from the call's declaration: modules register a call by its declared name
+   * (`NamedCallDef`, server/http/calls.ts), never by path, and the path and methods follow from it.
+   */
   path: string;
   /**
    * Permission code(s), a list meaning any of them; null: any logged-in user. A function decides from the

@@ -6,8 +6,8 @@
  * server.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { Refusal } from './envelope';
-import { MALFORMED } from './guard';
+import { Refusal, refuse, reason, type Reason } from './envelope';
+import { REASONS, type ReasonCode } from '../../contract/generated/reasons';
 import type { CallDef, JsonSchema } from './call';
 import { MAX_PATTERN } from '../crud/query';
 import { bodyLimitOf } from './bodyLimit';
@@ -34,6 +34,8 @@ export interface CatalogEntry {
   perMinute?: number;
   perAccountPerMinute?: number;
   bodyLimit?: number;
+  /** The codes the call can answer beyond those every call can (server/generated/reasons.ts). */
+  reasons?: readonly string[];
   /** A route answering outside the envelope (a page, a stream), described by hand. */
   raw?: boolean;
   /** What such a route answers: its media type, schema and (for a redirect) HTTP status. */
@@ -42,7 +44,7 @@ export interface CatalogEntry {
 
 export type ApiCatalog = CatalogEntry[];
 
-export function catalogCall(catalog: ApiCatalog, def: CallDef) {
+export function catalogCall(catalog: ApiCatalog, def: CallDef, reasons?: readonly string[]) {
   const codes = def.permission === null ? null : typeof def.permission === 'string' ? [def.permission] : Array.isArray(def.permission) ? def.permission : def.codes!;
   const { key: _key, ...logname } = def.logname ?? { key: '' };
   catalog.push({
@@ -60,6 +62,7 @@ export function catalogCall(catalog: ApiCatalog, def: CallDef) {
     perMinute: def.perMinute,
     perAccountPerMinute: def.perAccountPerMinute,
     bodyLimit: bodyLimitOf(def),
+    ...(reasons ? { reasons } : {}),
   });
 }
 
@@ -83,6 +86,16 @@ function validator(schema: JsonSchema): ValidateFunction {
   return v;
 }
 
+/** A call schema's `x-message(s)`: a code of the catalogue, or a code with its parameters. */
+export type Words = ReasonCode | Reason;
+
+/** The reason a schema's words name. */
+function reasonOf(words: Words | string): Reason | string {
+  if (typeof words !== 'string') return words;
+  // A text still worded inline is answered as it is, until it moves to the catalogue.
+  return words in REASONS ? { code: words as ReasonCode, params: {} } : words;
+}
+
 /** Refuses a body its declared schema does not accept, with the failing property's `x-message` when it has one. */
 export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
   const validate = validator(def.body!);
@@ -93,12 +106,15 @@ export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
   const missing = error.keyword === 'required' ? String((error.params as { missingProperty: string }).missingProperty) : null;
   const parent = error.parentSchema as JsonSchema | undefined;
   const schema = missing ? (parent?.properties as Record<string, JsonSchema> | undefined)?.[missing] : parent;
-  const words = (schema?.['x-messages'] as Record<string, string> | undefined)?.[error.keyword] ?? schema?.['x-message'];
-  if (typeof words === 'string') throw new Refusal(words);
+  const words = (schema?.['x-messages'] as Record<string, Words> | undefined)?.[error.keyword] ?? (schema?.['x-message'] as Words | undefined);
+  if (words) {
+    const why = reasonOf(words);
+    throw typeof why === 'string' ? new Refusal(why) : new Refusal(why);
+  }
   // A property the call does not take is named, as a missing one is.
   const extra = error.keyword === 'additionalProperties' ? String((error.params as { additionalProperty: string }).additionalProperty) : null;
   const field = missing ?? [...error.instancePath.split('/').filter(Boolean), ...(extra ? [extra] : [])].join('.');
-  throw new Refusal(field ? `${MALFORMED}：${field}` : MALFORMED);
+  throw field ? refuse('request.malformedField', { field }) : refuse('request.malformed');
 }
 
 /** Builders for the common shapes, so the declarations stay short. */
@@ -114,7 +130,7 @@ export const S = {
   ids: (description?: string): JsonSchema => ({ type: ['array', 'string', 'integer'], items: { type: ['integer', 'string'] }, ...(description ? { description } : {}) }),
   string: (maxLength?: number, description?: string): JsonSchema => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}), ...(description ? { description } : {}) }),
   /** A search text: as long as the list queries allow (crud/query.ts), with their message. */
-  keyword: (description?: string): JsonSchema => ({ type: ['string', 'number', 'null'], maxLength: MAX_PATTERN, 'x-messages': { maxLength: `查询条件过长，最多${MAX_PATTERN}个字符` }, ...(description ? { description } : {}) }),
+  keyword: (description?: string): JsonSchema => ({ type: ['string', 'number', 'null'], maxLength: MAX_PATTERN, 'x-messages': { maxLength: reason('query.tooLong', { max: MAX_PATTERN }) }, ...(description ? { description } : {}) }),
   number: (description?: string): JsonSchema => ({ type: ['number', 'string', 'null'], ...(description ? { description } : {}) }),
   bool: (description?: string): JsonSchema => ({ type: ['boolean', 'integer', 'string', 'null'], ...(description ? { description } : {}) }),
   any: (description?: string): JsonSchema => (description ? { description } : {}),

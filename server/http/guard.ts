@@ -3,14 +3,12 @@
  * no NUL characters (PostgreSQL cannot store them and answers an error instead). A call that breaks
  * these rules is refused with the envelope, so no malformed value reaches a query or a recursive walk.
  */
-import { Refusal } from './envelope';
+import { refuse } from './envelope';
 
 /** Deeper than any form or condition the console sends (a description library with children is ~6). */
 export const MAX_DEPTH = 16;
 /** Longer than any selection the console sends in one call (batch commands, bulk sign-off, imports). */
 export const MAX_ARRAY = 5000;
-
-export const MALFORMED = '请求格式错误';
 
 export const INT_MAX = 2147483647;
 
@@ -20,17 +18,17 @@ export function checkShape(value: unknown): void {
   while (stack.length) {
     const { v, depth } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw new Refusal(`${MALFORMED}：不能包含空字符`);
+      if (v.includes('\u0000')) throw refuse('request.nulCharacter');
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_DEPTH) throw new Refusal(`${MALFORMED}：嵌套层级过深`);
+    if (depth >= MAX_DEPTH) throw refuse('request.tooDeep');
     if (Array.isArray(v)) {
-      if (v.length > MAX_ARRAY) throw new Refusal(`${MALFORMED}：一次最多${MAX_ARRAY}项`);
+      if (v.length > MAX_ARRAY) throw refuse('request.tooManyItems', { max: MAX_ARRAY });
       for (const item of v) stack.push({ v: item, depth: depth + 1 });
     } else {
       for (const [key, item] of Object.entries(v)) {
-        if (key.includes('\u0000')) throw new Refusal(`${MALFORMED}：不能包含空字符`);
+        if (key.includes('\u0000')) throw refuse('request.nulCharacter');
         stack.push({ v: item, depth: depth + 1 });
       }
     }
@@ -61,7 +59,7 @@ export function checkIds(body: unknown): void {
   const condition = record.condition && typeof record.condition === 'object' && !Array.isArray(record.condition) ? (record.condition as Record<string, unknown>) : {};
   for (const [key, value] of [...Object.entries(record), ...Object.entries(condition)]) {
     if (!ID_KEY.test(key)) continue;
-    if (Array.isArray(value) ? value.some(outOfColumn) : outOfColumn(value)) throw new Refusal(`${MALFORMED}：${key}`);
+    if (Array.isArray(value) ? value.some(outOfColumn) : outOfColumn(value)) throw refuse('request.malformedField', { field: key });
   }
 }
 
@@ -88,7 +86,7 @@ function asId(value: unknown): number | null {
  */
 export function idList(value: unknown, field: string): number[] {
   const ids = listOf(value).map(asId);
-  if (ids.some((id) => id === null)) throw new Refusal(`${MALFORMED}：${field}`);
+  if (ids.some((id) => id === null)) throw refuse('request.malformedField', { field });
   return [...new Set(ids as number[])];
 }
 

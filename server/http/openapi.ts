@@ -5,6 +5,8 @@
  */
 import type { User } from '../crud/types';
 import type { ApiCatalog, CatalogEntry, JsonSchema } from './catalog';
+import { REASONS } from '../../contract/generated/reasons';
+import { commonReasons } from '../generated/reasons';
 
 const ENVELOPE_REFUSAL = '#/components/schemas/Refusal';
 
@@ -30,6 +32,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
     ...(entry.perMinute ? [`At most ${entry.perMinute} calls a minute per address and account (code 429 beyond).`] : []),
     ...(entry.perAccountPerMinute ? [`At most ${entry.perAccountPerMinute} calls a minute per account from all addresses together (code 429 beyond).`] : []),
     ...(entry.bodyLimit ? [`Body at most ${entry.bodyLimit} bytes (code 413 beyond).`] : []),
+    ...(entry.reasons?.length ? [`Besides the refusals every call may answer, this one may answer ${entry.reasons.map((c) => `\`${c}\``).join(', ')} (\`x-reasons\`).`] : []),
   ];
   const requestBody =
     method === 'get'
@@ -74,6 +77,7 @@ function operation(entry: CatalogEntry, method: string): JsonSchema {
     description: notes.join(' '),
     operationId: `${method}${entry.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     'x-permission': entry.public ? null : entry.codes,
+    ...(entry.reasons ? { 'x-reasons': entry.reasons } : {}),
     ...(entry.summary ? { 'x-names': entry.summary } : {}),
     ...(entry.public ? { security: [] } : { security: [{ token: [] }] }),
     ...(entry.bodyLimit && method !== 'get' ? { 'x-body-limit': entry.bodyLimit } : {}),
@@ -98,7 +102,8 @@ export function openApiDocument(generated: JsonSchema, catalog: ApiCatalog, user
       description:
         'Every call of the legacy contract. Calls are POST with a JSON body unless a GET is listed; the token goes in `Authorization`. ' +
         'Answers are the envelope `{ code, success, message, data }`: code 200 is success; a refused request is HTTP 200 with code 400 ' +
-        '(409 duplicate, 404 not found, 429 too frequent) and the reason in `message`; a refusal of one field of the body names it in `data` ' +
+        '(409 duplicate, 404 not found, 429 too frequent) and the spec\'s words in `message`, the same by code in `reason` (`{ code, params, text }`, ' +
+        'text in the language of `Accept-Language`); a refusal of one field of the body names it in `data` ' +
         '(`{ field, rule }`); HTTP 401 means a missing permission code; HTTP 700 an expired or missing login.',
     },
     components: {
@@ -112,9 +117,25 @@ export function openApiDocument(generated: JsonSchema, catalog: ApiCatalog, user
             success: { const: false },
             message: { type: 'string' },
             data: {
-              description: 'null, or the field of the body the refusal is about and the schema rule it failed (required, maxLength, pattern, minimum, maximum, type, enum, format, unique, ref, notBefore)',
-              oneOf: [{ type: 'null' }, { type: 'object', required: ['field', 'rule'], properties: { field: { type: 'string' }, rule: { type: 'string' } } }],
+              description: 'null, the field of the body the refusal is about and the schema rule it failed (required, maxLength, pattern, minimum, maximum, type, enum, format, unique, ref, notBefore), or a refused import\'s bad rows',
+              oneOf: [
+                { type: 'null' },
+                { type: 'object', required: ['field', 'rule'], properties: { field: { type: 'string' }, rule: { type: 'string' } } },
+                { type: 'object', required: ['rows', 'total'], properties: { rows: { type: 'array', items: { type: 'object', required: ['row', 'reason'], properties: { row: { type: 'integer' }, label: { type: 'string' }, reason: { $ref: '#/components/schemas/Reason' } } } }, total: { type: 'integer' } } },
+              ],
             },
+            reason: { $ref: '#/components/schemas/Reason' },
+          },
+        },
+        Reason: {
+          type: 'object',
+          'x-common': commonReasons,
+          description: "Why, by a code of the catalogue (schemas/reasons/; a field's messages are `<entity>.<field>.<rule>`, an endpoint's notice `<entity>.<action>.done`): its parameters, and its text in the language of the request's Accept-Language (zh-CN, zh-TW or en-US). `message` keeps the zh-CN text.",
+          required: ['code', 'params', 'text'],
+          properties: {
+            code: { enum: Object.keys(REASONS).sort() },
+            params: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'object', properties: { 'zh-CN': { type: 'string' }, 'zh-TW': { type: 'string' }, 'en-US': { type: 'string' } } }] } },
+            text: { type: 'string' },
           },
         },
       },

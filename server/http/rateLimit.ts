@@ -64,9 +64,6 @@ export async function count(db: DB, key: string, windowMs: number): Promise<Coun
   return { current: rows[0].count, ttl: rows[0].ttl };
 }
 
-/** Too many calls: the envelope's code 429 (server/app.ts answers a Fastify 429 the same way). */
-export const TOO_MANY = '操作过于频繁，请稍后再试';
-
 /** The account a limited call names (a login's userName), trimmed as the login trims it: " 1380…" is "1380…". */
 export function accountOf(body: unknown): string {
   const name = (body as { userName?: unknown } | null | undefined)?.userName;

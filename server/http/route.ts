@@ -5,15 +5,16 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User, Services } from '../crud/types';
-import { ok, Forbidden, LoginExpired, Refusal } from './envelope';
+import { ok, refuse, languageOfRequest, Forbidden, LoginExpired, type Reason } from './envelope';
 import type { Tokens, VerifiedToken } from '../auth/tokens';
 import type { Sessions } from '../auth/sessions';
 import { record, declareLogName, unnamedWrites } from '../oplog';
 import { checkIds, checkShape } from './guard';
 import { bodyLimitOf, tooLarge } from './bodyLimit';
-import { accountOf, count, TOO_MANY } from './rateLimit';
+import { accountOf, count } from './rateLimit';
+import { reasonsByCall } from '../generated/reasons';
 import { catalogCall, checkBody, type ApiCatalog } from './catalog';
-import type { CallDef } from './call';
+import { resolveCall, type NamedCallDef } from './calls';
 
 /** What registering a call needs of the server (the whole context handlers get is server/http/context.ts). */
 export interface CallServices extends Services {
@@ -24,12 +25,14 @@ export interface CallServices extends Services {
   catalog: ApiCatalog;
 }
 
-/** A handler's answer with a message other than the default one. */
+/** A handler's answer with a notice other than the default one (a code of the catalogue). */
 export class Answer<T = unknown> {
-  constructor(readonly data: T, readonly message: string) {}
+  /** @deprecated worded inline (a string): answer with a code of the catalogue. */
+  constructor(readonly data: T, readonly notice: Reason | string) {}
 }
 
 export type { CallDef } from './call';
+export type { NamedCallDef } from './calls';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,14 +64,16 @@ async function limitAccount(ctx: CallServices, path: string, max: number, body: 
   const account = accountOf(body);
   if (!account) return;
   const { current } = await count(ctx.db, `${path}:account:${account}`, 60_000);
-  if (current > max) throw new Refusal(TOO_MANY, 429);
+  if (current > max) throw refuse('request.tooMany');
 }
 
-export function registerCall(app: FastifyInstance, ctx: CallServices, def: CallDef) {
+/** Registers a call by its declared name (server/http/calls.ts): its path and methods are the declaration's. */
+export function registerCall(app: FastifyInstance, ctx: CallServices, named: NamedCallDef) {
+  const def = resolveCall(ctx.catalog, named);
   if (def.write && def.logname) declareLogName(def.path, def.logname);
   else if (def.write) unnamedWrites.add(def.path);
   if (typeof def.permission === 'function' && !def.codes?.length) throw new Error(`${def.path}: a permission function must list its codes`);
-  catalogCall(ctx.catalog, def);
+  catalogCall(ctx.catalog, def, reasonsByCall[named.call]);
   const logname = def.logname?.key ?? def.path;
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     if (def.perAccountPerMinute) await limitAccount(ctx, def.path, def.perAccountPerMinute, request.body);
@@ -107,7 +112,7 @@ export function registerCall(app: FastifyInstance, ctx: CallServices, def: CallD
       }
       // A file answer (produces) has been sent by the handler.
       if (reply.sent || def.produces) return reply;
-      return result instanceof Answer ? ok(result.data, result.message) : ok(result ?? null);
+      return result instanceof Answer ? ok(result.data, result.notice, languageOfRequest(request)) : ok(result ?? null);
     } catch (error) {
       if (def.write) await record(ctx.db, { request, user, logname, body, succeed: false, error }).catch(() => undefined);
       throw error;

@@ -20,6 +20,9 @@ import {
   type Thresholds,
 } from '../../contract/deviceParams';
 import type { AckCode, AlarmKind, ChildAck, Command, Readings } from '../mqtt/protocol.js';
+import { reason, textOf } from '../http/envelope.js';
+import type { Reason } from '../../contract/reasons.js';
+import type { PlainReasonCode } from '../../contract/generated/reasons.js';
 
 export interface ChildSpec {
   deviceNumber: string;
@@ -61,12 +64,16 @@ export interface AlarmEvent {
   active: boolean;
 }
 
-const ok = (state?: Record<string, unknown>, message = '操作成功'): Outcome => ({ ack: true, message, state });
-const refuse = (code: AckCode, message: string): Outcome => ({ ack: false, code, message });
+/** A device speaks zh-CN (docs/mqtt.md): its words are the catalogue's zh-CN texts (schemas/reasons/devices.json). */
+const says = (why: Reason | PlainReasonCode): string => textOf(typeof why === 'string' ? reason(why) : why);
+const ok = (state?: Record<string, unknown>, message: PlainReasonCode = 'simulator.done'): Outcome => ({ ack: true, message: says(message), state });
+const refuse = (code: AckCode, why: Reason | PlainReasonCode): Outcome => ({ ack: false, code, message: says(why) });
+/** Problems with the values of a command, as the device words them. */
+const outOfRange = (problems: Reason[]) => refuse('out-of-range', reason('simulator.outOfRange', { problems: problems.map((p) => says(p)).join('; ') }));
 
-const UNSUPPORTED = refuse('unsupported', '设备不支持该命令');
-const LOCKED = refuse('locked', '设备已锁定,请先解锁');
-const BAD_PASSWORD = refuse('bad-password', '设备密码错误');
+const UNSUPPORTED = refuse('unsupported', 'simulator.unsupported');
+const LOCKED = refuse('locked', 'simulator.locked');
+const BAD_PASSWORD = refuse('bad-password', 'simulator.badPassword');
 
 function isBit(v: unknown): v is 0 | 1 {
   return v === 0 || v === 1;
@@ -270,8 +277,8 @@ export class SimDevice {
       const { Children: _omit, ...forChild } = command;
       const results: ChildAck[] = targets.map((number) => {
         const child = this.children.find((c) => c.deviceNumber === number);
-        if (!child) return { ClientID: number, ...refuse('no-child', '子设备不存在') };
-        if (!child.online) return { ClientID: number, ...refuse('offline', '子设备离线') };
+        if (!child) return { ClientID: number, ...refuse('no-child', 'simulator.noChild') };
+        if (!child.online) return { ClientID: number, ...refuse('offline', 'simulator.childOffline') };
         const { followUp: _f, upgrade: _u, Children: _c, ...outcome } = child.handle(forChild);
         return { ClientID: number, ...outcome };
       });
@@ -279,7 +286,7 @@ export class SimDevice {
       return {
         ack: all,
         code: all ? undefined : results.find((r) => !r.ack)?.code,
-        message: all ? '操作成功' : '部分子设备操作失败',
+        message: says(all ? 'simulator.done' : 'simulator.someChildrenFailed'),
         Children: results,
         followUp: all && command.bid === 'refresh' ? 'telemetry' : undefined,
       };
@@ -291,14 +298,14 @@ export class SimDevice {
     switch (String(c.bid)) {
       case 'switch': {
         const value = c.value ?? c.onOff;
-        if (!isBit(value)) return refuse('bad-request', '命令格式错误: value 应为 0 或 1');
+        if (!isBit(value)) return refuse('bad-request', reason('simulator.badBit', { key: 'value' }));
         if (this.lock) return LOCKED;
         this.switch = value;
         return { ...ok({ switch: this.switch, lock: this.lock }), followUp: 'telemetry' };
       }
       case 'lock': {
         const value = c.value;
-        if (!isBit(value)) return refuse('bad-request', '命令格式错误: value 应为 0 或 1');
+        if (!isBit(value)) return refuse('bad-request', reason('simulator.badBit', { key: 'value' }));
         this.lock = value;
         if (value === 1) this.switch = 1;
         return { ...ok({ switch: this.switch, lock: this.lock }), followUp: 'telemetry' };
@@ -306,23 +313,23 @@ export class SimDevice {
       case 'set-threshold': {
         if (!this.thresholds) return UNSUPPORTED;
         const given = Object.fromEntries(Object.entries(c).filter(([k]) => k in THRESHOLD_RULES));
-        if (Object.keys(given).length === 0) return refuse('bad-request', '命令格式错误: 没有阈值字段');
+        if (Object.keys(given).length === 0) return refuse('bad-request', 'simulator.noThresholds');
         const problems = validateThresholds(given);
-        if (problems.length) return refuse('out-of-range', `参数超出范围: ${problems.join('; ')}`);
+        if (problems.length) return outOfRange(problems);
         Object.assign(this.thresholds, given);
-        return ok({ ...this.thresholds }, '阈值设置成功');
+        return ok({ ...this.thresholds }, 'simulator.thresholdsSet');
       }
       case 'read-threshold':
-        return this.thresholds ? ok({ ...this.thresholds }, '读取成功') : UNSUPPORTED;
+        return this.thresholds ? ok({ ...this.thresholds }, 'simulator.read') : UNSUPPORTED;
       case '414': {
         if (!this.thresholds) return UNSUPPORTED;
         if (c.password !== this.password) return BAD_PASSWORD;
         const next = c.newPassword;
         if (typeof next !== 'string' || next.length < 1 || next.length > DEVICE_PASSWORD_MAX) {
-          return refuse('out-of-range', `参数超出范围: 新密码长度应为 1-${DEVICE_PASSWORD_MAX}`);
+          return refuse('out-of-range', reason('simulator.passwordLength', { max: DEVICE_PASSWORD_MAX }));
         }
         this.password = next;
-        return ok(undefined, '密码修改成功');
+        return ok(undefined, 'simulator.passwordChanged');
       }
       case '415': {
         if (!this.thresholds) return UNSUPPORTED;
@@ -330,55 +337,55 @@ export class SimDevice {
         delete this.overrides.energy;
         this.activeAlarms.clear();
         this.last = undefined;
-        return { ...ok({ energy: 0 }, '数据清除成功'), followUp: 'telemetry' };
+        return { ...ok({ energy: 0 }, 'simulator.dataCleared'), followUp: 'telemetry' };
       }
       case '416': {
         if (!this.thresholds) return UNSUPPORTED;
         const time = c.time === undefined ? Date.now() : typeof c.time === 'number' ? c.time : Date.parse(String(c.time));
-        if (!Number.isFinite(time)) return refuse('bad-request', '命令格式错误: time');
+        if (!Number.isFinite(time)) return refuse('bad-request', reason('simulator.badField', { key: 'time' }));
         this.clockOffsetMs = time - Date.now();
         for (const child of this.children) child.clockOffsetMs = this.clockOffsetMs;
-        return ok({ time }, '时间同步成功');
+        return ok({ time }, 'simulator.timeSynced');
       }
       case 'motor': {
         if (this.type !== 6) return UNSUPPORTED;
-        if (typeof c.password !== 'string' || c.password === '') return refuse('bad-request', '设备密码不能为空');
+        if (typeof c.password !== 'string' || c.password === '') return refuse('bad-request', 'simulator.passwordRequired');
         if (c.password !== this.password) return BAD_PASSWORD;
         const value = c.onOff ?? c.value;
-        if (!isBit(value)) return refuse('bad-request', '命令格式错误: onOff 应为 0 或 1');
+        if (!isBit(value)) return refuse('bad-request', reason('simulator.badBit', { key: 'onOff' }));
         if (this.lock) return LOCKED;
         this.switch = value;
-        return { ...ok({ switch: this.switch, lock: this.lock }, value ? '合闸成功' : '分闸成功'), followUp: 'telemetry' };
+        return { ...ok({ switch: this.switch, lock: this.lock }, value ? 'simulator.closed' : 'simulator.opened'), followUp: 'telemetry' };
       }
       case 'set-parameter':
       case 'set-calibration': {
         const params = c.params;
         if (!params || typeof params !== 'object' || Array.isArray(params) || Object.keys(params).length === 0) {
-          return refuse('bad-request', '命令格式错误: params');
+          return refuse('bad-request', reason('simulator.badField', { key: 'params' }));
         }
         const isProtection = String(c.bid) === 'set-parameter';
         const input = params as Record<string, unknown>;
         const problems = isProtection ? validateProtection(input) : validateCalibration(input);
-        if (problems.length) return refuse('out-of-range', `参数超出范围: ${problems.join('; ')}`);
+        if (problems.length) return outOfRange(problems);
         const target = isProtection ? this.protection : this.calibration;
         Object.assign(target, input);
-        return ok({ ...target }, '参数设置成功');
+        return ok({ ...target }, 'simulator.parametersSet');
       }
       case 'read-parameter':
-        return ok({ ...this.protection }, '读取成功');
+        return ok({ ...this.protection }, 'simulator.read');
       case 'read-calibration':
-        return ok({ ...this.calibration }, '读取成功');
+        return ok({ ...this.calibration }, 'simulator.read');
       case 'upgrade': {
-        if (typeof c.version !== 'string' || c.version === '') return refuse('bad-request', '命令格式错误: version');
+        if (typeof c.version !== 'string' || c.version === '') return refuse('bad-request', reason('simulator.badField', { key: 'version' }));
         // A signature that cannot be an MD5 fails verification, so the failure path can be shown.
         const valid = c.md5 === undefined || /^[0-9a-f]{32}$/i.test(String(c.md5));
-        return { ...ok({ step: 'accepted', progress: 0, from: this.version }, '升级命令接收成功'), followUp: 'upgrade', upgrade: { version: c.version, valid } };
+        return { ...ok({ step: 'accepted', progress: 0, from: this.version }, 'simulator.upgradeAccepted'), followUp: 'upgrade', upgrade: { version: c.version, valid } };
       }
       case 'refresh':
-        return { ...ok(this.snapshot(), '刷新成功'), followUp: 'telemetry' };
+        return { ...ok(this.snapshot(), 'simulator.refreshed'), followUp: 'telemetry' };
       case 'reboot':
         this.reboots++;
-        return { ...ok(undefined, '重启成功'), followUp: 'reboot' };
+        return { ...ok(undefined, 'simulator.rebooted'), followUp: 'reboot' };
       default:
         return UNSUPPORTED;
     }

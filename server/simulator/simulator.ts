@@ -17,6 +17,7 @@ import type {
   UpgradeProgressMessage,
 } from '../mqtt/protocol.js';
 import { SimDevice, type AlarmEvent, type CommandResult, type DeviceSpec } from './device.js';
+import { reason, textOf } from '../http/envelope.js';
 
 export interface SimulatorOptions {
   /** Default mqtt://127.0.0.1:1884, the embedded broker. */
@@ -198,7 +199,7 @@ class DeviceLink {
     try {
       result = this.device.handle(command);
     } catch (err) {
-      result = { ack: false, code: 'bad-request', message: `命令格式错误: ${(err as Error).message}` };
+      result = { ack: false, code: 'bad-request', message: textOf(reason('simulator.badField', { key: (err as Error).message })) };
     }
     const ack: Ack = {
       bid: command.bid,
@@ -232,7 +233,7 @@ class DeviceLink {
     const ms = this.settings.upgradeStepMs;
     this.later(ms, () => step('download', 30));
     if (!valid) {
-      this.later(2 * ms, () => step('failed', 30, '固件签名校验失败'));
+      this.later(2 * ms, () => step('failed', 30, textOf(reason('simulator.signatureInvalid'))));
       return;
     }
     this.later(2 * ms, () => step('verify', 60));

@@ -130,6 +130,32 @@ describe.each(backends)('alarms and one-touch alerts on %s', (backend) => {
     expect(rows.every((r) => r.fHandleContent === '批量处理：社区已核查')).toBe(true);
   });
 
+  it('says why by code, in the language the caller asks in, beside the legacy message', async () => {
+    /** A call in a console language: the envelope with its reason. */
+    const inLanguage = async (path: string, body: unknown, language: string) =>
+      (await fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language, authorization: admin }, body: JSON.stringify(body) })).json();
+    const [id] = await unsigned([15]);
+    expect(await inLanguage('/biz/t-alarm/signing', { fId: id, fHandleContent: 'x'.repeat(501) }, 'en-US')).toMatchObject({
+      code: 400, success: false, message: '处理备注不能超过500个字符',
+      reason: { code: 'signOff.noteTooLong', params: { max: 500 }, text: 'The handling note cannot exceed 500 characters' },
+    });
+    expect((await inLanguage('/biz/t-alarm/signing', { fId: id, fHandleContent: '  ' }, 'zh-TW')).reason).toMatchObject({ code: 'signOff.noteRequired', text: '處理備註不能為空' });
+    expect((await inLanguage('/biz/t-alarm/signing', { fHandleContent: 'x' }, 'en-US')).reason).toMatchObject({ code: 'alarm.idRequired', text: 'The alarm number is required' });
+    expect(await inLanguage('/biz/t-alarm/signing', { fId: id, fHandleContent: 'Checked' }, 'en-US')).toMatchObject({ code: 200, message: '签收成功', reason: { code: 'alarm.signing.done', text: 'Signed off' } });
+    expect(await inLanguage('/biz/t-alarm/signing', { fId: id, fHandleContent: 'Again' }, 'en-US')).toMatchObject({
+      code: 400, message: '该报警已签收，请勿重复签收', reason: { code: 'alarm.alreadySigned', text: 'This alarm has already been signed off' },
+    });
+    expect((await inLanguage('/biz/t-touch-alarm/updateStatus', { fHandleContent: 'x' }, 'zh-TW')).reason).toMatchObject({ code: 'alarm.idRequired', text: '報警編號不能為空' });
+    // A batch: the notice counts in the caller's language, and each row says why by code.
+    const batch = await inLanguage('/biz/t-alarm/signingBatch', { ids: [id, 99999999], fHandleContent: 'Batch' }, 'en-US');
+    expect(batch).toMatchObject({ code: 200, message: '已签收0条，失败2条', reason: { code: 'alarm.batchSigned', params: { signed: 0, failed: 2 }, text: '0 signed off, 2 failed' } });
+    expect(batch.data.results).toMatchObject([
+      { fId: id, success: false, message: '该报警已签收，请勿重复签收', reason: { code: 'alarm.alreadySigned', text: 'This alarm has already been signed off' } },
+      { fId: 99999999, success: false, message: '数据不存在或无权操作', reason: { code: 'signOff.notFound', text: 'The record does not exist or you may not handle it' } },
+    ]);
+    expect((await inLanguage('/biz/t-alarm/signingBatch', { ids: Array.from({ length: 101 }, (_, i) => i + 1), fHandleContent: 'x' }, 'zh-TW')).reason).toMatchObject({ code: 'alarm.tooMany', params: { max: 100 }, text: '一次最多簽收100條報警' });
+  });
+
   it('summarises the unsigned alarms by the login groups', async () => {
     const { body } = await s.call('/biz/t-alarm/alarmTypeCount', {}, admin);
     const counts = Object.fromEntries(body.data.map((g: any) => [g.type, g.num]));

@@ -78,6 +78,15 @@ describe.each(backends)('person intelligence on %s', (backend) => {
     expect(leaked(byId.body)).toEqual([]);
   });
 
+  it('says why a search is refused by code, in the language the caller asks in', async () => {
+    const inLanguage = async (path: string, body: unknown, language: string) =>
+      (await fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language, authorization: admin }, body: JSON.stringify(body) })).json();
+    expect(await inLanguage('/biz/hologram/search', { keyword: '1234' }, 'en-US')).toMatchObject({ code: 400, message: MESSAGES.length, reason: { code: 'intel.termInvalid', text: 'Please enter a valid mobile or ID number' } });
+    expect(await inLanguage('/biz/hologram/search', { phone: '13912345670' }, 'zh-TW')).toMatchObject({ code: 404, message: MESSAGES.none, reason: { code: 'intel.noInformation', text: '暫無資訊' } });
+    expect((await inLanguage('/biz/relation/graph', { phone: who.fPhone, relations: [] }, 'en-US')).reason).toMatchObject({ code: 'intel.relationsRequired', text: 'Choose at least one relation type' });
+    expect((await inLanguage('/biz/t-tenant-house/userLeaseRecord', {}, 'en-US')).reason).toMatchObject({ code: 'intel.personRequired', text: 'The person is required' });
+  });
+
   it('answers the profile panels', async () => {
     const info = await s.call('/system/t-sys-user/getUserInfo', { userId: who.fId }, admin);
     expect(info.body.data).toMatchObject({ chineseName: who.fChineseName, phone: maskPhone(who.fPhone), idcard: maskIdcard(who.fIdcard) });

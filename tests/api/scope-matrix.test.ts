@@ -16,7 +16,7 @@ import { codesOf } from '../../server/crud/access';
 type Row = Record<string, any>;
 
 const READS = new Set(['list', 'get', 'all']);
-const isRead = (r: RouteSpec) => READS.has(r.as ?? r.action) || (Boolean(r.handler) && !r.message);
+const isRead = (r: RouteSpec) => READS.has(r.as ?? r.action) || (Boolean(r.handler) && !r.notice);
 
 /** Claims a request may carry that decide nothing unless a call's declaration names them. */
 const CLAIMS: Record<string, unknown> = { userType: 2, fUserType: 2, fAdmin: 1, isAdmin: true, admin: true, userId: 1, fUserId: 1, ownerId: 1, all: true, scope: 'all', fAreaIds: '', streets: '' };

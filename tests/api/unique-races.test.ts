@@ -49,25 +49,25 @@ describe.each(backends)('concurrent unique saves on %s', (backend) => {
     }
   }
 
-  /** Fires the same save RACERS times at once; exactly one succeeds and every other is the unique refusal. */
-  async function race(table: string, path: string, body: (i: number) => object, field: string, message: string) {
+  /** Fires the same save RACERS times at once; exactly one succeeds and every other is the unique refusal (by the field's code). */
+  async function race(table: string, path: string, body: (i: number) => object, field: string, message: string, code: string) {
     const answers = await holdingInserts(table, () => Promise.all(Array.from({ length: RACERS }, (_, i) => s.call(path, body(i), admin))));
     expect(answers.map((a) => a.status)).toEqual(Array(RACERS).fill(200));
     const won = answers.filter((a) => a.body.success);
     const lost = answers.filter((a) => !a.body.success);
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(RACERS - 1);
-    for (const a of lost) expect(a.body).toEqual({ code: 409, success: false, message, data: { field, rule: 'unique' } });
+    for (const a of lost) expect(a.body).toEqual({ code: 409, success: false, message, data: { field, rule: 'unique' }, reason: { code, params: {}, text: message } });
   }
 
   it('eight saves of one new role alias: one role, seven refusals with 角色别名已存在', async () => {
-    await race('t_sys_role', '/system/t-sys-role/addOrUpdateSysRole', (i) => ({ name: `竞争角色${i}`, alias: 'race-alias' }), 'alias', '角色别名已存在');
+    await race('t_sys_role', '/system/t-sys-role/addOrUpdateSysRole', (i) => ({ name: `竞争角色${i}`, alias: 'race-alias' }), 'alias', '角色别名已存在', 'role.alias.unique');
     expect(await s.sql(`select count(*)::int as n from t_sys_role where alias = 'race-alias'`)).toEqual([{ n: 1 }]);
   });
 
   it('eight saves of one new phone: one user, seven refusals with 该手机号码已存在', async () => {
     const user = (i: number) => ({ fAdmin: 0, fChineseName: `竞争${i}`, fPhone: '13977770001', roles: [roleUser], fPassword: 'secret1', passwordCheck: 'secret1' });
-    await race('t_sys_user', '/system/t-sys-user/addOrUpdateSysUser', user, 'fPhone', '该手机号码已存在');
+    await race('t_sys_user', '/system/t-sys-user/addOrUpdateSysUser', user, 'fPhone', '该手机号码已存在', 'user.fPhone.unique');
     const rows = await s.sql(`select f_id from t_sys_user where f_phone = '13977770001'`);
     expect(rows).toHaveLength(1);
     // The winner's roles went in with it; no loser left a half-saved user or role link behind.
@@ -77,7 +77,7 @@ describe.each(backends)('concurrent unique saves on %s', (backend) => {
   it('eight saves of one new menu permission code: one menu, seven refusals with 权限标识已存在', async () => {
     const [parent] = await s.sql(`select id from t_sys_permission_menu where f_permission_type = 1 order by id limit 1`);
     const menu = (i: number) => ({ menuName: `竞争按钮${i}`, permissions: 'race:code', fPermissionType: 2, sort: i + 1, parentId: parent.id });
-    await race('t_sys_permission_menu', '/system/t-sys-permission-menu/addOrUpdateSysMenu', menu, 'permissions', '权限标识已存在');
+    await race('t_sys_permission_menu', '/system/t-sys-permission-menu/addOrUpdateSysMenu', menu, 'permissions', '权限标识已存在', 'menu.permissions.unique');
     expect(await s.sql(`select count(*)::int as n from t_sys_permission_menu where permissions = 'race:code'`)).toEqual([{ n: 1 }]);
   });
 

@@ -141,6 +141,38 @@ describe.each(backends)('watch-lists, app versions and feedback on %s', (backend
     expect((await upload(`${PERSON}/importExcel`, 'people.xlsx', good, agent)).status).toBe(401);
   });
 
+  it('reports a refused control-person import row by row, by code, in the language the caller asks in', async () => {
+    const sheet = await workbook([
+      ['语言甲', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+      ['语言乙', '110101199003074578', '1', '民警', '2026-12-01 00:00:00', '2027-12-01 00:00:00', '1', ''],
+      ['语言丙', '110101199003071234', '1', '民警', '2026-12-01 00:00:00', 'soon', '1', ''],
+    ]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(sheet)]), 'people.xlsx');
+    const res = await fetch(s.url + `${PERSON}/importExcel`, { method: 'POST', headers: { authorization: admin, 'accept-language': 'en-US' }, body: form });
+    const body = await res.json();
+    expect(body.success).toBe(false);
+    expect(body.message).toContain('第3行：身份证号重复');
+    expect(body.message).toContain('第4行：布控结束时间格式不正确');
+    expect(body.data).toMatchObject({
+      total: 2,
+      rows: [
+        { row: 3, reason: { code: 'watch.idcardRepeated', text: 'The ID card number appears more than once' } },
+        { row: 4, reason: { code: 'field.invalid', params: { label: { 'en-US': 'Watch end' } }, text: 'Watch end is not valid' } },
+      ],
+    });
+    // The template's file and its header come from the catalogue and the entity's labels.
+    const template = await fetch(s.url + '/excel/controlPerson.xlsx');
+    expect(decodeURIComponent(template.headers.get('content-disposition') ?? '')).toContain('布控人员导入模板.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await template.arrayBuffer());
+    expect(book.worksheets[0].name).toBe('布控人员');
+    expect((book.worksheets[0].getRow(1).values as string[]).filter(Boolean)).toEqual([
+      '人员名称', '身份证号', '布控类型(1上访/2精神病)', '布控人', '布控开始时间', '布控结束时间', '布控状态(1启用/2禁用)', '手机号(多个用英文逗号分隔)', 'IMEI', 'IMSI', 'MAC地址',
+    ]);
+    expect(book.worksheets[0].getRow(2).getCell(1).text).toBe('示例人员');
+  });
+
   it('control-person photos: type by content, size limit', async () => {
     const png = solidPng(8, 8, [1, 2, 3]);
     const ok = await upload('/api/upload', 'face.png', png);

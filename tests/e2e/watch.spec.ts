@@ -166,7 +166,7 @@ test('a refused control-person import reads in the console language, row by row'
   await expect(page.getByTestId('list-row').first()).toBeVisible();
   await page.getByTestId('control-person-import-file').setInputFiles(file);
   const result = page.getByTestId('control-person-import-result');
-  await expect(result).toContainText('Import failed; nothing was imported');
+  await expect(result).toContainText('The import failed; nothing was imported');
   await expect(result.getByTestId('import-problem')).toHaveText([
     'Row 2: Please enter a correct ID card number',
     'Row 3: Name cannot be empty',

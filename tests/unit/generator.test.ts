@@ -118,7 +118,7 @@ describe('generator', () => {
     expect(routes).toMatch(/addOrUpdateHelpManual'.*byValue: \{"key":"type","field":"fType","codes":\{"4":"programHelpManual:edit"\}\}/);
     expect(routes).toMatch(/t-help-manual\/pageList'.*"4":"programHelpManual:list","5":"helpManual:list"/);
     const entities = readFileSync(join(ROOT, 'server/generated/entities.ts'), 'utf8');
-    expect(entities).toMatch(/"fContent": \{[^}]*"format": "html"/);
+    expect(entities).toMatch(/"fContent": \{(?:[^{}]|\{[^{}]*\})*"format": "html"/);
   });
 
   it('emits a page, a menu row and a console config per list variant', () => {
@@ -128,7 +128,8 @@ describe('generator', () => {
     expect(consoleConfig).toMatch(/"name": "alarmLock",[^]*?"entity": "alarm"/);
     expect(consoleConfig).toMatch(/"condition": \{\s+"alarm_type": \[\s+4,\s+3\s+\]/);
     // A variant on another list call of its entity: the feedback answers read the administration list.
-    expect(consoleConfig).toMatch(/"name": "feedbackAnswer",[^]*?"endpoint": "\/biz\/t-feedback\/pagelist"/);
+    // The variant's list is served by another endpoint of its entity, named by its action (the call feedback.adminList).
+    expect(consoleConfig).toMatch(/"name": "feedbackAnswer",[^]*?"endpoint": "adminList"/);
   });
 
   it('reports invalid JSON and a resource without a schema', () => {

@@ -1,10 +1,9 @@
 /** Temporary copies of the generator's inputs, history and generated folders, to change and regenerate freely. */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GENERATED_DIRS } from '../../generator/generate';
 import { MIGRATIONS_DIR } from '../../generator/history';
-import { FIRST_SCREEN_FILE, handWrittenMessageFiles } from '../../generator/emit/catalogues';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const temps: string[] = [];
@@ -13,10 +12,9 @@ export function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'iot-gen-'));
   temps.push(dir);
   for (const d of ['schemas', 'resources', MIGRATIONS_DIR, ...GENERATED_DIRS]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-  // The console's hand-written texts are inputs of the generated catalogues.
-  for (const f of [...handWrittenMessageFiles(ROOT), FIRST_SCREEN_FILE]) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(dir, f));
-  // Some of those texts are the server's own words, read from the neutral modules beside the adapters.
-  for (const f of readdirSync(join(ROOT, 'adapters')).filter((name) => name.endsWith('.ts'))) cpSync(join(ROOT, 'adapters', f), join(dir, 'adapters', f));
+  // The code is an input too: the console's texts of the catalogues, and the codes of the reasons each
+  // call answers (generator/reasons.ts reads them from the server's modules).
+  for (const d of ['app', 'adapters', 'contract', 'server']) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   return dir;
 }
 

@@ -24,9 +24,9 @@ import { TextStyle, Color, BackgroundColor, FontFamily, FontSize } from '@tiptap
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import type { FieldInputProps } from '../fieldInputProps';
-import { IMAGE_UPLOAD_PATH } from '../ImageUpload';
 import { imageUrl } from '../api';
-import { imageProblem, uploadFile } from '../upload/uploadFile';
+import { imageProblem } from '../upload/uploadFile';
+import { useApi } from '../calls';
 import { Video } from './video';
 import { richTextSx } from './styles';
 
@@ -178,6 +178,7 @@ function VideoTool({ editor, disabled }: { editor: Editor; disabled?: boolean })
 function Toolbar({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const api = useApi();
   const file = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
   const chain = () => editor.chain().focus();
@@ -192,7 +193,7 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
     if (problem) return notify(translate(problem), { type: 'warning' });
     setUploading(true);
     try {
-      const envelope = await uploadFile<string>(IMAGE_UPLOAD_PATH, picked);
+      const envelope = await api.upload<string>('upload.picture', picked);
       const src = imageUrl(envelope.data);
       if (src) chain().setImage({ src, alt: picked.name.replace(/\.[^.]+$/, '') }).run();
     } catch (e) {

@@ -11,12 +11,14 @@ import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import QrCode2Icon from '@mui/icons-material/QrCode2';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
-import { BULK_PATHS, download } from './api';
+import type { CallName } from '../../../adapters/dataProvider';
+import { useApi } from '../../components/calls';
 import { ImportDialog } from './ImportDialog';
 import { ShareDialog } from './ShareDialog';
 
 export function BulkToolbar({ condition, selected, onImported }: { condition: Record<string, unknown>; selected: number[]; onImported: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const canShare = useCan('device:device-share-more');
   const canImport = useCan('device:upload');
@@ -24,10 +26,10 @@ export function BulkToolbar({ condition, selected, onImported }: { condition: Re
   const [sharing, setSharing] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const fetchFile = async (key: string, path: string, body: unknown, name: string) => {
+  const fetchFile = async (key: string, call: CallName, body: unknown, name: string) => {
     setBusy(key);
     try {
-      await download(path, body, translate(name));
+      await api.download(call, body, translate(name));
     } catch (e) {
       notify(translate('deviceBulk.downloadFailed', { message: e instanceof Error ? e.message : String(e) }), { type: 'error' });
     } finally {
@@ -39,7 +41,7 @@ export function BulkToolbar({ condition, selected, onImported }: { condition: Re
       notify(translate('deviceBulk.noneSelected'), { type: 'warning' });
       return;
     }
-    void fetchFile('qrcode', BULK_PATHS.qrcode, { fIds: selected }, 'deviceBulk.qrcodeName');
+    void fetchFile('qrcode', 'device.qrcodes', { fIds: selected }, 'deviceBulk.qrcodeName');
   };
 
   return (
@@ -50,7 +52,7 @@ export function BulkToolbar({ condition, selected, onImported }: { condition: Re
         </Button>
       )}
       {canImport && (
-        <Button variant="outlined" startIcon={<DownloadIcon />} disabled={busy === 'template'} onClick={() => void fetchFile('template', BULK_PATHS.template, {}, 'deviceBulk.templateName')} data-testid="device-template">
+        <Button variant="outlined" startIcon={<DownloadIcon />} disabled={busy === 'template'} onClick={() => void fetchFile('template', 'device.template', {}, 'deviceBulk.templateName')} data-testid="device-template">
           {translate('deviceBulk.template')}
         </Button>
       )}
@@ -59,7 +61,7 @@ export function BulkToolbar({ condition, selected, onImported }: { condition: Re
           {translate('deviceBulk.import')}
         </Button>
       )}
-      <Button variant="outlined" startIcon={<FileDownloadOutlinedIcon />} disabled={busy === 'export'} onClick={() => void fetchFile('export', BULK_PATHS.export, { condition }, 'deviceBulk.exportName')} data-testid="device-export">
+      <Button variant="outlined" startIcon={<FileDownloadOutlinedIcon />} disabled={busy === 'export'} onClick={() => void fetchFile('export', 'device.export', { condition }, 'deviceBulk.exportName')} data-testid="device-export">
         {translate('deviceBulk.export')}
       </Button>
       <Button variant="outlined" startIcon={<QrCode2Icon />} disabled={busy === 'qrcode'} onClick={qrcodes} data-testid="device-qrcode">

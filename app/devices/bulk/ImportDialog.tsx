@@ -11,9 +11,10 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import type { DeviceImportProgress } from '../../../adapters/deviceImport';
-import { BULK_PATHS, IMPORT_ACCEPT, IMPORT_MAX_BYTES, download, importId, isSpreadsheet, uploadImport } from './api';
+import { IMPORT_ACCEPT, IMPORT_MAX_BYTES, importId, isSpreadsheet, uploadImport } from './api';
+import { useApi } from '../../components/calls';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
-import { importProblems } from '../../components/importText';
+import { importReportLines } from '../../components/ImportRefusal';
 import { useDeviceImportEvents } from '../live/events';
 
 /** Where an import is: its file on the way, or the server at work on it (its last progress event, if any came). */
@@ -51,9 +52,9 @@ function StageView({ stage }: { stage: Stage }) {
 export function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
   const opened = useOpenedOnce(open);
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
-  const [locale] = useLocaleState();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [stage, setStage] = useState<Stage | null>(null);
@@ -104,7 +105,7 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
     running.current = id;
     setStage({ kind: 'upload', sent: 0, total: file.size });
     try {
-      const answer = await uploadImport(file, {
+      const answer = await uploadImport(api, file, {
         id,
         onUpload: (sent, total) => setStage((now) => (now?.kind === 'upload' ? { kind: 'upload', sent, total } : now)),
         onUploaded: () => setStage((now) => (now?.kind === 'upload' ? { kind: 'server', progress: null } : now)),
@@ -112,7 +113,7 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
       const ok = answer.success !== false && answer.code === 200;
       if (ok && answer.data) setResult({ ok, text: translate('deviceBulk.imported', { total: answer.data.total, imported: answer.data.imported }) });
       // A refused file: every bad row, in the console's language where the words are the import's own.
-      else setResult({ ok, text: (await importProblems(translate, locale, 'device', answer.message)).join('\n') });
+      else setResult({ ok, text: importReportLines(translate, answer).join('\n') });
       if (ok && (answer.data?.imported ?? 0) > 0) onImported();
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 200 || error.status === 0) setResult({ ok: false, text: error instanceof Error ? error.message : String(error) });
@@ -125,7 +126,7 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
   };
 
   const template = () =>
-    download(BULK_PATHS.template, {}, translate('deviceBulk.templateName')).catch((e: unknown) =>
+    api.download('device.template', {}, translate('deviceBulk.templateName')).catch((e: unknown) =>
       notify(translate('deviceBulk.downloadFailed', { message: e instanceof Error ? e.message : String(e) }), { type: 'error' }),
     );
 

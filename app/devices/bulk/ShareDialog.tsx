@@ -1,10 +1,12 @@
-/** Batch share (spec §2, §5): devices and a user by phone or name; the server's successMsg and errorMsg are both shown. */
+/** Batch share (spec §2, §5): devices and a user by phone or name; what was shared and what was refused are both shown. */
 import { useEffect, useState } from 'react';
 import { Alert, Autocomplete, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { shareFailure } from '../shareText';
-import { ApiError, call } from '../../../adapters/http';
-import { BULK_PATHS, SHARE_LIST_SIZE } from './api';
+import { ApiError, envelopeText } from '../../../adapters/http';
+import { useApi } from '../../components/calls';
+import { reasonText } from '../../../adapters/i18nProvider';
+import type { ShareAnswer } from '../tabs/shares';
+import { SHARE_LIST_SIZE } from './api';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
 
 interface DeviceOption {
@@ -18,6 +20,7 @@ const label = (d: DeviceOption) => (d.fName ? `${d.fNumber}（${d.fName}）` : d
 export function ShareDialog({ open, selected, onClose }: { open: boolean; selected: number[]; onClose: () => void }) {
   const opened = useOpenedOnce(open);
   const translate = useTranslate();
+  const api = useApi();
   const [options, setOptions] = useState<DeviceOption[]>([]);
   const [loading, setLoading] = useState(false);
   const [devices, setDevices] = useState<DeviceOption[]>([]);
@@ -33,7 +36,7 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
     setOutcome(null);
     setErrors({});
     setUser('');
-    call<{ records: DeviceOption[] }>(BULK_PATHS.devices, { current: 1, size: SHARE_LIST_SIZE })
+    api.call<{ records: DeviceOption[] }>('device.list', { current: 1, size: SHARE_LIST_SIZE })
       .then((e) => {
         if (!alive) return;
         const rows = e.data?.records ?? [];
@@ -59,10 +62,10 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
     setBusy(true);
     setOutcome(null);
     try {
-      const answer = await call<{ successMsg?: string; errorMsg?: string }>(BULK_PATHS.share, { deviceIds: devices.map((d) => d.fId), user: user.trim() });
-      setOutcome({ success: answer.data?.successMsg || answer.message, error: answer.data?.errorMsg || undefined });
+      const answer = await api.call<ShareAnswer>('device.share', { deviceIds: devices.map((d) => d.fId), user: user.trim() });
+      setOutcome({ success: answer.data?.shared ? reasonText(answer.data.shared) : envelopeText(answer), error: answer.data?.refused ? reasonText(answer.data.refused) : undefined });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: shareFailure(translate, error instanceof Error ? error.message : String(error)) });
+      if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(false);
     }

@@ -1,17 +1,19 @@
 /** Use/remove (spec §4) for the device rows: offered with device:use, shown by the row only when canUse is 1. */
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../../adapters/http';
+import { ApiError } from '../../../adapters/http';
+import { useApi } from '../../components/calls';
 import { useCan } from '../../auth/useCan';
 import type { DeviceRow } from '../cells';
-import { BULK_PATHS } from './api';
 
 export function useDeviceUse(onDone: () => void): ((row: DeviceRow) => void) | undefined {
   const translate = useTranslate();
   const notify = useNotify();
   const allowed = useCan('device:use');
+  const api = useApi();
   if (!allowed) return undefined;
   return (row: DeviceRow) => {
-    call(BULK_PATHS.use, { fId: row.fId })
+    api
+      .call('device.use', { fId: row.fId })
       .then((answer) => {
         const added = Number((answer.data as { isUse?: number } | null)?.isUse) === 1;
         notify(translate(added ? 'deviceBulk.useAdded' : 'deviceBulk.useRemoved'), { type: 'success' });

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { call, ApiError } from '../../../adapters/http';
+import { ApiError } from '../../../adapters/http';
+import { useApi } from '../../components/calls';
+import { reasonText } from '../../../adapters/i18nProvider';
+import type { AnsweredReason } from '../../../contract/reasons';
 import { useCan } from '../../auth/useCan';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { useCommandText } from '../commandText';
 
 /** Batch command types (spec §4) with the permission code that offers each. */
 export const BATCH_COMMANDS = [
@@ -17,10 +19,17 @@ export const BATCH_COMMANDS = [
   { type: 6, code: 'device:batch-unlock', label: 'device.batch.unlock' },
 ] as const;
 
-function BatchButton({ type, code, label, selected, onDone }: { type: number; code: string; label: string; selected: number[]; onDone: (lines: string[]) => void }) {
+/** How one device answered a batch command: its number, and why by code. */
+export interface BatchOutcome {
+  fNumber: string;
+  ok: boolean;
+  reason: AnsweredReason;
+}
+
+function BatchButton({ type, code, label, selected, onDone }: { type: number; code: string; label: string; selected: number[]; onDone: (outcomes: BatchOutcome[]) => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
-  const say = useCommandText();
   const allowed = useCan(code);
   const [busy, setBusy] = useState(false);
   const { ask, dialog } = useConfirm();
@@ -28,10 +37,10 @@ function BatchButton({ type, code, label, selected, onDone }: { type: number; co
   const run = async () => {
     setBusy(true);
     try {
-      const answer = await call<string>('/biz/t-device/send', { fIds: selected, fCmdType: type });
-      onDone(String(answer.data ?? '').split('\n').filter(Boolean));
+      const answer = await api.call<BatchOutcome[]>('command.batch', { fIds: selected, fCmdType: type, byDevice: true });
+      onDone(Array.isArray(answer.data) ? answer.data : []);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 200) notify(say(error instanceof Error ? error.message : String(error)), { type: 'warning' });
+      if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'warning' });
     } finally {
       setBusy(false);
     }
@@ -57,8 +66,7 @@ function BatchButton({ type, code, label, selected, onDone }: { type: number; co
 /** The batch buttons over the selected devices, and the devices' answers line by line. */
 export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () => void }) {
   const translate = useTranslate();
-  const say = useCommandText();
-  const [lines, setLines] = useState<string[] | null>(null);
+  const [lines, setLines] = useState<BatchOutcome[] | null>(null);
   const opened = useOpenedOnce(lines !== null);
   return (
     <>
@@ -81,9 +89,8 @@ export function BatchBar({ selected, onDone }: { selected: number[]; onDone: () 
           <DialogContent>
             <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="device-batch-result">
               {(lines ?? []).map((line) => (
-                // The device's own answer decides: text containing 成功 is a success.
-                <Alert key={line} severity={line.includes('成功') ? 'success' : 'error'} sx={{ py: 0 }}>
-                  {say(line)}
+                <Alert key={line.fNumber} severity={line.ok ? 'success' : 'error'} sx={{ py: 0 }}>
+                  {`${line.fNumber}: ${reasonText(line.reason)}`}
                 </Alert>
               ))}
             </Box>

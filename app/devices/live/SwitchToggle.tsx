@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Switch, Tooltip } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { call } from '../../../adapters/http';
+import { envelopeText } from '../../../adapters/http';
+import { useApi } from '../../components/calls';
 import type { DeviceRow } from '../cells';
-import { useCommandText } from '../commandText';
 
 /** After a refused toggle the switch returns and the device is read again this much later (spec §9). */
 export const SWITCH_RELOAD_MS = 1500;
@@ -14,8 +14,8 @@ export const SWITCH_RELOAD_MS = 1500;
  */
 export function SwitchToggle({ row, onChanged }: { row: DeviceRow; onChanged: () => void }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
-  const say = useCommandText();
   const stored = Number(row.switchStatus) === 1;
   const locked = Number(row.fLock) === 1;
   const [on, setOn] = useState(stored || locked);
@@ -26,12 +26,12 @@ export function SwitchToggle({ row, onChanged }: { row: DeviceRow; onChanged: ()
     setOn(next);
     setBusy(true);
     try {
-      const answer = await call<unknown>('/app/device/send-switch', { deviceId: row.fId, onOff: next ? 1 : 0 });
-      notify(say(answer.message), { type: 'success' });
+      const answer = await api.call<unknown>('command.switch', { deviceId: row.fId, onOff: next ? 1 : 0 });
+      notify(envelopeText(answer), { type: 'success' });
       onChanged();
     } catch (error) {
       setOn(!next);
-      notify(say(error instanceof Error ? error.message : String(error)), { type: 'error' });
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
       setTimeout(onChanged, SWITCH_RELOAD_MS);
     } finally {
       setBusy(false);

@@ -5,7 +5,8 @@
  * subscribe with the hooks.
  */
 import { useEffect, useState } from 'react';
-import { call, getToken } from '../../../adapters/http';
+import { getToken } from '../../../adapters/http';
+import { callUrl, dataProvider } from '../../../adapters/dataProvider';
 import type { DeviceAlarmEvent } from '../../../adapters/deviceAlarm';
 import type { DeviceImportProgress } from '../../../adapters/deviceImport';
 import type { AlarmEvent as ContractAlarmEvent, DeviceChange, MessageEvent as CentreMessage } from '../../../contract/liveEvents';
@@ -39,13 +40,17 @@ let broker: BrokerState = 'unknown';
 
 let opening = false;
 
-/** Asks for a single-use ticket (the token travels in the header, never in the URL), then opens the stream. */
+/**
+ * Asks for a single-use ticket (live.ticket: the token travels in the header, never in the URL), then
+ * opens the stream (live.events). One stream per tab, shared by every page: asked of the data provider
+ * itself, outside any component.
+ */
 async function connect() {
   if (source || opening || !getToken() || typeof EventSource === 'undefined') return;
   opening = true;
   let ticket: string;
   try {
-    ticket = ((await call('/api/events/ticket', {}, { quiet: true })).data as { ticket: string }).ticket;
+    ticket = ((await dataProvider.call('live.ticket', {}, { quiet: true })).data as { ticket: string }).ticket;
   } catch {
     opening = false;
     return;
@@ -56,7 +61,7 @@ async function connect() {
 }
 
 function open(ticket: string) {
-  source = new EventSource(`/api/events?ticket=${encodeURIComponent(ticket)}`);
+  source = new EventSource(callUrl('live.events', {}, { ticket }));
   source.addEventListener('device', (m) => {
     const e = JSON.parse((m as MessageEvent).data) as DeviceEvent;
     for (const l of listeners) l.device?.(e);

@@ -4,7 +4,6 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useTranslate } from 'react-admin';
-import { endpoints } from '../../../adapters/generated/endpoints';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
@@ -12,7 +11,6 @@ import { validateField } from '../../components/validate';
 import { resourceConfig } from '../../resources/config';
 import { DraftActions, useRowDrafts, type Draft } from './shared';
 
-const PATHS = endpoints.deviceAlarmCabinet;
 const CODES = { list: 'deviceAlarmCabinet:list', edit: 'deviceAlarmCabinet:edit' };
 const UNITS = ['ppm', '%vol', '%LEL'];
 const CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -61,7 +59,7 @@ function CabinetTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
   const canList = useCan(CODES.list);
   const canEdit = useCan(CODES.edit);
-  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Cabinet>({ canList, deviceId: device.fId, paths: PATHS, fresh: NEW_ROW, texts: 'deviceCabinet' });
+  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Cabinet>({ canList, deviceId: device.fId, entity: 'deviceAlarmCabinet', fresh: NEW_ROW, texts: 'deviceCabinet' });
 
   /** The body of a row's save, or the first thing wrong with it. */
   const bodyOf = (row: Row) => {

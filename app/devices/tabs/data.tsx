@@ -2,12 +2,12 @@ import { Box, Button, CircularProgress, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
-import { ReadingsTable, pathsFor, useReadings } from './shared';
+import { ReadingsTable, callsFor, useReadings } from './shared';
 
 /** Data display: the device's latest samples; refresh asks the device for fresh values first. */
 function DataTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
-  const { data, loading, error, load } = useReadings(device.fId, pathsFor(device).elec);
+  const { data, loading, error, load } = useReadings(device.fId, callsFor(device).elec);
   return (
     <Box data-testid="device-data-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>

@@ -1,16 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Paper, Table, TableBody, TableCell, TableContainer,
-  TableHead, TableRow, TextField,
-} from '@mui/material';
-import { Pager, pagerCounts, type Counted } from '../../components/Pager';
+import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Paper, TextField } from '@mui/material';
+import { DataTable } from '../../components/DataTable';
+import type { Counted } from '../../components/Pager';
 import { DateTimeInput } from '../../components/DateTimeInput';
 import SearchIcon from '@mui/icons-material/Search';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { EmptyState } from '../../components/EmptyState';
-import { PATHS, send } from './shared';
+import { CALLS, useSend } from './shared';
 
 interface MessageRow {
   fId: number;
@@ -49,6 +47,7 @@ function pretty(payload: string): string {
  */
 export function MessageLog({ scope }: { scope: { deviceId: number } | { productId: number } }) {
   const translate = useTranslate();
+  const send = useSend();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(0);
@@ -60,7 +59,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
   const [full, setFull] = useState<MessageRow | null>(null);
 
   const load = useCallback(async () => {
-    const res = await send<{ records: MessageRow[] } & Counted>(PATHS.records, {
+    const res = await send<{ records: MessageRow[] } & Counted>(CALLS.records, {
       current: page + 1,
       size,
       condition: {
@@ -134,54 +133,49 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
         <EmptyState />
       ) : (
         <Paper variant="outlined">
-          <TableContainer data-testid="logs-table">
-            <Table size="small" sx={{ tableLayout: 'fixed' }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ width: 170 }}>{translate('deviceTab.logs.intime')}</TableCell>
-                  <TableCell sx={{ width: 80 }}>{translate('deviceTab.logs.direction')}</TableCell>
-                  <TableCell sx={{ width: 230 }}>{translate('deviceTab.logs.topic')}</TableCell>
-                  <TableCell>{translate('deviceTab.logs.payload')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((r) => {
+          <DataTable
+            rows={rows}
+            rowKey={(r) => r.fId}
+            empty={false}
+            containerProps={{ 'data-testid': 'logs-table' }}
+            tableProps={{ sx: { tableLayout: 'fixed' } }}
+            rowProps={() => ({ hover: false, 'data-testid': 'logs-row' })}
+            columns={[
+              { key: 'intime', header: translate('deviceTab.logs.intime'), headerSx: { width: 170 }, cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.fIntime },
+              { key: 'direction', header: translate('deviceTab.logs.direction'), headerSx: { width: 80 }, cell: (r) => <Chip size="small" variant="outlined" color={r.fDirection === 'up' ? 'primary' : 'secondary'} label={translate(`deviceTab.logs.directions.${r.fDirection}`, { _: r.fDirection })} /> },
+              { key: 'topic', header: translate('deviceTab.logs.topic'), headerSx: { width: 230 }, cellSx: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.fTopic }), cell: (r) => r.fTopic },
+              {
+                key: 'payload',
+                header: translate('deviceTab.logs.payload'),
+                cellSx: { fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' },
+                cellProps: () => ({ 'data-testid': 'logs-payload' }),
+                cell: (r) => {
                   const cut = r.fPayload.length > PAYLOAD_CUT;
                   return (
-                    <TableRow key={r.fId} data-testid="logs-row">
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.fIntime}</TableCell>
-                      <TableCell>
-                        <Chip size="small" variant="outlined" color={r.fDirection === 'up' ? 'primary' : 'secondary'} label={translate(`deviceTab.logs.directions.${r.fDirection}`, { _: r.fDirection })} />
-                      </TableCell>
-                      <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.fTopic}>
-                        {r.fTopic}
-                      </TableCell>
-                      <TableCell sx={{ fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' }} data-testid="logs-payload">
-                        {cut ? `${r.fPayload.slice(0, PAYLOAD_CUT)}...` : r.fPayload}
-                        {cut && (
-                          <Button size="small" sx={{ ml: 1, minWidth: 0, py: 0 }} onClick={() => setFull(r)} data-testid="logs-payload-more">
-                            {translate('deviceTab.logs.more')}
-                          </Button>
-                        )}
-                      </TableCell>
-                    </TableRow>
+                    <>
+                      {cut ? `${r.fPayload.slice(0, PAYLOAD_CUT)}...` : r.fPayload}
+                      {cut && (
+                        <Button size="small" sx={{ ml: 1, minWidth: 0, py: 0 }} onClick={() => setFull(r)} data-testid="logs-payload-more">
+                          {translate('deviceTab.logs.more')}
+                        </Button>
+                      )}
+                    </>
                   );
-                })}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <Pager
-            component="div"
-            {...pagerCounts(counted)}
-            page={page}
-            rowsPerPage={size}
-            rowsPerPageOptions={SIZES}
-            onPageChange={(_e, p) => setPage(p)}
-            onRowsPerPageChange={(e) => {
-              setSize(Number(e.target.value));
-              setPage(0);
+                },
+              },
+            ]}
+            pager={{
+              count: counted,
+              page,
+              rowsPerPage: size,
+              sizes: SIZES,
+              onPage: setPage,
+              onSize: (n) => {
+                setSize(n);
+                setPage(0);
+              },
+              testId: 'logs-pager',
             }}
-            data-testid="logs-pager"
           />
         </Paper>
       )}

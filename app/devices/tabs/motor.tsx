@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Box, FormControlLabel, Paper, Switch, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCommandText } from '../commandText';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
-import { PATHS, isBreaker, send, useLoginPassword } from './shared';
+import { CALLS, isBreaker, useSend, useLoginPassword } from './shared';
 
 const DEVICE_PASSWORD_MAX = 4;
 
@@ -16,8 +15,8 @@ const DEVICE_PASSWORD_MAX = 4;
 function MotorTab({ device, reload }: DeviceTabProps) {
   const translate = useTranslate();
   const notify = useNotify();
-  const say = useCommandText();
   const canControl = useCan('device:control');
+  const send = useSend();
   const { guard, dialog } = useLoginPassword();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -37,14 +36,14 @@ function MotorTab({ device, reload }: DeviceTabProps) {
       () =>
         void (async () => {
           setBusy(true);
-          const res = await send(PATHS.motor, { deviceId: device.fId, onOff: checked ? 1 : 0, password, isSendCmd: true });
+          const res = await send(CALLS.motor, { deviceId: device.fId, onOff: checked ? 1 : 0, password, isSendCmd: true });
           setBusy(false);
           if (res.ok) {
-            notify(say(res.message) || translate('deviceTab.sendSuccess'), { type: 'success' });
+            notify(res.message || translate('deviceTab.sendSuccess'), { type: 'success' });
             reload();
           } else {
             setOn(previous);
-            if (!res.announced) notify(say(res.message), { type: 'error' });
+            if (!res.announced) notify(res.message, { type: 'error' });
           }
         })(),
       () => setOn(previous),

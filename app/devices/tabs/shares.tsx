@@ -1,6 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import { failureText } from '../../components/failure';
-import { shareFailure } from '../shareText';
 import {
   Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer,
   TableHead, TableRow, TextField, Typography,
@@ -11,7 +9,17 @@ import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { PATHS, send } from './shared';
+import { CALLS, useSend } from './shared';
+import { reasonText } from '../../../adapters/i18nProvider';
+import type { AnsweredReason } from '../../../contract/reasons';
+
+/** What a share answers: the legacy summaries, and the same by code (devices shared, devices refused). */
+export interface ShareAnswer {
+  successMsg?: string;
+  errorMsg?: string;
+  shared?: AnsweredReason;
+  refused?: AnsweredReason;
+}
 
 interface ShareRow {
   fId: number;
@@ -28,6 +36,7 @@ const ALL = 10000;
 /** Add by phone or name; one device here, the list's batch share sends several. */
 function ShareDialog({ open, deviceId, onClose, onShared }: { open: boolean; deviceId: number; onClose: () => void; onShared: () => void }) {
   const translate = useTranslate();
+  const send = useSend();
   const notify = useNotify();
   const [user, setUser] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -46,16 +55,16 @@ function ShareDialog({ open, deviceId, onClose, onShared }: { open: boolean; dev
       return;
     }
     setBusy(true);
-    const res = await send<{ successMsg: string; errorMsg: string }>(PATHS.shareMore, { deviceIds: [deviceId], user: user.trim() });
+    const res = await send<ShareAnswer>(CALLS.shareMore, { deviceIds: [deviceId], user: user.trim() });
     setBusy(false);
     if (res.ok) {
-      notify(res.data?.successMsg || res.message, { type: 'success' });
-      if (res.data?.errorMsg) notify(res.data.errorMsg, { type: 'warning' });
+      notify(res.data?.shared ? reasonText(res.data.shared) : res.message, { type: 'success' });
+      if (res.data?.refused) notify(reasonText(res.data.refused), { type: 'warning' });
       onClose();
       onShared();
     } else if (!res.announced) {
       // The dialog stays open so the name can be corrected.
-      setError(res.message ? shareFailure(translate, res.message) : translate('deviceTab.shares.failed'));
+      setError(res.message || translate('deviceTab.shares.failed'));
     }
   };
 
@@ -99,6 +108,7 @@ function ShareDialog({ open, deviceId, onClose, onShared }: { open: boolean; dev
 /** Share management: who the device is shared with (shared users only, fOwner 0), add and withdraw. */
 function SharesTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
+  const send = useSend();
   const notify = useNotify();
   const canShare = useCan('device:device-share-more');
   const canDelete = useCan('device:share-del');
@@ -109,7 +119,7 @@ function SharesTab({ device }: DeviceTabProps) {
 
   const load = useCallback(async () => {
     setLoading(true);
-    const res = await send<{ records: ShareRow[] }>(PATHS.shares, { condition: { deviceId: device.fId }, current: 1, size: ALL });
+    const res = await send<{ records: ShareRow[] }>(CALLS.shares, { condition: { deviceId: device.fId }, current: 1, size: ALL });
     setLoading(false);
     setRows((res.data?.records ?? []).filter((r) => Number(r.fOwner) === 0));
   }, [device.fId]);
@@ -119,9 +129,9 @@ function SharesTab({ device }: DeviceTabProps) {
 
   const remove = (row: ShareRow) =>
     ask(translate('deviceTab.shares.confirmDelete'), async () => {
-      const res = await send(PATHS.shareDel, { fId: row.fId });
-      if (res.ok) notify(translate('deviceTab.shares.deleted'), { type: 'success' });
-      else if (!res.announced) notify(failureText(translate, 'deviceTab.shares.deleteFailed', res.message), { type: 'error' });
+      const res = await send(CALLS.shareDel, { fId: row.fId });
+      if (res.ok) notify(res.message, { type: 'success' });
+      else if (!res.announced) notify(res.message || translate('deviceTab.shares.deleteFailed'), { type: 'error' });
       await load();
     });
 

@@ -11,6 +11,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { deviceType, type DeviceTab, type DeviceTabProps } from '../DeviceDrawer';
 import { TIME_TYPE_DAY, defaultRange, fetchDeviceTotal, type DeviceTotal } from '../../statistics/api';
+import { useApi } from '../../components/calls';
 
 // Charts load with the tab, not with the device list.
 const EnergyChart = lazyChunk(() => import('../../statistics/EnergyChart'));
@@ -19,6 +20,7 @@ const GATEWAY_TYPES = [2, 4];
 
 function StatisticsTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const [range, setRange] = useState(() => {
     const r = defaultRange(TIME_TYPE_DAY);
@@ -35,14 +37,14 @@ function StatisticsTab({ device }: DeviceTabProps) {
       }
       setLoading(true);
       try {
-        setResult(await fetchDeviceTotal({ deviceIds: [device.fId], stime: `${begin} 00:00:00`, etime: `${end} 23:59:59`, timeType: TIME_TYPE_DAY }));
+        setResult(await fetchDeviceTotal(api, { deviceIds: [device.fId], stime: `${begin} 00:00:00`, etime: `${end} 23:59:59`, timeType: TIME_TYPE_DAY }));
       } catch (error) {
         if (error instanceof ApiError && error.status === 200) notify(error.message, { type: 'error' });
       } finally {
         setLoading(false);
       }
     },
-    [device.fId, notify, translate],
+    [device.fId, notify, translate, api],
   );
 
   useEffect(() => {

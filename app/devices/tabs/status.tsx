@@ -5,12 +5,11 @@ import {
 import RefreshIcon from '@mui/icons-material/Refresh';
 import LockIcon from '@mui/icons-material/Lock';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCommandText } from '../commandText';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { OnlineChip } from '../cells';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
-import { LatestReadings, PATHS, pathsFor, send, useReadings } from './shared';
+import { LatestReadings, CALLS, callsFor, useSend, useReadings } from './shared';
 
 /** The spec's pause before a failed toggle's command state is read again. */
 const RELOAD_AFTER_FAILURE_MS = 1500;
@@ -34,11 +33,12 @@ const STATE_COLOR: Record<string, 'default' | 'info' | 'success' | 'error' | 'wa
 };
 
 function useCommands(deviceId: number) {
+  const send = useSend();
   const [rows, setRows] = useState<CommandRecord[]>([]);
   const load = useCallback(async () => {
-    const res = await send<{ records: CommandRecord[] }>(PATHS.commands, { deviceId, current: 1, size: COMMAND_ROWS });
+    const res = await send<{ records: CommandRecord[] }>(CALLS.commands, { deviceId, current: 1, size: COMMAND_ROWS });
     if (res.data?.records) setRows(res.data.records);
-  }, [deviceId]);
+  }, [deviceId, send]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -55,9 +55,9 @@ const bit = (v: unknown) => (Number(v) === 1 ? 1 : 0);
 function StatusTab({ device, reload }: DeviceTabProps) {
   const translate = useTranslate();
   const notify = useNotify();
-  const say = useCommandText();
   const canControl = useCan('device:control');
-  const readings = useReadings(device.fId, pathsFor(device).elec);
+  const send = useSend();
+  const readings = useReadings(device.fId, callsFor(device).elec);
   const commands = useCommands(device.fId);
   const [switchOn, setSwitchOn] = useState(bit(device.switchStatus));
   const [locked, setLocked] = useState(bit(device.fLock));
@@ -83,10 +83,10 @@ function StatusTab({ device, reload }: DeviceTabProps) {
     set(value);
     setBusy(what);
     void commands.load();
-    const res = what === 'switch' ? await send(PATHS.sendSwitch, { deviceId: device.fId, onOff: value }) : await send(PATHS.sendLock, { deviceId: device.fId, lock: value });
+    const res = what === 'switch' ? await send(CALLS.sendSwitch, { deviceId: device.fId, onOff: value }) : await send(CALLS.sendLock, { deviceId: device.fId, lock: value });
     setBusy(null);
     if (res.ok) {
-      notify(say(res.message) || translate('deviceTab.sendSuccess'), { type: 'success' });
+      notify(res.message || translate('deviceTab.sendSuccess'), { type: 'success' });
       // Locking closes the breaker as well.
       if (what === 'lock' && value === 1) setSwitchOn(1);
       void commands.load();
@@ -96,7 +96,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
     }
     set(previous);
     // The switch's failure reads as the spec words it (获取开关状态异常:…); the lock's is the device's own answer.
-    if (!res.announced) notify(what === 'switch' ? translate('deviceTab.status.switchFailed', { message: say(res.message) }) : say(res.message) || translate('deviceTab.saveFailed'), { type: 'error' });
+    if (!res.announced) notify(what === 'switch' ? translate('deviceTab.status.switchFailed', { message: res.message }) : res.message || translate('deviceTab.saveFailed'), { type: 'error' });
     afterFailure();
   };
 

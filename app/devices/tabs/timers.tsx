@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Box, Button, Chip, IconButton, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, IconButton, Paper, Switch, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SyncIcon from '@mui/icons-material/Sync';
 import { useNotify, useTranslate } from 'react-admin';
@@ -7,10 +7,11 @@ import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { CODES, TIMER_PATHS, hasTimers, request, type Timer } from './timers/api';
+import { CODES, hasTimers, type Timer } from './timers/api';
+import { useRequest } from '../../components/calls';
 import { TimerDialog } from './timers/TimerDialog';
 import { SyncDialog } from './timers/SyncDialog';
-import { Pager } from '../../components/Pager';
+import { DataTable } from '../../components/DataTable';
 import { IconAction } from '../../components/IconAction';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -23,6 +24,7 @@ interface Page {
 /** The device's timers: time, validity, action, reverse, state (saved on toggle), last and next run. */
 function TimersTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const canList = useCan(CODES.timerList);
   const canEdit = useCan(CODES.edit);
@@ -40,7 +42,7 @@ function TimersTab({ device }: DeviceTabProps) {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page>(TIMER_PATHS.list, { condition: { fDeviceId: device.fId }, current: page + 1, size });
+    const res = await request<Page>('deviceTiming.list', { condition: { fDeviceId: device.fId }, current: page + 1, size });
     setLoading(false);
     if (res.ok && res.data) setData({ records: res.data.records ?? [], total: Number(res.data.total ?? 0) });
   }, [canList, device.fId, page, size]);
@@ -54,7 +56,7 @@ function TimersTab({ device }: DeviceTabProps) {
     setToggling(row.fId);
     // Shown at once; a refusal puts the server's state back.
     setData((d) => ({ ...d, records: d.records.map((r) => (r.fId === row.fId ? { ...r, fState: on ? 1 : 0 } : r)) }));
-    const res = await request<Timer>(TIMER_PATHS.save, { fId: row.fId, fState: on ? 1 : 0 });
+    const res = await request<Timer>('deviceTiming.save', { fId: row.fId, fState: on ? 1 : 0 });
     setToggling(null);
     if (res.ok) notify(translate('deviceTimers.saved'), { type: 'success' });
     else if (!res.announced) notify(translate('deviceTimers.saveFailed', { message: res.message }), { type: 'error' });
@@ -63,7 +65,7 @@ function TimersTab({ device }: DeviceTabProps) {
 
   const remove = (row: Timer) =>
     ask(translate('deviceTimers.confirmDelete'), async () => {
-      const res = await request(TIMER_PATHS.delete, { fId: row.fId });
+      const res = await request('deviceTiming.delete', { fId: row.fId });
       if (res.ok) notify(translate('deviceTimers.deleted'), { type: 'success' });
       else if (!res.announced) notify(translate('deviceTimers.deleteFailed', { message: res.message }), { type: 'error' });
       if (res.ok && data.records.length === 1 && page > 0) setPage((p) => p - 1);
@@ -95,72 +97,66 @@ function TimersTab({ device }: DeviceTabProps) {
         <EmptyState message={translate(loading ? 'common.loading' : 'deviceTimers.empty')} />
       ) : (
         <Paper variant="outlined">
-          <TableContainer data-testid="timer-table">
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('deviceTimers.time')}</TableCell>
-                  <TableCell>{translate('deviceTimers.validType')}</TableCell>
-                  <TableCell>{translate('deviceTimers.opt')}</TableCell>
-                  <TableCell>{translate('deviceTimers.reverse')}</TableCell>
-                  <TableCell>{translate('deviceTimers.state')}</TableCell>
-                  <TableCell>{translate('deviceTimers.runTime')}</TableCell>
-                  <TableCell>{translate('deviceTimers.runNextTime')}</TableCell>
-                  {(canEdit || canDelete) && <TableCell align="right">{translate('common.actions')}</TableCell>}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.records.map((r) => (
-                  <TableRow key={r.fId} hover data-testid="timer-row" data-id={r.fId}>
-                    <TableCell sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>{r.fTime}</TableCell>
-                    <TableCell>{translate(`deviceTimers.validTypes.${r.fValidType}`)}</TableCell>
-                    <TableCell>
-                      <Chip size="small" label={translate(`deviceTimers.opts.${r.fOpt}`)} color={Number(r.fOpt) === 1 ? 'success' : 'default'} variant={Number(r.fOpt) === 1 ? 'filled' : 'outlined'} />
-                    </TableCell>
-                    <TableCell sx={{ color: Number(r.fReverse) === 1 ? 'text.primary' : 'text.disabled', whiteSpace: 'nowrap' }}>{reverseText(r)}</TableCell>
-                    <TableCell>
-                      <Switch
-                        size="small"
-                        checked={Number(r.fState) === 1}
-                        disabled={!canEdit || toggling === r.fId}
-                        onChange={(_e, on) => void toggle(r, on)}
-                        slotProps={{ input: { 'aria-label': translate('deviceTimers.state'), ...({ 'data-testid': 'timer-state-toggle' } as object) } }}
-                      />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap', color: r.fRunTime ? 'text.primary' : 'text.disabled' }}>{r.fRunTime ?? '-'}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap', color: r.fRunNextTime ? 'text.primary' : 'text.disabled' }}>{r.fRunNextTime ?? '-'}</TableCell>
-                    {(canEdit || canDelete) && (
-                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                        {canEdit && (
-                          <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />
-                        )}
-                        {canEdit && (
-                          <Tooltip title={translate('deviceTimers.syncTitle')}>
-                            <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
-                              <SyncIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
-                        )}
-                        {canDelete && (
-                          <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />
-                        )}
-                      </TableCell>
-                    )}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <Pager
-            component="div"
-            count={data.total}
-            page={page}
-            rowsPerPage={size}
-            rowsPerPageOptions={PAGE_SIZES}
-            onPageChange={(_e, p) => setPage(p)}
-            onRowsPerPageChange={(e) => {
-              setSize(Number(e.target.value));
-              setPage(0);
+          <DataTable
+            rows={data.records}
+            rowKey={(r) => r.fId ?? 0}
+            empty={false}
+            containerProps={{ 'data-testid': 'timer-table' }}
+            rowProps={(r) => ({ 'data-testid': 'timer-row', 'data-id': r.fId })}
+            columns={[
+              { key: 'time', header: translate('deviceTimers.time'), cellSx: { fontWeight: 600, fontVariantNumeric: 'tabular-nums' }, cell: (r) => r.fTime },
+              { key: 'validType', header: translate('deviceTimers.validType'), cell: (r) => translate(`deviceTimers.validTypes.${r.fValidType}`) },
+              { key: 'opt', header: translate('deviceTimers.opt'), cell: (r) => <Chip size="small" label={translate(`deviceTimers.opts.${r.fOpt}`)} color={Number(r.fOpt) === 1 ? 'success' : 'default'} variant={Number(r.fOpt) === 1 ? 'filled' : 'outlined'} /> },
+              { key: 'reverse', header: translate('deviceTimers.reverse'), cellSxOf: (r) => ({ color: Number(r.fReverse) === 1 ? 'text.primary' : 'text.disabled', whiteSpace: 'nowrap' }), cell: (r) => reverseText(r) },
+              {
+                key: 'state',
+                header: translate('deviceTimers.state'),
+                cell: (r) => (
+                  <Switch
+                    size="small"
+                    checked={Number(r.fState) === 1}
+                    disabled={!canEdit || toggling === r.fId}
+                    onChange={(_e, on) => void toggle(r, on)}
+                    slotProps={{ input: { 'aria-label': translate('deviceTimers.state'), ...({ 'data-testid': 'timer-state-toggle' } as object) } }}
+                  />
+                ),
+              },
+              { key: 'runTime', header: translate('deviceTimers.runTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunTime ?? '-' },
+              { key: 'runNextTime', header: translate('deviceTimers.runNextTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunNextTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunNextTime ?? '-' },
+              ...(canEdit || canDelete
+                ? [
+                    {
+                      key: 'actions',
+                      header: translate('common.actions'),
+                      align: 'right' as const,
+                      cellSx: { whiteSpace: 'nowrap' },
+                      cell: (r: Timer) => (
+                        <>
+                          {canEdit && <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />}
+                          {canEdit && (
+                            <Tooltip title={translate('deviceTimers.syncTitle')}>
+                              <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
+                                <SyncIcon fontSize="small" />
+                              </IconButton>
+                            </Tooltip>
+                          )}
+                          {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />}
+                        </>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+            pager={{
+              count: data.total,
+              page,
+              rowsPerPage: size,
+              sizes: PAGE_SIZES,
+              onPage: setPage,
+              onSize: (n) => {
+                setSize(n);
+                setPage(0);
+              },
             }}
           />
         </Paper>

@@ -2013,6 +2013,8 @@ export default {
     "device:batch-locked": "Batch lock",
     "device:batch-unlock": "Batch unlock",
     "device:use": "Use device",
+    "device:device-share-more": "Share devices",
+    "device:share-del": "Delete share",
     "deviceAlarmCabinet:list": "View alarm settings",
     "deviceAlarmCabinet:edit": "Edit alarm settings",
     "deviceSwitch:list": "View switch schedules",
@@ -2106,6 +2108,1453 @@ export default {
     "user:edit": "Edit users",
     "user:export": "Export users"
   },
+  "reasons": {
+    "import": {
+      "badFormat": "The file is not a spreadsheet (xlsx or xls)",
+      "tooLarge": "The file is too large",
+      "noFile": "Choose a file to import",
+      "empty": "The file holds no rows",
+      "failed": "The import failed; nothing was imported",
+      "done": "Imported %{count} rows"
+    },
+    "system": {
+      "badParameter": "The request names nothing valid"
+    },
+    "register": {
+      "phoneRegistered": "This mobile number is already registered",
+      "done": "Registered"
+    },
+    "user": {
+      "notFound": "The user does not exist",
+      "roleMissing": "A chosen role does not exist",
+      "selfDelete": "You cannot delete the account you are signed in with",
+      "selfDisable": "You cannot disable the account you are signed in with",
+      "statusRequired": "Choose a status",
+      "statusChanged": "The user's status was changed",
+      "phoneRepeated": "The mobile phone number appears more than once in the file",
+      "fAdmin": {
+        "required": "Choose the kind of user"
+      },
+      "fChineseName": {
+        "required": "Name is required",
+        "maxLength": "The name is too long"
+      },
+      "fPhone": {
+        "required": "Mobile phone is required",
+        "pattern": "Invalid mobile phone number",
+        "unique": "This mobile phone number is already used"
+      },
+      "fRoleIds": {
+        "required": "Choose at least one role"
+      },
+      "fPic": {
+        "format": "Incorrect file format"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      },
+      "resetPassword": {
+        "done": "Password reset"
+      },
+      "status": {
+        "done": "User status changed"
+      }
+    },
+    "sheet": {
+      "userSheet": "Users",
+      "userExportFile": "users.xlsx",
+      "userTemplateFile": "users-template.xlsx",
+      "userKindColumn": "Kind (Ordinary user/Administrator/Agent)",
+      "userRolesColumn": "Roles (role aliases, separated by commas)",
+      "userPasswordColumn": "Password (at least 6 characters)",
+      "userExampleName": "Zhang San",
+      "userKindOrdinary": "Ordinary user",
+      "userKindAdmin": "Administrator",
+      "userKindAgent": "Agent",
+      "enabled": "Enabled",
+      "disabled": "Disabled"
+    },
+    "jurisdiction": {
+      "areasMalformed": "The regions in charge are not valid",
+      "areasMissing": "A region in charge does not exist",
+      "streetsMalformed": "The streets in charge are not valid",
+      "streetsMissing": "A street in charge does not exist",
+      "tooMany": "Too many regions or streets in charge"
+    },
+    "role": {
+      "notFound": "The role does not exist",
+      "builtInAlias": "A built-in role keeps its alias",
+      "builtIn": "A built-in role cannot be deleted",
+      "inUse": "Users hold this role: it cannot be deleted",
+      "adminPermissions": "The super administrator holds every permission already",
+      "granted": "Permissions saved",
+      "adminName": "Super administrator",
+      "agentName": "Agent",
+      "userName": "Ordinary user",
+      "name": {
+        "required": "Role name is required",
+        "maxLength": "Too long"
+      },
+      "alias": {
+        "required": "Alias is required",
+        "maxLength": "Too long",
+        "unique": "This role alias is already used"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      },
+      "permissions": {
+        "done": "Permissions granted"
+      }
+    },
+    "menu": {
+      "notFound": "The menu does not exist",
+      "sortNotInteger": "The order must be a whole number",
+      "tooLong": "A value is too long",
+      "parentMissing": "The parent menu does not exist",
+      "parentCycle": "The parent cannot be the menu itself or one below it",
+      "hasChildren": "Delete its children first",
+      "menuName": {
+        "required": "Name is required"
+      },
+      "menuUri": {
+        "required": "Address is required"
+      },
+      "icon": {
+        "required": "Icon is required"
+      },
+      "sort": {
+        "required": "Order is required"
+      },
+      "permissions": {
+        "required": "Permission code is required",
+        "unique": "This permission identifier is already used"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      }
+    },
+    "department": {
+      "parentMissing": "The parent department does not exist",
+      "parentSelf": "A department cannot be its own parent",
+      "parentCycle": "The parent cannot be one of this department's sub-departments",
+      "hasChildren": "Delete the sub-departments first",
+      "fDepartmentId": {
+        "required": "Department number is required",
+        "type": "Department number must be a number",
+        "minimum": "Department number must be greater than 0",
+        "unique": "Department number already exists"
+      },
+      "fDepartmentName": {
+        "required": "Department name is required",
+        "maxLength": "Department name is at most 100 characters"
+      },
+      "fHighDepartmentId": {
+        "type": "Invalid parent department",
+        "minimum": "Invalid parent department"
+      },
+      "save": {
+        "done": "Department saved"
+      },
+      "delete": {
+        "done": "Department deleted"
+      }
+    },
+    "area": {
+      "parentMissing": "The parent area does not exist",
+      "parentSelf": "An area cannot be its own parent",
+      "parentCycle": "The parent cannot be one of this area's sub-areas",
+      "hasChildren": "Delete the sub-areas first",
+      "fAreaId": {
+        "required": "Area number is required",
+        "type": "Area number must be a number",
+        "minimum": "Area number must be greater than 0",
+        "unique": "Area number already exists"
+      },
+      "fAreaName": {
+        "required": "Area name is required",
+        "maxLength": "Area name is at most 100 characters"
+      },
+      "fAreaPinyin": {
+        "maxLength": "Pinyin is too long"
+      },
+      "fAreaPinyinAcr": {
+        "maxLength": "Pinyin initials are too long"
+      },
+      "fHighAreaId": {
+        "type": "Invalid parent area",
+        "minimum": "Invalid parent area"
+      },
+      "save": {
+        "done": "Area saved"
+      },
+      "delete": {
+        "done": "Area deleted"
+      }
+    },
+    "place": {
+      "areaMissing": "The district does not exist",
+      "ownerMissing": "The owner does not exist",
+      "hasRooms": "Deleting the place failed: Delete the rooms of the place first",
+      "fName": {
+        "required": "Place name is required",
+        "maxLength": "Place name is at most 50 characters"
+      },
+      "fUserId": {
+        "type": "Owner not found"
+      },
+      "fCityCode": {
+        "maxLength": "District code is too long"
+      },
+      "fCityName": {
+        "maxLength": "District is at most 100 characters"
+      },
+      "save": {
+        "done": "Place saved"
+      },
+      "delete": {
+        "done": "Place deleted"
+      }
+    },
+    "oplog": {
+      "beginInvalid": "The start time is not valid",
+      "endInvalid": "The end time is not valid",
+      "succeedInvalid": "The outcome is not valid"
+    },
+    "upload": {
+      "badFormat": "This kind of file is not accepted",
+      "tooLarge": "The file is too large",
+      "noFile": "Choose a file to upload",
+      "pictureDone": "Picture uploaded",
+      "firmwareDone": "Firmware uploaded",
+      "fileMissing": "The file does not exist"
+    },
+    "appVersion": {
+      "badFormat": "This kind of file is not accepted; upload an apk or ipa package",
+      "tooLarge": "The file is too large; at most 200 MB",
+      "uploaded": "Uploaded",
+      "fileMissing": "The package file does not exist",
+      "fAppType": {
+        "required": "Type cannot be empty",
+        "type": "Type cannot be empty"
+      },
+      "fAppVersion": {
+        "required": "Version cannot be empty"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      }
+    },
+    "home": {
+      "type485": "485 device",
+      "typeWifiGateway": "WiFi gateway",
+      "type4g": "4G device",
+      "type4gGateway": "4G gateway",
+      "typeWifiSingle": "WiFi single product",
+      "typeBreaker": "Plastic-case breaker",
+      "seriesWarnings": "Warnings",
+      "seriesUnhandled": "Unhandled",
+      "seriesDevices": "Devices",
+      "seriesOnline": "Online",
+      "seriesUp": "Uplink messages",
+      "seriesDown": "Downlink messages",
+      "seriesAlarms": "Alarms",
+      "seriesUnsigned": "Not signed off"
+    },
+    "gateway": {
+      "deviceBound": "The device could not be added: it is already bound to a gateway",
+      "noChildren": "No child devices chosen",
+      "missingForQuery": "Query failed: the gateway does not exist or you may not use it",
+      "missingForBind": "The child devices could not be added: the gateway does not exist or you may not use it",
+      "missingForUnbind": "The child device could not be removed: the gateway does not exist or you may not use it",
+      "childMissing": "The child devices could not be added: a device does not exist or you may not use it",
+      "childIsGateway": "The child devices could not be added: a gateway cannot be a child device",
+      "childBound": "The child devices could not be added: device %{number} is already bound to a gateway",
+      "childrenAdded": "Child devices added",
+      "linkMissing": "The child device could not be removed: it is not bound to the gateway",
+      "unbindChildMissing": "The child device could not be removed: the device does not exist or you may not use it",
+      "childRemoved": "Child device removed"
+    },
+    "device": {
+      "noneChosen": "Choose a device first",
+      "notFound": "The device does not exist or you may not use it",
+      "required": "The device is required",
+      "productMissing": "The product does not exist",
+      "agentMissing": "The agent does not exist",
+      "activationMissing": "The device could not be changed: it does not exist",
+      "tooManyTickets": "Too many live event tickets requested; please try again later",
+      "cabinet": {
+        "unitRequired": "Choose a unit first",
+        "minAboveMax": "The minimum may not be greater than the maximum",
+        "gasNameRequired": "Enter the gas name in at least one language"
+      },
+      "fNumber": {
+        "required": "Device number is required",
+        "unique": "Device number already exists"
+      },
+      "fProductId": {
+        "required": "Product is required"
+      },
+      "fRemindTime": {
+        "pattern": "Time must be HH:mm"
+      },
+      "fGpsLongitude": {
+        "minimum": "Longitude must be between -180 and 180",
+        "maximum": "Longitude must be between -180 and 180"
+      },
+      "fGpsLatitude": {
+        "minimum": "Latitude must be between -90 and 90",
+        "maximum": "Latitude must be between -90 and 90"
+      },
+      "save": {
+        "done": "Device saved"
+      },
+      "delete": {
+        "done": "Device deleted"
+      },
+      "able": {
+        "done": "Device activated"
+      },
+      "disable": {
+        "done": "Device deregistered"
+      },
+      "activation": {
+        "done": "Device activated"
+      }
+    },
+    "command": {
+      "deviceMissing": "The device does not exist",
+      "offline": "The device is offline",
+      "inFlight": "A command is being sent, please do not send again...",
+      "throttled": "Too many clicks, take a break",
+      "passwordRequired": "The login password is required",
+      "passwordFailed": "Password check failed",
+      "timeout": "The device did not answer in time",
+      "brokerDown": "The message broker is not connected",
+      "abandoned": "The device did not answer in time (the server that sent the command stopped)",
+      "notBreaker": "This device is not a moulded-case circuit breaker",
+      "noDevices": "None of the selected devices takes this command",
+      "sent": "%{name}: command sent",
+      "sendFailed": "The command failed: %{detail}",
+      "batchDone": "%{lines}",
+      "device": {
+        "failed": "The device could not carry out the command",
+        "badPassword": "Wrong device password",
+        "outOfRange": "A value is out of the device's range",
+        "locked": "The device is locked; unlock it first",
+        "unsupported": "The device does not support this command",
+        "badRequest": "The device could not read the command",
+        "noChild": "The child device does not exist",
+        "childOffline": "The child device is offline"
+      },
+      "switchInvalid": "The switch state is not valid",
+      "lockInvalid": "The lock state is not valid",
+      "noThresholds": "This device has no gateway parameters",
+      "devicePasswordRequired": "The device password is required",
+      "devicePasswordTooLong": "The device password has at most %{max} characters",
+      "paramsInvalid": "Invalid parameters: %{problems}",
+      "paramsRequired": "The parameters are required",
+      "unchanged": "Nothing has changed; there is nothing to update",
+      "typeInvalid": "The command type is not valid",
+      "noneChosen": "Choose the devices first",
+      "param": {
+        "notInteger": "%{key} must be a whole number",
+        "oneOf": "%{key} must be one of %{values}",
+        "range": "%{key} must be between %{min} and %{max}",
+        "required": "%{key} is required",
+        "unknown": "Unknown parameter %{key}",
+        "unknownCoefficient": "Unknown coefficient %{key}"
+      },
+      "libraryRequired": "Choose the command to send",
+      "libraryNotOffered": "This device's product has no such command",
+      "noQuery": "This command has no query",
+      "valueFormat": "%{name} is not valid",
+      "valueInteger": "%{name} must be an integer",
+      "valueNumber": "%{name} must be a number",
+      "name": {
+        "close": "Close",
+        "open": "Open",
+        "lock": "Lock",
+        "unlock": "Unlock",
+        "reboot": "Reboot",
+        "timeSync": "Time sync",
+        "readThresholds": "Threshold read",
+        "changePassword": "Change password",
+        "clearData": "Clear data",
+        "setThresholds": "Thresholds",
+        "calibration": "Calibration",
+        "protection": "Protection parameters",
+        "readCalibration": "Calibration read",
+        "readProtection": "Protection parameters read",
+        "refresh": "Refresh",
+        "upgrade": "Firmware upgrade",
+        "timer": "Timer",
+        "reverse": "Timer reversal",
+        "schedule": "Scheduled switch"
+      }
+    },
+    "group": {
+      "parentSelf": "A group cannot be its own parent",
+      "parentMissing": "The parent group does not exist",
+      "parentInSubtree": "The parent group cannot be one of the group's own subgroups",
+      "agentMissing": "The agent does not exist",
+      "hasChildren": "The group could not be deleted: delete its subgroups first",
+      "hasDevices": "The group could not be deleted: unbind its devices first",
+      "notFound": "The group does not exist or you may not use it",
+      "noneToBind": "Choose the devices to bind",
+      "noneToUnbind": "Choose the devices to unbind",
+      "linkMissing": "The device is not in the group or you may not change it",
+      "fParentId": {
+        "type": "Invalid parent group",
+        "minimum": "Invalid parent group"
+      },
+      "fName": {
+        "required": "Group name is required",
+        "maxLength": "Group name is at most 50 characters"
+      },
+      "fLogo": {
+        "maxLength": "Logo is too long"
+      },
+      "fRemork": {
+        "maxLength": "Description is at most 500 characters"
+      },
+      "fUserId": {
+        "type": "Agent not found"
+      },
+      "save": {
+        "done": "Group saved"
+      },
+      "delete": {
+        "done": "Group deleted"
+      }
+    },
+    "product": {
+      "hasDevices": "The product has devices and cannot be deleted",
+      "notFound": "The product does not exist",
+      "propertiesInvalid": "The product properties are not valid",
+      "propertiesTooMany": "A product has at most %{max} properties",
+      "propertiesOneProduct": "Save the properties of one product at a time",
+      "propertiesProductRequired": "The product is required",
+      "propertyDuplicate": "The property name is repeated: %{name}",
+      "fNumber": {
+        "required": "Device number is required",
+        "unique": "Product number already exists"
+      },
+      "fName": {
+        "required": "Device name is required"
+      },
+      "fCategoryId": {
+        "required": "Category is required"
+      },
+      "fProtocol": {
+        "required": "Protocol is required"
+      },
+      "fDeviceType": {
+        "required": "Product type is required"
+      },
+      "fImageName": {
+        "format": "Incorrect file format"
+      },
+      "save": {
+        "done": "Product saved"
+      },
+      "status": {
+        "done": "Product status changed"
+      },
+      "delete": {
+        "done": "Product deleted"
+      }
+    },
+    "firmware": {
+      "productMissing": "The product does not exist",
+      "notFound": "The firmware does not exist",
+      "fName": {
+        "required": "Firmware name is required"
+      },
+      "fProductId": {
+        "required": "Product is required",
+        "type": "Product is required"
+      },
+      "fVersion": {
+        "required": "Version is required"
+      },
+      "fVersionCode": {
+        "required": "Version code is required",
+        "pattern": "Version code must be digits only",
+        "maxLength": "Version code must be digits only"
+      },
+      "fMd5Sign": {
+        "required": "Signature is required"
+      },
+      "save": {
+        "done": "Firmware version saved"
+      },
+      "delete": {
+        "done": "Firmware version deleted"
+      }
+    },
+    "upgrade": {
+      "noneChosen": "Choose the devices to upgrade",
+      "devicesAdded": "Devices added",
+      "productMismatch": "The devices are not of the firmware's product",
+      "nothingToAdd": "There are no devices to add",
+      "busy": "The device is being upgraded and cannot be removed",
+      "nothingWaiting": "No devices are waiting for the upgrade",
+      "sent": "The upgrade was sent to %{sent} device(s)",
+      "sentSomeOffline": "The upgrade was sent to %{sent} device(s); %{offline} offline, waiting for the next push",
+      "sentSomeFailed": "The upgrade was sent to %{sent} device(s); it could not be sent to %{failed}",
+      "sentSomeOfflineFailed": "The upgrade was sent to %{sent} device(s); %{offline} offline, waiting for the next push; it could not be sent to %{failed}",
+      "allOffline": "%{offline} device(s) offline, waiting for the next push",
+      "allFailed": "The upgrade could not be sent to %{failed} device(s)",
+      "allOfflineFailed": "%{offline} device(s) offline, waiting for the next push; it could not be sent to %{failed}",
+      "noneSent": "The upgrade could not be sent",
+      "failed": "Upgrade failed",
+      "result": {
+        "success": "succeeded",
+        "failure": "failed",
+        "reason": "Reason: %{reason}"
+      }
+    },
+    "share": {
+      "devicesRequired": "Choose the devices to share",
+      "userRequired": "Enter who to share with",
+      "userNotFound": "Sharing failed: no such user",
+      "userAmbiguous": "Sharing failed: several users have this name, enter the phone number",
+      "self": "Sharing failed: you cannot share with yourself",
+      "notOrdinary": "Sharing failed: devices are shared with ordinary users only",
+      "noneShared": "Sharing failed: %{errors}",
+      "someRefused": "Not shared: %{errors}",
+      "row": {
+        "missing": "%{device}: the device does not exist or you may not use it",
+        "notHolder": "%{device}: you may not share this device",
+        "already": "%{device}: already shared with this user"
+      },
+      "sharedTo": "%{devices} shared with %{user}",
+      "done": "Devices shared",
+      "deleted": "Deleted",
+      "deleteMissing": "Delete failed: the share does not exist",
+      "deleteNotHolder": "Delete failed: you may not delete this share"
+    },
+    "use": {
+      "added": "Added to your devices",
+      "removed": "Removed from your devices",
+      "notAllowed": "The device cannot be added to or removed from your devices"
+    },
+    "timer": {
+      "unsupported": "This device does not take timers",
+      "none": "Add a timer first",
+      "noDevicesChosen": "Choose the devices to copy the timer to",
+      "notFound": "The timer does not exist or you may not use it",
+      "nothingSynced": "There are no devices to copy the timer to",
+      "nothingSyncedRefused": "There are no devices to copy the timer to (%{refused} do not exist, may not be used or take no timers)",
+      "synced": "The timer was copied to %{count} device(s)",
+      "syncedSomeRefused": "The timer was copied to %{count} device(s); %{refused} do not exist, may not be used or take no timers",
+      "syncRefused": "%{refused} device(s) do not exist, may not be used or take no timers"
+    },
+    "statistics": {
+      "noDevice": "Choose the devices to count",
+      "noRange": "Choose the time range to count",
+      "hourlyTooLong": "An hourly count covers at most 31 days",
+      "rangeTooLong": "The time range is too long",
+      "sum": "Total",
+      "sheet": "Statistics",
+      "time": "Time",
+      "date": "Date"
+    },
+    "deviceData": {
+      "time": "Time",
+      "voltage": "Voltage",
+      "current": "Current",
+      "power": "Power",
+      "energy": "Energy",
+      "temperature": "Temperature",
+      "leakage": "Leakage current",
+      "switch": "Switch"
+    },
+    "location": {
+      "kind": {
+        "overtemperature": "Over-temperature alarm",
+        "overcurrent": "Over-current alarm",
+        "currentJump": "Current jump",
+        "temperatureJump": "Temperature jump"
+      }
+    },
+    "library": {
+      "libraryMissing": "The description library does not exist",
+      "functionInUse": "The function is used by the product \"%{name}\" and cannot be deleted",
+      "searchMissing": "The query description library does not exist",
+      "searchNotReceive": "The query description library must be of the receive type",
+      "parentSelf": "A description library cannot be its own parent",
+      "parentMissing": "The parent description library does not exist",
+      "usedByProduct": "The description library is used by the product \"%{name}\" and cannot be deleted",
+      "usedByFunction": "The description library is used by the function \"%{name}\" and cannot be deleted",
+      "hasChildren": "The description library has lower libraries and cannot be deleted",
+      "fieldLibraryMissing": "The owning description library does not exist",
+      "subRequired": "When the data type is entity/entity array, the lower description library cannot be empty",
+      "subSelf": "The lower description library cannot be the owning library",
+      "keyTaken": "This description library already has a field with the same identifier",
+      "warnByte": "The hardware alarm byte index must be an integer not less than 0",
+      "warnName": "The hardware alarm name cannot be empty",
+      "switchValues": "A switch cannot have the same open and close values",
+      "import": {
+        "badType": "The file is not a spreadsheet",
+        "tooLarge": "The spreadsheet may be at most 100M",
+        "noFile": "Choose a file to import",
+        "noLibrary": "The description library is required",
+        "empty": "The file has no rows",
+        "duplicateInFile": "The identifier is repeated in the file",
+        "dataType": "The data type is not valid",
+        "subUnknown": "The lower description library does not exist",
+        "failed": "Nothing was imported; correct these rows and import the file again:",
+        "done": "Imported %{count} fields",
+        "what": "the fields of the description library \"%{name}\""
+      },
+      "template": {
+        "sheet": "Fields",
+        "file": "Description library fields template",
+        "hint": "Unit V; the data type is 1-8 or its name, the value type a dictionary value or its name"
+      },
+      "dataType": {
+        "integer": "Integer",
+        "float": "Float",
+        "string": "String",
+        "array": "Array",
+        "boolean": "Boolean",
+        "time": "Time",
+        "entity": "Entity",
+        "entityArray": "Entity array"
+      }
+    },
+    "simulator": {
+      "done": "Done",
+      "unsupported": "The device does not support this command",
+      "locked": "The device is locked; unlock it first",
+      "badPassword": "Wrong device password",
+      "noChild": "The child device does not exist",
+      "childOffline": "The child device is offline",
+      "someChildrenFailed": "Some child devices failed",
+      "badBit": "Malformed command: %{key} must be 0 or 1",
+      "noThresholds": "Malformed command: no threshold fields",
+      "badField": "Malformed command: %{key}",
+      "outOfRange": "Out of range: %{problems}",
+      "passwordLength": "Out of range: the new password has 1-%{max} characters",
+      "passwordRequired": "The device password is required",
+      "thresholdsSet": "Thresholds set",
+      "read": "Read",
+      "passwordChanged": "Password changed",
+      "dataCleared": "Data cleared",
+      "timeSynced": "Time synchronised",
+      "closed": "Closed",
+      "opened": "Opened",
+      "parametersSet": "Parameters set",
+      "upgradeAccepted": "Upgrade accepted",
+      "refreshed": "Refreshed",
+      "rebooted": "Rebooted",
+      "signatureInvalid": "The firmware signature is not valid"
+    },
+    "deviceImport": {
+      "productRequired": "The product number is required",
+      "productUnknown": "No product has this number",
+      "duplicateInFile": "The device number is repeated in the file",
+      "noDevices": "Choose the devices",
+      "tooManyRows": "The file has too many rows (at most %{max})",
+      "done": "Import finished: %{imported} of %{total} rows imported",
+      "sheet": "Devices",
+      "exportFile": "Devices",
+      "templateFile": "Device import template",
+      "qrcodeFile": "Device QR codes",
+      "alias": {
+        "productNumber": "Product number",
+        "product": "Product",
+        "deviceId": "Device ID",
+        "name": "Name"
+      },
+      "online": "Online",
+      "offline": "Offline",
+      "activated": "Activated",
+      "notActivated": "Not activated"
+    },
+    "data": {
+      "notFound": "The record does not exist or you may not change it",
+      "duplicate": "The record already exists",
+      "stillReferenced": "Other records still refer to this one; it cannot be deleted",
+      "constraint": "A value is not allowed (%{constraint})",
+      "referenceMissing": "A referenced record does not exist (%{constraint})"
+    },
+    "query": {
+      "pageUnreachable": "Only the first %{max} records can be paged through; narrow the time range or add conditions",
+      "pageUnreachableNoTime": "Only the first %{max} records can be paged through; add conditions",
+      "tooLong": "The search is too long; at most %{max} characters",
+      "fieldInvalid": "The condition %{label} is not valid",
+      "fieldTooLong": "The condition %{label} is too long; at most %{max} characters",
+      "tooManyValues": "A condition takes at most %{max} values",
+      "rangeInverted": "The start may not be after the end"
+    },
+    "field": {
+      "required": "%{label} is required",
+      "maxLength": "%{label} is too long",
+      "ref": "%{label} does not exist",
+      "invalid": "%{label} is not valid"
+    },
+    "row": {
+      "line": "Row %{row}: %{reason}",
+      "labelledLine": "Row %{row} (%{label}): %{reason}",
+      "more": "…and %{count} more rows are wrong"
+    },
+    "docs": {
+      "healthz": "Health (200 once the database answers)",
+      "openapi": "This document (the calls the caller's token opens)",
+      "console": "The console (redirects to %{entry})",
+      "viewerScript": "The viewer's start-up script",
+      "viewerStyle": "The viewer's style",
+      "viewerFiles": "The viewer's files (Swagger UI)"
+    },
+    "alarm": {
+      "idRequired": "The alarm number is required",
+      "alreadySigned": "This alarm has already been signed off",
+      "idsRequired": "Choose the alarms to sign off",
+      "tooMany": "At most %{max} alarms can be signed off at once",
+      "batchSigned": "%{signed} signed off, %{failed} failed",
+      "remark": {
+        "gatheringCounted": "%{count} people in the room at once: a suspected gathering",
+        "gathering": "Several people in the room at once: a suspected gathering",
+        "lateHours": "Someone came or went outside the allowed hours (00:00-05:00)",
+        "overOccupancyCounted": "More people registered in the room than it is approved for (%{count} now)",
+        "overOccupancy": "More people registered in the room than it is approved for",
+        "cardMismatch": "The ID card did not pass verification: it may be someone else's",
+        "stranger": "An unregistered visitor came or went",
+        "watchedPerson": "A person on the watch list appeared at the rental house"
+      },
+      "fAlarmType": {
+        "required": "Alarm type is required"
+      },
+      "signing": {
+        "done": "Signed off"
+      },
+      "signingBatch": {
+        "done": "Batch sign-off done"
+      }
+    },
+    "feedback": {
+      "idRequired": "The feedback number is required",
+      "alreadySigned": "This feedback has already been signed off",
+      "answerRequired": "The reply is required",
+      "answerTooLong": "The reply is too long",
+      "missing": "The feedback does not exist",
+      "fPhotos": {
+        "format": "Incorrect file format"
+      },
+      "sign": {
+        "done": "Signed off"
+      },
+      "answer": {
+        "done": "Reply sent"
+      }
+    },
+    "watch": {
+      "idcardRepeated": "The ID card number appears more than once",
+      "template": {
+        "file": "Watch-list import template",
+        "phonesHint": "several separated by commas",
+        "exampleName": "Sample person",
+        "exampleWatcher": "Officer Zhang"
+      }
+    },
+    "intel": {
+      "badRequest": "Invalid parameters",
+      "personRequired": "The person is required",
+      "searchEmpty": "Please enter a search term",
+      "phoneInvalid": "Please enter a valid mobile number",
+      "termInvalid": "Please enter a valid mobile or ID number",
+      "idcardInvalid": "Please enter a valid ID number",
+      "relationsRequired": "Choose at least one relation type",
+      "noInformation": "No information",
+      "startTimeInvalid": "The start time is not valid",
+      "lookup": {
+        "profile": "Profile lookup",
+        "person": "Person details lookup",
+        "search": "Profile search",
+        "leases": "Lease records lookup",
+        "locks": "Unlock records lookup",
+        "locations": "Activity trail lookup",
+        "apps": "Interests lookup",
+        "related": "Related people lookup",
+        "graph": "Call-relation lookup",
+        "expand": "Call-relation expansion"
+      }
+    },
+    "house": {
+      "buildingMissing": "The building does not exist",
+      "hasRooms": "The rental house could not be deleted: delete its rooms first",
+      "fHouseName": {
+        "required": "House name is required"
+      },
+      "fAddress": {
+        "required": "Address is required"
+      },
+      "fBuildId": {
+        "required": "Building is required"
+      },
+      "fLandlordPhone": {
+        "pattern": "Invalid landlord phone number"
+      },
+      "save": {
+        "done": "Rental house saved"
+      },
+      "delete": {
+        "done": "Rental house deleted"
+      }
+    },
+    "rentalRoom": {
+      "houseMissing": "The rental house does not exist",
+      "houseChanged": "A room cannot move to another rental house",
+      "numberTaken": "The rental house already has a room with this number",
+      "rented": "The room could not be deleted: tenants still rent it",
+      "fHouseId": {
+        "required": "Rental house is required"
+      },
+      "fRoom": {
+        "required": "Room number is required"
+      },
+      "fCapacity": {
+        "minimum": "Capacity must be between 1 and 20",
+        "maximum": "Capacity must be between 1 and 20"
+      },
+      "save": {
+        "done": "Room saved"
+      },
+      "delete": {
+        "done": "Room deleted"
+      }
+    },
+    "room": {
+      "placeMissing": "The place does not exist or you may not change it",
+      "placeChanged": "A room cannot move to another place",
+      "typeInvalid": "The room type is not valid",
+      "hasDevices": "The room could not be deleted: unbind its devices first",
+      "missing": "The room does not exist or you may not change it",
+      "elsewhere": "The room does not belong to this place",
+      "deviceMissing": "The device does not exist or you may not change it",
+      "bindingMissing": "The room's device does not exist or you may not change it",
+      "bindNone": "Choose the devices to bind",
+      "unbindNone": "Choose the devices to unbind",
+      "fName": {
+        "required": "Room name is required",
+        "maxLength": "Room name is at most 50 characters"
+      },
+      "fHomeId": {
+        "required": "Place is required",
+        "type": "Place is required"
+      },
+      "fType": {
+        "type": "Invalid room type"
+      },
+      "save": {
+        "done": "Room saved"
+      },
+      "delete": {
+        "done": "Room deleted"
+      }
+    },
+    "messageCentre": {
+      "idRequired": "The message number is required",
+      "missing": "The message does not exist",
+      "alreadyRead": "The message has been read already",
+      "notRead": "Only read messages can be deleted",
+      "notTrash": "Only messages in the trash can be restored",
+      "alarm": {
+        "title": "New alarm",
+        "text": "%{alarm} at %{house} at %{time}%{detail}. Please handle it promptly.",
+        "detail": ": %{remark}"
+      },
+      "import": {
+        "title": "Import finished",
+        "text": "%{what}: import finished, %{count} records imported (%{time})."
+      },
+      "firmware": {
+        "title": "Firmware upgrade result",
+        "text": "Device %{device}, firmware %{version}: %{result} (%{time}). %{reason}"
+      },
+      "feedback": {
+        "title": "Reply to your feedback",
+        "text": "Your feedback of %{time}, “%{feedback}”, has a reply: %{answer}"
+      }
+    },
+    "message": {
+      "timeInvalid": "The time is not valid"
+    },
+    "addressBook": {
+      "fUserId": {
+        "required": "Person is required"
+      },
+      "fNumber": {
+        "required": "Number is required"
+      }
+    },
+    "building": {
+      "fBuildingnum": {
+        "required": "Building number is required"
+      },
+      "fCommunityid": {
+        "required": "Community is required"
+      }
+    },
+    "community": {
+      "fName": {
+        "required": "Community name is required"
+      },
+      "fStreet": {
+        "required": "Street is required"
+      }
+    },
+    "controlCar": {
+      "fLicensePlate": {
+        "required": "Plate number cannot be empty",
+        "pattern": "Please enter a correct plate number",
+        "maxLength": "Please enter a correct plate number"
+      },
+      "fStartTime": {
+        "required": "Watch start time cannot be empty"
+      },
+      "fStartEnd": {
+        "required": "Watch end time cannot be empty",
+        "notBefore": "The watch end time cannot be earlier than its start time"
+      },
+      "fState": {
+        "required": "Watch status cannot be empty",
+        "enum": "Watch status cannot be empty"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      }
+    },
+    "controlPerson": {
+      "fUserName": {
+        "required": "Name cannot be empty"
+      },
+      "fUserIdcard": {
+        "required": "ID card number cannot be empty",
+        "pattern": "Please enter a correct ID card number",
+        "maxLength": "Please enter a correct ID card number"
+      },
+      "fFace": {
+        "format": "Incorrect file format"
+      },
+      "fStartTime": {
+        "required": "Watch start time cannot be empty"
+      },
+      "fEndTime": {
+        "required": "Watch end time cannot be empty",
+        "notBefore": "The watch end time cannot be earlier than its start time"
+      },
+      "fState": {
+        "required": "Watch status cannot be empty",
+        "enum": "Watch status cannot be empty"
+      },
+      "fPhones": {
+        "pattern": "Please enter correct mobile numbers, separated by commas"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      },
+      "status": {
+        "done": "Operation successful"
+      }
+    },
+    "deviceAlarmCabinet": {
+      "fDeviceId": {
+        "required": "Device is required",
+        "type": "Device is required"
+      },
+      "fSwitch": {
+        "type": "Channel must be 1-10",
+        "minimum": "Channel must be 1-10",
+        "maximum": "Channel must be 1-10"
+      },
+      "fMin": {
+        "type": "Minimum must be 0-1000",
+        "minimum": "Minimum must be 0-1000",
+        "maximum": "Minimum must be 0-1000"
+      },
+      "fMax": {
+        "type": "Maximum must be 1-1000",
+        "minimum": "Maximum must be 1-1000",
+        "maximum": "Maximum must be 1-1000"
+      },
+      "fAlarmOne": {
+        "type": "Level 1 must be 1-1000",
+        "minimum": "Level 1 must be 1-1000",
+        "maximum": "Level 1 must be 1-1000"
+      },
+      "fAlarmTwo": {
+        "type": "Level 2 must be 1-1000",
+        "minimum": "Level 2 must be 1-1000",
+        "maximum": "Level 2 must be 1-1000"
+      },
+      "fUnit": {
+        "required": "Choose a unit first",
+        "enum": "Choose a unit first"
+      },
+      "fGasEn": {
+        "maxLength": "English gas name is at most 50 characters"
+      },
+      "fGasCh": {
+        "maxLength": "Chinese gas name is at most 50 characters"
+      },
+      "fState": {
+        "enum": "Invalid state",
+        "type": "Invalid state"
+      },
+      "save": {
+        "done": "Saved"
+      },
+      "delete": {
+        "done": "Deleted"
+      }
+    },
+    "deviceSwitch": {
+      "fDeviceId": {
+        "required": "Device is required",
+        "type": "Device is required"
+      },
+      "fBeginTime": {
+        "required": "Time is required",
+        "pattern": "Time must be HH:mm"
+      },
+      "fSwitch": {
+        "enum": "Invalid switch value",
+        "type": "Invalid switch value"
+      },
+      "fWhich": {
+        "required": "Channel is required",
+        "type": "Channel is required",
+        "minimum": "Channel must be between 1 and 10",
+        "maximum": "Channel must be between 1 and 10"
+      },
+      "save": {
+        "done": "Saved"
+      },
+      "delete": {
+        "done": "Deleted"
+      }
+    },
+    "deviceTiming": {
+      "fDeviceId": {
+        "required": "Device is required",
+        "type": "Device is required"
+      },
+      "fTime": {
+        "required": "Time is required",
+        "pattern": "Time must be HH:mm"
+      },
+      "fValidType": {
+        "required": "Validity is required",
+        "type": "Validity is required",
+        "minimum": "Invalid validity",
+        "maximum": "Invalid validity"
+      },
+      "fState": {
+        "enum": "Invalid state",
+        "type": "Invalid state"
+      },
+      "fOpt": {
+        "enum": "Invalid action",
+        "type": "Invalid action"
+      },
+      "fReverse": {
+        "enum": "Invalid reverse",
+        "type": "Invalid reverse"
+      },
+      "fReverseSecond": {
+        "minimum": "Reverse seconds must be at least 1",
+        "maximum": "Reverse seconds must be at most 86400",
+        "type": "Reverse seconds must be an integer"
+      },
+      "save": {
+        "done": "Saved"
+      },
+      "saves": {
+        "done": "Saved"
+      },
+      "delete": {
+        "done": "Deleted"
+      },
+      "shareSaves": {
+        "done": "Timer synchronised"
+      },
+      "userSave": {
+        "done": "Saved"
+      }
+    },
+    "document": {
+      "fTitle": {
+        "required": "Title cannot be empty",
+        "maxLength": "Title is at most 100 characters"
+      },
+      "fType": {
+        "required": "Document type cannot be empty",
+        "enum": "Unknown document type"
+      },
+      "fStatus": {
+        "required": "Status cannot be empty",
+        "enum": "Status cannot be empty",
+        "type": "Status cannot be empty"
+      },
+      "fSort": {
+        "minimum": "Order is a whole number from 0 to 9999",
+        "maximum": "Order is a whole number from 0 to 9999",
+        "type": "Order is a whole number from 0 to 9999"
+      },
+      "fImage": {
+        "format": "Incorrect file format"
+      },
+      "fContent": {
+        "maxLength": "The content is too long"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      },
+      "status": {
+        "done": "Operation successful"
+      }
+    },
+    "errorLog": {
+      "fType": {
+        "required": "Error type is required",
+        "enum": "Invalid error type"
+      },
+      "fMessage": {
+        "required": "Error message is required",
+        "maxLength": "Error message is at most 2000 characters"
+      }
+    },
+    "firmwareUpdateDevice": {
+      "fFirmwareId": {
+        "required": "Firmware is required",
+        "type": "Firmware is required"
+      },
+      "fDeviceId": {
+        "required": "Select the devices to upgrade",
+        "type": "Select the devices to upgrade"
+      },
+      "addDevices": {
+        "done": "Devices added"
+      },
+      "addAll": {
+        "done": "Devices added"
+      },
+      "delete": {
+        "done": "Upgrade device removed"
+      }
+    },
+    "groupDevice": {
+      "fGroupId": {
+        "required": "Group is required",
+        "type": "Group is required"
+      },
+      "fDeviceId": {
+        "required": "Device is required",
+        "type": "Device is required"
+      },
+      "bind": {
+        "done": "Devices bound"
+      },
+      "unbind": {
+        "done": "Devices unbound"
+      }
+    },
+    "houseDevice": {
+      "fDeviceId": {
+        "required": "Device is required",
+        "unique": "The device is already bound to a rental house"
+      },
+      "fHouseId": {
+        "required": "Rental house is required"
+      }
+    },
+    "locationRecord": {
+      "fUserId": {
+        "required": "Person is required"
+      }
+    },
+    "lockRecord": {
+      "fUserId": {
+        "required": "Person is required"
+      }
+    },
+    "messageModel": {
+      "fName": {
+        "required": "Template name is required",
+        "maxLength": "Template name is at most 100 characters"
+      },
+      "fTypeId": {
+        "type": "Invalid message type"
+      },
+      "fMessage": {
+        "maxLength": "Message is at most 2000 characters"
+      },
+      "fCode": {
+        "enum": "Invalid use"
+      },
+      "fStatus": {
+        "enum": "Invalid status"
+      },
+      "save": {
+        "done": "Message template saved"
+      },
+      "delete": {
+        "done": "Message template deleted"
+      }
+    },
+    "person": {
+      "fName": {
+        "required": "Name is required"
+      },
+      "fIdcard": {
+        "pattern": "Enter a valid ID number"
+      }
+    },
+    "platform": {
+      "fTitle": {
+        "required": "Title cannot be empty",
+        "maxLength": "Title is at most 100 characters"
+      },
+      "fStatus": {
+        "required": "Status cannot be empty",
+        "enum": "Status cannot be empty",
+        "type": "Status cannot be empty"
+      },
+      "fSort": {
+        "minimum": "Order is a whole number from 0 to 9999",
+        "maximum": "Order is a whole number from 0 to 9999",
+        "type": "Order is a whole number from 0 to 9999"
+      },
+      "fImage": {
+        "format": "Incorrect file format"
+      },
+      "fContent": {
+        "maxLength": "The content is too long"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      }
+    },
+    "policeStation": {
+      "fPoliceStaId": {
+        "required": "Station number is required",
+        "unique": "Station number already exists"
+      },
+      "fPoliceStaName": {
+        "required": "Station name is required"
+      },
+      "fAreaId": {
+        "required": "Area is required"
+      }
+    },
+    "productFunction": {
+      "fName": {
+        "required": "Function name cannot be empty"
+      },
+      "fType": {
+        "required": "Type cannot be empty",
+        "type": "Type cannot be empty"
+      },
+      "fProductJsonId": {
+        "required": "Description library cannot be empty"
+      },
+      "save": {
+        "done": "Function saved"
+      },
+      "delete": {
+        "done": "Function deleted"
+      }
+    },
+    "productJson": {
+      "fName": {
+        "required": "Name cannot be empty"
+      },
+      "fType": {
+        "required": "Type cannot be empty"
+      },
+      "fBid": {
+        "required": "Bid cannot be empty",
+        "pattern": "Bid may contain only letters, digits, underscores and hyphens"
+      },
+      "save": {
+        "done": "Description library saved"
+      },
+      "delete": {
+        "done": "Description library deleted"
+      }
+    },
+    "productJsonConf": {
+      "fProductJsonId": {
+        "required": "Library cannot be empty"
+      },
+      "fJsonKey": {
+        "required": "Identifier cannot be empty",
+        "pattern": "Identifier may contain only letters, digits and underscores"
+      },
+      "fJsonName": {
+        "required": "Function point name cannot be empty"
+      },
+      "fJsonDes": {
+        "maxLength": "Explanation cannot exceed 1000 characters"
+      },
+      "fDataType": {
+        "required": "Data type cannot be empty"
+      },
+      "fValueType": {
+        "required": "Value type cannot be empty"
+      },
+      "save": {
+        "done": "Field saved"
+      },
+      "delete": {
+        "done": "Field deleted"
+      }
+    },
+    "productProperty": {
+      "fProductId": {
+        "required": "Product is required",
+        "type": "Product is required"
+      },
+      "fName": {
+        "required": "Property name is required",
+        "maxLength": "Property name is at most 50 characters"
+      },
+      "fValue": {
+        "required": "Property value is required",
+        "maxLength": "Property value is at most 200 characters"
+      },
+      "saveAll": {
+        "done": "Product properties saved"
+      }
+    },
+    "reminderRecord": {
+      "fStatus": {
+        "required": "Status cannot be empty",
+        "enum": "Status cannot be empty",
+        "type": "Status cannot be empty"
+      },
+      "status": {
+        "done": "Operation successful"
+      }
+    },
+    "rentalFile": {
+      "fTitle": {
+        "required": "Title cannot be empty",
+        "maxLength": "Title is at most 100 characters"
+      },
+      "fStatus": {
+        "required": "Status cannot be empty",
+        "enum": "Status cannot be empty",
+        "type": "Status cannot be empty"
+      },
+      "fSort": {
+        "minimum": "Order is a whole number from 0 to 9999",
+        "maximum": "Order is a whole number from 0 to 9999",
+        "type": "Order is a whole number from 0 to 9999"
+      },
+      "fImage": {
+        "format": "Incorrect file format"
+      },
+      "fContent": {
+        "maxLength": "The content is too long"
+      },
+      "save": {
+        "done": "Operation successful"
+      },
+      "delete": {
+        "done": "Operation successful"
+      }
+    },
+    "roomDevice": {
+      "fHomeId": {
+        "required": "Place is required",
+        "type": "Place is required"
+      },
+      "fRoomId": {
+        "required": "Room is required",
+        "type": "Room is required"
+      },
+      "fDeviceId": {
+        "required": "Device is required",
+        "type": "Device is required"
+      },
+      "bind": {
+        "done": "Devices bound"
+      },
+      "unbind": {
+        "done": "Devices unbound"
+      }
+    },
+    "school": {
+      "fSchoolName": {
+        "required": "School name is required"
+      },
+      "fAreaId": {
+        "required": "Area is required"
+      }
+    },
+    "street": {
+      "fStreetId": {
+        "required": "Street number is required",
+        "unique": "Street number already exists"
+      },
+      "fStreetName": {
+        "required": "Street name is required"
+      },
+      "fAreaId": {
+        "required": "Area is required"
+      }
+    },
+    "tenantHouse": {
+      "fUserId": {
+        "required": "Tenant is required"
+      },
+      "fHouseId": {
+        "required": "Rental house is required"
+      }
+    },
+    "touchAlarm": {
+      "fUserId": {
+        "required": "User is required"
+      },
+      "updateStatus": {
+        "done": "Signed off"
+      }
+    },
+    "userApp": {
+      "fUserId": {
+        "required": "Person is required"
+      }
+    }
+  },
   "appVersion": {
     "chooseFile": "Upload file",
     "replaceFile": "Upload again",
@@ -2144,10 +3593,6 @@ export default {
     "deleted": "Area deleted",
     "messages": {
       "fAreaIdTaken": "This area number is already used",
-      "parentMissing": "The parent area does not exist",
-      "parentSelf": "An area cannot be its own parent",
-      "parentCycle": "The parent cannot be one of this area's sub-areas",
-      "notFound": "The record does not exist or you may not change it",
       "fAreaIdRequired": "Area number is required",
       "fAreaIdNumeric": "Area number must be a number",
       "fAreaNameRequired": "Area name is required",
@@ -2282,10 +3727,6 @@ export default {
     "deleted": "Department deleted",
     "messages": {
       "fDepartmentIdTaken": "This department number is already used",
-      "parentMissing": "The parent department does not exist",
-      "parentSelf": "A department cannot be its own parent",
-      "parentCycle": "The parent cannot be one of this department's sub-departments",
-      "notFound": "The record does not exist or you may not change it",
       "fDepartmentIdRequired": "Department number is required",
       "fDepartmentIdNumeric": "Department number must be a positive whole number",
       "fDepartmentNameRequired": "Department name is required",
@@ -2324,7 +3765,6 @@ export default {
     "shareUserPlaceholder": "Phone number or name",
     "devicesRequired": "Choose the devices to share",
     "userRequired": "Enter the user to share with",
-    "shareFailed": "Sharing failed: %{message}",
     "selectedCount": "%{count} selected",
     "noneSelected": "Select devices first",
     "downloadFailed": "Download failed: %{message}",
@@ -2444,34 +3884,6 @@ export default {
       "integer": "%{name} must be an integer",
       "number": "%{name} must be a number",
       "invalid": "%{name} is not valid"
-    },
-    "refusals": {
-      "offline": "The device is offline",
-      "inFlight": "A command is being sent, please do not send again...",
-      "throttled": "Too many clicks, take a break",
-      "timeout": "The device did not answer in time",
-      "brokerDown": "The message broker is not connected",
-      "abandoned": "The device did not answer in time (the server that sent the command stopped)",
-      "passwordRequired": "The login password is required",
-      "passwordFailed": "Password check failed",
-      "noDevices": "None of the selected devices takes this command",
-      "notBreaker": "This device is not a moulded-case circuit breaker"
-    },
-    "names": {
-      "close": "Close",
-      "open": "Open",
-      "lock": "Lock",
-      "unlock": "Unlock",
-      "reboot": "Reboot",
-      "timeSync": "Time sync",
-      "readThreshold": "Threshold read",
-      "changePassword": "Change password",
-      "clearData": "Clear data",
-      "setThreshold": "Thresholds",
-      "calibration": "Calibration",
-      "protection": "Protection parameters",
-      "refresh": "Refresh",
-      "upgrade": "Firmware upgrade"
     }
   },
   "deviceTab": {
@@ -2564,19 +3976,11 @@ export default {
       "userName": "User",
       "userPhone": "Phone",
       "intime": "Shared at",
-      "devicesRequired": "Choose the devices to share",
       "userRequired": "Enter who to share with",
       "failed": "Sharing failed",
       "confirmDelete": "Delete this share?",
-      "deleted": "Deleted",
       "deleteFailed": "Delete failed",
-      "empty": "This device is not shared with anyone",
-      "reasons": {
-        "notFound": "no such user",
-        "ambiguous": "several users have this name, enter the phone number",
-        "self": "you cannot share with yourself",
-        "notOrdinary": "devices are shared with ordinary users only"
-      }
+      "empty": "This device is not shared with anyone"
     },
     "params": {
       "thresholds": "Gateway thresholds",
@@ -2769,9 +4173,6 @@ export default {
     "devicesRequired": "Choose the devices to sync to",
     "syncFailed": "Sync failed: %{message}",
     "source": "Timer to sync:",
-    "synced": "Timer synced to %{smart_count} device |||| Timer synced to %{smart_count} devices",
-    "syncRefused": "%{smart_count} device was missing, not yours or without timers |||| %{smart_count} devices were missing, not yours or without timers",
-    "listSeparator": "; ",
     "noDevices": "No devices to choose from"
   },
   "deviceSchedules": {
@@ -2986,8 +4387,7 @@ export default {
       "phone": "Please enter a valid mobile number",
       "length": "Please enter a valid mobile or ID number",
       "idcard": "Please enter a valid ID number",
-      "relations": "Choose at least one relation type",
-      "none": "No information"
+      "relations": "Choose at least one relation type"
     },
     "profile": {
       "title": "Person profile",
@@ -3103,27 +4503,7 @@ export default {
     "warnDes": "Description",
     "addWarn": "Add alarm",
     "removeRow": "Remove this row",
-    "subRequired": "When the data type is entity/entity array, the lower description library cannot be empty",
-    "warnByte": "The hardware alarm byte index must be a whole number from 0",
-    "warnNameRequired": "The hardware alarm name cannot be empty",
-    "refusals": {
-      "libraryMissing": "The description library does not exist",
-      "functionInUse": "The function is used by the product \"%{name}\" and cannot be deleted",
-      "searchMissing": "The query description library does not exist",
-      "searchNotReceive": "The query description library must be of the receive type",
-      "parentSelf": "A description library cannot be its own parent",
-      "parentMissing": "The parent description library does not exist",
-      "usedByProduct": "The description library is used by the product \"%{name}\" and cannot be deleted",
-      "usedByFunction": "The description library is used by the function \"%{name}\" and cannot be deleted",
-      "hasChildren": "The description library has lower libraries and cannot be deleted",
-      "fieldLibraryMissing": "The owning description library does not exist",
-      "subRequired": "When the data type is entity/entity array, the lower description library cannot be empty",
-      "subSelf": "The lower description library cannot be the owning library",
-      "keyTaken": "This description library already has a field with the same identifier",
-      "warnByte": "The hardware alarm byte index must be an integer not less than 0",
-      "warnName": "The hardware alarm name cannot be empty",
-      "switchValues": "A switch cannot have the same open and close values"
-    }
+    "subRequired": "When the data type is entity/entity array, the lower description library cannot be empty"
   },
   "location": {
     "title": "Device location",
@@ -3316,20 +4696,7 @@ export default {
     "number": "Device number",
     "deviceName": "Device name",
     "product": "Product",
-    "online": "Online",
-    "refusals": {
-      "areaMissing": "The district does not exist",
-      "ownerMissing": "The owner does not exist",
-      "placeHasRooms": "Delete the rooms of the place first",
-      "placeMissing": "The place does not exist or you may not change it",
-      "roomMoved": "A room cannot move to another place",
-      "roomType": "Unknown room type",
-      "roomHasDevices": "Unbind the devices of the room first",
-      "roomMissing": "The room does not exist or you may not change it",
-      "roomElsewhere": "The room is not in this place",
-      "deviceMissing": "A device does not exist or you may not bind it",
-      "bindingMissing": "A bound device does not exist or you may not unbind it"
-    }
+    "online": "Online"
   },
   "product": {
     "add": "Add product",
@@ -3501,22 +4868,6 @@ export default {
       "sortRequired": "Sort is required",
       "hasChildren": "Delete its children first",
       "confirmDelete": "Delete this item?"
-    },
-    "refusals": {
-      "notFound": "The record does not exist or you may not change it",
-      "phoneTaken": "This mobile phone number is already used",
-      "roleMissing": "A chosen role does not exist",
-      "selfDelete": "You cannot delete the account you are signed in with",
-      "selfDisable": "You cannot disable the account you are signed in with",
-      "aliasTaken": "This role alias is already used",
-      "builtInAlias": "A built-in role keeps its alias",
-      "builtInRole": "A built-in role cannot be deleted",
-      "roleInUse": "Users hold this role: it cannot be deleted",
-      "adminPermissions": "The super administrator holds every permission already",
-      "menuCodeTaken": "This permission identifier is already used",
-      "menuParentMissing": "The parent menu does not exist",
-      "menuParentCycle": "The parent cannot be the menu itself or one below it",
-      "menuHasChildren": "Delete its children first"
     },
     "saved": "Operation successful",
     "failed": "Operation failed"

@@ -414,6 +414,58 @@ export default {
     "feedback-answer": "Feedback replies",
     "tenant": "Tenants"
   },
+  "reasons": {
+    "session": {
+      "accountRequired": "Enter your account",
+      "wrongPassword": "Wrong account or password",
+      "disabled": "This account is disabled",
+      "expired": "This account has expired",
+      "signedIn": "Signed in",
+      "signedOut": "Signed out",
+      "openIdRequired": "openId is required",
+      "wxUnavailable": "Sign-in with WeChat is not available; sign in with your mobile phone and password"
+    },
+    "password": {
+      "required": "Enter a password",
+      "tooShort": "The password must have at least 6 characters",
+      "confirmRequired": "Confirm the password",
+      "mismatch": "The passwords do not match",
+      "currentRequired": "Enter your sign-in password",
+      "checkFailed": "The password is not correct",
+      "checked": "Password confirmed",
+      "changed": "Password changed",
+      "resetDone": "The password was reset",
+      "resetToDefault": "The password was reset to %{password}"
+    },
+    "access": {
+      "forbidden": "You do not have permission to do this",
+      "loginExpired": "Your session has expired; please sign in again"
+    },
+    "request": {
+      "malformed": "The request is malformed",
+      "malformedField": "The request is malformed: %{field}",
+      "nulCharacter": "The request is malformed: it may not contain NUL characters",
+      "tooDeep": "The request is malformed: nested too deeply",
+      "tooManyItems": "The request is malformed: at most %{max} items at once",
+      "numberInvalid": "The request is malformed: a number is out of range or not a number",
+      "valueMissing": "The request is malformed: a required value is missing",
+      "tooMany": "Too many requests; please try again later",
+      "tooLarge": "The request is too large; at most %{size}",
+      "uploadIncomplete": "The upload was incomplete; please upload it again"
+    },
+    "server": {
+      "error": "Server error",
+      "restarting": "The server is restarting; please try again shortly",
+      "notFound": "Not found",
+      "queryTimeout": "The query took too long; narrow it down and try again",
+      "ok": "Done"
+    },
+    "signOff": {
+      "noteRequired": "Handling note is required",
+      "noteTooLong": "The handling note cannot exceed %{max} characters",
+      "notFound": "The record does not exist or you may not handle it"
+    }
+  },
   "alarms": {
     "area": {
       "province": "Province",
@@ -491,32 +543,12 @@ export default {
       "notePlaceholder": "Enter a handling note",
       "noteRequired": "Handling note is required",
       "submit": "Sign off",
-      "done": "Signed off",
-      "refusals": {
-        "noteRequired": "Handling note is required",
-        "noteTooLong": "The handling note cannot exceed 500 characters",
-        "notFound": "The record does not exist or you may not handle it",
-        "signed": "Signed off",
-        "alarmIdRequired": "The alarm number is required",
-        "alarmSigned": "This alarm has already been signed off",
-        "alarmIdsRequired": "Choose the alarms to sign off",
-        "alarmTooMany": "At most 100 alarms can be signed off at once",
-        "feedbackIdRequired": "The feedback number is required",
-        "feedbackSigned": "This feedback has already been signed off"
-      }
+      "done": "Signed off"
     },
     "import": {
-      "messages": {
-        "format": "Incorrect file format",
-        "size": "The file exceeds the size limit",
-        "missing": "Choose a file to import",
-        "empty": "The file holds no data",
-        "failed": "Import failed; nothing was imported"
-      },
-      "reasons": {
-        "duplicate": "The ID card number appears more than once"
-      },
-      "row": "Row %{row}: %{reason}"
+      "row": "Row %{row}: %{reason}",
+      "rowLabelled": "Row %{row} (%{label}): %{reason}",
+      "more": "%{count} more rows not listed"
     },
     "validation": {
       "required": "%{label} is required",
@@ -583,13 +615,7 @@ export default {
     "register": "Register",
     "accountRequired": "Account is required",
     "passwordRequired": "Password is required",
-    "failed": "Login failed",
-    "refusals": {
-      "wrongPassword": "Wrong account or password",
-      "disabled": "This account is disabled",
-      "expired": "This account has expired",
-      "phoneRegistered": "This mobile number is already registered"
-    }
+    "failed": "Login failed"
   },
   "register": {
     "title": "Register",

@@ -2013,6 +2013,8 @@ export default {
     "device:batch-locked": "批量锁定",
     "device:batch-unlock": "批量解锁",
     "device:use": "设备加入移除",
+    "device:device-share-more": "设备分享",
+    "device:share-del": "删除分享",
     "deviceAlarmCabinet:list": "报警设置查看",
     "deviceAlarmCabinet:edit": "报警设置编辑",
     "deviceSwitch:list": "定时开关查看",
@@ -2106,6 +2108,1453 @@ export default {
     "user:edit": "用户编辑",
     "user:export": "用户导出"
   },
+  "reasons": {
+    "import": {
+      "badFormat": "文件格式不正确",
+      "tooLarge": "超出文件大小限制",
+      "noFile": "请选择导入文件",
+      "empty": "导入文件没有数据",
+      "failed": "导入失败，未导入任何数据",
+      "done": "导入成功，共 %{count} 条"
+    },
+    "system": {
+      "badParameter": "参数错误"
+    },
+    "register": {
+      "phoneRegistered": "该手机号码已注册",
+      "done": "用户注册成功"
+    },
+    "user": {
+      "notFound": "用户不存在",
+      "roleMissing": "所属角色不存在",
+      "selfDelete": "不能删除当前登录用户",
+      "selfDisable": "不能禁用当前登录用户",
+      "statusRequired": "状态不能为空",
+      "statusChanged": "用户状态修改成功",
+      "phoneRepeated": "手机号码在文件中重复",
+      "fAdmin": {
+        "required": "权限角色不能为空"
+      },
+      "fChineseName": {
+        "required": "姓名不能为空",
+        "maxLength": "姓名长度超出限制"
+      },
+      "fPhone": {
+        "required": "手机号码不能为空",
+        "pattern": "手机号码格式错误",
+        "unique": "该手机号码已存在"
+      },
+      "fRoleIds": {
+        "required": "所属角色不能为空"
+      },
+      "fPic": {
+        "format": "文件格式不正确"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "resetPassword": {
+        "done": "密码重置成功"
+      },
+      "status": {
+        "done": "用户状态修改成功"
+      }
+    },
+    "sheet": {
+      "userSheet": "用户",
+      "userExportFile": "用户数据.xlsx",
+      "userTemplateFile": "用户导入模板.xlsx",
+      "userKindColumn": "用户类型(普通用户/管理员/代理商)",
+      "userRolesColumn": "所属角色(角色别名，多个用逗号分隔)",
+      "userPasswordColumn": "密码(至少6位)",
+      "userExampleName": "张三",
+      "userKindOrdinary": "普通用户",
+      "userKindAdmin": "管理员",
+      "userKindAgent": "代理商",
+      "enabled": "启用",
+      "disabled": "禁用"
+    },
+    "jurisdiction": {
+      "areasMalformed": "管辖区域格式不正确",
+      "areasMissing": "管辖区域不存在",
+      "streetsMalformed": "管辖街道格式不正确",
+      "streetsMissing": "管辖街道不存在",
+      "tooMany": "管辖范围过多"
+    },
+    "role": {
+      "notFound": "角色不存在",
+      "builtInAlias": "内置角色的别名不能修改",
+      "builtIn": "内置角色不能删除",
+      "inUse": "该角色下存在用户，无法删除",
+      "adminPermissions": "超级管理员拥有全部权限，无需设置",
+      "granted": "授权成功",
+      "adminName": "超级管理员",
+      "agentName": "代理商",
+      "userName": "普通用户",
+      "name": {
+        "required": "角色名称不能为空",
+        "maxLength": "长度超出限制"
+      },
+      "alias": {
+        "required": "角色别名不能为空",
+        "maxLength": "长度超出限制",
+        "unique": "角色别名已存在"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "permissions": {
+        "done": "授权成功"
+      }
+    },
+    "menu": {
+      "notFound": "菜单不存在",
+      "sortNotInteger": "排序必须是整数",
+      "tooLong": "长度超出限制",
+      "parentMissing": "上级菜单不存在",
+      "parentCycle": "上级菜单不能是自身或其下级",
+      "hasChildren": "请先删除子地区",
+      "menuName": {
+        "required": "名称不能为空"
+      },
+      "menuUri": {
+        "required": "菜单地址不能为空"
+      },
+      "icon": {
+        "required": "图标不能为空"
+      },
+      "sort": {
+        "required": "排序不能为空"
+      },
+      "permissions": {
+        "required": "权限标识不能为空",
+        "unique": "权限标识已存在"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "department": {
+      "parentMissing": "上级部门不存在",
+      "parentSelf": "上级部门不能是当前部门",
+      "parentCycle": "上级部门不能是当前部门的下级部门",
+      "hasChildren": "请先删除子部门",
+      "fDepartmentId": {
+        "required": "部门编号不能为空",
+        "type": "部门编号必须是数字",
+        "minimum": "部门编号必须大于0",
+        "unique": "部门编号已存在"
+      },
+      "fDepartmentName": {
+        "required": "部门名称不能为空",
+        "maxLength": "部门名称最多100个字符"
+      },
+      "fHighDepartmentId": {
+        "type": "上级部门不正确",
+        "minimum": "上级部门不正确"
+      },
+      "save": {
+        "done": "部门保存成功"
+      },
+      "delete": {
+        "done": "部门删除成功"
+      }
+    },
+    "area": {
+      "parentMissing": "上级地区不存在",
+      "parentSelf": "上级地区不能是当前地区",
+      "parentCycle": "上级地区不能是当前地区的下级地区",
+      "hasChildren": "请先删除子地区",
+      "fAreaId": {
+        "required": "地区编号不能为空",
+        "type": "地区编号必须是数字",
+        "minimum": "地区编号必须大于0",
+        "unique": "地区编号已存在"
+      },
+      "fAreaName": {
+        "required": "地区名称不能为空",
+        "maxLength": "地区名称最多100个字符"
+      },
+      "fAreaPinyin": {
+        "maxLength": "地区拼音过长"
+      },
+      "fAreaPinyinAcr": {
+        "maxLength": "拼音缩写过长"
+      },
+      "fHighAreaId": {
+        "type": "上级地区不正确",
+        "minimum": "上级地区不正确"
+      },
+      "save": {
+        "done": "地区保存成功"
+      },
+      "delete": {
+        "done": "地区删除成功"
+      }
+    },
+    "place": {
+      "areaMissing": "所属区域不存在",
+      "ownerMissing": "所属用户不存在",
+      "hasRooms": "场所删除失败：请先删除场所下的房间",
+      "fName": {
+        "required": "场所名称不能为空",
+        "maxLength": "场所名称最多50个字符"
+      },
+      "fUserId": {
+        "type": "所属用户不存在"
+      },
+      "fCityCode": {
+        "maxLength": "区域编码过长"
+      },
+      "fCityName": {
+        "maxLength": "所属区域最多100个字符"
+      },
+      "save": {
+        "done": "场所保存成功"
+      },
+      "delete": {
+        "done": "场所删除成功"
+      }
+    },
+    "oplog": {
+      "beginInvalid": "开始时间格式不正确",
+      "endInvalid": "结束时间格式不正确",
+      "succeedInvalid": "请求状态不正确"
+    },
+    "upload": {
+      "badFormat": "文件格式不正确",
+      "tooLarge": "超出文件大小限制",
+      "noFile": "请选择上传文件",
+      "pictureDone": "图标上传成功",
+      "firmwareDone": "固件上传成功",
+      "fileMissing": "文件不存在"
+    },
+    "appVersion": {
+      "badFormat": "文件格式不正确，请上传apk或ipa格式的文件",
+      "tooLarge": "超出大小限制，不能超过200M",
+      "uploaded": "上传成功",
+      "fileMissing": "安装文件不存在",
+      "fAppType": {
+        "required": "类型不能为空",
+        "type": "类型不能为空"
+      },
+      "fAppVersion": {
+        "required": "版本不能为空"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "home": {
+      "type485": "485设备",
+      "typeWifiGateway": "WiFi网关",
+      "type4g": "4G设备",
+      "type4gGateway": "4G网关",
+      "typeWifiSingle": "WiFi单品",
+      "typeBreaker": "塑壳断路器",
+      "seriesWarnings": "告警",
+      "seriesUnhandled": "未处理",
+      "seriesDevices": "设备总数",
+      "seriesOnline": "在线设备",
+      "seriesUp": "上行消息",
+      "seriesDown": "下行消息",
+      "seriesAlarms": "报警",
+      "seriesUnsigned": "未签收"
+    },
+    "gateway": {
+      "deviceBound": "网关子设备添加失败：设备已绑定网关",
+      "noChildren": "未选择网关子设备",
+      "missingForQuery": "查询失败：网关不存在或无权操作",
+      "missingForBind": "网关子设备添加失败：网关不存在或无权操作",
+      "missingForUnbind": "网关子设备解绑失败：网关不存在或无权操作",
+      "childMissing": "网关子设备添加失败：设备不存在或无权操作",
+      "childIsGateway": "网关子设备添加失败：网关不能作为子设备",
+      "childBound": "网关子设备添加失败：设备%{number}已绑定网关",
+      "childrenAdded": "网关子设备添加成功",
+      "linkMissing": "网关子设备解绑失败：绑定关系不存在",
+      "unbindChildMissing": "网关子设备解绑失败：设备不存在或无权操作",
+      "childRemoved": "网关子设备解绑成功"
+    },
+    "device": {
+      "noneChosen": "请先选择设备",
+      "notFound": "设备不存在或无权操作",
+      "required": "设备不能为空",
+      "productMissing": "所属产品不存在",
+      "agentMissing": "所属代理商不存在",
+      "activationMissing": "设备操作失败:设备不存在",
+      "tooManyTickets": "实时事件票据申请过多，请稍后再试",
+      "cabinet": {
+        "unitRequired": "请先选择单位",
+        "minAboveMax": "最小值不能大于最大值",
+        "gasNameRequired": "气体名称不能都为空"
+      },
+      "fNumber": {
+        "required": "设备编号不能为空",
+        "unique": "设备编号已存在"
+      },
+      "fProductId": {
+        "required": "所属产品不能为空"
+      },
+      "fRemindTime": {
+        "pattern": "时间格式应为 HH:mm"
+      },
+      "fGpsLongitude": {
+        "minimum": "经度范围为-180到180",
+        "maximum": "经度范围为-180到180"
+      },
+      "fGpsLatitude": {
+        "minimum": "纬度范围为-90到90",
+        "maximum": "纬度范围为-90到90"
+      },
+      "save": {
+        "done": "设备保存成功"
+      },
+      "delete": {
+        "done": "设备删除成功"
+      },
+      "able": {
+        "done": "设备激活成功"
+      },
+      "disable": {
+        "done": "设备注销成功"
+      },
+      "activation": {
+        "done": "设备激活成功"
+      }
+    },
+    "command": {
+      "deviceMissing": "设备不存在",
+      "offline": "设备离线",
+      "inFlight": "信息发送中,请勿重复发送...",
+      "throttled": "点击太频繁，休息一下",
+      "passwordRequired": "登录密码不能为空",
+      "passwordFailed": "密码校验失败",
+      "timeout": "设备响应超时",
+      "brokerDown": "消息服务器未连接",
+      "abandoned": "设备响应超时（发送命令的服务已停止）",
+      "notBreaker": "该设备不是塑壳断路器",
+      "noDevices": "没有需要操作的设备",
+      "sent": "%{name}命令发送成功",
+      "sendFailed": "设备操作失败:%{detail}",
+      "batchDone": "%{lines}",
+      "device": {
+        "failed": "设备操作失败",
+        "badPassword": "设备密码错误",
+        "outOfRange": "参数超出范围",
+        "locked": "设备已锁定,请先解锁",
+        "unsupported": "设备不支持该命令",
+        "badRequest": "命令格式错误",
+        "noChild": "子设备不存在",
+        "childOffline": "子设备离线"
+      },
+      "switchInvalid": "开关状态不正确",
+      "lockInvalid": "锁定状态不正确",
+      "noThresholds": "该设备没有网关参数",
+      "devicePasswordRequired": "设备密码不能为空",
+      "devicePasswordTooLong": "设备密码最多%{max}位",
+      "paramsInvalid": "参数错误: %{problems}",
+      "paramsRequired": "参数不能为空",
+      "unchanged": "未发现改动,无需更新",
+      "typeInvalid": "命令类型不正确",
+      "noneChosen": "请先选择需要操作的设备",
+      "param": {
+        "notInteger": "%{key} 必须为整数",
+        "oneOf": "%{key} 取值应为 %{values}",
+        "range": "%{key} 取值范围 %{min}-%{max}",
+        "required": "%{key} 不能为空",
+        "unknown": "未知参数 %{key}",
+        "unknownCoefficient": "未知系数 %{key}"
+      },
+      "libraryRequired": "请选择需要发送的指令",
+      "libraryNotOffered": "该设备的产品没有此指令",
+      "noQuery": "该指令没有查询功能",
+      "valueFormat": "%{name}格式不正确",
+      "valueInteger": "%{name}必须是整数",
+      "valueNumber": "%{name}必须是数字",
+      "name": {
+        "close": "合闸",
+        "open": "分闸",
+        "lock": "锁定",
+        "unlock": "解锁",
+        "reboot": "重启",
+        "timeSync": "时间同步",
+        "readThresholds": "阈值查询",
+        "changePassword": "修改密码",
+        "clearData": "清除数据",
+        "setThresholds": "阈值设置",
+        "calibration": "校准参数",
+        "protection": "保护参数",
+        "readCalibration": "校准参数查询",
+        "readProtection": "保护参数查询",
+        "refresh": "刷新",
+        "upgrade": "固件升级",
+        "timer": "定时",
+        "reverse": "定时反转",
+        "schedule": "定时开关"
+      }
+    },
+    "group": {
+      "parentSelf": "当前分组与上级分组不能相同",
+      "parentMissing": "上级分组不存在",
+      "parentInSubtree": "上级分组不能是当前分组的下级分组",
+      "agentMissing": "所属代理商不存在",
+      "hasChildren": "分组删除失败：请先删除下级分组",
+      "hasDevices": "分组删除失败：请先解绑分组下的设备",
+      "notFound": "分组不存在或无权操作",
+      "noneToBind": "请选择需要绑定的设备",
+      "noneToUnbind": "请选择需要解绑的设备",
+      "linkMissing": "分组设备不存在或无权操作",
+      "fParentId": {
+        "type": "上级分组不正确",
+        "minimum": "上级分组不正确"
+      },
+      "fName": {
+        "required": "分组名称不能为空",
+        "maxLength": "分组名称最多50个字符"
+      },
+      "fLogo": {
+        "maxLength": "分组图标过长"
+      },
+      "fRemork": {
+        "maxLength": "描述最多500个字符"
+      },
+      "fUserId": {
+        "type": "所属代理商不存在"
+      },
+      "save": {
+        "done": "分组保存成功"
+      },
+      "delete": {
+        "done": "分组删除成功"
+      }
+    },
+    "product": {
+      "hasDevices": "该产品下存在设备，无法删除",
+      "notFound": "产品不存在",
+      "propertiesInvalid": "产品属性格式不正确",
+      "propertiesTooMany": "产品属性最多%{max}个",
+      "propertiesOneProduct": "一次只能保存一个产品的属性",
+      "propertiesProductRequired": "所属产品不能为空",
+      "propertyDuplicate": "属性名称重复：%{name}",
+      "fNumber": {
+        "required": "设备编号不能为空",
+        "unique": "产品编号已存在"
+      },
+      "fName": {
+        "required": "设备名称不能为空"
+      },
+      "fCategoryId": {
+        "required": "品类不能为空"
+      },
+      "fProtocol": {
+        "required": "传输协议不能为空"
+      },
+      "fDeviceType": {
+        "required": "产品类型不能为空"
+      },
+      "fImageName": {
+        "format": "文件格式不正确"
+      },
+      "save": {
+        "done": "产品保存成功"
+      },
+      "status": {
+        "done": "产品状态修改成功"
+      },
+      "delete": {
+        "done": "产品删除成功"
+      }
+    },
+    "firmware": {
+      "productMissing": "所属产品不存在",
+      "notFound": "固件不存在",
+      "fName": {
+        "required": "固件名称不能为空"
+      },
+      "fProductId": {
+        "required": "所属产品不能为空",
+        "type": "所属产品不能为空"
+      },
+      "fVersion": {
+        "required": "版本号不能为空"
+      },
+      "fVersionCode": {
+        "required": "版本序号不能为空",
+        "pattern": "版本序号只能为数字",
+        "maxLength": "版本序号只能为数字"
+      },
+      "fMd5Sign": {
+        "required": "签名不能为空"
+      },
+      "save": {
+        "done": "固件版本保存成功"
+      },
+      "delete": {
+        "done": "固件版本删除成功"
+      }
+    },
+    "upgrade": {
+      "noneChosen": "请选择需要升级的设备",
+      "devicesAdded": "设备添加完成",
+      "productMismatch": "设备不属于该固件的产品",
+      "nothingToAdd": "没有需要添加的设备",
+      "busy": "设备升级中，无法删除",
+      "nothingWaiting": "没有等待升级的设备",
+      "sent": "升级命令已下发%{sent}台设备",
+      "sentSomeOffline": "升级命令已下发%{sent}台设备，%{offline}台设备离线，等待下次推送",
+      "sentSomeFailed": "升级命令已下发%{sent}台设备，%{failed}台设备下发失败",
+      "sentSomeOfflineFailed": "升级命令已下发%{sent}台设备，%{offline}台设备离线，等待下次推送，%{failed}台设备下发失败",
+      "allOffline": "%{offline}台设备离线，等待下次推送",
+      "allFailed": "%{failed}台设备下发失败",
+      "allOfflineFailed": "%{offline}台设备离线，等待下次推送，%{failed}台设备下发失败",
+      "noneSent": "升级命令下发失败",
+      "failed": "升级失败",
+      "result": {
+        "success": "成功",
+        "failure": "失败",
+        "reason": "原因：%{reason}"
+      }
+    },
+    "share": {
+      "devicesRequired": "被分享设备不能为空",
+      "userRequired": "被分享者不能为空",
+      "userNotFound": "设备分享失败:用户不存在",
+      "userAmbiguous": "设备分享失败:存在同名用户，请输入手机号",
+      "self": "设备分享失败:不能分享给自己",
+      "notOrdinary": "设备分享失败:只能分享给普通用户",
+      "noneShared": "设备分享失败:%{errors}",
+      "someRefused": "%{errors}",
+      "row": {
+        "missing": "%{device}:设备不存在或无权操作",
+        "notHolder": "%{device}:无权分享该设备",
+        "already": "%{device}:已分享给该用户"
+      },
+      "sharedTo": "%{devices} 已分享给 %{user}",
+      "done": "设备分享成功",
+      "deleted": "删除成功",
+      "deleteMissing": "删除失败:分享记录不存在",
+      "deleteNotHolder": "删除失败:无权删除该分享"
+    },
+    "use": {
+      "added": "加入成功",
+      "removed": "移除成功",
+      "notAllowed": "设备操作失败:该设备不能加入或移除"
+    },
+    "timer": {
+      "unsupported": "该设备不支持定时",
+      "none": "定时不能为空",
+      "noDevicesChosen": "请选择需要同步的设备",
+      "notFound": "定时不存在或无权操作",
+      "nothingSynced": "没有可同步的设备",
+      "nothingSyncedRefused": "没有可同步的设备(%{refused}台设备不存在、无权操作或不支持定时)",
+      "synced": "定时已同步到%{count}台设备",
+      "syncedSomeRefused": "定时已同步到%{count}台设备，%{refused}台设备不存在、无权操作或不支持定时",
+      "syncRefused": "%{refused}台设备不存在、无权操作或不支持定时"
+    },
+    "statistics": {
+      "noDevice": "请选择需要统计的设备",
+      "noRange": "请选择需要统计的时间范围",
+      "hourlyTooLong": "按小时统计的时间范围不能超过31天",
+      "rangeTooLong": "统计的时间范围过大",
+      "sum": "合计",
+      "sheet": "数据统计",
+      "time": "时间",
+      "date": "日期"
+    },
+    "deviceData": {
+      "time": "采集时间",
+      "voltage": "电压",
+      "current": "电流",
+      "power": "功率",
+      "energy": "电量",
+      "temperature": "温度",
+      "leakage": "漏电流",
+      "switch": "开关"
+    },
+    "location": {
+      "kind": {
+        "overtemperature": "超温告警",
+        "overcurrent": "过流告警",
+        "currentJump": "电流突变",
+        "temperatureJump": "温度突变"
+      }
+    },
+    "library": {
+      "libraryMissing": "描述库不存在",
+      "functionInUse": "该功能已被产品「%{name}」使用，无法删除",
+      "searchMissing": "查询描述库不存在",
+      "searchNotReceive": "查询描述库必须是接收类型",
+      "parentSelf": "上级描述库不能是自己",
+      "parentMissing": "上级描述库不存在",
+      "usedByProduct": "该描述库已被产品「%{name}」使用，无法删除",
+      "usedByFunction": "该描述库已被功能「%{name}」使用，无法删除",
+      "hasChildren": "该描述库下存在下级描述库，无法删除",
+      "fieldLibraryMissing": "所属描述库不存在",
+      "subRequired": "数据类型为实体/实体数组时，下级描述库不能为空",
+      "subSelf": "下级描述库不能是所属描述库",
+      "keyTaken": "该描述库中已存在相同标识符",
+      "warnByte": "硬件告警字节序号必须是不小于0的整数",
+      "warnName": "硬件告警名称不能为空",
+      "switchValues": "开关的开值和关值不能相同",
+      "import": {
+        "badType": "文件格式错误",
+        "tooLarge": "上传的Excel不能超过100M",
+        "noFile": "请选择导入文件",
+        "noLibrary": "所属描述库不能为空",
+        "empty": "导入文件没有数据",
+        "duplicateInFile": "标识符在文件中重复",
+        "dataType": "数据类型不正确",
+        "subUnknown": "下级描述库不存在",
+        "failed": "导入失败，请修改以下行后重新导入：",
+        "done": "导入成功，共 %{count} 条",
+        "what": "描述库“%{name}”的字段"
+      },
+      "template": {
+        "sheet": "字段",
+        "file": "描述库字段导入模板",
+        "hint": "单位 V；数据类型填 1-8 或名称，值类型填字典值或名称"
+      },
+      "dataType": {
+        "integer": "整数",
+        "float": "浮点数",
+        "string": "字符串",
+        "array": "数组",
+        "boolean": "布尔",
+        "time": "时间",
+        "entity": "实体",
+        "entityArray": "实体数组"
+      }
+    },
+    "simulator": {
+      "done": "操作成功",
+      "unsupported": "设备不支持该命令",
+      "locked": "设备已锁定,请先解锁",
+      "badPassword": "设备密码错误",
+      "noChild": "子设备不存在",
+      "childOffline": "子设备离线",
+      "someChildrenFailed": "部分子设备操作失败",
+      "badBit": "命令格式错误: %{key} 应为 0 或 1",
+      "noThresholds": "命令格式错误: 没有阈值字段",
+      "badField": "命令格式错误: %{key}",
+      "outOfRange": "参数超出范围: %{problems}",
+      "passwordLength": "参数超出范围: 新密码长度应为 1-%{max}",
+      "passwordRequired": "设备密码不能为空",
+      "thresholdsSet": "阈值设置成功",
+      "read": "读取成功",
+      "passwordChanged": "密码修改成功",
+      "dataCleared": "数据清除成功",
+      "timeSynced": "时间同步成功",
+      "closed": "合闸成功",
+      "opened": "分闸成功",
+      "parametersSet": "参数设置成功",
+      "upgradeAccepted": "升级命令接收成功",
+      "refreshed": "刷新成功",
+      "rebooted": "重启成功",
+      "signatureInvalid": "固件签名校验失败"
+    },
+    "deviceImport": {
+      "productRequired": "所属产品不能为空",
+      "productUnknown": "所属产品不存在",
+      "duplicateInFile": "设备编号重复",
+      "noDevices": "请选择设备",
+      "tooManyRows": "导入行数超出限制（最多%{max}行）",
+      "done": "导入完成：共 %{total} 条，成功 %{imported} 条",
+      "sheet": "设备",
+      "exportFile": "设备数据",
+      "templateFile": "设备导入模板",
+      "qrcodeFile": "设备二维码",
+      "alias": {
+        "productNumber": "所属产品编号",
+        "product": "产品",
+        "deviceId": "设备id",
+        "name": "名称"
+      },
+      "online": "在线",
+      "offline": "离线",
+      "activated": "已激活",
+      "notActivated": "未激活"
+    },
+    "data": {
+      "notFound": "数据不存在或无权操作",
+      "duplicate": "数据已存在",
+      "stillReferenced": "该数据仍被其他数据引用，无法删除",
+      "constraint": "数据不符合取值要求（%{constraint}）",
+      "referenceMissing": "关联的数据不存在（%{constraint}）"
+    },
+    "query": {
+      "pageUnreachable": "只能翻阅前%{max}条记录，请缩小时间范围或增加查询条件",
+      "pageUnreachableNoTime": "只能翻阅前%{max}条记录，请增加查询条件",
+      "tooLong": "查询条件过长，最多%{max}个字符",
+      "fieldInvalid": "查询条件%{label}格式不正确",
+      "fieldTooLong": "查询条件%{label}过长，最多%{max}个字符",
+      "tooManyValues": "查询条件最多%{max}项",
+      "rangeInverted": "开始时间不能晚于结束时间"
+    },
+    "field": {
+      "required": "%{label}不能为空",
+      "maxLength": "%{label}长度超出限制",
+      "ref": "%{label}不存在",
+      "invalid": "%{label}格式不正确"
+    },
+    "row": {
+      "line": "第%{row}行：%{reason}",
+      "labelledLine": "第%{row}行（%{label}）：%{reason}",
+      "more": "……另有%{count}行有误"
+    },
+    "docs": {
+      "healthz": "健康检查",
+      "openapi": "接口文档（按调用者权限）",
+      "console": "控制台入口（转到 %{entry}）",
+      "viewerScript": "接口文档查看器脚本",
+      "viewerStyle": "接口文档查看器样式",
+      "viewerFiles": "接口文档查看器资源"
+    },
+    "alarm": {
+      "idRequired": "报警编号不能为空",
+      "alreadySigned": "该报警已签收，请勿重复签收",
+      "idsRequired": "请选择要签收的报警",
+      "tooMany": "一次最多签收%{max}条报警",
+      "batchSigned": "已签收%{signed}条，失败%{failed}条",
+      "remark": {
+        "gatheringCounted": "房间内同时出现%{count}名人员，疑似聚集",
+        "gathering": "房间内同时出现多名人员，疑似聚集",
+        "lateHours": "非允许时段（00:00-05:00）有人员进出",
+        "overOccupancyCounted": "房间登记人数超出核定人数（当前%{count}人）",
+        "overOccupancy": "房间登记人数超出核定人数",
+        "cardMismatch": "身份证核验不通过，证件疑似冒用",
+        "stranger": "发现未登记的外来人员进出",
+        "watchedPerson": "重点关注人员出现在出租屋"
+      },
+      "fAlarmType": {
+        "required": "报警类型不能为空"
+      },
+      "signing": {
+        "done": "签收成功"
+      },
+      "signingBatch": {
+        "done": "批量签收完成"
+      }
+    },
+    "feedback": {
+      "idRequired": "反馈编号不能为空",
+      "alreadySigned": "该反馈已签收，请勿重复签收",
+      "answerRequired": "答复内容不能为空",
+      "answerTooLong": "答复内容长度超出限制",
+      "missing": "反馈不存在",
+      "fPhotos": {
+        "format": "文件格式不正确"
+      },
+      "sign": {
+        "done": "签收成功"
+      },
+      "answer": {
+        "done": "反馈答复成功"
+      }
+    },
+    "watch": {
+      "idcardRepeated": "身份证号重复",
+      "template": {
+        "file": "布控人员导入模板",
+        "phonesHint": "多个用英文逗号分隔",
+        "exampleName": "示例人员",
+        "exampleWatcher": "张警官"
+      }
+    },
+    "intel": {
+      "badRequest": "参数错误",
+      "personRequired": "人员不能为空",
+      "searchEmpty": "请输入搜索条件",
+      "phoneInvalid": "请输入正确的手机号",
+      "termInvalid": "请输入正确的手机号或身份证号",
+      "idcardInvalid": "请输入正确的身份证号",
+      "relationsRequired": "请至少选择一个关系类型",
+      "noInformation": "暂无信息",
+      "startTimeInvalid": "开始时间格式不正确",
+      "lookup": {
+        "profile": "全息档案查询",
+        "person": "人员详情查询",
+        "search": "全息档案搜索",
+        "leases": "租住记录查询",
+        "locks": "开锁记录查询",
+        "locations": "活动轨迹查询",
+        "apps": "兴趣爱好查询",
+        "related": "关系人查询",
+        "graph": "通话关系查询",
+        "expand": "通话关系展开"
+      }
+    },
+    "house": {
+      "buildingMissing": "所属楼栋不存在",
+      "hasRooms": "出租屋删除失败：请先删除出租屋下的房间",
+      "fHouseName": {
+        "required": "房屋名称不能为空"
+      },
+      "fAddress": {
+        "required": "出租屋地址不能为空"
+      },
+      "fBuildId": {
+        "required": "所属楼栋不能为空"
+      },
+      "fLandlordPhone": {
+        "pattern": "房东电话格式不正确"
+      },
+      "save": {
+        "done": "出租屋保存成功"
+      },
+      "delete": {
+        "done": "出租屋删除成功"
+      }
+    },
+    "rentalRoom": {
+      "houseMissing": "出租屋不存在",
+      "houseChanged": "房间不能移到其他出租屋",
+      "numberTaken": "该出租屋已有此房间号",
+      "rented": "房间删除失败：房间仍有在租租客",
+      "fHouseId": {
+        "required": "出租屋不能为空"
+      },
+      "fRoom": {
+        "required": "房间号不能为空"
+      },
+      "fCapacity": {
+        "minimum": "核定人数必须在1到20之间",
+        "maximum": "核定人数必须在1到20之间"
+      },
+      "save": {
+        "done": "房间保存成功"
+      },
+      "delete": {
+        "done": "房间删除成功"
+      }
+    },
+    "room": {
+      "placeMissing": "所属场所不存在或无权操作",
+      "placeChanged": "房间不能移到其他场所",
+      "typeInvalid": "房间类型不正确",
+      "hasDevices": "房间删除失败：请先解绑房间下的设备",
+      "missing": "房间不存在或无权操作",
+      "elsewhere": "房间不属于该场所",
+      "deviceMissing": "设备不存在或无权操作",
+      "bindingMissing": "房间设备不存在或无权操作",
+      "bindNone": "请选择需要绑定的设备",
+      "unbindNone": "请选择需要解绑的设备",
+      "fName": {
+        "required": "房间名称不能为空",
+        "maxLength": "房间名称最多50个字符"
+      },
+      "fHomeId": {
+        "required": "所属场所不能为空",
+        "type": "所属场所不能为空"
+      },
+      "fType": {
+        "type": "房间类型不正确"
+      },
+      "save": {
+        "done": "房间保存成功"
+      },
+      "delete": {
+        "done": "房间删除成功"
+      }
+    },
+    "messageCentre": {
+      "idRequired": "消息编号不能为空",
+      "missing": "消息不存在",
+      "alreadyRead": "消息已读",
+      "notRead": "只有已读消息可以删除",
+      "notTrash": "只有回收站中的消息可以还原",
+      "alarm": {
+        "title": "新报警提醒",
+        "text": "%{house}于%{time}发生%{alarm}%{detail}。请及时处理。",
+        "detail": "：%{remark}"
+      },
+      "import": {
+        "title": "导入完成通知",
+        "text": "%{what}导入完成，共导入%{count}条数据（%{time}）。"
+      },
+      "firmware": {
+        "title": "固件升级结果",
+        "text": "设备%{device}升级固件%{version}%{result}（%{time}）。%{reason}"
+      },
+      "feedback": {
+        "title": "反馈答复通知",
+        "text": "您于%{time}提交的反馈“%{feedback}”已答复：%{answer}"
+      }
+    },
+    "message": {
+      "timeInvalid": "时间格式不正确"
+    },
+    "addressBook": {
+      "fUserId": {
+        "required": "人员不能为空"
+      },
+      "fNumber": {
+        "required": "号码不能为空"
+      }
+    },
+    "building": {
+      "fBuildingnum": {
+        "required": "楼栋号不能为空"
+      },
+      "fCommunityid": {
+        "required": "所属社区不能为空"
+      }
+    },
+    "community": {
+      "fName": {
+        "required": "社区名称不能为空"
+      },
+      "fStreet": {
+        "required": "所属街道不能为空"
+      }
+    },
+    "controlCar": {
+      "fLicensePlate": {
+        "required": "车牌号不能为空",
+        "pattern": "请输入正确的车牌号",
+        "maxLength": "请输入正确的车牌号"
+      },
+      "fStartTime": {
+        "required": "布控开始时间不能为空"
+      },
+      "fStartEnd": {
+        "required": "布控结束时间不能为空",
+        "notBefore": "布控结束时间不能早于开始时间"
+      },
+      "fState": {
+        "required": "布控状态不能为空",
+        "enum": "布控状态不能为空"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "controlPerson": {
+      "fUserName": {
+        "required": "人员名称不能为空"
+      },
+      "fUserIdcard": {
+        "required": "身份证号不能为空",
+        "pattern": "请输入正确的身份证号",
+        "maxLength": "请输入正确的身份证号"
+      },
+      "fFace": {
+        "format": "文件格式不正确"
+      },
+      "fStartTime": {
+        "required": "布控开始时间不能为空"
+      },
+      "fEndTime": {
+        "required": "布控结束时间不能为空",
+        "notBefore": "布控结束时间不能早于开始时间"
+      },
+      "fState": {
+        "required": "布控状态不能为空",
+        "enum": "布控状态不能为空"
+      },
+      "fPhones": {
+        "pattern": "请输入正确的手机号，多个用英文逗号分隔"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "status": {
+        "done": "操作成功"
+      }
+    },
+    "deviceAlarmCabinet": {
+      "fDeviceId": {
+        "required": "设备不能为空",
+        "type": "设备不能为空"
+      },
+      "fSwitch": {
+        "type": "通道应为1-10",
+        "minimum": "通道应为1-10",
+        "maximum": "通道应为1-10"
+      },
+      "fMin": {
+        "type": "最小值应为0-1000",
+        "minimum": "最小值应为0-1000",
+        "maximum": "最小值应为0-1000"
+      },
+      "fMax": {
+        "type": "最大值应为1-1000",
+        "minimum": "最大值应为1-1000",
+        "maximum": "最大值应为1-1000"
+      },
+      "fAlarmOne": {
+        "type": "一级报警应为1-1000",
+        "minimum": "一级报警应为1-1000",
+        "maximum": "一级报警应为1-1000"
+      },
+      "fAlarmTwo": {
+        "type": "二级报警应为1-1000",
+        "minimum": "二级报警应为1-1000",
+        "maximum": "二级报警应为1-1000"
+      },
+      "fUnit": {
+        "required": "请先选择单位",
+        "enum": "请先选择单位"
+      },
+      "fGasEn": {
+        "maxLength": "气体英文名最多50个字符"
+      },
+      "fGasCh": {
+        "maxLength": "气体中文名最多50个字符"
+      },
+      "fState": {
+        "enum": "状态不正确",
+        "type": "状态不正确"
+      },
+      "save": {
+        "done": "保存成功"
+      },
+      "delete": {
+        "done": "删除成功"
+      }
+    },
+    "deviceSwitch": {
+      "fDeviceId": {
+        "required": "设备不能为空",
+        "type": "设备不能为空"
+      },
+      "fBeginTime": {
+        "required": "时间不能为空",
+        "pattern": "时间格式应为 HH:mm"
+      },
+      "fSwitch": {
+        "enum": "开关不正确",
+        "type": "开关不正确"
+      },
+      "fWhich": {
+        "required": "通道不能为空",
+        "type": "通道不能为空",
+        "minimum": "通道范围为1到10",
+        "maximum": "通道范围为1到10"
+      },
+      "save": {
+        "done": "保存成功"
+      },
+      "delete": {
+        "done": "删除成功"
+      }
+    },
+    "deviceTiming": {
+      "fDeviceId": {
+        "required": "设备不能为空",
+        "type": "设备不能为空"
+      },
+      "fTime": {
+        "required": "时间不能为空",
+        "pattern": "时间格式应为 HH:mm"
+      },
+      "fValidType": {
+        "required": "时效不能为空",
+        "type": "时效不能为空",
+        "minimum": "时效不正确",
+        "maximum": "时效不正确"
+      },
+      "fState": {
+        "enum": "状态不正确",
+        "type": "状态不正确"
+      },
+      "fOpt": {
+        "enum": "动作不正确",
+        "type": "动作不正确"
+      },
+      "fReverse": {
+        "enum": "反转不正确",
+        "type": "反转不正确"
+      },
+      "fReverseSecond": {
+        "minimum": "反转秒数最小为1",
+        "maximum": "反转秒数最大为86400",
+        "type": "反转秒数必须为整数"
+      },
+      "save": {
+        "done": "保存成功"
+      },
+      "saves": {
+        "done": "保存成功"
+      },
+      "delete": {
+        "done": "删除成功"
+      },
+      "shareSaves": {
+        "done": "定时同步成功"
+      },
+      "userSave": {
+        "done": "保存成功"
+      }
+    },
+    "document": {
+      "fTitle": {
+        "required": "标题名称不能为空",
+        "maxLength": "标题名称不能超过100个字符"
+      },
+      "fType": {
+        "required": "文档类型不能为空",
+        "enum": "文档类型不正确"
+      },
+      "fStatus": {
+        "required": "状态不能为空",
+        "enum": "状态不能为空",
+        "type": "状态不能为空"
+      },
+      "fSort": {
+        "minimum": "排序为0到9999的整数",
+        "maximum": "排序为0到9999的整数",
+        "type": "排序为0到9999的整数"
+      },
+      "fImage": {
+        "format": "文件格式不正确"
+      },
+      "fContent": {
+        "maxLength": "内容过长"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "status": {
+        "done": "操作成功"
+      }
+    },
+    "errorLog": {
+      "fType": {
+        "required": "错误类型不能为空",
+        "enum": "错误类型不正确"
+      },
+      "fMessage": {
+        "required": "错误信息不能为空",
+        "maxLength": "错误信息最多2000个字符"
+      }
+    },
+    "firmwareUpdateDevice": {
+      "fFirmwareId": {
+        "required": "固件不能为空",
+        "type": "固件不能为空"
+      },
+      "fDeviceId": {
+        "required": "请选择需要升级的设备",
+        "type": "请选择需要升级的设备"
+      },
+      "addDevices": {
+        "done": "设备添加完成"
+      },
+      "addAll": {
+        "done": "设备添加完成"
+      },
+      "delete": {
+        "done": "升级设备删除成功"
+      }
+    },
+    "groupDevice": {
+      "fGroupId": {
+        "required": "分组不能为空",
+        "type": "分组不能为空"
+      },
+      "fDeviceId": {
+        "required": "设备不能为空",
+        "type": "设备不能为空"
+      },
+      "bind": {
+        "done": "设备绑定完成"
+      },
+      "unbind": {
+        "done": "设备解绑绑完成"
+      }
+    },
+    "houseDevice": {
+      "fDeviceId": {
+        "required": "设备不能为空",
+        "unique": "设备已绑定出租屋"
+      },
+      "fHouseId": {
+        "required": "出租屋不能为空"
+      }
+    },
+    "locationRecord": {
+      "fUserId": {
+        "required": "人员不能为空"
+      }
+    },
+    "lockRecord": {
+      "fUserId": {
+        "required": "人员不能为空"
+      }
+    },
+    "messageModel": {
+      "fName": {
+        "required": "模板名称不能为空",
+        "maxLength": "模板名称最多100个字符"
+      },
+      "fTypeId": {
+        "type": "消息类型不正确"
+      },
+      "fMessage": {
+        "maxLength": "消息内容最多2000个字符"
+      },
+      "fCode": {
+        "enum": "消息用途不正确"
+      },
+      "fStatus": {
+        "enum": "状态不正确"
+      },
+      "save": {
+        "done": "消息模板保存成功"
+      },
+      "delete": {
+        "done": "消息模板删除成功"
+      }
+    },
+    "person": {
+      "fName": {
+        "required": "姓名不能为空"
+      },
+      "fIdcard": {
+        "pattern": "请输入正确的身份证号"
+      }
+    },
+    "platform": {
+      "fTitle": {
+        "required": "标题名称不能为空",
+        "maxLength": "标题名称不能超过100个字符"
+      },
+      "fStatus": {
+        "required": "状态不能为空",
+        "enum": "状态不能为空",
+        "type": "状态不能为空"
+      },
+      "fSort": {
+        "minimum": "排序为0到9999的整数",
+        "maximum": "排序为0到9999的整数",
+        "type": "排序为0到9999的整数"
+      },
+      "fImage": {
+        "format": "文件格式不正确"
+      },
+      "fContent": {
+        "maxLength": "内容过长"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "policeStation": {
+      "fPoliceStaId": {
+        "required": "派出所编号不能为空",
+        "unique": "派出所编号已存在"
+      },
+      "fPoliceStaName": {
+        "required": "派出所名称不能为空"
+      },
+      "fAreaId": {
+        "required": "所属地区不能为空"
+      }
+    },
+    "productFunction": {
+      "fName": {
+        "required": "功能名称不能为空"
+      },
+      "fType": {
+        "required": "类型不能为空",
+        "type": "类型不能为空"
+      },
+      "fProductJsonId": {
+        "required": "描述库不能为空"
+      },
+      "save": {
+        "done": "功能保存成功"
+      },
+      "delete": {
+        "done": "功能删除成功"
+      }
+    },
+    "productJson": {
+      "fName": {
+        "required": "描述库名称不能为空"
+      },
+      "fType": {
+        "required": "类型不能为空"
+      },
+      "fBid": {
+        "required": "Bid不能为空",
+        "pattern": "Bid只能包含字母、数字、下划线和短横线"
+      },
+      "save": {
+        "done": "描述库保存成功"
+      },
+      "delete": {
+        "done": "描述库删除成功"
+      }
+    },
+    "productJsonConf": {
+      "fProductJsonId": {
+        "required": "所属描述库不能为空"
+      },
+      "fJsonKey": {
+        "required": "标识符不能为空",
+        "pattern": "标识符只能包含字母、数字和下划线"
+      },
+      "fJsonName": {
+        "required": "功能点名称不能为空"
+      },
+      "fJsonDes": {
+        "maxLength": "说明不能超过1000个字符"
+      },
+      "fDataType": {
+        "required": "数据类型不能为空"
+      },
+      "fValueType": {
+        "required": "值类型不能为空"
+      },
+      "save": {
+        "done": "字段保存成功"
+      },
+      "delete": {
+        "done": "字段删除成功"
+      }
+    },
+    "productProperty": {
+      "fProductId": {
+        "required": "所属产品不能为空",
+        "type": "所属产品不能为空"
+      },
+      "fName": {
+        "required": "属性名称不能为空",
+        "maxLength": "属性名称最多50个字符"
+      },
+      "fValue": {
+        "required": "属性值不能为空",
+        "maxLength": "属性值最多200个字符"
+      },
+      "saveAll": {
+        "done": "产品属性保存成功"
+      }
+    },
+    "reminderRecord": {
+      "fStatus": {
+        "required": "状态不能为空",
+        "enum": "状态不能为空",
+        "type": "状态不能为空"
+      },
+      "status": {
+        "done": "操作成功"
+      }
+    },
+    "rentalFile": {
+      "fTitle": {
+        "required": "标题名称不能为空",
+        "maxLength": "标题名称不能超过100个字符"
+      },
+      "fStatus": {
+        "required": "状态不能为空",
+        "enum": "状态不能为空",
+        "type": "状态不能为空"
+      },
+      "fSort": {
+        "minimum": "排序为0到9999的整数",
+        "maximum": "排序为0到9999的整数",
+        "type": "排序为0到9999的整数"
+      },
+      "fImage": {
+        "format": "文件格式不正确"
+      },
+      "fContent": {
+        "maxLength": "内容过长"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "roomDevice": {
+      "fHomeId": {
+        "required": "场所不能为空",
+        "type": "场所不能为空"
+      },
+      "fRoomId": {
+        "required": "房间不能为空",
+        "type": "房间不能为空"
+      },
+      "fDeviceId": {
+        "required": "设备不能为空",
+        "type": "设备不能为空"
+      },
+      "bind": {
+        "done": "设备绑定完成"
+      },
+      "unbind": {
+        "done": "设备解绑绑完成"
+      }
+    },
+    "school": {
+      "fSchoolName": {
+        "required": "学校名称不能为空"
+      },
+      "fAreaId": {
+        "required": "所属地区不能为空"
+      }
+    },
+    "street": {
+      "fStreetId": {
+        "required": "街道编号不能为空",
+        "unique": "街道编号已存在"
+      },
+      "fStreetName": {
+        "required": "街道名称不能为空"
+      },
+      "fAreaId": {
+        "required": "所属地区不能为空"
+      }
+    },
+    "tenantHouse": {
+      "fUserId": {
+        "required": "租客不能为空"
+      },
+      "fHouseId": {
+        "required": "出租屋不能为空"
+      }
+    },
+    "touchAlarm": {
+      "fUserId": {
+        "required": "用户不能为空"
+      },
+      "updateStatus": {
+        "done": "签收成功"
+      }
+    },
+    "userApp": {
+      "fUserId": {
+        "required": "人员不能为空"
+      }
+    }
+  },
   "appVersion": {
     "chooseFile": "上传文件",
     "replaceFile": "重新上传",
@@ -2144,10 +3593,6 @@ export default {
     "deleted": "地区删除成功",
     "messages": {
       "fAreaIdTaken": "地区编号已存在",
-      "parentMissing": "上级地区不存在",
-      "parentSelf": "上级地区不能是当前地区",
-      "parentCycle": "上级地区不能是当前地区的下级地区",
-      "notFound": "数据不存在或无权操作",
       "fAreaIdRequired": "地区编号不能为空",
       "fAreaIdNumeric": "地区编号必须是数字",
       "fAreaNameRequired": "地区名称不能为空",
@@ -2282,10 +3727,6 @@ export default {
     "deleted": "部门删除成功",
     "messages": {
       "fDepartmentIdTaken": "部门编号已存在",
-      "parentMissing": "上级部门不存在",
-      "parentSelf": "上级部门不能是当前部门",
-      "parentCycle": "上级部门不能是当前部门的下级部门",
-      "notFound": "数据不存在或无权操作",
       "fDepartmentIdRequired": "部门编号不能为空",
       "fDepartmentIdNumeric": "部门编号必须是正整数",
       "fDepartmentNameRequired": "部门名称不能为空",
@@ -2324,7 +3765,6 @@ export default {
     "shareUserPlaceholder": "请输入手机号或姓名",
     "devicesRequired": "被分享设备不能为空",
     "userRequired": "被分享者不能为空",
-    "shareFailed": "设备分享失败:%{message}",
     "selectedCount": "已选 %{count} 台",
     "noneSelected": "请先勾选设备",
     "downloadFailed": "下载失败:%{message}",
@@ -2444,34 +3884,6 @@ export default {
       "integer": "%{name}必须是整数",
       "number": "%{name}必须是数字",
       "invalid": "%{name}格式不正确"
-    },
-    "refusals": {
-      "offline": "设备离线",
-      "inFlight": "信息发送中,请勿重复发送...",
-      "throttled": "点击太频繁，休息一下",
-      "passwordRequired": "登录密码不能为空",
-      "passwordFailed": "密码校验失败",
-      "timeout": "设备响应超时",
-      "brokerDown": "消息服务器未连接",
-      "abandoned": "设备响应超时（发送命令的服务已停止）",
-      "notBreaker": "该设备不是塑壳断路器",
-      "noDevices": "没有需要操作的设备"
-    },
-    "names": {
-      "close": "合闸",
-      "open": "分闸",
-      "lock": "锁定",
-      "unlock": "解锁",
-      "reboot": "重启",
-      "timeSync": "时间同步",
-      "readThreshold": "阈值查询",
-      "changePassword": "修改密码",
-      "clearData": "清除数据",
-      "setThreshold": "阈值设置",
-      "calibration": "校准参数",
-      "protection": "保护参数",
-      "refresh": "刷新",
-      "upgrade": "固件升级"
     }
   },
   "deviceTab": {
@@ -2547,19 +3959,11 @@ export default {
       "userName": "用户名称",
       "userPhone": "手机号码",
       "intime": "分享时间",
-      "devicesRequired": "被分享设备不能为空",
       "userRequired": "被分享者不能为空",
       "failed": "设备分享失败",
-      "deleted": "删除成功",
-      "deleteFailed": "删除失败",
       "confirmDelete": "确定要删除吗！",
-      "empty": "该设备尚未分享给其他用户",
-      "reasons": {
-        "notFound": "用户不存在",
-        "ambiguous": "存在同名用户，请输入手机号",
-        "self": "不能分享给自己",
-        "notOrdinary": "只能分享给普通用户"
-      }
+      "deleteFailed": "删除失败",
+      "empty": "该设备尚未分享给其他用户"
     },
     "params": {
       "thresholds": "网关参数",
@@ -2752,9 +4156,6 @@ export default {
     "devicesRequired": "请选择需要同步的设备",
     "syncFailed": "同步失败:%{message}",
     "source": "同步的定时：",
-    "synced": "定时已同步到%{smart_count}台设备",
-    "syncRefused": "%{smart_count}台设备不存在、无权操作或不支持定时",
-    "listSeparator": "，",
     "noDevices": "没有可选择的设备"
   },
   "deviceSchedules": {
@@ -2969,8 +4370,7 @@ export default {
       "phone": "请输入正确的手机号",
       "length": "请输入正确的手机号或身份证号",
       "idcard": "请输入正确的身份证号",
-      "relations": "请至少选择一个关系类型",
-      "none": "暂无信息"
+      "relations": "请至少选择一个关系类型"
     },
     "profile": {
       "title": "人员全息档案",
@@ -3086,27 +4486,7 @@ export default {
     "warnDes": "说明",
     "addWarn": "添加告警",
     "removeRow": "删除此行",
-    "subRequired": "数据类型为实体/实体数组时，下级描述库不能为空",
-    "warnByte": "硬件告警字节序号必须是不小于0的整数",
-    "warnNameRequired": "硬件告警名称不能为空",
-    "refusals": {
-      "libraryMissing": "描述库不存在",
-      "functionInUse": "该功能已被产品「%{name}」使用，无法删除",
-      "searchMissing": "查询描述库不存在",
-      "searchNotReceive": "查询描述库必须是接收类型",
-      "parentSelf": "上级描述库不能是自己",
-      "parentMissing": "上级描述库不存在",
-      "usedByProduct": "该描述库已被产品「%{name}」使用，无法删除",
-      "usedByFunction": "该描述库已被功能「%{name}」使用，无法删除",
-      "hasChildren": "该描述库下存在下级描述库，无法删除",
-      "fieldLibraryMissing": "所属描述库不存在",
-      "subRequired": "数据类型为实体/实体数组时，下级描述库不能为空",
-      "subSelf": "下级描述库不能是所属描述库",
-      "keyTaken": "该描述库中已存在相同标识符",
-      "warnByte": "硬件告警字节序号必须是不小于0的整数",
-      "warnName": "硬件告警名称不能为空",
-      "switchValues": "开关的开值和关值不能相同"
-    }
+    "subRequired": "数据类型为实体/实体数组时，下级描述库不能为空"
   },
   "location": {
     "title": "设备定位",
@@ -3299,20 +4679,7 @@ export default {
     "number": "设备编号",
     "deviceName": "设备名称",
     "product": "所属产品",
-    "online": "在线状态",
-    "refusals": {
-      "areaMissing": "所属区域不存在",
-      "ownerMissing": "所属用户不存在",
-      "placeHasRooms": "请先删除场所下的房间",
-      "placeMissing": "所属场所不存在或无权操作",
-      "roomMoved": "房间不能移到其他场所",
-      "roomType": "房间类型不正确",
-      "roomHasDevices": "请先解绑房间下的设备",
-      "roomMissing": "房间不存在或无权操作",
-      "roomElsewhere": "房间不属于该场所",
-      "deviceMissing": "设备不存在或无权操作",
-      "bindingMissing": "房间设备不存在或无权操作"
-    }
+    "online": "在线状态"
   },
   "product": {
     "add": "新增产品",
@@ -3484,22 +4851,6 @@ export default {
       "sortRequired": "排序不能为空",
       "hasChildren": "请先删除子地区",
       "confirmDelete": "确认删除吗"
-    },
-    "refusals": {
-      "notFound": "数据不存在或无权操作",
-      "phoneTaken": "该手机号码已存在",
-      "roleMissing": "所属角色不存在",
-      "selfDelete": "不能删除当前登录用户",
-      "selfDisable": "不能禁用当前登录用户",
-      "aliasTaken": "角色别名已存在",
-      "builtInAlias": "内置角色的别名不能修改",
-      "builtInRole": "内置角色不能删除",
-      "roleInUse": "该角色下存在用户，无法删除",
-      "adminPermissions": "超级管理员拥有全部权限，无需设置",
-      "menuCodeTaken": "权限标识已存在",
-      "menuParentMissing": "上级菜单不存在",
-      "menuParentCycle": "上级菜单不能是自身或其下级",
-      "menuHasChildren": "请先删除子地区"
     },
     "saved": "操作成功",
     "failed": "操作失败"

@@ -415,6 +415,58 @@ export default {
     "feedback-answer": "反馈答复",
     "tenant": "租客管理"
   },
+  "reasons": {
+    "session": {
+      "accountRequired": "账号不能为空",
+      "wrongPassword": "账号或密码错误",
+      "disabled": "账号已停用",
+      "expired": "账号已过期",
+      "signedIn": "登录成功",
+      "signedOut": "退出成功",
+      "openIdRequired": "openId不能为空",
+      "wxUnavailable": "未开通微信登录，请使用手机号和密码登录"
+    },
+    "password": {
+      "required": "密码不能为空",
+      "tooShort": "密码长度必须大于6位",
+      "confirmRequired": "密码确认不能为空",
+      "mismatch": "密码不一致!",
+      "currentRequired": "登录密码不能为空",
+      "checkFailed": "密码校验失败",
+      "checked": "密码校验成功",
+      "changed": "密码修改成功",
+      "resetDone": "密码重置成功",
+      "resetToDefault": "密码已重置为%{password}"
+    },
+    "access": {
+      "forbidden": "没有操作权限",
+      "loginExpired": "登录已过期或无权访问，请重新登录"
+    },
+    "request": {
+      "malformed": "请求格式错误",
+      "malformedField": "请求格式错误：%{field}",
+      "nulCharacter": "请求格式错误：不能包含空字符",
+      "tooDeep": "请求格式错误：嵌套层级过深",
+      "tooManyItems": "请求格式错误：一次最多%{max}项",
+      "numberInvalid": "请求格式错误：数值超出范围或格式不正确",
+      "valueMissing": "请求格式错误：缺少必填项",
+      "tooMany": "操作过于频繁，请稍后再试",
+      "tooLarge": "请求内容过大，最多%{size}",
+      "uploadIncomplete": "上传内容不完整，请重新上传"
+    },
+    "server": {
+      "error": "服务器错误",
+      "restarting": "服务正在重启，请稍后重试",
+      "notFound": "资源不存在",
+      "queryTimeout": "查询超时，请缩小查询范围后重试",
+      "ok": "操作成功"
+    },
+    "signOff": {
+      "noteRequired": "处理备注不能为空",
+      "noteTooLong": "处理备注不能超过%{max}个字符",
+      "notFound": "数据不存在或无权操作"
+    }
+  },
   "alarms": {
     "area": {
       "province": "省",
@@ -492,32 +544,12 @@ export default {
       "notePlaceholder": "请输入处理备注",
       "noteRequired": "处理备注不能为空",
       "submit": "签收",
-      "done": "签收成功",
-      "refusals": {
-        "noteRequired": "处理备注不能为空",
-        "noteTooLong": "处理备注不能超过500个字符",
-        "notFound": "数据不存在或无权操作",
-        "signed": "签收成功",
-        "alarmIdRequired": "报警编号不能为空",
-        "alarmSigned": "该报警已签收，请勿重复签收",
-        "alarmIdsRequired": "请选择要签收的报警",
-        "alarmTooMany": "一次最多签收100条报警",
-        "feedbackIdRequired": "反馈编号不能为空",
-        "feedbackSigned": "该反馈已签收，请勿重复签收"
-      }
+      "done": "签收成功"
     },
     "import": {
-      "messages": {
-        "format": "文件格式不正确",
-        "size": "超出文件大小限制",
-        "missing": "请选择导入文件",
-        "empty": "导入文件没有数据",
-        "failed": "导入失败，未导入任何数据"
-      },
-      "reasons": {
-        "duplicate": "身份证号重复"
-      },
-      "row": "第%{row}行：%{reason}"
+      "row": "第%{row}行：%{reason}",
+      "rowLabelled": "第%{row}行（%{label}）：%{reason}",
+      "more": "另有%{count}行未列出"
     },
     "validation": {
       "required": "%{label}不能为空",
@@ -584,13 +616,7 @@ export default {
     "register": "注册",
     "accountRequired": "账号不能为空",
     "passwordRequired": "密码不能为空",
-    "failed": "登录失败",
-    "refusals": {
-      "wrongPassword": "账号或密码错误",
-      "disabled": "账号已停用",
-      "expired": "账号已过期",
-      "phoneRegistered": "该手机号码已注册"
-    }
+    "failed": "登录失败"
   },
   "register": {
     "title": "用户注册",

@@ -2013,6 +2013,8 @@ export default {
     "device:batch-locked": "批量鎖定",
     "device:batch-unlock": "批量解鎖",
     "device:use": "設備加入移除",
+    "device:device-share-more": "設備分享",
+    "device:share-del": "刪除分享",
     "deviceAlarmCabinet:list": "報警設定查看",
     "deviceAlarmCabinet:edit": "報警設定編輯",
     "deviceSwitch:list": "定時開關查看",
@@ -2106,6 +2108,1453 @@ export default {
     "user:edit": "使用者編輯",
     "user:export": "使用者匯出"
   },
+  "reasons": {
+    "import": {
+      "badFormat": "檔案格式不正確",
+      "tooLarge": "超出檔案大小限制",
+      "noFile": "請選擇匯入檔案",
+      "empty": "匯入檔案沒有資料",
+      "failed": "匯入失敗，未匯入任何資料",
+      "done": "匯入成功，共 %{count} 條"
+    },
+    "system": {
+      "badParameter": "參數錯誤"
+    },
+    "register": {
+      "phoneRegistered": "該手機號碼已註冊",
+      "done": "使用者註冊成功"
+    },
+    "user": {
+      "notFound": "使用者不存在",
+      "roleMissing": "所屬角色不存在",
+      "selfDelete": "不能刪除目前登入的使用者",
+      "selfDisable": "不能停用目前登入的使用者",
+      "statusRequired": "狀態不能為空",
+      "statusChanged": "使用者狀態修改成功",
+      "phoneRepeated": "手機號碼在檔案中重複",
+      "fAdmin": {
+        "required": "權限角色不能為空"
+      },
+      "fChineseName": {
+        "required": "姓名不能為空",
+        "maxLength": "姓名長度超出限制"
+      },
+      "fPhone": {
+        "required": "手機號碼不能為空",
+        "pattern": "手機號碼格式錯誤",
+        "unique": "該手機號碼已存在"
+      },
+      "fRoleIds": {
+        "required": "所屬角色不能為空"
+      },
+      "fPic": {
+        "format": "檔案格式不正確"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "resetPassword": {
+        "done": "密碼重設成功"
+      },
+      "status": {
+        "done": "使用者狀態修改成功"
+      }
+    },
+    "sheet": {
+      "userSheet": "使用者",
+      "userExportFile": "使用者資料.xlsx",
+      "userTemplateFile": "使用者匯入範本.xlsx",
+      "userKindColumn": "使用者類型(一般使用者/管理員/代理商)",
+      "userRolesColumn": "所屬角色(角色別名，多個用逗號分隔)",
+      "userPasswordColumn": "密碼(至少6位)",
+      "userExampleName": "張三",
+      "userKindOrdinary": "一般使用者",
+      "userKindAdmin": "管理員",
+      "userKindAgent": "代理商",
+      "enabled": "啟用",
+      "disabled": "禁用"
+    },
+    "jurisdiction": {
+      "areasMalformed": "管轄區域格式不正確",
+      "areasMissing": "管轄區域不存在",
+      "streetsMalformed": "管轄街道格式不正確",
+      "streetsMissing": "管轄街道不存在",
+      "tooMany": "管轄範圍過多"
+    },
+    "role": {
+      "notFound": "角色不存在",
+      "builtInAlias": "內建角色的別名不能修改",
+      "builtIn": "內建角色不能刪除",
+      "inUse": "該角色下存在使用者，無法刪除",
+      "adminPermissions": "超級管理員擁有全部權限，無需設定",
+      "granted": "授權成功",
+      "adminName": "超級管理員",
+      "agentName": "代理商",
+      "userName": "一般使用者",
+      "name": {
+        "required": "角色名稱不能為空",
+        "maxLength": "長度超出限制"
+      },
+      "alias": {
+        "required": "角色別名不能為空",
+        "maxLength": "長度超出限制",
+        "unique": "角色別名已存在"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "permissions": {
+        "done": "授權成功"
+      }
+    },
+    "menu": {
+      "notFound": "選單不存在",
+      "sortNotInteger": "排序必須是整數",
+      "tooLong": "長度超出限制",
+      "parentMissing": "上級選單不存在",
+      "parentCycle": "上級選單不能是自身或其下級",
+      "hasChildren": "請先刪除子地區",
+      "menuName": {
+        "required": "名稱不能為空"
+      },
+      "menuUri": {
+        "required": "選單位址不能為空"
+      },
+      "icon": {
+        "required": "圖示不能為空"
+      },
+      "sort": {
+        "required": "排序不能為空"
+      },
+      "permissions": {
+        "required": "權限標識不能為空",
+        "unique": "權限標識已存在"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "department": {
+      "parentMissing": "上級部門不存在",
+      "parentSelf": "上級部門不能是當前部門",
+      "parentCycle": "上級部門不能是當前部門的下級部門",
+      "hasChildren": "請先刪除子部門",
+      "fDepartmentId": {
+        "required": "部門編號不能為空",
+        "type": "部門編號必須是數字",
+        "minimum": "部門編號必須大於0",
+        "unique": "部門編號已存在"
+      },
+      "fDepartmentName": {
+        "required": "部門名稱不能為空",
+        "maxLength": "部門名稱最多100個字元"
+      },
+      "fHighDepartmentId": {
+        "type": "上級部門不正確",
+        "minimum": "上級部門不正確"
+      },
+      "save": {
+        "done": "部門儲存成功"
+      },
+      "delete": {
+        "done": "部門刪除成功"
+      }
+    },
+    "area": {
+      "parentMissing": "上級地區不存在",
+      "parentSelf": "上級地區不能是當前地區",
+      "parentCycle": "上級地區不能是當前地區的下級地區",
+      "hasChildren": "請先刪除子地區",
+      "fAreaId": {
+        "required": "地區編號不能為空",
+        "type": "地區編號必須是數字",
+        "minimum": "地區編號必須大於0",
+        "unique": "地區編號已存在"
+      },
+      "fAreaName": {
+        "required": "地區名稱不能為空",
+        "maxLength": "地區名稱最多100個字元"
+      },
+      "fAreaPinyin": {
+        "maxLength": "地區拼音過長"
+      },
+      "fAreaPinyinAcr": {
+        "maxLength": "拼音縮寫過長"
+      },
+      "fHighAreaId": {
+        "type": "上級地區不正確",
+        "minimum": "上級地區不正確"
+      },
+      "save": {
+        "done": "地區儲存成功"
+      },
+      "delete": {
+        "done": "地區刪除成功"
+      }
+    },
+    "place": {
+      "areaMissing": "所屬區域不存在",
+      "ownerMissing": "所屬使用者不存在",
+      "hasRooms": "場所刪除失敗：請先刪除場所下的房間",
+      "fName": {
+        "required": "場所名稱不能為空",
+        "maxLength": "場所名稱最多50個字元"
+      },
+      "fUserId": {
+        "type": "所屬用戶不存在"
+      },
+      "fCityCode": {
+        "maxLength": "區域編碼過長"
+      },
+      "fCityName": {
+        "maxLength": "所屬區域最多100個字元"
+      },
+      "save": {
+        "done": "場所儲存成功"
+      },
+      "delete": {
+        "done": "場所刪除成功"
+      }
+    },
+    "oplog": {
+      "beginInvalid": "開始時間格式不正確",
+      "endInvalid": "結束時間格式不正確",
+      "succeedInvalid": "請求狀態不正確"
+    },
+    "upload": {
+      "badFormat": "檔案格式不正確",
+      "tooLarge": "超出檔案大小限制",
+      "noFile": "請選擇上傳檔案",
+      "pictureDone": "圖示上傳成功",
+      "firmwareDone": "韌體上傳成功",
+      "fileMissing": "檔案不存在"
+    },
+    "appVersion": {
+      "badFormat": "檔案格式不正確，請上傳apk或ipa格式的檔案",
+      "tooLarge": "超出大小限制，不能超過200M",
+      "uploaded": "上傳成功",
+      "fileMissing": "安裝檔案不存在",
+      "fAppType": {
+        "required": "類型不能為空",
+        "type": "類型不能為空"
+      },
+      "fAppVersion": {
+        "required": "版本不能為空"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "home": {
+      "type485": "485設備",
+      "typeWifiGateway": "WiFi閘道",
+      "type4g": "4G設備",
+      "type4gGateway": "4G閘道",
+      "typeWifiSingle": "WiFi單品",
+      "typeBreaker": "塑殼斷路器",
+      "seriesWarnings": "告警",
+      "seriesUnhandled": "未處理",
+      "seriesDevices": "設備總數",
+      "seriesOnline": "線上設備",
+      "seriesUp": "上行消息",
+      "seriesDown": "下行消息",
+      "seriesAlarms": "報警",
+      "seriesUnsigned": "未簽收"
+    },
+    "gateway": {
+      "deviceBound": "網關子設備添加失敗：設備已綁定網關",
+      "noChildren": "未選擇網關子設備",
+      "missingForQuery": "查詢失敗：網關不存在或無權操作",
+      "missingForBind": "網關子設備添加失敗：網關不存在或無權操作",
+      "missingForUnbind": "網關子設備解綁失敗：網關不存在或無權操作",
+      "childMissing": "網關子設備添加失敗：設備不存在或無權操作",
+      "childIsGateway": "網關子設備添加失敗：網關不能作為子設備",
+      "childBound": "網關子設備添加失敗：設備%{number}已綁定網關",
+      "childrenAdded": "網關子設備添加成功",
+      "linkMissing": "網關子設備解綁失敗：綁定關係不存在",
+      "unbindChildMissing": "網關子設備解綁失敗：設備不存在或無權操作",
+      "childRemoved": "網關子設備解綁成功"
+    },
+    "device": {
+      "noneChosen": "請先選擇設備",
+      "notFound": "設備不存在或無權操作",
+      "required": "設備不能為空",
+      "productMissing": "所屬產品不存在",
+      "agentMissing": "所屬代理商不存在",
+      "activationMissing": "設備操作失敗:設備不存在",
+      "tooManyTickets": "即時事件票據申請過多，請稍後再試",
+      "cabinet": {
+        "unitRequired": "請先選擇單位",
+        "minAboveMax": "最小值不能大於最大值",
+        "gasNameRequired": "氣體名稱不能都為空"
+      },
+      "fNumber": {
+        "required": "設備編號不能為空",
+        "unique": "設備編號已存在"
+      },
+      "fProductId": {
+        "required": "所屬產品不能為空"
+      },
+      "fRemindTime": {
+        "pattern": "時間格式應為 HH:mm"
+      },
+      "fGpsLongitude": {
+        "minimum": "經度範圍為-180到180",
+        "maximum": "經度範圍為-180到180"
+      },
+      "fGpsLatitude": {
+        "minimum": "緯度範圍為-90到90",
+        "maximum": "緯度範圍為-90到90"
+      },
+      "save": {
+        "done": "設備儲存成功"
+      },
+      "delete": {
+        "done": "設備刪除成功"
+      },
+      "able": {
+        "done": "設備啟用成功"
+      },
+      "disable": {
+        "done": "設備註銷成功"
+      },
+      "activation": {
+        "done": "設備啟用成功"
+      }
+    },
+    "command": {
+      "deviceMissing": "設備不存在",
+      "offline": "設備離線",
+      "inFlight": "資訊發送中,請勿重複發送...",
+      "throttled": "點擊太頻繁，休息一下",
+      "passwordRequired": "登入密碼不能為空",
+      "passwordFailed": "密碼校驗失敗",
+      "timeout": "設備回應逾時",
+      "brokerDown": "訊息伺服器未連線",
+      "abandoned": "設備回應逾時（發送命令的服務已停止）",
+      "notBreaker": "該設備不是塑殼斷路器",
+      "noDevices": "沒有需要操作的設備",
+      "sent": "%{name}命令發送成功",
+      "sendFailed": "設備操作失敗:%{detail}",
+      "batchDone": "%{lines}",
+      "device": {
+        "failed": "設備操作失敗",
+        "badPassword": "設備密碼錯誤",
+        "outOfRange": "參數超出範圍",
+        "locked": "設備已鎖定,請先解鎖",
+        "unsupported": "設備不支援該命令",
+        "badRequest": "命令格式錯誤",
+        "noChild": "子設備不存在",
+        "childOffline": "子設備離線"
+      },
+      "switchInvalid": "開關狀態不正確",
+      "lockInvalid": "鎖定狀態不正確",
+      "noThresholds": "該設備沒有網關參數",
+      "devicePasswordRequired": "設備密碼不能為空",
+      "devicePasswordTooLong": "設備密碼最多%{max}位",
+      "paramsInvalid": "參數錯誤: %{problems}",
+      "paramsRequired": "參數不能為空",
+      "unchanged": "未發現改動,無需更新",
+      "typeInvalid": "命令類型不正確",
+      "noneChosen": "請先選擇需要操作的設備",
+      "param": {
+        "notInteger": "%{key} 必須為整數",
+        "oneOf": "%{key} 取值應為 %{values}",
+        "range": "%{key} 取值範圍 %{min}-%{max}",
+        "required": "%{key} 不能為空",
+        "unknown": "未知參數 %{key}",
+        "unknownCoefficient": "未知係數 %{key}"
+      },
+      "libraryRequired": "請選擇需要發送的指令",
+      "libraryNotOffered": "該設備的產品沒有此指令",
+      "noQuery": "該指令沒有查詢功能",
+      "valueFormat": "%{name}格式不正確",
+      "valueInteger": "%{name}必須是整數",
+      "valueNumber": "%{name}必須是數字",
+      "name": {
+        "close": "合閘",
+        "open": "分閘",
+        "lock": "鎖定",
+        "unlock": "解鎖",
+        "reboot": "重啟",
+        "timeSync": "時間同步",
+        "readThresholds": "閾值查詢",
+        "changePassword": "修改密碼",
+        "clearData": "清除資料",
+        "setThresholds": "閾值設定",
+        "calibration": "校準參數",
+        "protection": "保護參數",
+        "readCalibration": "校準參數查詢",
+        "readProtection": "保護參數查詢",
+        "refresh": "重新整理",
+        "upgrade": "韌體升級",
+        "timer": "定時",
+        "reverse": "定時反轉",
+        "schedule": "定時開關"
+      }
+    },
+    "group": {
+      "parentSelf": "當前分組與上級分組不能相同",
+      "parentMissing": "上級分組不存在",
+      "parentInSubtree": "上級分組不能是當前分組的下級分組",
+      "agentMissing": "所屬代理商不存在",
+      "hasChildren": "分組刪除失敗：請先刪除下級分組",
+      "hasDevices": "分組刪除失敗：請先解綁分組下的設備",
+      "notFound": "分組不存在或無權操作",
+      "noneToBind": "請選擇需要綁定的設備",
+      "noneToUnbind": "請選擇需要解綁的設備",
+      "linkMissing": "分組設備不存在或無權操作",
+      "fParentId": {
+        "type": "上級分組不正確",
+        "minimum": "上級分組不正確"
+      },
+      "fName": {
+        "required": "分組名稱不能為空",
+        "maxLength": "分組名稱最多50個字元"
+      },
+      "fLogo": {
+        "maxLength": "分組圖示過長"
+      },
+      "fRemork": {
+        "maxLength": "描述最多500個字元"
+      },
+      "fUserId": {
+        "type": "所屬代理商不存在"
+      },
+      "save": {
+        "done": "分組儲存成功"
+      },
+      "delete": {
+        "done": "分組刪除成功"
+      }
+    },
+    "product": {
+      "hasDevices": "該產品下存在設備，無法刪除",
+      "notFound": "產品不存在",
+      "propertiesInvalid": "產品屬性格式不正確",
+      "propertiesTooMany": "產品屬性最多%{max}個",
+      "propertiesOneProduct": "一次只能保存一個產品的屬性",
+      "propertiesProductRequired": "所屬產品不能為空",
+      "propertyDuplicate": "屬性名稱重複：%{name}",
+      "fNumber": {
+        "required": "設備編號不能為空",
+        "unique": "產品編號已存在"
+      },
+      "fName": {
+        "required": "設備名稱不能為空"
+      },
+      "fCategoryId": {
+        "required": "品類不能為空"
+      },
+      "fProtocol": {
+        "required": "傳輸協議不能為空"
+      },
+      "fDeviceType": {
+        "required": "產品類型不能為空"
+      },
+      "fImageName": {
+        "format": "檔案格式不正確"
+      },
+      "save": {
+        "done": "產品儲存成功"
+      },
+      "status": {
+        "done": "產品狀態修改成功"
+      },
+      "delete": {
+        "done": "產品刪除成功"
+      }
+    },
+    "firmware": {
+      "productMissing": "所屬產品不存在",
+      "notFound": "韌體不存在",
+      "fName": {
+        "required": "韌體名稱不能為空"
+      },
+      "fProductId": {
+        "required": "所屬產品不能為空",
+        "type": "所屬產品不能為空"
+      },
+      "fVersion": {
+        "required": "版本號不能為空"
+      },
+      "fVersionCode": {
+        "required": "版本序號不能為空",
+        "pattern": "版本序號只能為數字",
+        "maxLength": "版本序號只能為數字"
+      },
+      "fMd5Sign": {
+        "required": "簽名不能為空"
+      },
+      "save": {
+        "done": "韌體版本儲存成功"
+      },
+      "delete": {
+        "done": "韌體版本刪除成功"
+      }
+    },
+    "upgrade": {
+      "noneChosen": "請選擇需要升級的設備",
+      "devicesAdded": "設備添加完成",
+      "productMismatch": "設備不屬於該韌體的產品",
+      "nothingToAdd": "沒有需要添加的設備",
+      "busy": "設備升級中，無法刪除",
+      "nothingWaiting": "沒有等待升級的設備",
+      "sent": "升級命令已下發%{sent}台設備",
+      "sentSomeOffline": "升級命令已下發%{sent}台設備，%{offline}台設備離線，等待下次推送",
+      "sentSomeFailed": "升級命令已下發%{sent}台設備，%{failed}台設備下發失敗",
+      "sentSomeOfflineFailed": "升級命令已下發%{sent}台設備，%{offline}台設備離線，等待下次推送，%{failed}台設備下發失敗",
+      "allOffline": "%{offline}台設備離線，等待下次推送",
+      "allFailed": "%{failed}台設備下發失敗",
+      "allOfflineFailed": "%{offline}台設備離線，等待下次推送，%{failed}台設備下發失敗",
+      "noneSent": "升級命令下發失敗",
+      "failed": "升級失敗",
+      "result": {
+        "success": "成功",
+        "failure": "失敗",
+        "reason": "原因：%{reason}"
+      }
+    },
+    "share": {
+      "devicesRequired": "被分享設備不能為空",
+      "userRequired": "被分享者不能為空",
+      "userNotFound": "設備分享失敗:用戶不存在",
+      "userAmbiguous": "設備分享失敗:存在同名用戶，請輸入手機號",
+      "self": "設備分享失敗:不能分享給自己",
+      "notOrdinary": "設備分享失敗:只能分享給普通用戶",
+      "noneShared": "設備分享失敗:%{errors}",
+      "someRefused": "%{errors}",
+      "row": {
+        "missing": "%{device}:設備不存在或無權操作",
+        "notHolder": "%{device}:無權分享該設備",
+        "already": "%{device}:已分享給該用戶"
+      },
+      "sharedTo": "%{devices} 已分享給 %{user}",
+      "done": "設備分享成功",
+      "deleted": "刪除成功",
+      "deleteMissing": "刪除失敗:分享記錄不存在",
+      "deleteNotHolder": "刪除失敗:無權刪除該分享"
+    },
+    "use": {
+      "added": "加入成功",
+      "removed": "移除成功",
+      "notAllowed": "設備操作失敗:該設備不能加入或移除"
+    },
+    "timer": {
+      "unsupported": "該設備不支援定時",
+      "none": "定時不能為空",
+      "noDevicesChosen": "請選擇需要同步的設備",
+      "notFound": "定時不存在或無權操作",
+      "nothingSynced": "沒有可同步的設備",
+      "nothingSyncedRefused": "沒有可同步的設備(%{refused}台設備不存在、無權操作或不支援定時)",
+      "synced": "定時已同步到%{count}台設備",
+      "syncedSomeRefused": "定時已同步到%{count}台設備，%{refused}台設備不存在、無權操作或不支援定時",
+      "syncRefused": "%{refused}台設備不存在、無權操作或不支援定時"
+    },
+    "statistics": {
+      "noDevice": "請選擇需要統計的設備",
+      "noRange": "請選擇需要統計的時間範圍",
+      "hourlyTooLong": "按小時統計的時間範圍不能超過31天",
+      "rangeTooLong": "統計的時間範圍過大",
+      "sum": "合計",
+      "sheet": "數據統計",
+      "time": "時間",
+      "date": "日期"
+    },
+    "deviceData": {
+      "time": "採集時間",
+      "voltage": "電壓",
+      "current": "電流",
+      "power": "功率",
+      "energy": "電量",
+      "temperature": "溫度",
+      "leakage": "漏電流",
+      "switch": "開關"
+    },
+    "location": {
+      "kind": {
+        "overtemperature": "超溫告警",
+        "overcurrent": "過流告警",
+        "currentJump": "電流突變",
+        "temperatureJump": "溫度突變"
+      }
+    },
+    "library": {
+      "libraryMissing": "描述庫不存在",
+      "functionInUse": "該功能已被產品「%{name}」使用，無法刪除",
+      "searchMissing": "查詢描述庫不存在",
+      "searchNotReceive": "查詢描述庫必須是接收類型",
+      "parentSelf": "上級描述庫不能是自己",
+      "parentMissing": "上級描述庫不存在",
+      "usedByProduct": "該描述庫已被產品「%{name}」使用，無法刪除",
+      "usedByFunction": "該描述庫已被功能「%{name}」使用，無法刪除",
+      "hasChildren": "該描述庫下存在下級描述庫，無法刪除",
+      "fieldLibraryMissing": "所屬描述庫不存在",
+      "subRequired": "資料類型為實體/實體陣列時，下級描述庫不能為空",
+      "subSelf": "下級描述庫不能是所屬描述庫",
+      "keyTaken": "該描述庫中已存在相同識別碼",
+      "warnByte": "硬體告警位元組序號必須是不小於0的整數",
+      "warnName": "硬體告警名稱不能為空",
+      "switchValues": "開關的開值和關值不能相同",
+      "import": {
+        "badType": "檔案格式錯誤",
+        "tooLarge": "上傳的Excel不能超過100M",
+        "noFile": "請選擇匯入檔案",
+        "noLibrary": "所屬描述庫不能為空",
+        "empty": "匯入檔案沒有資料",
+        "duplicateInFile": "識別碼在檔案中重複",
+        "dataType": "資料類型不正確",
+        "subUnknown": "下級描述庫不存在",
+        "failed": "匯入失敗，請修改以下行後重新匯入：",
+        "done": "匯入成功，共 %{count} 條",
+        "what": "描述庫“%{name}”的欄位"
+      },
+      "template": {
+        "sheet": "欄位",
+        "file": "描述庫欄位匯入範本",
+        "hint": "單位 V；資料類型填 1-8 或名稱，值類型填字典值或名稱"
+      },
+      "dataType": {
+        "integer": "整數",
+        "float": "浮點數",
+        "string": "字串",
+        "array": "陣列",
+        "boolean": "布林",
+        "time": "時間",
+        "entity": "實體",
+        "entityArray": "實體陣列"
+      }
+    },
+    "simulator": {
+      "done": "操作成功",
+      "unsupported": "設備不支援該命令",
+      "locked": "設備已鎖定,請先解鎖",
+      "badPassword": "設備密碼錯誤",
+      "noChild": "子設備不存在",
+      "childOffline": "子設備離線",
+      "someChildrenFailed": "部分子設備操作失敗",
+      "badBit": "命令格式錯誤: %{key} 應為 0 或 1",
+      "noThresholds": "命令格式錯誤: 沒有閾值欄位",
+      "badField": "命令格式錯誤: %{key}",
+      "outOfRange": "參數超出範圍: %{problems}",
+      "passwordLength": "參數超出範圍: 新密碼長度應為 1-%{max}",
+      "passwordRequired": "設備密碼不能為空",
+      "thresholdsSet": "閾值設定成功",
+      "read": "讀取成功",
+      "passwordChanged": "密碼修改成功",
+      "dataCleared": "資料清除成功",
+      "timeSynced": "時間同步成功",
+      "closed": "合閘成功",
+      "opened": "分閘成功",
+      "parametersSet": "參數設定成功",
+      "upgradeAccepted": "升級命令接收成功",
+      "refreshed": "刷新成功",
+      "rebooted": "重啟成功",
+      "signatureInvalid": "韌體簽名校驗失敗"
+    },
+    "deviceImport": {
+      "productRequired": "所屬產品不能為空",
+      "productUnknown": "所屬產品不存在",
+      "duplicateInFile": "設備編號重複",
+      "noDevices": "請選擇設備",
+      "tooManyRows": "匯入行數超出限制（最多%{max}行）",
+      "done": "匯入完成：共 %{total} 條，成功 %{imported} 條",
+      "sheet": "設備",
+      "exportFile": "設備數據",
+      "templateFile": "設備匯入範本",
+      "qrcodeFile": "設備二維碼",
+      "alias": {
+        "productNumber": "所屬產品編號",
+        "product": "產品",
+        "deviceId": "設備id",
+        "name": "名稱"
+      },
+      "online": "在線",
+      "offline": "離線",
+      "activated": "已啟用",
+      "notActivated": "未啟用"
+    },
+    "data": {
+      "notFound": "數據不存在或無權操作",
+      "duplicate": "數據已存在",
+      "stillReferenced": "該數據仍被其他數據引用，無法刪除",
+      "constraint": "數據不符合取值要求（%{constraint}）",
+      "referenceMissing": "關聯的數據不存在（%{constraint}）"
+    },
+    "query": {
+      "pageUnreachable": "只能翻閱前%{max}條記錄，請縮小時間範圍或增加查詢條件",
+      "pageUnreachableNoTime": "只能翻閱前%{max}條記錄，請增加查詢條件",
+      "tooLong": "查詢條件過長，最多%{max}個字符",
+      "fieldInvalid": "查詢條件%{label}格式不正確",
+      "fieldTooLong": "查詢條件%{label}過長，最多%{max}個字符",
+      "tooManyValues": "查詢條件最多%{max}項",
+      "rangeInverted": "開始時間不能晚於結束時間"
+    },
+    "field": {
+      "required": "%{label}不能為空",
+      "maxLength": "%{label}長度超出限制",
+      "ref": "%{label}不存在",
+      "invalid": "%{label}格式不正確"
+    },
+    "row": {
+      "line": "第%{row}行：%{reason}",
+      "labelledLine": "第%{row}行（%{label}）：%{reason}",
+      "more": "……另有%{count}行有誤"
+    },
+    "docs": {
+      "healthz": "健康檢查",
+      "openapi": "介面文件（依呼叫者權限）",
+      "console": "控制台入口（轉到 %{entry}）",
+      "viewerScript": "介面文件檢視器腳本",
+      "viewerStyle": "介面文件檢視器樣式",
+      "viewerFiles": "介面文件檢視器資源"
+    },
+    "alarm": {
+      "idRequired": "報警編號不能為空",
+      "alreadySigned": "該報警已簽收，請勿重複簽收",
+      "idsRequired": "請選擇要簽收的報警",
+      "tooMany": "一次最多簽收%{max}條報警",
+      "batchSigned": "已簽收%{signed}條，失敗%{failed}條",
+      "remark": {
+        "gatheringCounted": "房間內同時出現%{count}名人員，疑似聚集",
+        "gathering": "房間內同時出現多名人員，疑似聚集",
+        "lateHours": "非允許時段（00:00-05:00）有人員進出",
+        "overOccupancyCounted": "房間登記人數超出核定人數（當前%{count}人）",
+        "overOccupancy": "房間登記人數超出核定人數",
+        "cardMismatch": "身分證核驗不通過，證件疑似冒用",
+        "stranger": "發現未登記的外來人員進出",
+        "watchedPerson": "重點關注人員出現在出租屋"
+      },
+      "fAlarmType": {
+        "required": "報警類型不能為空"
+      },
+      "signing": {
+        "done": "簽收成功"
+      },
+      "signingBatch": {
+        "done": "批量簽收完成"
+      }
+    },
+    "feedback": {
+      "idRequired": "回饋編號不能為空",
+      "alreadySigned": "該回饋已簽收，請勿重複簽收",
+      "answerRequired": "答覆內容不能為空",
+      "answerTooLong": "答覆內容長度超出限制",
+      "missing": "回饋不存在",
+      "fPhotos": {
+        "format": "檔案格式不正確"
+      },
+      "sign": {
+        "done": "簽收成功"
+      },
+      "answer": {
+        "done": "回饋答覆成功"
+      }
+    },
+    "watch": {
+      "idcardRepeated": "身分證號重複",
+      "template": {
+        "file": "布控人員匯入範本",
+        "phonesHint": "多個用英文逗號分隔",
+        "exampleName": "範例人員",
+        "exampleWatcher": "張警官"
+      }
+    },
+    "intel": {
+      "badRequest": "參數錯誤",
+      "personRequired": "人員不能為空",
+      "searchEmpty": "請輸入搜尋條件",
+      "phoneInvalid": "請輸入正確的手機號",
+      "termInvalid": "請輸入正確的手機號或身分證號",
+      "idcardInvalid": "請輸入正確的身分證號",
+      "relationsRequired": "請至少選擇一個關係類型",
+      "noInformation": "暫無資訊",
+      "startTimeInvalid": "開始時間格式不正確",
+      "lookup": {
+        "profile": "全息檔案查詢",
+        "person": "人員詳情查詢",
+        "search": "全息檔案搜尋",
+        "leases": "租住記錄查詢",
+        "locks": "開鎖記錄查詢",
+        "locations": "活動軌跡查詢",
+        "apps": "興趣愛好查詢",
+        "related": "關係人查詢",
+        "graph": "通話關係查詢",
+        "expand": "通話關係展開"
+      }
+    },
+    "house": {
+      "buildingMissing": "所屬樓棟不存在",
+      "hasRooms": "出租屋刪除失敗：請先刪除出租屋下的房間",
+      "fHouseName": {
+        "required": "房屋名稱不能為空"
+      },
+      "fAddress": {
+        "required": "出租屋地址不能為空"
+      },
+      "fBuildId": {
+        "required": "所屬樓棟不能為空"
+      },
+      "fLandlordPhone": {
+        "pattern": "房東電話格式不正確"
+      },
+      "save": {
+        "done": "出租屋儲存成功"
+      },
+      "delete": {
+        "done": "出租屋刪除成功"
+      }
+    },
+    "rentalRoom": {
+      "houseMissing": "出租屋不存在",
+      "houseChanged": "房間不能移到其他出租屋",
+      "numberTaken": "該出租屋已有此房間號",
+      "rented": "房間刪除失敗：房間仍有在租租客",
+      "fHouseId": {
+        "required": "出租屋不能為空"
+      },
+      "fRoom": {
+        "required": "房間號不能為空"
+      },
+      "fCapacity": {
+        "minimum": "核定人數必須在1到20之間",
+        "maximum": "核定人數必須在1到20之間"
+      },
+      "save": {
+        "done": "房間儲存成功"
+      },
+      "delete": {
+        "done": "房間刪除成功"
+      }
+    },
+    "room": {
+      "placeMissing": "所屬場所不存在或無權操作",
+      "placeChanged": "房間不能移到其他場所",
+      "typeInvalid": "房間類型不正確",
+      "hasDevices": "房間刪除失敗：請先解綁房間下的設備",
+      "missing": "房間不存在或無權操作",
+      "elsewhere": "房間不屬於該場所",
+      "deviceMissing": "設備不存在或無權操作",
+      "bindingMissing": "房間設備不存在或無權操作",
+      "bindNone": "請選擇需要綁定的設備",
+      "unbindNone": "請選擇需要解綁的設備",
+      "fName": {
+        "required": "房間名稱不能為空",
+        "maxLength": "房間名稱最多50個字元"
+      },
+      "fHomeId": {
+        "required": "所屬場所不能為空",
+        "type": "所屬場所不能為空"
+      },
+      "fType": {
+        "type": "房間類型不正確"
+      },
+      "save": {
+        "done": "房間儲存成功"
+      },
+      "delete": {
+        "done": "房間刪除成功"
+      }
+    },
+    "messageCentre": {
+      "idRequired": "訊息編號不能為空",
+      "missing": "訊息不存在",
+      "alreadyRead": "訊息已讀",
+      "notRead": "只有已讀訊息可以刪除",
+      "notTrash": "只有回收站中的訊息可以還原",
+      "alarm": {
+        "title": "新報警提醒",
+        "text": "%{house}於%{time}發生%{alarm}%{detail}。請及時處理。",
+        "detail": "：%{remark}"
+      },
+      "import": {
+        "title": "匯入完成通知",
+        "text": "%{what}匯入完成，共匯入%{count}筆資料（%{time}）。"
+      },
+      "firmware": {
+        "title": "韌體升級結果",
+        "text": "設備%{device}升級韌體%{version}%{result}（%{time}）。%{reason}"
+      },
+      "feedback": {
+        "title": "回饋答覆通知",
+        "text": "您於%{time}提交的回饋「%{feedback}」已答覆：%{answer}"
+      }
+    },
+    "message": {
+      "timeInvalid": "時間格式不正確"
+    },
+    "addressBook": {
+      "fUserId": {
+        "required": "人員不能為空"
+      },
+      "fNumber": {
+        "required": "號碼不能為空"
+      }
+    },
+    "building": {
+      "fBuildingnum": {
+        "required": "樓棟號不能為空"
+      },
+      "fCommunityid": {
+        "required": "所屬社區不能為空"
+      }
+    },
+    "community": {
+      "fName": {
+        "required": "社區名稱不能為空"
+      },
+      "fStreet": {
+        "required": "所屬街道不能為空"
+      }
+    },
+    "controlCar": {
+      "fLicensePlate": {
+        "required": "車牌號不能為空",
+        "pattern": "請輸入正確的車牌號",
+        "maxLength": "請輸入正確的車牌號"
+      },
+      "fStartTime": {
+        "required": "布控開始時間不能為空"
+      },
+      "fStartEnd": {
+        "required": "布控結束時間不能為空",
+        "notBefore": "布控結束時間不能早於開始時間"
+      },
+      "fState": {
+        "required": "布控狀態不能為空",
+        "enum": "布控狀態不能為空"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "controlPerson": {
+      "fUserName": {
+        "required": "人員名稱不能為空"
+      },
+      "fUserIdcard": {
+        "required": "身分證號不能為空",
+        "pattern": "請輸入正確的身分證號",
+        "maxLength": "請輸入正確的身分證號"
+      },
+      "fFace": {
+        "format": "檔案格式不正確"
+      },
+      "fStartTime": {
+        "required": "布控開始時間不能為空"
+      },
+      "fEndTime": {
+        "required": "布控結束時間不能為空",
+        "notBefore": "布控結束時間不能早於開始時間"
+      },
+      "fState": {
+        "required": "布控狀態不能為空",
+        "enum": "布控狀態不能為空"
+      },
+      "fPhones": {
+        "pattern": "請輸入正確的手機號，多個用英文逗號分隔"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "status": {
+        "done": "操作成功"
+      }
+    },
+    "deviceAlarmCabinet": {
+      "fDeviceId": {
+        "required": "設備不能為空",
+        "type": "設備不能為空"
+      },
+      "fSwitch": {
+        "type": "通道應為1-10",
+        "minimum": "通道應為1-10",
+        "maximum": "通道應為1-10"
+      },
+      "fMin": {
+        "type": "最小值應為0-1000",
+        "minimum": "最小值應為0-1000",
+        "maximum": "最小值應為0-1000"
+      },
+      "fMax": {
+        "type": "最大值應為1-1000",
+        "minimum": "最大值應為1-1000",
+        "maximum": "最大值應為1-1000"
+      },
+      "fAlarmOne": {
+        "type": "一級報警應為1-1000",
+        "minimum": "一級報警應為1-1000",
+        "maximum": "一級報警應為1-1000"
+      },
+      "fAlarmTwo": {
+        "type": "二級報警應為1-1000",
+        "minimum": "二級報警應為1-1000",
+        "maximum": "二級報警應為1-1000"
+      },
+      "fUnit": {
+        "required": "請先選擇單位",
+        "enum": "請先選擇單位"
+      },
+      "fGasEn": {
+        "maxLength": "氣體英文名最多50個字元"
+      },
+      "fGasCh": {
+        "maxLength": "氣體中文名最多50個字元"
+      },
+      "fState": {
+        "enum": "狀態不正確",
+        "type": "狀態不正確"
+      },
+      "save": {
+        "done": "儲存成功"
+      },
+      "delete": {
+        "done": "刪除成功"
+      }
+    },
+    "deviceSwitch": {
+      "fDeviceId": {
+        "required": "設備不能為空",
+        "type": "設備不能為空"
+      },
+      "fBeginTime": {
+        "required": "時間不能為空",
+        "pattern": "時間格式應為 HH:mm"
+      },
+      "fSwitch": {
+        "enum": "開關不正確",
+        "type": "開關不正確"
+      },
+      "fWhich": {
+        "required": "通道不能為空",
+        "type": "通道不能為空",
+        "minimum": "通道範圍為1到10",
+        "maximum": "通道範圍為1到10"
+      },
+      "save": {
+        "done": "儲存成功"
+      },
+      "delete": {
+        "done": "刪除成功"
+      }
+    },
+    "deviceTiming": {
+      "fDeviceId": {
+        "required": "設備不能為空",
+        "type": "設備不能為空"
+      },
+      "fTime": {
+        "required": "時間不能為空",
+        "pattern": "時間格式應為 HH:mm"
+      },
+      "fValidType": {
+        "required": "時效不能為空",
+        "type": "時效不能為空",
+        "minimum": "時效不正確",
+        "maximum": "時效不正確"
+      },
+      "fState": {
+        "enum": "狀態不正確",
+        "type": "狀態不正確"
+      },
+      "fOpt": {
+        "enum": "動作不正確",
+        "type": "動作不正確"
+      },
+      "fReverse": {
+        "enum": "反轉不正確",
+        "type": "反轉不正確"
+      },
+      "fReverseSecond": {
+        "minimum": "反轉秒數最小為1",
+        "maximum": "反轉秒數最大為86400",
+        "type": "反轉秒數必須為整數"
+      },
+      "save": {
+        "done": "儲存成功"
+      },
+      "saves": {
+        "done": "儲存成功"
+      },
+      "delete": {
+        "done": "刪除成功"
+      },
+      "shareSaves": {
+        "done": "定時同步成功"
+      },
+      "userSave": {
+        "done": "儲存成功"
+      }
+    },
+    "document": {
+      "fTitle": {
+        "required": "標題名稱不能為空",
+        "maxLength": "標題名稱不能超過100個字元"
+      },
+      "fType": {
+        "required": "文檔類型不能為空",
+        "enum": "文檔類型不正確"
+      },
+      "fStatus": {
+        "required": "狀態不能為空",
+        "enum": "狀態不能為空",
+        "type": "狀態不能為空"
+      },
+      "fSort": {
+        "minimum": "排序為0到9999的整數",
+        "maximum": "排序為0到9999的整數",
+        "type": "排序為0到9999的整數"
+      },
+      "fImage": {
+        "format": "檔案格式不正確"
+      },
+      "fContent": {
+        "maxLength": "內容過長"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      },
+      "status": {
+        "done": "操作成功"
+      }
+    },
+    "errorLog": {
+      "fType": {
+        "required": "錯誤類型不能為空",
+        "enum": "錯誤類型不正確"
+      },
+      "fMessage": {
+        "required": "錯誤資訊不能為空",
+        "maxLength": "錯誤資訊最多2000個字元"
+      }
+    },
+    "firmwareUpdateDevice": {
+      "fFirmwareId": {
+        "required": "韌體不能為空",
+        "type": "韌體不能為空"
+      },
+      "fDeviceId": {
+        "required": "請選擇需要升級的設備",
+        "type": "請選擇需要升級的設備"
+      },
+      "addDevices": {
+        "done": "設備添加完成"
+      },
+      "addAll": {
+        "done": "設備添加完成"
+      },
+      "delete": {
+        "done": "升級設備刪除成功"
+      }
+    },
+    "groupDevice": {
+      "fGroupId": {
+        "required": "分組不能為空",
+        "type": "分組不能為空"
+      },
+      "fDeviceId": {
+        "required": "設備不能為空",
+        "type": "設備不能為空"
+      },
+      "bind": {
+        "done": "設備綁定完成"
+      },
+      "unbind": {
+        "done": "設備解綁完成"
+      }
+    },
+    "houseDevice": {
+      "fDeviceId": {
+        "required": "設備不能為空",
+        "unique": "設備已綁定出租屋"
+      },
+      "fHouseId": {
+        "required": "出租屋不能為空"
+      }
+    },
+    "locationRecord": {
+      "fUserId": {
+        "required": "人員不能為空"
+      }
+    },
+    "lockRecord": {
+      "fUserId": {
+        "required": "人員不能為空"
+      }
+    },
+    "messageModel": {
+      "fName": {
+        "required": "範本名稱不能為空",
+        "maxLength": "範本名稱最多100個字元"
+      },
+      "fTypeId": {
+        "type": "訊息類型不正確"
+      },
+      "fMessage": {
+        "maxLength": "訊息內容最多2000個字元"
+      },
+      "fCode": {
+        "enum": "訊息用途不正確"
+      },
+      "fStatus": {
+        "enum": "狀態不正確"
+      },
+      "save": {
+        "done": "訊息範本儲存成功"
+      },
+      "delete": {
+        "done": "訊息範本刪除成功"
+      }
+    },
+    "person": {
+      "fName": {
+        "required": "姓名不能為空"
+      },
+      "fIdcard": {
+        "pattern": "請輸入正確的身分證號"
+      }
+    },
+    "platform": {
+      "fTitle": {
+        "required": "標題名稱不能為空",
+        "maxLength": "標題名稱不能超過100個字元"
+      },
+      "fStatus": {
+        "required": "狀態不能為空",
+        "enum": "狀態不能為空",
+        "type": "狀態不能為空"
+      },
+      "fSort": {
+        "minimum": "排序為0到9999的整數",
+        "maximum": "排序為0到9999的整數",
+        "type": "排序為0到9999的整數"
+      },
+      "fImage": {
+        "format": "檔案格式不正確"
+      },
+      "fContent": {
+        "maxLength": "內容過長"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "policeStation": {
+      "fPoliceStaId": {
+        "required": "派出所編號不能為空",
+        "unique": "派出所編號已存在"
+      },
+      "fPoliceStaName": {
+        "required": "派出所名稱不能為空"
+      },
+      "fAreaId": {
+        "required": "所屬地區不能為空"
+      }
+    },
+    "productFunction": {
+      "fName": {
+        "required": "功能名稱不能為空"
+      },
+      "fType": {
+        "required": "類型不能為空",
+        "type": "類型不能為空"
+      },
+      "fProductJsonId": {
+        "required": "描述庫不能為空"
+      },
+      "save": {
+        "done": "功能儲存成功"
+      },
+      "delete": {
+        "done": "功能刪除成功"
+      }
+    },
+    "productJson": {
+      "fName": {
+        "required": "描述庫名稱不能為空"
+      },
+      "fType": {
+        "required": "類型不能為空"
+      },
+      "fBid": {
+        "required": "Bid不能為空",
+        "pattern": "Bid只能包含字母、數字、底線和短橫線"
+      },
+      "save": {
+        "done": "描述庫儲存成功"
+      },
+      "delete": {
+        "done": "描述庫刪除成功"
+      }
+    },
+    "productJsonConf": {
+      "fProductJsonId": {
+        "required": "所屬描述庫不能為空"
+      },
+      "fJsonKey": {
+        "required": "識別碼不能為空",
+        "pattern": "識別碼只能包含字母、數字和底線"
+      },
+      "fJsonName": {
+        "required": "功能點名稱不能為空"
+      },
+      "fJsonDes": {
+        "maxLength": "說明不能超過1000個字元"
+      },
+      "fDataType": {
+        "required": "資料類型不能為空"
+      },
+      "fValueType": {
+        "required": "值類型不能為空"
+      },
+      "save": {
+        "done": "欄位儲存成功"
+      },
+      "delete": {
+        "done": "欄位刪除成功"
+      }
+    },
+    "productProperty": {
+      "fProductId": {
+        "required": "所屬產品不能為空",
+        "type": "所屬產品不能為空"
+      },
+      "fName": {
+        "required": "屬性名稱不能為空",
+        "maxLength": "屬性名稱最多50個字元"
+      },
+      "fValue": {
+        "required": "屬性值不能為空",
+        "maxLength": "屬性值最多200個字元"
+      },
+      "saveAll": {
+        "done": "產品屬性儲存成功"
+      }
+    },
+    "reminderRecord": {
+      "fStatus": {
+        "required": "狀態不能為空",
+        "enum": "狀態不能為空",
+        "type": "狀態不能為空"
+      },
+      "status": {
+        "done": "操作成功"
+      }
+    },
+    "rentalFile": {
+      "fTitle": {
+        "required": "標題名稱不能為空",
+        "maxLength": "標題名稱不能超過100個字元"
+      },
+      "fStatus": {
+        "required": "狀態不能為空",
+        "enum": "狀態不能為空",
+        "type": "狀態不能為空"
+      },
+      "fSort": {
+        "minimum": "排序為0到9999的整數",
+        "maximum": "排序為0到9999的整數",
+        "type": "排序為0到9999的整數"
+      },
+      "fImage": {
+        "format": "檔案格式不正確"
+      },
+      "fContent": {
+        "maxLength": "內容過長"
+      },
+      "save": {
+        "done": "操作成功"
+      },
+      "delete": {
+        "done": "操作成功"
+      }
+    },
+    "roomDevice": {
+      "fHomeId": {
+        "required": "場所不能為空",
+        "type": "場所不能為空"
+      },
+      "fRoomId": {
+        "required": "房間不能為空",
+        "type": "房間不能為空"
+      },
+      "fDeviceId": {
+        "required": "設備不能為空",
+        "type": "設備不能為空"
+      },
+      "bind": {
+        "done": "設備綁定完成"
+      },
+      "unbind": {
+        "done": "設備解綁完成"
+      }
+    },
+    "school": {
+      "fSchoolName": {
+        "required": "學校名稱不能為空"
+      },
+      "fAreaId": {
+        "required": "所屬地區不能為空"
+      }
+    },
+    "street": {
+      "fStreetId": {
+        "required": "街道編號不能為空",
+        "unique": "街道編號已存在"
+      },
+      "fStreetName": {
+        "required": "街道名稱不能為空"
+      },
+      "fAreaId": {
+        "required": "所屬地區不能為空"
+      }
+    },
+    "tenantHouse": {
+      "fUserId": {
+        "required": "租客不能為空"
+      },
+      "fHouseId": {
+        "required": "出租屋不能為空"
+      }
+    },
+    "touchAlarm": {
+      "fUserId": {
+        "required": "用戶不能為空"
+      },
+      "updateStatus": {
+        "done": "簽收成功"
+      }
+    },
+    "userApp": {
+      "fUserId": {
+        "required": "人員不能為空"
+      }
+    }
+  },
   "appVersion": {
     "chooseFile": "上傳檔案",
     "replaceFile": "重新上傳",
@@ -2144,10 +3593,6 @@ export default {
     "deleted": "地區刪除成功",
     "messages": {
       "fAreaIdTaken": "地區編號已存在",
-      "parentMissing": "上級地區不存在",
-      "parentSelf": "上級地區不能是當前地區",
-      "parentCycle": "上級地區不能是當前地區的下級地區",
-      "notFound": "資料不存在或無權操作",
       "fAreaIdRequired": "地區編號不能為空",
       "fAreaIdNumeric": "地區編號必須是數字",
       "fAreaNameRequired": "地區名稱不能為空",
@@ -2282,10 +3727,6 @@ export default {
     "deleted": "部門刪除成功",
     "messages": {
       "fDepartmentIdTaken": "部門編號已存在",
-      "parentMissing": "上級部門不存在",
-      "parentSelf": "上級部門不能是當前部門",
-      "parentCycle": "上級部門不能是當前部門的下級部門",
-      "notFound": "資料不存在或無權操作",
       "fDepartmentIdRequired": "部門編號不能為空",
       "fDepartmentIdNumeric": "部門編號必須是正整數",
       "fDepartmentNameRequired": "部門名稱不能為空",
@@ -2324,7 +3765,6 @@ export default {
     "shareUserPlaceholder": "請輸入手機號或姓名",
     "devicesRequired": "被分享設備不能為空",
     "userRequired": "被分享者不能為空",
-    "shareFailed": "設備分享失敗:%{message}",
     "selectedCount": "已選 %{count} 台",
     "noneSelected": "請先勾選設備",
     "downloadFailed": "下載失敗:%{message}",
@@ -2444,34 +3884,6 @@ export default {
       "integer": "%{name}必須是整數",
       "number": "%{name}必須是數字",
       "invalid": "%{name}格式不正確"
-    },
-    "refusals": {
-      "offline": "設備離線",
-      "inFlight": "資訊發送中,請勿重複發送...",
-      "throttled": "點擊太頻繁，休息一下",
-      "passwordRequired": "登入密碼不能為空",
-      "passwordFailed": "密碼校驗失敗",
-      "timeout": "設備回應逾時",
-      "brokerDown": "訊息伺服器未連線",
-      "abandoned": "設備回應逾時（發送命令的服務已停止）",
-      "notBreaker": "該設備不是塑殼斷路器",
-      "noDevices": "沒有需要操作的設備"
-    },
-    "names": {
-      "close": "合閘",
-      "open": "分閘",
-      "lock": "鎖定",
-      "unlock": "解鎖",
-      "reboot": "重啟",
-      "timeSync": "時間同步",
-      "readThreshold": "閾值查詢",
-      "changePassword": "修改密碼",
-      "clearData": "清除數據",
-      "setThreshold": "閾值設定",
-      "calibration": "校準參數",
-      "protection": "保護參數",
-      "refresh": "重新整理",
-      "upgrade": "韌體升級"
     }
   },
   "deviceTab": {
@@ -2547,19 +3959,11 @@ export default {
       "userName": "用戶名稱",
       "userPhone": "手機號碼",
       "intime": "分享時間",
-      "devicesRequired": "被分享設備不能為空",
       "userRequired": "被分享者不能為空",
       "failed": "設備分享失敗",
-      "deleted": "刪除成功",
-      "deleteFailed": "刪除失敗",
       "confirmDelete": "確定要刪除嗎！",
-      "empty": "該設備尚未分享給其他用戶",
-      "reasons": {
-        "notFound": "用戶不存在",
-        "ambiguous": "存在同名用戶，請輸入手機號",
-        "self": "不能分享給自己",
-        "notOrdinary": "只能分享給普通用戶"
-      }
+      "deleteFailed": "刪除失敗",
+      "empty": "該設備尚未分享給其他用戶"
     },
     "params": {
       "thresholds": "網關參數",
@@ -2752,9 +4156,6 @@ export default {
     "devicesRequired": "請選擇需要同步的設備",
     "syncFailed": "同步失敗:%{message}",
     "source": "同步的定時：",
-    "synced": "定時已同步到%{smart_count}台設備",
-    "syncRefused": "%{smart_count}台設備不存在、無權操作或不支援定時",
-    "listSeparator": "，",
     "noDevices": "沒有可選擇的設備"
   },
   "deviceSchedules": {
@@ -2969,8 +4370,7 @@ export default {
       "phone": "請輸入正確的手機號",
       "length": "請輸入正確的手機號或身分證號",
       "idcard": "請輸入正確的身分證號",
-      "relations": "請至少選擇一個關係類型",
-      "none": "暫無資訊"
+      "relations": "請至少選擇一個關係類型"
     },
     "profile": {
       "title": "人員全息檔案",
@@ -3086,27 +4486,7 @@ export default {
     "warnDes": "說明",
     "addWarn": "新增告警",
     "removeRow": "刪除此行",
-    "subRequired": "資料類型為實體/實體陣列時，下級描述庫不能為空",
-    "warnByte": "硬體告警位元組序號必須是不小於0的整數",
-    "warnNameRequired": "硬體告警名稱不能為空",
-    "refusals": {
-      "libraryMissing": "描述庫不存在",
-      "functionInUse": "該功能已被產品「%{name}」使用，無法刪除",
-      "searchMissing": "查詢描述庫不存在",
-      "searchNotReceive": "查詢描述庫必須是接收類型",
-      "parentSelf": "上級描述庫不能是自己",
-      "parentMissing": "上級描述庫不存在",
-      "usedByProduct": "該描述庫已被產品「%{name}」使用，無法刪除",
-      "usedByFunction": "該描述庫已被功能「%{name}」使用，無法刪除",
-      "hasChildren": "該描述庫下存在下級描述庫，無法刪除",
-      "fieldLibraryMissing": "所屬描述庫不存在",
-      "subRequired": "資料類型為實體/實體陣列時，下級描述庫不能為空",
-      "subSelf": "下級描述庫不能是所屬描述庫",
-      "keyTaken": "該描述庫中已存在相同識別碼",
-      "warnByte": "硬體告警位元組序號必須是不小於0的整數",
-      "warnName": "硬體告警名稱不能為空",
-      "switchValues": "開關的開值和關值不能相同"
-    }
+    "subRequired": "資料類型為實體/實體陣列時，下級描述庫不能為空"
   },
   "location": {
     "title": "設備定位",
@@ -3299,20 +4679,7 @@ export default {
     "number": "設備編號",
     "deviceName": "設備名稱",
     "product": "所屬產品",
-    "online": "線上狀態",
-    "refusals": {
-      "areaMissing": "所屬區域不存在",
-      "ownerMissing": "所屬用戶不存在",
-      "placeHasRooms": "請先刪除場所下的房間",
-      "placeMissing": "所屬場所不存在或無權操作",
-      "roomMoved": "房間不能移到其他場所",
-      "roomType": "房間類型不正確",
-      "roomHasDevices": "請先解綁房間下的設備",
-      "roomMissing": "房間不存在或無權操作",
-      "roomElsewhere": "房間不屬於該場所",
-      "deviceMissing": "設備不存在或無權操作",
-      "bindingMissing": "房間設備不存在或無權操作"
-    }
+    "online": "線上狀態"
   },
   "product": {
     "add": "新增產品",
@@ -3484,22 +4851,6 @@ export default {
       "sortRequired": "排序不能為空",
       "hasChildren": "請先刪除子地區",
       "confirmDelete": "確認刪除嗎"
-    },
-    "refusals": {
-      "notFound": "資料不存在或無權操作",
-      "phoneTaken": "該手機號碼已存在",
-      "roleMissing": "所屬角色不存在",
-      "selfDelete": "不能刪除目前登入的使用者",
-      "selfDisable": "不能停用目前登入的使用者",
-      "aliasTaken": "角色別名已存在",
-      "builtInAlias": "內建角色的別名不能修改",
-      "builtInRole": "內建角色不能刪除",
-      "roleInUse": "該角色下存在使用者，無法刪除",
-      "adminPermissions": "超級管理員擁有全部權限，無需設定",
-      "menuCodeTaken": "權限標識已存在",
-      "menuParentMissing": "上級選單不存在",
-      "menuParentCycle": "上級選單不能是自身或其下級",
-      "menuHasChildren": "請先刪除子地區"
     },
     "saved": "操作成功",
     "failed": "操作失敗"

@@ -415,6 +415,58 @@ export default {
     "feedback-answer": "回饋答覆",
     "tenant": "租客管理"
   },
+  "reasons": {
+    "session": {
+      "accountRequired": "帳號不能為空",
+      "wrongPassword": "帳號或密碼錯誤",
+      "disabled": "帳號已停用",
+      "expired": "帳號已過期",
+      "signedIn": "登入成功",
+      "signedOut": "登出成功",
+      "openIdRequired": "openId不能為空",
+      "wxUnavailable": "未開通微信登入，請使用手機號和密碼登入"
+    },
+    "password": {
+      "required": "密碼不能為空",
+      "tooShort": "密碼長度必須大於6位",
+      "confirmRequired": "密碼確認不能為空",
+      "mismatch": "密碼不一致!",
+      "currentRequired": "登入密碼不能為空",
+      "checkFailed": "密碼驗證失敗",
+      "checked": "密碼驗證成功",
+      "changed": "密碼修改成功",
+      "resetDone": "密碼重置成功",
+      "resetToDefault": "密碼已重置為%{password}"
+    },
+    "access": {
+      "forbidden": "沒有操作權限",
+      "loginExpired": "登錄已過期或無權訪問，請重新登錄"
+    },
+    "request": {
+      "malformed": "請求格式錯誤",
+      "malformedField": "請求格式錯誤：%{field}",
+      "nulCharacter": "請求格式錯誤：不能包含空字符",
+      "tooDeep": "請求格式錯誤：嵌套層級過深",
+      "tooManyItems": "請求格式錯誤：一次最多%{max}項",
+      "numberInvalid": "請求格式錯誤：數值超出範圍或格式不正確",
+      "valueMissing": "請求格式錯誤：缺少必填項",
+      "tooMany": "操作過於頻繁，請稍後再試",
+      "tooLarge": "請求內容過大，最多%{size}",
+      "uploadIncomplete": "上傳內容不完整，請重新上傳"
+    },
+    "server": {
+      "error": "服務器錯誤",
+      "restarting": "服務正在重啟，請稍後重試",
+      "notFound": "資源不存在",
+      "queryTimeout": "查詢超時，請縮小查詢範圍後重試",
+      "ok": "操作成功"
+    },
+    "signOff": {
+      "noteRequired": "處理備註不能為空",
+      "noteTooLong": "處理備註不能超過%{max}個字元",
+      "notFound": "資料不存在或無權操作"
+    }
+  },
   "alarms": {
     "area": {
       "province": "省",
@@ -492,32 +544,12 @@ export default {
       "notePlaceholder": "請輸入處理備註",
       "noteRequired": "處理備註不能為空",
       "submit": "簽收",
-      "done": "簽收成功",
-      "refusals": {
-        "noteRequired": "處理備註不能為空",
-        "noteTooLong": "處理備註不能超過500個字元",
-        "notFound": "資料不存在或無權操作",
-        "signed": "簽收成功",
-        "alarmIdRequired": "報警編號不能為空",
-        "alarmSigned": "該報警已簽收，請勿重複簽收",
-        "alarmIdsRequired": "請選擇要簽收的報警",
-        "alarmTooMany": "一次最多簽收100條報警",
-        "feedbackIdRequired": "回饋編號不能為空",
-        "feedbackSigned": "該回饋已簽收，請勿重複簽收"
-      }
+      "done": "簽收成功"
     },
     "import": {
-      "messages": {
-        "format": "檔案格式不正確",
-        "size": "超出檔案大小限制",
-        "missing": "請選擇匯入檔案",
-        "empty": "匯入檔案沒有資料",
-        "failed": "匯入失敗，未匯入任何資料"
-      },
-      "reasons": {
-        "duplicate": "身分證號重複"
-      },
-      "row": "第%{row}行：%{reason}"
+      "row": "第%{row}行：%{reason}",
+      "rowLabelled": "第%{row}行（%{label}）：%{reason}",
+      "more": "另有%{count}行未列出"
     },
     "validation": {
       "required": "%{label}不能為空",
@@ -584,13 +616,7 @@ export default {
     "register": "註冊",
     "accountRequired": "帳號不能為空",
     "passwordRequired": "密碼不能為空",
-    "failed": "登入失敗",
-    "refusals": {
-      "wrongPassword": "帳號或密碼錯誤",
-      "disabled": "帳號已停用",
-      "expired": "帳號已過期",
-      "phoneRegistered": "該手機號碼已註冊"
-    }
+    "failed": "登入失敗"
   },
   "register": {
     "title": "用戶註冊",

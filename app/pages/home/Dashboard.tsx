@@ -4,7 +4,7 @@
  * own refresh; the message history by range; CPU and memory of the server for the holders of its codes
  * (adapters/dashboard.ts); and the device map. The
  * device figures are shown to those who see devices (an officer's home is the alarms and the server).
- * Everything comes from /api/home/* (answers in `data.data`).
+ * Everything comes from the `home.*` calls (answers in `data.data`).
  */
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { lazyChunk } from '../../shell/chunks';
@@ -22,7 +22,8 @@ import {
 } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useGetIdentity, useTranslate } from 'react-admin';
-import { useRemote } from '../../components/useRemote';
+import { useCallQuery } from '../../components/calls';
+import type { CallName } from '../../../adapters/dataProvider';
 import { WhenVisible } from '../../components/WhenVisible';
 import { getStoredPermissions, getStoredUser } from '../../../adapters/authProvider';
 import { SYSTEM_LOAD_CODES } from '../../../adapters/dashboard';
@@ -88,9 +89,9 @@ interface Home<T> {
   reload: () => void;
 }
 
-/** A dashboard call (none when `path` is null): its `data.data`. */
-function useHome<T>(path: string | null, body: object = {}, deps: unknown[] = []): Home<T> {
-  const remote = useRemote<{ data: T | null }>(path, body, deps);
+/** A dashboard call (none when `name` is null): its `data.data`. */
+function useHome<T>(name: CallName | null, body: Record<string, unknown> = {}): Home<T> {
+  const remote = useCallQuery<{ data: T | null }>(name, body);
   return { data: remote.data ? remote.data.data : undefined, loading: remote.loading, reload: remote.reload };
 }
 
@@ -192,21 +193,21 @@ function Welcome() {
 export function Dashboard() {
   const translate = useTranslate();
   const seesDevices = getStoredPermissions().includes(DEVICE_LIST);
-  const ifDevices = (path: string) => (seesDevices ? path : null);
-  const devices = useHome<DeviceTotals>(ifDevices('/api/home/total-device'));
-  const perProduct = useHome<Chart>(ifDevices('/api/home/total-device-online-more'));
-  const records = useHome<RecordTotals>(ifDevices('/api/home/total-record'));
-  const recordMonth = useHome<Chart>(ifDevices('/api/home/total-record-month-count'));
-  const warns = useHome<WarnTotals>(ifDevices('/api/home/total-warn'));
-  const warnMonth = useHome<Chart>(ifDevices('/api/home/total-warn-month-count'));
-  const alarms = useHome<WarnTotals>('/api/home/total-alarm');
-  const alarmMonth = useHome<Chart>('/api/home/total-alarm-month-count');
-  const users = useHome<UserTotals>('/api/home/total-user');
+  const ifDevices = (name: CallName) => (seesDevices ? name : null);
+  const devices = useHome<DeviceTotals>(ifDevices('home.devices'));
+  const perProduct = useHome<Chart>(ifDevices('home.devicesOnline'));
+  const records = useHome<RecordTotals>(ifDevices('home.messages'));
+  const recordMonth = useHome<Chart>(ifDevices('home.messagesByMonth'));
+  const warns = useHome<WarnTotals>(ifDevices('home.warnings'));
+  const warnMonth = useHome<Chart>(ifDevices('home.warningsByMonth'));
+  const alarms = useHome<WarnTotals>('home.alarms');
+  const alarmMonth = useHome<Chart>('home.alarmsByMonth');
+  const users = useHome<UserTotals>('home.users');
   const [historyType, setHistoryType] = useState<number>(DEFAULT_HISTORY);
-  const history = useHome<Chart>(ifDevices('/api/home/total-record-more'), { type: historyType }, [historyType]);
+  const history = useHome<Chart>(ifDevices('home.messagesMore'), { type: historyType });
   // The server's card is for those holding one of its codes; the others are not asked for it.
   const seesSystem = getStoredPermissions().some((c) => SYSTEM_LOAD_CODES.includes(c));
-  const system = useHome<SystemLoad>(seesSystem ? '/api/home/total-system' : null);
+  const system = useHome<SystemLoad>(seesSystem ? 'home.load' : null);
 
   const reloadSystem = system.reload;
   useEffect(() => {

@@ -11,14 +11,13 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { call } from '../../../adapters/http';
+import { useApi } from '../../components/calls';
 
 const BEIJING: [number, number] = [39.9042, 116.4074];
 const ZOOM = 10;
 /** The legacy map drew at most this many markers. */
 const MARKER_CAP = 9999;
 const NAME_MAX = 20;
-const DEVICES_PATH = '/biz/t-device/devices';
 const DEFAULT_TILES = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
 /** A browser-side override (localStorage) wins over the build's VITE_MAP_TILE_URL; an empty value means no tiles. */
 export const TILE_URL_KEY = 'mapTileUrl';
@@ -89,6 +88,7 @@ function Tiles({ url, onError }: { url: string; onError: () => void }) {
 
 export function DeviceMap() {
   const translate = useTranslate();
+  const api = useApi();
   const [devices, setDevices] = useState<Located[]>([]);
   const [tilesFailed, setTilesFailed] = useState(false);
   const url = useMemo(tileUrl, []);
@@ -96,7 +96,7 @@ export function DeviceMap() {
   useEffect(() => {
     let alive = true;
     // Only positioned devices: the newest 9,999 of them, not the newest 9,999 devices of which some have a position.
-    call<{ records: DeviceRow[] }>(DEVICES_PATH, { current: 1, size: MARKER_CAP, condition: { is_gps: 1 } })
+    api.call<{ records: DeviceRow[] }>('device.list', { current: 1, size: MARKER_CAP, condition: { is_gps: 1 } })
       .then((e) => {
         if (!alive) return;
         const rows = (e.data?.records ?? []).flatMap((d) => {

@@ -11,15 +11,13 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import Form from '@rjsf/mui';
 import type { RJSFValidationError, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiError, call } from '../../../../adapters/http';
+import { ApiError, envelopeText } from '../../../../adapters/http';
+import { useApi } from '../../../components/calls';
 import { EmptyState } from '../../../components/EmptyState';
 import type { DeviceTabProps } from '../../DeviceDrawer';
 import { flatValidator, ignoreReported } from '../../../components/formValidator';
-import { isSent, useCommandText } from '../../commandText';
 import { buildForm, defaultValues, toProductJson, visibleFields, withReported, type CommandLibrary, type FormValues } from './schema';
 
-export const CONFIG_PATH = '/biz/t-product-json/send';
-export const SEND_PATH = '/api/emq/send';
 
 /** A switch between a field's open and close values; the form holds true for open. */
 function SwitchWidget({ id, value, disabled, readonly, label, onChange, options }: WidgetProps) {
@@ -56,6 +54,7 @@ type Outcome = { ok: boolean; text: string } | null;
 
 function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId: number }) {
   const translate = useTranslate();
+  const api = useApi();
   const notify = useNotify();
   const { schema, uiSchema } = useMemo(
     () => buildForm(library, { listHint: translate('deviceCommands.listHint'), jsonHint: translate('deviceCommands.jsonHint') }),
@@ -66,27 +65,26 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
   const [outcome, setOutcome] = useState<Outcome>(null);
   const hasFields = visibleFields(library).length > 0;
 
-  const say = useCommandText();
-
   const run = async (isSearch: boolean, formValues: FormValues) => {
     if (busy) return;
     setBusy(isSearch ? 'query' : 'send');
     try {
-      const answer = await call<SendAnswer>(SEND_PATH, { productJson: toProductJson(library, formValues), gateWayId: deviceId, isSearch }, { raw: true });
+      const answer = await api.call<SendAnswer>('command.raw', { productJson: toProductJson(library, formValues), gateWayId: deviceId, isSearch }, { raw: true });
       if (answer.success) {
         setValues((current) => withReported(library, current, answer.data?.productJson));
-        const text = isSent(answer.message) ? say(answer.message) : translate('deviceCommands.sent', { name: library.fName });
+        // The server's notice (command.sent) in the console's language; a backend without one gets the console's own.
+        const text = answer.reason ? envelopeText(answer) : translate('deviceCommands.sent', { name: library.fName });
         setOutcome({ ok: true, text });
         notify(text, { type: 'success' });
       } else {
-        const text = say(answer.message);
+        const text = envelopeText(answer);
         setOutcome({ ok: false, text });
         notify(text, { type: 'warning' });
       }
     } catch (error) {
       // Expired logins, missing permissions and server faults are announced by the shell.
       if (error instanceof ApiError && error.status !== 200 && error.status !== 0) setOutcome(null);
-      else setOutcome({ ok: false, text: say(error instanceof Error ? error.message : String(error)) });
+      else setOutcome({ ok: false, text: error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(null);
     }
@@ -167,6 +165,7 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
 /** The panels of one device: its product's send libraries, loaded from the server each time the tab opens. */
 export default function CommandPanels({ device }: DeviceTabProps) {
   const translate = useTranslate();
+  const api = useApi();
   const [libraries, setLibraries] = useState<CommandLibrary[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [current, setCurrent] = useState(0);
@@ -176,7 +175,8 @@ export default function CommandPanels({ device }: DeviceTabProps) {
     setLibraries(null);
     setFailure(null);
     setCurrent(0);
-    call<CommandLibrary[]>(CONFIG_PATH, { fId: device.fId, fIsApp: 0, fReload: 0 })
+    api
+      .call<CommandLibrary[]>('command.panel', { fId: device.fId, fIsApp: 0, fReload: 0 })
       .then((answer) => alive && setLibraries(answer.data ?? []))
       .catch((error: unknown) => {
         if (!alive) return;

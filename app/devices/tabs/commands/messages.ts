@@ -1,5 +1,4 @@
 /** Texts of the product command panels of the device drawer; the Chinese wording follows the specification. */
-import { COMMAND_REFUSALS } from '../../../../adapters/deviceCommands';
 
 export default {
   'zh-CN': {
@@ -19,14 +18,6 @@ export default {
       off: '关',
       queryHint: '查询会读取设备当前的值并填入表单',
       errors: { integer: '%{name}必须是整数', number: '%{name}必须是数字', invalid: '%{name}格式不正确' },
-      // The server's own words (adapters/deviceCommands.ts), which the other languages translate.
-      refusals: COMMAND_REFUSALS,
-      // The names the server gives its own commands in "<name>命令发送成功".
-      names: {
-        close: '合闸', open: '分闸', lock: '锁定', unlock: '解锁', reboot: '重启', timeSync: '时间同步', readThreshold: '阈值查询',
-        changePassword: '修改密码', clearData: '清除数据', setThreshold: '阈值设置', calibration: '校准参数', protection: '保护参数',
-        refresh: '刷新', upgrade: '固件升级',
-      },
     },
   },
   'zh-TW': {
@@ -46,23 +37,6 @@ export default {
       off: '關',
       queryHint: '查詢會讀取設備目前的值並填入表單',
       errors: { integer: '%{name}必須是整數', number: '%{name}必須是數字', invalid: '%{name}格式不正確' },
-      refusals: {
-        offline: '設備離線',
-        inFlight: '資訊發送中,請勿重複發送...',
-        throttled: '點擊太頻繁，休息一下',
-        timeout: '設備回應逾時',
-        brokerDown: '訊息伺服器未連線',
-        abandoned: '設備回應逾時（發送命令的服務已停止）',
-        passwordRequired: '登入密碼不能為空',
-        passwordFailed: '密碼校驗失敗',
-        noDevices: '沒有需要操作的設備',
-        notBreaker: '該設備不是塑殼斷路器',
-      },
-      names: {
-        close: '合閘', open: '分閘', lock: '鎖定', unlock: '解鎖', reboot: '重啟', timeSync: '時間同步', readThreshold: '閾值查詢',
-        changePassword: '修改密碼', clearData: '清除數據', setThreshold: '閾值設定', calibration: '校準參數', protection: '保護參數',
-        refresh: '重新整理', upgrade: '韌體升級',
-      },
     },
   },
   'en-US': {
@@ -82,23 +56,6 @@ export default {
       off: 'Off',
       queryHint: "Query reads the device's current values into the form",
       errors: { integer: '%{name} must be an integer', number: '%{name} must be a number', invalid: '%{name} is not valid' },
-      refusals: {
-        offline: 'The device is offline',
-        inFlight: 'A command is being sent, please do not send again...',
-        throttled: 'Too many clicks, take a break',
-        timeout: 'The device did not answer in time',
-        brokerDown: 'The message broker is not connected',
-        abandoned: 'The device did not answer in time (the server that sent the command stopped)',
-        passwordRequired: 'The login password is required',
-        passwordFailed: 'Password check failed',
-        noDevices: 'None of the selected devices takes this command',
-        notBreaker: 'This device is not a moulded-case circuit breaker',
-      },
-      names: {
-        close: 'Close', open: 'Open', lock: 'Lock', unlock: 'Unlock', reboot: 'Reboot', timeSync: 'Time sync', readThreshold: 'Threshold read',
-        changePassword: 'Change password', clearData: 'Clear data', setThreshold: 'Thresholds', calibration: 'Calibration', protection: 'Protection parameters',
-        refresh: 'Refresh', upgrade: 'Firmware upgrade',
-      },
     },
   },
 };

@@ -3,9 +3,8 @@ import { Alert, Box, Button, CircularProgress, Paper, Typography } from '@mui/ma
 import SaveIcon from '@mui/icons-material/Save';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCommandText } from '../../commandText';
 import { defaultCalibration, defaultProtection } from '../../../../contract/deviceParams';
-import { PATHS, send, useLoginPassword } from '../shared';
+import { CALLS, useSend, useLoginPassword } from '../shared';
 import { ParamForm } from './ParamForm';
 import { calibrationSchema, changedKeys, protectionSchema } from './schemas';
 
@@ -26,8 +25,8 @@ function onlyKnown(keys: string[], source: unknown, fallback: Values): Values {
  */
 export function BreakerSection({ deviceId, canControl, start = true }: { deviceId: number; canControl: boolean; start?: boolean }) {
   const translate = useTranslate();
+  const send = useSend();
   const notify = useNotify();
-  const say = useCommandText();
   const { guard, dialog } = useLoginPassword();
   const protection = useMemo(() => protectionSchema(translate), [translate]);
   const calibration = useMemo(() => calibrationSchema(translate), [translate]);
@@ -58,7 +57,7 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
   async function readOnce() {
     setReading(true);
     const problems: string[] = [];
-    const adjust = await send<Values>(PATHS.readCalibration, { deviceId });
+    const adjust = await send<Values>(CALLS.readCalibration, { deviceId });
     if (!alive.current) return;
     if (adjust.ok) {
       const c = onlyKnown(calibrationKeys, adjust.data, defaultCalibration());
@@ -67,7 +66,7 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
     } else if (!adjust.announced) problems.push(adjust.message);
     await new Promise((r) => setTimeout(r, READ_GAP_MS));
     if (!alive.current) return;
-    const conf = await send<Values>(PATHS.readProtection, { deviceId });
+    const conf = await send<Values>(CALLS.readProtection, { deviceId });
     if (!alive.current) return;
     if (conf.ok) {
       const p = onlyKnown(protectionKeys, conf.data, defaultProtection());
@@ -93,16 +92,16 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
       () =>
         void (async () => {
           setBusy(parameter);
-          const res = await send<Values>(PATHS.setParameter, { deviceId, parameter, data: payload });
+          const res = await send<Values>(CALLS.setParameter, { deviceId, parameter, data: payload });
           setBusy(null);
           if (res.ok) {
-            notify(say(res.message) || translate('deviceTab.saved'), { type: 'success' });
+            notify(res.message || translate('deviceTab.saved'), { type: 'success' });
             // The acknowledgement carries every value the device now holds.
             const keys = parameter === 'protection' ? protectionKeys : calibrationKeys;
             const now = onlyKnown(keys, res.data, { ...loaded[parameter], ...payload });
             setLoaded((l) => ({ ...l, [parameter]: now }));
             setValues((v) => ({ ...v, [parameter]: now }));
-          } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: say(res.message) }) : translate('deviceTab.saveFailed'), { type: 'error' });
+          } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: res.message }) : translate('deviceTab.saveFailed'), { type: 'error' });
         })(),
     );
   };

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box } from '@mui/material';
 import type { DeviceTabProps } from '../../DeviceDrawer';
 import { useCan } from '../../../auth/useCan';
-import { hasThresholds, isGateway, pathsFor } from '../shared';
+import { hasThresholds, isGateway, callsFor } from '../shared';
 import { ThresholdSection } from './ThresholdSection';
 import { BreakerSection } from './BreakerSection';
 
@@ -13,7 +13,7 @@ export function ParamsPanel({ device }: DeviceTabProps) {
   const [thresholdsRead, setThresholdsRead] = useState(!hasThresholds(device));
   return (
     <Box data-testid="device-params-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      {hasThresholds(device) && <ThresholdSection key={`t-${device.fId}`} deviceId={device.fId} setPath={pathsFor(device).setThreshold} canControl={canControl} onRead={() => setThresholdsRead(true)} />}
+      {hasThresholds(device) && <ThresholdSection key={`t-${device.fId}`} deviceId={device.fId} setCall={callsFor(device).setThreshold} canControl={canControl} onRead={() => setThresholdsRead(true)} />}
       {!isGateway(device) && <BreakerSection key={`b-${device.fId}`} deviceId={device.fId} canControl={canControl} start={thresholdsRead} />}
     </Box>
   );

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, FormControlLabel, Paper, Radio, RadioGroup, TextField, Typography } from '@mui/material';
 import SendIcon from '@mui/icons-material/Send';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCommandText } from '../../commandText';
 import { THRESHOLD_DEFAULTS, DEVICE_PASSWORD_MAX } from '../../../../contract/deviceParams';
 import { useConfirm } from '../../../components/ConfirmDialog';
-import { PATHS, send, useLoginPassword, type SendResult } from '../shared';
+import type { CallName } from '../../../../adapters/dataProvider';
+import { CALLS, useSend, useLoginPassword, type SendResult } from '../shared';
 import { ParamForm } from './ParamForm';
 import { changedKeys, thresholdSchema } from './schemas';
 
@@ -18,10 +18,10 @@ const ABILITY_CMD: Record<number, number> = { 2: 414, 3: 415, 4: 416 };
  * Gateway thresholds (types 2, 4 and 6) and the gateway abilities: push thresholds, change password,
  * clear data, time sync. Each sends only after the login password has been checked.
  */
-export function ThresholdSection({ deviceId, setPath = PATHS.setThreshold, canControl, onRead }: { deviceId: number; setPath?: string; canControl: boolean; onRead?: () => void }) {
+export function ThresholdSection({ deviceId, setCall = CALLS.setThreshold, canControl, onRead }: { deviceId: number; setCall?: CallName; canControl: boolean; onRead?: () => void }) {
   const translate = useTranslate();
+  const send = useSend();
   const notify = useNotify();
-  const say = useCommandText();
   const { guard, dialog } = useLoginPassword();
   const confirm = useConfirm();
   const { schema, uiSchema } = useMemo(() => thresholdSchema(translate), [translate]);
@@ -39,7 +39,7 @@ export function ThresholdSection({ deviceId, setPath = PATHS.setThreshold, canCo
     () =>
       (inFlight.current ??= (async () => {
         setLoading(true);
-        const res = await send<Values>(PATHS.threshold, { fId: deviceId });
+        const res = await send<Values>(CALLS.threshold, { fId: deviceId });
         setLoading(false);
         applyRead(res);
         onRead?.();
@@ -61,12 +61,12 @@ export function ThresholdSection({ deviceId, setPath = PATHS.setThreshold, canCo
 
   const run = async (body: Values, after?: () => void) => {
     setBusy(true);
-    const res = await send(setPath, { deviceId, ...body });
+    const res = await send(setCall, { deviceId, ...body });
     setBusy(false);
     if (res.ok) {
-      notify(say(res.message) || translate('deviceTab.sendSuccess'), { type: 'success' });
+      notify(res.message || translate('deviceTab.sendSuccess'), { type: 'success' });
       after?.();
-    } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: say(res.message) }) : translate('deviceTab.saveFailed'), { type: 'error' });
+    } else if (!res.announced) notify(res.message ? translate('deviceTab.sendFailed', { message: res.message }) : translate('deviceTab.saveFailed'), { type: 'error' });
   };
 
   const pushThresholds = (data: Values) => {

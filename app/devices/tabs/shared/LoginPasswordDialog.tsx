@@ -1,10 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { ApiError, call } from '../../../../adapters/http';
-import { useCommandText } from '../../commandText';
-
-export const CHECK_PASSWORD_PATH = '/check-password';
+import { ApiError } from '../../../../adapters/http';
+import { useApi } from '../../../components/calls';
 
 export interface LoginPasswordDialogProps {
   open: boolean;
@@ -15,11 +13,11 @@ export interface LoginPasswordDialogProps {
 
 /**
  * Asks for the login password of the current account before a sensitive command (spec §4): the server
- * checks it (/check-password) and then accepts sensitive commands for a few minutes.
+ * checks it (session.checkPassword) and then accepts sensitive commands for a few minutes.
  */
 export function LoginPasswordDialog({ open, onClose, onVerified }: LoginPasswordDialogProps) {
   const translate = useTranslate();
-  const say = useCommandText();
+  const api = useApi();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -39,7 +37,7 @@ export function LoginPasswordDialog({ open, onClose, onVerified }: LoginPassword
     }
     setBusy(true);
     try {
-      await call(CHECK_PASSWORD_PATH, { password });
+      await api.call('session.checkPassword', { password });
       setBusy(false);
       setPassword('');
       setError(undefined);
@@ -48,7 +46,7 @@ export function LoginPasswordDialog({ open, onClose, onVerified }: LoginPassword
     } catch (e) {
       setBusy(false);
       if (e instanceof ApiError && e.status !== 200) return;
-      setError(e instanceof Error && e.message ? say(e.message) : translate('deviceTab.password.failed'));
+      setError(e instanceof Error && e.message ? e.message : translate('deviceTab.password.failed'));
     }
   };
 

@@ -1,4 +1,8 @@
-import { call, ApiError, type Envelope } from '../../../../adapters/http';
+import { useCallback } from 'react';
+import { envelopeText, ApiError, type Envelope } from '../../../../adapters/http';
+import type { CallName, LegacyDataProvider } from '../../../../adapters/dataProvider';
+import { useApi } from '../../../components/calls';
+import type { ReasonCode } from '../../../../contract/reasons';
 import type { DeviceRow } from '../../cells';
 
 /** Product type of a device: its own fTypeId, else its product's fDeviceType. */
@@ -11,51 +15,63 @@ export const isGateway = (device: DeviceRow) => [2, 4].includes(typeOf(device) ?
 export const hasThresholds = (device: DeviceRow) => [2, 4, 6].includes(typeOf(device) ?? 0);
 export const isBreaker = (device: DeviceRow) => typeOf(device) === 6;
 
-/** The device calls of the drawer's tabs (docs/api.md and the device command routes). */
-export const PATHS = {
-  elec: '/app/device/device-elec',
-  commands: '/app/device/commands',
-  sendSwitch: '/app/device/send-switch',
-  sendLock: '/app/device/send-lock',
-  motor: '/app/device6/send-onoff',
-  threshold: '/app/device/gateway-device-threshold',
-  setThreshold: '/app/device/set-gateway-device-threshold',
-  setParameter: '/app/device/set-device-parameter',
-  readProtection: '/app/device/get-device-conf-parameter',
-  readCalibration: '/app/device/get-device-adjust-parameter',
-  shares: '/biz/t-user-device/pageList',
-  shareDel: '/biz/t-user-device/del',
-  shareMore: '/app/device/device-share-more',
-  records: '/biz/t-emq-message-publish/records',
-};
+/** The device calls of the drawer's tabs, by name (resources/calls/device.json and command.json). */
+export const CALLS = {
+  elec: 'device.readings',
+  commands: 'command.log',
+  sendSwitch: 'command.switch',
+  sendLock: 'command.lock',
+  motor: 'command.motor6',
+  threshold: 'command.thresholds',
+  setThreshold: 'command.setThresholds',
+  setParameter: 'command.setParameters',
+  readProtection: 'command.readParameters',
+  readCalibration: 'command.readCalibration',
+  shares: 'device.shares',
+  shareDel: 'device.unshare',
+  shareMore: 'device.share',
+  records: 'device.messages',
+} satisfies Record<string, CallName>;
 
-/** The type-6 breaker's own calls (spec 000 §7 /app/device6/…), which the server answers only for type 6. */
-const BREAKER_PATHS: Partial<typeof PATHS> = {
-  elec: '/app/device6/device-elec',
-  setThreshold: '/app/device6/set-gateway-device-threshold',
+export type DeviceCalls = Record<keyof typeof CALLS, CallName>;
+
+/** The type-6 breaker's own calls (spec 000 §7, the device6 family), which the server answers only for type 6. */
+const BREAKER_CALLS: Partial<DeviceCalls> = {
+  elec: 'device.readings6',
+  setThreshold: 'command.setThresholds6',
 };
 
 /** The drawer's calls for this device: the breaker's own where it has them. */
-export const pathsFor = (device: DeviceRow): typeof PATHS => (isBreaker(device) ? { ...PATHS, ...BREAKER_PATHS } : PATHS);
+export const callsFor = (device: DeviceRow): DeviceCalls => (isBreaker(device) ? { ...CALLS, ...BREAKER_CALLS } : CALLS);
 
 export interface SendResult<T = unknown> {
   ok: boolean;
+  /** What the server answered, in the console's language (its reason by code). */
   message: string;
+  /** The refusal's or notice's code, for a page that acts on one. */
+  code?: ReasonCode;
   data?: T;
   /** Set when the shell already announced the failure (expired login, no permission, server fault). */
   announced?: boolean;
 }
 
-/**
- * A set-call read as the legacy console reads them: the message text says how the device answered
- * (containing 成功 is success). Never throws.
- */
-export async function send<T = unknown>(path: string, body: unknown): Promise<SendResult<T>> {
+export type Send = <T = unknown>(name: CallName, body: Record<string, unknown>) => Promise<SendResult<T>>;
+
+/** `send` through the console's data provider (react-admin's). */
+export function useSend(): Send {
+  const api = useApi();
+  return useCallback<Send>((name, body) => send(api, name, body), [api]);
+}
+
+/** A set-call: how the device answered, worded by the answer's reason in the console's language. Never throws. */
+export async function send<T = unknown>(api: LegacyDataProvider, name: CallName, body: Record<string, unknown>): Promise<SendResult<T>> {
   try {
-    const envelope: Envelope<T> = await call<T>(path, body, { raw: true });
-    const ok = envelope.success !== false && envelope.code === 200 && (!envelope.message || envelope.message.includes('成功'));
-    return { ok, message: envelope.message ?? '', data: envelope.data };
+    const envelope = (await api.call(name, body as never, { raw: true })) as Envelope<T>;
+    // react-admin answers without the envelope when the failure logged the user out (announced).
+    if (typeof envelope?.code !== 'number') return { ok: false, message: '', announced: true };
+    const ok = envelope.success !== false && envelope.code === 200;
+    return { ok, message: envelopeText(envelope), code: envelope.reason?.code, data: envelope.data };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e), announced: e instanceof ApiError && e.status !== 200 };
+    return { ok: false, message: e instanceof Error ? e.message : String(e), code: e instanceof ApiError ? e.code : undefined, announced: e instanceof ApiError && e.status !== 200 };
   }
 }

@@ -3,7 +3,6 @@
  * parameter configuration, logs) and of the login-password dialog. Chinese wording follows the
  * specification; protection labels containing 使能 are the enable flags, shown as switches.
  */
-import { SHARE_MESSAGES, SHARE_REFUSALS } from '../../../../adapters/deviceShares';
 
 const zhCN = {
   device: {
@@ -67,11 +66,11 @@ const zhCN = {
       userName: '用户名称',
       userPhone: '手机号码',
       intime: '分享时间',
-      // The server's own words (adapters/deviceShares.ts), which the other languages translate.
-      ...SHARE_MESSAGES,
+      userRequired: '被分享者不能为空',
+      failed: '设备分享失败',
       confirmDelete: '确定要删除吗！',
+      deleteFailed: '删除失败',
       empty: '该设备尚未分享给其他用户',
-      reasons: SHARE_REFUSALS,
     },
     params: {
       thresholds: '网关参数',
@@ -255,14 +254,11 @@ const zhTW: typeof zhCN = {
       userName: '用戶名稱',
       userPhone: '手機號碼',
       intime: '分享時間',
-      devicesRequired: '被分享設備不能為空',
       userRequired: '被分享者不能為空',
       failed: '設備分享失敗',
       confirmDelete: '確定要刪除嗎！',
-      deleted: '刪除成功',
       deleteFailed: '刪除失敗',
       empty: '該設備尚未分享給其他用戶',
-      reasons: { notFound: '用戶不存在', ambiguous: '存在同名用戶，請輸入手機號', self: '不能分享給自己', notOrdinary: '只能分享給普通用戶' },
     },
     params: {
       thresholds: '網關參數',
@@ -464,17 +460,11 @@ const enUS: typeof zhCN & { deviceTab: { status: { bids: Record<string, string> 
       userName: 'User',
       userPhone: 'Phone',
       intime: 'Shared at',
-      devicesRequired: 'Choose the devices to share',
       userRequired: 'Enter who to share with',
       failed: 'Sharing failed',
       confirmDelete: 'Delete this share?',
-      deleted: 'Deleted',
       deleteFailed: 'Delete failed',
       empty: 'This device is not shared with anyone',
-      reasons: {
-        notFound: 'no such user', ambiguous: 'several users have this name, enter the phone number', self: 'you cannot share with yourself',
-        notOrdinary: 'devices are shared with ordinary users only',
-      },
     },
     params: {
       thresholds: 'Gateway thresholds',

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { EmptyState } from '../../../components/EmptyState';
-import { PATHS, send } from './device';
+import type { CallName } from '../../../../adapters/dataProvider';
+import { CALLS, useSend } from './device';
 
 export interface ReadingColumn {
   key: string;
@@ -15,8 +16,9 @@ export interface Readings {
   table: Record<string, unknown>[];
 }
 
-/** The device's latest samples (/app/device/device-elec); `load(true)` first asks the device for fresh ones. */
-export function useReadings(deviceId: number, path: string = PATHS.elec) {
+/** The device's latest samples (device.readings); `load(true)` first asks the device for fresh ones. */
+export function useReadings(deviceId: number, name: CallName = CALLS.elec) {
+  const send = useSend();
   const [data, setData] = useState<Readings | undefined>();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -30,7 +32,7 @@ export function useReadings(deviceId: number, path: string = PATHS.elec) {
   const load = useCallback(
     async (isSendCmd = false) => {
       setLoading(true);
-      const res = await send<Readings>(path, { fId: deviceId, isSendCmd });
+      const res = await send<Readings>(name, { fId: deviceId, isSendCmd });
       if (!alive.current) return;
       setLoading(false);
       if (res.ok && res.data) {
@@ -38,7 +40,7 @@ export function useReadings(deviceId: number, path: string = PATHS.elec) {
         setError(undefined);
       } else if (!res.announced) setError(res.message);
     },
-    [deviceId, path],
+    [deviceId, name, send],
   );
   useEffect(() => {
     setData(undefined);

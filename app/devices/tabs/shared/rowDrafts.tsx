@@ -10,7 +10,8 @@ import SaveIcon from '@mui/icons-material/SaveOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useConfirm } from '../../../components/ConfirmDialog';
-import { request } from '../timers/api';
+import type { CallName } from '../../../../adapters/dataProvider';
+import { useRequest } from '../../../components/calls';
 
 interface Flags {
   dirty?: boolean;
@@ -22,15 +23,18 @@ export type Draft<T> = T & Flags & { key: number };
 interface Options<T> {
   canList: boolean;
   deviceId: number;
-  paths: { list: string; save: string; delete: string };
+  /** The entity whose list, save and delete calls serve the rows. */
+  entity: 'deviceSwitch' | 'deviceAlarmCabinet';
   /** The values of a new row. */
   fresh: T;
   /** The catalogue section of the texts. */
   texts: string;
 }
 
-export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, paths, fresh, texts }: Options<T>) {
+export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, entity, fresh, texts }: Options<T>) {
   const translate = useTranslate();
+  const request = useRequest();
+  const calls = { list: `${entity}.list`, save: `${entity}.save`, delete: `${entity}.delete` } as Record<'list' | 'save' | 'delete', CallName>;
   const notify = useNotify();
   const { ask, dialog } = useConfirm();
   const nextKey = useRef(1);
@@ -40,10 +44,10 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, pa
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<T[]>(paths.list, { fDeviceId: deviceId });
+    const res = await request<T[]>(calls.list, { fDeviceId: deviceId });
     setLoading(false);
     setRows(res.ok ? (res.data ?? []).map((r) => ({ ...r, key: nextKey.current++ })) : []);
-  }, [canList, deviceId, paths.list]);
+  }, [canList, deviceId, calls.list, request]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -60,7 +64,7 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, pa
       return;
     }
     patch(row.key, { saving: true, error: undefined });
-    const res = await request<T>(paths.save, { ...(row.fId ? { fId: row.fId } : {}), ...body, fDeviceId: deviceId });
+    const res = await request<T>(calls.save, { ...(row.fId ? { fId: row.fId } : {}), ...body, fDeviceId: deviceId });
     if (res.ok && res.data) {
       notify(translate(`${texts}.saved`), { type: 'success' });
       // Only this row takes the server's copy; other unsaved rows stay as they are.
@@ -77,7 +81,7 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, pa
       return;
     }
     ask(translate(`${texts}.confirmDelete`), async () => {
-      const res = await request(paths.delete, { fId: row.fId });
+      const res = await request(calls.delete, { fId: row.fId });
       if (res.ok) {
         notify(translate(`${texts}.deleted`), { type: 'success' });
         setRows((rs) => rs.filter((r) => r.key !== row.key));

@@ -7,7 +7,7 @@ import { useTranslate } from 'react-admin';
 import { useCan } from '../../../auth/useCan';
 import { EmptyState } from '../../../components/EmptyState';
 import { DraftActions, useRowDrafts, type Draft } from '../shared';
-import { CHANNELS, CODES, NEW_SCHEDULE, SWITCH_PATHS, type Schedule } from './api';
+import { CHANNELS, CODES, NEW_SCHEDULE, type Schedule } from './api';
 
 /**
  * The timed-switch panel: one row per daily schedule (time, on/off, channel). New rows start with
@@ -18,7 +18,7 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
   const canList = useCan(CODES.scheduleList);
   const canEdit = useCan(CODES.edit);
   const canDelete = useCan(CODES.del);
-  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Schedule>({ canList, deviceId, paths: SWITCH_PATHS, fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
+  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Schedule>({ canList, deviceId, entity: 'deviceSwitch', fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
 
   /** The body of a row's save, or what is missing from it. */
   const bodyOf = (row: Draft<Schedule>) =>

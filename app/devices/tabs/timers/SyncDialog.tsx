@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Autocomplete, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
-import { useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
+import { reasonText } from '../../../../adapters/i18nProvider';
+import type { AnsweredReason } from '../../../../contract/reasons';
 import type { DeviceRow } from '../../cells';
-import { DEVICE_LIST_PATH, TIMER_PATHS, hasTimers, request, type Timer } from './api';
+import { hasTimers, type Timer } from './api';
+import { useRequest } from '../../../components/calls';
 
 /** The legacy screen loaded every device the user sees for its pickers. */
 const ALL = 10000;
@@ -13,13 +16,13 @@ interface DeviceOption {
 }
 
 /**
- * Copies one timer to other devices the user sees. The server's summary (data.successMsg) stays on
- * screen until dismissed; a refusal is shown with the server's message and the dialog stays open.
+ * Copies one timer to other devices the user sees. The server's summary (data.summary, by code) stays on
+ * screen until dismissed; a refusal is shown in the console's language and the dialog stays open.
  */
 export function SyncDialog({ open, deviceId, timer, onClose, onSynced }: { open: boolean; deviceId: number; timer: Timer | null; onClose: () => void; onSynced: (message: string) => void }) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
-  const [locale] = useLocaleState();
   const [options, setOptions] = useState<DeviceOption[]>([]);
   const [loading, setLoading] = useState(false);
   const [chosen, setChosen] = useState<DeviceOption[]>([]);
@@ -32,7 +35,7 @@ export function SyncDialog({ open, deviceId, timer, onClose, onSynced }: { open:
     setError(undefined);
     let alive = true;
     setLoading(true);
-    void request<{ records: DeviceRow[] }>(DEVICE_LIST_PATH, { current: 1, size: ALL }).then((res) => {
+    void request<{ records: DeviceRow[] }>('device.list', { current: 1, size: ALL }).then((res) => {
       if (!alive) return;
       setLoading(false);
       const rows = res.data?.records ?? [];
@@ -54,18 +57,12 @@ export function SyncDialog({ open, deviceId, timer, onClose, onSynced }: { open:
       return;
     }
     setBusy(true);
-    const res = await request<{ successMsg?: string; errorMsg?: string; count?: number; refused?: number }>(TIMER_PATHS.shareSaves, { deviceIds: chosen.map((c) => c.fId), deviceTimingId: timer.fId });
+    const res = await request<{ successMsg?: string; errorMsg?: string; count?: number; refused?: number; summary?: AnsweredReason }>('deviceTiming.shareSaves', { deviceIds: chosen.map((c) => c.fId), deviceTimingId: timer.fId });
     setBusy(false);
     if (res.ok) {
       onClose();
-      const summary = res.data?.successMsg || res.message;
-      // The server words its summary in Chinese; other languages say the same from its counts.
-      const translated = locale !== 'zh-CN' && res.data?.count !== undefined;
-      onSynced(
-        translated
-          ? [translate('deviceTimers.synced', { smart_count: res.data!.count }), res.data!.refused ? translate('deviceTimers.syncRefused', { smart_count: res.data!.refused }) : ''].filter(Boolean).join(translate('deviceTimers.listSeparator'))
-          : summary,
-      );
+      // The server's summary by code, in the console's language.
+      onSynced(res.data?.summary ? reasonText(res.data.summary) : res.data?.successMsg || res.message);
     } else if (!res.announced) {
       notify(translate('deviceTimers.syncFailed', { message: res.message }), { type: 'error', autoHideDuration: null });
     }

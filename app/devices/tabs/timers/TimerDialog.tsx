@@ -6,7 +6,8 @@ import {
 import AddCircleOutlineIcon from '@mui/icons-material/AddCircleOutlineOutlined';
 import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
 import { useNotify, useTranslate } from 'react-admin';
-import { NEW_TIMER, TIMER_PATHS, VALID_TYPES, request, type Timer } from './api';
+import { NEW_TIMER, VALID_TYPES, type Timer } from './api';
+import { useRequest } from '../../../components/calls';
 import { validateField } from '../../../components/validate';
 import { resourceConfig } from '../../../resources/config';
 
@@ -38,6 +39,7 @@ const COLUMNS = '150px 130px 90px 70px 120px 70px 76px';
  */
 export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open: boolean; deviceId: number; record: Timer | null; onClose: () => void; onSaved: () => void }) {
   const translate = useTranslate();
+  const request = useRequest();
   const notify = useNotify();
   const nextKey = useRef(1);
   const [rows, setRows] = useState<FormRow[]>([]);
@@ -99,7 +101,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
       fReverse: Number(r.fReverse),
       fReverseSecond: Number(r.fReverseSecond) >= 1 ? Number(r.fReverseSecond) : 60,
     }));
-    const res = await request(TIMER_PATHS.saves, body);
+    const res = await request('deviceTiming.saves', body);
     setSaving(false);
     if (res.ok) {
       notify(translate('deviceTimers.saved'), { type: 'success' });

@@ -1,11 +1,5 @@
-/** Calls and shapes of the timers tab and the timed-switch panel; paths come from the resource files. */
-import { ApiError, call } from '../../../../adapters/http';
-import { endpoints } from '../../../../adapters/generated/endpoints';
+/** Shapes and codes of the timers tab and the timed-switch panel (their calls: deviceTiming.*, deviceSwitch.*). */
 import type { DeviceRow } from '../../cells';
-
-export const TIMER_PATHS = endpoints.deviceTiming;
-export const SWITCH_PATHS = endpoints.deviceSwitch;
-export const DEVICE_LIST_PATH = endpoints.device.list;
 
 /** Permission codes (spec 000 §6: group:edit and group:del gate timer edit and delete). */
 export const CODES = { timerList: 'deviceTiming:list', scheduleList: 'deviceSwitch:list', edit: 'group:edit', del: 'group:del' };
@@ -47,21 +41,3 @@ export const hasTimers = (device: DeviceRow) => {
   const type = device.fTypeId ?? (device.tProduct as Record<string, unknown> | undefined)?.fDeviceType;
   return ![2, 4].includes(Number(type));
 };
-
-export interface Outcome<T> {
-  ok: boolean;
-  data?: T;
-  message: string;
-  /** The shell already told the user (expired login, no permission, server fault). */
-  announced?: boolean;
-}
-
-/** A call that never throws: refusals come back with the server's message. */
-export async function request<T>(path: string, body: unknown): Promise<Outcome<T>> {
-  try {
-    const envelope = await call<T>(path, body);
-    return { ok: true, data: envelope.data, message: envelope.message };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e), announced: e instanceof ApiError && e.status !== 200 };
-  }
-}

@@ -38,9 +38,6 @@ export default {
       devicesRequired: '请选择需要同步的设备',
       syncFailed: '同步失败:%{message}',
       source: '同步的定时：',
-      synced: '定时已同步到%{smart_count}台设备',
-      syncRefused: '%{smart_count}台设备不存在、无权操作或不支持定时',
-      listSeparator: '，',
       noDevices: '没有可选择的设备',
     },
     deviceSchedules: {
@@ -102,9 +99,6 @@ export default {
       devicesRequired: '請選擇需要同步的設備',
       syncFailed: '同步失敗:%{message}',
       source: '同步的定時：',
-      synced: '定時已同步到%{smart_count}台設備',
-      syncRefused: '%{smart_count}台設備不存在、無權操作或不支援定時',
-      listSeparator: '，',
       noDevices: '沒有可選擇的設備',
     },
     deviceSchedules: {
@@ -166,9 +160,6 @@ export default {
       devicesRequired: 'Choose the devices to sync to',
       syncFailed: 'Sync failed: %{message}',
       source: 'Timer to sync:',
-      synced: 'Timer synced to %{smart_count} device |||| Timer synced to %{smart_count} devices',
-      syncRefused: '%{smart_count} device was missing, not yours or without timers |||| %{smart_count} devices were missing, not yours or without timers',
-      listSeparator: '; ',
       noDevices: 'No devices to choose from',
     },
     deviceSchedules: {
