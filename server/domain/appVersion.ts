@@ -110,7 +110,7 @@ export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext
   });
 
   // Served without a token: the apps fetch their update by this address, and a console link has no header.
-  const download = describeCall(ctx.catalog, 'upload.appPackageFile', { tag: 't-app-version', produces: 'application/octet-stream', });
+  const download = describeCall(ctx.catalog, 'upload.appPackageFile', { tag: 't-app-version', produces: 'application/octet-stream' });
   app.get<{ Params: { id: string } }>(download, async (request, reply) => {
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id <= 0) throw new NotFound(reason('appVersion.fileMissing'));

@@ -110,7 +110,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
   // Served without a token: an <img> cannot send one, and a device fetches its firmware by address.
   // Names are generated and unguessable, and only names of the stored form are looked up.
-  const picture = describeCall(ctx.catalog, 'upload.pictureFile', { tag: 'upload', produces: 'image/*', });
+  const picture = describeCall(ctx.catalog, 'upload.pictureFile', { tag: 'upload', produces: 'image/*' });
   const firmware = describeCall(ctx.catalog, 'upload.firmwareFile', { tag: 'upload', produces: 'application/octet-stream' });
   app.get<{ Params: { name: string } }>(picture, async (request, reply) => {
     const { name } = request.params;

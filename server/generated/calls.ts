@@ -727,11 +727,6 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
   },
   "upload.firmware": {
     "permission": null,
-    "summary": {
-      "zh-CN": "读取图片",
-      "zh-TW": "讀取圖片",
-      "en-US": "An uploaded picture"
-    },
     "logname": {
       "key": "upload.firmware",
       "zh-CN": "上传固件",
@@ -740,7 +735,12 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     }
   },
   "upload.pictureFile": {
-    "public": true
+    "public": true,
+    "summary": {
+      "zh-CN": "读取图片",
+      "zh-TW": "讀取圖片",
+      "en-US": "An uploaded picture"
+    }
   },
   "upload.firmwareFile": {
     "public": true,
@@ -751,7 +751,13 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     }
   },
   "upload.appPackage": {
-    "permission": null
+    "permission": null,
+    "logname": {
+      "key": "appVersion.upload",
+      "zh-CN": "上传应用安装包",
+      "zh-TW": "上傳應用安裝包",
+      "en-US": "Upload app package"
+    }
   },
   "upload.appPackageFile": {
     "public": true,
@@ -759,12 +765,6 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "下载应用安装包",
       "zh-TW": "下載應用安裝包",
       "en-US": "An app package"
-    },
-    "logname": {
-      "key": "appVersion.upload",
-      "zh-CN": "上传应用安装包",
-      "zh-TW": "上傳應用安裝包",
-      "en-US": "Upload app package"
     }
   }
 };
