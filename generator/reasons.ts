@@ -214,14 +214,29 @@ export function emitReasonsByCall(root: string, model: Model, reasons: Reasons):
       byCall[`${name}.${action}`] ??= [...new Set([...hooks, ...own.filter((c) => !c.endsWith('.done') || c === `${name}.${action}.done`)])].filter((c) => !common.has(c)).sort();
     }
   }
-  const sorted = Object.fromEntries(Object.keys(byCall).sort().map((k) => [k, byCall[k]]));
+  // The calls of one module answer the same codes: each list is written once and named by its calls.
+  const lists: string[][] = [];
+  const indexOf = new Map<string, number>();
+  const byName = Object.keys(byCall)
+    .sort()
+    .map((name) => {
+      const key = byCall[name].join();
+      if (!indexOf.has(key)) indexOf.set(key, lists.push(byCall[name]) - 1);
+      return `  ${JSON.stringify(name)}: LISTS[${indexOf.get(key)}],`;
+    });
   return {
     'server/generated/reasons.ts': `${tsHeader}/** The codes every call can answer, and those each call adds (generator/reasons.ts reads them from the code). */
 import type { ReasonCode } from '../../contract/generated/reasons';
 
 export const commonReasons: readonly ReasonCode[] = ${literal([...common].sort())};
 
-export const reasonsByCall: Record<string, readonly ReasonCode[]> = ${literal(sorted)};
+const LISTS: readonly (readonly ReasonCode[])[] = [
+${lists.map((l) => `  ${JSON.stringify(l)},`).join('\n')}
+];
+
+export const reasonsByCall: Record<string, readonly ReasonCode[]> = {
+${byName.join('\n')}
+};
 `,
   };
 }
