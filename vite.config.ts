@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
-import { CONSOLE_BASE } from './adapters/consoleBase.ts';
+import { CONSOLE_BASE } from './contract/consoleBase.ts';
 
 // The console is built into dist/app and served by the API server on the same port.
 // `npm run dev` proxies API calls to a server started with `npm start` (PORT 8080).

@@ -8,7 +8,7 @@ import { Admin, CustomRoutes, Resource } from 'react-admin';
 import type { I18nProvider } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { authProvider, getStoredMenus } from '../adapters/authProvider';
-import { CONSOLE_BASE } from '../adapters/consoleBase';
+import { CONSOLE_BASE } from '../contract/consoleBase';
 import { dataProvider } from '../adapters/dataProvider';
 import type { ResourceEntry } from './resources/types';
 import { ShellLayout } from './shell/Layout';
@@ -18,7 +18,7 @@ import type { CustomPage } from './shell/pages';
 import { theme } from './shell/theme';
 import { HOME_PATH } from './shell/tabs';
 import { LoginPage } from './pages/LoginPage';
-import { HomePage } from './pages/HomePage';
+import { HomePage } from './dashboard/HomePage';
 import type { ErrorCode } from './pages/ErrorPage';
 import { ResourcePage } from './shell/lazyPage';
 

@@ -5,7 +5,7 @@ import { getToken } from '../adapters/http';
 import { createI18nProvider } from '../adapters/i18nProvider';
 import { App } from './App';
 import { preloadPage } from './shell/lazyPage';
-import { CONSOLE_BASE } from '../adapters/consoleBase';
+import { CONSOLE_BASE } from '../contract/consoleBase';
 
 /** A stored session is re-read once per visit, so a changed role shows without logging out; a slow server does not hold the page. */
 const REFRESH_TIMEOUT_MS = 2500;

@@ -18,7 +18,7 @@ import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
 import { buildApp } from '../server/app';
-import { startDevices } from '../server/devices';
+import { startDevices } from '../server/devices/start';
 import { unbounded } from './message-log-data';
 import { recordResults } from './results';
 
@@ -119,7 +119,7 @@ try {
     await app.inject({ method: 'POST', url: '/biz/t-alarm/alarmTypeCount', headers: { authorization: token }, payload: {} });
   });
   console.log(`ratios: engine / direct = ${(engine / direct).toFixed(2)}, house-name search / direct = ${(byHouse / direct).toFixed(2)}, summary / direct = ${(summary / direct).toFixed(2)}`);
-  // The demo officer, in charge of one street (server/domain/jurisdiction.ts): the door-lock list as the
+  // The demo officer, in charge of one street (server/auth/jurisdiction.ts): the door-lock list as the
   // console first shows it (no filter: the scope narrows it) against the same page read directly.
   const officerToken = (await app.inject({ method: 'POST', url: '/login', payload: { userName: '13800000003', password: 'Officer@123' } })).json().data.token as string;
   const officerStreets = (await sql<{ streets: string }>`select streets from t_sys_user where f_phone = '13800000003'`.execute(db)).rows[0].streets.split(',').map(Number);

@@ -14,7 +14,7 @@ import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
 import { buildApp, CONSOLE_DIR } from '../server/app';
-import { startDevices } from '../server/devices';
+import { startDevices } from '../server/devices/start';
 
 export const ROOT = join(import.meta.dirname, '..');
 /** The flags of tests/e2e/playwright.config.ts. */

@@ -14,7 +14,7 @@ import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
 import { buildApp } from '../server/app';
-import { startDevices } from '../server/devices';
+import { startDevices } from '../server/devices/start';
 import { keepStatistics } from '../server/db/pgliteUpkeep';
 import { databaseName, recordResults } from './results';
 

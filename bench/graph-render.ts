@@ -21,8 +21,8 @@ import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
 import { buildApp, CONSOLE_DIR } from '../server/app';
-import { startDevices } from '../server/devices';
-import { buildGraph } from '../server/domain/intel';
+import { startDevices } from '../server/devices/start';
+import { buildGraph } from '../server/security/intel';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8205);
 const MOVE_MS = 5000;

@@ -20,8 +20,8 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { freePort, startProcess, stopProcess, type ServerProcess } from '../tests/api/processes';
 import { streamEvents } from '../tests/api/eventStream';
-import { EXPORT_CAP } from '../server/domain/deviceTransfer';
-import type { DeviceImportProgress } from '../adapters/deviceImport';
+import { EXPORT_CAP } from '../server/devices/deviceTransfer';
+import type { DeviceImportProgress } from '../contract/deviceImport';
 import { recordResults, type Figure } from './results';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
@@ -150,7 +150,7 @@ async function start(dataDir: string, databaseUrl: string) {
   const login = await (await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(AGENT) })).json();
   const token = login.data.token as string;
   await fetch(`${server.url}/biz/t-device/devices`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: '{"current":1,"size":10}' });
-  // The spreadsheet library is loaded by a process's first spreadsheet call (server/domain/sheetImport.ts),
+  // The spreadsheet library is loaded by a process's first spreadsheet call (server/platform/sheetImport.ts),
   // which holds the event loop once for a few hundred milliseconds: taken here, by the template, so that
   // the figures are the import's and the export's own (the first call's pause is printed).
   const before = performance.now();

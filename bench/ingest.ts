@@ -114,7 +114,7 @@ async function main() {
   const { loadConfig } = await import('../server/config');
   const { openDatabase } = await import('../server/db');
   const { migrate } = await import('../server/db/migrate');
-  const { startDevices } = await import('../server/devices');
+  const { startDevices } = await import('../server/devices/start');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-ingest-'));
   let dbName: string | undefined;

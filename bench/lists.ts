@@ -29,7 +29,7 @@ import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
 import { createTokens } from '../server/auth/tokens';
 import { buildApp } from '../server/app';
-import { startDevices } from '../server/devices';
+import { startDevices } from '../server/devices/start';
 import { routes } from '../server/generated/routes';
 import { entities } from '../server/generated/entities';
 import { keepStatistics } from '../server/db/pgliteUpkeep';

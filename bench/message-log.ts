@@ -18,7 +18,7 @@ import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db';
 import { createTokens } from '../server/auth/tokens';
 import { buildApp } from '../server/app';
-import { startDevices } from '../server/devices';
+import { startDevices } from '../server/devices/start';
 import { buildMessageLog, benchNumber } from './message-log-data';
 import { databaseName, msText, recordResults } from './results';
 import { migrate } from '../server/db/migrate';

@@ -15,7 +15,7 @@ export type I18n = Record<Lang, string>;
 
 export interface Property {
   type: 'string' | 'integer' | 'number' | 'boolean';
-  /** picture / pictures: one uploaded picture or http(s) address, or a comma list of them (adapters/picture.ts). */
+  /** picture / pictures: one uploaded picture or http(s) address, or a comma list of them (contract/picture.ts). */
   format?: 'date-time' | 'date' | 'picture' | 'pictures';
   maxLength?: number;
   minLength?: number;
@@ -413,11 +413,11 @@ export function loadModel(root: string): Model {
  */
 function checkScopeHooks(root: string, entities: Entity[], problems: Problem[]) {
   for (const { resource, resourceFile } of entities) {
-    const file = resource.server && join(root, 'server', 'domain', `${resource.server.module}.ts`);
+    const file = resource.server && join(root, 'server', `${resource.server.module}.ts`);
     if (!file || !existsSync(file)) continue;
     const exportsScope = /^export (const|function) scope\b/m.test(readFileSync(file, 'utf8'));
-    if (exportsScope && resource.scope !== 'hook') problems.push({ file: resourceFile, pointer: '/scope', message: `server/domain/${resource.server!.module}.ts exports a scope, which "scope" does not use`, hint: 'declare "scope": "hook", or remove the module\'s scope' });
-    if (!exportsScope && resource.scope === 'hook') problems.push({ file: resourceFile, pointer: '/scope', message: `server/domain/${resource.server!.module}.ts exports no scope`, hint: 'export scope(query, user) from the module, or declare the scope here' });
+    if (exportsScope && resource.scope !== 'hook') problems.push({ file: resourceFile, pointer: '/scope', message: `server/${resource.server!.module}.ts exports a scope, which "scope" does not use`, hint: 'declare "scope": "hook", or remove the module\'s scope' });
+    if (!exportsScope && resource.scope === 'hook') problems.push({ file: resourceFile, pointer: '/scope', message: `server/${resource.server!.module}.ts exports no scope`, hint: 'export scope(query, user) from the module, or declare the scope here' });
   }
 }
 

@@ -208,7 +208,7 @@ export function emitReasonsByCall(root: string, model: Model, reasons: Reasons):
   for (const [name, file] of registers) byCall[name] = [...closure(file)].filter((c) => !common.has(c)).sort();
   for (const { name, resource } of model.entities) {
     const own = Object.keys(reasons).filter((c) => c.startsWith(`${name}.`) && (c.split('.').length === 3));
-    const module = resource.server ? files.find((f) => f.endsWith(`/${resource.server!.module}.ts`)) : undefined;
+    const module = resource.server ? files.find((f) => f.endsWith(`server/${resource.server!.module}.ts`)) : undefined;
     const hooks = module ? closure(module) : new Set<string>();
     for (const action of Object.keys(resource.endpoints)) {
       byCall[`${name}.${action}`] ??= [...new Set([...hooks, ...own.filter((c) => !c.endsWith('.done') || c === `${name}.${action}.done`)])].filter((c) => !common.has(c)).sort();

@@ -11,7 +11,7 @@ import { syncMenus } from './db/menus';
 import { seedDemo, DEMO_ACCOUNTS } from './db/seed';
 import { createTokens, loadSecret } from './auth/tokens';
 import { buildApp, CONSOLE_DIR } from './app';
-import { startDevices } from './devices';
+import { startDevices } from './devices/start';
 import { startMessageLogUpkeep } from './devices/messageLogUpkeep';
 import { startScheduler } from './devices/scheduler';
 import { startEnergyRollup } from './devices/energy';

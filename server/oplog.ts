@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { DB } from './db';
 import type { LogName, User } from './crud/types';
-import { maskIdcard, maskPhone } from '../adapters/personal';
+import { maskIdcard, maskPhone } from '../contract/personal';
 
 export type { LogName };
 
@@ -26,7 +26,7 @@ export const logNameOf = (stored: string): LogName | undefined => NAMES.get(stor
 const SECRET_KEYS = /pass|pwd|token|secret/i;
 const MAX_MESSAGE = 2000;
 
-/** Personal data is kept recognisable but not readable, by the rule every screen shows it with (adapters/personal.ts). */
+/** Personal data is kept recognisable but not readable, by the rule every screen shows it with (contract/personal.ts). */
 const PERSONAL_KEYS: [RegExp, (v: string) => string][] = [
   [/idcard/i, maskIdcard],
   [/phone/i, maskPhone],

@@ -9,8 +9,8 @@
  * A topic is a name in RelayEvents and the type of its items; publish() packs items into as few
  * notifications as the 8000-byte payload limit allows.
  */
-import type { DeviceAlarmEvent } from '../adapters/deviceAlarm';
-import type { DeviceImportProgress } from '../adapters/deviceImport';
+import type { DeviceAlarmEvent } from '../contract/deviceAlarm';
+import type { DeviceImportProgress } from '../contract/deviceImport';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { DB, Database } from './db';
@@ -28,7 +28,7 @@ export interface RelayEvents {
   alarm: AlarmEvent;
   /** A new message of the message centre. */
   message: MessageEvent;
-  /** How far a device import has got, for the event stream of the user who sent it (server/domain/deviceTransfer.ts). */
+  /** How far a device import has got, for the event stream of the user who sent it (server/devices/deviceTransfer.ts). */
   deviceImport: DeviceImportProgress & { userId: number };
   /** A timer fired with a reverse action due at `at` (ISO time): every replica wakes then to claim it. */
   reverse: { at: string };

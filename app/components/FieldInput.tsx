@@ -237,7 +237,7 @@ function BuildingInput({ field, value, onChange, disabled, error, record }: Fiel
 /**
  * A comma list of regions (widget areas: any level) or streets (widget streets), each added with the
  * jurisdiction picker and shown as a chip to remove; the record's areaNames / streetNames name the stored
- * ones (a staff member's jurisdiction, server/domain/jurisdiction.ts).
+ * ones (a staff member's jurisdiction, server/auth/jurisdiction.ts).
  */
 function JurisdictionListInput({ field, value, onChange, disabled, error, record }: FieldInputProps) {
   const translate = useTranslate();

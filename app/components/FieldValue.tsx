@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { FieldConfig, ResourceConfig } from '../resources/types';
-import { maskList } from '../../adapters/personal';
+import { maskList } from '../../contract/personal';
 import { imageUrl } from './api';
 import { plainText } from './richtext/RichTextView';
 import { useAgents, useAllProducts, useDictionary, useEntityOptions, useIsAdmin } from './lookups';
@@ -49,7 +49,7 @@ export function FieldValue({ field, row }: { field: FieldConfig; row: Row }) {
   const translate = useTranslate();
   const value = row[field.source];
   if (blank(value)) return <>-</>;
-  // Personal data by the one rule of adapters/personal.ts (spec 001 §2.12).
+  // Personal data by the one rule of contract/personal.ts (spec 001 §2.12).
   if (field.mask) return <>{maskList(field.mask, value)}</>;
   if (field.widget === 'image') return <ImageValue name={String(value)} />;
   // Rich text in a cell or a detail is its words; the read view shows it formatted.

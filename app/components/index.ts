@@ -9,6 +9,6 @@ export { validateField, validateForm, toBody } from './validate';
 export { permissionOf, conditionKey, defaultSort, imageUrl } from './api';
 export { FieldValue, DetailFields } from './FieldValue';
 export { JurisdictionPicker, AreaJurisdictionFilter, KINDS as JURISDICTION_KINDS, areaPath, idPath, jurisdictionLabel, loadLevel, invalidateJurisdictions, type JurisdictionValue, type JurisdictionKind, type JurisdictionLevel, type JurisdictionId, type AreaFilterValue } from './JurisdictionPicker';
-export { maskPhone, maskIdcard } from '../../adapters/personal';
+export { maskPhone, maskIdcard } from '../../contract/personal';
 export { SchemaList, type SchemaListProps } from './SchemaList';
 export { UserAssetsTab } from './UserAssetsTab';

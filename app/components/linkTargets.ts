@@ -1,6 +1,6 @@
 /**
  * What a list's link columns (a resource's `links`) can open without the list component wiring it: the
- * console offers these targets to every list through this context (the profile, `app/intel/ProfileOverlay`),
+ * console offers these targets to every list through this context (the profile, `app/security/intel/ProfileOverlay`),
  * so one declaration in a resource file behaves the same on every list.
  */
 import { createContext, useContext } from 'react';

@@ -1,5 +1,5 @@
 import type { FieldConfig } from '../resources/types';
-import { PICTURE_FORMATS } from '../../adapters/picture';
+import { PICTURE_FORMATS } from '../../contract/picture';
 
 export type FormValues = Record<string, unknown>;
 /** A failed rule: the i18n key of its message and the values it interpolates. */

@@ -3,25 +3,25 @@ import { lazyChunk } from '../shell/chunks';
 import type { ResourceConfig, ResourceDefinition } from '../resources/types';
 
 const SchemaList = lazyChunk(() => import('../components/SchemaList'));
-const AlarmList = lazyChunk(() => import('../alarms/AlarmList'));
-const AppVersionList = lazyChunk(() => import('../appVersions/AppVersionList'));
-const AreaPage = lazyChunk(() => import('../areas/AreaPage'));
-const ControlPersonList = lazyChunk(() => import('../controlPersons/ControlPersonList'));
-const DepartmentPage = lazyChunk(() => import('../departments/DepartmentPage'));
+const AlarmList = lazyChunk(() => import('../security/alarms/AlarmList'));
+const AppVersionList = lazyChunk(() => import('../administration/appVersions/AppVersionList'));
+const AreaPage = lazyChunk(() => import('../administration/areas/AreaPage'));
+const ControlPersonList = lazyChunk(() => import('../security/controlPersons/ControlPersonList'));
+const DepartmentPage = lazyChunk(() => import('../administration/departments/DepartmentPage'));
 const DeviceList = lazyChunk(() => import('../devices/DeviceList'));
-const DocumentList = lazyChunk(() => import('../documents/DocumentList'));
-const ErrorLogList = lazyChunk(() => import('../errorLog/ErrorLogList'));
-const FeedbackList = lazyChunk(() => import('../feedback/FeedbackList'));
-const FirmwareList = lazyChunk(() => import('../firmware/FirmwareList'));
-const GroupList = lazyChunk(() => import('../groups/GroupList'));
+const DocumentList = lazyChunk(() => import('../administration/documents/DocumentList'));
+const ErrorLogList = lazyChunk(() => import('../administration/errorLog/ErrorLogList'));
+const FeedbackList = lazyChunk(() => import('../administration/feedback/FeedbackList'));
+const FirmwareList = lazyChunk(() => import('../devices/firmware/FirmwareList'));
+const GroupList = lazyChunk(() => import('../devices/groups/GroupList'));
 const RentalHouseList = lazyChunk(() => import('../housing/RentalHouseList'));
-const MenuPage = lazyChunk(() => import('../system/MenuPage'));
-const PlaceList = lazyChunk(() => import('../places/PlaceList'));
-const ProductList = lazyChunk(() => import('../products/ProductList'));
-const LibraryList = lazyChunk(() => import('../library/LibraryList'));
-const RoleList = lazyChunk(() => import('../system/RoleList'));
-const TouchAlarmList = lazyChunk(() => import('../alarms/TouchAlarmList'));
-const UserList = lazyChunk(() => import('../system/UserList'));
+const MenuPage = lazyChunk(() => import('../administration/system/MenuPage'));
+const PlaceList = lazyChunk(() => import('../housing/places/PlaceList'));
+const ProductList = lazyChunk(() => import('../devices/products/ProductList'));
+const LibraryList = lazyChunk(() => import('../devices/library/LibraryList'));
+const RoleList = lazyChunk(() => import('../administration/system/RoleList'));
+const TouchAlarmList = lazyChunk(() => import('../security/alarms/TouchAlarmList'));
+const UserList = lazyChunk(() => import('../administration/system/UserList'));
 
 const alarmConfig: ResourceConfig = {
   "name": "alarm",

@@ -11,7 +11,7 @@ import { useTranslate } from 'react-admin';
 import type { ResourceConfig } from '../resources/types';
 import { resourceConfig } from '../resources/config';
 import { SchemaList, type Row } from '../components';
-import { maskPhone } from '../../adapters/personal';
+import { maskPhone } from '../../contract/personal';
 
 // Looked up on use: the generated table imports this module while it is being built.
 const roomResource = () => resourceConfig('rentalRoom');

@@ -16,7 +16,7 @@ export interface FieldConfig {
   minimum?: number;
   maximum?: number;
   pattern?: string;
-  /** picture / pictures: an uploaded picture's name or an http(s) address, one or a comma list (adapters/picture.ts). */
+  /** picture / pictures: an uploaded picture's name or an http(s) address, one or a comma list (contract/picture.ts). */
   format?: 'picture' | 'pictures';
   default?: unknown;
   /** Name of an option list in schemas/enums.json; labels at enums.<name>.<value>. */

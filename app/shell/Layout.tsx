@@ -15,13 +15,13 @@ import { TabBar } from './TabBar';
 import { findTrail, useMenus, usePageTitle } from './menus';
 import { customPages } from './pages';
 import { HOME_PATH, openTab } from './tabs';
-import { withoutPersonalQuery } from '../../adapters/personal';
+import { withoutPersonalQuery } from '../../contract/personal';
 import { useApiErrors } from './useApiErrors';
-import { useErrorCapture } from '../errorLog/capture';
+import { useErrorCapture } from '../administration/errorLog/capture';
 import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
 import { isChunkFailure } from './chunks';
 import { LoadFailed } from './LoadFailed';
-import { ProfileOverlay } from '../intel/ProfileOverlay';
+import { ProfileOverlay } from '../security/intel/ProfileOverlay';
 
 /** The back-to-top button shows once the page has scrolled this far. */
 const BACK_TO_TOP_AFTER = 100;

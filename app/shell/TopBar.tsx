@@ -16,8 +16,8 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { HOME_PATH } from './tabs';
 import { TOPBAR_HEIGHT } from './theme';
 import { BrokerStateChip } from '../devices/live/BrokerState';
-import { MessageBell } from '../messages/MessageBell';
-import { AlarmSummary } from '../alarms/AlarmSummary';
+import { MessageBell } from '../platform/messages/MessageBell';
+import { AlarmSummary } from '../security/alarms/AlarmSummary';
 
 // Opened now and then: its code loads when asked for.
 const PasswordDialog = lazyChunk(() => import('./PasswordDialog').then((m) => ({ default: m.PasswordDialog })));

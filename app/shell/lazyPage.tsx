@@ -14,7 +14,7 @@ export function lazyPage<T extends ComponentType<any>>(load: () => Promise<{ def
   return lazyChunk(() => Promise.all([load(), loadAllTexts()]).then(([module]) => module));
 }
 
-type ResourcePageModule = typeof import('../system/ResourcePage');
+type ResourcePageModule = typeof import('../resources/ResourcePage');
 const resourceLoads = new Map<string, Promise<ResourcePageModule>>();
 
 /**
@@ -24,7 +24,7 @@ const resourceLoads = new Map<string, Promise<ResourcePageModule>>();
 function loadResource(name: string): Promise<ResourcePageModule> {
   let load = resourceLoads.get(name);
   if (!load) {
-    load = withinChunkTimeout(Promise.all([import('../system/ResourcePage'), listCode[name]?.(), loadAllTexts()])).then(([module]) => module);
+    load = withinChunkTimeout(Promise.all([import('../resources/ResourcePage'), listCode[name]?.(), loadAllTexts()])).then(([module]) => module);
     load.catch(() => resourceLoads.delete(name)); // a failed download is tried again on the next visit
     resourceLoads.set(name, load);
   }

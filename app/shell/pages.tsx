@@ -15,18 +15,18 @@ export interface CustomPage {
 }
 
 // Pages load on first visit, with the charting code only they need and the texts outside the first screen.
-const StatisticsPage = lazyPage(() => import('../statistics/StatisticsPage'));
-const GatewayPage = lazyPage(() => import('../gateways/GatewayPage'));
-const LocationPage = lazyPage(() => import('../location/LocationPage'));
-const OplogPage = lazyPage(() => import('../oplog/OplogPage'));
+const StatisticsPage = lazyPage(() => import('../devices/statistics/StatisticsPage'));
+const GatewayPage = lazyPage(() => import('../devices/gateways/GatewayPage'));
+const LocationPage = lazyPage(() => import('../devices/location/LocationPage'));
+const OplogPage = lazyPage(() => import('../administration/oplog/OplogPage'));
 // Users and roles are declared resources; their menus keep the legacy addresses /sys-user and /sys-role.
-const MenuPage = lazyPage(() => import('../system/MenuPage'));
-const HologramPage = lazyPage(() => import('../intel/HologramPage'));
-const RelationPage = lazyPage(() => import('../intel/RelationPage'));
-const ApiDocsPage = lazyPage(() => import('../monitor/ApiDocsPage'));
-const SystemMonitorPage = lazyPage(() => import('../monitor/SystemMonitorPage'));
-const DruidPage = lazyPage(() => import('../monitor/DruidPage'));
-const MessagePage = lazyPage(() => import('../messages/MessagePage'));
+const MenuPage = lazyPage(() => import('../administration/system/MenuPage'));
+const HologramPage = lazyPage(() => import('../security/intel/HologramPage'));
+const RelationPage = lazyPage(() => import('../security/intel/RelationPage'));
+const ApiDocsPage = lazyPage(() => import('../administration/monitor/ApiDocsPage'));
+const SystemMonitorPage = lazyPage(() => import('../administration/monitor/SystemMonitorPage'));
+const DruidPage = lazyPage(() => import('../administration/monitor/DruidPage'));
+const MessagePage = lazyPage(() => import('../platform/messages/MessagePage'));
 
 export const customPages: Record<string, CustomPage> = {
   statistics: { path: '/statistics', title: 'menus.statistics', element: <StatisticsPage /> },

@@ -4,7 +4,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { TABS_KEY } from '../../adapters/authProvider';
-import { HOME_PATH } from '../../adapters/consoleBase';
+import { HOME_PATH } from '../../contract/consoleBase';
 
 export { HOME_PATH };
 

@@ -140,7 +140,7 @@ function difference(name: string, base: Record<string, unknown>, variant: Record
 function componentName(entity: Entity): { name: string; from: string } {
   const c = entity.resource.list.component;
   if (!c) return { name: 'SchemaList', from: '../components/SchemaList' };
-  return { name: c.split('/')[1], from: `../${c}` };
+  return { name: c.slice(c.lastIndexOf('/') + 1), from: `../${c}` };
 }
 
 export function emitConsole(model: Model): Record<string, string> {

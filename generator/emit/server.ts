@@ -104,8 +104,8 @@ function routeTable(model: Model) {
   const rows: string[] = [];
   for (const entity of model.entities) {
     const { name, resource, schema } = entity;
-    const mod = resource.server?.module;
-    if (mod) modules.add(mod);
+    const mod = resource.server && moduleName(resource.server.module);
+    if (resource.server) modules.add(resource.server.module);
     for (const [action, ep] of Object.entries(resource.endpoints)) {
       const parts = [
         `path: '${ep.path}'`,
@@ -132,10 +132,10 @@ function routeTable(model: Model) {
   return (
     tsHeader +
     `import type { RouteSpec } from '../crud/types';\n` +
-    [...modules].sort().map((m) => `import * as ${m} from '../domain/${m}';\n`).join('') +
+    [...modules].sort().map((m) => `import * as ${moduleName(m)} from '../${m}';\n`).join('') +
     `\nexport const routes: RouteSpec[] = [\n${rows.join('\n')}\n];\n` +
     `\n/** The server module of each entity (scope, hooks), by entity name. */\n` +
-    `export const modules = {\n${model.entities.filter((e) => e.resource.server).map((e) => `  ${e.name}: ${e.resource.server!.module},`).join('\n')}\n};\n`
+    `export const modules = {\n${model.entities.filter((e) => e.resource.server).map((e) => `  ${e.name}: ${moduleName(e.resource.server!.module)},`).join('\n')}\n};\n`
   );
 }
 
@@ -222,6 +222,9 @@ function openapi(model: Model) {
     paths,
   }, null, 2) + '\n';
 }
+
+/** The name a server module is imported under: its file's name (`devices/device` → `device`). */
+const moduleName = (module: string) => module.slice(module.lastIndexOf('/') + 1);
 
 export function emitServer(model: Model): Record<string, string> {
   const entities = Object.fromEntries(model.entities.map((e) => [e.name, entityModel(e)]));

@@ -1,7 +1,7 @@
 /** Users as the session sees them: who they are, what they may do, which menus they get. */
 import type { DB } from '../db';
 import type { User } from '../crud/types';
-import { loadJurisdiction } from '../domain/jurisdiction';
+import { loadJurisdiction } from './jurisdiction';
 
 export async function loadUser(db: DB, userId: number): Promise<User | null> {
   const row = await db

@@ -6,8 +6,8 @@
  * shows nothing.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { maskList } from '../../adapters/personal';
-import { rentingIn, withinJurisdiction } from '../domain/jurisdiction';
+import { maskList } from '../../contract/personal';
+import { rentingIn, withinJurisdiction } from '../auth/jurisdiction';
 import { isAdmin, type EntityHooks, type EntityModel, type Query, type User } from './types';
 
 type Row = Record<string, unknown>;

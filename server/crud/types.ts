@@ -13,7 +13,7 @@ export interface LogName {
   'en-US': string;
 }
 
-/** The regions and streets a staff member sees (server/domain/jurisdiction.ts). */
+/** The regions and streets a staff member sees (server/auth/jurisdiction.ts). */
 export interface Jurisdiction {
   /** Region codes, each chosen one with every region under it. */
   areas: number[];
@@ -91,7 +91,7 @@ export interface User {
   tokensValidAfter?: number;
   /** When the account expires (ms), if it does. */
   expiresAt?: number;
-  /** The regions and streets a staff member sees (server/domain/jurisdiction.ts); none when absent. */
+  /** The regions and streets a staff member sees (server/auth/jurisdiction.ts); none when absent. */
   jurisdiction?: Jurisdiction;
 }
 
@@ -151,7 +151,7 @@ export interface RouteSpec {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Query = SelectQueryBuilder<any, any, any>;
 
-/** What a server module (server/domain/<module>.ts) may give the engine for its entity. */
+/** What a server module (server/<domain>/<module>.ts) may give the engine for its entity. */
 export interface EntityHooks {
   /** Narrows every read and write to the rows the user may see. */
   scope?: (query: Query, user: User) => Query;

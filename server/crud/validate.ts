@@ -10,7 +10,7 @@ import type { EntityModel, User } from './types';
 import { isAdmin } from './types';
 import { cleanHtmlFields } from './html';
 import { formatTime } from './format';
-import { PICTURE_FORMATS } from '../../adapters/picture';
+import { PICTURE_FORMATS } from '../../contract/picture';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
 // A picture field (`"format": "picture"` / `"pictures"`) holds an uploaded name or an http(s) address.

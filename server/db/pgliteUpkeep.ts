@@ -14,7 +14,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '.';
-import { periodic, type PeriodicJob } from '../devices/periodic';
+import { periodic, type PeriodicJob } from '../periodic';
 
 export const PGLITE_UPKEEP_MS = Number(process.env.PGLITE_UPKEEP_MS) || 60_000;
 

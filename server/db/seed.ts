@@ -2,16 +2,16 @@
 import type { DB } from './index';
 import { hashPassword } from '../auth/passwords';
 import { grant } from './menus';
-import { linkDemoLibraries } from '../domain/productJson';
-import { seedOrg } from '../domain/orgSeed';
+import { linkDemoLibraries } from '../devices/productJson';
+import { seedOrg } from '../administration/orgSeed';
 import { seedDistrict } from './demo/district';
-import { seedWatch } from '../domain/watchSeed';
+import { seedWatch } from '../security/watchSeed';
 import { seedIntel } from './demo/intel';
-import { seedLibraryDemo } from '../domain/librarySeed';
-import { seedAlarms } from '../domain/alarmSeed';
+import { seedLibraryDemo } from '../devices/librarySeed';
+import { seedAlarms } from '../security/alarmSeed';
 import { seedFirstScreens } from './demo/firstScreens';
 import { seedTenantAssets } from './demo/tenantAssets';
-import { seedDocumentFeedback, seedDocuments } from '../domain/documentSeed';
+import { seedDocumentFeedback, seedDocuments } from '../administration/documentSeed';
 
 export const DEMO_ACCOUNTS = [
   { role: 'admin', fAdmin: 1, fChineseName: '系统管理员', fPhone: '13800000000', password: 'Admin@123', label: 'administrator' },
@@ -22,7 +22,7 @@ export const DEMO_ACCOUNTS = [
 
 /** The demo officer's role: the security side's pages, not the devices. */
 const OFFICER_ROLE = { alias: 'officer', name: '民警' };
-/** The demo officer's jurisdiction: one street of the demo district (server/domain/jurisdiction.ts). */
+/** The demo officer's jurisdiction: one street of the demo district (server/auth/jurisdiction.ts). */
 const OFFICER_STREETS = '44010601';
 
 const AGENT_CODES = ['device-manage', 'device:command', 'product:list', 'device:list', 'device:add', 'device:edit', 'device:status', 'device:del', 'device:use', 'device:control', 'device:batch-reboot', 'device:batch-time', 'device:batch-open', 'device:batch-close', 'device:batch-locked', 'device:batch-unlock', 'device:device-share-more', 'device:share-del', 'statistics:list', 'deviceTiming:list', 'deviceTiming:user-edit', 'deviceSwitch:list', 'group:edit', 'group:del', 'group:list', 'group:add', 'group:bind', 'group:unbind', 'gateway:list', 'gateway:add', 'deviceAlarmCabinet:list', 'deviceAlarmCabinet:edit', 'device:upload', 'location:list', 'firmware:list', 'firmware:add-device', 'firmware:add-device-all', 'firmware-update-device:del', 'firmware:push', 'place:list', 'place:add', 'place:edit', 'place:del', 'room:add', 'room:edit', 'room:del', 'room-device:bind', 'address:list'];

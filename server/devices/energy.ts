@@ -11,7 +11,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DB } from '../db';
-import { periodic, type PeriodicJob } from './periodic';
+import { periodic, type PeriodicJob } from '../periodic';
 
 /** The name of the roll-up's row in t_energy_rollup_state. */
 const STATE = 'energy';

@@ -23,7 +23,7 @@ import type { DB } from '../db';
 import { businessId, type Readings, type SecurityMessage } from '../mqtt/protocol';
 import type { IngestSink } from '../mqtt/transport';
 import { publish, type DeviceChange } from '../relay';
-import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
+import type { DeviceAlarmEvent } from '../../contract/deviceAlarm';
 
 /**
  * Where messages come from: a broker connection. Once `abandoned`, what it delivered and is not yet stored

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { DB } from '../db';
 import { DeviceTransport, type MessageEvent, type ProgressEvent, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
-import { recordSecurityEvent } from '../domain/alarmEvents';
+import { recordSecurityEvent } from '../security/alarmEvents';
 import { Ingest, type IngestItem, type IngestOptions, type IngestSource } from './ingest';
 
 export interface LiveDevice {

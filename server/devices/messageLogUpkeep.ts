@@ -13,7 +13,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { periodic, type PeriodicJob } from './periodic';
+import { periodic, type PeriodicJob } from '../periodic';
 
 export const MESSAGE_LOG = 't_emq_message_publish';
 const DEFAULT_PARTITION = `${MESSAGE_LOG}_default`;

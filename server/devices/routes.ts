@@ -3,9 +3,9 @@
  * parameters, the type-6 motor, batch commands and refresh, the command records, the broker state and
  * the live event stream. Each goes through sendCommand, so the server holds the spec's rules itself.
  */
-import type { AlarmEvent } from '../domain/alarmEvents';
-import type { MessageEvent } from '../domain/messageCentre';
-import type { DeviceAlarmEvent } from '../../adapters/deviceAlarm';
+import type { AlarmEvent } from '../security/alarmEvents';
+import type { MessageEvent } from '../platform/messageCentre';
+import type { DeviceAlarmEvent } from '../../contract/deviceAlarm';
 import type { RelayEvents } from '../relay';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
@@ -29,8 +29,8 @@ import { idList } from '../http/guard';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadUser } from '../auth/users';
-import { deviceType } from '../domain/deviceAccess';
-import { seesAlarm } from '../domain/jurisdiction';
+import { deviceType } from './deviceAccess';
+import { seesAlarm } from '../auth/jurisdiction';
 
 /** How long a stream ticket is good for: just long enough for the browser to open the stream. */
 const TICKET_SECONDS = 30;
@@ -388,18 +388,18 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
       if (!visibleIds || visibleIds.has(e.fDeviceId)) write('deviceAlarm', e);
     };
     const onState = (state: string) => write('broker', { state });
-    // New alarms go to those whose alarm lists would show them (server/domain/alarm.ts scope), as the
+    // New alarms go to those whose alarm lists would show them (server/security/alarm.ts scope), as the
     // user is now: a jurisdiction or role changed while the stream is open applies to the next alarm.
     const onAlarm = (e: AlarmEvent) => {
       void ctx.sessions.user(user.fId).then((now) => {
         if (now?.permissions.has('alarm:list') && seesAlarm(now, e)) write('alarm', { fId: e.fId, fAlarmType: e.fAlarmType });
       }, () => undefined);
     };
-    // A new message goes to its addressee only (server/domain/messageCentre.ts).
+    // A new message goes to its addressee only (server/platform/messageCentre.ts).
     const onMessage = (e: MessageEvent) => {
       if (e.userId === user.fId) write('message', { msg_id: e.msg_id, title: e.title });
     };
-    // How far the user's own device import has got (server/domain/deviceTransfer.ts), whichever replica runs it.
+    // How far the user's own device import has got (server/devices/deviceTransfer.ts), whichever replica runs it.
     const onImport = ({ userId, ...progress }: RelayEvents['deviceImport']) => {
       if (userId === user.fId) write('deviceImport', progress);
     };

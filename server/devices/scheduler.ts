@@ -16,7 +16,7 @@ import { publish, type Relay } from '../relay';
 import { sendCommand, type CommandOutcome } from './commands';
 import { words } from './words';
 import type { Language } from '../../contract/reasons';
-import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from '../domain/deviceTiming';
+import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from './deviceTiming';
 
 /**
  * A row more than this late (a server that was down, a clock jump) moves on without switching: a

@@ -11,7 +11,7 @@ import { REASONS, type ReasonCode } from '../../contract/generated/reasons';
 import type { CallDef, JsonSchema } from './call';
 import { MAX_PATTERN } from '../crud/query';
 import { bodyLimitOf } from './bodyLimit';
-import { PICTURE_FORMATS } from '../../adapters/picture';
+import { PICTURE_FORMATS } from '../../contract/picture';
 
 export type { JsonSchema };
 
@@ -225,6 +225,6 @@ export function takes<F extends object>(body: JsonSchema | StandardBody, handler
 }
 
 /** What the document says of the body of a hand-written handler that declares none: tests/api/openapi.test.ts fails on it. */
-export const UNDECLARED_BODY = 'undeclared: the handler in server/domain takes it';
+export const UNDECLARED_BODY = 'undeclared: the handler of its module takes it';
 
 export const bodyOf = (handler: object): JsonSchema | StandardBody | undefined => handlerBodies.get(handler);

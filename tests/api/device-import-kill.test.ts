@@ -16,7 +16,7 @@ import { exited, freePort, startProcess, stopProcess, type ServerProcess } from 
 import { streamEvents } from './eventStream';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db';
-import type { DeviceImportProgress } from '../../adapters/deviceImport';
+import type { DeviceImportProgress } from '../../contract/deviceImport';
 
 const COUNT = 40_000;
 

@@ -5,9 +5,9 @@ import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN, AGENT, USER, backends, startServer, until, type TestServer } from './harness';
-import { importDevices, tooManyRows } from '../../server/domain/deviceTransfer';
+import { importDevices, tooManyRows } from '../../server/devices/deviceTransfer';
 import { loadConfig } from '../../server/config';
-import type { DeviceImportProgress } from '../../adapters/deviceImport';
+import type { DeviceImportProgress } from '../../contract/deviceImport';
 import { streamEvents } from './eventStream';
 
 const HEADERS = ['产品编号', '设备编号', '设备名称', 'IMEI', 'ICCID', '备注'];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
 import { searchingText } from '../../server/crud/query';
-import { scope } from '../../server/domain/device';
+import { scope } from '../../server/devices/device';
 import type { Query, User } from '../../server/crud/types';
 
 describe.each(backends)('devices on %s', (backend) => {

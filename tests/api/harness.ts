@@ -16,7 +16,7 @@ import { grant, syncMenus } from '../../server/db/menus';
 import { seedDemo } from '../../server/db/seed';
 import { createTokens } from '../../server/auth/tokens';
 import { buildApp } from '../../server/app';
-import { startDevices, type DeviceSide } from '../../server/devices';
+import { startDevices, type DeviceSide } from '../../server/devices/start';
 import { inject } from 'vitest';
 import { copyPglite } from './template';
 import { freePort } from './processes';

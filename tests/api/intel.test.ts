@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, OFFICER, backends, startServer, type TestServer } from './harness';
-import { maskIdcard, maskPhone } from '../../adapters/personal';
-import { phoneHandles } from '../../server/domain/intel';
+import { maskIdcard, maskPhone } from '../../contract/personal';
+import { phoneHandles } from '../../server/security/intel';
 
 const MESSAGES = {
   empty: '请输入搜索条件',

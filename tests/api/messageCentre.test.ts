@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 import { loadConfig } from '../../server/config';
 import { startRelay } from '../../server/relay';
-import type { MessageEvent } from '../../server/domain/messageCentre';
+import type { MessageEvent } from '../../server/platform/messageCentre';
 import { openDatabase } from '../../server/db';
 
 const MSG = '/message';

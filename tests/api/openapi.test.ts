@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer } from './harness';
 import { TIME_FORMATS } from '../../server/crud/format';
-import { PICTURE_FORMATS } from '../../adapters/picture';
+import { PICTURE_FORMATS } from '../../contract/picture';
 import { UNDECLARED_BODY } from '../../server/http/catalog';
 
 /** A validator of the document's schemas that checks their formats too (times as the server writes them). */

@@ -1,5 +1,5 @@
 /**
- * Picture fields (`"format": "picture"` / `"pictures"`, adapters/picture.ts) keep only what the upload
+ * Picture fields (`"format": "picture"` / `"pictures"`, contract/picture.ts) keep only what the upload
  * answered or an http(s) address: a path or a script address is refused with the field's message, naming
  * field and rule, on every kind of save that writes one — the generated saves (watch-list photo, document,
  * platform and rental-file covers, product picture), the hand-written user save (avatar) — and the
@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, backends, startServer, type TestServer } from './harness';
-import { solidPng } from '../../server/domain/feedback';
+import { solidPng } from '../../server/administration/feedback';
 import { entity } from '../../server/crud/engine';
 import { validateBody } from '../../server/crud/validate';
 import type { User } from '../../server/crud/types';

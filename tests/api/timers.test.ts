@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduler, type Scheduler } from '../../server/devices/scheduler';
-import { hhmm } from '../../server/domain/deviceTiming';
+import { hhmm } from '../../server/devices/deviceTiming';
 import { ADMIN, AGENT, USER, backends, startServer, type TestServer, until } from './harness';
 
 const TZ = 'Asia/Shanghai';

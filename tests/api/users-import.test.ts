@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { ADMIN, AGENT, backends, startServer, type TestServer } from './harness';
-import { solidPng } from '../../server/domain/feedback';
+import { solidPng } from '../../server/administration/feedback';
 
 const U = '/system/t-sys-user';
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { ADMIN, AGENT, backends, startServer, type TestServer } from './harness';
-import { solidPng } from '../../server/domain/feedback';
+import { solidPng } from '../../server/administration/feedback';
 
 const CAR = '/biz/t-control-car';
 const PERSON = '/biz/t-control-person';

@@ -10,7 +10,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { BrowserContext, Request, Response } from '@playwright/test';
 import { TIME_FORMATS } from '../../server/crud/format';
-import { PICTURE_FORMATS } from '../../adapters/picture';
+import { PICTURE_FORMATS } from '../../contract/picture';
 
 interface Operation {
   method: string;

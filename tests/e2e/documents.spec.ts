@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test, login, openMenu, shot } from './helpers';
-import { solidPng } from '../../server/domain/feedback';
+import { solidPng } from '../../server/administration/feedback';
 
 /** Waits for the read view's fade-in, so its screenshot is not of a half-shown dialog. */
 async function readerShown(page: Page) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openPGlite } from '../../server/db/pglite';
-import { indexedPart, likeTrigrams } from '../../server/domain/messageRecords';
+import { indexedPart, likeTrigrams } from '../../server/devices/messageRecords';
 
 describe('the part of a content search the payload index is asked for', () => {
   it("names the trigrams pg_trgm takes from a word bounded by other characters", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskIdcard, maskList, maskNumbersIn, maskPhone } from '../../adapters/personal';
+import { maskIdcard, maskList, maskNumbersIn, maskPhone } from '../../contract/personal';
 
 // One rule for every list, drawer, the profile and the operation log (spec 001 §2.12).
 describe('masking personal data', () => {

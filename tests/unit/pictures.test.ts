@@ -1,9 +1,9 @@
 /**
- * The picture rule (adapters/picture.ts) as both sides apply it: what counts as a picture, and the
+ * The picture rule (contract/picture.ts) as both sides apply it: what counts as a picture, and the
  * console's form check of a declared picture field, which words a refusal as the server does.
  */
 import { describe, expect, it } from 'vitest';
-import { PICTURE_FORMATS, isPicture, isPictureList } from '../../adapters/picture';
+import { PICTURE_FORMATS, isPicture, isPictureList } from '../../contract/picture';
 import { validateField } from '../../app/components/validate';
 import type { FieldConfig } from '../../app/resources/types';
 

@@ -3,7 +3,7 @@
  * through the engine before its own exports exist, and the table must not read them until routes are
  * registered.
  */
-import { sign } from '../../server/domain/feedback';
+import { sign } from '../../server/administration/feedback';
 import { routes } from '../../server/generated/routes';
 import { describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
-/** The device import's packed shared strings and device numbers (server/domain/deviceTransfer.ts): every string back as it went in. */
+/** The device import's packed shared strings and device numbers (server/devices/deviceTransfer.ts): every string back as it went in. */
 import { describe, expect, it } from 'vitest';
-import { StringSet, StringTable } from '../../server/domain/deviceTransfer';
+import { StringSet, StringTable } from '../../server/devices/deviceTransfer';
 
 describe('the packed string table', () => {
   it('answers each string by its index, across chunks and growth, and nothing for an unknown index', () => {

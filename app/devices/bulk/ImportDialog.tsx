@@ -1,7 +1,7 @@
 /**
  * Import dialog (spec §2, §5, §8): template, an xlsx/xls file up to 100M, then how far the import has got
  * — the upload's bytes, then the server's rows read and checked and rows written (its `deviceImport`
- * events, adapters/deviceImport.ts) — and finally the server's text. The server writes all the rows or
+ * events, contract/deviceImport.ts) — and finally the server's text. The server writes all the rows or
  * none: a refused file lists its bad rows.
  */
 import { useCallback, useRef, useState } from 'react';
@@ -10,7 +10,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
-import type { DeviceImportProgress } from '../../../adapters/deviceImport';
+import type { DeviceImportProgress } from '../../../contract/deviceImport';
 import { IMPORT_ACCEPT, IMPORT_MAX_BYTES, importId, isSpreadsheet, uploadImport } from './api';
 import { useApi } from '../../components/calls';
 import { useOpenedOnce } from '../../components/useOpenedOnce';

@@ -5,7 +5,7 @@
  */
 import type { Envelope } from '../../../adapters/http';
 import type { LegacyDataProvider } from '../../../adapters/dataProvider';
-import { IMPORT_PROGRESS_FIELD } from '../../../adapters/deviceImport';
+import { IMPORT_PROGRESS_FIELD } from '../../../contract/deviceImport';
 
 /** Spec §5: 100M (102400 KB). */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
@@ -23,7 +23,7 @@ export interface ImportAnswer {
 }
 
 export interface UploadProgress {
-  /** The import's name in the server's progress events (adapters/deviceImport.ts). */
+  /** The import's name in the server's progress events (contract/deviceImport.ts). */
   id: string;
   /** Bytes of the file sent so far, of all of them. */
   onUpload: (sent: number, total: number) => void;

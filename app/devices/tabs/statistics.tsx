@@ -10,11 +10,11 @@ import SearchIcon from '@mui/icons-material/Search';
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { deviceType, type DeviceTab, type DeviceTabProps } from '../DeviceDrawer';
-import { TIME_TYPE_DAY, defaultRange, fetchDeviceTotal, type DeviceTotal } from '../../statistics/api';
+import { TIME_TYPE_DAY, defaultRange, fetchDeviceTotal, type DeviceTotal } from '../statistics/api';
 import { useApi } from '../../components/calls';
 
 // Charts load with the tab, not with the device list.
-const EnergyChart = lazyChunk(() => import('../../statistics/EnergyChart'));
+const EnergyChart = lazyChunk(() => import('../statistics/EnergyChart'));
 
 const GATEWAY_TYPES = [2, 4];
 

@@ -466,47 +466,6 @@ export default {
       "notFound": "The record does not exist or you may not handle it"
     }
   },
-  "alarms": {
-    "area": {
-      "province": "Province",
-      "city": "City",
-      "district": "District",
-      "street": "Street",
-      "community": "Community"
-    },
-    "sign": {
-      "action": "Sign off",
-      "title": "Sign off alarm",
-      "batchAction": "Sign off selected (%{count})",
-      "batchTitle": "Sign off %{count} alarms",
-      "batchSummary": "%{signed} signed off, %{failed} failed"
-    },
-    "photo": {
-      "action": "Alarm photo",
-      "view": "View",
-      "title": "Alarm photo"
-    },
-    "summary": {
-      "title": "You have %{count} unsigned alarms",
-      "groups": {
-        "device": "Device",
-        "lock": "Door lock",
-        "collect": "Gathering",
-        "time": "Time-based",
-        "roomCount": "Room count",
-        "person": "Person",
-        "card": "ID card"
-      }
-    },
-    "touch": {
-      "userName": "User name",
-      "idcard": "ID card",
-      "phone": "Phone",
-      "notVerified": "Not verified",
-      "pointTitle": "Point details",
-      "signTitle": "Sign off one-touch alert"
-    }
-  },
   "common": {
     "listSeparator": ", ",
     "add": "Add",
@@ -575,6 +534,80 @@ export default {
       "last": "Last page",
       "displayed": "%{from}-%{to} of %{count}",
       "estimated": "%{from}-%{to} of about %{count} (an estimate; the first %{reachable} can be paged)"
+    }
+  },
+  "dashboard": {
+    "refresh": "Refresh",
+    "device": {
+      "title": "Devices online",
+      "online": "Online",
+      "total": "Total",
+      "offline": "Offline",
+      "chart": "Devices per product"
+    },
+    "types": {
+      "1": "RS-485",
+      "2": "WiFi gateway",
+      "3": "4G device",
+      "4": "4G gateway",
+      "5": "WiFi device",
+      "6": "MCCB"
+    },
+    "record": {
+      "title": "Device messages today",
+      "month": "This month",
+      "up": "Uplink",
+      "down": "Downlink"
+    },
+    "warn": {
+      "title": "Warnings today",
+      "month": "This month",
+      "dayNoDeal": "Unhandled today",
+      "monthNoDeal": "Unhandled this month",
+      "warn": "Warnings",
+      "noDeal": "Unhandled"
+    },
+    "alarm": {
+      "title": "Alarms today",
+      "month": "This month",
+      "dayNoDeal": "Unsigned today",
+      "monthNoDeal": "Unsigned this month",
+      "alarm": "Alarms",
+      "unsigned": "Unsigned"
+    },
+    "user": {
+      "title": "Users",
+      "admin": "Administrators",
+      "agent": "Agents",
+      "general": "General users"
+    },
+    "history": {
+      "0": "Last hour",
+      "1": "1 day",
+      "2": "7 days",
+      "3": "30 days",
+      "title": "Message history"
+    },
+    "system": {
+      "title": "Server",
+      "cpu": "CPU",
+      "ram": "Memory",
+      "cores": "%{count} cores",
+      "load": "load %{load}",
+      "process": "this process %{value}",
+      "total": "of %{value} G"
+    },
+    "map": {
+      "title": "Device map",
+      "number": "Device ID",
+      "name": "Name",
+      "product": "Product",
+      "status": "Status",
+      "lastOnline": "Last online",
+      "location": "Coordinates",
+      "count": "%{count} devices with a location",
+      "tilesUnavailable": "Map tiles cannot be loaded; device positions only",
+      "none": "No device has a location yet"
     }
   },
   "device": {
@@ -710,78 +743,45 @@ export default {
     "arrived": "New message: %{title}",
     "bellUnread": "Messages (%{count} unread)"
   },
-  "dashboard": {
-    "refresh": "Refresh",
-    "device": {
-      "title": "Devices online",
-      "online": "Online",
-      "total": "Total",
-      "offline": "Offline",
-      "chart": "Devices per product"
+  "alarms": {
+    "area": {
+      "province": "Province",
+      "city": "City",
+      "district": "District",
+      "street": "Street",
+      "community": "Community"
     },
-    "types": {
-      "1": "RS-485",
-      "2": "WiFi gateway",
-      "3": "4G device",
-      "4": "4G gateway",
-      "5": "WiFi device",
-      "6": "MCCB"
+    "sign": {
+      "action": "Sign off",
+      "title": "Sign off alarm",
+      "batchAction": "Sign off selected (%{count})",
+      "batchTitle": "Sign off %{count} alarms",
+      "batchSummary": "%{signed} signed off, %{failed} failed"
     },
-    "record": {
-      "title": "Device messages today",
-      "month": "This month",
-      "up": "Uplink",
-      "down": "Downlink"
+    "photo": {
+      "action": "Alarm photo",
+      "view": "View",
+      "title": "Alarm photo"
     },
-    "warn": {
-      "title": "Warnings today",
-      "month": "This month",
-      "dayNoDeal": "Unhandled today",
-      "monthNoDeal": "Unhandled this month",
-      "warn": "Warnings",
-      "noDeal": "Unhandled"
+    "summary": {
+      "title": "You have %{count} unsigned alarms",
+      "groups": {
+        "device": "Device",
+        "lock": "Door lock",
+        "collect": "Gathering",
+        "time": "Time-based",
+        "roomCount": "Room count",
+        "person": "Person",
+        "card": "ID card"
+      }
     },
-    "alarm": {
-      "title": "Alarms today",
-      "month": "This month",
-      "dayNoDeal": "Unsigned today",
-      "monthNoDeal": "Unsigned this month",
-      "alarm": "Alarms",
-      "unsigned": "Unsigned"
-    },
-    "user": {
-      "title": "Users",
-      "admin": "Administrators",
-      "agent": "Agents",
-      "general": "General users"
-    },
-    "history": {
-      "0": "Last hour",
-      "1": "1 day",
-      "2": "7 days",
-      "3": "30 days",
-      "title": "Message history"
-    },
-    "system": {
-      "title": "Server",
-      "cpu": "CPU",
-      "ram": "Memory",
-      "cores": "%{count} cores",
-      "load": "load %{load}",
-      "process": "this process %{value}",
-      "total": "of %{value} G"
-    },
-    "map": {
-      "title": "Device map",
-      "number": "Device ID",
-      "name": "Name",
-      "product": "Product",
-      "status": "Status",
-      "lastOnline": "Last online",
-      "location": "Coordinates",
-      "count": "%{count} devices with a location",
-      "tilesUnavailable": "Map tiles cannot be loaded; device positions only",
-      "none": "No device has a location yet"
+    "touch": {
+      "userName": "User name",
+      "idcard": "ID card",
+      "phone": "Phone",
+      "notVerified": "Not verified",
+      "pointTitle": "Point details",
+      "signTitle": "Sign off one-touch alert"
     }
   }
 };

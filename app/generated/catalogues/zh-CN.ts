@@ -467,47 +467,6 @@ export default {
       "notFound": "数据不存在或无权操作"
     }
   },
-  "alarms": {
-    "area": {
-      "province": "省",
-      "city": "市",
-      "district": "区/县",
-      "street": "街道",
-      "community": "社区"
-    },
-    "sign": {
-      "action": "签收",
-      "title": "报警签收",
-      "batchAction": "批量签收（%{count}）",
-      "batchTitle": "批量签收 %{count} 条报警",
-      "batchSummary": "已签收 %{signed} 条，失败 %{failed} 条"
-    },
-    "photo": {
-      "action": "报警照片",
-      "view": "查看",
-      "title": "报警照片"
-    },
-    "summary": {
-      "title": "您有 %{count} 条未签收报警",
-      "groups": {
-        "device": "设备报警",
-        "lock": "门锁报警",
-        "collect": "聚集预警",
-        "time": "时间段预警",
-        "roomCount": "房间人数预警",
-        "person": "人员预警",
-        "card": "身份证预警"
-      }
-    },
-    "touch": {
-      "userName": "用户姓名",
-      "idcard": "身份证号",
-      "phone": "手机号",
-      "notVerified": "未认证",
-      "pointTitle": "点位详情",
-      "signTitle": "一键报警签收"
-    }
-  },
   "common": {
     "listSeparator": "、",
     "add": "新增",
@@ -576,6 +535,80 @@ export default {
       "last": "最后一页",
       "displayed": "共 %{count} 条，第 %{from}-%{to} 条",
       "estimated": "约 %{count} 条（估计值，可翻阅前 %{reachable} 条），第 %{from}-%{to} 条"
+    }
+  },
+  "dashboard": {
+    "refresh": "刷新",
+    "device": {
+      "title": "在线设备",
+      "online": "在线",
+      "total": "总数",
+      "offline": "离线",
+      "chart": "各产品设备数"
+    },
+    "types": {
+      "1": "485设备",
+      "2": "WiFi网关",
+      "3": "4G设备",
+      "4": "4G网关",
+      "5": "WiFi单品",
+      "6": "塑壳断路器"
+    },
+    "record": {
+      "title": "今日设备消息",
+      "month": "本月消息",
+      "up": "上行消息",
+      "down": "下行消息"
+    },
+    "warn": {
+      "title": "今日告警",
+      "month": "本月告警",
+      "dayNoDeal": "今日未处理",
+      "monthNoDeal": "本月未处理",
+      "warn": "告警",
+      "noDeal": "未处理"
+    },
+    "alarm": {
+      "title": "今日报警",
+      "month": "本月报警",
+      "dayNoDeal": "今日未签收",
+      "monthNoDeal": "本月未签收",
+      "alarm": "报警",
+      "unsigned": "未签收"
+    },
+    "user": {
+      "title": "用户总数",
+      "admin": "管理员",
+      "agent": "代理商",
+      "general": "普通用户"
+    },
+    "history": {
+      "0": "最近一小时",
+      "1": "1天",
+      "2": "7天",
+      "3": "30天",
+      "title": "历史消息"
+    },
+    "system": {
+      "title": "服务器状态",
+      "cpu": "CPU",
+      "ram": "内存",
+      "cores": "%{count} 核",
+      "load": "负载 %{load}",
+      "process": "本进程 %{value}",
+      "total": "共 %{value} G"
+    },
+    "map": {
+      "title": "设备地图",
+      "number": "设备编号",
+      "name": "设备名称",
+      "product": "所属产品",
+      "status": "在线状态",
+      "lastOnline": "最后在线",
+      "location": "经纬度",
+      "count": "%{count} 台设备有位置",
+      "tilesUnavailable": "地图底图无法加载，仅显示设备位置",
+      "none": "暂无带位置的设备"
     }
   },
   "device": {
@@ -711,78 +744,45 @@ export default {
     "arrived": "新消息：%{title}",
     "bellUnread": "消息中心（%{count} 条未读）"
   },
-  "dashboard": {
-    "refresh": "刷新",
-    "device": {
-      "title": "在线设备",
-      "online": "在线",
-      "total": "总数",
-      "offline": "离线",
-      "chart": "各产品设备数"
+  "alarms": {
+    "area": {
+      "province": "省",
+      "city": "市",
+      "district": "区/县",
+      "street": "街道",
+      "community": "社区"
     },
-    "types": {
-      "1": "485设备",
-      "2": "WiFi网关",
-      "3": "4G设备",
-      "4": "4G网关",
-      "5": "WiFi单品",
-      "6": "塑壳断路器"
+    "sign": {
+      "action": "签收",
+      "title": "报警签收",
+      "batchAction": "批量签收（%{count}）",
+      "batchTitle": "批量签收 %{count} 条报警",
+      "batchSummary": "已签收 %{signed} 条，失败 %{failed} 条"
     },
-    "record": {
-      "title": "今日设备消息",
-      "month": "本月消息",
-      "up": "上行消息",
-      "down": "下行消息"
+    "photo": {
+      "action": "报警照片",
+      "view": "查看",
+      "title": "报警照片"
     },
-    "warn": {
-      "title": "今日告警",
-      "month": "本月告警",
-      "dayNoDeal": "今日未处理",
-      "monthNoDeal": "本月未处理",
-      "warn": "告警",
-      "noDeal": "未处理"
+    "summary": {
+      "title": "您有 %{count} 条未签收报警",
+      "groups": {
+        "device": "设备报警",
+        "lock": "门锁报警",
+        "collect": "聚集预警",
+        "time": "时间段预警",
+        "roomCount": "房间人数预警",
+        "person": "人员预警",
+        "card": "身份证预警"
+      }
     },
-    "alarm": {
-      "title": "今日报警",
-      "month": "本月报警",
-      "dayNoDeal": "今日未签收",
-      "monthNoDeal": "本月未签收",
-      "alarm": "报警",
-      "unsigned": "未签收"
-    },
-    "user": {
-      "title": "用户总数",
-      "admin": "管理员",
-      "agent": "代理商",
-      "general": "普通用户"
-    },
-    "history": {
-      "0": "最近一小时",
-      "1": "1天",
-      "2": "7天",
-      "3": "30天",
-      "title": "历史消息"
-    },
-    "system": {
-      "title": "服务器状态",
-      "cpu": "CPU",
-      "ram": "内存",
-      "cores": "%{count} 核",
-      "load": "负载 %{load}",
-      "process": "本进程 %{value}",
-      "total": "共 %{value} G"
-    },
-    "map": {
-      "title": "设备地图",
-      "number": "设备编号",
-      "name": "设备名称",
-      "product": "所属产品",
-      "status": "在线状态",
-      "lastOnline": "最后在线",
-      "location": "经纬度",
-      "count": "%{count} 台设备有位置",
-      "tilesUnavailable": "地图底图无法加载，仅显示设备位置",
-      "none": "暂无带位置的设备"
+    "touch": {
+      "userName": "用户姓名",
+      "idcard": "身份证号",
+      "phone": "手机号",
+      "notVerified": "未认证",
+      "pointTitle": "点位详情",
+      "signTitle": "一键报警签收"
     }
   }
 };

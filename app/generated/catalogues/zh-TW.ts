@@ -467,47 +467,6 @@ export default {
       "notFound": "資料不存在或無權操作"
     }
   },
-  "alarms": {
-    "area": {
-      "province": "省",
-      "city": "市",
-      "district": "區/縣",
-      "street": "街道",
-      "community": "社區"
-    },
-    "sign": {
-      "action": "簽收",
-      "title": "報警簽收",
-      "batchAction": "批量簽收（%{count}）",
-      "batchTitle": "批量簽收 %{count} 條報警",
-      "batchSummary": "已簽收 %{signed} 條，失敗 %{failed} 條"
-    },
-    "photo": {
-      "action": "報警照片",
-      "view": "查看",
-      "title": "報警照片"
-    },
-    "summary": {
-      "title": "您有 %{count} 條未簽收報警",
-      "groups": {
-        "device": "設備報警",
-        "lock": "門鎖報警",
-        "collect": "聚集預警",
-        "time": "時間段預警",
-        "roomCount": "房間人數預警",
-        "person": "人員預警",
-        "card": "身份證預警"
-      }
-    },
-    "touch": {
-      "userName": "用戶姓名",
-      "idcard": "身份證號",
-      "phone": "手機號",
-      "notVerified": "未認證",
-      "pointTitle": "點位詳情",
-      "signTitle": "一鍵報警簽收"
-    }
-  },
   "common": {
     "listSeparator": "、",
     "add": "新增",
@@ -576,6 +535,80 @@ export default {
       "last": "最後一頁",
       "displayed": "共 %{count} 筆，第 %{from}-%{to} 筆",
       "estimated": "約 %{count} 筆（估計值，可翻閱前 %{reachable} 筆），第 %{from}-%{to} 筆"
+    }
+  },
+  "dashboard": {
+    "refresh": "重新整理",
+    "device": {
+      "title": "在線設備",
+      "online": "在線",
+      "total": "總數",
+      "offline": "離線",
+      "chart": "各產品設備數"
+    },
+    "types": {
+      "1": "485設備",
+      "2": "WiFi閘道",
+      "3": "4G設備",
+      "4": "4G閘道",
+      "5": "WiFi單品",
+      "6": "塑殼斷路器"
+    },
+    "record": {
+      "title": "今日設備消息",
+      "month": "本月消息",
+      "up": "上行消息",
+      "down": "下行消息"
+    },
+    "warn": {
+      "title": "今日告警",
+      "month": "本月告警",
+      "dayNoDeal": "今日未處理",
+      "monthNoDeal": "本月未處理",
+      "warn": "告警",
+      "noDeal": "未處理"
+    },
+    "alarm": {
+      "title": "今日報警",
+      "month": "本月報警",
+      "dayNoDeal": "今日未簽收",
+      "monthNoDeal": "本月未簽收",
+      "alarm": "報警",
+      "unsigned": "未簽收"
+    },
+    "user": {
+      "title": "用戶總數",
+      "admin": "管理員",
+      "agent": "代理商",
+      "general": "普通用戶"
+    },
+    "history": {
+      "0": "最近一小時",
+      "1": "1天",
+      "2": "7天",
+      "3": "30天",
+      "title": "歷史消息"
+    },
+    "system": {
+      "title": "伺服器狀態",
+      "cpu": "CPU",
+      "ram": "記憶體",
+      "cores": "%{count} 核",
+      "load": "負載 %{load}",
+      "process": "本進程 %{value}",
+      "total": "共 %{value} G"
+    },
+    "map": {
+      "title": "設備地圖",
+      "number": "設備編號",
+      "name": "設備名稱",
+      "product": "所屬產品",
+      "status": "在線狀態",
+      "lastOnline": "最後在線",
+      "location": "經緯度",
+      "count": "%{count} 台設備有位置",
+      "tilesUnavailable": "地圖底圖無法載入，僅顯示設備位置",
+      "none": "暫無帶位置的設備"
     }
   },
   "device": {
@@ -711,78 +744,45 @@ export default {
     "arrived": "新訊息：%{title}",
     "bellUnread": "訊息中心（%{count} 則未讀）"
   },
-  "dashboard": {
-    "refresh": "重新整理",
-    "device": {
-      "title": "在線設備",
-      "online": "在線",
-      "total": "總數",
-      "offline": "離線",
-      "chart": "各產品設備數"
+  "alarms": {
+    "area": {
+      "province": "省",
+      "city": "市",
+      "district": "區/縣",
+      "street": "街道",
+      "community": "社區"
     },
-    "types": {
-      "1": "485設備",
-      "2": "WiFi閘道",
-      "3": "4G設備",
-      "4": "4G閘道",
-      "5": "WiFi單品",
-      "6": "塑殼斷路器"
+    "sign": {
+      "action": "簽收",
+      "title": "報警簽收",
+      "batchAction": "批量簽收（%{count}）",
+      "batchTitle": "批量簽收 %{count} 條報警",
+      "batchSummary": "已簽收 %{signed} 條，失敗 %{failed} 條"
     },
-    "record": {
-      "title": "今日設備消息",
-      "month": "本月消息",
-      "up": "上行消息",
-      "down": "下行消息"
+    "photo": {
+      "action": "報警照片",
+      "view": "查看",
+      "title": "報警照片"
     },
-    "warn": {
-      "title": "今日告警",
-      "month": "本月告警",
-      "dayNoDeal": "今日未處理",
-      "monthNoDeal": "本月未處理",
-      "warn": "告警",
-      "noDeal": "未處理"
+    "summary": {
+      "title": "您有 %{count} 條未簽收報警",
+      "groups": {
+        "device": "設備報警",
+        "lock": "門鎖報警",
+        "collect": "聚集預警",
+        "time": "時間段預警",
+        "roomCount": "房間人數預警",
+        "person": "人員預警",
+        "card": "身份證預警"
+      }
     },
-    "alarm": {
-      "title": "今日報警",
-      "month": "本月報警",
-      "dayNoDeal": "今日未簽收",
-      "monthNoDeal": "本月未簽收",
-      "alarm": "報警",
-      "unsigned": "未簽收"
-    },
-    "user": {
-      "title": "用戶總數",
-      "admin": "管理員",
-      "agent": "代理商",
-      "general": "普通用戶"
-    },
-    "history": {
-      "0": "最近一小時",
-      "1": "1天",
-      "2": "7天",
-      "3": "30天",
-      "title": "歷史消息"
-    },
-    "system": {
-      "title": "伺服器狀態",
-      "cpu": "CPU",
-      "ram": "記憶體",
-      "cores": "%{count} 核",
-      "load": "負載 %{load}",
-      "process": "本進程 %{value}",
-      "total": "共 %{value} G"
-    },
-    "map": {
-      "title": "設備地圖",
-      "number": "設備編號",
-      "name": "設備名稱",
-      "product": "所屬產品",
-      "status": "在線狀態",
-      "lastOnline": "最後在線",
-      "location": "經緯度",
-      "count": "%{count} 台設備有位置",
-      "tilesUnavailable": "地圖底圖無法載入，僅顯示設備位置",
-      "none": "暫無帶位置的設備"
+    "touch": {
+      "userName": "用戶姓名",
+      "idcard": "身份證號",
+      "phone": "手機號",
+      "notVerified": "未認證",
+      "pointTitle": "點位詳情",
+      "signTitle": "一鍵報警簽收"
     }
   }
 };

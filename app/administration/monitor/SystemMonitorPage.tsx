@@ -1,0 +1,127 @@
+/**
+ * System monitor (spec 002 §2.17): this server's CPU and memory, event-loop delay, HTTP call rate and
+ * latency, database pool and MQTT connection with its message rate, polled every two seconds.
+ * Administrators only; the server refuses anyone else.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Box, Button, Chip, Typography } from '@mui/material';
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { useTranslate } from 'react-admin';
+import { useCan } from '../../auth/useCan';
+import { EmptyState } from '../../components/EmptyState';
+import { useRequest } from '../../components/calls';
+import { Card, Figure, Figures, Sparkline, bytes } from './figures';
+
+export const POLL_MS = 2000;
+
+interface SystemFigures {
+  at: string;
+  process: { cpu: number; processCpu: number; cpuCount: number; memory: { rss: number; heapUsed: number; heapTotal: number }; uptime: number; node: string; pid: number };
+  eventLoop: { meanMs: number; p99Ms: number; maxMs: number };
+  http: { perSecond: number; lastMinute: number; errorsLastMinute: number; refusedLastMinute: number; latencyMs: { p50: number; p95: number; p99: number; max: number }; series: number[] };
+  database: { kind: string; pool: { total: number; idle: number; waiting: number; max: number } | null; statements: number };
+  mqtt: { state: string; upPerSecond: number; downPerSecond: number; series: number[] };
+}
+
+export function SystemMonitorPage() {
+  const translate = useTranslate();
+  const request = useRequest();
+  const can = useCan('monitor:system');
+  const [data, setData] = useState<SystemFigures | null>(null);
+  const [error, setError] = useState('');
+  const [live, setLive] = useState(true);
+
+  const load = useCallback(async () => {
+    const res = await request<SystemFigures>('monitor.system', {});
+    if (res.ok && res.data) {
+      setData(res.data);
+      setError('');
+    } else setError(res.message);
+  }, []);
+  useEffect(() => {
+    if (!can) return;
+    void load();
+    if (!live) return;
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [can, live, load]);
+
+  if (!can) return <EmptyState />;
+  const ms = (v: number) => `${v} ms`;
+  return (
+    <Box data-testid="system-monitor" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+        <Chip size="small" color={live ? 'success' : 'default'} label={translate(live ? 'monitor.live' : 'monitor.paused')} data-testid="monitor-live" />
+        {data && (
+          <Typography variant="body2" color="text.secondary" data-testid="monitor-updated">
+            {translate('monitor.updated', { time: new Date(data.at).toLocaleTimeString() })}
+          </Typography>
+        )}
+        <Box sx={{ flex: 1 }} />
+        <Button size="small" variant="outlined" startIcon={live ? <PauseIcon /> : <PlayArrowIcon />} onClick={() => setLive(!live)} data-testid="monitor-toggle">
+          {translate(live ? 'monitor.pause' : 'monitor.resume')}
+        </Button>
+      </Box>
+      {error && <Alert severity="error">{error || translate('monitor.failed')}</Alert>}
+      {data && (
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+          <Card title={translate('monitor.process')} testId="monitor-process">
+            <Figures>
+              <Figure label={translate('monitor.processCpu')} value={`${data.process.processCpu}%`} testId="monitor-cpu" />
+              <Figure label={translate('monitor.hostCpu')} value={`${data.process.cpu}%`} />
+              <Figure label={translate('monitor.rss')} value={bytes(data.process.memory.rss)} testId="monitor-rss" />
+              <Figure label={translate('monitor.heap')} value={`${bytes(data.process.memory.heapUsed)} / ${bytes(data.process.memory.heapTotal)}`} />
+              <Figure label={translate('monitor.uptime')} value={translate('monitor.seconds', { n: data.process.uptime })} />
+              <Figure label={translate('monitor.node')} value={data.process.node} />
+            </Figures>
+          </Card>
+          <Card title={translate('monitor.eventLoop')} testId="monitor-loop">
+            <Figures>
+              <Figure label={translate('monitor.mean')} value={ms(data.eventLoop.meanMs)} testId="monitor-loop-mean" />
+              <Figure label="p99" value={ms(data.eventLoop.p99Ms)} />
+              <Figure label={translate('monitor.max')} value={ms(data.eventLoop.maxMs)} />
+            </Figures>
+          </Card>
+          <Card title={translate('monitor.http')} testId="monitor-http" wide>
+            <Figures>
+              <Figure label={translate('monitor.rate')} value={data.http.perSecond} testId="monitor-rate" />
+              <Figure label={translate('monitor.lastMinute')} value={data.http.lastMinute} testId="monitor-last-minute" />
+              <Figure label={translate('monitor.errors')} value={data.http.errorsLastMinute} />
+              <Figure label={translate('monitor.refused')} value={data.http.refusedLastMinute} />
+              <Figure label={`${translate('monitor.latency')} p50`} value={ms(data.http.latencyMs.p50)} />
+              <Figure label="p95" value={ms(data.http.latencyMs.p95)} />
+              <Figure label="p99" value={ms(data.http.latencyMs.p99)} />
+            </Figures>
+            <Sparkline values={data.http.series} label={translate('monitor.lastMinute')} />
+          </Card>
+          <Card title={translate('monitor.database')} testId="monitor-db">
+            <Figures>
+              <Figure label={translate('monitor.kind')} value={data.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} />
+              {data.database.pool ? (
+                <>
+                  <Figure label={translate('monitor.poolTotal')} value={`${data.database.pool.total} / ${data.database.pool.max}`} />
+                  <Figure label={translate('monitor.poolIdle')} value={data.database.pool.idle} />
+                  <Figure label={translate('monitor.poolWaiting')} value={data.database.pool.waiting} />
+                </>
+              ) : (
+                <Figure label={translate('monitor.pool')} value={<Typography variant="body2">{translate('monitor.embedded')}</Typography>} />
+              )}
+              <Figure label={translate('monitor.statements')} value={data.database.statements} />
+            </Figures>
+          </Card>
+          <Card title={translate('monitor.mqtt')} testId="monitor-mqtt">
+            <Figures>
+              <Figure label={translate('monitor.state')} value={<Chip size="small" color={data.mqtt.state === 'connected' ? 'success' : 'warning'} label={translate(`monitor.states.${data.mqtt.state}`, { _: data.mqtt.state })} />} testId="monitor-mqtt-state" />
+              <Figure label={translate('monitor.up')} value={data.mqtt.upPerSecond} />
+              <Figure label={translate('monitor.down')} value={data.mqtt.downPerSecond} />
+            </Figures>
+            <Sparkline values={data.mqtt.series} label={translate('monitor.upSeries')} color="#2e7d32" />
+          </Card>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+export default SystemMonitorPage;

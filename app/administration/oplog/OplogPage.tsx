@@ -1,0 +1,181 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Box, Button, Chip, Collapse, IconButton, MenuItem, Paper, TextField, Typography } from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import { useLocaleState, useTranslate } from 'react-admin';
+import { useCan } from '../../auth/useCan';
+import { EmptyState } from '../../components/EmptyState';
+import { DataTable } from '../../components/DataTable';
+import { useRequest } from '../../components/calls';
+import type { Counted } from '../../components/Pager';
+import { DateTimeInput } from '../../components/DateTimeInput';
+
+const LOG_CODE = 'log:list';
+const PAGE_SIZES = [10, 20, 50, 100];
+
+interface LogRow {
+  id: number;
+  message: string | null;
+  logtype: string;
+  userName: string | null;
+  /** The stored key (older rows: the path or the zh-CN words). */
+  logname: string;
+  /** Its name in every language, when the server knows the call. */
+  lognames: Record<string, string> | null;
+  ip: string | null;
+  succeed: number;
+  createtime: string;
+}
+
+/** A page of the log; past 10,000 rows the total is an estimate and only the newest `reachable` rows can be paged. */
+interface LogPage extends Counted {
+  records: LogRow[];
+}
+const EMPTY: LogPage = { records: [], total: 0 };
+
+interface Filters {
+  keyword: string;
+  begin: string;
+  end: string;
+  succeed: string;
+}
+const NO_FILTERS: Filters = { keyword: '', begin: '', end: '', succeed: '' };
+
+/** The input gives 'YYYY-MM-DD HH:mm'; the server reads the zone's wall-clock time. */
+const wallTime = (v: string, seconds: string) => (v ? v.replace('T', ' ') + seconds : undefined);
+
+/** Operation log (spec 002 §15): operator and time-range search, status filter, expandable details. */
+export function OplogPage() {
+  const translate = useTranslate();
+  const request = useRequest();
+  const [locale] = useLocaleState();
+  const canList = useCan(LOG_CODE);
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(PAGE_SIZES[0]);
+  const [data, setData] = useState<LogPage>(EMPTY);
+  const [loading, setLoading] = useState(false);
+  const [open, setOpen] = useState<Set<number>>(new Set());
+
+  const load = useCallback(async () => {
+    if (!canList) return;
+    setLoading(true);
+    const condition = {
+      keyword: filters.keyword.trim(),
+      beginTime: wallTime(filters.begin, ':00'),
+      endTime: wallTime(filters.end, ':59'),
+      succeed: filters.succeed === '' ? undefined : Number(filters.succeed),
+    };
+    const res = await request<LogPage>('monitor.oplog', { current: page + 1, size, condition });
+    setLoading(false);
+    setData(res.ok && res.data ? res.data : EMPTY);
+  }, [canList, filters, page, size]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const toggle = (id: number) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const apply = (next: Filters) => {
+    setPage(0);
+    setFilters(next);
+  };
+
+  if (!canList) return <EmptyState />;
+
+  return (
+    <Box data-testid="oplog-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Paper
+        variant="outlined"
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply(draft);
+        }}
+        sx={{ p: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}
+      >
+        <TextField size="small" label={translate('oplog.keyword')} placeholder={translate('oplog.keywordPlaceholder')} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'oplog-keyword' } }} />
+        <DateTimeInput label={translate('oplog.begin')} value={draft.begin} onChange={(begin) => setDraft({ ...draft, begin })} testId="oplog-begin" />
+        <DateTimeInput label={translate('oplog.end')} value={draft.end} onChange={(end) => setDraft({ ...draft, end })} testId="oplog-end" />
+        <TextField
+          size="small"
+          select
+          label={translate('oplog.status')}
+          value={draft.succeed}
+          onChange={(e) => {
+            const next = { ...draft, succeed: e.target.value };
+            setDraft(next);
+            apply(next);
+          }}
+          sx={{ minWidth: 120 }}
+          slotProps={{ htmlInput: { 'data-testid': 'oplog-status' } }}
+        >
+          <MenuItem value="">{translate('oplog.all')}</MenuItem>
+          <MenuItem value="1">{translate('oplog.success')}</MenuItem>
+          <MenuItem value="0">{translate('oplog.failure')}</MenuItem>
+        </TextField>
+        <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="oplog-search">
+          {translate('common.query')}
+        </Button>
+        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={() => (setDraft(NO_FILTERS), apply(NO_FILTERS))} data-testid="oplog-reset">
+          {translate('common.reset')}
+        </Button>
+      </Paper>
+      <Paper variant="outlined">
+        <DataTable
+          rows={data.records}
+          rowKey={(r) => r.id}
+          loading={loading}
+          progressBar
+          empty={translate('oplog.empty')}
+          tableProps={{ 'data-testid': 'oplog-table' }}
+          rowProps={(r) => ({ 'data-testid': 'oplog-row', 'data-id': r.id, sx: { '& > td': { borderBottom: open.has(r.id) ? 'none' : undefined } } })}
+          columns={[
+            {
+              key: 'expand',
+              header: null,
+              padding: 'checkbox',
+              cell: (r) => (
+                <IconButton size="small" onClick={() => toggle(r.id)} aria-label={translate('oplog.expand')} data-testid="oplog-expand">
+                  {open.has(r.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                </IconButton>
+              ),
+            },
+            { key: 'logname', header: translate('oplog.logname'), cellSx: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.logname }), cell: (r) => r.lognames?.[locale] ?? r.logname },
+            { key: 'operator', header: translate('oplog.operator'), cell: (r) => r.userName || '-' },
+            { key: 'logtype', header: translate('oplog.logtype'), cell: (r) => r.logtype },
+            { key: 'ip', header: translate('oplog.ip'), cell: (r) => r.ip || '-' },
+            { key: 'status', header: translate('oplog.status'), cell: (r) => <Chip size="small" variant="outlined" color={r.succeed === 1 ? 'success' : 'error'} label={translate(r.succeed === 1 ? 'oplog.success' : 'oplog.failure')} /> },
+            { key: 'time', header: translate('oplog.time'), cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.createtime },
+          ]}
+          detail={(r) => ({
+            open: open.has(r.id),
+            content: (
+              <Collapse in={open.has(r.id)} unmountOnExit>
+                <Box sx={{ py: 1.5, pl: 6 }} data-testid="oplog-detail">
+                  <Typography variant="caption" color="text.secondary">
+                    {translate('oplog.message')}
+                  </Typography>
+                  <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                    {r.message || '-'}
+                  </Typography>
+                </Box>
+              </Collapse>
+            ),
+          })}
+          pager={{ count: data, page, rowsPerPage: size, sizes: PAGE_SIZES, onPage: setPage, onSize: (n) => (setSize(n), setPage(0)) }}
+        />
+      </Paper>
+    </Box>
+  );
+}
+
+export default OplogPage;

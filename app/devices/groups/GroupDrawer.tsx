@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Box, Button, Drawer, IconButton, Link, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import AddLinkIcon from '@mui/icons-material/AddLink';
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import { useNotify, useTranslate } from 'react-admin';
+import { useCan } from '../../auth/useCan';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { OnlineChip, type DeviceRow } from '../cells';
+import { DeviceDrawer } from '../DeviceDrawer';
+import { useRequest } from '../../components/calls';
+import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
+import { resources } from '../../generated/resources';
+import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_CALLS, type Group } from './api';
+import { DataTable } from '../../components/DataTable';
+
+interface Link {
+  fId: number;
+  fGroupId: number;
+  fDeviceId: number;
+  tDevice: DeviceRow | null;
+}
+
+/** A group's bound devices: unbind the selected ones, bind more from a picker, open a device's detail drawer. */
+export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null; onClose: () => void; onChanged: () => void }) {
+  const translate = useTranslate();
+  const request = useRequest();
+  const notify = useNotify();
+  const canBind = useCan(GROUP_CODES.bind);
+  const canUnbind = useCan(GROUP_CODES.unbind);
+  const { ask, dialog } = useConfirm();
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<{ records: Link[]; total: number }>({ records: [], total: 0 });
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [picking, setPicking] = useState(false);
+  const [device, setDevice] = useState<DeviceRow | null>(null);
+  const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
+
+  const load = useCallback(async () => {
+    if (!group) return;
+    const res = await request<{ records: Link[]; total: number }>(GROUP_DEVICE_CALLS.list, { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } });
+    setData(res.ok && res.data ? res.data : { records: [], total: 0 });
+  }, [group, page]);
+  useEffect(() => {
+    setSelected(new Set());
+    void load();
+  }, [load]);
+  useEffect(() => setPage(0), [group?.fId]);
+
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const all = data.records.length > 0 && data.records.every((l) => selected.has(l.fId));
+
+  const unbind = () => {
+    const rows = data.records.filter((l) => selected.has(l.fId));
+    if (rows.length === 0) {
+      notify(translate('groups.unbindNone'), { type: 'warning' });
+      return;
+    }
+    ask(translate('groups.confirmUnbind'), async () => {
+      const res = await request(GROUP_DEVICE_CALLS.unbind, rows.map(({ fId, fGroupId, fDeviceId }) => ({ fId, fGroupId, fDeviceId })));
+      if (res.ok) {
+        notify(res.message || translate('groups.unbound'), { type: 'success' });
+        void load();
+        onChanged();
+      } else if (!res.announced) notify(res.message, { type: 'error' });
+    });
+  };
+
+  const bind = async (picked: DeviceRow[]) => {
+    if (!group) return false;
+    const res = await request(GROUP_DEVICE_CALLS.bind, picked.map((d) => ({ fDeviceId: d.fId, fGroupId: group.fId })));
+    if (res.ok) {
+      notify(res.message || translate('groups.bound'), { type: 'success' });
+      void load();
+      onChanged();
+      return true;
+    }
+    if (!res.announced) notify(res.message, { type: 'error' });
+    return false;
+  };
+
+  return (
+    <Drawer anchor="right" open={group !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 760 } } } }}>
+      {group && (
+        <Box data-testid="group-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+            <Typography variant="h6" sx={{ flex: 1 }} noWrap>
+              {translate('groups.viewTitle')} · {group.fName}
+            </Typography>
+            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="group-drawer-close">
+              <CloseIcon />
+            </IconButton>
+          </Box>
+          <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5, overflow: 'auto', flex: 1 }}>
+            {group.fRemork && (
+              <Typography variant="body2" color="text.secondary">
+                {translate('groups.remark')}: {group.fRemork}
+              </Typography>
+            )}
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+              <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
+                {translate('groups.boundDevices')}
+              </Typography>
+              {canUnbind && (
+                <Button size="small" color="error" variant="outlined" startIcon={<LinkOffIcon />} onClick={unbind} data-testid="group-unbind-selected">
+                  {translate('groups.unbindSelected')}
+                </Button>
+              )}
+              {canBind && (
+                <Button size="small" variant="contained" startIcon={<AddLinkIcon />} onClick={() => setPicking(true)} data-testid="group-bind">
+                  {translate('groups.bind')}
+                </Button>
+              )}
+            </Box>
+            <DataTable
+              rows={data.records}
+              rowKey={(l) => l.fId}
+              empty={translate('groups.noDevices')}
+              tableProps={{ 'data-testid': 'group-devices' }}
+              rowProps={(l) => ({ 'data-testid': 'group-device-row', 'data-id': l.fDeviceId })}
+              selection={
+                canUnbind
+                  ? {
+                      all: { checked: all, onChange: () => setSelected(all ? new Set() : new Set(data.records.map((l) => l.fId))), props: { slotProps: { input: { 'aria-label': translate('common.all') } } } },
+                      row: (l) => ({ checked: selected.has(l.fId), onChange: () => toggle(l.fId), props: { slotProps: { input: { 'aria-label': String(l.tDevice?.fNumber ?? l.fDeviceId) } } } }),
+                    }
+                  : undefined
+              }
+              columns={[
+                {
+                  key: 'number',
+                  header: translate('gateways.deviceNumber'),
+                  cell: (l) => (
+                    <Link component="button" onClick={() => l.tDevice && setDevice(l.tDevice)} data-testid="group-device-open">
+                      {String(l.tDevice?.fNumber ?? '')}
+                    </Link>
+                  ),
+                },
+                { key: 'name', header: translate('gateways.deviceName'), cell: (l) => String(l.tDevice?.fName ?? '') },
+                { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (l) => String((l.tDevice?.tProduct as Record<string, unknown> | null)?.fName ?? '') },
+                { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (l) => <OnlineChip value={l.tDevice?.tOnline} /> },
+              ]}
+              pager={{ count: data.total, page, rowsPerPage: DEVICE_PAGE, onPage: setPage }}
+            />
+          </Box>
+          <DevicePickerDialog
+            open={picking}
+            title={`${translate('groups.bindTitle')} · ${group.fName}`}
+            call={GROUP_DEVICE_CALLS.unbound}
+            condition={{ group_id: group.fId }}
+            search="keyword"
+            emptyMessage={translate('groups.bindNone')}
+            onClose={() => setPicking(false)}
+            onConfirm={bind}
+            testId="group-picker"
+          />
+          {deviceConfig && <DeviceDrawer config={deviceConfig} row={device} onClose={() => setDevice(null)} />}
+          {dialog}
+        </Box>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { Box, Drawer, IconButton, Tab, Tabs, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import { useTranslate } from 'react-admin';
+import { DetailFields } from '../../components/FieldValue';
+import { MessageLog } from '../tabs/logs';
+import type { ResourceConfig } from '../../resources/types';
+import type { ProductRow } from './ProductCard';
+import { ProductProperties } from './ProductProperties';
+
+const INFO_FIELDS = ['fNumber', 'fName', 'fCategoryId', 'fProtocol', 'fDeviceType', 'fCommunicationType', 'fStatKeys', 'fFirmwareVersion', 'fPower', 'fNumberRule', 'fStatus', 'deviceCount', 'fIntime', 'fRemark'];
+
+/** Product detail: its fields with its properties, and the message log of the product's devices. */
+export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig; row: ProductRow | null; onClose: () => void }) {
+  const translate = useTranslate();
+  const [tab, setTab] = useState('info');
+  return (
+    <Drawer anchor="right" open={row !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 800 } } } }}>
+      {row && (
+        <Box data-testid="product-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+            <Typography variant="h6" sx={{ flex: 1 }}>
+              {translate('product.detail')} · {String(row.fName ?? '')}
+            </Typography>
+            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
+              <CloseIcon />
+            </IconButton>
+          </Box>
+          <Tabs value={tab} onChange={(_e, v: string) => setTab(v)} sx={{ px: 2 }}>
+            <Tab value="info" label={translate('product.tabs.info')} data-testid="product-tab-info" />
+            <Tab value="log" label={translate('product.tabs.log')} data-testid="product-tab-log" />
+          </Tabs>
+          <Box sx={{ p: 2, overflow: 'auto', flex: 1 }}>
+            {tab === 'info' && (
+              <>
+                <DetailFields config={config} row={row} sources={INFO_FIELDS} />
+                <ProductProperties key={String(row.fId)} productId={Number(row.fId)} />
+              </>
+            )}
+            {tab === 'log' && <MessageLog scope={{ productId: Number(row.fId) }} />}
+          </Box>
+        </Box>
+      )}
+    </Drawer>
+  );
+}

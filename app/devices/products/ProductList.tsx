@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import { Box, Button, Paper, TextField } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ApiError } from '../../../adapters/http';
+import { useApi } from '../../components/calls';
+import { useCan } from '../../auth/useCan';
+import { conditionKey, defaultSort, permissionOf } from '../../components/api';
+import { CardGrid } from '../../components/CardGrid';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { OptionSelect, useEnumOptions } from '../../components/FieldInput';
+import { FormDialog } from '../../components/FormDialog';
+import { invalidateLookups, useDictionary } from '../../components/lookups';
+import { failureText } from '../../components/failure';
+import type { FieldConfig, ResourceConfig } from '../../resources/types';
+import { ProductCard, type ProductRow } from './ProductCard';
+import { ProductDrawer } from './ProductDrawer';
+
+interface Filters {
+  number: string;
+  name: string;
+  categoryId: string | number;
+  deviceType: string | number;
+  protocol: string | number;
+}
+
+const EMPTY: Filters = { number: '', name: '', categoryId: '', deviceType: '', protocol: '' };
+
+const fieldOr = (config: ResourceConfig, source: string, fallback: Partial<FieldConfig>): FieldConfig =>
+  config.fields[source] ?? ({ source, type: 'integer', label: '', messages: {}, ...fallback } as FieldConfig);
+
+/** Product page: filter bar, a card grid of 12 per page, and the add/edit, status, delete and detail actions. */
+export function ProductList({ config }: { config: ResourceConfig }) {
+  const translate = useTranslate();
+  const api = useApi();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const confirm = useConfirm();
+  const perPage = config.list.cardPageSize ?? config.list.pageSize ?? 12;
+
+  const canAdd = useCan(permissionOf(config, 'save', 'product:add', 'create'));
+  const canEdit = useCan(permissionOf(config, 'save', 'product:edit', 'update'));
+  const canStatus = useCan(permissionOf(config, 'status', 'product:status'));
+  const canDelete = useCan(permissionOf(config, 'delete', 'product:del'));
+
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<ProductRow | null | undefined>(undefined);
+  const [viewing, setViewing] = useState<ProductRow | null>(null);
+
+  const keys = {
+    number: conditionKey(config, 'fNumber', 'number'),
+    name: conditionKey(config, 'fName', 'name'),
+    categoryId: conditionKey(config, 'fCategoryId', 'categoryId'),
+    deviceType: conditionKey(config, 'fDeviceType', 'deviceType'),
+    protocol: conditionKey(config, 'fProtocol', 'protocol'),
+  };
+  const filter: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(keys)) {
+    const value = applied[name as keyof Filters];
+    if (value !== '') filter[key] = typeof value === 'string' ? value.trim() : value;
+  }
+
+  const { data, total, isFetching } = useGetList<ProductRow & { id: number }>(
+    config.name,
+    { pagination: { page, perPage }, sort: defaultSort(config), filter },
+    { placeholderData: (previous) => previous },
+  );
+  const rows = data ?? [];
+
+  const categoryField = fieldOr(config, 'fCategoryId', { dictionary: 'Product_Category' });
+  const typeField = fieldOr(config, 'fDeviceType', { enum: 'deviceType', values: [1, 2, 3, 4, 5, 6] });
+  const protocolField = fieldOr(config, 'fProtocol', { enum: 'protocol', values: [1, 2, 3] });
+  const { options: categories } = useDictionary(categoryField.dictionary ?? 'Product_Category');
+  const types = useEnumOptions(typeField);
+  const protocols = useEnumOptions(protocolField);
+
+  const query = () => {
+    setApplied(draft);
+    setPage(1);
+    // The same filters again still mean "fetch now".
+    refresh();
+  };
+  const reset = () => {
+    setDraft(EMPTY);
+    setApplied(EMPTY);
+    setPage(1);
+  };
+
+  const afterWrite = () => {
+    invalidateLookups('products');
+    refresh();
+  };
+  /** Status failures read 产品状态修改失败:<reason>; a failed delete shows the server's reason alone (spec 000 §8). */
+  const failed = (error: unknown, key: string, withText = true) => {
+    if (error instanceof ApiError && error.status !== 200) return;
+    notify(withText ? failureText(translate, key, error) : error instanceof Error && error.message ? error.message : translate(key), { type: 'error' });
+  };
+
+  const toggle = (row: ProductRow) => {
+    const next = Number(row.fStatus) === 1 ? 0 : 1;
+    confirm.ask(translate(next === 1 ? 'product.confirmEnable' : 'product.confirmDisable'), async () => {
+      try {
+        await api.call('product.status', { fId: row.fId, fStatus: next });
+        notify(translate(config.notifications?.status ?? 'product.statusSuccess', { _: translate('product.statusSuccess') }), { type: 'success' });
+        afterWrite();
+      } catch (error) {
+        failed(error, 'product.statusFailed');
+      }
+    });
+  };
+  const remove = (row: ProductRow) => {
+    confirm.ask(translate('product.confirmDelete'), async () => {
+      try {
+        await api.call('product.delete', { fId: row.fId });
+        notify(translate(config.notifications?.delete ?? 'product.deleteSuccess', { _: translate('product.deleteSuccess') }), { type: 'success' });
+        if (rows.length === 1 && page > 1) setPage(page - 1);
+        afterWrite();
+      } catch (error) {
+        failed(error, 'product.deleteFailed', false);
+      }
+    });
+  };
+
+  const set = (name: keyof Filters) => (value: unknown) => setDraft((d) => ({ ...d, [name]: value as string | number }));
+  const onEnter = (e: React.KeyboardEvent) => {
+    if (e.key === 'Enter') query();
+  };
+
+  return (
+    <Box sx={{ p: { xs: 1, md: 2 } }} data-testid="product-list">
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(190px, 1fr))', gap: 2, alignItems: 'start' }}>
+          <TextField
+            size="small"
+            label={translate('product.filter.number')}
+            value={draft.number}
+            onChange={(e) => set('number')(e.target.value)}
+            onKeyDown={onEnter}
+            slotProps={{ htmlInput: { 'data-testid': 'product-filter-number' } }}
+          />
+          <TextField
+            size="small"
+            label={translate('product.filter.name')}
+            value={draft.name}
+            onChange={(e) => set('name')(e.target.value)}
+            onKeyDown={onEnter}
+            slotProps={{ htmlInput: { 'data-testid': 'product-filter-name' } }}
+          />
+          <OptionSelect field={categoryField} value={draft.categoryId} onChange={set('categoryId')} options={categories} label={translate('product.filter.category')} testId="product-filter-category" required={false} error="" />
+          <OptionSelect field={typeField} value={draft.deviceType} onChange={set('deviceType')} options={types} label={translate('product.filter.type')} testId="product-filter-type" required={false} error="" />
+          <OptionSelect field={protocolField} value={draft.protocol} onChange={set('protocol')} options={protocols} label={translate('product.filter.protocol')} testId="product-filter-protocol" required={false} error="" />
+        </Box>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 2 }}>
+          <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="product-query">
+            {translate('common.query')}
+          </Button>
+          <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="product-reset">
+            {translate('common.reset')}
+          </Button>
+          <Box sx={{ flex: 1 }} />
+          {canAdd && (
+            <Button variant="contained" color="primary" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="product-add">
+              {translate('product.add')}
+            </Button>
+          )}
+        </Box>
+      </Paper>
+
+      <CardGrid
+        rows={rows}
+        total={total ?? 0}
+        page={page}
+        perPage={perPage}
+        onPageChange={setPage}
+        loading={isFetching}
+        rowKey={(row) => row.fId}
+        testId="product-grid"
+        renderCard={(row) => (
+          <ProductCard
+            row={row}
+            actions={{
+              onView: setViewing,
+              onEdit: canEdit ? setEditing : undefined,
+              onToggle: canStatus ? toggle : undefined,
+              onDelete: canDelete ? remove : undefined,
+            }}
+          />
+        )}
+      />
+
+      <FormDialog config={config} open={editing !== undefined} record={editing} onClose={() => setEditing(undefined)} onSaved={() => invalidateLookups('products')} failureKey="product.saveFailed" />
+      <ProductDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
+      {confirm.dialog}
+    </Box>
+  );
+}
+
+export default ProductList;

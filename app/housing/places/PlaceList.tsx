@@ -1,0 +1,143 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Box, Button, Paper, TextField } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
+import { useNotify, useTranslate } from 'react-admin';
+import { useCan } from '../../auth/useCan';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { FormDialog, type Row } from '../../components/FormDialog';
+import { useIsAdmin } from '../../components/lookups';
+import { useRequest } from '../../components/calls';
+import type { ResourceConfig } from '../../resources/types';
+import { PAGE_SIZE, PLACE_CODES, PLACE_CALLS, failureText, type Page, type Place } from './api';
+import { RoomsDialog } from './RoomsDialog';
+import { DistrictInput } from './DistrictInput';
+
+/** The district is picked from the area tree; its code travels with the name the picker fills. */
+const DISTRICT_INPUTS = { fCityName: DistrictInput };
+const DISTRICT_KEYS = ['fCityCode'];
+import { DataTable } from '../../components/DataTable';
+import { IconAction } from '../../components/IconAction';
+
+/** Place page (spec 002 §9): search by name, 10 a page, with rooms, edit and delete per place. */
+export function PlaceList({ config }: { config: ResourceConfig }) {
+  const translate = useTranslate();
+  const request = useRequest();
+  const notify = useNotify();
+  const isAdmin = useIsAdmin();
+  const canList = useCan(PLACE_CODES.list);
+  const canAdd = useCan(PLACE_CODES.add);
+  const canEdit = useCan(PLACE_CODES.edit);
+  const canDelete = useCan(PLACE_CODES.del);
+  const { ask, dialog } = useConfirm();
+  const [draft, setDraft] = useState('');
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<Page<Place>>({ records: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [editing, setEditing] = useState<Place | null | undefined>(undefined);
+  const [rooms, setRooms] = useState<Place | null>(null);
+
+  const load = useCallback(async () => {
+    if (!canList) return;
+    setLoading(true);
+    const res = await request<Page<Place>>(PLACE_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { name } });
+    setLoading(false);
+    if (res.ok && res.data) setData(res.data);
+  }, [canList, page, name]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const remove = (p: Place) =>
+    ask(translate('places.confirmDelete'), async () => {
+      const res = await request(PLACE_CALLS.delete, { fId: p.fId });
+      if (res.ok) {
+        notify(translate('resources.place.notifications.delete'), { type: 'success' });
+        void load();
+      } else if (!res.announced) notify(failureText(translate, 'places.deleteFailed', res), { type: 'error' });
+    });
+
+  if (!canList) return <EmptyState />;
+
+  return (
+    <Box data-testid="place-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Paper
+        variant="outlined"
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(0);
+          setName(draft.trim());
+        }}
+        sx={{ p: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}
+      >
+        <TextField size="small" label={translate('places.name')} placeholder={translate('places.namePlaceholder')} value={draft} onChange={(e) => setDraft(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'place-search-name' } }} />
+        <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="place-search">
+          {translate('common.query')}
+        </Button>
+        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={() => (setDraft(''), setName(''), setPage(0))} data-testid="place-reset">
+          {translate('common.reset')}
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        {canAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="place-add">
+            {translate('common.add')}
+          </Button>
+        )}
+      </Paper>
+      <Paper variant="outlined">
+        <DataTable
+          rows={data.records}
+          rowKey={(p) => p.fId}
+          loading={loading}
+          progressBar
+          empty={translate('places.empty')}
+          tableProps={{ 'data-testid': 'place-table' }}
+          rowProps={(p) => ({ 'data-testid': 'place-row', 'data-id': p.fId })}
+          columns={[
+            { key: 'name', header: translate('places.name'), cellSx: { fontWeight: 500 }, cell: (p) => p.fName },
+            { key: 'district', header: translate('places.district'), cell: (p) => p.fCityName || '-' },
+            ...(isAdmin ? [{ key: 'owner', header: translate('places.owner'), cell: (p: Place) => p.ownerName || '-' }] : []),
+            { key: 'rooms', header: translate('places.rooms'), align: 'right', cellProps: () => ({ 'data-testid': 'place-room-count' }), cell: (p) => p.roomCount ?? 0 },
+            { key: 'devices', header: translate('places.devices'), align: 'right', cellProps: () => ({ 'data-testid': 'place-device-count' }), cell: (p) => p.deviceCount ?? 0 },
+            {
+              key: 'actions',
+              header: translate('common.actions'),
+              align: 'right',
+              cellSx: { whiteSpace: 'nowrap' },
+              cell: (p) => (
+                <>
+                  <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
+                    {translate('places.roomsAction')}
+                  </Button>
+                  {canEdit && <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />}
+                  {canDelete && <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />}
+                </>
+              ),
+            },
+          ]}
+          pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
+        />
+      </Paper>
+      <FormDialog
+        config={config}
+        open={editing !== undefined}
+        record={(editing ?? null) as Row | null}
+        onClose={() => setEditing(undefined)}
+        onSaved={() => void load()}
+        failureKey="places.saveFailed"
+        maxWidth="sm"
+        inputs={DISTRICT_INPUTS}
+        extraKeys={DISTRICT_KEYS}
+      />
+      <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={() => void load()} />
+      {dialog}
+    </Box>
+  );
+}
+
+export default PlaceList;

@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, TextField, Tooltip } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import LinkIcon from '@mui/icons-material/Link';
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import { useNotify, useTranslate } from 'react-admin';
+import { useCan } from '../../auth/useCan';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { useRequest } from '../../components/calls';
+import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Page, type Place, type Room } from './api';
+import { RoomDialog } from './RoomDialog';
+import { DevicePickerDialog } from '../../devices/gateways/DevicePickerDialog';
+import type { DeviceRow } from '../../devices/gateways/api';
+
+/** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
+const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
+import { DataTable } from '../../components/DataTable';
+import { IconAction } from '../../components/IconAction';
+
+export interface RoomsDialogProps {
+  place: Place | null;
+  onClose: () => void;
+  /** Rooms or bindings changed: the place's counts are stale. */
+  onChanged: () => void;
+}
+
+/** The rooms of one place: search by name, add, and per room bind/unbind devices, edit, delete. */
+export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
+  const translate = useTranslate();
+  const request = useRequest();
+  const notify = useNotify();
+  const canAdd = useCan(ROOM_CODES.add);
+  const canEdit = useCan(ROOM_CODES.edit);
+  const canDelete = useCan(ROOM_CODES.del);
+  const canBind = useCan(ROOM_CODES.bind);
+  const { ask, dialog } = useConfirm();
+  const [draft, setDraft] = useState('');
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<Page<Room>>({ records: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [editing, setEditing] = useState<Partial<Room> | null>(null);
+  const [binding, setBinding] = useState<Room | null>(null);
+  const [unbinding, setUnbinding] = useState<Room | null>(null);
+
+  const placeId = place?.fId;
+  useEffect(() => {
+    setDraft('');
+    setName('');
+    setPage(0);
+  }, [placeId]);
+
+  const load = useCallback(async () => {
+    if (!placeId) return;
+    setLoading(true);
+    const res = await request<Page<Room>>(ROOM_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name } });
+    setLoading(false);
+    setData(res.ok && res.data ? res.data : { records: [], total: 0 });
+  }, [placeId, page, name]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const changed = () => {
+    void load();
+    onChanged();
+  };
+
+  const remove = (room: Room) =>
+    ask(translate('places.confirmDeleteRoom'), async () => {
+      const res = await request(ROOM_CALLS.delete, { fId: room.fId });
+      if (res.ok) {
+        notify(translate('places.roomDeleted'), { type: 'success' });
+        changed();
+      } else if (!res.announced) notify(failureText(translate, 'places.roomDeleteFailed', res), { type: 'error' });
+    });
+
+  const bind = async (room: Room, picked: Record<string, unknown>[]) => {
+    const res = await request(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })));
+    if (res.ok) {
+      notify(translate('places.bound'), { type: 'success' });
+      changed();
+    } else if (!res.announced) notify(res.message, { type: 'error' });
+    return res.ok;
+  };
+  const unbind = async (picked: Record<string, unknown>[]) => {
+    const res = await request(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })));
+    if (res.ok) {
+      notify(translate('places.unbound'), { type: 'success' });
+      changed();
+    } else if (!res.announced) notify(res.message, { type: 'error' });
+    return res.ok;
+  };
+
+  return (
+    <Dialog open={place !== null} onClose={onClose} maxWidth="md" fullWidth data-testid="rooms-dialog">
+      <DialogTitle>{translate('places.roomsTitle', { name: place?.fName ?? '' })}</DialogTitle>
+      <DialogContent dividers>
+        <Box
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setPage(0);
+            setName(draft.trim());
+          }}
+          sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}
+        >
+          <TextField size="small" label={translate('places.roomName')} placeholder={translate('places.roomNamePlaceholder')} value={draft} onChange={(e) => setDraft(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'room-search-name' } }} />
+          <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="room-search">
+            {translate('common.query')}
+          </Button>
+          <Box sx={{ flex: 1 }} />
+          {canAdd && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({ fHomeId: place!.fId })} data-testid="room-add">
+              {translate('places.addRoom')}
+            </Button>
+          )}
+        </Box>
+        <DataTable
+          rows={data.records}
+          rowKey={(r) => r.fId}
+          loading={loading}
+          progressBar
+          empty={translate('places.noRooms')}
+          tableProps={{ 'data-testid': 'room-table' }}
+          rowProps={(r) => ({ 'data-testid': 'room-row', 'data-id': r.fId })}
+          columns={[
+            { key: 'name', header: translate('places.roomName'), cell: (r) => r.fName },
+            { key: 'type', header: translate('places.roomType'), cell: (r) => r.type?.fContent ?? '-' },
+            { key: 'devices', header: translate('places.devices'), align: 'right', cell: (r) => r.deviceCount ?? 0 },
+            {
+              key: 'actions',
+              header: translate('common.actions'),
+              align: 'right',
+              cellSx: { whiteSpace: 'nowrap' },
+              cell: (r) => (
+                <>
+                  {canBind && (
+                    <>
+                      <Tooltip title={translate('places.bind')}>
+                        <IconButton size="small" color="primary" onClick={() => setBinding(r)} data-testid="room-bind">
+                          <LinkIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title={translate('places.unbind')}>
+                        <IconButton size="small" onClick={() => setUnbinding(r)} data-testid="room-unbind">
+                          <LinkOffIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    </>
+                  )}
+                  {canEdit && <IconAction kind="edit" onClick={() => setEditing(r)} testId="room-edit" />}
+                  {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="room-delete" />}
+                </>
+              ),
+            },
+          ]}
+          pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} data-testid="rooms-close">{translate('places.close')}</Button>
+      </DialogActions>
+      <RoomDialog room={editing} onClose={() => setEditing(null)} onSaved={changed} />
+      <DevicePickerDialog
+        search="keyword"
+        deviceOf={deviceOf}
+        open={binding !== null}
+        title={translate('places.bindTitle', { name: binding?.fName ?? '' })}
+        call={ROOM_DEVICE_CALLS.unselected}
+        condition={{ fHomeId: binding?.fHomeId, fRoomId: binding?.fId }}
+        emptyMessage={translate('places.bindNone')}
+        onClose={() => setBinding(null)}
+        onConfirm={(picked) => bind(binding!, picked)}
+        testId="room-bind-picker"
+      />
+      <DevicePickerDialog
+        search="keyword"
+        deviceOf={deviceOf}
+        open={unbinding !== null}
+        title={translate('places.unbindTitle', { name: unbinding?.fName ?? '' })}
+        call={ROOM_DEVICE_CALLS.selected}
+        condition={{ fHomeId: unbinding?.fHomeId, fRoomId: unbinding?.fId }}
+        emptyMessage={translate('places.unbindNone')}
+        onClose={() => setUnbinding(null)}
+        onConfirm={unbind}
+        testId="room-unbind-picker"
+      />
+      {dialog}
+    </Dialog>
+  );
+}
