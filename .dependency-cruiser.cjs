@@ -30,6 +30,13 @@ module.exports = {
       to: { path: '^app/' },
     },
     {
+      name: 'domain-through-its-public-module',
+      severity: 'error',
+      comment: 'A domain (platform, security, devices, housing, administration, dashboard) reaches another only through the other\'s public module, its index.ts: what a domain lets others use is written in one place.',
+      from: { path: '^(server|app)/(platform|security|devices|housing|administration|dashboard)/' },
+      to: { path: '^(server|app)/(platform|security|devices|housing|administration|dashboard)/', pathNot: ['^$1/$2/', '^(server|app)/[a-z]+/index\\.tsx?$'] },
+    },
+    {
       name: 'no-demo-in-production',
       severity: 'error',
       comment: 'Demo seeds are for an empty database; production code never depends on them.',

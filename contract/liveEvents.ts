@@ -1,6 +1,6 @@
 /**
  * What the live event stream (/api/events) carries, declared once for the server that sends it
- * (server/relay.ts, server/devices/routes.ts) and the console that reads it (app/devices/live/events.ts).
+ * (server/relay.ts, server/devices/routes.ts) and the console that reads it (app/platform/events.ts).
  */
 
 /** A device's online state, switch or lock as a batch of its messages or an acknowledged command left them. */

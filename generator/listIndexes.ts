@@ -5,8 +5,8 @@
  * declarations: their indexes are declared by hand beside the others. Tables made by hand-written
  * migrations (users, roles, menus) declare theirs too; the history's replay proves the migrations make them.
  */
-import type { Entity, IndexDecl, Problem } from './model';
-import { primaryKey } from './model';
+import type { Entity, IndexDecl, Problem } from './modelTypes';
+import { primaryKey } from './modelTypes';
 
 interface Key {
   field: string;

@@ -177,8 +177,9 @@ const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g
 
 /**
  * The codes each call can answer, read from the code: those its module names and those of the modules
- * beside it (same folder) that it imports; an entity's call adds its fields' messages and its notice. The
- * layers every call passes through answer the common ones. A module's codes are all its calls' alike, so
+ * beside it (same folder) that it imports, or that another domain's public module it imports lets out;
+ * an entity's call adds its fields' messages and its notice. The layers every call passes through answer
+ * the common ones. A module's codes are all its calls' alike, so
  * the list errs on the side of too many. The OpenAPI document shows them with the call (`x-reasons`).
  */
 export function emitReasonsByCall(root: string, model: Model, reasons: Reasons): Record<string, string> {
@@ -199,7 +200,12 @@ export function emitReasonsByCall(root: string, model: Model, reasons: Reasons):
   const folder = (file: string) => file.slice(0, file.lastIndexOf('/'));
   const closure = (start: string) => {
     const codes = new Set(named.get(start) ?? []);
-    for (const next of imports.get(start) ?? []) if (folder(next) === folder(start)) for (const c of named.get(next) ?? []) codes.add(c);
+    const add = (file: string) => named.get(file)?.forEach((c) => codes.add(c));
+    for (const next of imports.get(start) ?? []) {
+      if (folder(next) === folder(start)) add(next);
+      // Another domain's public module: the modules it lets out.
+      else if (next.endsWith('/index.ts')) (imports.get(next) ?? []).forEach(add);
+    }
     return codes;
   };
   const common = new Set<string>();

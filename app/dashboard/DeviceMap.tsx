@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 /**
  * The dashboard's device map (spec §2, §9): a marker for every device with a valid position, an info
  * popup, centred on Beijing at zoom 10 until the first device's position takes over. The tile address
@@ -12,22 +11,10 @@ import 'leaflet/dist/leaflet.css';
 import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { useApi } from '../components/calls';
+import { MARKER_CAP, shortName, tileUrl, validPosition } from '../components/map';
 
 const BEIJING: [number, number] = [39.9042, 116.4074];
 const ZOOM = 10;
-/** The legacy map drew at most this many markers. */
-const MARKER_CAP = 9999;
-const NAME_MAX = 20;
-const DEFAULT_TILES = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
-/** A browser-side override (localStorage) wins over the build's VITE_MAP_TILE_URL; an empty value means no tiles. */
-export const TILE_URL_KEY = 'mapTileUrl';
-
-function tileUrl(): string {
-  const stored = typeof localStorage !== 'undefined' ? localStorage.getItem(TILE_URL_KEY) : null;
-  if (stored !== null) return stored;
-  const built = import.meta.env.VITE_MAP_TILE_URL as string | undefined;
-  return built ?? DEFAULT_TILES;
-}
 
 interface DeviceRow {
   fId: number;
@@ -45,14 +32,8 @@ interface Located extends DeviceRow {
   lng: number;
 }
 
-/** Spec §9: within range, not zero, and more than 5 in magnitude (a 0/0 or 1/1 placeholder is no position). */
 function position(d: DeviceRow): [number, number] | null {
-  const lng = Number(d.fGpsLongitude);
-  const lat = Number(d.fGpsLatitude);
-  if (!Number.isFinite(lng) || !Number.isFinite(lat)) return null;
-  if (lng < -180 || lng > 180 || lat < -90 || lat > 90) return null;
-  if (Math.abs(lng) <= 5 || Math.abs(lat) <= 5) return null;
-  return [lat, lng];
+  return validPosition(d.fGpsLongitude, d.fGpsLatitude) ? [Number(d.fGpsLatitude), Number(d.fGpsLongitude)] : null;
 }
 
 const icons = new Map<string, L.DivIcon>();
@@ -112,10 +93,7 @@ export function DeviceMap() {
   }, []);
 
   const center = devices.length ? ([devices[0].lat, devices[0].lng] as [number, number]) : null;
-  const name = (d: DeviceRow) => {
-    const n = d.fName || d.fNumber;
-    return n.length > NAME_MAX ? n.slice(0, NAME_MAX) + '…' : n;
-  };
+  const name = shortName;
 
   return (
     <Card data-testid="dashboard-map">

@@ -20,7 +20,7 @@ import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey, type DeviceTotals 
 import { DeviceDrawer } from './DeviceDrawer';
 import { DeviceCard, DeviceTable, type DeviceActions } from './DeviceRows';
 import type { DeviceRow } from './cells';
-import { useDeviceEvents, type DeviceEvent } from './live/events';
+import { useDeviceEvents, type DeviceEvent } from '../platform';
 import { SwitchToggle } from './live/SwitchToggle';
 import { BatchBar, BATCH_COMMANDS } from './live/BatchBar';
 import { BulkToolbar } from './bulk/BulkToolbar';

@@ -17,7 +17,7 @@ import { describeCall } from '../http/calls';
 import { Forbidden, NotFound, Refusal, reason, refuse } from '../http/envelope';
 import { fieldReason } from '../crud/validate';
 import type { CallContext, Services } from '../crud/types';
-import { attachment } from '../devices/deviceTransfer';
+import { attachment } from '../http/files';
 
 type Row = Record<string, unknown>;
 

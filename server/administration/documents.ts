@@ -4,7 +4,7 @@
  * platform documents. Each row carries its status name as the legacy list shows it; the HTML content is
  * sanitised by the CRUD engine (x-format html), not here.
  */
-import { label } from '../security/alarm';
+import { label } from '../crud/enums';
 
 type Row = Record<string, unknown>;
 

@@ -11,8 +11,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import { refuse } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext, Services } from '../crud/types';
-import { sendMessage } from '../platform/messageCentre';
-import { signOne, signOneBody, type SignRefusals } from '../platform/signOff';
+import { sendMessage } from '../platform';
+import { signOne, signOneBody, type SignRefusals } from '../platform';
 
 type Row = Record<string, unknown>;
 

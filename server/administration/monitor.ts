@@ -12,7 +12,7 @@ import { S } from '../http/catalog';
 import { isAdmin, type User } from '../crud/types';
 import type { Database } from '../db';
 import type { ServerMetrics } from '../monitor/metrics';
-import { systemLoad } from '../dashboard/home';
+import { systemLoad } from '../monitor/load';
 
 /** Tables up to this size are counted exactly; larger ones show the planner's estimate. */
 const EXACT_COUNT_BYTES = 64 * 1024 * 1024;

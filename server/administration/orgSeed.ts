@@ -1,6 +1,6 @@
 /** Demo data of the system screens: a small region tree and the message templates, so the pages have something to show. */
 import type { DB } from '../db';
-import { seedMessageTemplates } from '../platform/messageCentre';
+import { seedMessageTemplates } from '../platform';
 
 const AREAS = [
   { fAreaId: 440000, fAreaName: '广东省', fAreaPinyin: 'guangdongsheng', fAreaPinyinAcr: 'gds', fHighAreaId: 0 },

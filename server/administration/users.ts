@@ -32,9 +32,9 @@ import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
-import { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from '../security/intel';
-import { attachment } from '../devices/deviceTransfer';
-import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, templateBook, XLSX_TYPE } from '../platform/sheetImport';
+import { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from '../security';
+import { attachment } from '../http/files';
+import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, templateBook, XLSX_TYPE } from '../platform';
 
 const TENANT = 2;
 /** The variant the list's and the status call's `variantBy` names for tenants. */

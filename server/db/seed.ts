@@ -6,6 +6,8 @@ import { linkDemoLibraries } from '../devices/productJson';
 import { seedOrg } from '../administration/orgSeed';
 import { seedDistrict } from './demo/district';
 import { seedWatch } from '../security/watchSeed';
+import { seedAppVersions } from '../administration/appVersionSeed';
+import { seedFeedback } from '../administration/feedbackSeed';
 import { seedIntel } from './demo/intel';
 import { seedLibraryDemo } from '../devices/librarySeed';
 import { seedAlarms } from '../security/alarmSeed';
@@ -62,6 +64,8 @@ export async function seedDemo(db: DB): Promise<boolean> {
   await seedDistrict(db);
   await db.updateTable('t_sys_user').set({ streets: OFFICER_STREETS }).where('fId', '=', ids.officer).execute();
   await seedWatch(db);
+  await seedAppVersions(db);
+  await seedFeedback(db);
   await seedIntel(db);
 
   const products = await db.insertInto('t_product').values(PRODUCTS).returning(['fId', 'fNumber', 'fDeviceType']).execute();

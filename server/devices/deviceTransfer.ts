@@ -31,8 +31,9 @@ import { createInterface } from 'node:readline';
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type InsertQueryBuilder, type Transaction } from 'kysely';
-import { cellText, isTooLarge, newWorkbook } from '../platform/sheetImport';
+import { cellText, isTooLarge, newWorkbook } from '../platform';
 import { Answer, authenticate, registerCall } from '../http/route';
+import { attachment } from '../http/files';
 import type { RouteContext } from '../http/context';
 import { checkBody, S, type JsonSchema } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
@@ -112,12 +113,6 @@ const EXTRA_EXPORT_COLUMNS = [
   { key: 'fLastOnlineTime', header: label('device', 'fLastOnlineTime'), width: 20 },
   { key: 'fIntime', header: label('device', 'fIntime'), width: 20 },
 ];
-
-/** RFC 5987: a plain ASCII fallback for old clients, the UTF-8 name for everyone else. */
-export function attachment(fileName: string, fallback: string): string {
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
 
 function sendFile(reply: FastifyReply, data: Buffer, type: string, fileName: string, fallback: string) {
   return reply.header('content-disposition', attachment(fileName, fallback)).header('access-control-expose-headers', 'content-disposition').type(type).send(data);

@@ -19,11 +19,11 @@ import { Forbidden, Refusal, reason, refuse, textOf, type Reason } from '../http
 import { entity } from '../crud/engine';
 import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
-import { attachment } from './deviceTransfer';
+import { attachment } from '../http/files';
 import { checkConf } from './productJsonConf';
-import { XLSX_TYPE, checkRows, insertAll, isTooLarge, openSheet, templateBook } from '../platform/sheetImport';
+import { XLSX_TYPE, checkRows, insertAll, isTooLarge, openSheet, templateBook } from '../platform';
 import { words, zh } from './words';
-import { sendMessage } from '../platform/messageCentre';
+import { sendMessage } from '../platform';
 
 /** Spec 001 §9: 100M. */
 export const LIBRARY_IMPORT_MAX_BYTES = 100 * 1024 * 1024;

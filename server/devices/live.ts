@@ -7,8 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { DB } from '../db';
 import { DeviceTransport, type MessageEvent, type ProgressEvent, type TransportState } from '../mqtt/transport';
 import type { Ack, Command } from '../mqtt/protocol';
-import { recordSecurityEvent } from '../security/alarmEvents';
-import { Ingest, type IngestItem, type IngestOptions, type IngestSource } from './ingest';
+import { Ingest, type IngestHandlers, type IngestItem, type IngestOptions, type IngestSource } from './ingest';
 
 export interface LiveDevice {
   fId: number;
@@ -41,13 +40,15 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
     readonly db: DB,
     /** This replica's own connection: commands out, their acknowledgements and device statuses in. */
     readonly transport: DeviceTransport,
+    /** What a security device's message means (the security domain's, handed in so this side does not import it). */
+    security: IngestHandlers['security'],
     ingestOptions: IngestOptions = {},
   ) {
     super();
     this.ingest = new Ingest(
       db,
       {
-        security: async (deviceNumber, event) => void (await recordSecurityEvent(this.db, deviceNumber, event)),
+        security,
         warn: (err) => this.#warn(err),
       },
       ingestOptions,

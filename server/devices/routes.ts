@@ -3,8 +3,8 @@
  * parameters, the type-6 motor, batch commands and refresh, the command records, the broker state and
  * the live event stream. Each goes through sendCommand, so the server holds the spec's rules itself.
  */
-import type { AlarmEvent } from '../security/alarmEvents';
-import type { MessageEvent } from '../platform/messageCentre';
+import type { AlarmEvent } from '../security';
+import type { MessageEvent } from '../platform';
 import type { DeviceAlarmEvent } from '../../contract/deviceAlarm';
 import type { RelayEvents } from '../relay';
 import type { FastifyInstance } from 'fastify';
@@ -55,7 +55,7 @@ const TICKET_LOCK_CLASS = 4246;
  * Past the cap the user's oldest stream is closed, not the new one refused: the tab just opened is the
  * one in front of the user, and the oldest is most likely a tab left behind. The closed stream is told
  * (`superseded`) and its page does not reconnect until it is looked at again
- * (app/devices/live/events.ts), so tabs do not take the streams from each other in turn.
+ * (app/platform/events.ts), so tabs do not take the streams from each other in turn.
  */
 export const MAX_STREAMS_PER_USER = 10;
 

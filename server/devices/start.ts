@@ -11,8 +11,8 @@ import type { DeviceSpec } from '../simulator/device';
 import { LiveDevices } from './live';
 import { startLeadership } from './leader';
 import { startCommandSweeper } from './commands';
-import { startSecuritySimulator, type SecuritySimulator } from '../simulator/security';
-import { securityDevices } from '../security/alarmEvents';
+import { securityDevices, startSecuritySimulator, type SecuritySimulator } from '../simulator/security';
+import { recordSecurityEvent } from '../security';
 
 export interface DeviceSide {
   live: LiveDevices;
@@ -69,7 +69,7 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
   });
   // On PostgreSQL the message log of a batch is written by INGEST_LOG_WRITERS connections side by side;
   // PGlite has one connection, on which the writes would only take turns.
-  const live = new LiveDevices(db, transport, { logWriters: config.databaseUrl ? config.ingestLogWriters : 1 });
+  const live = new LiveDevices(db, transport, async (deviceNumber, event) => void (await recordSecurityEvent(db, deviceNumber, event)), { logWriters: config.databaseUrl ? config.ingestLogWriters : 1 });
   // The `up` channel is read by one replica at a time, on the installation's ingest session. Replicas share
   // a broker only through MQTT_URL: an embedded broker's devices are its own process's to store.
   const leadership = startLeadership(config.mqttUrl ? config.databaseUrl : undefined, () => {

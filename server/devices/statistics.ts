@@ -6,13 +6,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { authenticate, registerCall } from '../http/route';
+import { attachment } from '../http/files';
 import type { RouteContext } from '../http/context';
 import { checkBody, S } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
 import { Forbidden, refuse } from '../http/envelope';
 import { zh } from './words';
 import type { User } from '../crud/types';
-import { newWorkbook } from '../platform/sheetImport';
+import { newWorkbook } from '../platform';
 import { scope } from './device';
 import { idList } from '../http/guard';
 
@@ -138,12 +139,6 @@ export async function deviceTotalWorkbook(result: DeviceTotal, timeType: number)
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-/** RFC 5987: a plain fallback for old clients, the UTF-8 name for everyone else. */
-export function attachment(fileName: string): string {
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-  return `attachment; filename="statistics.xlsx"; filename*=UTF-8''${encoded}`;
-}
-
 /** DeviceTotal as the document shows it. */
 const DEVICE_TOTAL = S.object({
   total: S.array(S.object({ name: { type: 'string' }, value: { type: 'number' } })),
@@ -174,7 +169,7 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
       const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
       const result = await deviceTotal(ctx, user, body);
       const file = await deviceTotalWorkbook(result, Number(body.timeType) === TIME_TYPE_HOUR ? TIME_TYPE_HOUR : TIME_TYPE_DAY);
-      return reply.header('content-disposition', attachment(EXPORT_FILE_NAME)).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(file);
+      return reply.header('content-disposition', attachment(EXPORT_FILE_NAME, 'statistics.xlsx')).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(file);
     },
   });
 }

@@ -15,7 +15,7 @@ import type { User } from '../crud/types';
 import type { DB } from '../db';
 import type { ProgressEvent } from '../mqtt/transport';
 import { UPGRADE } from './firmwareUpdateDevice';
-import { sendMessage } from '../platform/messageCentre';
+import { sendMessage } from '../platform';
 import { sendCommand } from './commands';
 import { words, zh } from './words';
 import type { LiveDevices } from './live';

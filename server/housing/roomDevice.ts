@@ -8,7 +8,7 @@ import { refuse } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
-import { devicesMatching, hasKeyword, matchingKeyword } from '../devices/deviceAccess';
+import { devicesMatching, hasKeyword, matchingKeyword } from '../devices';
 import { scope as placeScope } from './place';
 import { isId } from '../http/guard';
 

@@ -8,25 +8,20 @@
  * controls it installed. Anyone without a jurisdiction sees none.
  */
 import { S, answers, takes } from '../http/catalog';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ExpressionBuilder } from 'kysely';
 import { answered, languageOfRequest, reason, refuse, textOf } from '../http/envelope';
 import { Answer } from '../http/route';
 import { isAdmin } from '../crud/types';
+import { label } from '../crud/enums';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from '../auth/jurisdiction';
 import { maskPhone } from '../../contract/personal';
 import { isPicture } from '../../contract/picture';
-import { NOTE_SCHEMA, handlingNote, refusalFor, signOne, signOneBody, signRows, type SignRefusals } from '../platform/signOff';
+import { NOTE_SCHEMA, handlingNote, refusalFor, signOne, signOneBody, signRows, type SignRefusals } from '../platform';
 import { BATCH_MAX } from '../../contract/signOff';
 
 type Row = Record<string, unknown>;
-
-/** The options of schemas/enums.json: list → value → its words in each language. */
-export const enums = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'schemas', 'enums.json'), 'utf8')) as Record<string, Record<string, Record<'zh-CN' | 'zh-TW' | 'en-US', string>>>;
-export const label = (list: string, value: unknown) => (value === null || value === undefined ? null : enums[list]?.[String(value)]?.['zh-CN'] ?? null);
 
 /** The spec's login summary groups (001 §4), in the order the summary shows them. */
 export const SUMMARY_GROUPS: { type: string; alarmTypes: number[] }[] = [

@@ -5,11 +5,10 @@
  */
 import type { DB } from '../db';
 import type { SecurityMessage } from '../mqtt/protocol';
-import type { SecurityDeviceSpec } from '../simulator/security';
 import { describeAlarm } from './alarmDescriptions';
 import { reason, textOf } from '../http/envelope';
-import { label } from './alarm';
-import { sendMessage } from '../platform/messageCentre';
+import { label } from '../crud/enums';
+import { sendMessage } from '../platform';
 import { publish, type AlarmEvent } from '../relay';
 import { coveringUsers } from '../auth/jurisdiction';
 
@@ -96,24 +95,4 @@ export async function alarmAudience(db: DB, alarm: Pick<AlarmEvent, 'ownerId' | 
     )
     .execute();
   return rows.map((r) => r.fId as number);
-}
-
-/** The bound door locks and access controls, with the ID numbers of the people behind each (for the simulator). */
-export async function securityDevices(db: DB): Promise<SecurityDeviceSpec[]> {
-  const rows = await db
-    .selectFrom('t_house_device as b')
-    .innerJoin('t_device as d', 'd.fId', 'b.fDeviceId')
-    .innerJoin('t_product as p', 'p.fId', 'd.fProductId')
-    .select(['d.fNumber', 'p.fNumber as productNumber', 'b.fDeviceType', 'b.fHouseId', 'b.fRoomId'])
-    .orderBy('d.fId')
-    .execute();
-  const leases = rows.length
-    ? await db.selectFrom('t_tenant_house as t').innerJoin('t_sys_user as u', 'u.fId', 't.fUserId').select(['t.fHouseId', 't.fRoomId', 'u.fIdcard']).where('t.fHouseId', 'in', [...new Set(rows.map((r) => r.fHouseId))]).where('t.fStatus', '=', 2).execute()
-    : [];
-  return rows.map((r) => ({
-    productNumber: r.productNumber,
-    deviceNumber: r.fNumber,
-    kind: r.fDeviceType === 1 ? 1 : 2,
-    idcards: leases.filter((l) => l.fHouseId === r.fHouseId && (!r.fRoomId || l.fRoomId === r.fRoomId) && l.fIdcard).map((l) => l.fIdcard as string),
-  }));
 }

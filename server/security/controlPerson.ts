@@ -15,10 +15,10 @@ import { entity } from '../crud/engine';
 import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { checkTimes } from './controlCar';
-import { attachment } from '../devices/deviceTransfer';
-import { SHEET_LIMIT_BYTES, XLSX_TYPE, cellText, checkRows, insertAll, openSheet, receiveSheet, refuseBadRows, templateBook, type SheetColumn } from '../platform/sheetImport';
-import { sendMessage } from '../platform/messageCentre';
-import { enums } from './alarm';
+import { attachment } from '../http/files';
+import { SHEET_LIMIT_BYTES, XLSX_TYPE, cellText, checkRows, insertAll, openSheet, receiveSheet, refuseBadRows, templateBook, type SheetColumn } from '../platform';
+import { sendMessage } from '../platform';
+import { enums } from '../crud/enums';
 
 type Row = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import type { CallContext, Query, Services, User } from '../crud/types';
 import { list } from '../crud/engine';
 import { maskPhone } from '../../contract/personal';
 import { rentingIn } from '../auth/jurisdiction';
-import { signOne, signOneBody } from '../platform/signOff';
+import { signOne, signOneBody } from '../platform';
 import { ALARM_REFUSALS } from './alarm';
 
 type Row = Record<string, unknown>;

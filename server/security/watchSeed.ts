@@ -1,8 +1,6 @@
-/** Demo watch-lists, app versions and feedback for an empty database. */
+/** Demo watch-lists of people and vehicles for an empty database. */
 import type { Services } from '../crud/types';
 import { random } from '../db/demo/random';
-import { seedAppVersions } from '../administration/appVersionSeed';
-import { seedFeedback } from '../administration/feedbackSeed';
 
 const PLATES = ['粤A12345', '粤A8K2Q7', '粤B66Z88', '粤A0W3C1', '湘A77M52', '粤AD1234'];
 const NAMES = ['陈某某', '李某', '王某某', '赵某', '刘某某', '黄某'];
@@ -33,6 +31,4 @@ export async function seedWatch(db: Services['db']) {
       })) as never,
     )
     .execute();
-  await seedAppVersions(db);
-  await seedFeedback(db);
 }

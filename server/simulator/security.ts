@@ -9,6 +9,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { resolveProtocolVersion } from '../mqtt/connect.js';
 import { deviceTopic } from '../mqtt/topics.js';
 import type { SecurityMessage } from '../mqtt/protocol.js';
+import type { DB } from '../db/index.js';
 
 export interface SecurityDeviceSpec {
   productNumber: string;
@@ -72,4 +73,24 @@ export async function startSecuritySimulator(options: { url: string; devices: Se
       await client.endAsync(true);
     },
   };
+}
+
+/** The bound door locks and access controls, with the ID numbers of the people behind each as the database holds them. */
+export async function securityDevices(db: DB): Promise<SecurityDeviceSpec[]> {
+  const rows = await db
+    .selectFrom('t_house_device as b')
+    .innerJoin('t_device as d', 'd.fId', 'b.fDeviceId')
+    .innerJoin('t_product as p', 'p.fId', 'd.fProductId')
+    .select(['d.fNumber', 'p.fNumber as productNumber', 'b.fDeviceType', 'b.fHouseId', 'b.fRoomId'])
+    .orderBy('d.fId')
+    .execute();
+  const leases = rows.length
+    ? await db.selectFrom('t_tenant_house as t').innerJoin('t_sys_user as u', 'u.fId', 't.fUserId').select(['t.fHouseId', 't.fRoomId', 'u.fIdcard']).where('t.fHouseId', 'in', [...new Set(rows.map((r) => r.fHouseId))]).where('t.fStatus', '=', 2).execute()
+    : [];
+  return rows.map((r) => ({
+    productNumber: r.productNumber,
+    deviceNumber: r.fNumber,
+    kind: r.fDeviceType === 1 ? 1 : 2,
+    idcards: leases.filter((l) => l.fHouseId === r.fHouseId && (!r.fRoomId || l.fRoomId === r.fRoomId) && l.fIdcard).map((l) => l.fIdcard as string),
+  }));
 }

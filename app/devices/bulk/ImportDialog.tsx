@@ -15,7 +15,7 @@ import { IMPORT_ACCEPT, IMPORT_MAX_BYTES, importId, isSpreadsheet, uploadImport 
 import { useApi } from '../../components/calls';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
 import { importReportLines } from '../../components/ImportRefusal';
-import { useDeviceImportEvents } from '../live/events';
+import { useDeviceImportEvents } from '../../platform';
 
 /** Where an import is: its file on the way, or the server at work on it (its last progress event, if any came). */
 type Stage = { kind: 'upload'; sent: number; total: number } | { kind: 'server'; progress: DeviceImportProgress | null };

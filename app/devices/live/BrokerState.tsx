@@ -1,6 +1,6 @@
 import { Chip, Tooltip } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { useBrokerState } from './events';
+import { useBrokerState } from '../../platform';
 
 /** Says plainly when devices cannot be reached, instead of letting commands fail silently. */
 export function BrokerStateChip() {

@@ -7,7 +7,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { Chip, Tooltip } from '@mui/material';
 import { useNotify, usePermissions, useTranslate } from 'react-admin';
-import { useDeviceAlarmEvents } from './events';
+import { useDeviceAlarmEvents } from '../../platform';
 import type { DeviceAlarmEvent } from '../../../contract/deviceAlarm';
 
 /** Raised alarms by device id, then by kind; a cleared kind is removed. */

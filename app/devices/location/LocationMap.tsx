@@ -8,7 +8,8 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { Box, Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { CENTER, DEVICE_ZOOM, MARKER_CAP, ZOOM, shortName, tileUrl, validPosition, type LocatedDevice } from './constants';
+import { CENTER, DEVICE_ZOOM, ZOOM, type LocatedDevice } from './constants';
+import { MARKER_CAP, shortName, tileUrl, validPosition } from '../../components/map';
 
 const icons = new Map<string, L.DivIcon>();
 function pin(online: boolean, chosen: boolean): L.DivIcon {

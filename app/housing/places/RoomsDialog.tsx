@@ -10,8 +10,8 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { useRequest } from '../../components/calls';
 import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Page, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
-import { DevicePickerDialog } from '../../devices/gateways/DevicePickerDialog';
-import type { DeviceRow } from '../../devices/gateways/api';
+import { DevicePickerDialog } from '../../devices';
+import type { DeviceRow } from '../../devices';
 
 /** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
 const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);

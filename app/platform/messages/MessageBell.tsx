@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Badge, IconButton, Tooltip } from '@mui/material';
 import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import { useNotify, useTranslate } from 'react-admin';
-import { useInboxEvents, type InboxEvent } from '../../devices/live/events';
+import { useInboxEvents, type InboxEvent } from '../events';
 import { countArrival, useUnreadCount } from './inbox';
 import { useApi } from '../../components/calls';
 

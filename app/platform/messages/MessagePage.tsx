@@ -12,7 +12,7 @@ import { ApiError } from '../../../adapters/http';
 import type { CallName } from '../../../adapters/dataProvider';
 import { useApi } from '../../components/calls';
 import { EmptyState } from '../../components/EmptyState';
-import { useInboxEvents } from '../../devices/live/events';
+import { useInboxEvents } from '../events';
 import { loadLists, setUnread, type MessageItem, type MessageLists } from './inbox';
 
 type ListKey = 'unread' | 'readed' | 'trash';

@@ -10,7 +10,7 @@ import { useNavigate } from 'react-router-dom';
 import { SchemaList } from '../../components/SchemaList';
 import { useCan } from '../../auth/useCan';
 import type { ResourceConfig } from '../../resources/types';
-import { useAlarmEvents, type AlarmEvent } from '../../devices/live/events';
+import { useAlarmEvents, type AlarmEvent } from '../../platform';
 import { BatchSignDialog, PhotoDialog, useAlarmSignOff } from './SignDialogs';
 
 type Row = Record<string, unknown>;

@@ -14,7 +14,7 @@ import { usePermissions, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getToken } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
-import { useAlarmEvents } from '../../devices/live/events';
+import { useAlarmEvents } from '../../platform';
 
 /** The list each summary group opens, with the code that opens it (resources/alarm.resource.json). */
 export const GROUP_LISTS: Record<string, { path: string; code: string }> = {

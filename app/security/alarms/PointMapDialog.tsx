@@ -9,7 +9,7 @@ import { MapContainer, Marker, TileLayer, Tooltip } from 'react-leaflet';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useTranslate } from 'react-admin';
-import { tileUrl } from '../../devices/location/constants';
+import { tileUrl } from '../../components/map';
 
 export const POINT_ZOOM = 14;
 

@@ -5,11 +5,11 @@
  * subscribe with the hooks.
  */
 import { useEffect, useState } from 'react';
-import { getToken } from '../../../adapters/http';
-import { callUrl, dataProvider } from '../../../adapters/dataProvider';
-import type { DeviceAlarmEvent } from '../../../contract/deviceAlarm';
-import type { DeviceImportProgress } from '../../../contract/deviceImport';
-import type { AlarmEvent as ContractAlarmEvent, DeviceChange, MessageEvent as CentreMessage } from '../../../contract/liveEvents';
+import { getToken } from '../../adapters/http';
+import { callUrl, dataProvider } from '../../adapters/dataProvider';
+import type { DeviceAlarmEvent } from '../../contract/deviceAlarm';
+import type { DeviceImportProgress } from '../../contract/deviceImport';
+import type { AlarmEvent as ContractAlarmEvent, DeviceChange, MessageEvent as CentreMessage } from '../../contract/liveEvents';
 
 /** Wait before opening the stream again after it dropped (server restart, network). */
 const RETRY_MS = 3000;
