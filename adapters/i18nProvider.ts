@@ -1,6 +1,6 @@
 /**
  * Polyglot i18n provider: zh-CN (default), zh-TW and en-US. Each language's catalogue is generated
- * (react-admin's pack, the declared resource texts and every hand-written `app/**\/messages.ts`, with
+ * (react-admin's pack, the declared resource texts and every hand-written `app/**\/messages.json`, with
  * zh-TW converted from zh-CN at generation time: generator/emit/catalogues.ts) and downloaded only when
  * that language is shown, in two parts: the first screen's texts (app/i18n/firstScreen.ts) at start, the
  * rest when a page outside the first screen is first opened (`loadAllTexts`, awaited by its loader).

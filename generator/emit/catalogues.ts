@@ -1,7 +1,7 @@
 /**
  * app/generated/catalogues/<locale>.ts and <locale>.rest.ts: the console's message catalogue of one
  * language, which the browser loads alone (adapters/i18nProvider.ts). Each is react-admin's own pack, then
- * the texts the schemas and resources declare, then every hand-written `app/**\/messages.ts`, deep-merged
+ * the texts the schemas and resources declare, then every hand-written `app/**\/messages.json`, deep-merged
  * in that order. It is cut in two along the key paths `app/i18n/firstScreen.ts` names: `<locale>.ts` holds
  * the texts of the login page, the shell and the home page, `<locale>.rest.ts` everything else, fetched
  * before the first other page renders. Without that file the first part holds everything.
@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import englishPack from 'ra-language-english';
 import chinesePack from '@haxqer/ra-language-chinese';
@@ -49,13 +49,13 @@ function mapStrings(tree: Tree, convert: (text: string) => string): Tree {
 // CommonJS packs imported from ES modules may arrive wrapped in { default }.
 const unwrap = (pack: unknown): Tree => ((pack as { default?: Tree }).default ?? pack) as Tree;
 
-/** The hand-written message modules of the console, in merge order (by path). */
+/** The hand-written texts of the console, in merge order (by path). */
 export function handWrittenMessageFiles(root: string): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(join(root, dir)).flatMap((name) => {
       const path = join(dir, name);
       if (statSync(join(root, path)).isDirectory()) return path === join('app', 'generated') ? [] : walk(path);
-      return name === 'messages.ts' ? [path] : [];
+      return name === 'messages.json' ? [path] : [];
     });
   try {
     return walk('app').sort((a, b) => a.localeCompare(b));
@@ -64,16 +64,50 @@ export function handWrittenMessageFiles(root: string): string[] {
   }
 }
 
-async function handWrittenTexts(root: string): Promise<Partial<Record<Lang, Tree>>[]> {
-  const modules = [];
-  for (const file of handWrittenMessageFiles(root)) {
-    // Keyed by content: a file edited since this process last read it is read again, not served from the module cache.
-    const version = createHash('sha1').update(readFileSync(join(root, file))).digest('hex').slice(0, 12);
-    const module = (await import(`${pathToFileURL(join(root, file)).href}?v=${version}`)) as { default?: Partial<Record<Lang, Tree>> };
-    if (!isTree(module.default)) throw new Error(`${relative(root, join(root, file))}: no default export of texts by language`);
-    modules.push(module.default);
-  }
-  return modules;
+/** A text's languages in a messages.json leaf: zh-CN, en-US, then zh-TW where converting zh-CN is not the wording. */
+const LEAF_LANGS: Lang[] = ['zh-CN', 'en-US', 'zh-TW'];
+
+/**
+ * One messages.json as a tree per language. Its leaves give a text in every language at once
+ * (`["设备", "Device"]`, or with a third, Traditional, text); `null` leaves a language to what lies
+ * underneath (react-admin's packs, another file); `$comment` keys explain and are dropped.
+ */
+export function textsByLanguage(file: string, json: unknown): Partial<Record<Lang, Tree>> {
+  const out: Partial<Record<Lang, Tree>> = {};
+  const walk = (node: unknown, path: string[]) => {
+    if (!isTree(node)) throw new Error(`${file}: ${path.join('.') || 'the file'} is neither a group of texts nor a text`);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$comment') continue;
+      const at = [...path, key];
+      if (isTree(value)) {
+        walk(value, at);
+        continue;
+      }
+      const fits = Array.isArray(value) && (value.length === 2 || value.length === 3) && value.every((t, i) => typeof t === 'string' || (t === null && i < 2));
+      if (!fits) throw new Error(`${file}: ${at.join('.')} must be ["zh-CN", "en-US"] or ["zh-CN", "en-US", "zh-TW"] (null for a language left to what lies underneath)`);
+      (value as (string | null)[]).forEach((text, i) => {
+        if (text === null) return;
+        let tree = (out[LEAF_LANGS[i]] ??= {});
+        for (const step of at.slice(0, -1)) tree = (tree[step] ??= {}) as Tree;
+        tree[at[at.length - 1]] = text;
+      });
+    }
+  };
+  walk(json, []);
+  return out;
+}
+
+function handWrittenTexts(root: string): Partial<Record<Lang, Tree>>[] {
+  return handWrittenMessageFiles(root).map((file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+    return textsByLanguage(file, json);
+  });
 }
 
 /** The console's list of the first screen's texts, an input of the catalogues like the messages. */
@@ -113,7 +147,7 @@ export function splitTree(tree: Tree, paths: string[][]): [Tree, Tree] {
  * from schemas and resources) and the console's hand-written texts.
  */
 export async function emitCatalogues(root: string, declared: Record<Lang, Tree>): Promise<Record<string, string>> {
-  const written = await handWrittenTexts(root);
+  const written = handWrittenTexts(root);
   const project = (lang: Lang) => [declared[lang], ...written.map((m) => m[lang])].filter(isTree);
   const english = unwrap(englishPack);
   // English underneath the Chinese pack: a react-admin key it does not cover reads in English, not as a raw key.

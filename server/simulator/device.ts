@@ -19,7 +19,7 @@ import {
   type Protection,
   type Thresholds,
 } from '../../contract/deviceParams';
-import type { AckCode, AlarmKind, ChildAck, Command, Readings } from '../mqtt/protocol.js';
+import type { AckCode, AlarmKind, AlarmMessage, ChildAck, Command, Readings } from '../mqtt/protocol.js';
 import { reason, textOf } from '../http/envelope.js';
 import type { Reason } from '../../contract/reasons.js';
 import type { PlainReasonCode } from '../../contract/generated/reasons.js';
@@ -55,14 +55,8 @@ export interface CommandResult extends Outcome {
   upgrade?: { version: string; valid: boolean };
 }
 
-export interface AlarmEvent {
-  kind: AlarmKind;
-  field: keyof Readings;
-  value: number;
-  limit: number;
-  level: 'alarm' | 'trip';
-  active: boolean;
-}
+/** An alarm as the device raises or clears it; the connection layer adds whose it is and when. */
+export type AlarmEvent = Pick<AlarmMessage, 'kind' | 'field' | 'value' | 'limit' | 'level' | 'active'>;
 
 /** A device speaks zh-CN (docs/mqtt.md): its words are the catalogue's zh-CN texts (schemas/reasons/devices.json). */
 const says = (why: Reason | PlainReasonCode): string => textOf(typeof why === 'string' ? reason(why) : why);
@@ -117,6 +111,8 @@ export class SimDevice {
   reboots = 0;
   /** Delay before acknowledging, to imitate a slow device or link. */
   ackDelayMs = 0;
+  /** While set, acknowledgements wait for it: a command stays in flight exactly as long as a test needs. */
+  ackHeld: Promise<void> | null = null;
   /** Fixed values that replace the generated ones, for demos and tests. */
   overrides: Partial<Readings> = {};
   readonly activeAlarms = new Map<AlarmKind, Omit<AlarmEvent, 'active'>>();

@@ -212,6 +212,7 @@ class DeviceLink {
       ...(result.Children ? { Children: result.Children } : {}),
     };
     if (this.device.ackDelayMs > 0) await sleep(this.device.ackDelayMs);
+    if (this.device.ackHeld) await this.device.ackHeld;
     await this.publish('ack', ack, 1);
     if (result.followUp === 'telemetry') await this.publishTelemetry();
     else if (result.followUp === 'reboot') await this.reboot();

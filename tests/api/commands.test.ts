@@ -56,14 +56,16 @@ describe.each(deployments)('device commands on $backend with the $broker broker'
     expect((await s.call('/app/device/send-switch', { deviceId: id.DEV000010, onOff: 0 }, admin)).body.success).toBe(true);
     const again = await s.call('/app/device/send-switch', { deviceId: id.DEV000010, onOff: 1 }, admin);
     expect(again.body).toMatchObject({ success: false, message: '点击太频繁，休息一下' });
-    s.devices.simulator!.device('DEV000011')!.ackDelayMs = 3000;
+    // The device holds its acknowledgement until the second command has been answered, however slow the machine.
+    let release!: () => void;
+    s.devices.simulator!.device('DEV000011')!.ackHeld = new Promise<void>((resolve) => (release = resolve));
     const slow = s.call('/app/device/send-switch', { deviceId: id.DEV000011, onOff: 0 }, admin);
-    // The second command is sent once the first is in flight (a loaded machine may take a while to get there).
     await until(async () => (await s.sql(`select 1 from t_device_command where f_device_id = ${id.DEV000011} and f_state in ('pending', 'sent')`)).length > 0);
     const busy = await s.call('/app/device/send-switch', { deviceId: id.DEV000011, onOff: 1 }, agent);
+    release();
+    s.devices.simulator!.device('DEV000011')!.ackHeld = null;
     expect(busy.body).toMatchObject({ success: false, message: '信息发送中,请勿重复发送...' });
     expect((await slow).body.success).toBe(true);
-    s.devices.simulator!.device('DEV000011')!.ackDelayMs = 0;
   });
 
   it('refuses an offline device', async () => {

@@ -22,7 +22,7 @@ describe('message catalogues', () => {
     const zhCN = await catalogue(ROOT, 'zh-CN');
     const zhTW = await catalogue(ROOT, 'zh-TW');
     const enUS = await catalogue(ROOT, 'en-US');
-    // react-admin's pack, and the keys it lacks from app/i18n/messages.ts (no explicit zh-TW: converted)
+    // react-admin's pack, and the keys it lacks from app/i18n/messages.json (no explicit zh-TW: converted)
     expect(zhCN.ra.action.select_all_button).toBe('全选');
     expect(zhTW.ra.action.select_all_button).toBe('全選');
     expect(enUS.ra.action.select_all_button).toBe('Select all');
@@ -52,8 +52,10 @@ describe('message catalogues', () => {
 
   it('go stale when a hand-written text changes, and are regenerated from it', async () => {
     const dir = workspace();
-    const file = join(dir, 'app/i18n/messages.ts');
-    writeFileSync(file, readFileSync(file, 'utf8').replace("title: '智能设备与出租屋安全管理平台',", "title: '智能设备与出租屋安全管理平台',\n      motto: '设备安全，数据可靠',"));
+    const file = join(dir, 'app/i18n/messages.json');
+    const texts = JSON.parse(readFileSync(file, 'utf8'));
+    texts.app.motto = ['设备安全，数据可靠', null];
+    writeFileSync(file, JSON.stringify(texts, null, 2));
     expect(await stale(dir, { replay: false })).toEqual(['app/generated/catalogues/zh-CN.ts', 'app/generated/catalogues/zh-TW.ts']);
     await write(dir);
     expect(await stale(dir, { replay: false })).toEqual([]);

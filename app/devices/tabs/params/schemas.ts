@@ -6,7 +6,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import {
   CALIBRATION_DEFAULT, CALIBRATION_KEYS, PROTECTION_FLAG_KEYS, PROTECTION_VALUE_KEYS, THRESHOLD_DEFAULTS, THRESHOLD_RULES,
 } from '../../../../contract/deviceParams';
-import texts from '../shared/messages';
+import texts from '../shared/messages.json';
 
 export const UINT32_MAX = 4294967295;
 
@@ -16,7 +16,7 @@ const label = (translate: Translate, key: string) => translate(`deviceTab.params
 
 /** The spec's rule: a parameter whose (Chinese) label contains 使能 is an enable flag, shown as a switch. */
 export function isEnableFlag(key: string): boolean {
-  const zh = (texts['zh-CN'].deviceTab.params.fields as Record<string, string>)[key] ?? '';
+  const zh = (texts.deviceTab.params.fields as Record<string, (string | null)[]>)[key]?.[0] ?? '';
   return zh.includes('使能');
 }
 
