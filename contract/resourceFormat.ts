@@ -36,3 +36,27 @@ export type ScopeDecl =
       /** The column naming a system user who rents in the jurisdiction (tenants). */
       renting?: string;
     };
+
+/**
+ * A list's filter (resources/*.resource.json `list.filters`). `Label` is how its name is given: the
+ * declaration's words in every language (the generator's model), or the i18n key the console looks up.
+ */
+export interface ListFilter<Label> {
+  key: string;
+  op: 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'between';
+  field?: string;
+  fields?: string[];
+  selectBy?: { key: string; fields: Record<string, string> };
+  /** Match the fields on this relation's row instead of the entity's own (a house name for an alarm). */
+  relation?: string;
+  /** A custom input the list component offers; filters naming the same widget share it. */
+  widget?: string;
+  /** The filter's name where its field's label would be ambiguous (resources.<entity>.filters.<key>). */
+  label?: Label;
+  /** How the console asks for it: text box or select (default), hidden, the jurisdiction picker, or radio buttons. */
+  input?: 'text' | 'hidden' | 'jurisdiction' | 'radio';
+  /** A value always sent for this key (a hidden filter fixing the list). */
+  value?: string | number | boolean;
+  /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */
+  jurisdiction?: { kind: string; keys: Record<string, string> };
+}

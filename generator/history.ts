@@ -189,27 +189,19 @@ export interface Plan {
   tables: string[];
 }
 
+/** The kinds of statement of a plan, in the order a migration runs them: renames and drops of what is in the way first, drops of what is gone last. */
+const STEP_ORDER = ['renameTables', 'renameColumns', 'dropConstraints', 'dropIndexes', 'renameIndexes', 'renameConstraints', 'createTables',
+  'addColumns', 'alterColumns', 'createIndexes', 'addConstraints', 'dropColumns', 'dropTables'] as const;
+type Steps = Record<(typeof STEP_ORDER)[number], string[]>;
+
 /** The statements that turn the snapshot `prev` into the schemas of `model`, in a data-safe order. */
 export function plan(prev: TableSnapshot[], model: Model, dropTables: string[] = []): Plan {
   const problems: Problem[] = [];
   const prevBy = new Map(prev.map((t) => [t.table, t]));
   const used = new Set<string>();
   const touched = new Set<string>();
-  const steps = {
-    renameTables: [] as string[],
-    renameColumns: [] as string[],
-    dropConstraints: [] as string[],
-    dropIndexes: [] as string[],
-    renameIndexes: [] as string[],
-    renameConstraints: [] as string[],
-    createTables: [] as string[],
-    addColumns: [] as string[],
-    alterColumns: [] as string[],
-    createIndexes: [] as string[],
-    addConstraints: [] as string[],
-    dropColumns: [] as string[],
-    dropTables: [] as string[],
-  };
+  // The statements of each kind, run in this order (Object.values keeps it).
+  const steps = Object.fromEntries(STEP_ORDER.map((kind) => [kind, [] as string[]])) as Steps;
 
   for (const entity of migrationOrder(model)) {
     const next = tableOf(entity, model);

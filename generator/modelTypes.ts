@@ -1,5 +1,5 @@
 /** The shapes of the generator's model (generator/model.ts reads the declarations into them). */
-import type { ScopeDecl, VariantBy } from '../contract/resourceFormat';
+import type { ListFilter, ScopeDecl, VariantBy } from '../contract/resourceFormat';
 
 /** The standard actions the CRUD engine serves; any other endpoint needs a handler (or `set`). */
 export const STANDARD_ACTIONS = ['list', 'get', 'save', 'delete', 'status', 'all'] as const;
@@ -123,25 +123,7 @@ export interface Endpoint {
   variantBy?: VariantBy;
 }
 
-export interface Filter {
-  key: string;
-  op: 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'between';
-  field?: string;
-  fields?: string[];
-  selectBy?: { key: string; fields: Record<string, string> };
-  /** Match the fields on this relation's row instead of the entity's own (a house name for an alarm). */
-  relation?: string;
-  /** A custom input the list component offers; filters naming the same widget share it. */
-  widget?: string;
-  /** The filter's name where its field's label would be ambiguous (resources.<entity>.filters.<key>). */
-  label?: I18n;
-  /** How the console asks for it: text box or select (default), hidden, the jurisdiction picker, or radio buttons. */
-  input?: 'text' | 'hidden' | 'jurisdiction' | 'radio';
-  /** A value always sent for this key (a hidden filter fixing the list). */
-  value?: string | number | boolean;
-  /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */
-  jurisdiction?: { kind: string; keys: Record<string, string> };
-}
+export type Filter = ListFilter<I18n>;
 
 /**
  * A column shown as a link for holders of `permission`: `target` opens what the row's `idField` names —

@@ -62,26 +62,13 @@ async function connect() {
 
 function open(ticket: string) {
   source = new EventSource(callUrl('live.events', {}, { ticket }));
-  source.addEventListener('device', (m) => {
-    const e = JSON.parse((m as MessageEvent).data) as DeviceEvent;
-    for (const l of listeners) l.device?.(e);
-  });
-  source.addEventListener('deviceAlarm', (m) => {
-    const e = JSON.parse((m as MessageEvent).data) as DeviceAlarmEvent;
-    for (const l of listeners) l.deviceAlarm?.(e);
-  });
-  source.addEventListener('alarm', (m) => {
-    const e = JSON.parse((m as MessageEvent).data) as AlarmEvent;
-    for (const l of listeners) l.alarm?.(e);
-  });
-  source.addEventListener('message', (m) => {
-    const e = JSON.parse((m as MessageEvent).data) as InboxEvent;
-    for (const l of listeners) l.message?.(e);
-  });
-  source.addEventListener('deviceImport', (m) => {
-    const e = JSON.parse((m as MessageEvent).data) as DeviceImportProgress;
-    for (const l of listeners) l.deviceImport?.(e);
-  });
+  // Each kind of event goes to the listeners that asked for it, by the same name.
+  for (const kind of ['device', 'deviceAlarm', 'alarm', 'message', 'deviceImport'] as const) {
+    source.addEventListener(kind, (m) => {
+      const e = JSON.parse((m as MessageEvent).data) as never;
+      for (const l of listeners) (l[kind] as ((e: never) => void) | undefined)?.(e);
+    });
+  }
   source.addEventListener('broker', (m) => {
     broker = (JSON.parse((m as MessageEvent).data) as { state: BrokerState }).state;
     for (const l of listeners) l.broker?.(broker);

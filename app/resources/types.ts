@@ -3,6 +3,7 @@
  * (react-admin conventions: resources.<entity>.fields.<field>), resolved with useTranslate().
  */
 import type { ComponentType } from 'react';
+import type { ListFilter } from '../../contract/resourceFormat';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'date-time' | 'date';
 
@@ -46,25 +47,8 @@ export interface FieldConfig {
   messages: Record<string, string>;
 }
 
-export interface FilterConfig {
-  key: string;
-  op: 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'between';
-  field?: string;
-  fields?: string[];
-  selectBy?: { key: string; fields: Record<string, string> };
-  /** The fields are the related row's (x-db.relations), matched by the server. */
-  relation?: string;
-  /** A custom input the list component offers; filters naming the same widget share it. */
-  widget?: string;
-  /** i18n key of the label, when the field is not the entity's own (a relation's). */
-  label?: string;
-  /** How the console asks for it: text box or select (default), hidden, or the jurisdiction picker. */
-  input?: 'text' | 'hidden' | 'jurisdiction' | 'radio';
-  /** A value always sent for this key (a hidden filter fixing the list). */
-  value?: string | number | boolean;
-  /** input jurisdiction: the picker's kind and the condition key each chosen level fills. */
-  jurisdiction?: { kind: string; keys: Record<string, string> };
-}
+/** A list's filter, its name an i18n key. */
+export type FilterConfig = ListFilter<string>;
 
 export interface ResourceConfig {
   /** Entity name, also the react-admin resource name and the data provider key; a list variant's own name. */
