@@ -126,6 +126,7 @@ async function claim(ctx: CommandContext, req: CommandRequest, now: Date): Promi
         fPayload: JSON.stringify(req.command),
         fState: offline ? 'failed' : 'pending',
         fMessage: offline ? textOf(reason('command.offline')) : null,
+        fReason: offline ? JSON.stringify(reason('command.offline')) : null,
         fIntime: now,
         fDoneTime: offline ? now : null,
         fReplica: REPLICA_ID,
@@ -155,7 +156,7 @@ async function applyState(db: DB, device: { fId: number; fNumber: string }, stat
 async function finish(db: DB, id: number, outcome: Omit<CommandOutcome, 'commandId'>, now: Date) {
   await db
     .updateTable('t_device_command')
-    .set({ fState: outcome.state, fMessage: outcome.message, fResult: outcome.ack ? JSON.stringify(outcome.ack) : null, fDoneTime: now })
+    .set({ fState: outcome.state, fMessage: outcome.message, fReason: JSON.stringify(outcome.reason), fResult: outcome.ack ? JSON.stringify(outcome.ack) : null, fDoneTime: now })
     .where('fId', '=', id)
     .execute();
 }
@@ -199,7 +200,7 @@ export async function sendCommand(ctx: CommandContext, req: CommandRequest): Pro
 export async function sweepCommands(db: DB, now = new Date()): Promise<number> {
   const ended = await db
     .updateTable('t_device_command')
-    .set({ fState: 'timed_out', fMessage: textOf(reason('command.abandoned')), fDoneTime: now })
+    .set({ fState: 'timed_out', fMessage: textOf(reason('command.abandoned')), fReason: JSON.stringify(reason('command.abandoned')), fDoneTime: now })
     .where('fState', 'in', ['pending', 'sent'])
     .where('fIntime', '<', new Date(now.getTime() - COMMAND_DEADLINE_MS))
     .returning('fId')

@@ -74,6 +74,7 @@ const DEVICE_STATE = S.nullable({ type: 'object', additionalProperties: {}, desc
 const COMMAND_ROW = S.object({
   fId: { type: 'integer' }, fBid: { type: 'string' }, fName: S.string(), fSource: { type: 'string' }, fState: { type: 'string', description: 'pending, sent, done, failed …' },
   fMessage: S.string(), fIntime: S.string(), fDoneTime: S.string(),
+  reason: { $ref: '#/components/schemas/Reason', description: 'why the command ended, in the caller\'s language (absent on records older than the code)' },
 });
 
 const bit = (v: unknown, why: 'command.switchInvalid' | 'command.lockInvalid'): 0 | 1 => {
@@ -321,19 +322,21 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     call: 'command.log',
     data: S.pageOf(COMMAND_ROW),
     body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
-    handler: async ({ user, body }) => {
+    handler: async ({ user, body, request }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const size = Math.min(Math.max(Number(body.size) || 10, 1), 100);
       const current = pageNumber(body.current);
       const base = ctx.db.selectFrom('t_device_command').where('fDeviceId', '=', d.fId);
       const { total } = (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number };
       const rows = await base
-        .select(['fId', 'fBid', 'fName', 'fSource', 'fState', 'fMessage', 'fIntime', 'fDoneTime'])
+        .select(['fId', 'fBid', 'fName', 'fSource', 'fState', 'fMessage', 'fReason', 'fIntime', 'fDoneTime'])
         .orderBy('fId', 'desc')
         .limit(size)
         .offset((current - 1) * size)
         .execute();
-      return { records: rows.map((r) => formatRow(r, ctx.timeZone)), total: Number(total), current, size };
+      const language = languageOfRequest(request);
+      const records = rows.map(({ fReason, ...r }) => ({ ...formatRow(r, ctx.timeZone), ...(fReason ? { reason: answered(JSON.parse(fReason as string) as Reason, language) } : {}) }));
+      return { records, total: Number(total), current, size };
     },
   });
 

@@ -43,7 +43,14 @@ describe.each(deployments)('device commands on $backend with the $broker broker'
     const rows = await s.sql(`select f_state, f_bid from t_device_command where f_device_id = ${id.DEV000009} order by f_id`);
     expect(rows.map((r) => r.fState)).toEqual(['acknowledged', 'acknowledged']);
     const log = await s.call('/app/device/commands', { deviceId: id.DEV000009 }, admin);
-    expect(log.body.data.records[0]).toMatchObject({ fState: 'acknowledged', fBid: 'switch' });
+    expect(log.body.data.records[0]).toMatchObject({ fState: 'acknowledged', fBid: 'switch', reason: { code: 'command.sent', text: on.body.message } });
+    // The log words why a command ended in the caller's language, from the stored code.
+    const english = await fetch(`${s.url}/app/device/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: admin, 'accept-language': 'en-US' },
+      body: JSON.stringify({ deviceId: id.DEV000009 }),
+    }).then((r) => r.json());
+    expect(english.data.records[0].reason.text).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it('reaches a gateway child through its gateway', async () => {

@@ -21,6 +21,8 @@ interface CommandRecord {
   fName: string | null;
   fState: 'pending' | 'sent' | 'acknowledged' | 'failed' | 'timed_out';
   fMessage: string | null;
+  /** Why it ended, in the console's language (records written before reasons were kept have only fMessage). */
+  reason?: { text: string };
   fIntime: string;
 }
 
@@ -208,8 +210,8 @@ function StatusTab({ device, reload }: DeviceTabProps) {
                   <TableCell>
                     <Chip size="small" variant="outlined" color={STATE_COLOR[r.fState] ?? 'default'} label={translate(`deviceTab.status.state.${r.fState}`, { _: r.fState })} />
                   </TableCell>
-                  <TableCell sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.fMessage ?? ''}>
-                    {r.fMessage ?? '-'}
+                  <TableCell sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.reason?.text ?? r.fMessage ?? ''}>
+                    {r.reason?.text ?? r.fMessage ?? '-'}
                   </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.fIntime}</TableCell>
                 </TableRow>
