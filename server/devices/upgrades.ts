@@ -100,7 +100,8 @@ export async function applyProgress(db: DB, event: ProgressEvent) {
     p.step === 'done'
       ? { fStatus: UPGRADE.success, fProgress: 100, fMessage: null }
       : p.step === 'failed'
-        ? { fStatus: UPGRADE.failed, fMessage: p.message ?? zh('upgrade.failed') }
+        ? // The record keeps the device's own words only: the status says it failed, in any language.
+          { fStatus: UPGRADE.failed, fMessage: p.message ?? null }
         : { fProgress: Number(p.progress) || 0 };
   const ended = await db
     .updateTable('t_firmware_update_device')
