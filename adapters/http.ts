@@ -3,18 +3,12 @@
  * a fresh token taken from the `authorization` response header, the HTTP 700 / 401 / 500 rules, and the
  * language of the server's reasons (`Accept-Language`; a refusal's text is the console's by its code).
  */
-import { isReason, type AnsweredReason } from '../contract/reasons';
+import { isReason } from '../contract/reasons';
+import type { Envelope } from '../contract/envelope';
 import type { ReasonCode } from '../contract/generated/reasons';
 import { currentLocale, reasonText } from './i18nProvider';
 
-export interface Envelope<T = unknown> {
-  code: number;
-  success: boolean;
-  message: string;
-  data: T;
-  /** Why, by code (docs/api.md, "Refusals and notices"); absent from a legacy backend's answers. */
-  reason?: AnsweredReason;
-}
+export type { Envelope };
 
 export const TOKEN_KEY = 'token';
 

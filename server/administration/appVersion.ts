@@ -9,8 +9,8 @@ import { rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
-import { Answer, registerCall } from '../http/route';
+import { Answer } from '../http/route';
+import { registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { describeCall } from '../http/calls';
@@ -65,48 +65,45 @@ export async function beforeDelete(row: Row) {
 export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext, dataDir: string) {
   appDir = join(dataDir, 'uploads', 'app');
 
-  void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: APP_LIMIT_BYTES, files: 1, fields: 10 } });
-    registerCall(scope, ctx, {
-      call: 'upload.appPackage',
-      data: S.object({ fAppFile: { type: 'string' }, originalName: S.string(), size: { type: 'integer' } }),
-      upload: { field: 'file', accept: 'apk, ipa, wgt, zip', maxBytes: APP_LIMIT_BYTES },
-      write: true,
-      handler: async ({ request, user }) => {
-        if (!user || !['updatePlatform:add', 'updatePlatform:edit'].some((c) => user.permissions.has(c))) throw new Forbidden();
-        // A declared length over the limit is refused before a byte is read.
-        if (Number(request.headers['content-length'] ?? 0) > APP_LIMIT_BYTES + 1024 * 1024) throw refuse('appVersion.tooLarge');
-        if (!request.isMultipart()) throw refuse('upload.noFile');
-        const part = await request.file();
-        if (!part) throw refuse('upload.noFile');
-        const ext = extname(part.filename ?? '').slice(1).toLowerCase();
-        if (!EXTENSIONS.has(ext)) {
-          part.file.resume();
-          // The spec's wording names only apk and ipa, although png is accepted too.
-          throw refuse('appVersion.badFormat');
-        }
-        mkdirSync(appDir, { recursive: true });
-        const name = `${randomUUID().replace(/-/g, '')}.${ext}`;
-        const path = join(appDir, name);
-        try {
-          await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
-        } catch (error) {
-          await rm(path, { force: true });
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('appVersion.tooLarge');
-          throw error;
-        }
-        if (part.file.truncated) {
-          await rm(path, { force: true });
-          throw refuse('appVersion.tooLarge');
-        }
-        const size = statSync(path).size;
-        if (!size) {
-          await rm(path, { force: true });
-          throw refuse('upload.noFile');
-        }
-        return new Answer({ fAppFile: name, originalName: part.filename, size }, reason('appVersion.uploaded'));
-      },
-    });
+  registerUpload(app, ctx, {
+    call: 'upload.appPackage',
+    data: S.object({ fAppFile: { type: 'string' }, originalName: S.string(), size: { type: 'integer' } }),
+    upload: { field: 'file', accept: 'apk, ipa, wgt, zip', maxBytes: APP_LIMIT_BYTES },
+    write: true,
+    handler: async ({ request, user }) => {
+      if (!user || !['updatePlatform:add', 'updatePlatform:edit'].some((c) => user.permissions.has(c))) throw new Forbidden();
+      // A declared length over the limit is refused before a byte is read.
+      if (Number(request.headers['content-length'] ?? 0) > APP_LIMIT_BYTES + 1024 * 1024) throw refuse('appVersion.tooLarge');
+      if (!request.isMultipart()) throw refuse('upload.noFile');
+      const part = await request.file();
+      if (!part) throw refuse('upload.noFile');
+      const ext = extname(part.filename ?? '').slice(1).toLowerCase();
+      if (!EXTENSIONS.has(ext)) {
+        part.file.resume();
+        // The spec's wording names only apk and ipa, although png is accepted too.
+        throw refuse('appVersion.badFormat');
+      }
+      mkdirSync(appDir, { recursive: true });
+      const name = `${randomUUID().replace(/-/g, '')}.${ext}`;
+      const path = join(appDir, name);
+      try {
+        await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+      } catch (error) {
+        await rm(path, { force: true });
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('appVersion.tooLarge');
+        throw error;
+      }
+      if (part.file.truncated) {
+        await rm(path, { force: true });
+        throw refuse('appVersion.tooLarge');
+      }
+      const size = statSync(path).size;
+      if (!size) {
+        await rm(path, { force: true });
+        throw refuse('upload.noFile');
+      }
+      return new Answer({ fAppFile: name, originalName: part.filename, size }, reason('appVersion.uploaded'));
+    },
   });
 
   // Served without a token: the apps fetch their update by this address, and a console link has no header.

@@ -9,6 +9,7 @@ import type { PlainReasonCode } from '../../contract/generated/reasons';
 import { save } from '../crud/engine';
 import type { CallContext } from '../crud/types';
 import { INT_MAX, isId } from '../http/guard';
+import { forest } from './forest';
 
 type Row = Record<string, unknown>;
 
@@ -39,13 +40,7 @@ export async function rowsOf(ctx: CallContext, t: CodeTree): Promise<Row[]> {
 export function buildTree(rows: Row[], t: CodeTree): TreeNode[] {
   const nodes = new Map<number, TreeNode>();
   for (const r of rows) nodes.set(Number(r[t.code]), { ...r, id: Number(r[t.code]), title: String(r[t.title] ?? ''), parentId: Number(r[t.parent] ?? 0), children: [] });
-  const roots: TreeNode[] = [];
-  for (const n of nodes.values()) {
-    const parent = n.parentId ? nodes.get(n.parentId) : undefined;
-    if (parent && parent !== n) parent.children.push(n);
-    else roots.push(n);
-  }
-  return roots;
+  return forest(nodes);
 }
 
 function descendants(rows: Row[], t: CodeTree, code: number): Set<number> {

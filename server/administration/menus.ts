@@ -9,6 +9,8 @@ import type { CallContext } from '../crud/types';
 import { NotFound, Refusal, reason, refuse } from '../http/envelope';
 import { fieldReason, fieldRefusal } from '../crud/validate';
 import type { DB } from '../db';
+import { bodyText } from '../http/guard';
+import { forest } from './forest';
 
 export const MENU_CODES = { list: 'menu:list', add: 'menu:add', edit: 'menu:edit', del: 'menu:del' };
 
@@ -38,19 +40,7 @@ export async function menuRows(db: DB): Promise<MenuRow[]> {
 
 /** Rows as a tree by parentId; a row whose parent is gone is shown at the top rather than lost. */
 export function buildTree(rows: MenuRow[], checked?: Set<number>): TreeNode[] {
-  const byId = new Map<number, TreeNode>(rows.map((r) => [r.id, { ...r, title: r.menuName, ...(checked ? { checked: checked.has(r.id) } : {}), children: [] }]));
-  const roots: TreeNode[] = [];
-  for (const node of byId.values()) {
-    const parent = node.parentId ? byId.get(node.parentId) : undefined;
-    if (parent && parent !== node) parent.children.push(node);
-    else roots.push(node);
-  }
-  return roots;
-}
-
-function text(body: Record<string, unknown>, key: string): string {
-  const v = body[key];
-  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
+  return forest(new Map<number, TreeNode>(rows.map((r) => [r.id, { ...r, title: r.menuName, ...(checked ? { checked: checked.has(r.id) } : {}), children: [] }])));
 }
 
 export const tree = async ({ db }: CallContext) => buildTree(await menuRows(db));
@@ -68,11 +58,11 @@ export async function save(ctx: CallContext) {
   const refused = (field: string, rule: string) => new Refusal(fieldReason(ctx.entity, field, rule));
   const id = Number(body.id ?? body.fId) || 0;
   const type = Number(body.fPermissionType) === 2 ? 2 : 1;
-  const name = text(body, 'menuName');
-  const code = text(body, 'permissions');
-  const uri = text(body, 'menuUri');
-  const icon = text(body, 'icon');
-  const sortRaw = text(body, 'sort');
+  const name = bodyText(body, 'menuName');
+  const code = bodyText(body, 'permissions');
+  const uri = bodyText(body, 'menuUri');
+  const icon = bodyText(body, 'icon');
+  const sortRaw = bodyText(body, 'sort');
   if (!name) throw refused('menuName', 'required');
   if (!code) throw refused('permissions', 'required');
   // A button permission has no address or icon of its own.
@@ -99,7 +89,7 @@ export async function save(ctx: CallContext) {
     fPermissionType: type,
     menuUri: uri || null,
     icon: icon || null,
-    component: text(body, 'component') || null,
+    component: bodyText(body, 'component') || null,
     sort,
     permissions: code,
   };

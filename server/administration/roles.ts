@@ -12,17 +12,12 @@ import { fieldReason } from '../crud/validate';
 import { ROLES } from '../db/menus';
 import { buildTree, menuRows } from './menus';
 import { pageAt, containing } from '../crud/query';
-import { isId } from '../http/guard';
+import { bodyText, isId } from '../http/guard';
 
 export const ROLE_CODES = { list: 'role:list', add: 'role:add', edit: 'role:edit', del: 'role:del', setPermissions: 'role:setPermissions' };
 
 /** The sessions and registration find these roles by alias. */
 const BUILT_IN = new Set(ROLES.map((r) => r.alias));
-
-function text(body: Record<string, unknown>, key: string): string {
-  const v = body[key];
-  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
-}
 
 function idOf(body: Record<string, unknown>): number {
   const id = Number(body.id ?? body.fId);
@@ -39,7 +34,7 @@ function nodeIds(value: unknown): number[] {
 export async function list(ctx: CallContext) {
   const { db, body } = ctx;
   const condition = (body.condition && typeof body.condition === 'object' ? body.condition : {}) as Record<string, unknown>;
-  const name = text(condition, 'name') || text(condition, 'keyword');
+  const name = bodyText(condition, 'name') || bodyText(condition, 'keyword');
   let q = db.selectFrom('t_sys_role');
   if (name) q = q.where((eb) => eb.or([eb('name', 'ilike', containing(name)), eb('alias', 'ilike', containing(name))]));
   const query = q
@@ -62,8 +57,8 @@ const fieldRefused = (ctx: CallContext, field: string, rule: string) => new Refu
 export async function save(ctx: CallContext) {
   const { db, body } = ctx;
   const id = Number(body.id ?? body.fId) || 0;
-  const name = text(body, 'name');
-  const alias = text(body, 'alias');
+  const name = bodyText(body, 'name');
+  const alias = bodyText(body, 'alias');
   if (!name) throw fieldRefused(ctx, 'name', 'required');
   if (!alias) throw fieldRefused(ctx, 'alias', 'required');
   if (name.length > 50) throw fieldRefused(ctx, 'name', 'maxLength');

@@ -10,9 +10,8 @@
  * others the people renting in their jurisdiction), tenants, staff and the profile's people alike. The template,
  * the Excel import and the export are file calls registered by registerUserFileRoutes.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import multipart from '@fastify/multipart';
-import { Answer, authenticate, registerCall } from '../http/route';
+import type { FastifyInstance } from 'fastify';
+import { Answer, authenticate } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S, answers, takes } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
@@ -20,7 +19,7 @@ import type { DeclaredCallName } from '../../contract/generated/calls';
 import { Forbidden, NotFound, Refusal, reason, refuse, textOf } from '../http/envelope';
 import { REASONS, type PlainReasonCode, type ReasonCode } from '../../contract/generated/reasons';
 import { LANGUAGES } from '../../contract/reasons';
-import { isId, storedIdList } from '../http/guard';
+import { bodyText, isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames } from '../auth/jurisdiction';
 import { maskRows, scopeQuery } from '../crud/scope';
 import { hashPassword } from '../auth/passwords';
@@ -33,7 +32,8 @@ import { entity, pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
 import { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from '../security';
-import { attachment } from '../http/files';
+import { sendFile } from '../http/files';
+import { registerSheetImport } from '../http/upload';
 import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, templateBook, XLSX_TYPE } from '../platform';
 
 const TENANT = 2;
@@ -47,11 +47,6 @@ const PHONE = /^1[3-9]\d{9}$/;
 
 /** The only columns of t_sys_user an answer may carry. */
 const PUBLIC_COLUMNS = ['fId', 'fChineseName', 'fPhone', 'fAdmin', 'fUserType', 'fStatus', 'fPic', 'fExpireTime', 'fAreaIds', 'streets', 'fCreateTime', 'fLastloginDate'] as const;
-
-function text(body: Record<string, unknown>, key: string): string {
-  const v = body[key];
-  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
-}
 
 function idOf(body: Record<string, unknown>): number {
   const id = body.fId ?? body.id;
@@ -195,10 +190,10 @@ const fieldRefused = (field: string, rule: string) => new Refusal(fieldReason(en
 async function checkUser(db: DB, body: Record<string, unknown>, creating: boolean) {
   const adminRaw = body.fAdmin;
   if (adminRaw === undefined || adminRaw === null || adminRaw === '' || ![0, 1, 2].includes(Number(adminRaw))) throw fieldRefused('fAdmin', 'required');
-  const name = text(body, 'fChineseName');
+  const name = bodyText(body, 'fChineseName');
   if (!name) throw fieldRefused('fChineseName', 'required');
   if (name.length > 50) throw fieldRefused('fChineseName', 'maxLength');
-  const phone = text(body, 'fPhone');
+  const phone = bodyText(body, 'fPhone');
   if (!phone) throw fieldRefused('fPhone', 'required');
   if (!PHONE.test(phone)) throw fieldRefused('fPhone', 'pattern');
   const roles = roleIds(body.roles ?? body.roleids ?? body.fRoleIds);
@@ -208,14 +203,14 @@ async function checkUser(db: DB, body: Record<string, unknown>, creating: boolea
   if (password && password.length < 6) throw refuse('password.tooShort');
   // The form sends the confirmation; other callers may leave it out.
   if (password && body.passwordCheck !== undefined && body.passwordCheck !== password) throw refuse('password.mismatch');
-  const pic = text(body, 'fPic');
+  const pic = bodyText(body, 'fPic');
   // The avatar is a picture field (schemas/user: "format": "picture"): an uploaded name or an http(s) address.
   if (pic && !isPicture(pic)) throw fieldRefusal(entity('user'), 'fPic', 'format');
   const known = await db.selectFrom('t_sys_role').select('id').where('id', 'in', roles).execute();
   if (known.length !== roles.length) throw refuse('user.roleMissing');
   const statusRaw = body.fStatus;
   const status = statusRaw === undefined || statusRaw === null || statusRaw === '' ? undefined : Number(statusRaw) === 0 ? 0 : 1;
-  const expire = text(body, 'fExpireTime');
+  const expire = bodyText(body, 'fExpireTime');
   const values: Record<string, unknown> = {
     fChineseName: name,
     fPhone: phone,
@@ -448,9 +443,6 @@ function searchOf(raw: unknown): Record<string, unknown> {
   }
 }
 
-const sendXlsx = (reply: FastifyReply, data: Buffer, name: string, fallback: string) =>
-  reply.header('content-disposition', attachment(name, fallback)).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(data);
-
 export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) {
   void app.register(async (scope) => {
     // The legacy export is a browser form post: its fields are the search (`json`) and the session's token.
@@ -470,7 +462,7 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
           const user = await authenticate(ctx, request, reply);
           if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
           const { token: _token, ...search } = form;
-          return sendXlsx(reply, await make(searchOf(search), user), name, fallback);
+          return sendFile(reply, await make(searchOf(search), user), XLSX_TYPE, name, fallback);
         },
       });
     };
@@ -479,20 +471,15 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     fileRoute('sheet.userTemplate', () => templateWorkbook(), sheetText('sheet.userTemplateFile'), 'users-template.xlsx');
   });
 
-  void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: SHEET_LIMIT_BYTES, files: 1, fields: 10 } });
-    registerCall(scope, ctx, {
-      call: 'sheet.userImport',
-      data: S.imported(),
-      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: SHEET_LIMIT_BYTES },
-      write: true,
-      handler: async ({ user, request }) => {
-        const { data } = await receiveSheet(request);
-        const result = await importUsers(ctx, data);
-        await importFinished(ctx, user!, result);
-        return new Answer(result, reason('import.done', { count: result.imported }));
-      },
-    });
+  registerSheetImport(app, ctx, {
+    call: 'sheet.userImport',
+    maxBytes: SHEET_LIMIT_BYTES,
+    handler: async ({ user, request }) => {
+      const { data } = await receiveSheet(request);
+      const result = await importUsers(ctx, data);
+      await importFinished(ctx, user!, result);
+      return new Answer(result, reason('import.done', { count: result.imported }));
+    },
   });
 }
 

@@ -6,6 +6,7 @@ import { Refusal, reason, refuse } from '../http/envelope';
 import { fieldReason } from '../crud/validate';
 import { entities } from '../generated/entities';
 import { S } from '../http/catalog';
+import { bodyText } from '../http/guard';
 import { checkPassword, hashPassword } from './passwords';
 import { loadUser, menusFor, publicUser } from './users';
 import type { User } from '../crud/types';
@@ -13,11 +14,6 @@ import type { User } from '../crud/types';
 const PHONE = /^1[345789]\d{9}$/;
 /** Self-registered users get this one fixed role. */
 export const DEFAULT_ROLE_ALIAS = 'user';
-
-function text(body: Record<string, unknown>, key: string): string {
-  const v = body[key];
-  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
-}
 
 /** The password rules shared by registration and password change (spec 002 §5). */
 function checkNewPassword(password: string, confirm: string | undefined) {
@@ -53,7 +49,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     perMinute: LOGIN_RATE_LIMIT,
     perAccountPerMinute: LOGIN_ACCOUNT_RATE_LIMIT,
     handler: async ({ body, request }) => {
-      const userName = text(body, 'userName');
+      const userName = bodyText(body, 'userName');
       const password = typeof body.password === 'string' ? body.password : '';
       if (!userName) throw refuse('session.accountRequired');
       if (!password) throw refuse('password.required');
@@ -130,8 +126,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     permission: null,
     write: true,
     handler: async ({ body }) => {
-      const name = text(body, 'fChineseName');
-      const phone = text(body, 'fPhone');
+      const name = bodyText(body, 'fChineseName');
+      const phone = bodyText(body, 'fPhone');
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';
       // The user form's own rules and words (schemas/user.schema.json).
       const refused = (field: string, rule: string) => new Refusal(fieldReason(entities.user, field, rule));

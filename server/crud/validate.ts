@@ -3,28 +3,15 @@
  * fields pass, required ones must be present and non-empty, and each failure answers with the spec's
  * message for that field and rule.
  */
-import { Ajv } from 'ajv';
-import type { ValidateFunction } from 'ajv';
 import { Refusal, reason, textOf, type Reason, type ReasonCode } from '../http/envelope';
 import type { EntityModel, User } from './types';
 import { isAdmin } from './types';
 import { cleanHtmlFields } from './html';
 import { formatTime } from './format';
-import { PICTURE_FORMATS } from '../../contract/picture';
+import { schemaChecker } from '../http/schemas';
 
-const ajv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
-// A picture field (`"format": "picture"` / `"pictures"`) holds an uploaded name or an http(s) address.
-for (const [name, validate] of Object.entries(PICTURE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
-const compiled = new WeakMap<EntityModel, ValidateFunction>();
-
-function validator(entity: EntityModel): ValidateFunction {
-  let v = compiled.get(entity);
-  if (!v) {
-    v = ajv.compile(entity.body);
-    compiled.set(entity, v);
-  }
-  return v;
-}
+const checker = schemaChecker({ allErrors: false, coerceTypes: true, strict: false });
+const validator = (entity: EntityModel) => checker(entity.body);
 
 function empty(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

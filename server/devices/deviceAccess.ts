@@ -9,6 +9,7 @@ export interface VisibleDevice {
   fNumber: string;
   fName: string | null;
   fTypeId: number | null;
+  fProductId: number | null;
   fUserId: number | null;
   tOnline: number | null;
 }

@@ -4,8 +4,8 @@
  */
 import { refuse } from '../http/envelope';
 import type { CallContext } from '../crud/types';
-import { present, scoped } from '../crud/engine';
-import { requireDevice, scopeByDevice } from './deviceTiming';
+import { scopeByDevice, settleDeviceRow } from './deviceTiming';
+import { rowsOfDevice } from './deviceRows';
 
 type Row = Record<string, unknown>;
 
@@ -17,10 +17,7 @@ const DEFAULTS: Row = { fSwitch: 1, fMin: 0, fMax: 100, fAlarmOne: 100, fAlarmTw
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
 export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
-  if (!existing || (values.fDeviceId !== undefined && values.fDeviceId !== existing.fDeviceId)) await requireDevice(ctx, values.fDeviceId);
-  for (const [field, value] of Object.entries(DEFAULTS)) {
-    if (values[field] === null || (!existing && values[field] === undefined)) values[field] = value;
-  }
+  await settleDeviceRow(values, ctx, existing, DEFAULTS);
   const merged = { ...existing, ...values };
   if (blank(merged.fUnit)) throw refuse('device.cabinet.unitRequired');
   if (Number(merged.fMin) > Number(merged.fMax)) throw refuse('device.cabinet.minAboveMax');
@@ -29,14 +26,4 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 }
 
 /** Every row of one device (`{ fDeviceId }`), by channel. */
-export async function listOfDevice(ctx: CallContext) {
-  const condition = (ctx.body.condition ?? {}) as Row;
-  const deviceId = Number(ctx.body.fDeviceId ?? condition.fDeviceId);
-  if (!Number.isInteger(deviceId) || deviceId <= 0) throw refuse('device.required');
-  const rows = await scoped(ctx, ctx.entity, ctx.user)
-    .where('t_device_alarm_cabinet.fDeviceId', '=', deviceId)
-    .orderBy('t_device_alarm_cabinet.fSwitch')
-    .orderBy('t_device_alarm_cabinet.fId')
-    .execute();
-  return present(ctx, ctx.entity, rows);
-}
+export const listOfDevice = rowsOfDevice('fSwitch');

@@ -11,7 +11,7 @@ import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { applyFilters, pageRequest, searchesText } from '../crud/query';
 import { validateBody } from '../crud/validate';
 import { scope as deviceScope } from './device';
-import { idList } from '../http/guard';
+import { batchRows, idList } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -116,12 +116,20 @@ export async function requireDevice(ctx: CallContext, deviceId: unknown, options
   return device;
 }
 
-/** Blank defaulted fields take their defaults, and the next run follows from time, validity and state. */
-export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
-  if (!existing || (values.fDeviceId !== undefined && values.fDeviceId !== existing.fDeviceId)) await requireDevice(ctx, values.fDeviceId, { timers: true });
-  for (const [field, value] of Object.entries(DEFAULTS)) {
+/**
+ * How a save of a device-owned row starts: a new row, or one moved to another device, must name a device
+ * the user may see; a field sent as null, or left out of a new row, takes its default.
+ */
+export async function settleDeviceRow(values: Row, ctx: CallContext, existing: Row | undefined, defaults: Row, options: { timers?: boolean } = {}) {
+  if (!existing || (values.fDeviceId !== undefined && values.fDeviceId !== existing.fDeviceId)) await requireDevice(ctx, values.fDeviceId, options);
+  for (const [field, value] of Object.entries(defaults)) {
     if (values[field] === null || (!existing && values[field] === undefined)) values[field] = value;
   }
+}
+
+/** Blank defaulted fields take their defaults, and the next run follows from time, validity and state. */
+export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) {
+  await settleDeviceRow(values, ctx, existing, DEFAULTS, { timers: true });
   if (!existing) values.fUserId = ctx.user.fId;
   const merged = { ...existing, ...values };
   values.fRunNextTime = Number(merged.fState) === 1 ? nextRunTime(String(merged.fTime), Number(merged.fValidType), new Date(), ctx.timeZone) : null;
@@ -129,12 +137,6 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 
 // ---------------------------------------------------------------------------------------------------
 // Handlers
-
-function itemsOf(body: Row): Row[] {
-  const items = body.items ?? body.list ?? body.records;
-  if (!Array.isArray(items) || items.length === 0) throw refuse('timer.none');
-  return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
-}
 
 /** Creates or updates one timer inside the caller's transaction; `own` limits updates to the user's own timers. */
 async function saveOne(ctx: CallContext, body: Row, own = false): Promise<Row> {
@@ -155,7 +157,7 @@ async function saveOne(ctx: CallContext, body: Row, own = false): Promise<Row> {
 
 /** The edit form's rows (a JSON array), saved together or not at all. */
 export async function saves(ctx: CallContext) {
-  const items = itemsOf(ctx.body);
+  const items = batchRows(ctx.body, 'timer.none');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const saved: Row[] = [];

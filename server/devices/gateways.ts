@@ -14,6 +14,7 @@ import type { Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { devicesMatching, hasKeyword, matchingKeyword } from './deviceAccess';
 import { pageAt } from '../crud/query';
+import { batchRows } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -112,15 +113,9 @@ export async function bindableDevices(ctx: Services, user: User, body: Row) {
   return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
-function itemsOf(body: Row): Row[] {
-  const items = body.items ?? body.list ?? body.records;
-  if (!Array.isArray(items) || items.length === 0) throw refuse('gateway.noChildren');
-  return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
-}
-
 /** `[{ fGatewayId, fDeviceId }]`: all bound, or none when one of them cannot be. */
 export async function bindChildren(ctx: Services, user: User, body: Row) {
-  const items = itemsOf(body);
+  const items = batchRows(body, 'gateway.noChildren');
   await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     for (const item of items) {

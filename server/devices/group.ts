@@ -7,8 +7,12 @@ import { sql } from 'kysely';
 import { refuse } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
+import { deviceCounts, releaseDeviceLinks, type DeviceLinks } from '../crud/deviceLinks';
 
 type Row = Record<string, unknown>;
+
+/** The devices filed under each group. */
+const GROUP_DEVICES: DeviceLinks = { table: 't_group_device', holder: 'fGroupId' };
 
 export function scope(query: Query, user: User): Query {
   if (isAdmin(user)) return query;
@@ -47,28 +51,13 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 export async function beforeDelete(row: Row, ctx: CallContext) {
   const child = await ctx.db.selectFrom('t_group').select('fId').where('fParentId', '=', row.fId as number).executeTakeFirst();
   if (child) throw refuse('group.hasChildren');
-  const bound = await ctx.db
-    .selectFrom('t_group_device as gd')
-    .innerJoin('t_device as d', 'd.fId', 'gd.fDeviceId')
-    .select('gd.fId')
-    .where('gd.fGroupId', '=', row.fId as number)
-    .executeTakeFirst();
-  if (bound) throw refuse('group.hasDevices');
-  // Links to devices deleted since are all that can be left.
-  await ctx.db.deleteFrom('t_group_device').where('fGroupId', '=', row.fId as number).execute();
+  await releaseDeviceLinks(ctx.db, GROUP_DEVICES, row.fId as number, 'group.hasDevices');
 }
 
 /** deviceCount: the devices bound to each group (links to deleted devices do not count). */
 export async function afterRead(rows: Row[], ctx: Services) {
   const ids = rows.map((r) => r.fId as number);
   if (!ids.length) return;
-  const counts = await ctx.db
-    .selectFrom('t_group_device as gd')
-    .innerJoin('t_device as d', 'd.fId', 'gd.fDeviceId')
-    .select(['gd.fGroupId', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('gd.fGroupId', 'in', ids)
-    .groupBy('gd.fGroupId')
-    .execute();
-  const byGroup = new Map(counts.map((c) => [Number(c.fGroupId), Number(c.n)]));
+  const byGroup = await deviceCounts(ctx.db, GROUP_DEVICES, ids);
   for (const r of rows) r.deviceCount = byGroup.get(Number(r.fId)) ?? 0;
 }

@@ -7,6 +7,7 @@ import { refuse } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
+import { batchRows } from '../http/guard';
 import { devicesMatching, hasKeyword } from './deviceAccess';
 import { scope as groupScope } from './group';
 
@@ -62,15 +63,9 @@ export async function devicesNotInGroup(ctx: CallContext) {
   return pageAnswer(p, await present(ctx, entity('device'), p.rows));
 }
 
-function itemsOf(ctx: CallContext, empty: 'group.noneToBind' | 'group.noneToUnbind'): Row[] {
-  const items = ctx.body.items ?? ctx.body.list ?? ctx.body.records;
-  if (!Array.isArray(items) || items.length === 0) throw refuse(empty);
-  return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
-}
-
 /** `[{ fDeviceId, fGroupId }]`: files the devices; ones already in the group stay as they are. */
 export async function bindDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, 'group.noneToBind');
+  const items = batchRows(ctx.body, 'group.noneToBind');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     let added = 0;
@@ -90,7 +85,7 @@ export async function bindDevices(ctx: CallContext) {
 
 /** Link rows (`fId`, or `fGroupId` with `fDeviceId`) of groups the caller sees are removed. */
 export async function unbindDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, 'group.noneToUnbind');
+  const items = batchRows(ctx.body, 'group.noneToUnbind');
   return ctx.db.transaction().execute(async (trx) => {
     let removed = 0;
     for (const item of items) {

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
-import { authenticate, Answer, registerCall } from '../http/route';
+import { authenticate, Answer } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
@@ -19,7 +18,8 @@ import { Forbidden, Refusal, reason, refuse, textOf, type Reason } from '../http
 import { entity } from '../crud/engine';
 import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
-import { attachment } from '../http/files';
+import { sendFile } from '../http/files';
+import { registerSheetImport } from '../http/upload';
 import { checkConf } from './productJsonConf';
 import { XLSX_TYPE, checkRows, insertAll, isTooLarge, openSheet, templateBook } from '../platform';
 import { words, zh } from './words';
@@ -109,51 +109,42 @@ export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteCont
     handler: async (request, reply) => {
       const user = await authenticate(ctx, request, reply);
       if (!codes.some((c) => user.permissions.has(c))) throw new Forbidden();
-      return reply
-        .header('content-disposition', attachment(`${zh('library.template.file')}.xlsx`, 'library-fields-template.xlsx'))
-        .header('access-control-expose-headers', 'content-disposition')
-        .type(XLSX_TYPE)
-        .send(await templateWorkbook());
+      return sendFile(reply, await templateWorkbook(), XLSX_TYPE, `${zh('library.template.file')}.xlsx`, 'library-fields-template.xlsx');
     },
   });
 
-  app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: LIBRARY_IMPORT_MAX_BYTES, files: 1, fields: 10 } });
-    registerCall(scope, ctx, {
-      call: 'sheet.libraryImport',
-      data: S.imported(),
-      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: LIBRARY_IMPORT_MAX_BYTES },
-      write: true,
-      handler: async ({ user, body, request }) => {
-        if (!request.isMultipart()) throw refuse('library.import.noFile');
-        const part = await request.file();
-        if (!part) throw refuse('library.import.noFile');
-        if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
-          part.file.resume();
-          throw refuse('library.import.badType');
-        }
-        const field = part.fields.fProductJsonId as { value?: unknown } | undefined;
-        const libraryId = Number(body.fProductJsonId ?? field?.value);
-        if (!Number.isInteger(libraryId) || libraryId <= 0) {
-          part.file.resume();
-          throw refuse('library.import.noLibrary');
-        }
-        const dir = await mkdtemp(join(tmpdir(), 'library-import-'));
+  registerSheetImport(app, ctx, {
+    call: 'sheet.libraryImport',
+    maxBytes: LIBRARY_IMPORT_MAX_BYTES,
+    handler: async ({ user, body, request }) => {
+      if (!request.isMultipart()) throw refuse('library.import.noFile');
+      const part = await request.file();
+      if (!part) throw refuse('library.import.noFile');
+      if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
+        part.file.resume();
+        throw refuse('library.import.badType');
+      }
+      const field = part.fields.fProductJsonId as { value?: unknown } | undefined;
+      const libraryId = Number(body.fProductJsonId ?? field?.value);
+      if (!Number.isInteger(libraryId) || libraryId <= 0) {
+        part.file.resume();
+        throw refuse('library.import.noLibrary');
+      }
+      const dir = await mkdtemp(join(tmpdir(), 'library-import-'));
+      try {
+        const file = join(dir, /\.xls$/i.test(part.filename) ? 'upload.xls' : 'upload.xlsx');
         try {
-          const file = join(dir, /\.xls$/i.test(part.filename) ? 'upload.xls' : 'upload.xlsx');
-          try {
-            await pipeline(part.file, createWriteStream(file));
-          } catch (error) {
-            if (isTooLarge(error)) throw refuse('library.import.tooLarge');
-            throw error;
-          }
-          if (part.file.truncated) throw refuse('library.import.tooLarge');
-          const imported = await importFields(ctx, user!, libraryId, file);
-          return new Answer({ imported }, reason('library.import.done', { count: imported }));
-        } finally {
-          await rm(dir, { recursive: true, force: true });
+          await pipeline(part.file, createWriteStream(file));
+        } catch (error) {
+          if (isTooLarge(error)) throw refuse('library.import.tooLarge');
+          throw error;
         }
-      },
-    });
+        if (part.file.truncated) throw refuse('library.import.tooLarge');
+        const imported = await importFields(ctx, user!, libraryId, file);
+        return new Answer({ imported }, reason('library.import.done', { count: imported }));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
   });
 }

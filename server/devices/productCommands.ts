@@ -9,11 +9,11 @@ import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { refuse } from '../http/envelope';
-import { entity, scoped } from '../crud/engine';
 import type { User } from '../crud/types';
 import type { DB } from '../db';
 import type { Command } from '../mqtt/protocol';
 import { refusalOf, sendCommand } from './commands';
+import { visibleDevice } from './deviceAccess';
 import { SEND } from './productJson';
 import { storedIdList } from '../http/guard';
 import { parseSwitches, type SwitchOption } from './productJsonConf';
@@ -34,9 +34,9 @@ interface Library {
   fSearchJsonId: number | null;
 }
 
-interface Conf {
+/** A value of a library (t_product_json_conf) as a panel shows it, column for column. */
+interface ConfFields {
   fId: number;
-  fProductJsonId: number;
   fJsonKey: string;
   fJsonName: string;
   fJsonReadKey: string | null;
@@ -44,19 +44,17 @@ interface Conf {
   fDataType: number;
   fDefaultValue: string | null;
   fFunctionType: string | null;
+}
+
+/** The row as read: its library, its sub-library and its switch options as stored. */
+interface Conf extends ConfFields {
+  fProductJsonId: number;
   fJsonSubId: number | null;
   fSwitches: string | null;
 }
 
-export interface ConfEntry {
-  fId: number;
-  fJsonKey: string;
-  fJsonName: string;
-  fJsonReadKey: string | null;
-  fJsonDes: string | null;
-  fDataType: number;
-  fDefaultValue: string | null;
-  fFunctionType: string | null;
+/** The value as the panels get it: its sub-library's values and its switch options resolved. */
+export interface ConfEntry extends ConfFields {
   productJsonSub: ConfEntry[] | null;
   productJsonConfSwitches: (SwitchOption & { defaultValue: string | null })[];
 }
@@ -112,14 +110,11 @@ async function confsOf(db: DB, libraryIds: number[], depth = 0): Promise<Map<num
 
 /** The device as the user may see it, with its product's send libraries. */
 async function deviceOf(ctx: RouteContext, user: User, id: unknown) {
-  const fId = Number(id);
-  if (!Number.isInteger(fId) || fId <= 0) throw refuse('device.noneChosen');
-  const device = await scoped(ctx, entity('device'), user).where('t_device.fId', '=', fId).executeTakeFirst();
-  if (!device) throw refuse('device.notFound');
+  const device = await visibleDevice(ctx, user, id);
   const product = device.fProductId
-    ? await ctx.db.selectFrom('t_product').select(['fId', 'fSendJsonIds']).where('fId', '=', device.fProductId as number).executeTakeFirst()
+    ? await ctx.db.selectFrom('t_product').select(['fId', 'fSendJsonIds']).where('fId', '=', device.fProductId).executeTakeFirst()
     : undefined;
-  return { device: device as { fId: number; fNumber: string }, sendIds: storedIdList(product?.fSendJsonIds) };
+  return { device, sendIds: storedIdList(product?.fSendJsonIds) };
 }
 
 /** The command panels of a device: its product's send libraries in the product's order. */

@@ -10,6 +10,7 @@
  * replica that fired the timer has stopped since (a restart picks it up at the next minute otherwise).
  */
 import { Refusal } from '../http/envelope';
+import type { Query } from '../crud/types';
 import type { DB } from '../db';
 import type { LiveDevices } from './live';
 import { publish, type Relay } from '../relay';
@@ -70,6 +71,12 @@ type Row = Record<string, unknown>;
 
 const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
 
+/**
+ * Claims the due rows the query selects, earliest first, a batch at a time: locked until the claiming
+ * transaction ends, and skipped by every other replica's claim meanwhile, so each row fires once.
+ */
+const claim = (due: Query, earliest: string) => due.orderBy(earliest).limit(BATCH).forUpdate().skipLocked().execute() as Promise<Row[]>;
+
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { db, live } = options;
   const timeZone = options.timeZone ?? 'Asia/Shanghai';
@@ -83,16 +90,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   async function claimTimers(at: Date): Promise<{ fire: Firing[]; reverses: Date[]; skipped: number }> {
     return db.transaction().execute(async (trx) => {
-      const due = (await trx
-        .selectFrom('t_device_timing')
-        .selectAll()
-        .where('fState', '=', 1)
-        .where('fRunNextTime', '<=', at)
-        .orderBy('fRunNextTime')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute()) as Row[];
+      const due = await claim(trx.selectFrom('t_device_timing').selectAll().where('fState', '=', 1).where('fRunNextTime', '<=', at), 'fRunNextTime');
       const fire: Firing[] = [];
       const reverses: Date[] = [];
       let skipped = 0;
@@ -123,15 +121,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   async function claimReverses(at: Date): Promise<{ fire: Firing[]; skipped: number }> {
     return db.transaction().execute(async (trx) => {
-      const due = (await trx
-        .selectFrom('t_device_timing')
-        .select(['fId', 'fDeviceId', 'fOpt', 'fReverseTime'])
-        .where('fReverseTime', '<=', at)
-        .orderBy('fReverseTime')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute()) as Row[];
+      const due = await claim(trx.selectFrom('t_device_timing').select(['fId', 'fDeviceId', 'fOpt', 'fReverseTime']).where('fReverseTime', '<=', at), 'fReverseTime');
       const fire: Firing[] = [];
       let skipped = 0;
       for (const t of due) {
@@ -152,17 +142,15 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const from = localTime(windowStart, timeZone).day === today.day ? hhmm(windowStart, timeZone) : '00:00';
     const midnight = zonedInstant(today.year, today.month, today.day, 0, 0, timeZone);
     return db.transaction().execute(async (trx) => {
-      const due = (await trx
-        .selectFrom('t_device_switch')
-        .select(['fId', 'fDeviceId', 'fSwitch', 'fWhich'])
-        .where('fBeginTime', '<=', now)
-        .where('fBeginTime', '>=', from)
-        .where((eb) => eb.or([eb('fIsExecute', 'is', null), eb('fIsExecute', '=', 0), eb('fExecuteTime', 'is', null), eb('fExecuteTime', '<', midnight)]))
-        .orderBy('fBeginTime')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute()) as Row[];
+      const due = await claim(
+        trx
+          .selectFrom('t_device_switch')
+          .select(['fId', 'fDeviceId', 'fSwitch', 'fWhich'])
+          .where('fBeginTime', '<=', now)
+          .where('fBeginTime', '>=', from)
+          .where((eb) => eb.or([eb('fIsExecute', 'is', null), eb('fIsExecute', '=', 0), eb('fExecuteTime', 'is', null), eb('fExecuteTime', '<', midnight)])),
+        'fBeginTime',
+      );
       if (due.length) {
         await trx
           .updateTable('t_device_switch')

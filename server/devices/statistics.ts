@@ -6,14 +6,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { authenticate, registerCall } from '../http/route';
-import { attachment } from '../http/files';
+import { sendFile } from '../http/files';
 import type { RouteContext } from '../http/context';
 import { checkBody, S } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
 import { Forbidden, refuse } from '../http/envelope';
 import { zh } from './words';
 import type { User } from '../crud/types';
-import { newWorkbook } from '../platform';
+import { XLSX_TYPE, newWorkbook } from '../platform';
 import { scope } from './device';
 import { idList } from '../http/guard';
 
@@ -21,7 +21,6 @@ export const TIME_TYPE_DAY = 1;
 export const TIME_TYPE_HOUR = 2;
 export const SUM_NAME = zh('statistics.sum');
 export const EXPORT_FILE_NAME = `${zh('statistics.sheet')}.xlsx`;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** An hourly chart of a month has 744 points, a daily one of ten years 3,653: beyond that nobody reads it. */
 const MAX_HOURS = 31 * 24;
@@ -169,7 +168,7 @@ export function registerStatisticsRoutes(app: FastifyInstance, ctx: RouteContext
       const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
       const result = await deviceTotal(ctx, user, body);
       const file = await deviceTotalWorkbook(result, Number(body.timeType) === TIME_TYPE_HOUR ? TIME_TYPE_HOUR : TIME_TYPE_DAY);
-      return reply.header('content-disposition', attachment(EXPORT_FILE_NAME, 'statistics.xlsx')).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(file);
+      return sendFile(reply, file, XLSX_TYPE, EXPORT_FILE_NAME, 'statistics.xlsx');
     },
   });
 }

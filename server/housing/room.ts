@@ -7,9 +7,13 @@ import { S, answers, takes } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { present } from '../crud/engine';
+import { deviceCounts, releaseDeviceLinks, type DeviceLinks } from '../crud/deviceLinks';
 import { scope as placeScope } from './place';
 
 type Row = Record<string, unknown>;
+
+/** The devices filed under each room. */
+const ROOM_DEVICES: DeviceLinks = { table: 't_sys_user_room_device', holder: 'fRoomId' };
 
 /** The ids of the places the user sees, as a subquery. */
 export const visiblePlaces = (db: Services['db'], user: User) => placeScope(db.selectFrom('t_sys_user_home').select('t_sys_user_home.fId') as Query, user);
@@ -33,32 +37,17 @@ export async function beforeSave(values: Row, ctx: CallContext, existing?: Row) 
 }
 
 export async function beforeDelete(row: Row, ctx: CallContext) {
-  const bound = await ctx.db
-    .selectFrom('t_sys_user_room_device as rd')
-    .innerJoin('t_device as d', 'd.fId', 'rd.fDeviceId')
-    .select('rd.fId')
-    .where('rd.fRoomId', '=', row.fId as number)
-    .executeTakeFirst();
-  if (bound) throw refuse('room.hasDevices');
-  // Links to devices deleted since are all that can be left.
-  await ctx.db.deleteFrom('t_sys_user_room_device').where('fRoomId', '=', row.fId as number).execute();
+  await releaseDeviceLinks(ctx.db, ROOM_DEVICES, row.fId as number, 'room.hasDevices');
 }
 
 /** deviceCount, and the type's dictionary entry as `type` ({ fId, fContent }) the way the legacy list reads it. */
 export async function afterRead(rows: Row[], ctx: Services) {
   const ids = rows.map((r) => r.fId as number);
   if (!ids.length) return;
-  const [counts, types] = await Promise.all([
-    ctx.db
-      .selectFrom('t_sys_user_room_device as rd')
-      .innerJoin('t_device as d', 'd.fId', 'rd.fDeviceId')
-      .select(['rd.fRoomId', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('rd.fRoomId', 'in', ids)
-      .groupBy('rd.fRoomId')
-      .execute(),
+  const [byRoom, types] = await Promise.all([
+    deviceCounts(ctx.db, ROOM_DEVICES, ids),
     ctx.db.selectFrom('t_sys_dic').select(['fId', 'fValue', 'fContent']).where('fKey', '=', 'Room_Type').execute(),
   ]);
-  const byRoom = new Map(counts.map((c) => [Number(c.fRoomId), Number(c.n)]));
   const typeBy = new Map(types.map((t) => [Number(t.fId), t]));
   for (const r of rows) {
     r.deviceCount = byRoom.get(Number(r.fId)) ?? 0;

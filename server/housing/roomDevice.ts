@@ -10,7 +10,7 @@ import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { pageRequest } from '../crud/query';
 import { devicesMatching, hasKeyword, matchingKeyword } from '../devices';
 import { scope as placeScope } from './place';
-import { isId } from '../http/guard';
+import { batchRows, isId } from '../http/guard';
 
 type Row = Record<string, unknown>;
 
@@ -85,15 +85,9 @@ export async function pageList(ctx: CallContext) {
   return pageAnswer(p, await withDevices(ctx, p.rows));
 }
 
-function itemsOf(ctx: CallContext, empty: 'room.bindNone' | 'room.unbindNone'): Row[] {
-  const items = ctx.body.items ?? ctx.body.list ?? ctx.body.records;
-  if (!Array.isArray(items) || items.length === 0) throw refuse(empty);
-  return items.map((i) => (i && typeof i === 'object' ? (i as Row) : {}));
-}
-
 /** `[{ fId | fDeviceId, fHomeId, fRoomId }]` (device rows with the target room): files each device in the room. */
 export async function bindDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, 'room.bindNone');
+  const items = batchRows(ctx.body, 'room.bindNone');
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     let added = 0;
@@ -120,7 +114,7 @@ export async function bindDevices(ctx: CallContext) {
 
 /** Link rows (`fId`, or `fDeviceId` with `fHomeId`) sent back with fRoomId null: each leaves its room. */
 export async function unbindRoomDevices(ctx: CallContext) {
-  const items = itemsOf(ctx, 'room.unbindNone');
+  const items = batchRows(ctx.body, 'room.unbindNone');
   return ctx.db.transaction().execute(async (trx) => {
     let removed = 0;
     for (const item of items) {

@@ -5,13 +5,12 @@
  * declared body is also what its requests are checked against, so the document cannot drift from the
  * server.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
 import { Refusal, refuse, reason, type Reason } from './envelope';
 import { REASONS, type ReasonCode } from '../../contract/generated/reasons';
 import type { CallDef, JsonSchema } from './call';
 import { MAX_PATTERN } from '../crud/query';
 import { bodyLimitOf } from './bodyLimit';
-import { PICTURE_FORMATS } from '../../contract/picture';
+import { schemaChecker } from './schemas';
 
 export type { JsonSchema };
 
@@ -73,18 +72,7 @@ export function describeRoute(catalog: ApiCatalog, entry: Omit<CatalogEntry, 'wr
 
 // Loose on purpose: the legacy console sends numbers as strings here and there, and the schemas say so
 // with type unions rather than by silent coercion.
-const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
-for (const [name, validate] of Object.entries(PICTURE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-function validator(schema: JsonSchema): ValidateFunction {
-  let v = compiled.get(schema);
-  if (!v) {
-    v = ajv.compile(schema);
-    compiled.set(schema, v);
-  }
-  return v;
-}
+const validator = schemaChecker({ allErrors: false, strict: false, verbose: true });
 
 /** A call schema's `x-message(s)`: a code of the catalogue, or a code with its parameters. */
 export type Words = ReasonCode | Reason;

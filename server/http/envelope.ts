@@ -7,17 +7,9 @@
  */
 import { REASONS, type ReasonCode, type ReasonParams, type PlainReasonCode } from '../../contract/generated/reasons';
 import { fillText, languageOf, paramsIn, type AnsweredReason, type Language, type ParamValue, type Reason, type RefusedField, type RowReason } from '../../contract/reasons';
+import type { Envelope } from '../../contract/envelope';
 
-export type { Reason, ReasonCode, RefusedField, RowReason };
-
-export interface Envelope<T = unknown> {
-  code: number;
-  success: boolean;
-  message: string;
-  data: T;
-  /** Why, by code, in the caller's language: on every refusal and on a notice other than the default. */
-  reason?: AnsweredReason;
-}
+export type { Envelope, Reason, ReasonCode, RefusedField, RowReason };
 
 /** A code's text in one language, its parameters filled in. */
 export function textOf(reason: Reason, language: Language = 'zh-CN'): string {

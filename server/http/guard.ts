@@ -4,6 +4,7 @@
  * these rules is refused with the envelope, so no malformed value reaches a query or a recursive walk.
  */
 import { refuse } from './envelope';
+import type { PlainReasonCode } from '../../contract/generated/reasons';
 
 /** Deeper than any form or condition the console sends (a description library with children is ~6). */
 export const MAX_DEPTH = 16;
@@ -107,4 +108,21 @@ export function givenIdList(value: unknown): number[] | null {
  */
 export function storedIdList(value: unknown): number[] {
   return [...new Set(listOf(value).map(asId).filter((id): id is number => id !== null))];
+}
+
+/**
+ * The rows of a batch call (bind, unbind, save several): the legacy pages send them as `items`, `list` or
+ * `records`. Anything in it that is not an object counts as an empty row, which the call's own checks
+ * then refuse by what is missing; no rows at all is refused with `none`, the call's own words.
+ */
+export function batchRows(body: Record<string, unknown>, none: PlainReasonCode): Record<string, unknown>[] {
+  const items = body.items ?? body.list ?? body.records;
+  if (!Array.isArray(items) || items.length === 0) throw refuse(none);
+  return items.map((i) => (i && typeof i === 'object' ? (i as Record<string, unknown>) : {}));
+}
+
+/** A text field of a body as it was typed, trimmed; an absent or null field is empty, anything else its text. */
+export function bodyText(body: Record<string, unknown>, key: string): string {
+  const v = body[key];
+  return typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v);
 }

@@ -8,8 +8,8 @@ import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import multipart from '@fastify/multipart';
-import { Answer, registerCall } from '../http/route';
+import { Answer } from '../http/route';
+import { registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
 import { S } from '../http/catalog';
 import { describeCall } from '../http/calls';
@@ -67,45 +67,40 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
   const imageDir = join(dataDir, 'uploads');
   const firmwareDir = join(dataDir, 'uploads', 'firmware');
 
-  // Inside its own plugin scope, so multipart parsing is available to these routes only.
-  void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10 } });
+  registerUpload(app, ctx, {
+    call: 'upload.picture',
+    data: { type: 'string', description: 'the stored name, read back at /api/upload/{name}' },
+    upload: { field: 'file', accept: 'jpg, jpeg, png', maxBytes: UPLOAD_LIMIT_BYTES },
+    // Pictures belong to products, groups and users alike: any signed-in user may upload one.
+    write: true,
+    handler: async ({ request }) => {
+      const { filename, data } = await readUpload(request);
+      const declared = extensionOf(filename);
+      const kind = imageKind(data);
+      if (!IMAGE_TYPES[declared] || !kind) throw refuse('upload.badFormat');
+      mkdirSync(imageDir, { recursive: true });
+      const name = `${randomUUID().replace(/-/g, '')}.${kind}`;
+      await writeFile(join(imageDir, name), data, { flag: 'wx' });
+      return new Answer(name, reason('upload.pictureDone'));
+    },
+  });
 
-    registerCall(scope, ctx, {
-      call: 'upload.picture',
-      data: { type: 'string', description: 'the stored name, read back at /api/upload/{name}' },
-      upload: { field: 'file', accept: 'jpg, jpeg, png', maxBytes: UPLOAD_LIMIT_BYTES },
-      // Pictures belong to products, groups and users alike: any signed-in user may upload one.
-      write: true,
-      handler: async ({ request }) => {
-        const { filename, data } = await readUpload(request);
-        const declared = extensionOf(filename);
-        const kind = imageKind(data);
-        if (!IMAGE_TYPES[declared] || !kind) throw refuse('upload.badFormat');
-        mkdirSync(imageDir, { recursive: true });
-        const name = `${randomUUID().replace(/-/g, '')}.${kind}`;
-        await writeFile(join(imageDir, name), data, { flag: 'wx' });
-        return new Answer(name, reason('upload.pictureDone'));
-      },
-    });
-
-    registerCall(scope, ctx, {
-      call: 'upload.firmware',
-      data: S.object({ fFileName: { type: 'string' }, fMd5Sign: { type: 'string' }, size: { type: 'integer' }, originalName: { type: 'string' } }),
-      upload: { field: 'file', accept: 'bin, hex, img, fw, zip, gz, tar', maxBytes: UPLOAD_LIMIT_BYTES },
-      write: true,
-      handler: async ({ request, user }) => {
-        if (!holdsAny(user, ['firmware:add', 'firmware:edit'])) throw new Forbidden();
-        const { filename, data } = await readUpload(request);
-        const ext = extensionOf(filename);
-        if (!FIRMWARE_EXTENSIONS.has(ext)) throw refuse('upload.badFormat');
-        mkdirSync(firmwareDir, { recursive: true });
-        const name = `${randomUUID().replace(/-/g, '')}.${ext}`;
-        await writeFile(join(firmwareDir, name), data, { flag: 'wx' });
-        const md5 = createHash('md5').update(data).digest('hex');
-        return new Answer({ fFileName: name, fMd5Sign: md5, size: data.length, originalName: filename }, reason('upload.firmwareDone'));
-      },
-    });
+  registerUpload(app, ctx, {
+    call: 'upload.firmware',
+    data: S.object({ fFileName: { type: 'string' }, fMd5Sign: { type: 'string' }, size: { type: 'integer' }, originalName: { type: 'string' } }),
+    upload: { field: 'file', accept: 'bin, hex, img, fw, zip, gz, tar', maxBytes: UPLOAD_LIMIT_BYTES },
+    write: true,
+    handler: async ({ request, user }) => {
+      if (!holdsAny(user, ['firmware:add', 'firmware:edit'])) throw new Forbidden();
+      const { filename, data } = await readUpload(request);
+      const ext = extensionOf(filename);
+      if (!FIRMWARE_EXTENSIONS.has(ext)) throw refuse('upload.badFormat');
+      mkdirSync(firmwareDir, { recursive: true });
+      const name = `${randomUUID().replace(/-/g, '')}.${ext}`;
+      await writeFile(join(firmwareDir, name), data, { flag: 'wx' });
+      const md5 = createHash('md5').update(data).digest('hex');
+      return new Answer({ fFileName: name, fMd5Sign: md5, size: data.length, originalName: filename }, reason('upload.firmwareDone'));
+    },
   });
 
   // Served without a token: an <img> cannot send one, and a device fetches its firmware by address.

@@ -4,11 +4,9 @@
  * number and reason, and rows are stored only when none is bad, in one transaction.
  */
 import type { FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
 import type ExcelJS from 'exceljs';
-import { Answer, registerCall } from '../http/route';
+import { Answer } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { describeCall } from '../http/calls';
 import { reason, refuse, textOf } from '../http/envelope';
 import { entity } from '../crud/engine';
@@ -16,6 +14,7 @@ import { validateBody } from '../crud/validate';
 import type { User } from '../crud/types';
 import { checkTimes } from './controlCar';
 import { attachment } from '../http/files';
+import { registerSheetImport } from '../http/upload';
 import { SHEET_LIMIT_BYTES, XLSX_TYPE, cellText, checkRows, insertAll, openSheet, receiveSheet, refuseBadRows, templateBook, type SheetColumn } from '../platform';
 import { sendMessage } from '../platform';
 import { enums } from '../crud/enums';
@@ -107,18 +106,13 @@ export function registerControlPersonRoutes(app: FastifyInstance, ctx: RouteCont
     reply.header('content-disposition', attachment(`${textOf(reason('watch.template.file'))}.xlsx`, 'controlPerson.xlsx')).type(XLSX_TYPE).send(await templateWorkbook()),
   );
 
-  void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: IMPORT_LIMIT_BYTES, files: 1, fields: 10 } });
-    registerCall(scope, ctx, {
-      call: 'sheet.watchImport',
-      data: S.imported(),
-      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_LIMIT_BYTES },
-      write: true,
-      handler: async ({ user, request }) => {
-        const { data: buffer } = await receiveSheet(request);
-        const result = await importControlPersons(ctx, user!, buffer);
-        return new Answer(result, reason('import.done', { count: result.imported }));
-      },
-    });
+  registerSheetImport(app, ctx, {
+    call: 'sheet.watchImport',
+    maxBytes: IMPORT_LIMIT_BYTES,
+    handler: async ({ user, request }) => {
+      const { data: buffer } = await receiveSheet(request);
+      const result = await importControlPersons(ctx, user!, buffer);
+      return new Answer(result, reason('import.done', { count: result.imported }));
+    },
   });
 }
