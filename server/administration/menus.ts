@@ -11,28 +11,15 @@ import { fieldReason, fieldRefusal } from '../crud/validate';
 import type { DB } from '../db';
 import { bodyText } from '../http/guard';
 import { forest } from './forest';
+import type { MenuRow, MenuTree } from '../../contract/menus';
 
 export const MENU_CODES = { list: 'menu:list', add: 'menu:add', edit: 'menu:edit', del: 'menu:del' };
 
 const COLUMNS = ['id', 'parentId', 'menuName', 'fPermissionType', 'menuUri', 'icon', 'component', 'sort', 'permissions'] as const;
 
-export interface MenuRow {
-  id: number;
-  parentId: number;
-  menuName: string;
-  fPermissionType: number;
-  menuUri: string | null;
-  icon: string | null;
-  component: string | null;
-  sort: number;
-  permissions: string;
-}
+export type { MenuRow };
 
-export interface TreeNode extends MenuRow {
-  title: string;
-  checked?: boolean;
-  children: TreeNode[];
-}
+export type TreeNode = MenuTree<MenuRow & { title: string; checked?: boolean }>;
 
 export async function menuRows(db: DB): Promise<MenuRow[]> {
   return (await db.selectFrom('t_sys_permission_menu').select([...COLUMNS]).orderBy('sort').orderBy('id').execute()) as MenuRow[];

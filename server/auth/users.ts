@@ -1,6 +1,7 @@
 /** Users as the session sees them: who they are, what they may do, which menus they get. */
 import type { DB } from '../db';
 import type { User } from '../crud/types';
+import type { MenuRow, MenuTree } from '../../contract/menus';
 import { loadJurisdiction } from './jurisdiction';
 
 export async function loadUser(db: DB, userId: number): Promise<User | null> {
@@ -33,17 +34,8 @@ export async function loadUser(db: DB, userId: number): Promise<User | null> {
   };
 }
 
-export interface MenuNode {
-  id: number;
-  parentId: number;
-  menuName: string;
-  menuUri: string | null;
-  icon: string | null;
-  component: string | null;
-  sort: number;
-  permissions: string;
-  children: MenuNode[];
-}
+/** A menu of the user's, without the kind (every one is a menu or a page). */
+export type MenuNode = MenuTree<Omit<MenuRow, 'fPermissionType'>>;
 
 /** The menu tree (type 1 rows) the user's roles open, with the sections above them, ordered by sort. */
 export async function menusFor(db: DB, user: User): Promise<MenuNode[]> {

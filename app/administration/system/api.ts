@@ -1,4 +1,6 @@
 /** Codes and shapes of the user, role and menu pages (their calls: the user, role and menu resources). */
+import type { MenuRow, MenuTree } from '../../../contract/menus';
+
 /** Spec 002 §6, plus the read codes that open the pages. */
 export const CODES = {
   userList: 'user:list', userAdd: 'user:add', userEdit: 'user:edit', userExport: 'user:export',
@@ -33,16 +35,5 @@ export interface RoleRow {
   userCount?: number;
   builtIn?: boolean;
 }
-export interface MenuNode {
-  id: number;
-  parentId: number;
-  menuName: string;
-  fPermissionType: number;
-  menuUri: string | null;
-  icon: string | null;
-  component: string | null;
-  sort: number;
-  permissions: string;
-  checked?: boolean;
-  children: MenuNode[];
-}
+/** A menu or button of the menu page and the role form's tree. */
+export type MenuNode = MenuTree<MenuRow & { checked?: boolean }>;
