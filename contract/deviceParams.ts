@@ -137,7 +137,7 @@ export const PROTECTION_VALUE_KEYS = [
 export type Protection = Record<string, number>;
 
 /**
- * Values from spec §9. Where the spec is silent (delays, power, energy and temperature levels,
+ * Values from spec 000 §9. Where the spec is silent (delays, power, energy and temperature levels,
  * rated energy and temperature) the numbers are plausible choices of ours, noted in docs/mqtt.md.
  */
 export function defaultProtection(): Protection {
@@ -197,6 +197,6 @@ export function validateCalibration(input: Record<string, unknown>): ParamProble
   return problems;
 }
 
-/** Type-6 motor and gateway passwords: 1 to 4 characters (spec §5). */
+/** Type-6 motor and gateway passwords: 1 to 4 characters (spec 000 §5). */
 export const DEVICE_PASSWORD_DEFAULT = '1234';
 export const DEVICE_PASSWORD_MAX = 4;

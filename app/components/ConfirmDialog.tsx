@@ -1,7 +1,8 @@
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { Dialog, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useOpenedOnce } from './useOpenedOnce';
+import { DialogFooter } from './DialogFooter';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -34,21 +35,7 @@ export function ConfirmDialog({ open, message, title, onClose, onConfirm }: Conf
       <DialogContent>
         <DialogContentText data-testid="confirm-message">{message}</DialogContentText>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy} data-testid="confirm-cancel">
-          {translate('common.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={() => void confirm()}
-          disabled={busy}
-          autoFocus
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          data-testid="confirm-ok"
-        >
-          {translate('common.confirm')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelTestId="confirm-cancel" onSubmit={() => void confirm()} submitTestId="confirm-ok" busy={busy} autoFocus />
     </Dialog>
   );
 }

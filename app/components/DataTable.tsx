@@ -6,8 +6,8 @@
  * test ids; the table only draws them.
  */
 import { Fragment, type Key, type ReactNode } from 'react';
-import { Box, Checkbox, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, type CheckboxProps, type SxProps, type TableCellProps, type TableContainerProps, type TableProps, type TableRowProps, type Theme } from '@mui/material';
-import { EmptyRow } from './EmptyState';
+import { Box, Checkbox, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, type CheckboxProps, type SxProps, type TableCellProps, type TableContainerProps, type TableProps, type TableRowProps, type Theme } from '@mui/material';
+import { EmptyRow, EmptyState } from './EmptyState';
 import { Pager, pagerCounts, type Counted } from './Pager';
 
 /** data-* attributes ride along with the MUI props (test ids, the row's id). */
@@ -78,9 +78,13 @@ export interface DataTableProps<R> {
   empty?: string | false;
   /** While loading with no rows, the empty row shows a spinner (a table without a progress bar). */
   emptySpinner?: boolean;
+  /** No rows: the empty state alone (加载中... while loading), without the table's head and pager (a tab's list). */
+  emptyAlone?: boolean;
   stickyHeader?: boolean;
   /** A frame around the table. */
   bordered?: boolean;
+  /** A frame around the table with its progress bar and pager (a list standing alone on its page). */
+  framed?: boolean;
   tableProps?: WithData<Partial<TableProps>>;
   containerProps?: WithData<Partial<TableContainerProps>>;
   pager?: DataPager;
@@ -103,9 +107,10 @@ function Check({ box }: { box: DataCheckbox }) {
   );
 }
 
-export function DataTable<R>({ rows, columns, rowKey, rowProps, selection, detail, loading = false, progressBar = false, empty, emptySpinner = false, stickyHeader = false, bordered = false, tableProps, containerProps, pager }: DataTableProps<R>) {
+export function DataTable<R>({ rows, columns, rowKey, rowProps, selection, detail, loading = false, progressBar = false, empty, emptySpinner = false, emptyAlone = false, stickyHeader = false, bordered = false, framed = false, tableProps, containerProps, pager }: DataTableProps<R>) {
   const width = columns.length + (selection ? 1 : 0);
-  return (
+  if (emptyAlone && rows.length === 0) return <EmptyState loading={loading} message={empty || undefined} />;
+  const table = (
     <>
       {progressBar && <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>}
       <TableContainer {...containerProps} sx={merge(bordered ? FRAME : undefined, containerProps?.sx)}>
@@ -167,6 +172,32 @@ export function DataTable<R>({ rows, columns, rowKey, rowProps, selection, detai
       )}
     </>
   );
+  return framed ? <Paper variant="outlined">{table}</Paper> : table;
+}
+
+/**
+ * The pager of a list whose pages count from 1 (react-admin's, the card grid's): the table's pager counts
+ * from 0. A new page size starts again at the first page.
+ */
+export function pagerFromOne(
+  list: { total: number; page: number; perPage: number; onPageChange: (page: number) => void },
+  { sizes, onSize, testId, sx }: { sizes?: number[]; onSize?: (size: number) => void; testId?: string; sx?: SxProps<Theme> } = {},
+): DataPager {
+  return {
+    count: list.total,
+    page: Math.max(0, list.page - 1),
+    rowsPerPage: list.perPage,
+    sizes,
+    onPage: (p) => list.onPageChange(p + 1),
+    onSize:
+      onSize &&
+      ((n) => {
+        onSize(n);
+        list.onPageChange(1);
+      }),
+    testId,
+    sx,
+  };
 }
 
 export default DataTable;

@@ -2,8 +2,8 @@ import { Box, CircularProgress, TableCell, TableRow, Typography } from '@mui/mat
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import { useTranslate } from 'react-admin';
 
-/** What a list, grid or tab shows when it has nothing: 暂无数据 unless told otherwise. */
-export function EmptyState({ message, minHeight = 160 }: { message?: string; minHeight?: number }) {
+/** What a list, grid or tab shows when it has nothing: 暂无数据 unless told otherwise, 加载中... while `loading`. */
+export function EmptyState({ message, minHeight = 160, loading = false }: { message?: string; minHeight?: number; loading?: boolean }) {
   const translate = useTranslate();
   return (
     <Box
@@ -11,7 +11,7 @@ export function EmptyState({ message, minHeight = 160 }: { message?: string; min
       sx={{ minHeight, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', color: 'text.disabled', gap: 1, width: '100%' }}
     >
       <InboxOutlined sx={{ fontSize: 48 }} />
-      <Typography variant="body2">{message ?? translate('common.noData')}</Typography>
+      <Typography variant="body2">{loading ? translate('common.loading') : (message ?? translate('common.noData'))}</Typography>
     </Box>
   );
 }

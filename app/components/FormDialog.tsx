@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, envelopeText } from '../../adapters/http';
 import { entityCall, useApi } from './calls';
@@ -9,6 +9,8 @@ import { useIsAdmin } from './lookups';
 import { refusedField } from '../../contract/reasons';
 import { refusalError, toBody, validateForm, type FieldError, type FormValues } from './validate';
 import { useOpenedOnce } from './useOpenedOnce';
+import { DialogFooter } from './DialogFooter';
+import { FormGrid } from './FormGrid';
 
 /** The legacy screens keep a failed validation's spinner for this long so the click visibly registers. */
 const VALIDATION_RESET_MS = 300;
@@ -181,17 +183,7 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
     >
       <DialogTitle>{translate(title, { name, _: readOnly ? `${translate('common.view')} ${name}` : undefined })}</DialogTitle>
       <DialogContent dividers>
-        <Box
-          ref={form}
-          component="form"
-          noValidate
-          autoComplete="off"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-          sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, rowGap: 0.5, pt: 1 }}
-        >
+        <FormGrid ref={form} onSubmit={() => void submit()}>
           {visible.map((field) => {
             const Input = inputs?.[field.source] ?? FieldInput;
             return (
@@ -209,26 +201,16 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
             );
           })}
           {extra && <Box sx={{ gridColumn: '1 / -1' }}>{extra({ values, setValue, disabled: saving || readOnly, readOnly, editing, errors: Object.fromEntries(Object.entries(errors).map(([k, e]) => [k, message(e)])) })}</Box>}
-          {/* Lets Enter in a text box submit the form. */}
-          <button type="submit" hidden />
-        </Box>
+        </FormGrid>
       </DialogContent>
-      <DialogActions>
-        {!readOnly && (
-          <Button onClick={onClose} disabled={saving} data-testid="form-cancel">
-            {translate('common.cancel')}
-          </Button>
-        )}
-        <Button
-          variant="contained"
-          onClick={() => void submit()}
-          disabled={saving}
-          startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
-          data-testid="form-save"
-        >
-          {translate(readOnly ? 'common.confirm' : 'common.save')}
-        </Button>
-      </DialogActions>
+      <DialogFooter
+        onCancel={readOnly ? undefined : onClose}
+        cancelTestId="form-cancel"
+        onSubmit={() => void submit()}
+        submitLabel={readOnly ? 'common.confirm' : 'common.save'}
+        submitTestId="form-save"
+        busy={saving}
+      />
     </Dialog>
   );
 }

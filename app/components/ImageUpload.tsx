@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Box, Button, CircularProgress, FormHelperText, FormLabel, Typography } from '@mui/material';
 import ImageNotSupportedOutlined from '@mui/icons-material/ImageNotSupportedOutlined';
 import UploadIcon from '@mui/icons-material/UploadFile';
@@ -7,6 +7,7 @@ import { ApiError } from '../../adapters/http';
 import { imageUrl } from './api';
 import type { FieldInputProps } from './fieldInputProps';
 import { imageProblem } from './upload/uploadFile';
+import { useFilePicker } from './upload/useFilePicker';
 import { useApi } from './calls';
 
 /**
@@ -17,17 +18,13 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
   const translate = useTranslate();
   const api = useApi();
   const notify = useNotify();
-  const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
   const [broken, setBroken] = useState<string | null>(null);
   const name = typeof value === 'string' && value ? value : null;
   const src = imageUrl(name);
 
-  const pick = async (file: File | undefined) => {
-    if (!file) return;
+  const pick = async (file: File) => {
     const problem = imageProblem(file);
     if (problem) return notify(translate(problem), { type: 'warning' });
-    setBusy(true);
     try {
       const envelope = await api.upload<string>('upload.picture', file);
       onChange(envelope.data);
@@ -36,10 +33,10 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
     } catch (e) {
       const message = e instanceof ApiError || e instanceof Error ? e.message : String(e);
       notify(translate('upload.failed', { message }), { type: 'error' });
-    } finally {
-      setBusy(false);
     }
   };
+  const picker = useFilePicker({ accept: '.jpg,.jpeg,.png,image/jpeg,image/png', testId: 'image-upload-input', onFile: pick });
+  const busy = picker.busy;
 
   return (
     <Box data-testid={'form-field-' + field.source} sx={{ mb: 1 }}>
@@ -64,7 +61,7 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
               variant="outlined"
               startIcon={busy ? <CircularProgress size={14} /> : <UploadIcon />}
               disabled={disabled || busy}
-              onClick={() => input.current?.click()}
+              onClick={picker.choose}
               data-testid="image-upload-button"
             >
               {translate(busy ? 'upload.uploading' : name ? 'upload.replace' : 'upload.choose')}
@@ -80,17 +77,7 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
           </Typography>
         </Box>
       </Box>
-      <input
-        ref={input}
-        type="file"
-        accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-        hidden
-        data-testid="image-upload-input"
-        onChange={(e) => {
-          void pick(e.target.files?.[0]);
-          e.target.value = '';
-        }}
-      />
+      {picker.input}
       <FormHelperText error={Boolean(error)}>{error ?? ' '}</FormHelperText>
     </Box>
   );

@@ -1,23 +1,25 @@
 import { DateTimeInput } from './DateTimeInput';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Box, Button, Checkbox, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, MenuItem, Paper, Switch, TextField, type SxProps, type Theme } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { Box, Button, Checkbox, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, MenuItem, Switch, TextField, type SxProps, type Theme } from '@mui/material';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, envelopeText } from '../../adapters/http';
 import { entityCall, useApi } from './calls';
 import { useCan } from '../auth/useCan';
 import type { FieldConfig, FilterConfig, ResourceConfig } from '../resources/types';
-import { defaultSort, permissionOf } from './api';
+import { permissionOf } from './api';
 import { useConfirm } from './ConfirmDialog';
 import { useEnumOptions } from './FieldInput';
 import { invalidateLookups, useDictionary } from './lookups';
 import { FieldValue } from './FieldValue';
 import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
-import { DataTable } from './DataTable';
+import { DataTable, pagerFromOne } from './DataTable';
+import { useResourcePage } from './useResourcePage';
+import { useToggleSet } from './useToggleSet';
+import { useSearch } from './useSearch';
+import { SearchBar, SearchText } from './SearchBar';
+import { AddButton } from './AddButton';
 import { useLinkTargets } from './linkTargets';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
 
@@ -47,6 +49,7 @@ function JurisdictionFilter({ filter, typed, onChange }: { filter: FilterConfig;
 }
 
 type FilterValue = unknown;
+const NO_FILTERS: Record<string, FilterValue> = {};
 
 /** The picker's `2026-11-23 09:30` <-> `2026-11-23 09:30:00` (the legacy condition's time format). */
 const toLegacyTime = (v: string) => (v ? `${v}:00` : '');
@@ -126,16 +129,7 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
       </TextField>
     );
   }
-  return (
-    <TextField
-      size="small"
-      label={label}
-      value={String(value ?? '')}
-      onChange={(e) => onChange(e.target.value)}
-      onKeyDown={(e) => e.key === 'Enter' && onEnter()}
-      slotProps={{ htmlInput: { 'data-testid': `filter-${filter.key}` } }}
-    />
-  );
+  return <SearchText label={label} value={String(value ?? '')} onChange={onChange} onEnter={onEnter} testId={`filter-${filter.key}`} />;
 }
 
 /** One row of a tree list with its depth; `children` tells whether it can expand. */
@@ -287,15 +281,13 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
   const canView = Boolean(config.endpoints.save) && (view ?? (Boolean(config.form.view) && !canEdit));
   const hasActions = canEdit || canDelete || canView || Boolean(rowActions);
   const defaults = config.list.condition ?? {};
-  const [typed, setTyped] = useState<Record<string, FilterValue>>({});
-  const [applied, setApplied] = useState<Record<string, FilterValue>>({});
+  const { draft: typed, patch, applied, page, setPage, ...search } = useSearch(NO_FILTERS);
   const [chosen, setChosen] = useState<Map<unknown, Row>>(new Map());
-  const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(config.list.pageSize);
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const [viewing, setViewing] = useState(false);
   const switches = new Map((config.list.switches ?? []).map((w) => [w.field, w]));
-  const [expanded, setExpanded] = useState<Set<unknown>>(new Set());
+  const [expanded, toggle] = useToggleSet<unknown>();
   const tree = config.list.tree;
   // Failure texts of a resource (spec: "… save failed") when its messages declare them.
   const failureKey = (action: string) => {
@@ -321,24 +313,16 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
     return { ...out, ...fixed, ...fixedFilter };
   }, [applied, defaults, fixed, fixedFilter]);
   useEffect(() => onFilterChange?.(filter), [filter, onFilterChange]);
-  const { data, total, isFetching, refetch } = useGetList<Row & { id: number }>(
-    config.entity ?? config.name,
+  const list = useResourcePage<Row & { id: number }>(config, {
+    filter,
+    page,
+    perPage,
+    onPageChange: setPage,
     // A variant served by another list call of the entity (the administration flavour of feedback).
-    { pagination: { page, perPage }, sort: defaultSort(config), filter, ...(config.list.endpoint ? { meta: { call: entityCall(config, config.list.endpoint) } } : {}) },
-    { placeholderData: (previous) => previous },
-  );
-  const rows = data ?? [];
-  const lines: TreeLine[] = useMemo(
-    () => (tree ? treeLines(data ?? [], tree.parent, expanded) : (data ?? []).map((row) => ({ row, depth: 0, children: 0 }))),
-    [data, tree, expanded],
-  );
-  const toggle = (id: unknown) =>
-    setExpanded((e) => {
-      const next = new Set(e);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+    meta: config.list.endpoint ? { call: entityCall(config, config.list.endpoint) } : undefined,
+  });
+  const { rows, refetch } = list;
+  const lines: TreeLine[] = useMemo(() => (tree ? treeLines(rows, tree.parent, expanded) : rows.map((row) => ({ row, depth: 0, children: 0 }))), [rows, tree, expanded]);
   useEffect(() => {
     if (reloadKey) void refetch();
   }, [reloadKey, refetch]);
@@ -370,8 +354,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
   const query = () => {
     // The inverted range says so under its end; the list keeps the last search meanwhile.
     if (config.list.filters.some((f) => f.op === 'between' && inverted(typed[f.key]))) return;
-    setApplied(typed);
-    setPage(1);
+    search.query();
     clearChosen();
   };
   const remove = (row: Row) =>
@@ -392,11 +375,34 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
 
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }} data-testid={`${config.name}-list`}>
-      <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+      <SearchBar
+        onQuery={query}
+        onReset={() => {
+          search.reset();
+          clearChosen();
+        }}
+        testIds={{ query: 'list-query', reset: 'list-reset' }}
+        actions={
+          <>
+            {selection?.toolbar([...chosen.values()], clearChosen)}
+            {typeof toolbar === 'function' ? toolbar(filter) : toolbar}
+            {canAdd && (
+              <AddButton
+                onClick={() => {
+                  setViewing(false);
+                  setEditing(null);
+                }}
+                testId="list-add"
+              />
+            )}
+          </>
+        }
+        sx={{ mb: 2 }}
+      >
         {config.list.filters.map((f) => {
           if (f.input === 'hidden' || f.value !== undefined) return null;
           if (f.input === 'jurisdiction' && f.jurisdiction)
-            return <JurisdictionFilter key={f.key} filter={f} typed={typed} onChange={(patch) => setTyped({ ...typed, ...patch })} />;
+            return <JurisdictionFilter key={f.key} filter={f} typed={typed} onChange={patch} />;
           if (f.widget) {
             const Widget = filterWidgets?.[f.widget];
             if (!Widget || widgetsShown.has(f.widget)) return null;
@@ -404,7 +410,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
             const keys = config.list.filters.filter((g) => g.widget === f.widget).map((g) => g.key);
             return (
               <Fragment key={f.widget}>
-                <Widget values={Object.fromEntries(keys.map((k) => [k, typed[k]]))} onChange={(values) => setTyped({ ...typed, ...values })} />
+                <Widget values={Object.fromEntries(keys.map((k) => [k, typed[k]]))} onChange={patch} />
               </Fragment>
             );
           }
@@ -417,51 +423,16 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
               field={config.fields[f.field ?? f.fields?.[0] ?? '']}
               value={typed[f.key] ?? (Array.isArray(fallback) ? fallback : '')}
               allowed={Array.isArray(fallback) ? fallback : undefined}
-              onChange={(v) => setTyped({ ...typed, [f.key]: v })}
+              onChange={(v) => patch({ [f.key]: v })}
               onEnter={query}
             />
           );
         })}
-        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="list-query">
-          {translate('common.query')}
-        </Button>
-        <Button
-          variant="outlined"
-          startIcon={<RestartAltIcon />}
-          onClick={() => {
-            setTyped({});
-            setApplied({});
-            setPage(1);
-            clearChosen();
-          }}
-          data-testid="list-reset"
-        >
-          {translate('common.reset')}
-        </Button>
-        <Box sx={{ flex: 1 }} />
-        {selection?.toolbar([...chosen.values()], clearChosen)}
-        {typeof toolbar === 'function' ? toolbar(filter) : toolbar}
-        {canAdd && (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => {
-              setViewing(false);
-              setEditing(null);
-            }}
-            data-testid="list-add"
-          >
-            {translate('common.add')}
-          </Button>
-        )}
-      </Paper>
+      </SearchBar>
       <DataTable
         rows={lines}
         rowKey={(line) => String(line.row.fId)}
-        loading={isFetching}
-        progressBar
-        bordered
-        stickyHeader
+        loading={list.loading} progressBar bordered stickyHeader
         tableProps={{ sx: LIST_TABLE_SX }}
         rowProps={({ row, depth }) => ({
           'data-testid': 'list-row',
@@ -574,18 +545,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
               ]
             : []),
         ]}
-        pager={{
-          count: total ?? 0,
-          page: Math.max(0, page - 1),
-          rowsPerPage: perPage,
-          sizes: config.list.pageSizes,
-          onPage: (p) => setPage(p + 1),
-          onSize: (n) => {
-            setPerPage(n);
-            setPage(1);
-          },
-          testId: `${config.name}-pagination`,
-        }}
+        pager={pagerFromOne(list, { sizes: config.list.pageSizes, onSize: setPerPage, testId: `${config.name}-pagination` })}
       />
       {config.endpoints.save && (
         <FormDialog

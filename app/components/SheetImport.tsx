@@ -3,14 +3,15 @@
  * users): the file is checked here for type and size first (xlsx/xls, 2048 KB), the server checks
  * every row again, and a refused file shows every bad row with its number and reason.
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError } from '../../adapters/http';
 import { callUrl, type CallName } from '../../adapters/dataProvider';
-import { extensionOf } from './upload/uploadFile';
+import { SHEET_ACCEPT, isSheet } from './upload/uploadFile';
+import { useFilePicker } from './upload/useFilePicker';
 import { useApi } from './calls';
 import { ImportRefusal, importReport, type ImportReport } from './ImportRefusal';
 
@@ -33,16 +34,11 @@ export function SheetImport({ ns, template, importCall, testId }: SheetImportPro
   const api = useApi();
   const notify = useNotify();
   const refresh = useRefresh();
-  const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<ImportReport | null>(null);
 
-  const pick = async (file: File | undefined) => {
-    if (input.current) input.current.value = '';
-    if (!file) return;
-    if (!['xlsx', 'xls'].includes(extensionOf(file.name))) return notify(translate(`${ns}.badFormat`), { type: 'warning' });
+  const pick = async (file: File) => {
+    if (!isSheet(file.name)) return notify(translate(`${ns}.badFormat`), { type: 'warning' });
     if (file.size > SHEET_LIMIT_BYTES) return notify(translate(`${ns}.tooLarge`), { type: 'warning' });
-    setBusy(true);
     try {
       const envelope = await api.upload<{ imported: number }>(importCall, file);
       notify(translate(`${ns}.imported`, { count: envelope.data.imported }), { type: 'success' });
@@ -51,10 +47,9 @@ export function SheetImport({ ns, template, importCall, testId }: SheetImportPro
       if (error instanceof ApiError && error.status !== 200) return;
       // The refusal and its bad rows, by code, in the console's language.
       setRefused(importReport(translate, error));
-    } finally {
-      setBusy(false);
     }
   };
+  const picker = useFilePicker({ accept: SHEET_ACCEPT, testId: `${testId}-import-file`, onFile: pick });
 
   const label = translate(`${ns}.template`);
   return (
@@ -73,10 +68,10 @@ export function SheetImport({ ns, template, importCall, testId }: SheetImportPro
           {label}
         </Button>
       )}
-      <Button variant="outlined" startIcon={<UploadFileIcon />} disabled={busy} onClick={() => input.current?.click()} data-testid={`${testId}-import`}>
-        {translate(busy ? `${ns}.importing` : `${ns}.import`)}
+      <Button variant="outlined" startIcon={<UploadFileIcon />} disabled={picker.busy} onClick={picker.choose} data-testid={`${testId}-import`}>
+        {translate(picker.busy ? `${ns}.importing` : `${ns}.import`)}
       </Button>
-      <input ref={input} type="file" hidden accept=".xlsx,.xls" onChange={(e) => void pick(e.target.files?.[0])} data-testid={`${testId}-import-file`} />
+      {picker.input}
       <Dialog open={refused !== null} onClose={() => setRefused(null)} maxWidth="sm" fullWidth data-testid={`${testId}-import-result`}>
         <DialogTitle>{translate(`${ns}.importFailed`)}</DialogTitle>
         <DialogContent dividers>{refused && <ImportRefusal report={refused} />}</DialogContent>

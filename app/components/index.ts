@@ -1,6 +1,12 @@
 export { FormDialog, type FormDialogProps, type Row } from './FormDialog';
 export { FieldInput, OptionSelect, useEnumOptions } from './FieldInput';
 export { ConfirmDialog, useConfirm } from './ConfirmDialog';
+export { DialogFooter, type DialogFooterProps } from './DialogFooter';
+export { FormGrid } from './FormGrid';
+export { PromptDialog, type PromptDialogProps } from './PromptDialog';
+export { RuleField, type RuleFieldProps } from './RuleField';
+export { SheetImportDialog, type SheetImportDialogProps, type ImportResult } from './SheetImportDialog';
+export { useFilePicker, type FilePickerOptions } from './upload/useFilePicker';
 export { CardGrid } from './CardGrid';
 export { EmptyState } from './EmptyState';
 export { useCallQuery, useRequest, useApi, settle, type Outcome } from './calls';

@@ -1,5 +1,5 @@
 /**
- * Home dashboard (spec §2): devices online, today's messages, today's warnings, the rental alarms of the
+ * Home dashboard (spec 000 §2): devices online, today's messages, today's warnings, the rental alarms of the
  * user's jurisdiction for those who handle them and, for administrators, the users, each a card with its
  * own refresh; the message history by range; CPU and memory of the server for the holders of its codes
  * (contract/dashboard.ts); and the device map. The
@@ -95,8 +95,11 @@ function useHome<T>(name: CallName | null, body: Record<string, unknown> = {}): 
   return { data: remote.data ? remote.data.data : undefined, loading: remote.loading, reload: remote.reload };
 }
 
-function StatCard({ id, title, value, loading, onRefresh, children, accent }: { id: string; title: string; value: ReactNode; loading: boolean; onRefresh: () => void; children?: ReactNode; accent: string }) {
+/** A figure card; `calls`: the calls its figures come from, which it spins while loading and its refresh icon asks again. */
+function StatCard({ id, title, value, calls, children, accent }: { id: string; title: string; value: ReactNode; calls: Pick<Home<unknown>, 'loading' | 'reload'>[]; children?: ReactNode; accent: string }) {
   const translate = useTranslate();
+  const loading = calls.some((c) => c.loading);
+  const onRefresh = () => calls.forEach((c) => c.reload());
   return (
     <Card data-testid={`dashboard-card-${id}`} sx={{ position: 'relative', overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
       <Box sx={{ height: 3, bgcolor: accent }} />
@@ -162,11 +165,7 @@ function TallyCard({ id, accent, colors, totals, month }: { id: 'warn' | 'alarm'
       id={id}
       accent={accent}
       title={translate(`dashboard.${id}.title`)}
-      loading={totals.loading || month.loading}
-      onRefresh={() => {
-        totals.reload();
-        month.reload();
-      }}
+      calls={[totals, month]}
       value={<span data-testid={`dashboard-${id}-day`}>{fmt(t?.dayCount)}</span>}
     >
       <Figure label={translate(`dashboard.${id}.month`)} value={fmt(t?.monthCount)} testId={`dashboard-${id}-month`} />
@@ -285,11 +284,7 @@ export function Dashboard() {
           id="device"
           accent="#1677ff"
           title={translate('dashboard.device.title')}
-          loading={devices.loading || perProduct.loading}
-          onRefresh={() => {
-            devices.reload();
-            perProduct.reload();
-          }}
+          calls={[devices, perProduct]}
           value={
             <>
               <span data-testid="dashboard-device-online">{fmt(d?.onlineCount)}</span>
@@ -313,11 +308,7 @@ export function Dashboard() {
           id="record"
           accent="#36cfc9"
           title={translate('dashboard.record.title')}
-          loading={records.loading || recordMonth.loading}
-          onRefresh={() => {
-            records.reload();
-            recordMonth.reload();
-          }}
+          calls={[records, recordMonth]}
           value={<span data-testid="dashboard-record-day">{fmt(r?.dayCount)}</span>}
         >
           <Figure label={translate('dashboard.record.month')} value={fmt(r?.monthCount)} testId="dashboard-record-month" />
@@ -330,7 +321,7 @@ export function Dashboard() {
         {alarmCard}
 
         {u && (
-          <StatCard id="user" accent="#722ed1" title={translate('dashboard.user.title')} loading={users.loading} onRefresh={users.reload} value={<span data-testid="dashboard-user-all">{fmt(u.allCount)}</span>}>
+          <StatCard id="user" accent="#722ed1" title={translate('dashboard.user.title')} calls={[users]} value={<span data-testid="dashboard-user-all">{fmt(u.allCount)}</span>}>
             <Figure label={translate('dashboard.user.admin')} value={fmt(u.adminCount)} testId="dashboard-user-admin" dot={PALETTE[3]} />
             <Figure label={translate('dashboard.user.agent')} value={fmt(u.agentCount)} testId="dashboard-user-agent" dot={PALETTE[2]} />
             <Figure label={translate('dashboard.user.general')} value={fmt(u.generalCount)} testId="dashboard-user-general" dot={PALETTE[0]} />

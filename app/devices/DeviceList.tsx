@@ -1,18 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Box, Button, Checkbox, FormControlLabel, MenuItem, Paper, TextField, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { Box, Checkbox, FormControlLabel, Paper, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
-import { useGetList, useLocation, useNotify, useParams, usePermissions, useRefresh, useTranslate } from 'react-admin';
+import { useLocation, useNotify, useParams, usePermissions, useRefresh, useTranslate } from 'react-admin';
 import { ApiError } from '../../adapters/http';
 import { useCan } from '../auth/useCan';
-import { conditionKey, defaultSort, permissionOf } from '../components/api';
+import { conditionKey, permissionOf } from '../components/api';
 import { CardGrid } from '../components/CardGrid';
 import { useConfirm } from '../components/ConfirmDialog';
 import { FormDialog } from '../components/FormDialog';
 import { useAllProducts } from '../components/lookups';
+import { AddButton } from '../components/AddButton';
+import { SearchBar } from '../components/SearchBar';
+import { useSearch } from '../components/useSearch';
+import { useResourcePage } from '../components/useResourcePage';
 import { useApi, useCallQuery } from '../components/calls';
 import type { FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
@@ -25,15 +26,15 @@ import { SwitchToggle } from './live/SwitchToggle';
 import { BatchBar, BATCH_COMMANDS } from './live/BatchBar';
 import { BulkToolbar } from './bulk/BulkToolbar';
 import { useDeviceUse } from './bulk/useDeviceUse';
+import { BY_NUMBER, KeywordBy, ProductFilter } from './DeviceSearch';
 
-/** Auto-refresh (spec §4): ask the shown devices for fresh values, then reload the list a little later. */
+/** Auto-refresh (spec 000 §4): ask the shown devices for fresh values, then reload the list a little later. */
 const AUTO_REFRESH_MS = 55_000;
 const AUTO_RELOAD_MS = 5_000;
 
 /** Product types whose devices report a switch left on, so they take a "not closed" reminder time. */
 const REMINDER_TYPES = [1, 3, 5, 6];
-const SELECT_NUMBER = 1;
-const SELECT_NAME = 2;
+const NO_KEYWORD = { keyword: '', selectType: BY_NUMBER };
 
 type View = 'table' | 'cards';
 
@@ -67,12 +68,10 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   const routeNumber = params.deviceNumber ?? '';
 
   const [productId, setProductId] = useState<string>(queryProduct);
-  const [selectType, setSelectType] = useState<number>(SELECT_NUMBER);
-  const [keyword, setKeyword] = useState(routeNumber);
-  const [applied, setApplied] = useState({ keyword: routeNumber, selectType: SELECT_NUMBER });
+  // The product applies at once; the keyword on Query.
+  const { draft, patch, applied, page, setPage, ...search } = useSearch(NO_KEYWORD, { initial: { keyword: routeNumber, selectType: BY_NUMBER } });
   const [counter, setCounter] = useState<CounterKey>('all');
   const [view, setView] = useState<View>(config.list.view === 'cards' ? 'cards' : 'table');
-  const [page, setPage] = useState(1);
   const [tablePerPage, setTablePerPage] = useState(config.list.pageSize || 10);
   const [editing, setEditing] = useState<DeviceRow | null | undefined>(undefined);
   const [viewing, setViewing] = useState<DeviceRow | null>(null);
@@ -83,11 +82,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     setPage(1);
   }, [queryProduct]);
   useEffect(() => {
-    if (!routeNumber) return;
-    setKeyword(routeNumber);
-    setSelectType(SELECT_NUMBER);
-    setApplied({ keyword: routeNumber, selectType: SELECT_NUMBER });
-    setPage(1);
+    if (routeNumber) search.query({ keyword: routeNumber, selectType: BY_NUMBER });
   }, [routeNumber]);
 
   const perPage = view === 'cards' ? (config.list.cardPageSize ?? 12) : tablePerPage;
@@ -105,12 +100,9 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     return condition;
   }, [counter, productId, applied, keywordKey, selectKey, productKey]);
 
-  const { data, total, isFetching } = useGetList<DeviceRow & { id: number }>(
-    config.name,
-    { pagination: { page, perPage }, sort: defaultSort(config), filter },
-    { placeholderData: (previous) => previous },
-  );
-  const rows = useMemo(() => (data ?? []).map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [data, live]);
+  const list = useResourcePage<DeviceRow>(config, { filter, page, perPage, onPageChange: setPage });
+  const data = list.rows;
+  const rows = useMemo(() => data.map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [data, live]);
 
   const totals = useCallQuery<DeviceTotals>('device.total', { productId: productId ? Number(productId) : '' });
 
@@ -156,17 +148,13 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [autoRefresh, shownIds]);
   const query = () => {
-    setApplied({ keyword, selectType });
-    setPage(1);
+    search.query();
     reloadAll();
   };
   const reset = () => {
-    setKeyword('');
-    setSelectType(SELECT_NUMBER);
-    setApplied({ keyword: '', selectType: SELECT_NUMBER });
+    search.reset();
     setProductId('');
     setCounter('all');
-    setPage(1);
   };
 
   const failed = (error: unknown) => {
@@ -234,82 +222,46 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
         }}
       />
 
-      <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-        <TextField
-          select
-          size="small"
-          label={translate('device.filter.product')}
-          value={products.some((p) => String(p.fId) === productId) || productId === '' ? productId : ''}
-          onChange={(e) => {
-            setProductId(e.target.value);
+      <SearchBar
+        onQuery={query}
+        onReset={reset}
+        testIds={{ query: 'device-query', reset: 'device-reset' }}
+        extra={
+          <FormControlLabel
+            control={<Checkbox size="small" checked={autoRefresh} onChange={(e) => setAutoRefresh(e.target.checked)} data-testid="device-auto-refresh" />}
+            label={translate('device.autoRefresh')}
+          />
+        }
+        actions={
+          <>
+            <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: View | null) => changeView(v)} data-testid="device-view-toggle">
+              <Tooltip title={translate('device.view.table')}>
+                <ToggleButton value="table" aria-label={translate('device.view.table')} data-testid="device-view-table">
+                  <ViewListIcon fontSize="small" />
+                </ToggleButton>
+              </Tooltip>
+              <Tooltip title={translate('device.view.cards')}>
+                <ToggleButton value="cards" aria-label={translate('device.view.cards')} data-testid="device-view-cards">
+                  <ViewModuleIcon fontSize="small" />
+                </ToggleButton>
+              </Tooltip>
+            </ToggleButtonGroup>
+            <BulkToolbar condition={filter} selected={selected} onImported={reloadAll} />
+            {canAdd && <AddButton onClick={() => setEditing(null)} label={translate('device.add')} testId="device-add" />}
+          </>
+        }
+        sx={{ mb: 2 }}
+      >
+        <ProductFilter
+          value={productId}
+          onChange={(id) => {
+            setProductId(id);
             setPage(1);
           }}
-          sx={{ minWidth: 200 }}
-          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-          data-testid="device-filter-product"
-        >
-          <MenuItem value="">{translate('device.filter.allProducts')}</MenuItem>
-          {products.map((p) => (
-            <MenuItem key={p.fId} value={String(p.fId)}>
-              {p.fName}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Box sx={{ display: 'flex' }}>
-          <TextField
-            select
-            size="small"
-            label={translate('device.filter.searchBy')}
-            value={selectType}
-            onChange={(e) => setSelectType(Number(e.target.value))}
-            sx={{ width: 130, '& .MuiOutlinedInput-root': { borderTopRightRadius: 0, borderBottomRightRadius: 0 } }}
-            data-testid="device-search-type"
-          >
-            <MenuItem value={SELECT_NUMBER}>{translate('device.searchType.number')}</MenuItem>
-            <MenuItem value={SELECT_NAME}>{translate('device.searchType.name')}</MenuItem>
-          </TextField>
-          <TextField
-            size="small"
-            placeholder={translate('device.filter.keyword')}
-            value={keyword}
-            onChange={(e) => setKeyword(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') query();
-            }}
-            sx={{ width: 220, '& .MuiOutlinedInput-root': { borderTopLeftRadius: 0, borderBottomLeftRadius: 0 } }}
-            slotProps={{ htmlInput: { 'data-testid': 'device-search' } }}
-          />
-        </Box>
-        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="device-query">
-          {translate('common.query')}
-        </Button>
-        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="device-reset">
-          {translate('common.reset')}
-        </Button>
-        <FormControlLabel
-          control={<Checkbox size="small" checked={autoRefresh} onChange={(e) => setAutoRefresh(e.target.checked)} data-testid="device-auto-refresh" />}
-          label={translate('device.autoRefresh')}
+          testId="device-filter-product"
         />
-        <Box sx={{ flex: 1 }} />
-        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: View | null) => changeView(v)} data-testid="device-view-toggle">
-          <Tooltip title={translate('device.view.table')}>
-            <ToggleButton value="table" aria-label={translate('device.view.table')} data-testid="device-view-table">
-              <ViewListIcon fontSize="small" />
-            </ToggleButton>
-          </Tooltip>
-          <Tooltip title={translate('device.view.cards')}>
-            <ToggleButton value="cards" aria-label={translate('device.view.cards')} data-testid="device-view-cards">
-              <ViewModuleIcon fontSize="small" />
-            </ToggleButton>
-          </Tooltip>
-        </ToggleButtonGroup>
-        <BulkToolbar condition={filter} selected={selected} onImported={reloadAll} />
-        {canAdd && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="device-add">
-            {translate('device.add')}
-          </Button>
-        )}
-      </Paper>
+        <KeywordBy by={draft.selectType} keyword={draft.keyword} onChange={patch} onEnter={query} testIds={{ by: 'device-search-type', keyword: 'device-search' }} />
+      </SearchBar>
 
       {canBatch && view === 'table' && (
         <Paper variant="outlined" sx={{ p: 1, mb: 1, display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
@@ -323,27 +275,16 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
           selected={canBatch ? selected : undefined}
           onSelect={canBatch ? setSelected : undefined}
           config={config}
+          {...list}
           rows={rows}
-          total={total ?? 0}
-          page={page}
-          perPage={perPage}
-          loading={isFetching}
           actions={actions}
-          onPageChange={setPage}
-          onPerPageChange={(size) => {
-            setTablePerPage(size);
-            setPage(1);
-          }}
+          onPerPageChange={setTablePerPage}
           onOpen={setViewing}
         />
       ) : (
         <CardGrid
+          {...list}
           rows={rows}
-          total={total ?? 0}
-          page={page}
-          perPage={perPage}
-          onPageChange={setPage}
-          loading={isFetching}
           rowKey={(row) => row.fId}
           testId="device-grid"
           renderCard={(row) => <DeviceCard config={config} row={row} actions={actions} onOpen={setViewing} />}

@@ -5,7 +5,7 @@ import type { ResourceConfig } from '../resources/types';
 import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } from './cells';
 import { DeviceAlarmChip } from './live/DeviceAlarms';
 import { deviceType } from './DeviceDrawer';
-import { DataTable } from '../components/DataTable';
+import { DataTable, pagerFromOne } from '../components/DataTable';
 
 export interface DeviceActions {
   /** Opens the detail drawer; offered only to users who cannot edit. */
@@ -17,7 +17,7 @@ export interface DeviceActions {
   onUse?: (row: DeviceRow) => void;
 }
 
-/** Plastic-case breakers (type 6) are managed here only when their number names the RG or RW series (spec §2). */
+/** Plastic-case breakers (type 6) are managed here only when their number names the RG or RW series (spec 000 §2). */
 function managed(row: DeviceRow): boolean {
   return deviceType(row) !== 6 || /RG|RW/.test(String(row.fNumber ?? ''));
 }
@@ -102,10 +102,7 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
       <DataTable
         rows={rows}
         rowKey={(row) => row.fId}
-        loading={loading}
-        progressBar
-        bordered
-        stickyHeader
+        loading={loading} progressBar bordered stickyHeader
         containerProps={{ sx: { maxWidth: '100%' }, 'data-testid': 'device-table-box' }}
         rowProps={(row) => ({ 'data-testid': 'device-row', 'data-id': row.fId, selected: selected?.includes(row.fId) })}
         selection={
@@ -154,15 +151,7 @@ export function DeviceTable({ config, rows, total, page, perPage, loading, actio
               ]
             : []),
         ]}
-        pager={{
-          count: total,
-          page: Math.max(0, page - 1),
-          rowsPerPage: perPage,
-          sizes: config.list.pageSizes?.length ? config.list.pageSizes : [10, 20, 50, 100],
-          onPage: (p) => onPageChange(p + 1),
-          onSize: onPerPageChange,
-          testId: 'device-pager',
-        }}
+        pager={pagerFromOne({ total, page, perPage, onPageChange }, { sizes: config.list.pageSizes?.length ? config.list.pageSizes : [10, 20, 50, 100], onSize: onPerPageChange, testId: 'device-pager' })}
       />
     </Box>
   );

@@ -5,7 +5,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { lazyChunk } from '../shell/chunks';
 import type { FormEvent } from 'react';
 import { useLogin, useNotify, useTranslate } from 'react-admin';
-import { Box, Button, Checkbox, FormControlLabel, InputAdornment, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Checkbox, FormControlLabel, Paper, Stack, Typography } from '@mui/material';
 import PhoneIphone from '@mui/icons-material/PhoneIphone';
 import Lock from '@mui/icons-material/Lock';
 import Hub from '@mui/icons-material/Hub';
@@ -13,6 +13,7 @@ import { getRememberedLogin, getStoredMenus } from '../../adapters/authProvider'
 import { LanguageSwitch } from '../shell/LanguageSwitch';
 import { useApiErrors } from '../shell/useApiErrors';
 import { PHONE_MAX_LENGTH } from '../shell/rules';
+import { RuleField } from '../components/RuleField';
 
 // Opened by few visitors: its code loads when asked for.
 const RegisterDialog = lazyChunk(() => import('./RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
@@ -89,47 +90,30 @@ export function LoginPage() {
           </Typography>
         </Stack>
         <Stack spacing={1}>
-          <TextField
-            label={translate('login.phone')}
+          <RuleField
+            label="login.phone"
             placeholder={translate('login.phonePlaceholder')}
             value={account}
-            onChange={(e) => setAccount(e.target.value)}
-            error={!!errors.account}
-            helperText={errors.account ? translate(errors.account) : ' '}
+            onChange={setAccount}
+            error={errors.account}
             autoComplete="username"
             autoFocus
             fullWidth
-            slotProps={{
-              htmlInput: { 'data-testid': 'login-phone', maxLength: PHONE_MAX_LENGTH, inputMode: 'tel' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <PhoneIphone fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
+            testId="login-phone"
+            htmlInput={{ maxLength: PHONE_MAX_LENGTH, inputMode: 'tel' }}
+            icon={<PhoneIphone fontSize="small" />}
           />
-          <TextField
-            label={translate('login.password')}
+          <RuleField
+            label="login.password"
             placeholder={translate('login.passwordPlaceholder')}
             type="password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={!!errors.password}
-            helperText={errors.password ? translate(errors.password) : ' '}
+            onChange={setPassword}
+            error={errors.password}
             autoComplete="current-password"
             fullWidth
-            slotProps={{
-              htmlInput: { 'data-testid': 'login-password' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Lock fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
+            testId="login-password"
+            icon={<Lock fontSize="small" />}
           />
         </Stack>
         <FormControlLabel

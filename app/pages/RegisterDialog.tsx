@@ -4,10 +4,11 @@
  */
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { useNotify } from 'react-admin';
 import { envelopeText } from '../../adapters/http';
 import { useApi } from '../components/calls';
+import { RuleField } from '../components/RuleField';
+import { AccountFormDialog } from '../shell/AccountFormDialog';
 import { confirmError, passwordError, phoneError, PHONE_MAX_LENGTH } from '../shell/rules';
 
 /** The role every self-registered user receives; the server may map it to its own default role. */
@@ -47,7 +48,6 @@ export function registerPayload(values: Record<Field, string>) {
 }
 
 export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const translate = useTranslate();
   const api = useApi();
   const notify = useNotify();
   const [values, setValues] = useState(EMPTY);
@@ -90,44 +90,25 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
   };
 
   const field = (name: Field, label: string, extra: { type?: string; autoComplete?: string; maxLength?: number } = {}) => (
-    <TextField
-      label={translate(label)}
+    <RuleField
+      label={label}
       value={values[name]}
       type={extra.type ?? 'text'}
       autoComplete={extra.autoComplete}
       required
-      onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
-      error={!!errors[name]}
-      helperText={errors[name] ? translate(errors[name]!) : ' '}
-      slotProps={{ htmlInput: { 'data-testid': `register-${name}`, maxLength: extra.maxLength } }}
+      onChange={(value) => setValues((v) => ({ ...v, [name]: value }))}
+      error={errors[name]}
+      testId={`register-${name}`}
+      htmlInput={{ maxLength: extra.maxLength }}
     />
   );
 
   return (
-    <Dialog
-      open={open}
-      onClose={close}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{ paper: { component: 'form', onSubmit: submit, noValidate: true, 'data-testid': 'register-dialog' } as object }}
-    >
-      <DialogTitle>{translate('register.title')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={1} sx={{ pt: 1 }}>
-          {field('name', 'register.name', { autoComplete: 'name' })}
-          {field('phone', 'register.phone', { autoComplete: 'tel', maxLength: PHONE_MAX_LENGTH })}
-          {field('password', 'register.password', { type: 'password', autoComplete: 'new-password' })}
-          {field('confirm', 'register.confirm', { type: 'password', autoComplete: 'new-password' })}
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={close} data-testid="register-cancel">
-          {translate('register.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" disabled={busy} data-testid="register-submit">
-          {translate('register.submit')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <AccountFormDialog open={open} onClose={close} ns="register" onSubmit={submit} busy={busy} spacing={1}>
+      {field('name', 'register.name', { autoComplete: 'name' })}
+      {field('phone', 'register.phone', { autoComplete: 'tel', maxLength: PHONE_MAX_LENGTH })}
+      {field('password', 'register.password', { type: 'password', autoComplete: 'new-password' })}
+      {field('confirm', 'register.confirm', { type: 'password', autoComplete: 'new-password' })}
+    </AccountFormDialog>
   );
 }

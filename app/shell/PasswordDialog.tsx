@@ -1,10 +1,11 @@
 /** Changing one's own password; the session ends about 600 ms after the server accepts it. */
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useLogout, useNotify, useTranslate } from 'react-admin';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { useLogout, useNotify } from 'react-admin';
 import { envelopeText } from '../../adapters/http';
 import { useApi } from '../components/calls';
+import { RuleField } from '../components/RuleField';
+import { AccountFormDialog } from './AccountFormDialog';
 import { confirmError, passwordError } from './rules';
 
 const LOGOUT_DELAY_MS = 600;
@@ -12,7 +13,6 @@ const LOGOUT_DELAY_MS = 600;
 const LOADING_RESET_MS = 300;
 
 export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const translate = useTranslate();
   const notify = useNotify();
   const logout = useLogout();
   const api = useApi();
@@ -53,58 +53,15 @@ export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () =
     }
   };
 
+  const close = () => {
+    reset();
+    onClose();
+  };
+
   return (
-    <Dialog
-      open={open}
-      onClose={() => {
-        reset();
-        onClose();
-      }}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{ paper: { component: 'form', onSubmit: submit, noValidate: true, 'data-testid': 'password-dialog' } as object }}
-    >
-      <DialogTitle>{translate('password.title')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            type="password"
-            label={translate('password.newPassword')}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={!!errors.password}
-            helperText={errors.password ? translate(errors.password) : ' '}
-            autoComplete="new-password"
-            autoFocus
-            required
-            slotProps={{ htmlInput: { 'data-testid': 'password-new' } }}
-          />
-          <TextField
-            type="password"
-            label={translate('password.confirmPassword')}
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            error={!!errors.confirm}
-            helperText={errors.confirm ? translate(errors.confirm) : ' '}
-            autoComplete="new-password"
-            required
-            slotProps={{ htmlInput: { 'data-testid': 'password-confirm' } }}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button
-          onClick={() => {
-            reset();
-            onClose();
-          }}
-        >
-          {translate('password.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" disabled={busy} data-testid="password-submit">
-          {translate('password.submit')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <AccountFormDialog open={open} onClose={close} ns="password" onSubmit={submit} busy={busy} spacing={2}>
+      <RuleField type="password" label="password.newPassword" value={password} onChange={setPassword} error={errors.password} autoComplete="new-password" autoFocus required testId="password-new" />
+      <RuleField type="password" label="password.confirmPassword" value={confirm} onChange={setConfirm} error={errors.confirm} autoComplete="new-password" required testId="password-confirm" />
+    </AccountFormDialog>
   );
 }

@@ -6,14 +6,15 @@ import { useEffect, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
-import { Box, Collapse, List, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import { Box, Collapse, List, ListItemButton, ListItemIcon, ListItemText, MenuItem, Tooltip, Typography } from '@mui/material';
+import { AnchoredMenu } from '../components/AnchoredMenu';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import Hub from '@mui/icons-material/Hub';
 import type { MenuNode } from '../../adapters/authProvider';
 import { findTrail, pathOf, useMenus, useMenuTitle } from './menus';
 import { menuIcon } from './icons';
-import { sidebarColors, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, TOPBAR_HEIGHT } from './theme';
+import { sidebarColors, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, TOPBAR_ROW } from './theme';
 
 const testId = (node: MenuNode) =>
   String(node.component && node.component !== 'Main' ? node.component : node.menuUri || node.id).replace(/^\//, '');
@@ -54,11 +55,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
         component={Link}
         to="/home"
         sx={{
-          height: TOPBAR_HEIGHT,
-          flexShrink: 0,
-          display: 'flex',
-          alignItems: 'center',
-          gap: 1,
+          ...TOPBAR_ROW,
           px: collapsed ? 0 : 1.5,
           justifyContent: collapsed ? 'center' : 'flex-start',
           color: sidebarColors.textActive,
@@ -172,13 +169,7 @@ function Section({
             </ListItemIcon>
           </ListItemButton>
         </Tooltip>
-        <Menu
-          anchorEl={anchor}
-          open={!!anchor}
-          onClose={() => setAnchor(null)}
-          anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-          transformOrigin={{ vertical: 'top', horizontal: 'left' }}
-        >
+        <AnchoredMenu anchor={anchor} onClose={() => setAnchor(null)} place="right">
           {(node.children ?? []).map((child) => (
             <MenuItem
               key={child.id}
@@ -191,7 +182,7 @@ function Section({
               {menuTitle(child)}
             </MenuItem>
           ))}
-        </Menu>
+        </AnchoredMenu>
       </>
     );
   }

@@ -7,6 +7,7 @@ import type { MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { Box, IconButton, Menu, MenuItem, Tooltip } from '@mui/material';
+import { AnchoredMenu } from '../components/AnchoredMenu';
 import CloseIcon from '@mui/icons-material/Close';
 import MoreHoriz from '@mui/icons-material/MoreHoriz';
 import HomeIcon from '@mui/icons-material/Home';
@@ -159,15 +160,9 @@ export function TabBar() {
           <MoreHoriz fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Menu
-        anchorEl={actions}
-        open={!!actions}
-        onClose={() => setActions(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
+      <AnchoredMenu anchor={actions} onClose={() => setActions(null)}>
         {contextItems(pathname, () => setActions(null)).slice(1)}
-      </Menu>
+      </AnchoredMenu>
       <Menu
         open={!!context}
         onClose={() => setContext(null)}

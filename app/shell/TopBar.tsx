@@ -3,7 +3,8 @@ import { Suspense, useEffect, useState } from 'react';
 import { lazyChunk } from './chunks';
 import { Link, useLocation } from 'react-router-dom';
 import { useGetIdentity, useLogout, useTranslate } from 'react-admin';
-import { Avatar, Box, Breadcrumbs, Divider, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import { Avatar, Box, Breadcrumbs, Divider, IconButton, ListItemIcon, MenuItem, Tooltip, Typography } from '@mui/material';
+import { AnchoredMenu } from '../components/AnchoredMenu';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
@@ -14,7 +15,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import { findTrail, useMenus, useMenuTitle, usePageTitle } from './menus';
 import { LanguageSwitch } from './LanguageSwitch';
 import { HOME_PATH } from './tabs';
-import { TOPBAR_HEIGHT } from './theme';
+import { TOPBAR_ROW } from './theme';
 import { BrokerStateChip } from '../devices/live/BrokerState';
 import { MessageBell } from '../platform/messages/MessageBell';
 import { AlarmSummary } from '../security/alarms/AlarmSummary';
@@ -29,11 +30,7 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
     <Box
       component="header"
       sx={{
-        height: TOPBAR_HEIGHT,
-        flexShrink: 0,
-        display: 'flex',
-        alignItems: 'center',
-        gap: 1,
+        ...TOPBAR_ROW,
         px: 1.5,
         bgcolor: 'background.paper',
         borderBottom: '1px solid',
@@ -159,13 +156,7 @@ function UserMenu() {
         </Typography>
         <ExpandMore fontSize="small" />
       </Box>
-      <Menu
-        anchorEl={anchor}
-        open={!!anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
+      <AnchoredMenu anchor={anchor} onClose={() => setAnchor(null)}>
         <MenuItem
           data-testid="change-password"
           onClick={() => {
@@ -191,7 +182,7 @@ function UserMenu() {
           </ListItemIcon>
           {translate('shell.logout')}
         </MenuItem>
-      </Menu>
+      </AnchoredMenu>
       {changing && (
         <Suspense>
           <PasswordDialog open onClose={() => setChanging(false)} />

@@ -6,6 +6,8 @@ export const SIDEBAR_WIDTH = 256;
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
 export const TOPBAR_HEIGHT = 56;
 export const TABBAR_HEIGHT = 40;
+/** The top bar's row, and the side menu's title row beside it: the same height, so their bottom lines meet. */
+export const TOPBAR_ROW = { height: TOPBAR_HEIGHT, flexShrink: 0, display: 'flex', alignItems: 'center', gap: 1 } as const;
 
 export const sidebarColors = {
   background: '#001529',

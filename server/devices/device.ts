@@ -13,7 +13,7 @@ import { scoped } from '../crud/engine';
 import { amongValues, blank } from '../crud/query';
 import { positioned } from './deviceLocation';
 
-/** List rows carry canUse and isUse (spec §3). */
+/** List rows carry canUse and isUse (spec 000 §3). */
 export { afterRead } from './deviceUse';
 
 /** `is_gps: 1` (spec 000 §7): only the devices with a position a map can draw, as the dashboard's map asks. */

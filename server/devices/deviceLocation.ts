@@ -35,7 +35,7 @@ export const KIND_NAMES: Record<string, string> = {
   'temperature-jump': zh('location.kind.temperatureJump'),
 };
 
-/** Spec §9: lng −180..180, lat −90..90, neither zero, both more than 5 in magnitude. */
+/** Spec 000 §9: lng −180..180, lat −90..90, neither zero, both more than 5 in magnitude. */
 export function validPosition(lng: unknown, lat: unknown): boolean {
   const x = Number(lng);
   const y = Number(lat);

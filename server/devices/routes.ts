@@ -59,7 +59,7 @@ const TICKET_LOCK_CLASS = 4246;
  */
 export const MAX_STREAMS_PER_USER = 10;
 
-/** Batch command types of the device list (spec §4) and who may send them. */
+/** Batch command types of the device list (spec 000 §4) and who may send them. */
 const BATCH: Record<number, { name: ParamValue; permission: string; command: Command; types?: number[] }> = {
   1: { name: words('command.name.reboot'), permission: 'device:batch-reboot', command: { bid: 'reboot' }, types: [2, 4] },
   2: { name: words('command.name.timeSync'), permission: 'device:batch-time', command: { bid: 416 }, types: [2, 4, 6] },

@@ -13,6 +13,8 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import type { CallName } from '../../../adapters/dataProvider';
 import { useRequest } from '../../components/calls';
+import { useToggleSet } from '../../components/useToggleSet';
+import type { ResourceConfig } from '../../resources/types';
 import { ancestorsOf, findNode, type TreeNode } from './api';
 
 export interface TreeField {
@@ -33,6 +35,25 @@ export interface CodeTreeSettings {
   parentField: string;
   fields: TreeField[];
   codes: { list: string; addTop: string; addChild: string; edit: string; del: string };
+}
+
+/**
+ * A code tree's page, the numbered nodes of an entity (the regions, the departments): the node's number
+ * and name first, then `more` fields; `permission`'s codes (`area:list`, `area:add`, …) gate its
+ * buttons, the add code both the top-level and the child add.
+ */
+export function codeTreePage({ ns, permission, calls, fields, more = [] }: Pick<CodeTreeSettings, 'ns' | 'calls'> & { permission: string; fields: { code: string; parent: string; name: string }; more?: TreeField[] }) {
+  const settings: CodeTreeSettings = {
+    ns,
+    calls,
+    codeField: fields.code,
+    parentField: fields.parent,
+    fields: [{ key: fields.code, label: 'number', code: true }, { key: fields.name, label: 'name', required: true, maxLength: 100 }, ...more],
+    codes: { list: `${permission}:list`, addTop: `${permission}:add`, addChild: `${permission}:add`, edit: `${permission}:edit`, del: `${permission}:del` },
+  };
+  return function TreePage(_props: { config: ResourceConfig }) {
+    return <CodeTreePage settings={settings} />;
+  };
 }
 
 type Mode = 'none' | 'view' | 'edit' | 'addChild' | 'addTop';
@@ -59,7 +80,7 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
   const { ask, dialog } = useConfirm();
   const [tree, setTree] = useState<TreeNode[]>([]);
   const [loading, setLoading] = useState(false);
-  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [expanded, toggle, setExpanded] = useToggleSet<number>();
   const [selected, setSelected] = useState<number | null>(null);
   const [mode, setMode] = useState<Mode>('none');
   const [values, setValues] = useState<Values>({});
@@ -111,13 +132,6 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
     setSelected(n.id);
     show(n);
   };
-  const toggle = (id: number) =>
-    setExpanded((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
 
   const startAdd = (kind: 'addChild' | 'addTop') => {
     setErrors({});

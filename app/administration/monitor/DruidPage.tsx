@@ -3,14 +3,14 @@
  * size and cache hit ratio, every table's rows and sizes, the connections, and the slowest statements
  * (pg_stat_statements when the server has it, otherwise this server's own timings). Administrators only.
  */
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, Box, Button, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { useEffect, type ReactNode } from 'react';
+import { Alert, Box, Button, LinearProgress, Table, TableBody, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
-import { EmptyRow, EmptyState } from '../../components/EmptyState';
-import { useRequest } from '../../components/calls';
-import { Card, Figure, Figures, bytes } from './figures';
+import { EmptyState } from '../../components/EmptyState';
+import { DataTable, type DataColumn } from '../../components/DataTable';
+import { Card, Figure, Figures, bytes, useFigures } from './figures';
 
 
 interface DatabaseFigures {
@@ -26,28 +26,21 @@ interface DatabaseFigures {
   statements: { source: 'pg_stat_statements' | 'server'; list: { query: string; calls: number; meanMs: number; maxMs: number; totalMs: number }[] };
 }
 
+type Statement = DatabaseFigures['statements']['list'][number];
+type TableFigures = DatabaseFigures['tables'][number];
+
 export function DruidPage() {
   const translate = useTranslate();
-  const request = useRequest();
   const can = useCan('monitor:druid');
-  const [data, setData] = useState<DatabaseFigures | null>(null);
-  const [error, setError] = useState('');
-  const [loading, setLoading] = useState(false);
-  const load = useCallback(async () => {
-    setLoading(true);
-    const res = await request<DatabaseFigures>('monitor.database', {});
-    setLoading(false);
-    if (res.ok && res.data) {
-      setData(res.data);
-      setError('');
-    } else setError(res.message || translate('monitor.failed'));
-  }, [translate]);
+  const { data, error, loading, load } = useFigures<DatabaseFigures>('monitor.database', translate('monitor.failed'));
   useEffect(() => {
     if (can) void load();
   }, [can, load]);
 
   if (!can) return <EmptyState />;
   const n = (v: number) => v.toLocaleString();
+  /** A figure's column: its name from druid.*, the numbers at the right. */
+  const figureColumn = <R,>(key: string, cell: (row: R) => ReactNode): DataColumn<R> => ({ key, header: translate(`druid.${key}`), align: 'right', cell });
   return (
     <Box data-testid="druid-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
@@ -92,68 +85,49 @@ export function DruidPage() {
             <Typography variant="caption" color="text.secondary">
               {translate('druid.source')}: {translate(data.statements.source === 'server' ? 'druid.sourceServer' : 'druid.sourcePg')}
             </Typography>
-            <TableContainer sx={{ maxHeight: 360 }}>
-              <Table size="small" stickyHeader>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{translate('druid.query')}</TableCell>
-                    <TableCell align="right">{translate('druid.calls')}</TableCell>
-                    <TableCell align="right">{translate('druid.mean')}</TableCell>
-                    <TableCell align="right">{translate('druid.max')}</TableCell>
-                    <TableCell align="right">{translate('druid.totalMs')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.statements.list.map((s, i) => (
-                    <TableRow key={i} data-testid="druid-statement">
-                      <TableCell sx={{ maxWidth: 640, fontFamily: 'monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                        <Tooltip title={s.query}>
-                          <span>{s.query}</span>
-                        </Tooltip>
-                      </TableCell>
-                      <TableCell align="right">{n(s.calls)}</TableCell>
-                      <TableCell align="right">{s.meanMs}</TableCell>
-                      <TableCell align="right">{s.maxMs}</TableCell>
-                      <TableCell align="right">{s.totalMs}</TableCell>
-                    </TableRow>
-                  ))}
-                  {!data.statements.list.length && <EmptyRow columns={5} message={translate('druid.empty')} />}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <DataTable
+              rows={data.statements.list}
+              rowKey={(s) => data.statements.list.indexOf(s)}
+              stickyHeader
+              empty={translate('druid.empty')}
+              containerProps={{ sx: { maxHeight: 360 } }}
+              rowProps={() => ({ hover: false, 'data-testid': 'druid-statement' })}
+              columns={[
+                {
+                  key: 'query',
+                  header: translate('druid.query'),
+                  cellSx: { maxWidth: 640, fontFamily: 'monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+                  cell: (s) => (
+                    <Tooltip title={s.query}>
+                      <span>{s.query}</span>
+                    </Tooltip>
+                  ),
+                },
+                figureColumn('calls', (s: Statement) => n(s.calls)),
+                figureColumn('mean', (s: Statement) => s.meanMs),
+                figureColumn('max', (s: Statement) => s.maxMs),
+                figureColumn('totalMs', (s: Statement) => s.totalMs),
+              ]}
+            />
           </Card>
           <Card title={translate('druid.tables')} testId="druid-tables" wide>
-            <TableContainer sx={{ maxHeight: 480 }}>
-              <Table size="small" stickyHeader>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{translate('druid.table')}</TableCell>
-                    <TableCell align="right">{translate('druid.rows')}</TableCell>
-                    <TableCell align="right">{translate('druid.total')}</TableCell>
-                    <TableCell align="right">{translate('druid.data')}</TableCell>
-                    <TableCell align="right">{translate('druid.indexes')}</TableCell>
-                    <TableCell align="right">{translate('druid.seqScans')}</TableCell>
-                    <TableCell align="right">{translate('druid.indexScans')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.tables.map((t) => (
-                    <TableRow key={t.name} hover data-testid="druid-table-row">
-                      <TableCell sx={{ fontFamily: 'monospace' }}>{t.name}</TableCell>
-                      <TableCell align="right">
-                        {n(t.rows)}
-                        {!t.exact && ` (${translate('druid.estimate')})`}
-                      </TableCell>
-                      <TableCell align="right">{bytes(t.totalBytes)}</TableCell>
-                      <TableCell align="right">{bytes(t.dataBytes)}</TableCell>
-                      <TableCell align="right">{bytes(t.indexBytes)}</TableCell>
-                      <TableCell align="right">{n(t.seqScans)}</TableCell>
-                      <TableCell align="right">{n(t.indexScans)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <DataTable
+              rows={data.tables}
+              rowKey={(t) => t.name}
+              stickyHeader
+              empty={false}
+              containerProps={{ sx: { maxHeight: 480 } }}
+              rowProps={() => ({ 'data-testid': 'druid-table-row' })}
+              columns={[
+                { key: 'table', header: translate('druid.table'), cellSx: { fontFamily: 'monospace' }, cell: (t) => t.name },
+                figureColumn('rows', (t: TableFigures) => `${n(t.rows)}${t.exact ? '' : ` (${translate('druid.estimate')})`}`),
+                figureColumn('total', (t: TableFigures) => bytes(t.totalBytes)),
+                figureColumn('data', (t: TableFigures) => bytes(t.dataBytes)),
+                figureColumn('indexes', (t: TableFigures) => bytes(t.indexBytes)),
+                figureColumn('seqScans', (t: TableFigures) => n(t.seqScans)),
+                figureColumn('indexScans', (t: TableFigures) => n(t.indexScans)),
+              ]}
+            />
           </Card>
         </Box>
       )}

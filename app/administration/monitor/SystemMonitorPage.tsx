@@ -3,15 +3,14 @@
  * latency, database pool and MQTT connection with its message rate, polled every two seconds.
  * Administrators only; the server refuses anyone else.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Chip, Typography } from '@mui/material';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
-import { useRequest } from '../../components/calls';
-import { Card, Figure, Figures, Sparkline, bytes } from './figures';
+import { Card, Figure, Figures, Sparkline, bytes, useFigures } from './figures';
 
 export const POLL_MS = 2000;
 
@@ -26,19 +25,9 @@ interface SystemFigures {
 
 export function SystemMonitorPage() {
   const translate = useTranslate();
-  const request = useRequest();
   const can = useCan('monitor:system');
-  const [data, setData] = useState<SystemFigures | null>(null);
-  const [error, setError] = useState('');
+  const { data, error, load } = useFigures<SystemFigures>('monitor.system');
   const [live, setLive] = useState(true);
-
-  const load = useCallback(async () => {
-    const res = await request<SystemFigures>('monitor.system', {});
-    if (res.ok && res.data) {
-      setData(res.data);
-      setError('');
-    } else setError(res.message);
-  }, []);
   useEffect(() => {
     if (!can) return;
     void load();

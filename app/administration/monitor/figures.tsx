@@ -1,6 +1,28 @@
-/** Small pieces the monitor pages share: a titled card of figures, a figure, a sparkline, byte sizes. */
-import type { ReactNode } from 'react';
+/** Small pieces the monitor pages share: their figures' call, a titled card of figures, a figure, a sparkline, byte sizes. */
+import { useCallback, useState, type ReactNode } from 'react';
 import { Box, Paper, Typography } from '@mui/material';
+import { useRequest } from '../../components/calls';
+
+/**
+ * A monitor call's figures: the last answer, what went wrong (the server's words, else `failed`) while
+ * the last figures stay shown, and whether it is being asked; `load` asks.
+ */
+export function useFigures<T>(call: 'monitor.database' | 'monitor.system', failed = '') {
+  const request = useRequest();
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const [loading, setLoading] = useState(false);
+  const load = useCallback(async () => {
+    setLoading(true);
+    const res = await request<T>(call, {});
+    setLoading(false);
+    if (res.ok && res.data) {
+      setData(res.data as T);
+      setError('');
+    } else setError(res.message || failed);
+  }, [call, failed]);
+  return { data, error, loading, load };
+}
 
 export function Card({ title, children, testId, wide }: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
   return (

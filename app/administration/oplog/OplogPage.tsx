@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Chip, Collapse, IconButton, MenuItem, Paper, TextField, Typography } from '@mui/material';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { Box, Chip, Collapse, IconButton, MenuItem, TextField, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
-import { EmptyState } from '../../components/EmptyState';
+import { PageColumn } from '../../components/PageColumn';
+import { SearchBar, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import { DataTable } from '../../components/DataTable';
 import { useRequest } from '../../components/calls';
+import { useToggleSet } from '../../components/useToggleSet';
 import type { Counted } from '../../components/Pager';
 import { DateTimeInput } from '../../components/DateTimeInput';
 
@@ -52,13 +53,11 @@ export function OplogPage() {
   const request = useRequest();
   const [locale] = useLocaleState();
   const canList = useCan(LOG_CODE);
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [page, setPage] = useState(0);
+  const { draft, patch, applied: filters, page, setPage, ...search } = useSearch(NO_FILTERS, { first: 0 });
   const [size, setSize] = useState(PAGE_SIZES[0]);
   const [data, setData] = useState<LogPage>(EMPTY);
   const [loading, setLoading] = useState(false);
-  const [open, setOpen] = useState<Set<number>>(new Set());
+  const [open, toggle] = useToggleSet<number>();
 
   const load = useCallback(async () => {
     if (!canList) return;
@@ -77,44 +76,19 @@ export function OplogPage() {
     void load();
   }, [load]);
 
-  const toggle = (id: number) =>
-    setOpen((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  const apply = (next: Filters) => {
-    setPage(0);
-    setFilters(next);
-  };
-
-  if (!canList) return <EmptyState />;
-
   return (
-    <Box data-testid="oplog-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Paper
-        variant="outlined"
-        component="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply(draft);
-        }}
-        sx={{ p: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}
-      >
-        <TextField size="small" label={translate('oplog.keyword')} placeholder={translate('oplog.keywordPlaceholder')} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'oplog-keyword' } }} />
-        <DateTimeInput label={translate('oplog.begin')} value={draft.begin} onChange={(begin) => setDraft({ ...draft, begin })} testId="oplog-begin" />
-        <DateTimeInput label={translate('oplog.end')} value={draft.end} onChange={(end) => setDraft({ ...draft, end })} testId="oplog-end" />
+    <PageColumn testId="oplog-page" allowed={canList}>
+      <SearchBar form onQuery={search.query} onReset={search.reset} testIds={{ query: 'oplog-search', reset: 'oplog-reset' }} sx={{ gap: 1.5 }}>
+        <SearchText label={translate('oplog.keyword')} placeholder={translate('oplog.keywordPlaceholder')} value={draft.keyword} onChange={(keyword) => patch({ keyword })} testId="oplog-keyword" />
+        <DateTimeInput label={translate('oplog.begin')} value={draft.begin} onChange={(begin) => patch({ begin })} testId="oplog-begin" />
+        <DateTimeInput label={translate('oplog.end')} value={draft.end} onChange={(end) => patch({ end })} testId="oplog-end" />
         <TextField
           size="small"
           select
           label={translate('oplog.status')}
           value={draft.succeed}
-          onChange={(e) => {
-            const next = { ...draft, succeed: e.target.value };
-            setDraft(next);
-            apply(next);
-          }}
+          // The status applies at once, with what is typed beside it.
+          onChange={(e) => search.query({ ...draft, succeed: e.target.value })}
           sx={{ minWidth: 120 }}
           slotProps={{ htmlInput: { 'data-testid': 'oplog-status' } }}
         >
@@ -122,59 +96,50 @@ export function OplogPage() {
           <MenuItem value="1">{translate('oplog.success')}</MenuItem>
           <MenuItem value="0">{translate('oplog.failure')}</MenuItem>
         </TextField>
-        <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="oplog-search">
-          {translate('common.query')}
-        </Button>
-        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={() => (setDraft(NO_FILTERS), apply(NO_FILTERS))} data-testid="oplog-reset">
-          {translate('common.reset')}
-        </Button>
-      </Paper>
-      <Paper variant="outlined">
-        <DataTable
-          rows={data.records}
-          rowKey={(r) => r.id}
-          loading={loading}
-          progressBar
-          empty={translate('oplog.empty')}
-          tableProps={{ 'data-testid': 'oplog-table' }}
-          rowProps={(r) => ({ 'data-testid': 'oplog-row', 'data-id': r.id, sx: { '& > td': { borderBottom: open.has(r.id) ? 'none' : undefined } } })}
-          columns={[
-            {
-              key: 'expand',
-              header: null,
-              padding: 'checkbox',
-              cell: (r) => (
-                <IconButton size="small" onClick={() => toggle(r.id)} aria-label={translate('oplog.expand')} data-testid="oplog-expand">
-                  {open.has(r.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-                </IconButton>
-              ),
-            },
-            { key: 'logname', header: translate('oplog.logname'), cellSx: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.logname }), cell: (r) => r.lognames?.[locale] ?? r.logname },
-            { key: 'operator', header: translate('oplog.operator'), cell: (r) => r.userName || '-' },
-            { key: 'logtype', header: translate('oplog.logtype'), cell: (r) => r.logtype },
-            { key: 'ip', header: translate('oplog.ip'), cell: (r) => r.ip || '-' },
-            { key: 'status', header: translate('oplog.status'), cell: (r) => <Chip size="small" variant="outlined" color={r.succeed === 1 ? 'success' : 'error'} label={translate(r.succeed === 1 ? 'oplog.success' : 'oplog.failure')} /> },
-            { key: 'time', header: translate('oplog.time'), cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.createtime },
-          ]}
-          detail={(r) => ({
-            open: open.has(r.id),
-            content: (
-              <Collapse in={open.has(r.id)} unmountOnExit>
-                <Box sx={{ py: 1.5, pl: 6 }} data-testid="oplog-detail">
-                  <Typography variant="caption" color="text.secondary">
-                    {translate('oplog.message')}
-                  </Typography>
-                  <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-                    {r.message || '-'}
-                  </Typography>
-                </Box>
-              </Collapse>
+      </SearchBar>
+      <DataTable
+        rows={data.records}
+        rowKey={(r) => r.id}
+        loading={loading} progressBar framed
+        empty={translate('oplog.empty')}
+        tableProps={{ 'data-testid': 'oplog-table' }}
+        rowProps={(r) => ({ 'data-testid': 'oplog-row', 'data-id': r.id, sx: { '& > td': { borderBottom: open.has(r.id) ? 'none' : undefined } } })}
+        columns={[
+          {
+            key: 'expand',
+            header: null,
+            padding: 'checkbox',
+            cell: (r) => (
+              <IconButton size="small" onClick={() => toggle(r.id)} aria-label={translate('oplog.expand')} data-testid="oplog-expand">
+                {open.has(r.id) ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+              </IconButton>
             ),
-          })}
-          pager={{ count: data, page, rowsPerPage: size, sizes: PAGE_SIZES, onPage: setPage, onSize: (n) => (setSize(n), setPage(0)) }}
-        />
-      </Paper>
-    </Box>
+          },
+          { key: 'logname', header: translate('oplog.logname'), cellSx: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.logname }), cell: (r) => r.lognames?.[locale] ?? r.logname },
+          { key: 'operator', header: translate('oplog.operator'), cell: (r) => r.userName || '-' },
+          { key: 'logtype', header: translate('oplog.logtype'), cell: (r) => r.logtype },
+          { key: 'ip', header: translate('oplog.ip'), cell: (r) => r.ip || '-' },
+          { key: 'status', header: translate('oplog.status'), cell: (r) => <Chip size="small" variant="outlined" color={r.succeed === 1 ? 'success' : 'error'} label={translate(r.succeed === 1 ? 'oplog.success' : 'oplog.failure')} /> },
+          { key: 'time', header: translate('oplog.time'), cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.createtime },
+        ]}
+        detail={(r) => ({
+          open: open.has(r.id),
+          content: (
+            <Collapse in={open.has(r.id)} unmountOnExit>
+              <Box sx={{ py: 1.5, pl: 6 }} data-testid="oplog-detail">
+                <Typography variant="caption" color="text.secondary">
+                  {translate('oplog.message')}
+                </Typography>
+                <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                  {r.message || '-'}
+                </Typography>
+              </Box>
+            </Collapse>
+          ),
+        })}
+        pager={{ count: data, page, rowsPerPage: size, sizes: PAGE_SIZES, onPage: setPage, onSize: (n) => (setSize(n), setPage(0)) }}
+      />
+    </PageColumn>
   );
 }
 

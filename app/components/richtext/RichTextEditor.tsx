@@ -5,7 +5,7 @@
  * italic, underline, text colour, background colour, image, video, code. Loaded lazily: the console only
  * downloads it when a form with rich text opens.
  */
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { Box, Button, CircularProgress, Divider, FormHelperText, FormLabel, IconButton, Menu, MenuItem, Popover, TextField, ToggleButton, Tooltip } from '@mui/material';
 import FormatBold from '@mui/icons-material/FormatBold';
 import FormatItalic from '@mui/icons-material/FormatItalic';
@@ -26,6 +26,7 @@ import { ApiError } from '../../../adapters/http';
 import type { FieldInputProps } from '../fieldInputProps';
 import { imageUrl } from '../api';
 import { imageProblem } from '../upload/uploadFile';
+import { useFilePicker } from '../upload/useFilePicker';
 import { useApi } from '../calls';
 import { Video } from './video';
 import { richTextSx } from './styles';
@@ -179,29 +180,25 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
   const translate = useTranslate();
   const notify = useNotify();
   const api = useApi();
-  const file = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
   const chain = () => editor.chain().focus();
   const level = HEADINGS.find((l) => editor.isActive('heading', { level: l }));
   const style = editor.getAttributes('textStyle') as { fontSize?: string; fontFamily?: string };
 
   // Pictures go through the console's upload (jpg/jpeg/png ≤ 2048 KB, checked again by the server) and
   // are referenced by the address the server serves them from.
-  const upload = async (picked: File | undefined) => {
-    if (!picked) return;
+  const upload = async (picked: File) => {
     const problem = imageProblem(picked);
     if (problem) return notify(translate(problem), { type: 'warning' });
-    setUploading(true);
     try {
       const envelope = await api.upload<string>('upload.picture', picked);
       const src = imageUrl(envelope.data);
       if (src) chain().setImage({ src, alt: picked.name.replace(/\.[^.]+$/, '') }).run();
     } catch (e) {
       notify(translate('upload.failed', { message: e instanceof ApiError || e instanceof Error ? e.message : String(e) }), { type: 'error' });
-    } finally {
-      setUploading(false);
     }
   };
+  const picker = useFilePicker({ accept: '.jpg,.jpeg,.png,image/jpeg,image/png', testId: 'rt-image-input', onFile: upload });
+  const uploading = picker.busy;
 
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, px: 0.5, py: 0.25, borderBottom: 1, borderColor: 'divider', bgcolor: 'action.hover' }} role="toolbar" aria-label={translate('richText.heading')}>
@@ -242,7 +239,7 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
       <Palette title={translate('richText.color')} icon={<FormatColorText fontSize="small" />} colours={COLOURS} onPick={(c) => (c ? chain().setColor(c).run() : chain().unsetColor().run())} disabled={disabled} testId="color" />
       <Palette title={translate('richText.background')} icon={<FormatColorFill fontSize="small" />} colours={BACKGROUNDS} onPick={(c) => (c ? chain().setBackgroundColor(c).run() : chain().unsetBackgroundColor().run())} disabled={disabled} testId="background" />
       <Divider orientation="vertical" flexItem sx={{ mx: 0.5 }} />
-      <Tool title={translate('richText.image')} disabled={disabled || uploading} onClick={() => file.current?.click()} testId="image">
+      <Tool title={translate('richText.image')} disabled={disabled || uploading} onClick={picker.choose} testId="image">
         {uploading ? <CircularProgress size={18} /> : <ImageIcon fontSize="small" />}
       </Tool>
       <VideoTool editor={editor} disabled={disabled} />
@@ -256,17 +253,7 @@ function Toolbar({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
       <Tool title={translate('richText.redo')} disabled={disabled || !editor.can().redo()} onClick={() => chain().redo().run()} testId="redo">
         <Redo fontSize="small" />
       </Tool>
-      <input
-        ref={file}
-        type="file"
-        hidden
-        accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-        data-testid="rt-image-input"
-        onChange={(e) => {
-          void upload(e.target.files?.[0]);
-          e.target.value = '';
-        }}
-      />
+      {picker.input}
     </Box>
   );
 }

@@ -1,10 +1,14 @@
 /** What a file must be before it is uploaded (the uploads themselves: the data provider's `upload`, adapters/transfer.ts). */
 
-/** What the server accepts (spec §9): 2048 KB for pictures and for firmware files. */
+/** What the server accepts (spec 000 §9): 2048 KB for pictures and for firmware files. */
 export const UPLOAD_LIMIT_KB = 2048;
 
 /** The file's extension in lower case, without the dot. */
 export const extensionOf = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
+
+/** The spreadsheets the imports read. */
+export const SHEET_ACCEPT = '.xlsx,.xls';
+export const isSheet = (name: string) => ['xlsx', 'xls'].includes(extensionOf(name));
 
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'];
 

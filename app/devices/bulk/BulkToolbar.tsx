@@ -1,6 +1,6 @@
 /**
  * The device list's bulk buttons: batch share (device:device-share-more), template and import
- * (device:upload), export (no gate, spec §6) and QR codes of the checked rows.
+ * (device:upload), export (no gate, spec 000 §6) and QR codes of the checked rows.
  */
 import { useState } from 'react';
 import { Button } from '@mui/material';

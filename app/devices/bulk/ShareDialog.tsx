@@ -1,4 +1,4 @@
-/** Batch share (spec §2, §5): devices and a user by phone or name; what was shared and what was refused are both shown. */
+/** Batch share (spec 000 §2, §5): devices and a user by phone or name; what was shared and what was refused are both shown. */
 import { useEffect, useState } from 'react';
 import { Alert, Autocomplete, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';

@@ -7,13 +7,10 @@ import type { Envelope } from '../../../adapters/http';
 import type { LegacyDataProvider } from '../../../adapters/dataProvider';
 import { IMPORT_PROGRESS_FIELD } from '../../../contract/deviceImport';
 
-/** Spec §5: 100M (102400 KB). */
+/** Spec 000 §5: 100M (102400 KB). */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
-export const IMPORT_ACCEPT = '.xlsx,.xls';
-/** Spec §9: the sharing picker lists up to 10000 devices. */
+/** Spec 000 §9: the sharing picker lists up to 10000 devices. */
 export const SHARE_LIST_SIZE = 10000;
-
-export const isSpreadsheet = (name: string) => /\.(xlsx|xls)$/i.test(name);
 
 export interface ImportAnswer {
   total: number;

@@ -1,4 +1,4 @@
-/** Use/remove (spec §4) for the device rows: offered with device:use, shown by the row only when canUse is 1. */
+/** Use/remove (spec 000 §4) for the device rows: offered with device:use, shown by the row only when canUse is 1. */
 import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { useApi } from '../../components/calls';

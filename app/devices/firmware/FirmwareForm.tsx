@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormHelperText, FormLabel, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, FormHelperText, FormLabel, Typography } from '@mui/material';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { FieldInput } from '../../components/FieldInput';
+import { DialogFooter } from '../../components/DialogFooter';
+import { FormGrid } from '../../components/FormGrid';
 import { toBody, validateForm, type FieldError, type FormValues } from '../../components/validate';
 import { UPLOAD_LIMIT_KB } from '../../components/upload/uploadFile';
+import { useFilePicker } from '../../components/upload/useFilePicker';
 import type { FieldConfig, ResourceConfig } from '../../resources/types';
 import type { FirmwareRow } from './endpoints';
 
@@ -42,10 +45,8 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, FieldError>>({});
   const [saving, setSaving] = useState(false);
-  const [uploading, setUploading] = useState(false);
   const [fileName, setFileName] = useState('');
   const [original, setOriginal] = useState('');
-  const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
@@ -64,10 +65,8 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
     setErrors(({ [source]: _gone, ...rest }) => rest);
   };
 
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
+  const upload = async (file: File) => {
     if (file.size > UPLOAD_LIMIT_KB * 1024) return notify(translate('upload.tooLarge'), { type: 'warning' });
-    setUploading(true);
     try {
       const { data } = await api.upload<UploadAnswer>('upload.firmware', file);
       setFileName(data.fFileName);
@@ -76,10 +75,10 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
       notify(translate('firmware.file.success'), { type: 'success' });
     } catch (e) {
       notify(translate('upload.failed', { message: e instanceof Error ? e.message : String(e) }), { type: 'error' });
-    } finally {
-      setUploading(false);
     }
   };
+  const picker = useFilePicker({ accept: '.bin,.hex,.img,.fw,.zip,.gz,.tar', testId: 'firmware-upload-input', onFile: upload });
+  const uploading = picker.busy;
 
   const submit = async () => {
     if (saving) return;
@@ -112,16 +111,7 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
     <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="md" data-testid="firmware-form">
       <DialogTitle>{translate(editing ? 'common.editTitle' : 'common.addTitle', { name: translate(config.label) })}</DialogTitle>
       <DialogContent dividers>
-        <Box
-          component="form"
-          noValidate
-          autoComplete="off"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-          sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, rowGap: 0.5, pt: 1 }}
-        >
+        <FormGrid onSubmit={() => void submit()}>
           {fields.map((f) => (
             <Box key={f.source} sx={{ gridColumn: (f.maxLength ?? 0) >= 500 ? '1 / -1' : undefined }}>
               <FieldInput field={f} value={values[f.source]} onChange={(v) => set(f.source, v)} disabled={busy} error={message(errors[f.source])} />
@@ -135,7 +125,7 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
                 variant="outlined"
                 startIcon={uploading ? <CircularProgress size={14} /> : <UploadIcon />}
                 disabled={busy}
-                onClick={() => input.current?.click()}
+                onClick={picker.choose}
                 data-testid="firmware-upload-button"
               >
                 {translate(fileName ? 'firmware.file.replace' : 'firmware.file.choose')}
@@ -145,35 +135,11 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
               </Typography>
             </Box>
             <FormHelperText>{translate('firmware.file.hint')}</FormHelperText>
-            <input
-              ref={input}
-              type="file"
-              hidden
-              accept=".bin,.hex,.img,.fw,.zip,.gz,.tar"
-              data-testid="firmware-upload-input"
-              onChange={(e) => {
-                void upload(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
+            {picker.input}
           </Box>
-          <button type="submit" hidden />
-        </Box>
+        </FormGrid>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy} data-testid="form-cancel">
-          {translate('common.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={() => void submit()}
-          disabled={busy}
-          startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
-          data-testid="form-save"
-        >
-          {translate('common.save')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelTestId="form-cancel" onSubmit={() => void submit()} submitLabel="common.save" submitTestId="form-save" busy={busy} spinner={saving} />
     </Dialog>
   );
 }

@@ -1,20 +1,21 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, Paper, TextField } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
-import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Box, Button } from '@mui/material';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { useCan } from '../../auth/useCan';
-import { conditionKey, defaultSort, permissionOf } from '../../components/api';
+import { conditionKey, permissionOf } from '../../components/api';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { OptionSelect } from '../../components/FieldInput';
 import { useAllProducts } from '../../components/lookups';
 import type { FieldConfig, ResourceConfig } from '../../resources/types';
 import { FirmwareForm } from './FirmwareForm';
 import { FirmwareDrawer } from './FirmwareDrawer';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, pagerFromOne } from '../../components/DataTable';
+import { useResourcePage } from '../../components/useResourcePage';
+import { AddButton } from '../../components/AddButton';
+import { SearchBar, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import type { FirmwareRow } from './endpoints';
 
 interface Filters {
@@ -36,9 +37,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
   const canEdit = useCan(permissionOf(config, 'save', 'firmware:edit', 'update'));
   const canDelete = useCan(permissionOf(config, 'delete', 'firmware:del'));
 
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [applied, setApplied] = useState<Filters>(EMPTY);
-  const [page, setPage] = useState(1);
+  const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [perPage, setPerPage] = useState(config.list.pageSize);
   const [editing, setEditing] = useState<FirmwareRow | null | undefined>(undefined);
   const [viewing, setViewing] = useState<FirmwareRow | null>(null);
@@ -53,22 +52,11 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
     return f;
   }, [applied, config]);
 
-  const { data, total, isFetching } = useGetList<FirmwareRow & { id: number }>(
-    config.name,
-    { pagination: { page, perPage }, sort: defaultSort(config), filter },
-    { placeholderData: (previous) => previous },
-  );
-  const rows = data ?? [];
+  const list = useResourcePage<FirmwareRow>(config, { filter, page, perPage, onPageChange: setPage });
 
   const query = () => {
-    setApplied(draft);
-    setPage(1);
+    search.query();
     refresh();
-  };
-  const reset = () => {
-    setDraft(EMPTY);
-    setApplied(EMPTY);
-    setPage(1);
   };
 
   const remove = (row: FirmwareRow) =>
@@ -76,7 +64,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
       try {
         await api.call('firmware.delete', { fId: row.fId });
         notify(translate('firmware.deleteSuccess'), { type: 'success' });
-        if (rows.length === 1 && page > 1) setPage(page - 1);
+        if (list.rows.length === 1 && page > 1) setPage(page - 1);
         refresh();
       } catch (error) {
         if (error instanceof ApiError && error.status !== 200) return;
@@ -89,21 +77,19 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
     h === 'name' ? String(row.fName ?? '-') : h === 'version' ? String(row.fVersion ?? '-') : h === 'versionCode' ? String(row.fVersionCode ?? '-') : h === 'product' ? productName(row) : String(row.fIntime ?? '-');
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }} data-testid="firmware-list">
-      <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-        <TextField
-          size="small"
-          label={translate('firmware.filter.name')}
-          value={draft.name}
-          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-          onKeyDown={(e) => e.key === 'Enter' && query()}
-          sx={{ width: 220 }}
-          slotProps={{ htmlInput: { 'data-testid': 'firmware-filter-name' } }}
-        />
+      <SearchBar
+        onQuery={query}
+        onReset={search.reset}
+        testIds={{ query: 'firmware-query', reset: 'firmware-reset' }}
+        actions={canAdd && <AddButton onClick={() => setEditing(null)} label={translate('firmware.add')} testId="firmware-add" />}
+        sx={{ mb: 2, alignItems: 'flex-start' }}
+      >
+        <SearchText label={translate('firmware.filter.name')} value={draft.name} onChange={(name) => patch({ name })} onEnter={query} testId="firmware-filter-name" sx={{ width: 220 }} />
         <Box sx={{ width: 220 }}>
           <OptionSelect
             field={productField}
             value={draft.product}
-            onChange={(v) => setDraft({ ...draft, product: v as string | number })}
+            onChange={(v) => patch({ product: v as string | number })}
             options={products}
             label={translate('firmware.filter.product')}
             testId="firmware-filter-product"
@@ -111,26 +97,11 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
             error=""
           />
         </Box>
-        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="firmware-query">
-          {translate('common.query')}
-        </Button>
-        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="firmware-reset">
-          {translate('common.reset')}
-        </Button>
-        <Box sx={{ flex: 1 }} />
-        {canAdd && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="firmware-add">
-            {translate('firmware.add')}
-          </Button>
-        )}
-      </Paper>
+      </SearchBar>
       <DataTable
-        rows={rows}
+        rows={list.rows}
         rowKey={(row) => row.fId}
-        loading={isFetching}
-        progressBar
-        bordered
-        stickyHeader
+        loading={list.loading} progressBar bordered stickyHeader
         tableProps={{ 'data-testid': 'firmware-table' }}
         rowProps={(row) => ({ 'data-testid': 'firmware-row', 'data-id': row.fId })}
         columns={[
@@ -159,18 +130,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
             ),
           },
         ]}
-        pager={{
-          count: total ?? 0,
-          page: Math.max(0, page - 1),
-          rowsPerPage: perPage,
-          sizes: config.list.pageSizes,
-          onPage: (p) => setPage(p + 1),
-          onSize: (n) => {
-            setPerPage(n);
-            setPage(1);
-          },
-          testId: 'firmware-pagination',
-        }}
+        pager={pagerFromOne(list, { sizes: config.list.pageSizes, onSize: setPerPage, testId: 'firmware-pagination' })}
       />
       <FirmwareForm config={config} open={editing !== undefined} record={editing ?? null} onClose={() => setEditing(undefined)} />
       <FirmwareDrawer config={config} row={viewing} onClose={() => setViewing(null)} />

@@ -1,28 +1,53 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import { Box, Button, Dialog, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../cells';
 import type { CallName } from '../../../adapters/dataProvider';
 import { useRequest } from '../../components/calls';
 import { PICKER_SIZE, type DeviceRow, type Page } from './api';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, type DataColumn } from '../../components/DataTable';
+import { DialogFooter } from '../../components/DialogFooter';
+
+/** The picker's test ids; those left out derive from `testId` or are not set. */
+export interface PickerTestIds {
+  search: string;
+  number: string;
+  query: string;
+  count?: string;
+  row: string;
+  checkPage?: string;
+  check?: (id: number) => string;
+  error: string;
+  cancel?: string;
+  confirm: string;
+}
 
 export interface DevicePickerDialogProps {
   open: boolean;
   title: string;
   /** The paged call that lists the devices that may be picked. */
   call: CallName;
-  /** Fixed condition keys (gateway: type_id; group: group_id). */
+  /** Fixed condition keys (gateway: type_id; group: group_id; firmware: its id and product). */
   condition: Record<string, unknown>;
   /** How the search box is sent: one keyword, or separate name and number. */
   search: 'keyword' | 'nameNumber';
-  /** Message shown when confirming with nothing picked. */
-  emptyMessage: string;
+  /** The keyword box's label, already worded (default gateways.keyword). */
+  searchLabel?: string;
+  /** i18n key of the count of picked devices, given %{count} (default gateways.selected). */
+  countKey?: string;
+  /** The empty table's words (default the table's). */
+  empty?: string;
+  /** Shown under the table when confirming with nothing picked; without it the confirm answers that itself. */
+  emptyMessage?: string;
+  /** The table's columns (default number, name, product, connection). */
+  columns?: DataColumn<DeviceRow>[];
   onClose: () => void;
   /** Answers whether the dialog may close. */
   onConfirm: (picked: DeviceRow[]) => Promise<boolean>;
   testId?: string;
+  /** Test ids of a screen whose tests named them otherwise. */
+  testIds?: Partial<PickerTestIds>;
   /** The device a listed row shows, when rows are links that carry their device (a room's bindings). */
   deviceOf?: (row: DeviceRow) => DeviceRow;
 }
@@ -30,9 +55,26 @@ export interface DevicePickerDialogProps {
 const itself = (row: DeviceRow) => row;
 
 /** Multi-select of devices, 10 a page; the choice survives paging and searching. */
-export function DevicePickerDialog({ open, title, call, condition, search, emptyMessage, onClose, onConfirm, testId = 'device-picker', deviceOf = itself }: DevicePickerDialogProps) {
+export function DevicePickerDialog({
+  open,
+  title,
+  call,
+  condition,
+  search,
+  searchLabel,
+  countKey = 'gateways.selected',
+  empty,
+  emptyMessage,
+  columns,
+  onClose,
+  onConfirm,
+  testId = 'device-picker',
+  testIds,
+  deviceOf = itself,
+}: DevicePickerDialogProps) {
   const translate = useTranslate();
   const request = useRequest();
+  const ids: PickerTestIds = { search: testId + '-name', number: testId + '-number', query: testId + '-search', row: testId + '-row', error: testId + '-error', confirm: testId + '-confirm', ...testIds };
   const [name, setName] = useState('');
   const [number, setNumber] = useState('');
   const [applied, setApplied] = useState({ name: '', number: '' });
@@ -70,26 +112,19 @@ export function DevicePickerDialog({ open, title, call, condition, search, empty
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, call, conditionKey, search, applied, page]);
 
-  const toggle = (row: DeviceRow) =>
+  const choose = (rows: DeviceRow[], on: boolean) =>
     setPicked((m) => {
       const next = new Map(m);
-      if (next.has(row.fId)) next.delete(row.fId);
-      else next.set(row.fId, row);
-      return next;
-    });
-  const allOnPage = data.records.length > 0 && data.records.every((r) => picked.has(r.fId));
-  const togglePage = () =>
-    setPicked((m) => {
-      const next = new Map(m);
-      for (const r of data.records) {
-        if (allOnPage) next.delete(r.fId);
-        else next.set(r.fId, r);
+      for (const r of rows) {
+        if (on) next.set(r.fId, r);
+        else next.delete(r.fId);
       }
       return next;
     });
+  const allOnPage = data.records.length > 0 && data.records.every((r) => picked.has(r.fId));
 
   const confirm = async () => {
-    if (picked.size === 0) {
+    if (picked.size === 0 && emptyMessage) {
       setError(emptyMessage);
       return;
     }
@@ -100,53 +135,69 @@ export function DevicePickerDialog({ open, title, call, condition, search, empty
   };
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth data-testid={testId}>
+    <Dialog open={open} onClose={() => !busy && onClose()} maxWidth="md" fullWidth data-testid={testId}>
       <DialogTitle>{title}</DialogTitle>
       <DialogContent dividers>
-        <Box component="form" onSubmit={(e) => { e.preventDefault(); setPage(0); setApplied({ name, number }); }} sx={{ display: 'flex', gap: 1, mb: 2, flexWrap: 'wrap' }}>
-          <TextField size="small" label={translate(search === 'keyword' ? 'gateways.keyword' : 'gateways.deviceName')} value={name} onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { 'data-testid': testId + '-name' } }} />
+        <Box
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setPage(0);
+            setApplied({ name: name.trim(), number: number.trim() });
+          }}
+          sx={{ display: 'flex', gap: 1, mb: 2, flexWrap: 'wrap', alignItems: 'center' }}
+        >
+          <TextField
+            size="small"
+            label={searchLabel ?? translate(search === 'keyword' ? 'gateways.keyword' : 'gateways.deviceName')}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            slotProps={{ htmlInput: { 'data-testid': ids.search } }}
+          />
           {search === 'nameNumber' && (
-            <TextField size="small" label={translate('gateways.deviceNumber')} value={number} onChange={(e) => setNumber(e.target.value)} slotProps={{ htmlInput: { 'data-testid': testId + '-number' } }} />
+            <TextField size="small" label={translate('gateways.deviceNumber')} value={number} onChange={(e) => setNumber(e.target.value)} slotProps={{ htmlInput: { 'data-testid': ids.number } }} />
           )}
-          <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid={testId + '-search'}>
+          <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid={ids.query}>
             {translate('common.query')}
           </Button>
           <Box sx={{ flex: 1 }} />
-          <Typography variant="body2" color="text.secondary" sx={{ alignSelf: 'center' }}>
-            {translate('gateways.selected', { count: picked.size })}
+          <Typography variant="body2" color="text.secondary" data-testid={ids.count}>
+            {translate(countKey, { count: picked.size })}
           </Typography>
         </Box>
         <DataTable
           rows={data.records}
           rowKey={(r) => r.fId}
           loading={loading}
-          emptySpinner
-          containerProps={{ sx: { position: 'relative' } }}
-          rowProps={(r) => ({ onClick: () => toggle(r), sx: { cursor: 'pointer' }, 'data-testid': testId + '-row', 'data-id': r.fId })}
+          progressBar
+          empty={empty}
+          rowProps={(r) => ({ onClick: () => choose([r], !picked.has(r.fId)), sx: { cursor: 'pointer' }, 'data-testid': ids.row, 'data-id': r.fId })}
           selection={{
-            all: { checked: allOnPage, onChange: togglePage, props: { slotProps: { input: { 'aria-label': translate('common.all') } } } },
-            row: (r) => ({ checked: picked.has(r.fId), props: { slotProps: { input: { 'aria-label': String(deviceOf(r).fNumber ?? r.fId) } } } }),
+            all: {
+              checked: allOnPage,
+              indeterminate: !allOnPage && data.records.some((r) => picked.has(r.fId)),
+              onChange: (on) => choose(data.records, on),
+              props: { slotProps: { input: { 'aria-label': translate('common.all'), 'data-testid': ids.checkPage } as object } },
+            },
+            row: (r) => ({ checked: picked.has(r.fId), props: { slotProps: { input: { 'aria-label': String(deviceOf(r).fNumber ?? r.fId), 'data-testid': ids.check?.(r.fId) } as object } } }),
           }}
-          columns={[
-            { key: 'number', header: translate('gateways.deviceNumber'), cell: (r) => String(deviceOf(r).fNumber ?? '') },
-            { key: 'name', header: translate('gateways.deviceName'), cell: (r) => String(deviceOf(r).fName ?? '') },
-            { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (r) => String((deviceOf(r).tProduct as Record<string, unknown> | null | undefined)?.fName ?? '') },
-            { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (r) => <OnlineChip value={deviceOf(r).tOnline} /> },
-          ]}
+          columns={
+            columns ?? [
+              { key: 'number', header: translate('gateways.deviceNumber'), cell: (r) => String(deviceOf(r).fNumber ?? '') },
+              { key: 'name', header: translate('gateways.deviceName'), cell: (r) => String(deviceOf(r).fName ?? '') },
+              { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (r) => String((deviceOf(r).tProduct as Record<string, unknown> | null | undefined)?.fName ?? '') },
+              { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (r) => <OnlineChip value={deviceOf(r).tOnline} /> },
+            ]
+          }
           pager={{ count: data, page, rowsPerPage: PICKER_SIZE, onPage: setPage }}
         />
         {error && (
-          <Typography color="error" variant="body2" data-testid={testId + '-error'}>
+          <Typography color="error" variant="body2" data-testid={ids.error}>
             {error}
           </Typography>
         )}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{translate('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void confirm()} disabled={busy} data-testid={testId + '-confirm'}>
-          {busy ? <CircularProgress size={18} /> : translate('common.confirm')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelTestId={ids.cancel} onSubmit={() => void confirm()} submitTestId={ids.confirm} busy={busy} />
     </Dialog>
   );
 }

@@ -2,30 +2,11 @@ import { useEffect, useState } from 'react';
 import { Box, Button, Card, CardContent, Divider, IconButton, List, ListItem, ListItemText, Pagination, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
-import ImageNotSupportedOutlined from '@mui/icons-material/ImageNotSupportedOutlined';
 import { useTranslate } from 'react-admin';
-import { imageUrl } from '../../components/api';
+import { CardPicture } from '../../components/CardPicture';
 import { OnlineChip } from '../cells';
 import { useRequest } from '../../components/calls';
 import { CHILD_SIZE, type DeviceRow, type Page } from './api';
-
-function Picture({ name }: { name: unknown }) {
-  const translate = useTranslate();
-  const [broken, setBroken] = useState(false);
-  const src = imageUrl(typeof name === 'string' ? name : null);
-  return (
-    <Box sx={{ height: 120, bgcolor: 'action.hover', display: 'flex', alignItems: 'center', justifyContent: 'center', overflow: 'hidden' }}>
-      {src && !broken ? (
-        <Box component="img" src={src} alt="" onError={() => setBroken(true)} sx={{ maxHeight: '100%', maxWidth: '100%', objectFit: 'contain' }} />
-      ) : (
-        <Box sx={{ color: 'text.disabled', textAlign: 'center' }} data-testid="gateway-no-image">
-          <ImageNotSupportedOutlined sx={{ fontSize: 36 }} />
-          <Typography variant="body2">{translate('common.noImage')}</Typography>
-        </Box>
-      )}
-    </Box>
-  );
-}
 
 export interface GatewayCardProps {
   gateway: DeviceRow;
@@ -58,7 +39,7 @@ export function GatewayCard({ gateway, canAdd, onAdd, onUnbind, version }: Gatew
 
   return (
     <Card variant="outlined" data-testid="gateway-card" data-id={gateway.fId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
-      <Picture name={product.fImageName} />
+      <CardPicture name={product.fImageName} height={120} iconSize={36} testId="gateway-no-image" />
       <CardContent sx={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 0.5, pb: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={String(gateway.fName ?? '')}>

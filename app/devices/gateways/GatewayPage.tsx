@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, MenuItem, Paper, TextField } from '@mui/material';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
 import { CardGrid } from '../../components/CardGrid';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
+import { PageColumn } from '../../components/PageColumn';
+import { SearchBar, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import { useRequest } from '../../components/calls';
 import { CARD_SIZE, GATEWAY_CODES, type DeviceRow, type Page } from './api';
 import { GatewayCard } from './GatewayCard';
 import { DevicePickerDialog } from './DevicePickerDialog';
+
+const EMPTY = { selectType: 1, keyword: '' };
 
 /** Gateway page: search by number or name, 8 gateway cards a page, children bound and unbound per card. */
 export function GatewayPage() {
@@ -20,10 +22,7 @@ export function GatewayPage() {
   const canList = useCan(GATEWAY_CODES.list);
   const canAdd = useCan(GATEWAY_CODES.add);
   const { ask, dialog } = useConfirm();
-  const [selectType, setSelectType] = useState(1);
-  const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState({ selectType: 1, keyword: '' });
-  const [page, setPage] = useState(1);
+  const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [data, setData] = useState<Page>({ records: [], total: 0 });
   const [loading, setLoading] = useState(false);
   const [version, setVersion] = useState(0);
@@ -32,10 +31,11 @@ export function GatewayPage() {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page>('gateway.cards', { current: page, size: CARD_SIZE, condition: { keyword: applied.keyword, select_type: applied.selectType, type_id: 2 } });
+    const res = await request<Page>('gateway.cards', { current: page, size: CARD_SIZE, condition: { keyword: applied.keyword.trim(), select_type: applied.selectType, type_id: 2 } });
     setLoading(false);
     setData(res.ok && res.data ? res.data : { records: [], total: 0 });
-  }, [canList, page, applied]);
+    // Every Query asks again, even for the same filters.
+  }, [canList, page, applied, search.asked]);
   useEffect(() => {
     void load();
   }, [load, version]);
@@ -63,42 +63,18 @@ export function GatewayPage() {
     return false;
   };
 
-  if (!canList) return <EmptyState />;
+  // A reset asks again too, even when nothing was searched.
+  const reset = () => (search.reset(), changed());
 
   return (
-    <Box data-testid="gateway-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Paper
-        variant="outlined"
-        component="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          setApplied({ selectType, keyword: keyword.trim() });
-        }}
-        sx={{ p: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}
-      >
-        <TextField select size="small" label={translate('gateways.selectType')} value={selectType} onChange={(e) => setSelectType(Number(e.target.value))} sx={{ width: 190 }} slotProps={{ htmlInput: { 'data-testid': 'gateway-select-type' } }}>
+    <PageColumn testId="gateway-page" allowed={canList}>
+      <SearchBar form onQuery={search.query} onReset={reset} testIds={{ query: 'gateway-search', reset: 'gateway-reset' }} sx={{ gap: 1.5 }}>
+        <TextField select size="small" label={translate('gateways.selectType')} value={draft.selectType} onChange={(e) => patch({ selectType: Number(e.target.value) })} sx={{ width: 190 }} slotProps={{ htmlInput: { 'data-testid': 'gateway-select-type' } }}>
           <MenuItem value={1}>{translate('gateways.byNumber')}</MenuItem>
           <MenuItem value={2}>{translate('gateways.byName')}</MenuItem>
         </TextField>
-        <TextField size="small" label={translate('gateways.keyword')} value={keyword} onChange={(e) => setKeyword(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'gateway-keyword' } }} />
-        <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="gateway-search">
-          {translate('common.query')}
-        </Button>
-        <Button
-          variant="outlined"
-          startIcon={<RestartAltIcon />}
-          onClick={() => {
-            setSelectType(1);
-            setKeyword('');
-            setPage(1);
-            setApplied({ selectType: 1, keyword: '' });
-          }}
-          data-testid="gateway-reset"
-        >
-          {translate('common.reset')}
-        </Button>
-      </Paper>
+        <SearchText label={translate('gateways.keyword')} value={draft.keyword} onChange={(keyword) => patch({ keyword })} testId="gateway-keyword" />
+      </SearchBar>
       <CardGrid
         rows={data.records}
         total={data.total}
@@ -123,7 +99,7 @@ export function GatewayPage() {
         testId="gateway-picker"
       />
       {dialog}
-    </Box>
+    </PageColumn>
   );
 }
 

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { useAgents, useIsAdmin } from '../../components/lookups';
 import { useRequest } from '../../components/calls';
+import { DialogFooter } from '../../components/DialogFooter';
 import { GROUP_CALLS, buildTree, subtreeIds, type Group, type TreeNode } from './api';
 
 /** The legacy screens keep a failed validation's spinner this long so the click visibly registers. */
@@ -132,12 +133,7 @@ export function GroupDialog({ open, record, groups, onClose, onSaved }: GroupDia
           />
         </Box>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{translate('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={busy} data-testid="group-form-submit">
-          {busy ? <CircularProgress size={18} /> : translate('common.save')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelWhileBusy onSubmit={() => void submit()} submitLabel="common.save" submitTestId="group-form-submit" busy={busy} />
     </Dialog>
   );
 }

@@ -9,6 +9,7 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { OnlineChip, type DeviceRow } from '../cells';
 import { DeviceDrawer } from '../DeviceDrawer';
 import { useRequest } from '../../components/calls';
+import { useToggleSet } from '../../components/useToggleSet';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import { resources } from '../../generated/resources';
 import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_CALLS, type Group } from './api';
@@ -31,7 +32,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
   const { ask, dialog } = useConfirm();
   const [page, setPage] = useState(0);
   const [data, setData] = useState<{ records: Link[]; total: number }>({ records: [], total: 0 });
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [selected, toggle, setSelected] = useToggleSet<number>();
   const [picking, setPicking] = useState(false);
   const [device, setDevice] = useState<DeviceRow | null>(null);
   const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
@@ -47,13 +48,6 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
   }, [load]);
   useEffect(() => setPage(0), [group?.fId]);
 
-  const toggle = (id: number) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   const all = data.records.length > 0 && data.records.every((l) => selected.has(l.fId));
 
   const unbind = () => {

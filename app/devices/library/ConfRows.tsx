@@ -22,6 +22,20 @@ export const isHardwareWarn = (values: FormValues) => Number(values.fIsWarn) ===
 export const newSwitch = (name: unknown): Item => ({ fName: String(name ?? ''), fOpenValue: '1', fCloseValue: '0', fOpenReadValue: '', fCloseReadValue: '' });
 const newWarn = (): Item => ({ fByteIndex: '', fName: '', fDes: '' });
 
+/** The child tables' columns: the item's key, the label's text key. */
+const SWITCH_COLUMNS = [
+  ['fName', 'library.switchName'],
+  ['fOpenValue', 'library.openValue'],
+  ['fCloseValue', 'library.closeValue'],
+  ['fOpenReadValue', 'library.openReadValue'],
+  ['fCloseReadValue', 'library.closeReadValue'],
+] as const;
+const WARN_COLUMNS = [
+  ['fByteIndex', 'library.byteIndex'],
+  ['fName', 'library.warnName'],
+  ['fDes', 'library.warnDes'],
+] as const;
+
 interface RowsProps {
   title: string;
   testId: string;
@@ -101,41 +115,28 @@ export function ConfRows({ values, setValue, disabled }: { values: FormValues; s
     if (switchOn && !switches && !disabled) setValue(SWITCHES, [newSwitch(values.fJsonName)]);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [switchOn]);
+  // Each child table, shown while its field asks for it.
+  const sections = [
+    { shown: switchOn, key: SWITCHES, title: 'library.switches', testId: 'conf-switches', addLabel: 'library.addSwitch', add: () => newSwitch(values.fJsonName), columns: SWITCH_COLUMNS },
+    { shown: isHardwareWarn(values), key: HARDWARE_WARNS, title: 'library.hardwareWarns', testId: 'conf-warns', addLabel: 'library.addWarn', add: newWarn, columns: WARN_COLUMNS },
+  ];
   return (
     <>
-      {isSwitch(values) && (
-        <Rows
-          title={translate('library.switches')}
-          testId="conf-switches"
-          columns={[
-            { key: 'fName', label: translate('library.switchName') },
-            { key: 'fOpenValue', label: translate('library.openValue') },
-            { key: 'fCloseValue', label: translate('library.closeValue') },
-            { key: 'fOpenReadValue', label: translate('library.openReadValue') },
-            { key: 'fCloseReadValue', label: translate('library.closeReadValue') },
-          ]}
-          items={list(SWITCHES)}
-          onChange={(items) => setValue(SWITCHES, items)}
-          onAdd={() => newSwitch(values.fJsonName)}
-          addLabel={translate('library.addSwitch')}
-          disabled={disabled}
-        />
-      )}
-      {isHardwareWarn(values) && (
-        <Rows
-          title={translate('library.hardwareWarns')}
-          testId="conf-warns"
-          columns={[
-            { key: 'fByteIndex', label: translate('library.byteIndex') },
-            { key: 'fName', label: translate('library.warnName') },
-            { key: 'fDes', label: translate('library.warnDes') },
-          ]}
-          items={list(HARDWARE_WARNS)}
-          onChange={(items) => setValue(HARDWARE_WARNS, items)}
-          onAdd={newWarn}
-          addLabel={translate('library.addWarn')}
-          disabled={disabled}
-        />
+      {sections.map(
+        (section) =>
+          section.shown && (
+            <Rows
+              key={section.key}
+              title={translate(section.title)}
+              testId={section.testId}
+              columns={section.columns.map(([key, label]) => ({ key, label: translate(label) }))}
+              items={list(section.key)}
+              onChange={(items) => setValue(section.key, items)}
+              onAdd={section.add}
+              addLabel={translate(section.addLabel)}
+              disabled={disabled}
+            />
+          ),
       )}
     </>
   );

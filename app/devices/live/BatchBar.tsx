@@ -9,7 +9,7 @@ import { useCan } from '../../auth/useCan';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
 import { useConfirm } from '../../components/ConfirmDialog';
 
-/** Batch command types (spec §4) with the permission code that offers each. */
+/** Batch command types (spec 000 §4) with the permission code that offers each. */
 export const BATCH_COMMANDS = [
   { type: 1, code: 'device:batch-reboot', label: 'device.batch.reboot' },
   { type: 2, code: 'device:batch-time', label: 'device.batch.time' },

@@ -5,7 +5,7 @@ import { envelopeText } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import type { DeviceRow } from '../cells';
 
-/** After a refused toggle the switch returns and the device is read again this much later (spec §9). */
+/** After a refused toggle the switch returns and the device is read again this much later (spec 000 §9). */
 export const SWITCH_RELOAD_MS = 1500;
 
 /**

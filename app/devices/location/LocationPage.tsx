@@ -3,25 +3,25 @@
  * the located devices beside two tabs, the device list (Locate, View) and the devices' alarms.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Box, Button, MenuItem, Paper, Tab, Tabs, TextField } from '@mui/material';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { Box, Button, Paper, Tab, Tabs } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { useApi } from '../../components/calls';
 import { resources } from '../../generated/resources';
-import { useAllProducts } from '../../components/lookups';
+import { SearchBar } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import { DeviceDrawer } from '../DeviceDrawer';
+import { BY_NUMBER, KeywordBy, ProductFilter } from '../DeviceSearch';
 import type { DeviceRow } from '../cells';
 import { LocationMap } from './LocationMap';
-import { PAGE_SIZE, PAGE_SIZES, SELECT_NAME, SELECT_NUMBER, type AlarmRow, type LocatedDevice } from './constants';
-import { DataTable, type DataPager } from '../../components/DataTable';
+import { PAGE_SIZE, PAGE_SIZES, type AlarmRow, type LocatedDevice } from './constants';
+import { DataTable, pagerFromOne, type DataPager } from '../../components/DataTable';
 
 interface Filter {
   productId: string;
   selectType: number;
   keyword: string;
 }
-const EMPTY: Filter = { productId: '', selectType: SELECT_NUMBER, keyword: '' };
+const EMPTY: Filter = { productId: '', selectType: BY_NUMBER, keyword: '' };
 
 function conditionOf(f: Filter): Record<string, unknown> {
   const c: Record<string, unknown> = {};
@@ -36,40 +36,24 @@ function conditionOf(f: Filter): Record<string, unknown> {
 const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
 
 /** A side list's pager (pages from 1 here): the sizes of the spec, a narrow toolbar that wraps. */
-function listPager(count: number, page: number, size: number, onPage: (p: number) => void, onSize: (s: number) => void, testId: string): DataPager {
-  return {
-    count,
-    page: Math.max(0, page - 1),
-    rowsPerPage: size,
-    sizes: PAGE_SIZES,
-    onPage: (p) => onPage(p + 1),
-    onSize: (s) => {
-      onSize(s);
-      onPage(1);
-    },
-    testId,
-    sx: { '& .MuiTablePagination-toolbar': { px: 1, flexWrap: 'wrap' } },
-  };
+function listPager(total: number, page: number, perPage: number, onPageChange: (p: number) => void, onSize: (s: number) => void, testId: string): DataPager {
+  return pagerFromOne({ total, page, perPage, onPageChange }, { sizes: PAGE_SIZES, onSize, testId, sx: { '& .MuiTablePagination-toolbar': { px: 1, flexWrap: 'wrap' } } });
 }
 
 export function LocationPage() {
   const translate = useTranslate();
   const api = useApi();
-  const { products } = useAllProducts();
-  const [draft, setDraft] = useState<Filter>(EMPTY);
-  const [applied, setApplied] = useState<Filter>(EMPTY);
+  const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [devices, setDevices] = useState<LocatedDevice[]>([]);
   const [loading, setLoading] = useState(false);
   const [chosen, setChosen] = useState<LocatedDevice | null>(null);
   const [viewing, setViewing] = useState<DeviceRow | null>(null);
   const [tab, setTab] = useState<'devices' | 'alarms'>('devices');
-  const [page, setPage] = useState(1);
   const [size, setSize] = useState(PAGE_SIZE);
   const [alarms, setAlarms] = useState<{ records: AlarmRow[]; total: number }>({ records: [], total: 0 });
   const [alarmPage, setAlarmPage] = useState(1);
   const [alarmSize, setAlarmSize] = useState(PAGE_SIZE);
   const [alarmLoading, setAlarmLoading] = useState(false);
-  const [nonce, setNonce] = useState(0);
 
   const condition = useMemo(() => conditionOf(applied), [applied]);
 
@@ -83,7 +67,8 @@ export function LocationPage() {
     return () => {
       alive = false;
     };
-  }, [condition, nonce, api]);
+    // Every Query asks again, even for the same filters.
+  }, [condition, search.asked, api]);
 
   useEffect(() => {
     let alive = true;
@@ -95,19 +80,15 @@ export function LocationPage() {
     return () => {
       alive = false;
     };
-  }, [condition, alarmPage, alarmSize, nonce, api]);
+  }, [condition, alarmPage, alarmSize, search.asked, api]);
 
   const query = () => {
-    setApplied({ ...draft });
-    setPage(1);
+    search.query();
     setAlarmPage(1);
     setChosen(null);
-    setNonce((n) => n + 1);
   };
   const reset = () => {
-    setDraft(EMPTY);
-    setApplied(EMPTY);
-    setPage(1);
+    search.reset();
     setAlarmPage(1);
     setChosen(null);
   };
@@ -122,56 +103,10 @@ export function LocationPage() {
 
   return (
     <Box sx={{ p: { xs: 1, md: 2 }, display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="location-page">
-      <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-        <TextField
-          select
-          size="small"
-          label={translate('location.product')}
-          value={products.some((p) => String(p.fId) === draft.productId) ? draft.productId : ''}
-          onChange={(e) => setDraft({ ...draft, productId: e.target.value })}
-          sx={{ minWidth: 200 }}
-          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-          data-testid="location-product"
-        >
-          <MenuItem value="">{translate('location.allProducts')}</MenuItem>
-          {products.map((p) => (
-            <MenuItem key={p.fId} value={String(p.fId)}>
-              {p.fName}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Box sx={{ display: 'flex' }}>
-          <TextField
-            select
-            size="small"
-            label={translate('location.searchBy')}
-            value={draft.selectType}
-            onChange={(e) => setDraft({ ...draft, selectType: Number(e.target.value) })}
-            sx={{ width: 130, '& .MuiOutlinedInput-root': { borderTopRightRadius: 0, borderBottomRightRadius: 0 } }}
-            data-testid="location-search-type"
-          >
-            <MenuItem value={SELECT_NUMBER}>{translate('location.searchType.number')}</MenuItem>
-            <MenuItem value={SELECT_NAME}>{translate('location.searchType.name')}</MenuItem>
-          </TextField>
-          <TextField
-            size="small"
-            placeholder={translate('location.keyword')}
-            value={draft.keyword}
-            onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') query();
-            }}
-            sx={{ width: 220, '& .MuiOutlinedInput-root': { borderTopLeftRadius: 0, borderBottomLeftRadius: 0 } }}
-            slotProps={{ htmlInput: { 'data-testid': 'location-keyword' } }}
-          />
-        </Box>
-        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="location-query">
-          {translate('common.query')}
-        </Button>
-        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="location-reset">
-          {translate('common.reset')}
-        </Button>
-      </Paper>
+      <SearchBar onQuery={query} onReset={reset} testIds={{ query: 'location-query', reset: 'location-reset' }}>
+        <ProductFilter value={draft.productId} onChange={(productId) => patch({ productId })} testId="location-product" />
+        <KeywordBy by={draft.selectType} keyword={draft.keyword} onChange={patch} onEnter={query} testIds={{ by: 'location-search-type', keyword: 'location-keyword' }} />
+      </SearchBar>
 
       <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', lg: 'row' }, alignItems: 'stretch' }}>
         <Box sx={{ flex: 1, minWidth: 0, height: { xs: 420, lg: 640 } }}>

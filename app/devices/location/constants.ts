@@ -5,8 +5,6 @@ export const ZOOM = 10;
 export const DEVICE_ZOOM = 15;
 export const PAGE_SIZE = 5;
 export const PAGE_SIZES = [5, 10, 20, 50, 100];
-export const SELECT_NUMBER = 1;
-export const SELECT_NAME = 2;
 
 export interface LocatedDevice {
   fId: number;

@@ -1,8 +1,6 @@
 import { Box, Button, Card, CardActions, CardContent, Chip, Link as MuiLink, Typography } from '@mui/material';
-import ImageNotSupportedOutlined from '@mui/icons-material/ImageNotSupportedOutlined';
-import { useState } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
-import { imageUrl } from '../../components/api';
+import { CardPicture } from '../../components/CardPicture';
 
 export type ProductRow = Record<string, unknown> & { fId: number };
 
@@ -11,24 +9,6 @@ export interface ProductCardActions {
   onEdit?: (row: ProductRow) => void;
   onToggle?: (row: ProductRow) => void;
   onDelete?: (row: ProductRow) => void;
-}
-
-function Picture({ name }: { name: unknown }) {
-  const translate = useTranslate();
-  const [broken, setBroken] = useState(false);
-  const src = imageUrl(typeof name === 'string' ? name : null);
-  return (
-    <Box sx={{ height: 140, bgcolor: 'action.hover', display: 'flex', alignItems: 'center', justifyContent: 'center', overflow: 'hidden' }}>
-      {src && !broken ? (
-        <Box component="img" src={src} alt="" onError={() => setBroken(true)} sx={{ maxHeight: '100%', maxWidth: '100%', objectFit: 'contain' }} />
-      ) : (
-        <Box sx={{ color: 'text.disabled', textAlign: 'center' }} data-testid="product-no-image">
-          <ImageNotSupportedOutlined sx={{ fontSize: 40 }} />
-          <Typography variant="body2">{translate('common.noImage')}</Typography>
-        </Box>
-      )}
-    </Box>
-  );
 }
 
 function Line({ label, children }: { label: string; children: React.ReactNode }) {
@@ -51,7 +31,7 @@ export function ProductCard({ row, actions }: { row: ProductRow; actions: Produc
   const type = row.fDeviceType;
   return (
     <Card variant="outlined" data-testid="product-card" data-id={row.fId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
-      <Picture name={row.fImageName} />
+      <CardPicture name={row.fImageName} height={140} iconSize={40} testId="product-no-image" />
       <CardContent sx={{ flex: 1, pb: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, mb: 0.5 }}>
           <Typography variant="subtitle1" sx={{ fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={String(row.fName ?? '')}>

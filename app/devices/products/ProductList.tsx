@@ -1,13 +1,10 @@
 import { useState } from 'react';
-import { Box, Button, Paper, TextField } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
-import { useGetList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Box, Paper } from '@mui/material';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { useCan } from '../../auth/useCan';
-import { conditionKey, defaultSort, permissionOf } from '../../components/api';
+import { conditionKey, permissionOf } from '../../components/api';
 import { CardGrid } from '../../components/CardGrid';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { OptionSelect, useEnumOptions } from '../../components/FieldInput';
@@ -15,6 +12,10 @@ import { FormDialog } from '../../components/FormDialog';
 import { invalidateLookups, useDictionary } from '../../components/lookups';
 import { failureText } from '../../components/failure';
 import type { FieldConfig, ResourceConfig } from '../../resources/types';
+import { AddButton } from '../../components/AddButton';
+import { SearchButtons, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
+import { useResourcePage } from '../../components/useResourcePage';
 import { ProductCard, type ProductRow } from './ProductCard';
 import { ProductDrawer } from './ProductDrawer';
 
@@ -45,9 +46,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
   const canStatus = useCan(permissionOf(config, 'status', 'product:status'));
   const canDelete = useCan(permissionOf(config, 'delete', 'product:del'));
 
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [applied, setApplied] = useState<Filters>(EMPTY);
-  const [page, setPage] = useState(1);
+  const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [editing, setEditing] = useState<ProductRow | null | undefined>(undefined);
   const [viewing, setViewing] = useState<ProductRow | null>(null);
 
@@ -64,12 +63,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
     if (value !== '') filter[key] = typeof value === 'string' ? value.trim() : value;
   }
 
-  const { data, total, isFetching } = useGetList<ProductRow & { id: number }>(
-    config.name,
-    { pagination: { page, perPage }, sort: defaultSort(config), filter },
-    { placeholderData: (previous) => previous },
-  );
-  const rows = data ?? [];
+  const list = useResourcePage<ProductRow>(config, { filter, page, perPage, onPageChange: setPage });
 
   const categoryField = fieldOr(config, 'fCategoryId', { dictionary: 'Product_Category' });
   const typeField = fieldOr(config, 'fDeviceType', { enum: 'deviceType', values: [1, 2, 3, 4, 5, 6] });
@@ -79,15 +73,9 @@ export function ProductList({ config }: { config: ResourceConfig }) {
   const protocols = useEnumOptions(protocolField);
 
   const query = () => {
-    setApplied(draft);
-    setPage(1);
+    search.query();
     // The same filters again still mean "fetch now".
     refresh();
-  };
-  const reset = () => {
-    setDraft(EMPTY);
-    setApplied(EMPTY);
-    setPage(1);
   };
 
   const afterWrite = () => {
@@ -117,7 +105,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
       try {
         await api.call('product.delete', { fId: row.fId });
         notify(translate(config.notifications?.delete ?? 'product.deleteSuccess', { _: translate('product.deleteSuccess') }), { type: 'success' });
-        if (rows.length === 1 && page > 1) setPage(page - 1);
+        if (list.rows.length === 1 && page > 1) setPage(page - 1);
         afterWrite();
       } catch (error) {
         failed(error, 'product.deleteFailed', false);
@@ -125,58 +113,27 @@ export function ProductList({ config }: { config: ResourceConfig }) {
     });
   };
 
-  const set = (name: keyof Filters) => (value: unknown) => setDraft((d) => ({ ...d, [name]: value as string | number }));
-  const onEnter = (e: React.KeyboardEvent) => {
-    if (e.key === 'Enter') query();
-  };
+  const set = (name: keyof Filters) => (value: unknown) => patch({ [name]: value as string | number });
 
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }} data-testid="product-list">
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(190px, 1fr))', gap: 2, alignItems: 'start' }}>
-          <TextField
-            size="small"
-            label={translate('product.filter.number')}
-            value={draft.number}
-            onChange={(e) => set('number')(e.target.value)}
-            onKeyDown={onEnter}
-            slotProps={{ htmlInput: { 'data-testid': 'product-filter-number' } }}
-          />
-          <TextField
-            size="small"
-            label={translate('product.filter.name')}
-            value={draft.name}
-            onChange={(e) => set('name')(e.target.value)}
-            onKeyDown={onEnter}
-            slotProps={{ htmlInput: { 'data-testid': 'product-filter-name' } }}
-          />
+          <SearchText label={translate('product.filter.number')} value={draft.number} onChange={set('number')} onEnter={query} testId="product-filter-number" />
+          <SearchText label={translate('product.filter.name')} value={draft.name} onChange={set('name')} onEnter={query} testId="product-filter-name" />
           <OptionSelect field={categoryField} value={draft.categoryId} onChange={set('categoryId')} options={categories} label={translate('product.filter.category')} testId="product-filter-category" required={false} error="" />
           <OptionSelect field={typeField} value={draft.deviceType} onChange={set('deviceType')} options={types} label={translate('product.filter.type')} testId="product-filter-type" required={false} error="" />
           <OptionSelect field={protocolField} value={draft.protocol} onChange={set('protocol')} options={protocols} label={translate('product.filter.protocol')} testId="product-filter-protocol" required={false} error="" />
         </Box>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 2 }}>
-          <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="product-query">
-            {translate('common.query')}
-          </Button>
-          <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="product-reset">
-            {translate('common.reset')}
-          </Button>
+          <SearchButtons onQuery={query} onReset={search.reset} testIds={{ query: 'product-query', reset: 'product-reset' }} />
           <Box sx={{ flex: 1 }} />
-          {canAdd && (
-            <Button variant="contained" color="primary" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="product-add">
-              {translate('product.add')}
-            </Button>
-          )}
+          {canAdd && <AddButton onClick={() => setEditing(null)} label={translate('product.add')} testId="product-add" />}
         </Box>
       </Paper>
 
       <CardGrid
-        rows={rows}
-        total={total ?? 0}
-        page={page}
-        perPage={perPage}
-        onPageChange={setPage}
-        loading={isFetching}
+        {...list}
         rowKey={(row) => row.fId}
         testId="product-grid"
         renderCard={(row) => (

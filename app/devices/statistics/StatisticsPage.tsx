@@ -1,5 +1,5 @@
 /**
- * Statistics page (spec §2): devices, a time range and day or hour, then the consumption totals and a
+ * Statistics page (spec 000 §2): devices, a time range and day or hour, then the consumption totals and a
  * line chart in KW/H; Export downloads the same figures as 数据统计.xlsx.
  */
 import { useEffect, useState } from 'react';
@@ -59,7 +59,7 @@ export function StatisticsPage() {
       .catch(() => undefined);
   }, []);
 
-  /** The request, or null after telling the user what is missing (spec §5). */
+  /** The request, or null after telling the user what is missing (spec 000 §5). */
   const request = (): DeviceTotalQuery | null => {
     if (!chosen.length) {
       notify(translate('statistics.noDevice'), { type: 'warning' });

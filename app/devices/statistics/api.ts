@@ -1,6 +1,6 @@
 /**
- * The statistics calls (device.statistics and its export, docs/api.md, spec §7) and the range defaults of
- * spec §9, shared by the statistics page and the device drawer's tab.
+ * The statistics calls (device.statistics and its export, docs/api.md, spec 000 §7) and the range defaults of
+ * spec 000 §9, shared by the statistics page and the device drawer's tab.
  */
 import type { Dayjs } from 'dayjs';
 import type { LegacyDataProvider } from '../../../adapters/dataProvider';

@@ -1,15 +1,15 @@
-import { Fragment } from 'react';
-import {
-  Box, Button, Chip, MenuItem, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography,
-} from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import type { ReactNode } from 'react';
+import { Box, Chip, MenuItem, Switch, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
+import { AddButton } from '../../components/AddButton';
 import { EmptyState } from '../../components/EmptyState';
+import { TitledSection } from '../../components/TitledSection';
 import { validateField } from '../../components/validate';
 import { resourceConfig } from '../../resources/config';
-import { DraftActions, useRowDrafts, type Draft } from './shared';
+import { DataTable } from '../../components/DataTable';
+import { DraftActions, DraftSelect, useRowDrafts, type Draft } from './shared';
 
 const CODES = { list: 'deviceAlarmCabinet:list', edit: 'deviceAlarmCabinet:edit' };
 const UNITS = ['ppm', '%vol', '%LEL'];
@@ -37,6 +37,8 @@ type Row = Draft<Cabinet>;
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
 const NUMBERS = ['fMin', 'fMax', 'fAlarmOne', 'fAlarmTwo'] as const;
+/** The columns' names in the tab's texts (deviceCabinet.*). */
+const LABELS = { fSwitch: 'channel', fMin: 'min', fMax: 'max', fAlarmOne: 'alarmOne', fAlarmTwo: 'alarmTwo', fUnit: 'unit', fGasEn: 'gasEn', fGasCh: 'gasCh', fState: 'state' } as const;
 /** Looked up when first needed: the generated resources import the device page, which imports this tab. */
 const cabinetFields = () => resourceConfig('deviceAlarmCabinet').fields;
 
@@ -78,127 +80,86 @@ function CabinetTab({ device }: DeviceTabProps) {
 
   if (!canList) return <EmptyState />;
 
-  const numberCell = (r: Row, field: 'fMin' | 'fMax' | 'fAlarmOne' | 'fAlarmTwo', min: number) => (
-    <TableCell sx={{ minWidth: 72 }}>
-      <TextField
-        size="small"
-        fullWidth
-        value={r[field]}
-        disabled={!canEdit || r.saving}
-        onChange={(e) => change(r.key, { [field]: e.target.value })}
-        slotProps={{ htmlInput: { inputMode: 'numeric', min, max: 1000, 'data-testid': 'cabinet-' + field, 'aria-label': translate('deviceCabinet.' + { fMin: 'min', fMax: 'max', fAlarmOne: 'alarmOne', fAlarmTwo: 'alarmTwo' }[field]) } }}
-      />
-    </TableCell>
+  // A row is read-only to a user who may not edit it, and while it saves.
+  const locked = (r: Row) => !canEdit || Boolean(r.saving);
+  const numberField = (r: Row, field: (typeof NUMBERS)[number]) => (
+    <TextField
+      size="small"
+      fullWidth
+      value={r[field]}
+      disabled={locked(r)}
+      onChange={(e) => change(r.key, { [field]: e.target.value })}
+      slotProps={{ htmlInput: { inputMode: 'numeric', min: field === 'fMin' ? 0 : 1, max: 1000, 'data-testid': 'cabinet-' + field, 'aria-label': translate('deviceCabinet.' + LABELS[field]) } }}
+    />
   );
-  const textCell = (r: Row, field: 'fGasEn' | 'fGasCh') => (
-    <TableCell sx={{ minWidth: 96 }}>
-      <TextField
-        size="small"
-        fullWidth
-        value={r[field] ?? ''}
-        disabled={!canEdit || r.saving}
-        onChange={(e) => change(r.key, { [field]: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'cabinet-' + field, 'aria-label': translate(field === 'fGasEn' ? 'deviceCabinet.gasEn' : 'deviceCabinet.gasCh') } }}
-      />
-    </TableCell>
+  const textField = (r: Row, field: 'fGasEn' | 'fGasCh') => (
+    <TextField
+      size="small"
+      fullWidth
+      value={r[field] ?? ''}
+      disabled={locked(r)}
+      onChange={(e) => change(r.key, { [field]: e.target.value })}
+      slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'cabinet-' + field, 'aria-label': translate('deviceCabinet.' + LABELS[field]) } }}
+    />
   );
+  const column = (field: keyof typeof LABELS, cellSx: object, cell: (r: Row) => ReactNode) => ({ key: field, header: translate('deviceCabinet.' + LABELS[field]), headerSx: { whiteSpace: 'nowrap' }, cellSx, cell });
 
   return (
-    <Box data-testid="device-cabinet-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-          {translate('device.tabs.cabinet')}
-        </Typography>
-        {canEdit && (
-          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={add} data-testid="cabinet-add">
-            {translate('deviceCabinet.add')}
-          </Button>
-        )}
-      </Box>
-      {rows.length === 0 ? (
-        <EmptyState message={translate(loading ? 'common.loading' : 'deviceCabinet.empty')} />
-      ) : (
-        <TableContainer component={Paper} variant="outlined" data-testid="cabinet-table">
-          <Table size="small" sx={{ '& td, & th': { px: 0.75 } }}>
-            <TableHead>
-              <TableRow>
-                {['channel', 'min', 'max', 'alarmOne', 'alarmTwo', 'unit', 'gasEn', 'gasCh', 'state'].map((k) => (
-                  <TableCell key={k} sx={{ whiteSpace: 'nowrap' }}>{translate('deviceCabinet.' + k)}</TableCell>
-                ))}
-                <TableCell align="right">{translate('common.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((r) => (
-                <Fragment key={r.key}>
-                <TableRow data-testid="cabinet-row" data-id={r.fId ?? ''} data-unsaved={r.fId ? undefined : 'true'}>
-                  <TableCell sx={{ minWidth: 64 }}>
-                    <TextField
-                      select
-                      size="small"
-                      fullWidth
-                      value={Number(r.fSwitch)}
-                      disabled={!canEdit || r.saving}
-                      onChange={(e) => change(r.key, { fSwitch: Number(e.target.value) })}
-                      slotProps={{ htmlInput: { 'data-testid': 'cabinet-fSwitch' }, select: { inputProps: { 'aria-label': translate('deviceCabinet.channel') } } }}
-                    >
-                      {CHANNELS.map((c) => (
-                        <MenuItem key={c} value={c}>{c}</MenuItem>
-                      ))}
-                    </TextField>
-                  </TableCell>
-                  {numberCell(r, 'fMin', 0)}
-                  {numberCell(r, 'fMax', 1)}
-                  {numberCell(r, 'fAlarmOne', 1)}
-                  {numberCell(r, 'fAlarmTwo', 1)}
-                  <TableCell sx={{ minWidth: 104 }}>
-                    <TextField
-                      select
-                      size="small"
-                      fullWidth
-                      value={r.fUnit ?? ''}
-                      disabled={!canEdit || r.saving}
-                      onChange={(e) => change(r.key, { fUnit: e.target.value })}
-                      slotProps={{ htmlInput: { 'data-testid': 'cabinet-fUnit' }, select: { displayEmpty: true, inputProps: { 'aria-label': translate('deviceCabinet.unit') } } }}
-                    >
-                      <MenuItem value="" disabled>{translate('common.pleaseSelect')}</MenuItem>
-                      {UNITS.map((u) => (
-                        <MenuItem key={u} value={u}>{u}</MenuItem>
-                      ))}
-                    </TextField>
-                  </TableCell>
-                  {textCell(r, 'fGasEn')}
-                  {textCell(r, 'fGasCh')}
-                  <TableCell sx={{ width: 70 }}>
-                    <Switch
-                      size="small"
-                      checked={Number(r.fState) === 1}
-                      disabled={!canEdit || r.saving}
-                      onChange={(e) => change(r.key, { fState: e.target.checked ? 1 : 0 })}
-                      slotProps={{ input: { 'aria-label': translate('deviceCabinet.state') } }}
-                      data-testid="cabinet-fState"
-                    />
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {!r.fId && <Chip size="small" color="warning" variant="outlined" label={translate('deviceCabinet.unsaved')} sx={{ mr: 0.5 }} data-testid="cabinet-unsaved" />}
-                    {canEdit && <DraftActions row={r} texts="deviceCabinet" prefix="cabinet" onSave={() => void save(r, bodyOf(r))} onDelete={() => remove(r)} />}
-                  </TableCell>
-                </TableRow>
-                {r.error && (
-                  <TableRow>
-                    <TableCell colSpan={10} sx={{ borderTop: 0, pt: 0, color: 'error.main', typography: 'caption' }} data-testid="cabinet-error">
-                      {r.error}
-                    </TableCell>
-                  </TableRow>
-                )}
-                </Fragment>
+    <TitledSection testId="device-cabinet-tab" title={translate('device.tabs.cabinet')} actions={canEdit && <AddButton size="small" onClick={add} label={translate('deviceCabinet.add')} testId="cabinet-add" />}>
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.key}
+        loading={loading} empty={translate('deviceCabinet.empty')} emptyAlone bordered
+        containerProps={{ 'data-testid': 'cabinet-table' }}
+        tableProps={{ sx: { '& td, & th': { px: 0.75 } } }}
+        rowProps={(r) => ({ hover: false, 'data-testid': 'cabinet-row', 'data-id': r.fId ?? '', 'data-unsaved': r.fId ? undefined : 'true' })}
+        // A refused row says why under it.
+        detail={(r) => (r.error ? { open: true, content: <Box sx={{ color: 'error.main', typography: 'caption', pb: 0.75 }} data-testid="cabinet-error">{r.error}</Box> } : null)}
+        columns={[
+          column('fSwitch', { minWidth: 64 }, (r) => (
+            <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceCabinet.channel')} testId="cabinet-fSwitch">
+              {CHANNELS.map((c) => (
+                <MenuItem key={c} value={c}>{c}</MenuItem>
               ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+            </DraftSelect>
+          )),
+          ...NUMBERS.map((field) => column(field, { minWidth: 72 }, (r) => numberField(r, field))),
+          column('fUnit', { minWidth: 104 }, (r) => (
+            <DraftSelect value={r.fUnit ?? ''} disabled={locked(r)} onChange={(fUnit) => change(r.key, { fUnit })} label={translate('deviceCabinet.unit')} testId="cabinet-fUnit" displayEmpty>
+              <MenuItem value="" disabled>{translate('common.pleaseSelect')}</MenuItem>
+              {UNITS.map((u) => (
+                <MenuItem key={u} value={u}>{u}</MenuItem>
+              ))}
+            </DraftSelect>
+          )),
+          column('fGasEn', { minWidth: 96 }, (r) => textField(r, 'fGasEn')),
+          column('fGasCh', { minWidth: 96 }, (r) => textField(r, 'fGasCh')),
+          column('fState', { width: 70 }, (r) => (
+            <Switch
+              size="small"
+              checked={Number(r.fState) === 1}
+              disabled={locked(r)}
+              onChange={(e) => change(r.key, { fState: e.target.checked ? 1 : 0 })}
+              slotProps={{ input: { 'aria-label': translate('deviceCabinet.state') } }}
+              data-testid="cabinet-fState"
+            />
+          )),
+          {
+            key: 'actions',
+            header: translate('common.actions'),
+            align: 'right',
+            cellSx: { whiteSpace: 'nowrap' },
+            cell: (r) => (
+              <>
+                {!r.fId && <Chip size="small" color="warning" variant="outlined" label={translate('deviceCabinet.unsaved')} sx={{ mr: 0.5 }} data-testid="cabinet-unsaved" />}
+                {canEdit && <DraftActions row={r} texts="deviceCabinet" prefix="cabinet" onSave={() => void save(r, bodyOf(r))} onDelete={() => remove(r)} />}
+              </>
+            ),
+          },
+        ]}
+      />
       {dialog}
-    </Box>
+    </TitledSection>
   );
 }
 

@@ -2,6 +2,7 @@ import { Box, Button, CircularProgress, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
+import { TitleRow } from '../../components/TitledSection';
 import { ReadingsTable, callsFor, useReadings } from './shared';
 
 /** Data display: the device's latest samples; refresh asks the device for fresh values first. */
@@ -10,13 +11,8 @@ function DataTab({ device }: DeviceTabProps) {
   const { data, loading, error, load } = useReadings(device.fId, callsFor(device).elec);
   return (
     <Box data-testid="device-data-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-          {translate('deviceTab.data.title')}
-        </Typography>
-        <Typography variant="caption" color="text.secondary">
-          {translate('deviceTab.data.refreshHint')}
-        </Typography>
+      <TitleRow title={translate('deviceTab.data.title')} sx={{ gap: 2 }}>
+        <Typography variant="caption" color="text.secondary">{translate('deviceTab.data.refreshHint')}</Typography>
         <Button
           variant="outlined"
           size="small"
@@ -27,7 +23,7 @@ function DataTab({ device }: DeviceTabProps) {
         >
           {translate('deviceTab.refresh')}
         </Button>
-      </Box>
+      </TitleRow>
       {error && (
         <Typography color="error" variant="body2">
           {error}

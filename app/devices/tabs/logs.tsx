@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Paper, TextField } from '@mui/material';
+import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { DataTable } from '../../components/DataTable';
 import type { Counted } from '../../components/Pager';
 import { DateTimeInput } from '../../components/DateTimeInput';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { SearchButtons, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
-import { EmptyState } from '../../components/EmptyState';
 import { CALLS, useSend } from './shared';
 
 interface MessageRow {
@@ -18,7 +17,7 @@ interface MessageRow {
   fDirection: 'up' | 'down';
 }
 
-/** Log payloads are cut at 50 characters (spec §9); the whole text opens on demand. */
+/** Log payloads are cut at 50 characters (spec 000 §9); the whole text opens on demand. */
 const PAYLOAD_CUT = 50;
 const SIZES = [10, 20, 50, 100];
 
@@ -48,9 +47,7 @@ function pretty(payload: string): string {
 export function MessageLog({ scope }: { scope: { deviceId: number } | { productId: number } }) {
   const translate = useTranslate();
   const send = useSend();
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [page, setPage] = useState(0);
+  const { draft, patch, applied: filters, page, setPage, ...search } = useSearch(EMPTY, { first: 0 });
   const [size, setSize] = useState(10);
   const [rows, setRows] = useState<MessageRow[]>([]);
   /** A huge log answers an estimated total and how many of its newest rows can be paged. */
@@ -75,41 +72,22 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
       setCounted(res.data);
       setError(undefined);
     } else if (!res.announced) setError(res.message);
-  }, [JSON.stringify(scope), filters, page, size]);
+    // Every Query asks again, even for the same filters.
+  }, [JSON.stringify(scope), filters, page, size, search.asked]);
   useEffect(() => {
     void load();
   }, [load]);
 
-  const query = () => {
-    setPage(0);
-    setFilters({ ...draft });
-  };
-  const reset = () => {
-    setDraft(EMPTY);
-    setPage(0);
-    setFilters(EMPTY);
-  };
-
   return (
     <Box data-testid="device-logs-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
-        <TextField
-          size="small"
-          label={translate('deviceTab.logs.content')}
-          value={draft.content}
-          onChange={(e) => setDraft({ ...draft, content: e.target.value })}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') query();
-          }}
-          slotProps={{ htmlInput: { 'data-testid': 'logs-content' } }}
-          sx={{ width: 180 }}
-        />
+        <SearchText label={translate('deviceTab.logs.content')} value={draft.content} onChange={(content) => patch({ content })} onEnter={() => search.query()} testId="logs-content" sx={{ width: 180 }} />
         <TextField
           select
           size="small"
           label={translate('deviceTab.logs.type')}
           value={draft.type}
-          onChange={(e) => setDraft({ ...draft, type: Number(e.target.value) })}
+          onChange={(e) => patch({ type: Number(e.target.value) })}
           sx={{ width: 130 }}
           data-testid="logs-type"
         >
@@ -119,66 +97,55 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
             </MenuItem>
           ))}
         </TextField>
-        <DateTimeInput label={translate('deviceTab.logs.beginTime')} value={draft.beginTime} onChange={(v) => setDraft({ ...draft, beginTime: v })} testId="logs-begin" />
-        <DateTimeInput label={translate('deviceTab.logs.endTime')} value={draft.endTime} onChange={(v) => setDraft({ ...draft, endTime: v })} testId="logs-end" />
-        <Button variant="contained" startIcon={<SearchIcon />} onClick={query} data-testid="logs-query">
-          {translate('common.query')}
-        </Button>
-        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={reset} data-testid="logs-reset">
-          {translate('common.reset')}
-        </Button>
+        <DateTimeInput label={translate('deviceTab.logs.beginTime')} value={draft.beginTime} onChange={(beginTime) => patch({ beginTime })} testId="logs-begin" />
+        <DateTimeInput label={translate('deviceTab.logs.endTime')} value={draft.endTime} onChange={(endTime) => patch({ endTime })} testId="logs-end" />
+        <SearchButtons onQuery={search.query} onReset={search.reset} testIds={{ query: 'logs-query', reset: 'logs-reset' }} />
       </Box>
       {error && <Box sx={{ color: 'error.main', typography: 'body2' }}>{error}</Box>}
-      {rows.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <Paper variant="outlined">
-          <DataTable
-            rows={rows}
-            rowKey={(r) => r.fId}
-            empty={false}
-            containerProps={{ 'data-testid': 'logs-table' }}
-            tableProps={{ sx: { tableLayout: 'fixed' } }}
-            rowProps={() => ({ hover: false, 'data-testid': 'logs-row' })}
-            columns={[
-              { key: 'intime', header: translate('deviceTab.logs.intime'), headerSx: { width: 170 }, cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.fIntime },
-              { key: 'direction', header: translate('deviceTab.logs.direction'), headerSx: { width: 80 }, cell: (r) => <Chip size="small" variant="outlined" color={r.fDirection === 'up' ? 'primary' : 'secondary'} label={translate(`deviceTab.logs.directions.${r.fDirection}`, { _: r.fDirection })} /> },
-              { key: 'topic', header: translate('deviceTab.logs.topic'), headerSx: { width: 230 }, cellSx: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.fTopic }), cell: (r) => r.fTopic },
-              {
-                key: 'payload',
-                header: translate('deviceTab.logs.payload'),
-                cellSx: { fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' },
-                cellProps: () => ({ 'data-testid': 'logs-payload' }),
-                cell: (r) => {
-                  const cut = r.fPayload.length > PAYLOAD_CUT;
-                  return (
-                    <>
-                      {cut ? `${r.fPayload.slice(0, PAYLOAD_CUT)}...` : r.fPayload}
-                      {cut && (
-                        <Button size="small" sx={{ ml: 1, minWidth: 0, py: 0 }} onClick={() => setFull(r)} data-testid="logs-payload-more">
-                          {translate('deviceTab.logs.more')}
-                        </Button>
-                      )}
-                    </>
-                  );
-                },
-              },
-            ]}
-            pager={{
-              count: counted,
-              page,
-              rowsPerPage: size,
-              sizes: SIZES,
-              onPage: setPage,
-              onSize: (n) => {
-                setSize(n);
-                setPage(0);
-              },
-              testId: 'logs-pager',
-            }}
-          />
-        </Paper>
-      )}
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.fId}
+        emptyAlone framed
+        containerProps={{ 'data-testid': 'logs-table' }}
+        tableProps={{ sx: { tableLayout: 'fixed' } }}
+        rowProps={() => ({ hover: false, 'data-testid': 'logs-row' })}
+        columns={[
+          { key: 'intime', header: translate('deviceTab.logs.intime'), headerSx: { width: 170 }, cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.fIntime },
+          { key: 'direction', header: translate('deviceTab.logs.direction'), headerSx: { width: 80 }, cell: (r) => <Chip size="small" variant="outlined" color={r.fDirection === 'up' ? 'primary' : 'secondary'} label={translate(`deviceTab.logs.directions.${r.fDirection}`, { _: r.fDirection })} /> },
+          { key: 'topic', header: translate('deviceTab.logs.topic'), headerSx: { width: 230 }, cellSx: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.fTopic }), cell: (r) => r.fTopic },
+          {
+            key: 'payload',
+            header: translate('deviceTab.logs.payload'),
+            cellSx: { fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' },
+            cellProps: () => ({ 'data-testid': 'logs-payload' }),
+            cell: (r) => {
+              const cut = r.fPayload.length > PAYLOAD_CUT;
+              return (
+                <>
+                  {cut ? `${r.fPayload.slice(0, PAYLOAD_CUT)}...` : r.fPayload}
+                  {cut && (
+                    <Button size="small" sx={{ ml: 1, minWidth: 0, py: 0 }} onClick={() => setFull(r)} data-testid="logs-payload-more">
+                      {translate('deviceTab.logs.more')}
+                    </Button>
+                  )}
+                </>
+              );
+            },
+          },
+        ]}
+        pager={{
+          count: counted,
+          page,
+          rowsPerPage: size,
+          sizes: SIZES,
+          onPage: setPage,
+          onSize: (n) => {
+            setSize(n);
+            setPage(0);
+          },
+          testId: 'logs-pager',
+        }}
+      />
       <Dialog open={full !== null} onClose={() => setFull(null)} maxWidth="md" fullWidth data-testid="logs-full">
         <DialogTitle>{translate('deviceTab.logs.full')}</DialogTitle>
         <DialogContent dividers>

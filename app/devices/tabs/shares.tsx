@@ -1,14 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer,
-  TableHead, TableRow, TextField, Typography,
-} from '@mui/material';
+import { Button } from '@mui/material';
 import ShareIcon from '@mui/icons-material/Share';
 import { useNotify, useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
-import { EmptyState } from '../../components/EmptyState';
+import { TitledSection } from '../../components/TitledSection';
+import { DataTable } from '../../components/DataTable';
 import { useConfirm } from '../../components/ConfirmDialog';
+import { PromptDialog } from '../../components/PromptDialog';
 import { CALLS, useSend } from './shared';
 import { reasonText } from '../../../adapters/i18nProvider';
 import type { AnsweredReason } from '../../../contract/reasons';
@@ -38,70 +37,32 @@ function ShareDialog({ open, deviceId, onClose, onShared }: { open: boolean; dev
   const translate = useTranslate();
   const send = useSend();
   const notify = useNotify();
-  const [user, setUser] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (open) {
-      setUser('');
-      setError(undefined);
-    }
-  }, [open]);
 
-  const submit = async () => {
-    if (busy) return;
-    if (!user.trim()) {
-      setError(translate('deviceTab.shares.userRequired'));
-      return;
-    }
-    setBusy(true);
+  const share = async (user: string) => {
     const res = await send<ShareAnswer>(CALLS.shareMore, { deviceIds: [deviceId], user: user.trim() });
-    setBusy(false);
     if (res.ok) {
       notify(res.data?.shared ? reasonText(res.data.shared) : res.message, { type: 'success' });
       if (res.data?.refused) notify(reasonText(res.data.refused), { type: 'warning' });
       onClose();
       onShared();
-    } else if (!res.announced) {
-      // The dialog stays open so the name can be corrected.
-      setError(res.message || translate('deviceTab.shares.failed'));
+      return undefined;
     }
+    // The dialog stays open so the name can be corrected.
+    return res.announced ? undefined : res.message || translate('deviceTab.shares.failed');
   };
 
   return (
-    <Dialog open={open} onClose={() => !busy && onClose()} maxWidth="xs" fullWidth data-testid="share-dialog">
-      <DialogTitle>{translate('deviceTab.shares.title')}</DialogTitle>
-      <DialogContent>
-        <TextField
-          autoFocus
-          fullWidth
-          size="small"
-          required
-          sx={{ mt: 1 }}
-          label={translate('deviceTab.shares.user')}
-          placeholder={translate('deviceTab.shares.userPlaceholder')}
-          value={user}
-          onChange={(e) => {
-            setUser(e.target.value);
-            setError(undefined);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') void submit();
-          }}
-          error={Boolean(error)}
-          helperText={error ?? ' '}
-          slotProps={{ htmlInput: { 'data-testid': 'share-user' } }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy} data-testid="share-cancel">
-          {translate('common.cancel')}
-        </Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined} data-testid="share-save">
-          {translate('common.confirm')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <PromptDialog
+      open={open}
+      title={translate('deviceTab.shares.title')}
+      required
+      label={translate('deviceTab.shares.user')}
+      placeholder={translate('deviceTab.shares.userPlaceholder')}
+      check={(user) => (user.trim() ? undefined : translate('deviceTab.shares.userRequired'))}
+      onSubmit={share}
+      onClose={onClose}
+      testIds={{ dialog: 'share-dialog', input: 'share-user', cancel: 'share-cancel', submit: 'share-save' }}
+    />
   );
 }
 
@@ -136,54 +97,45 @@ function SharesTab({ device }: DeviceTabProps) {
     });
 
   return (
-    <Box data-testid="device-shares-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-          {translate('device.tabs.shares')}
-        </Typography>
-        {canShare && (
+    <TitledSection
+      testId="device-shares-tab"
+      title={translate('device.tabs.shares')}
+      actions={
+        canShare && (
           <Button variant="contained" size="small" startIcon={<ShareIcon />} onClick={() => setAdding(true)} data-testid="share-add">
             {translate('deviceTab.shares.add')}
           </Button>
-        )}
-      </Box>
-      {rows.length === 0 ? (
-        loading ? <EmptyState message={translate('common.loading')} /> : <EmptyState message={translate('deviceTab.shares.empty')} />
-      ) : (
-        <TableContainer component={Paper} variant="outlined" data-testid="share-table">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('deviceTab.shares.userName')}</TableCell>
-                <TableCell>{translate('deviceTab.shares.userPhone')}</TableCell>
-                <TableCell>{translate('deviceTab.shares.intime')}</TableCell>
-                <TableCell align="right">{translate('common.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((r) => (
-                <TableRow key={r.fId} data-testid="share-row" data-id={r.fId}>
-                  <TableCell>{r.userName ?? '-'}</TableCell>
-                  <TableCell>{r.userPhone ?? '-'}</TableCell>
-                  <TableCell>{r.fIntime}</TableCell>
-                  <TableCell align="right">
-                    {canDelete && Number(r.isCanDel) === 1 ? (
-                      <Button size="small" color="error" onClick={() => remove(r)} data-testid="share-delete">
-                        {translate('common.delete')}
-                      </Button>
-                    ) : (
-                      '-'
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+        )
+      }
+    >
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.fId}
+        loading={loading} empty={translate('deviceTab.shares.empty')} emptyAlone bordered
+        containerProps={{ 'data-testid': 'share-table' }}
+        rowProps={(r) => ({ hover: false, 'data-testid': 'share-row', 'data-id': r.fId })}
+        columns={[
+          { key: 'userName', header: translate('deviceTab.shares.userName'), cell: (r) => r.userName ?? '-' },
+          { key: 'userPhone', header: translate('deviceTab.shares.userPhone'), cell: (r) => r.userPhone ?? '-' },
+          { key: 'intime', header: translate('deviceTab.shares.intime'), cell: (r) => r.fIntime },
+          {
+            key: 'actions',
+            header: translate('common.actions'),
+            align: 'right',
+            cell: (r) =>
+              canDelete && Number(r.isCanDel) === 1 ? (
+                <Button size="small" color="error" onClick={() => remove(r)} data-testid="share-delete">
+                  {translate('common.delete')}
+                </Button>
+              ) : (
+                '-'
+              ),
+          },
+        ]}
+      />
       <ShareDialog open={adding} deviceId={device.fId} onClose={() => setAdding(false)} onShared={() => void load()} />
       {dialog}
-    </Box>
+    </TitledSection>
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The drawer's statistics tab (spec §2, "data statistics (date range chart)"): this device's daily
+ * The drawer's statistics tab (spec 000 §2, "data statistics (date range chart)"): this device's daily
  * consumption over a date range. Gateways (types 2 and 4) measure nothing, so they do not get it.
  */
 import { Suspense, useCallback, useEffect, useState } from 'react';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  Box, Chip, FormControlLabel, IconButton, Paper, Switch, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography,
+  Box, Chip, FormControlLabel, IconButton, Paper, Switch, Tooltip, Typography,
 } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import LockIcon from '@mui/icons-material/Lock';
@@ -9,6 +9,8 @@ import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { OnlineChip } from '../cells';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
+import { DataTable } from '../../components/DataTable';
+import { TitleRow } from '../../components/TitledSection';
 import { LatestReadings, CALLS, callsFor, useSend, useReadings } from './shared';
 
 /** The spec's pause before a failed toggle's command state is read again. */
@@ -168,10 +170,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
           />
         </Box>
       </Paper>
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-          {translate('deviceTab.status.readings')}
-        </Typography>
+      <TitleRow title={translate('deviceTab.status.readings')}>
         <IconButton
           size="small"
           onClick={() => {
@@ -184,7 +183,7 @@ function StatusTab({ device, reload }: DeviceTabProps) {
         >
           <RefreshIcon fontSize="small" />
         </IconButton>
-      </Box>
+      </TitleRow>
       <LatestReadings data={readings.data} />
 
       <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
@@ -193,32 +192,20 @@ function StatusTab({ device, reload }: DeviceTabProps) {
       {commands.rows.length === 0 ? (
         <EmptyState minHeight={100} />
       ) : (
-        <TableContainer component={Paper} variant="outlined" data-testid="status-commands">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('deviceTab.status.commandName')}</TableCell>
-                <TableCell>{translate('deviceTab.status.commandState')}</TableCell>
-                <TableCell>{translate('deviceTab.status.commandMessage')}</TableCell>
-                <TableCell>{translate('deviceTab.status.commandTime')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {commands.rows.map((r) => (
-                <TableRow key={r.fId} data-testid="command-row" data-state={r.fState}>
-                  <TableCell>{translate(`deviceTab.status.bids.${r.fBid}`, { _: r.fName || r.fBid })}</TableCell>
-                  <TableCell>
-                    <Chip size="small" variant="outlined" color={STATE_COLOR[r.fState] ?? 'default'} label={translate(`deviceTab.status.state.${r.fState}`, { _: r.fState })} />
-                  </TableCell>
-                  <TableCell sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.reason?.text ?? r.fMessage ?? ''}>
-                    {r.reason?.text ?? r.fMessage ?? '-'}
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.fIntime}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <DataTable
+          rows={commands.rows}
+          rowKey={(r) => r.fId}
+          empty={false}
+          bordered
+          containerProps={{ 'data-testid': 'status-commands' }}
+          rowProps={(r) => ({ hover: false, 'data-testid': 'command-row', 'data-state': r.fState })}
+          columns={[
+            { key: 'name', header: translate('deviceTab.status.commandName'), cell: (r) => translate(`deviceTab.status.bids.${r.fBid}`, { _: r.fName || r.fBid }) },
+            { key: 'state', header: translate('deviceTab.status.commandState'), cell: (r) => <Chip size="small" variant="outlined" color={STATE_COLOR[r.fState] ?? 'default'} label={translate(`deviceTab.status.state.${r.fState}`, { _: r.fState })} /> },
+            { key: 'message', header: translate('deviceTab.status.commandMessage'), cellSx: { maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.reason?.text ?? r.fMessage ?? '' }), cell: (r) => r.reason?.text ?? r.fMessage ?? '-' },
+            { key: 'time', header: translate('deviceTab.status.commandTime'), cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.fIntime },
+          ]}
+        />
       )}
     </Box>
   );

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Box, Button, Chip, IconButton, Paper, Switch, Tooltip, Typography } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Alert, Chip, IconButton, Switch, Tooltip } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
 import { useNotify, useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
+import { AddButton } from '../../components/AddButton';
 import { EmptyState } from '../../components/EmptyState';
+import { TitledSection } from '../../components/TitledSection';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { CODES, hasTimers, type Timer } from './timers/api';
 import { useRequest } from '../../components/calls';
@@ -77,94 +78,78 @@ function TimersTab({ device }: DeviceTabProps) {
   const reverseText = (r: Timer) => (Number(r.fReverse) === 1 ? translate('deviceTimers.reverseAfter', { seconds: r.fReverseSecond }) : translate('deviceTimers.noReverse'));
 
   return (
-    <Box data-testid="device-timers-tab" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-          {translate('device.tabs.timers')}
-        </Typography>
-        {canEdit && (
-          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => setEditing({ record: null })} data-testid="timer-add">
-            {translate('deviceTimers.add')}
-          </Button>
-        )}
-      </Box>
+    <TitledSection testId="device-timers-tab" title={translate('device.tabs.timers')} actions={canEdit && <AddButton size="small" onClick={() => setEditing({ record: null })} label={translate('deviceTimers.add')} testId="timer-add" />}>
       {notice && (
         <Alert severity="success" onClose={() => setNotice(null)} data-testid="timer-sync-notice">
           {notice}
         </Alert>
       )}
-      {data.records.length === 0 ? (
-        <EmptyState message={translate(loading ? 'common.loading' : 'deviceTimers.empty')} />
-      ) : (
-        <Paper variant="outlined">
-          <DataTable
-            rows={data.records}
-            rowKey={(r) => r.fId ?? 0}
-            empty={false}
-            containerProps={{ 'data-testid': 'timer-table' }}
-            rowProps={(r) => ({ 'data-testid': 'timer-row', 'data-id': r.fId })}
-            columns={[
-              { key: 'time', header: translate('deviceTimers.time'), cellSx: { fontWeight: 600, fontVariantNumeric: 'tabular-nums' }, cell: (r) => r.fTime },
-              { key: 'validType', header: translate('deviceTimers.validType'), cell: (r) => translate(`deviceTimers.validTypes.${r.fValidType}`) },
-              { key: 'opt', header: translate('deviceTimers.opt'), cell: (r) => <Chip size="small" label={translate(`deviceTimers.opts.${r.fOpt}`)} color={Number(r.fOpt) === 1 ? 'success' : 'default'} variant={Number(r.fOpt) === 1 ? 'filled' : 'outlined'} /> },
-              { key: 'reverse', header: translate('deviceTimers.reverse'), cellSxOf: (r) => ({ color: Number(r.fReverse) === 1 ? 'text.primary' : 'text.disabled', whiteSpace: 'nowrap' }), cell: (r) => reverseText(r) },
-              {
-                key: 'state',
-                header: translate('deviceTimers.state'),
-                cell: (r) => (
-                  <Switch
-                    size="small"
-                    checked={Number(r.fState) === 1}
-                    disabled={!canEdit || toggling === r.fId}
-                    onChange={(_e, on) => void toggle(r, on)}
-                    slotProps={{ input: { 'aria-label': translate('deviceTimers.state'), ...({ 'data-testid': 'timer-state-toggle' } as object) } }}
-                  />
-                ),
-              },
-              { key: 'runTime', header: translate('deviceTimers.runTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunTime ?? '-' },
-              { key: 'runNextTime', header: translate('deviceTimers.runNextTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunNextTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunNextTime ?? '-' },
-              ...(canEdit || canDelete
-                ? [
-                    {
-                      key: 'actions',
-                      header: translate('common.actions'),
-                      align: 'right' as const,
-                      cellSx: { whiteSpace: 'nowrap' },
-                      cell: (r: Timer) => (
-                        <>
-                          {canEdit && <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />}
-                          {canEdit && (
-                            <Tooltip title={translate('deviceTimers.syncTitle')}>
-                              <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
-                                <SyncIcon fontSize="small" />
-                              </IconButton>
-                            </Tooltip>
-                          )}
-                          {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />}
-                        </>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-            pager={{
-              count: data.total,
-              page,
-              rowsPerPage: size,
-              sizes: PAGE_SIZES,
-              onPage: setPage,
-              onSize: (n) => {
-                setSize(n);
-                setPage(0);
-              },
-            }}
-          />
-        </Paper>
-      )}
+      <DataTable
+        rows={data.records}
+        rowKey={(r) => r.fId ?? 0}
+        loading={loading} empty={translate('deviceTimers.empty')} emptyAlone framed
+        containerProps={{ 'data-testid': 'timer-table' }}
+        rowProps={(r) => ({ 'data-testid': 'timer-row', 'data-id': r.fId })}
+        columns={[
+          { key: 'time', header: translate('deviceTimers.time'), cellSx: { fontWeight: 600, fontVariantNumeric: 'tabular-nums' }, cell: (r) => r.fTime },
+          { key: 'validType', header: translate('deviceTimers.validType'), cell: (r) => translate(`deviceTimers.validTypes.${r.fValidType}`) },
+          { key: 'opt', header: translate('deviceTimers.opt'), cell: (r) => <Chip size="small" label={translate(`deviceTimers.opts.${r.fOpt}`)} color={Number(r.fOpt) === 1 ? 'success' : 'default'} variant={Number(r.fOpt) === 1 ? 'filled' : 'outlined'} /> },
+          { key: 'reverse', header: translate('deviceTimers.reverse'), cellSxOf: (r) => ({ color: Number(r.fReverse) === 1 ? 'text.primary' : 'text.disabled', whiteSpace: 'nowrap' }), cell: (r) => reverseText(r) },
+          {
+            key: 'state',
+            header: translate('deviceTimers.state'),
+            cell: (r) => (
+              <Switch
+                size="small"
+                checked={Number(r.fState) === 1}
+                disabled={!canEdit || toggling === r.fId}
+                onChange={(_e, on) => void toggle(r, on)}
+                slotProps={{ input: { 'aria-label': translate('deviceTimers.state'), ...({ 'data-testid': 'timer-state-toggle' } as object) } }}
+              />
+            ),
+          },
+          { key: 'runTime', header: translate('deviceTimers.runTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunTime ?? '-' },
+          { key: 'runNextTime', header: translate('deviceTimers.runNextTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunNextTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunNextTime ?? '-' },
+          ...(canEdit || canDelete
+            ? [
+                {
+                  key: 'actions',
+                  header: translate('common.actions'),
+                  align: 'right' as const,
+                  cellSx: { whiteSpace: 'nowrap' },
+                  cell: (r: Timer) => (
+                    <>
+                      {canEdit && <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />}
+                      {canEdit && (
+                        <Tooltip title={translate('deviceTimers.syncTitle')}>
+                          <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
+                            <SyncIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      )}
+                      {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />}
+                    </>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+        pager={{
+          count: data.total,
+          page,
+          rowsPerPage: size,
+          sizes: PAGE_SIZES,
+          onPage: setPage,
+          onSize: (n) => {
+            setSize(n);
+            setPage(0);
+          },
+        }}
+      />
       <TimerDialog open={editing !== null} deviceId={device.fId} record={editing?.record ?? null} onClose={() => setEditing(null)} onSaved={() => void load()} />
       <SyncDialog open={syncing !== null} deviceId={device.fId} timer={syncing} onClose={() => setSyncing(null)} onSynced={setNotice} />
       {dialog}
-    </Box>
+    </TitledSection>
   );
 }
 

@@ -3995,7 +3995,6 @@ export default {
     "selectedCount": "%{count} selected",
     "noneSelected": "Select devices first",
     "downloadFailed": "Download failed: %{message}",
-    "close": "Close",
     "cancel": "Cancel",
     "confirm": "OK",
     "templateName": "device-import-template.xlsx",
@@ -4131,8 +4130,8 @@ export default {
     "template": "Download template",
     "importTitle": "Import library fields",
     "importHint": "xls or xlsx only, up to 100M; if any row is wrong nothing of the file is imported.",
-    "choose": "Choose file",
-    "start": "Import",
+    "chooseFile": "Choose file",
+    "startImport": "Import",
     "importing": "Importing......",
     "fileRequired": "Please choose a file to import",
     "badType": "File format error",
@@ -4221,14 +4220,6 @@ export default {
   },
   "location": {
     "title": "Device location",
-    "product": "Product",
-    "allProducts": "All products",
-    "searchBy": "Search by",
-    "keyword": "Enter a keyword",
-    "searchType": {
-      "number": "Device ID",
-      "name": "Device name"
-    },
     "tabs": {
       "devices": "Devices",
       "alarms": "Alarms"

@@ -3995,7 +3995,6 @@ export default {
     "selectedCount": "已选 %{count} 台",
     "noneSelected": "请先勾选设备",
     "downloadFailed": "下载失败:%{message}",
-    "close": "关闭",
     "cancel": "取消",
     "confirm": "确定",
     "templateName": "设备导入模板.xlsx",
@@ -4131,8 +4130,8 @@ export default {
     "template": "下载模板",
     "importTitle": "导入描述库字段",
     "importHint": "仅支持 xls、xlsx 格式，文件不超过100M；任何一行有误时整个文件都不会导入。",
-    "choose": "选择文件",
-    "start": "开始导入",
+    "chooseFile": "选择文件",
+    "startImport": "开始导入",
     "importing": "导入中......",
     "fileRequired": "请选择导入文件",
     "badType": "文件格式错误",
@@ -4221,14 +4220,6 @@ export default {
   },
   "location": {
     "title": "设备定位",
-    "product": "所属产品",
-    "allProducts": "全部产品",
-    "searchBy": "搜索类型",
-    "keyword": "请输入关键字",
-    "searchType": {
-      "number": "设备ID",
-      "name": "设备名称"
-    },
     "tabs": {
       "devices": "设备列表",
       "alarms": "设备告警"

@@ -3995,7 +3995,6 @@ export default {
     "selectedCount": "已選 %{count} 台",
     "noneSelected": "請先勾選設備",
     "downloadFailed": "下載失敗:%{message}",
-    "close": "關閉",
     "cancel": "取消",
     "confirm": "確定",
     "templateName": "設備匯入範本.xlsx",
@@ -4131,8 +4130,8 @@ export default {
     "template": "下載範本",
     "importTitle": "匯入描述庫欄位",
     "importHint": "僅支援 xls、xlsx 格式，檔案不超過100M；任何一行有誤時整個檔案都不會匯入。",
-    "choose": "選擇檔案",
-    "start": "開始匯入",
+    "chooseFile": "選擇檔案",
+    "startImport": "開始匯入",
     "importing": "匯入中......",
     "fileRequired": "請選擇匯入檔案",
     "badType": "檔案格式錯誤",
@@ -4221,14 +4220,6 @@ export default {
   },
   "location": {
     "title": "設備定位",
-    "product": "所屬產品",
-    "allProducts": "全部產品",
-    "searchBy": "搜尋類型",
-    "keyword": "請輸入關鍵字",
-    "searchType": {
-      "number": "設備ID",
-      "name": "設備名稱"
-    },
     "tabs": {
       "devices": "設備列表",
       "alarms": "設備告警"

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Paper, TextField } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { Button } from '@mui/material';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
+import { AddButton } from '../../components/AddButton';
+import { PageColumn } from '../../components/PageColumn';
+import { SearchBar, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import { FormDialog, type Row } from '../../components/FormDialog';
 import { useIsAdmin } from '../../components/lookups';
 import { useRequest } from '../../components/calls';
@@ -33,9 +33,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
   const canEdit = useCan(PLACE_CODES.edit);
   const canDelete = useCan(PLACE_CODES.del);
   const { ask, dialog } = useConfirm();
-  const [draft, setDraft] = useState('');
-  const [name, setName] = useState('');
-  const [page, setPage] = useState(0);
+  const { draft, setDraft, applied: name, page, setPage, ...search } = useSearch('', { first: 0 });
   const [data, setData] = useState<Page<Place>>({ records: [], total: 0 });
   const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Place | null | undefined>(undefined);
@@ -44,7 +42,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page<Place>>(PLACE_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { name } });
+    const res = await request<Page<Place>>(PLACE_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } });
     setLoading(false);
     if (res.ok && res.data) setData(res.data);
   }, [canList, page, name]);
@@ -61,68 +59,49 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
       } else if (!res.announced) notify(failureText(translate, 'places.deleteFailed', res), { type: 'error' });
     });
 
-  if (!canList) return <EmptyState />;
-
   return (
-    <Box data-testid="place-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Paper
-        variant="outlined"
-        component="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(0);
-          setName(draft.trim());
-        }}
-        sx={{ p: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}
+    <PageColumn testId="place-page" allowed={canList}>
+      <SearchBar
+        form
+        onQuery={search.query}
+        onReset={search.reset}
+        testIds={{ query: 'place-search', reset: 'place-reset' }}
+        actions={canAdd && <AddButton onClick={() => setEditing(null)} testId="place-add" />}
+        sx={{ gap: 1.5 }}
       >
-        <TextField size="small" label={translate('places.name')} placeholder={translate('places.namePlaceholder')} value={draft} onChange={(e) => setDraft(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'place-search-name' } }} />
-        <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="place-search">
-          {translate('common.query')}
-        </Button>
-        <Button variant="outlined" startIcon={<RestartAltIcon />} onClick={() => (setDraft(''), setName(''), setPage(0))} data-testid="place-reset">
-          {translate('common.reset')}
-        </Button>
-        <Box sx={{ flex: 1 }} />
-        {canAdd && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)} data-testid="place-add">
-            {translate('common.add')}
-          </Button>
-        )}
-      </Paper>
-      <Paper variant="outlined">
-        <DataTable
-          rows={data.records}
-          rowKey={(p) => p.fId}
-          loading={loading}
-          progressBar
-          empty={translate('places.empty')}
-          tableProps={{ 'data-testid': 'place-table' }}
-          rowProps={(p) => ({ 'data-testid': 'place-row', 'data-id': p.fId })}
-          columns={[
-            { key: 'name', header: translate('places.name'), cellSx: { fontWeight: 500 }, cell: (p) => p.fName },
-            { key: 'district', header: translate('places.district'), cell: (p) => p.fCityName || '-' },
-            ...(isAdmin ? [{ key: 'owner', header: translate('places.owner'), cell: (p: Place) => p.ownerName || '-' }] : []),
-            { key: 'rooms', header: translate('places.rooms'), align: 'right', cellProps: () => ({ 'data-testid': 'place-room-count' }), cell: (p) => p.roomCount ?? 0 },
-            { key: 'devices', header: translate('places.devices'), align: 'right', cellProps: () => ({ 'data-testid': 'place-device-count' }), cell: (p) => p.deviceCount ?? 0 },
-            {
-              key: 'actions',
-              header: translate('common.actions'),
-              align: 'right',
-              cellSx: { whiteSpace: 'nowrap' },
-              cell: (p) => (
-                <>
-                  <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
-                    {translate('places.roomsAction')}
-                  </Button>
-                  {canEdit && <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />}
-                  {canDelete && <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />}
-                </>
-              ),
-            },
-          ]}
-          pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
-        />
-      </Paper>
+        <SearchText label={translate('places.name')} placeholder={translate('places.namePlaceholder')} value={draft} onChange={setDraft} testId="place-search-name" />
+      </SearchBar>
+      <DataTable
+        rows={data.records}
+        rowKey={(p) => p.fId}
+        loading={loading} progressBar framed
+        empty={translate('places.empty')}
+        tableProps={{ 'data-testid': 'place-table' }}
+        rowProps={(p) => ({ 'data-testid': 'place-row', 'data-id': p.fId })}
+        columns={[
+          { key: 'name', header: translate('places.name'), cellSx: { fontWeight: 500 }, cell: (p) => p.fName },
+          { key: 'district', header: translate('places.district'), cell: (p) => p.fCityName || '-' },
+          ...(isAdmin ? [{ key: 'owner', header: translate('places.owner'), cell: (p: Place) => p.ownerName || '-' }] : []),
+          { key: 'rooms', header: translate('places.rooms'), align: 'right', cellProps: () => ({ 'data-testid': 'place-room-count' }), cell: (p) => p.roomCount ?? 0 },
+          { key: 'devices', header: translate('places.devices'), align: 'right', cellProps: () => ({ 'data-testid': 'place-device-count' }), cell: (p) => p.deviceCount ?? 0 },
+          {
+            key: 'actions',
+            header: translate('common.actions'),
+            align: 'right',
+            cellSx: { whiteSpace: 'nowrap' },
+            cell: (p) => (
+              <>
+                <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
+                  {translate('places.roomsAction')}
+                </Button>
+                {canEdit && <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />}
+                {canDelete && <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />}
+              </>
+            ),
+          },
+        ]}
+        pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
+      />
       <FormDialog
         config={config}
         open={editing !== undefined}
@@ -136,7 +115,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
       />
       <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={() => void load()} />
       {dialog}
-    </Box>
+    </PageColumn>
   );
 }
 

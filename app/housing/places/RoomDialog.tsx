@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { useDictionary } from '../../components/lookups';
 import { useRequest } from '../../components/calls';
+import { DialogFooter } from '../../components/DialogFooter';
 import { ROOM_CALLS, ROOM_TYPE_DICTIONARY, type Room } from './api';
 
 export interface RoomDialogProps {
@@ -78,12 +79,7 @@ export function RoomDialog({ room, onClose, onSaved }: RoomDialogProps) {
           ))}
         </TextField>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{translate('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void save()} disabled={busy} data-testid="room-save">
-          {busy ? <CircularProgress size={18} /> : translate('common.confirm')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelWhileBusy onSubmit={() => void save()} submitTestId="room-save" busy={busy} />
     </Dialog>
   );
 }

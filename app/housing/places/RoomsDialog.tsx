@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, TextField, Tooltip } from '@mui/material';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
 import LinkIcon from '@mui/icons-material/Link';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { useNotify, useTranslate } from 'react-admin';
 import { useCan } from '../../auth/useCan';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { useRequest } from '../../components/calls';
+import { SearchButtons, SearchText } from '../../components/SearchBar';
+import { useSearch } from '../../components/useSearch';
 import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Page, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
 import { DevicePickerDialog } from '../../devices';
@@ -35,26 +36,20 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
   const canDelete = useCan(ROOM_CODES.del);
   const canBind = useCan(ROOM_CODES.bind);
   const { ask, dialog } = useConfirm();
-  const [draft, setDraft] = useState('');
-  const [name, setName] = useState('');
-  const [page, setPage] = useState(0);
+  const { draft, setDraft, applied: name, page, setPage, ...search } = useSearch('', { first: 0 });
   const [data, setData] = useState<Page<Room>>({ records: [], total: 0 });
   const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Partial<Room> | null>(null);
-  const [binding, setBinding] = useState<Room | null>(null);
-  const [unbinding, setUnbinding] = useState<Room | null>(null);
+  /** The room whose devices are being bound or unbound; kept after closing, so the closing picker keeps its words. */
+  const [linking, setLinking] = useState<{ room: Room; bind: boolean; open: boolean } | null>(null);
 
   const placeId = place?.fId;
-  useEffect(() => {
-    setDraft('');
-    setName('');
-    setPage(0);
-  }, [placeId]);
+  useEffect(() => search.reset(), [placeId]);
 
   const load = useCallback(async () => {
     if (!placeId) return;
     setLoading(true);
-    const res = await request<Page<Room>>(ROOM_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name } });
+    const res = await request<Page<Room>>(ROOM_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name.trim() } });
     setLoading(false);
     setData(res.ok && res.data ? res.data : { records: [], total: 0 });
   }, [placeId, page, name]);
@@ -101,15 +96,12 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
           component="form"
           onSubmit={(e) => {
             e.preventDefault();
-            setPage(0);
-            setName(draft.trim());
+            search.query();
           }}
           sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}
         >
-          <TextField size="small" label={translate('places.roomName')} placeholder={translate('places.roomNamePlaceholder')} value={draft} onChange={(e) => setDraft(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'room-search-name' } }} />
-          <Button type="submit" variant="contained" startIcon={<SearchIcon />} data-testid="room-search">
-            {translate('common.query')}
-          </Button>
+          <SearchText label={translate('places.roomName')} placeholder={translate('places.roomNamePlaceholder')} value={draft} onChange={setDraft} testId="room-search-name" />
+          <SearchButtons testIds={{ query: 'room-search' }} />
           <Box sx={{ flex: 1 }} />
           {canAdd && (
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({ fHomeId: place!.fId })} data-testid="room-add">
@@ -139,12 +131,12 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
                   {canBind && (
                     <>
                       <Tooltip title={translate('places.bind')}>
-                        <IconButton size="small" color="primary" onClick={() => setBinding(r)} data-testid="room-bind">
+                        <IconButton size="small" color="primary" onClick={() => setLinking({ room: r, bind: true, open: true })} data-testid="room-bind">
                           <LinkIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
                       <Tooltip title={translate('places.unbind')}>
-                        <IconButton size="small" onClick={() => setUnbinding(r)} data-testid="room-unbind">
+                        <IconButton size="small" onClick={() => setLinking({ room: r, bind: false, open: true })} data-testid="room-unbind">
                           <LinkOffIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
@@ -163,30 +155,20 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         <Button onClick={onClose} data-testid="rooms-close">{translate('places.close')}</Button>
       </DialogActions>
       <RoomDialog room={editing} onClose={() => setEditing(null)} onSaved={changed} />
-      <DevicePickerDialog
-        search="keyword"
-        deviceOf={deviceOf}
-        open={binding !== null}
-        title={translate('places.bindTitle', { name: binding?.fName ?? '' })}
-        call={ROOM_DEVICE_CALLS.unselected}
-        condition={{ fHomeId: binding?.fHomeId, fRoomId: binding?.fId }}
-        emptyMessage={translate('places.bindNone')}
-        onClose={() => setBinding(null)}
-        onConfirm={(picked) => bind(binding!, picked)}
-        testId="room-bind-picker"
-      />
-      <DevicePickerDialog
-        search="keyword"
-        deviceOf={deviceOf}
-        open={unbinding !== null}
-        title={translate('places.unbindTitle', { name: unbinding?.fName ?? '' })}
-        call={ROOM_DEVICE_CALLS.selected}
-        condition={{ fHomeId: unbinding?.fHomeId, fRoomId: unbinding?.fId }}
-        emptyMessage={translate('places.unbindNone')}
-        onClose={() => setUnbinding(null)}
-        onConfirm={unbind}
-        testId="room-unbind-picker"
-      />
+      {linking && (
+        <DevicePickerDialog
+          search="keyword"
+          deviceOf={deviceOf}
+          open={linking.open}
+          title={translate(linking.bind ? 'places.bindTitle' : 'places.unbindTitle', { name: linking.room.fName ?? '' })}
+          call={linking.bind ? ROOM_DEVICE_CALLS.unselected : ROOM_DEVICE_CALLS.selected}
+          condition={{ fHomeId: linking.room.fHomeId, fRoomId: linking.room.fId }}
+          emptyMessage={translate(linking.bind ? 'places.bindNone' : 'places.unbindNone')}
+          onClose={() => setLinking({ ...linking, open: false })}
+          onConfirm={(picked) => (linking.bind ? bind(linking.room, picked) : unbind(picked))}
+          testId={linking.bind ? 'room-bind-picker' : 'room-unbind-picker'}
+        />
+      )}
       {dialog}
     </Dialog>
   );

@@ -4,8 +4,8 @@
  * deleting it just drops it; a failed save keeps the row as typed, with the server's message on it. The
  * texts come from the tab's catalogue section: saved, saveFailed, save, confirmDelete, deleted, deleteFailed.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { CircularProgress, IconButton, Tooltip } from '@mui/material';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { CircularProgress, IconButton, TextField, Tooltip } from '@mui/material';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useNotify, useTranslate } from 'react-admin';
@@ -116,5 +116,22 @@ export function DraftActions({ row, texts, prefix, onSave, onDelete }: { row: Dr
         </Tooltip>
       )}
     </>
+  );
+}
+
+/** A choice in a row's cell, named for screen readers by its column (`label`); `displayEmpty` shows a blank value's item. */
+export function DraftSelect({ value, onChange, disabled, label, testId, displayEmpty, children }: { value: unknown; onChange: (value: string) => void; disabled: boolean; label: string; testId: string; displayEmpty?: boolean; children: ReactNode }) {
+  return (
+    <TextField
+      select
+      size="small"
+      fullWidth
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{ htmlInput: { 'data-testid': testId }, select: { displayEmpty, inputProps: { 'aria-label': label } } }}
+    >
+      {children}
+    </TextField>
   );
 }

@@ -1,12 +1,12 @@
 import { DateTimeInput } from '../../../components/DateTimeInput';
-import {
-  Box, Button, Chip, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography,
-} from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Chip, MenuItem, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../../../auth/useCan';
+import { AddButton } from '../../../components/AddButton';
 import { EmptyState } from '../../../components/EmptyState';
-import { DraftActions, useRowDrafts, type Draft } from '../shared';
+import { TitledSection } from '../../../components/TitledSection';
+import { DataTable } from '../../../components/DataTable';
+import { DraftActions, DraftSelect, useRowDrafts, type Draft } from '../shared';
 import { CHANNELS, CODES, NEW_SCHEDULE, type Schedule } from './api';
 
 /**
@@ -25,108 +25,86 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
     row.fBeginTime ? { fBeginTime: row.fBeginTime, fSwitch: Number(row.fSwitch), fWhich: Number(row.fWhich) } : { error: 'deviceSchedules.timeRequired' };
 
   if (!canList) return <EmptyState />;
+  // A row is read-only to a user who may not edit it, and while it saves.
+  const locked = (r: Draft<Schedule>) => !canEdit || Boolean(r.saving);
 
   return (
-    <Box data-testid="device-schedules-panel" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-          {translate('device.tabs.schedules')}
-        </Typography>
-        {canEdit && (
-          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={add} data-testid="schedule-add">
-            {translate('deviceSchedules.add')}
-          </Button>
-        )}
-      </Box>
-      {rows.length === 0 ? (
-        <EmptyState message={translate(loading ? 'common.loading' : 'deviceSchedules.empty')} />
-      ) : (
-        <TableContainer component={Paper} variant="outlined" data-testid="schedule-table">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('deviceSchedules.beginTime')}</TableCell>
-                <TableCell>{translate('deviceSchedules.switch')}</TableCell>
-                <TableCell>{translate('deviceSchedules.which')}</TableCell>
-                <TableCell>{translate('deviceSchedules.executed')}</TableCell>
-                {(canEdit || canDelete) && <TableCell align="right">{translate('common.actions')}</TableCell>}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((r) => (
-                <TableRow key={r.key} data-testid="schedule-row" data-id={r.fId ?? ''} data-unsaved={r.fId ? undefined : 'true'}>
-                  <TableCell sx={{ width: 170 }}>
-                    <DateTimeInput
-                      mode="time"
-                      label={translate('deviceSchedules.beginTime')}
-                      value={r.fBeginTime}
-                      disabled={!canEdit || r.saving}
-                      onChange={(fBeginTime) => change(r.key, { fBeginTime })}
-                      error={r.error}
-                      testId="schedule-time"
+    <TitledSection testId="device-schedules-panel" title={translate('device.tabs.schedules')} actions={canEdit && <AddButton size="small" onClick={add} label={translate('deviceSchedules.add')} testId="schedule-add" />}>
+      <DataTable
+        rows={rows}
+        rowKey={(r) => r.key}
+        loading={loading} empty={translate('deviceSchedules.empty')} emptyAlone bordered
+        containerProps={{ 'data-testid': 'schedule-table' }}
+        rowProps={(r) => ({ hover: false, 'data-testid': 'schedule-row', 'data-id': r.fId ?? '', 'data-unsaved': r.fId ? undefined : 'true' })}
+        columns={[
+          {
+            key: 'beginTime',
+            header: translate('deviceSchedules.beginTime'),
+            cellSx: { width: 170 },
+            cell: (r) => <DateTimeInput mode="time" label={translate('deviceSchedules.beginTime')} value={r.fBeginTime} disabled={locked(r)} onChange={(fBeginTime) => change(r.key, { fBeginTime })} error={r.error} testId="schedule-time" />,
+          },
+          {
+            key: 'switch',
+            header: translate('deviceSchedules.switch'),
+            cellSx: { width: 120 },
+            cell: (r) => (
+              <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceSchedules.switch')} testId="schedule-switch">
+                <MenuItem value={1}>{translate('deviceSchedules.switches.1')}</MenuItem>
+                <MenuItem value={0}>{translate('deviceSchedules.switches.0')}</MenuItem>
+              </DraftSelect>
+            ),
+          },
+          {
+            key: 'which',
+            header: translate('deviceSchedules.which'),
+            cellSx: { width: 140 },
+            cell: (r) => (
+              <DraftSelect value={Number(r.fWhich)} disabled={locked(r)} onChange={(v) => change(r.key, { fWhich: Number(v) })} label={translate('deviceSchedules.which')} testId="schedule-which">
+                {CHANNELS.map((c) => (
+                  <MenuItem key={c} value={c}>
+                    {translate('deviceSchedules.channel', { n: c })}
+                  </MenuItem>
+                ))}
+              </DraftSelect>
+            ),
+          },
+          {
+            key: 'executed',
+            header: translate('deviceSchedules.executed'),
+            cell: (r) =>
+              !r.fId ? (
+                <Chip size="small" color="warning" variant="outlined" label={translate('deviceSchedules.unsaved')} />
+              ) : Number(r.fIsExecute) === 1 && r.fExecuteTime ? (
+                <Typography variant="body2">{translate('deviceSchedules.executedAt', { time: r.fExecuteTime })}</Typography>
+              ) : (
+                <Typography variant="body2" color="text.disabled">
+                  {translate('deviceSchedules.notExecuted')}
+                </Typography>
+              ),
+          },
+          ...(canEdit || canDelete
+            ? [
+                {
+                  key: 'actions',
+                  header: translate('common.actions'),
+                  align: 'right' as const,
+                  cellSx: { whiteSpace: 'nowrap' },
+                  cell: (r: Draft<Schedule>) => (
+                    <DraftActions
+                      row={r}
+                      texts="deviceSchedules"
+                      prefix="schedule"
+                      onSave={canEdit ? () => void save(r, bodyOf(r)) : undefined}
+                      onDelete={canDelete || (canEdit && !r.fId) ? () => remove(r) : undefined}
                     />
-                  </TableCell>
-                  <TableCell sx={{ width: 120 }}>
-                    <TextField
-                      select
-                      size="small"
-                      fullWidth
-                      value={Number(r.fSwitch)}
-                      disabled={!canEdit || r.saving}
-                      onChange={(e) => change(r.key, { fSwitch: Number(e.target.value) })}
-                      slotProps={{ htmlInput: { 'data-testid': 'schedule-switch' }, select: { inputProps: { 'aria-label': translate('deviceSchedules.switch') } } }}
-                    >
-                      <MenuItem value={1}>{translate('deviceSchedules.switches.1')}</MenuItem>
-                      <MenuItem value={0}>{translate('deviceSchedules.switches.0')}</MenuItem>
-                    </TextField>
-                  </TableCell>
-                  <TableCell sx={{ width: 140 }}>
-                    <TextField
-                      select
-                      size="small"
-                      fullWidth
-                      value={Number(r.fWhich)}
-                      disabled={!canEdit || r.saving}
-                      onChange={(e) => change(r.key, { fWhich: Number(e.target.value) })}
-                      slotProps={{ htmlInput: { 'data-testid': 'schedule-which' }, select: { inputProps: { 'aria-label': translate('deviceSchedules.which') } } }}
-                    >
-                      {CHANNELS.map((c) => (
-                        <MenuItem key={c} value={c}>
-                          {translate('deviceSchedules.channel', { n: c })}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  </TableCell>
-                  <TableCell>
-                    {!r.fId ? (
-                      <Chip size="small" color="warning" variant="outlined" label={translate('deviceSchedules.unsaved')} />
-                    ) : Number(r.fIsExecute) === 1 && r.fExecuteTime ? (
-                      <Typography variant="body2">{translate('deviceSchedules.executedAt', { time: r.fExecuteTime })}</Typography>
-                    ) : (
-                      <Typography variant="body2" color="text.disabled">
-                        {translate('deviceSchedules.notExecuted')}
-                      </Typography>
-                    )}
-                  </TableCell>
-                  {(canEdit || canDelete) && (
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <DraftActions
-                        row={r}
-                        texts="deviceSchedules"
-                        prefix="schedule"
-                        onSave={canEdit ? () => void save(r, bodyOf(r)) : undefined}
-                        onDelete={canDelete || (canEdit && !r.fId) ? () => remove(r) : undefined}
-                      />
-                    </TableCell>
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
       {dialog}
-    </Box>
+    </TitledSection>
   );
 }
 

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Autocomplete, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import { Autocomplete, Box, Chip, Dialog, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { reasonText } from '../../../../adapters/i18nProvider';
 import type { AnsweredReason } from '../../../../contract/reasons';
 import type { DeviceRow } from '../../cells';
 import { hasTimers, type Timer } from './api';
 import { useRequest } from '../../../components/calls';
+import { DialogFooter } from '../../../components/DialogFooter';
 
 /** The legacy screen loaded every device the user sees for its pickers. */
 const ALL = 10000;
@@ -110,14 +111,7 @@ export function SyncDialog({ open, deviceId, timer, onClose, onSynced }: { open:
           data-testid="timer-sync-devices"
         />
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy} data-testid="timer-sync-cancel">
-          {translate('common.cancel')}
-        </Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined} data-testid="timer-sync-save">
-          {translate('common.confirm')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelTestId="timer-sync-cancel" onSubmit={() => void submit()} submitTestId="timer-sync-save" busy={busy} />
     </Dialog>
   );
 }

@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { DateTimeInput } from '../../../components/DateTimeInput';
 import {
-  Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, MenuItem, Switch, TextField, Tooltip, Typography,
+  Box, Dialog, DialogContent, DialogTitle, IconButton, MenuItem, Switch, TextField, Tooltip, Typography,
 } from '@mui/material';
 import AddCircleOutlineIcon from '@mui/icons-material/AddCircleOutlineOutlined';
 import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { NEW_TIMER, VALID_TYPES, type Timer } from './api';
 import { useRequest } from '../../../components/calls';
+import { DialogFooter } from '../../../components/DialogFooter';
 import { validateField } from '../../../components/validate';
 import { resourceConfig } from '../../../resources/config';
 
@@ -118,6 +119,18 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
     </Typography>
   );
 
+  /** An on/off column of a row (1 on, 0 off). */
+  const flag = (r: FormRow, key: 'fReverse' | 'fState', label: string, testId: string) => (
+    <Box sx={{ pt: 0.25 }}>
+      <Switch
+        checked={Number(r[key]) === 1}
+        onChange={(_ev, on) => change(r.key, { [key]: on ? 1 : 0 })}
+        disabled={saving}
+        slotProps={{ input: { 'aria-label': translate(label), ...({ 'data-testid': testId } as object) } }}
+      />
+    </Box>
+  );
+
   return (
     <Dialog open={open} onClose={() => !saving && onClose()} maxWidth="md" fullWidth data-testid="timer-dialog">
       <DialogTitle>{translate(record?.fId ? 'deviceTimers.editTitle' : 'deviceTimers.addTitle')}</DialogTitle>
@@ -177,14 +190,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                   <MenuItem value={1}>{translate('deviceTimers.opts.1')}</MenuItem>
                   <MenuItem value={2}>{translate('deviceTimers.opts.2')}</MenuItem>
                 </TextField>
-                <Box sx={{ pt: 0.25 }}>
-                  <Switch
-                    checked={Number(r.fReverse) === 1}
-                    onChange={(_ev, on) => change(r.key, { fReverse: on ? 1 : 0 })}
-                    disabled={saving}
-                    slotProps={{ input: { 'aria-label': translate('deviceTimers.reverse'), ...({ 'data-testid': 'timer-reverse' } as object) } }}
-                  />
-                </Box>
+                {flag(r, 'fReverse', 'deviceTimers.reverse', 'timer-reverse')}
                 <TextField
                   type="number"
                   size="small"
@@ -198,14 +204,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                     input: { endAdornment: <Typography variant="caption" color="text.secondary">{translate('deviceTimers.seconds')}</Typography> },
                   }}
                 />
-                <Box sx={{ pt: 0.25 }}>
-                  <Switch
-                    checked={Number(r.fState) === 1}
-                    onChange={(_ev, on) => change(r.key, { fState: on ? 1 : 0 })}
-                    disabled={saving}
-                    slotProps={{ input: { 'aria-label': translate('deviceTimers.state'), ...({ 'data-testid': 'timer-state' } as object) } }}
-                  />
-                </Box>
+                {flag(r, 'fState', 'deviceTimers.state', 'timer-state')}
                 <Box sx={{ display: 'flex', pt: 0.25 }}>
                   <Tooltip title={translate('deviceTimers.addRow')}>
                     <IconButton size="small" color="primary" onClick={() => addAfter(index)} disabled={saving} data-testid="timer-row-add">
@@ -225,14 +224,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
           })}
         </Box>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={saving} data-testid="timer-cancel">
-          {translate('common.cancel')}
-        </Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={saving} startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined} data-testid="timer-save">
-          {translate('common.save')}
-        </Button>
-      </DialogActions>
+      <DialogFooter onCancel={onClose} cancelTestId="timer-cancel" onSubmit={() => void submit()} submitLabel="common.save" submitTestId="timer-save" busy={saving} />
     </Dialog>
   );
 }
