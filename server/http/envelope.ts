@@ -40,10 +40,8 @@ export function reason(code: ReasonCode, params: Record<string, ParamValue> = {}
 /** The default notice of a success (`server.ok`): the legacy envelope's message, without a reason. */
 const DONE = textOf({ code: 'server.ok', params: {} });
 
-export function ok<T>(data: T, notice?: Reason | string, language: Language = 'zh-CN'): Envelope<T> {
+export function ok<T>(data: T, notice?: Reason, language: Language = 'zh-CN'): Envelope<T> {
   if (!notice) return { code: 200, success: true, message: DONE, data };
-  // A notice still worded inline, until it moves to the catalogue.
-  if (typeof notice === 'string') return { code: 200, success: true, message: notice, data };
   return { code: 200, success: true, message: textOf(notice), data, reason: answered(notice, language) };
 }
 
@@ -84,18 +82,13 @@ export class Refusal extends Error {
   readonly code: number;
   readonly about?: RefusedField;
   readonly rows?: RefuseOptions['rows'];
-  /** Absent only on a refusal still worded inline (being moved to the catalogue). */
-  readonly reason?: Reason;
-  constructor(reason: Reason, options?: RefuseOptions);
-  /** @deprecated worded inline: refuse with a code of the catalogue (`refuse`). */
-  constructor(message: string, code?: number, about?: RefusedField);
-  constructor(reason: Reason | string, options: RefuseOptions | number = {}, about?: RefusedField) {
-    const o: RefuseOptions = typeof options === 'number' ? { status: options, about } : { ...options, ...(about ? { about } : {}) };
+  readonly reason: Reason;
+  constructor(reason: Reason, o: RefuseOptions = {}) {
     // A refused import's message lists its bad rows under the first line, as the legacy screens show it.
-    super(typeof reason === 'string' ? reason : o.message ?? [textOf(reason), ...(o.rows ? rowLines(o.rows) : [])].join('\n'));
+    super(o.message ?? [textOf(reason), ...(o.rows ? rowLines(o.rows) : [])].join('\n'));
     this.rows = o.rows;
-    if (typeof reason !== 'string') this.reason = reason;
-    this.code = o.status ?? (typeof reason === 'string' ? 400 : REASONS[reason.code].status);
+    this.reason = reason;
+    this.code = o.status ?? REASONS[reason.code].status;
     this.about = o.about;
   }
 }

@@ -27,8 +27,7 @@ export interface CallServices extends Services {
 
 /** A handler's answer with a notice other than the default one (a code of the catalogue). */
 export class Answer<T = unknown> {
-  /** @deprecated worded inline (a string): answer with a code of the catalogue. */
-  constructor(readonly data: T, readonly notice: Reason | string) {}
+  constructor(readonly data: T, readonly notice: Reason) {}
 }
 
 export type { CallDef } from './call';
