@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InvalidInputs, STANDARD_ACTIONS, endpointCodes, type I18n, type Model, type Problem } from './model';
 import { tsHeader, literal } from './emit/common';
+import { inlineDefs } from './callSchemas';
 
 export const CALLS_DIR = 'resources/calls';
 
@@ -63,26 +64,6 @@ function metaValidator() {
   const meta = join(import.meta.dirname, 'meta');
   ajv.addSchema(JSON.parse(readFileSync(join(meta, 'i18n.meta.json'), 'utf8')));
   return ajv.compile(JSON.parse(readFileSync(join(meta, 'calls.meta.json'), 'utf8')));
-}
-
-const LOCAL_REF = /^#\/\$defs\/([A-Za-z0-9_]+)$/;
-
-/** A body or answer with its `#/$defs/<name>` references replaced by the file's definitions. */
-function inline(schema: unknown, defs: Record<string, Schema>, missing: (name: string) => void, depth = 0): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => inline(s, defs, missing, depth));
-  if (!schema || typeof schema !== 'object') return schema;
-  const ref = (schema as Schema).$ref;
-  if (typeof ref === 'string' && LOCAL_REF.test(ref)) {
-    const name = LOCAL_REF.exec(ref)![1];
-    const def = defs[name];
-    if (!def || depth > 16) {
-      missing(name);
-      return {};
-    }
-    const { $ref: _ref, ...rest } = schema as Schema;
-    return { ...(inline(def, defs, missing, depth + 1) as Schema), ...(inline(rest, defs, missing, depth) as Schema) };
-  }
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, inline(v, defs, missing, depth)]));
 }
 
 /** Every code a resource, a list variant or a menu declares: the codes a call may ask for. */
@@ -136,7 +117,7 @@ export function loadCalls(root: string, model: Model): NamedCall[] {
       const push = (at: string, message: string, hint: string) => problems.push({ file, pointer: pointer + at, message, hint });
       const decl: CallDecl = { ...declared };
       for (const part of ['body', 'answer'] as const) {
-        if (declared[part]) decl[part] = inline(declared[part], defs, (name) => push(`/${part}`, `"#/$defs/${name}" is not defined`, 'define it under "$defs" of this file')) as Schema;
+        if (declared[part]) decl[part] = inlineDefs(declared[part], defs, (name) => push(`/${part}`, `"#/$defs/${name}" is not defined`, 'define it under "$defs" of this file')) as Schema;
       }
       const name = `${domain}.${key}`;
       const kind = decl.kind ?? 'json';
@@ -172,18 +153,39 @@ export function loadCalls(root: string, model: Model): NamedCall[] {
 
 const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
 const ENTITY_REF = /^#\/components\/schemas\/([a-zA-Z0-9]+)$/;
+const ENTITY_FIELD_REF = /^#\/components\/schemas\/([a-zA-Z0-9]+)\/properties\/([A-Za-z0-9_]+)$/;
 
-/** The TypeScript type of a JSON Schema, for the subset the declarations use. */
-export function typeOf(schema: Schema | undefined, entities: Set<string>): string {
-  if (!schema || Object.keys(schema).filter((k) => k !== 'description').length === 0) return 'unknown';
+/**
+ * The TypeScript type of a JSON Schema, for the subset the declarations use. An answer's objects are
+ * closed (`open` false): the console reads what the declaration names, and a property it needs is declared.
+ */
+export function typeOf(schema: Schema | undefined, entities: Set<string>, open = true): string {
+  const of = (s: Schema | undefined) => typeOf(s, entities, open);
+  if (!schema || Object.keys(schema).filter((k) => k !== 'description' && !k.startsWith('x-')).length === 0) return 'unknown';
   if (typeof schema.$ref === 'string') {
     const entity = ENTITY_REF.exec(schema.$ref)?.[1];
-    return entity && entities.has(entity) ? `T.${pascal(entity)}` : 'unknown';
+    if (entity && entities.has(entity)) return `T.${pascal(entity)}`;
+    if (entity === 'Reason') return 'Reason';
+    const field = ENTITY_FIELD_REF.exec(schema.$ref);
+    return field && entities.has(field[1]) ? `T.${pascal(field[1])}[${JSON.stringify(field[2])}]` : 'unknown';
   }
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
-  for (const key of ['anyOf', 'oneOf'] as const) if (Array.isArray(schema[key])) return (schema[key] as Schema[]).map((s) => `(${typeOf(s, entities)})`).join(' | ');
-  if (Array.isArray(schema.allOf)) return (schema.allOf as Schema[]).map((s) => `(${typeOf(s, entities)})`).join(' & ');
+  // An object whose alternatives only say which of its properties is required is that object.
+  const combined = ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(schema[k]));
+  const own = combined && (schema.type || schema.properties) ? typeOf(Object.fromEntries(Object.entries(schema).filter(([k]) => !['anyOf', 'oneOf', 'allOf'].includes(k))), entities, open) : undefined;
+  const requiredOnly = (list: Schema[]) => list.every((s) => Object.keys(s).every((k) => k === 'required' || k === 'description'));
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key] as Schema[] | undefined;
+    if (!Array.isArray(list)) continue;
+    if (own && requiredOnly(list)) return own;
+    const union = list.map((s) => `(${of(s)})`).join(' | ');
+    return own ? `(${own}) & (${union})` : union;
+  }
+  if (Array.isArray(schema.allOf)) {
+    const parts = (schema.allOf as Schema[]).map((s) => `(${of(s)})`);
+    return [...(own ? [`(${own})`] : []), ...parts].join(' & ');
+  }
   const types = [schema.type ?? (schema.properties ? 'object' : schema.items ? 'array' : undefined)].flat().filter(Boolean) as string[];
   if (!types.length) return 'unknown';
   return types
@@ -199,12 +201,14 @@ export function typeOf(schema: Schema | undefined, entities: Set<string>): strin
         case 'null':
           return 'null';
         case 'array':
-          return `Array<${typeOf(schema.items as Schema | undefined, entities)}>`;
+          return `Array<${of(schema.items as Schema | undefined)}>`;
         case 'object': {
           const props = (schema.properties ?? {}) as Record<string, Schema>;
           const required = new Set((schema.required as string[] | undefined) ?? []);
-          const fields = Object.entries(props).map(([k, s]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${typeOf(s, entities)}`);
-          if (schema.additionalProperties !== false) fields.push('[key: string]: unknown');
+          const fields = Object.entries(props).map(([k, s]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${of(s)}`);
+          const extra = schema.additionalProperties;
+          if (extra && typeof extra === 'object') fields.push(`[key: string]: ${of(extra as Schema)}`);
+          else if (extra !== false && (open || !fields.length)) fields.push('[key: string]: unknown');
           return `{ ${fields.join('; ')} }`;
         }
         default:
@@ -214,25 +218,49 @@ export function typeOf(schema: Schema | undefined, entities: Set<string>): strin
     .join(' | ');
 }
 
-/** An entity endpoint's request and answer, from its standard action (a hand-written handler's are unknown). */
+/** What a call of a kind other than json answers the console: the file itself, or the event stream. */
+const KIND_ANSWERS: Partial<Record<CallKind, string>> = { file: 'Download', address: 'Download', stream: 'EventStream' };
+
+/** An address's or file's path parameters (`/api/upload/{name}`), which the caller fills. */
+function pathParams(path: string): string | undefined {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  return names.length ? `{ ${names.map((n) => `${n}: string | number`).join('; ')} }` : undefined;
+}
+
+/** A declared call's request and answer: its `body` and `answer`, or what its kind answers. */
+function declaredTypes(call: NamedCall, entities: Set<string>): { body: string; answer: string } {
+  const { body, answer } = call.decl!;
+  return {
+    body: body ? typeOf(body, entities) : (pathParams(call.path) ?? 'Body'),
+    answer: answer ? typeOf(answer, entities, false) : (KIND_ANSWERS[call.kind] ?? 'unknown'),
+  };
+}
+
+const STANDARD_BODIES = new Set(['list', 'all', 'get', 'save']);
+
+/**
+ * An entity endpoint's request and answer: its standard action's, unless its endpoint declares them (a
+ * handler's `body` and `answer`; `"body": "list"` / `"save"` a handler taking the standard request).
+ */
 function entityTypes(call: NamedCall, model: Model, entities: Set<string>): { body: string; answer: string } {
   const entity = model.entities.find((e) => e.name === call.entity)!;
   const ep = entity.resource.endpoints[call.action!];
   const row = `T.${pascal(entity.name)}`;
-  if (ep.handler) return { body: 'Body', answer: 'unknown' };
+  const declared = ep.answer ? typeOf(ep.answer, entities, false) : undefined;
   if (ep.set) return { body: 'KeyBody', answer: 'null' };
-  switch (ep.as ?? call.action) {
+  const standard = ep.handler && !STANDARD_BODIES.has(ep.as ?? call.action!) ? (typeof ep.body === 'string' ? ep.body : undefined) : (ep.as ?? call.action);
+  if (ep.handler && !standard) return { body: ep.body ? typeOf(ep.body as Schema, entities) : 'Body', answer: declared ?? 'unknown' };
+  switch (standard) {
     case 'list':
-      return { body: 'PageRequest', answer: `Page<${row}>` };
+      return { body: 'PageRequest', answer: declared ?? `Page<${row}>` };
     case 'get':
-      return { body: 'KeyBody', answer: row };
+      return { body: 'KeyBody', answer: declared ?? row };
     case 'all':
-      return { body: 'Body', answer: `${row}[]` };
+      return { body: 'Body', answer: declared ?? `${row}[]` };
     case 'save':
-      return { body: `Writable<${row}> & Body`, answer: `${row} | null` };
+      return { body: `Writable<${row}> & Body`, answer: declared ?? `${row} | null` };
     default:
-      void entities;
-      return { body: 'KeyBody', answer: 'null' };
+      return { body: 'KeyBody', answer: declared ?? 'null' };
   }
 }
 
@@ -293,15 +321,23 @@ export interface DeclaredFacts {
 export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = ${literal(facts)};
 `;
   const types = calls.map((c) => {
-    const t = c.entity ? entityTypes(c, model, entities) : { body: c.decl!.body ? typeOf(c.decl!.body, entities) : 'Body', answer: typeOf(c.decl!.answer, entities) };
+    const t = c.entity ? entityTypes(c, model, entities) : declaredTypes(c, entities);
     return `  ${JSON.stringify(c.name)}: { body: ${t.body}; answer: ${t.answer} };`;
   });
   const console = `${tsHeader}/**
  * The request and answer (the envelope's \`data\`) of every call by name, for the console's client
  * (adapters/dataProvider.ts \`call\`): an entity endpoint's from its standard action, a declared call's
- * from its \`body\` and \`answer\` (resources/calls/). \`unknown\` where nothing is declared.
+ * from its \`body\` and \`answer\` (resources/calls/), a handler's from its endpoint's. A file's answer is
+ * the file (\`Download\`), the event stream's the stream.
  */
 import type * as T from './types';
+
+/** What a call answering a file (a download, an address the browser opens) gives: the file. */
+export type Download = Blob;
+/** Why, by a code of the catalogue: its parameters and its text in the caller's language (the document's \`Reason\`). */
+export interface Reason { code: string; params: Record<string, unknown>; text: string }
+/** What the event stream answers: server-sent events, read with EventSource (app/platform/events.ts). */
+export interface EventStream { readonly stream: 'text/event-stream' }
 
 /** A body the declaration does not describe. */
 export type Body = Record<string, unknown> | unknown[];

@@ -10,7 +10,7 @@ import { emitConsole, declaredMessages } from './emit/console';
 import { emitCatalogues } from './emit/catalogues';
 import { emitServer } from './emit/server';
 import { checkedReasons, emitReasons, emitReasonsByCall, reasonMessages } from './reasons';
-import { emitCalls } from './calls';
+import { emitCalls, loadCalls } from './calls';
 import { LANGS } from './model';
 
 /** The folders that hold nothing but generated files; anything else found in them is stale. */
@@ -27,7 +27,7 @@ export async function render(root: string, model: Model = loadModel(root)): Prom
     ...(await emitCatalogues(root, declared)),
     ...emitServer(model),
     ...emitReasons(reasons),
-    ...emitReasonsByCall(root, model, reasons),
+    ...emitReasonsByCall(root, model, reasons, loadCalls(root, model)),
     ...emitCalls(root, model),
   };
 }

@@ -3,6 +3,7 @@
  * gives the emitters one model. Every problem is reported with its file, a JSON pointer and a hint.
  */
 import { listIndexProblems } from './listIndexes';
+import { inlineDefs } from './callSchemas';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -145,6 +146,7 @@ export function loadModel(root: string): Model {
     const data = readJson(root, file, problems);
     if (data === undefined || !check('resource.meta.json', data, file)) continue;
     const resource = data as Resource;
+    inlineEndpointSchemas(resource, file, problems);
     const found = schemas.get(resource.entity);
     if (!found) {
       problems.push({ file, pointer: '/entity', message: `no schema for entity "${resource.entity}"`, hint: `create schemas/${resource.entity}.schema.json (npm run gen:new -- ${resource.entity})` });
@@ -163,6 +165,21 @@ export function loadModel(root: string): Model {
   if (!problems.length) problems.push(...listIndexProblems(entities));
   if (problems.length) throw new InvalidInputs(problems);
   return { entities, enums, dictionaries, menus };
+}
+
+/** An endpoint's body and answer with the resource file's `$defs` written in where they are named. */
+function inlineEndpointSchemas(resource: Resource, file: string, problems: Problem[]) {
+  const defs = (resource as { $defs?: Record<string, Record<string, unknown>> }).$defs ?? {};
+  for (const [action, ep] of Object.entries(resource.endpoints)) {
+    for (const part of ['body', 'answer'] as const) {
+      const schema = ep[part];
+      if (!schema || typeof schema !== 'object') continue;
+      const missing = (name: string) => problems.push({ file, pointer: `/endpoints/${action}/${part}`, message: `"#/$defs/${name}" is not defined`, hint: 'define it under "$defs" of this file' });
+      (ep as unknown as Record<string, unknown>)[part] = inlineDefs(schema, defs, missing);
+    }
+    if ((ep.body || ep.answer) && !ep.handler)
+      problems.push({ file, pointer: `/endpoints/${action}`, message: 'a standard action has its own body and answer', hint: 'declare "body" and "answer" only on an endpoint with a "handler"' });
+  }
 }
 
 /**

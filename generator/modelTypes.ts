@@ -121,6 +121,10 @@ export interface Endpoint {
   log?: I18n;
   /** The call's variant and its code, decided from one declared place (server/crud/access.ts). */
   variantBy?: VariantBy;
+  /** A handler's request (JSON Schema, its `#/$defs/` written in), or the standard action's it takes. */
+  body?: Record<string, unknown> | 'list' | 'save';
+  /** A handler's answer, the envelope's `data` (JSON Schema, its `#/$defs/` written in). */
+  answer?: Record<string, unknown>;
 }
 
 export type Filter = ListFilter<I18n>;

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGS, InvalidInputs, type Lang, type Model, type Problem } from './model';
 import { tsHeader, literal } from './emit/common';
+import { CALLS_DIR, type NamedCall } from './calls';
 
 export interface ReasonDecl {
   /** The file that declares it (schemas/reasons/<area>.json). */
@@ -93,11 +94,28 @@ function sources(root: string, dir: string): string[] {
   });
 }
 
+/** The declarations whose calls' bodies name codes (a property's `x-message(s)`): the resource and calls files. */
+function declarationFiles(root: string): string[] {
+  const list = (dir: string, end: string) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((n) => n.endsWith(end)).map((n) => `${dir}/${n}`) : []);
+  return [...list('resources', '.resource.json'), ...list(CALLS_DIR, '.json')];
+}
+
+/** The codes a declared body names in its properties' `x-message` and `x-messages` (a code, or `{ code, params }`). */
+function codesOfSchema(schema: unknown, into: Set<string>) {
+  if (Array.isArray(schema)) return schema.forEach((s) => codesOfSchema(s, into));
+  if (!schema || typeof schema !== 'object') return;
+  for (const [key, value] of Object.entries(schema)) {
+    const words = key === 'x-message' ? [value] : key === 'x-messages' && value && typeof value === 'object' ? Object.values(value) : null;
+    if (words) for (const w of words) into.add(typeof w === 'string' ? w : String((w as { code?: unknown })?.code));
+    else codesOfSchema(value, into);
+  }
+}
+
 /** Declared codes no source names as a string literal: a refusal nobody can answer any more. */
 export function unusedReasons(root: string, reasons: Reasons): Problem[] {
   // A workspace of declarations alone (the generator's own tests) has no server code to answer them.
   if (!sources(root, 'server').length) return [];
-  const files = SOURCE_DIRS.flatMap((d) => sources(root, d));
+  const files = [...SOURCE_DIRS.flatMap((d) => sources(root, d)), ...declarationFiles(root)];
   const text = files.map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
   const used = new Set([...text.matchAll(/['"`]([a-z][A-Za-z0-9]*(?:\.[a-z][A-Za-z0-9]*)+)['"`]/g)].map((m) => m[1]));
   return Object.entries(reasons)
@@ -182,7 +200,7 @@ const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g
  * the common ones. A module's codes are all its calls' alike, so
  * the list errs on the side of too many. The OpenAPI document shows them with the call (`x-reasons`).
  */
-export function emitReasonsByCall(root: string, model: Model, reasons: Reasons): Record<string, string> {
+export function emitReasonsByCall(root: string, model: Model, reasons: Reasons, calls: NamedCall[] = []): Record<string, string> {
   const declared = new Set(Object.keys(reasons));
   const files = sources(root, 'server');
   const named = new Map<string, Set<string>>();
@@ -219,6 +237,15 @@ export function emitReasonsByCall(root: string, model: Model, reasons: Reasons):
     for (const action of Object.keys(resource.endpoints)) {
       byCall[`${name}.${action}`] ??= [...new Set([...hooks, ...own.filter((c) => !c.endsWith('.done') || c === `${name}.${action}.done`)])].filter((c) => !common.has(c)).sort();
     }
+  }
+  // A declared body refuses with the codes its properties name.
+  for (const call of calls) {
+    const ep = call.entity ? model.entities.find((e) => e.name === call.entity)!.resource.endpoints[call.action!] : undefined;
+    const body = call.decl?.body ?? (typeof ep?.body === 'object' ? ep.body : undefined);
+    if (!body || !byCall[call.name]) continue;
+    const named = new Set<string>();
+    codesOfSchema(body, named);
+    byCall[call.name] = [...new Set([...byCall[call.name], ...[...named].filter((c) => declared.has(c) && !common.has(c))])].sort();
   }
   // The calls of one module answer the same codes: each list is written once and named by its calls.
   const lists: string[][] = [];

@@ -124,6 +124,9 @@ function routeTable(model: Model) {
         // Read when the routes are registered, not when this module loads: a domain module imported first
         // (a script, a test helper) reaches this table through the engine before its own exports exist.
         ...(ep.handler ? [`get handler() { return ${mod}.${ep.handler}; }`] : []),
+        // A handler's declared request and answer: checked and documented as a declared call's are.
+        ...(ep.body ? [`body: ${JSON.stringify(ep.body)}`] : []),
+        ...(ep.answer ? [`data: ${JSON.stringify(ep.answer)}`] : []),
         ...(codesByValue(entity, action) ? [`byValue: ${JSON.stringify(codesByValue(entity, action))}`] : []),
       ];
       rows.push(`  { ${parts.join(', ')} },`);

@@ -12,7 +12,6 @@ import type { FastifyInstance } from 'fastify';
 import { Answer } from '../http/route';
 import { registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { describeCall } from '../http/calls';
 import { Forbidden, NotFound, Refusal, reason, refuse } from '../http/envelope';
 import { fieldReason } from '../crud/validate';
@@ -67,7 +66,6 @@ export function registerAppVersionRoutes(app: FastifyInstance, ctx: RouteContext
 
   registerUpload(app, ctx, {
     call: 'upload.appPackage',
-    data: S.object({ fAppFile: { type: 'string' }, originalName: S.string(), size: { type: 'integer' } }),
     upload: { field: 'file', accept: 'apk, ipa, wgt, zip', maxBytes: APP_LIMIT_BYTES },
     write: true,
     handler: async ({ request, user }) => {

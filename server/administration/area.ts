@@ -2,7 +2,6 @@
  * Areas, the region tree (spec 002 §3, §5, §7): keyed by the area number the user gives, with the
  * flat list, the tree, and the direct children of one area for lazy-loading selectors.
  */
-import { S, answers, takes } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext } from '../crud/types';
@@ -40,11 +39,3 @@ export async function childrenList(ctx: CallContext) {
 export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'area:edit');
 
 export const removeArea = (ctx: CallContext) => removeNode(ctx, TREE);
-
-answers(S.none(), removeArea);
-answers(S.tree(S.entity('area')), treeList);
-answers(S.array(S.entity('area')), childrenList);
-
-takes(S.object({}), treeList);
-takes(S.object({ fAreaId: { type: ['integer', 'string', 'null'], 'x-message': 'area.fAreaId.type', description: 'the parent area; 0 or absent: the top level' } }), childrenList);
-takes(S.object({ fAreaId: S.id('the area number'), fId: S.id('the row, when no number is given') }), removeArea);

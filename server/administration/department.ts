@@ -2,7 +2,6 @@
  * Departments (spec 002 §3, §5, §7): a tree keyed by the department number the user gives. Every
  * administrator sees the whole tree; there is no per-user scope.
  */
-import { S, answers, takes } from '../http/catalog';
 import type { CallContext } from '../crud/types';
 import { buildTree, checkParent, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
 
@@ -30,6 +29,3 @@ export const treeList = async (ctx: CallContext) => buildTree(await rowsOf(ctx, 
 export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'department:edit');
 
 export const removeDepartment = (ctx: CallContext) => removeNode(ctx, TREE);
-
-answers(S.none(), removeDepartment);
-takes(S.object({ fDepartmentId: S.id('the department number'), fId: S.id('the row, when no number is given') }), removeDepartment);

@@ -10,7 +10,6 @@ import type { RouteContext } from '../http/context';
 import { entity, list } from '../crud/engine';
 import { validateBody } from '../crud/validate';
 import { routes } from '../generated/routes';
-import type { JsonSchema } from '../http/catalog';
 
 /** A report is a few fields; the largest (stack 4000, message 2000) fit well under this. */
 export const ERROR_REPORT_MAX_BYTES = 16 * 1024;
@@ -44,12 +43,9 @@ export function registerErrorLogRoutes(app: FastifyInstance, ctx: RouteContext) 
   registerCall(app, ctx, {
     call: 'errorLog.add',
     tag: 'errorLog',
-    // The entity's rules check the report (one declaration for the table, the list and this call).
-    body: model.body as JsonSchema,
     bodyCheckedByHandler: true,
     bodyLimit: ERROR_REPORT_MAX_BYTES,
     perMinute: ERROR_REPORTS_PER_MINUTE,
-    data: { type: 'object', properties: { fId: { type: 'integer' } } },
     handler: async ({ user, body, request }) => {
       const values = validateBody(model, body, 'create', user!);
       const row = await ctx.db
@@ -64,7 +60,6 @@ export function registerErrorLogRoutes(app: FastifyInstance, ctx: RouteContext) 
   registerCall(app, ctx, {
     call: 'errorLog.export',
     tag: 'errorLog',
-    body: { type: 'object', properties: { condition: { type: ['object', 'null'], description: 'the filters of the list (type, keyword, time_limit)' } } },
     produces: 'text/csv',
     handler: async ({ user, body, reply }) => {
       const page = (await list({ db: ctx.db, timeZone: ctx.timeZone, user: user!, body: { condition: body.condition, current: 1, size: EXPORT_MAX_ROWS }, entity: model, route: listRoute })) as { records: Record<string, unknown>[] };

@@ -4,7 +4,6 @@
  * 9 corrected. A reply is stored with its time and author, confirms an unconfirmed row and reaches the
  * author in the message centre.
  */
-import { S, answers, takes } from '../http/catalog';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -12,7 +11,7 @@ import { refuse } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext, Services } from '../crud/types';
 import { sendMessage } from '../platform';
-import { signOne, signOneBody, type SignRefusals } from '../platform';
+import { signOne, type SignRefusals } from '../platform';
 
 type Row = Record<string, unknown>;
 
@@ -101,8 +100,3 @@ export function ensureDemoPhotos(dataDir: string) {
     if (!existsSync(path)) writeFileSync(path, solidPng(320, 240, DEMO_COLOURS[i]));
   });
 }
-
-answers(S.none(), sign);
-takes(signOneBody('the feedback', SIGN_REFUSALS.idRequired), sign);
-answers(S.entity('feedback'), answer);
-takes(S.object({ fId: S.id('the feedback'), fAnswerContent: { type: ['string', 'null'], maxLength: ANSWER_MAX, 'x-messages': { maxLength: 'feedback.answerTooLong' } }, fAnswer: { type: ['string', 'null'], maxLength: ANSWER_MAX, description: 'the same, as older callers name it', 'x-messages': { maxLength: 'feedback.answerTooLong' } } }), answer);

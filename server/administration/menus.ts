@@ -4,7 +4,6 @@
  * keeps in step with the resource files; that sync upserts by permission code and never deletes, so a
  * hand-made row survives restarts (a synced row edited here gets its declared values back on start).
  */
-import { S, answers, takes } from '../http/catalog';
 import type { CallContext } from '../crud/types';
 import { NotFound, Refusal, reason, refuse } from '../http/envelope';
 import { fieldReason, fieldRefusal } from '../crud/validate';
@@ -101,6 +100,3 @@ export async function remove({ db, body }: CallContext) {
   if (!Number(gone.numDeletedRows)) throw new NotFound(reason('menu.notFound'));
   return null;
 }
-
-answers(S.none(), remove);
-takes(S.object({ id: S.id('the menu'), fId: S.id('the same, as older callers name it') }), remove);

@@ -8,7 +8,6 @@ import { sql } from 'kysely';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { Forbidden } from '../http/envelope';
-import { S } from '../http/catalog';
 import { isAdmin, type User } from '../crud/types';
 import type { Database } from '../db';
 import type { ServerMetrics } from '../monitor/metrics';
@@ -104,14 +103,6 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, d
   registerCall(app, ctx, {
     call: 'monitor.system',
     tag: 'monitor',
-    body: S.object({}),
-    data: S.object({
-      process: S.object({ cpu: S.number('host CPU %'), processCpu: S.number('this process CPU %'), processRam: S.number('resident memory, G'), processHeap: S.number('heap used, G'), uptime: S.number('seconds') }),
-      eventLoop: S.object({ meanMs: S.number(), p99Ms: S.number(), maxMs: S.number() }),
-      http: S.object({ perSecond: S.number(), lastMinute: S.number(), errorsLastMinute: S.number(), latencyMs: S.object({ p50: S.number(), p95: S.number(), p99: S.number(), max: S.number() }), series: S.array({ type: 'integer' }, 'answers in each of the last 60 seconds') }),
-      database: S.object({ kind: S.string(), pool: S.any('total, idle, waiting, max (PostgreSQL); null for PGlite'), statements: S.number('distinct statements timed') }),
-      mqtt: S.object({ state: S.string(), upPerSecond: S.number(), downPerSecond: S.number(), series: S.array({ type: 'integer' }) }),
-    }),
     handler: async ({ user }) => {
       adminOnly(user);
       return {
@@ -128,14 +119,6 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, d
   registerCall(app, ctx, {
     call: 'monitor.database',
     tag: 'monitor',
-    body: S.object({}),
-    data: S.object({
-      kind: S.string(),
-      sizeBytes: S.number(),
-      tables: S.array(S.object({ name: S.string(), rows: S.number(), exact: S.bool(), totalBytes: S.number() })),
-      connections: S.any(),
-      statements: S.object({ source: { enum: ['pg_stat_statements', 'server'] }, list: S.array(S.object({ query: S.string(), calls: S.number(), meanMs: S.number(), maxMs: S.number() })) }),
-    }),
     handler: async ({ user }) => {
       adminOnly(user);
       return databaseFigures(database);

@@ -3,7 +3,6 @@
  * are its handlers. The built-in roles keep their alias and cannot be deleted; the administrator role
  * holds every code and is not granted by hand.
  */
-import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
 import type { CallContext, Query } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
@@ -90,9 +89,6 @@ export async function tree({ db, body }: CallContext) {
   return buildTree(await menuRows(db), new Set(held.map((h) => h.menuId)));
 }
 
-/** The menu tree with the role's nodes checked. */
-export const ROLE_TREE = S.tree({ allOf: [S.entity('menu'), S.object({ title: S.string(), checked: { type: 'boolean' } })] });
-
 export async function setPermissions({ db, body }: CallContext) {
   const id = idOf(body);
   const role = await db.selectFrom('t_sys_role').select(['id', 'alias']).where('id', '=', id).executeTakeFirst();
@@ -112,13 +108,3 @@ export async function setPermissions({ db, body }: CallContext) {
   });
   return new Answer([...chosen].sort((a, b) => a - b), reason('role.granted'));
 }
-
-answers(S.none(), remove);
-answers(ROLE_TREE, tree);
-answers(S.array({ type: 'integer' }, 'the menu ids the role now holds, with their ancestors'), setPermissions);
-const ROLE = { id: S.id('the role'), fId: S.id('the same, as older callers name it') };
-/** Menu ids as a list (ids, or nodes with an id) or as "1,2,3". */
-const NODES = { type: ['array', 'string', 'null'], items: { type: ['integer', 'string', 'object'] } };
-takes(S.object(ROLE), remove);
-takes(S.object(ROLE), tree);
-takes(S.object({ ...ROLE, treeNodes: { ...NODES, description: 'the checked menu nodes' }, menuIds: { ...NODES, description: 'the same, as older callers name it' } }), setPermissions);

@@ -13,7 +13,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, authenticate } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S, answers, takes } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
 import type { DeclaredCallName } from '../../contract/generated/calls';
 import { Forbidden, NotFound, Refusal, reason, refuse, textOf } from '../http/envelope';
@@ -31,7 +30,7 @@ import type { CallContext, Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf } from '../crud/engine';
 import type { DB } from '../db';
 import { amongValues, pageAt, containing } from '../crud/query';
-import { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from '../security';
+import { personDetail, profileInfo } from '../security';
 import { sendFile } from '../http/files';
 import { registerSheetImport } from '../http/upload';
 import { checkRows, newWorkbook, openSheet, receiveSheet, refuseBadRows, SHEET_LIMIT_BYTES, templateBook, XLSX_TYPE } from '../platform';
@@ -451,7 +450,7 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     });
     const fileRoute = (call: DeclaredCallName, make: (body: Record<string, unknown>, user: User) => Promise<Buffer>, name: string, fallback: string) => {
       const codes = declaredCodes(call) ?? [];
-      const path = describeCall(ctx.catalog, call, { tag: 't-sys-user', produces: XLSX_TYPE, body: { type: 'object', properties: { json: { type: 'string', description: 'the search as JSON (a form post)' }, token: { type: 'string', description: 'the session token (a form cannot send a header)' } } } });
+      const path = describeCall(ctx.catalog, call, { tag: 't-sys-user', produces: XLSX_TYPE });
       scope.route({
         method: ['GET', 'POST'],
         url: path,
@@ -482,35 +481,3 @@ export function registerUserFileRoutes(app: FastifyInstance, ctx: RouteContext) 
     },
   });
 }
-
-/** A device of a user's page on the user screen (userDevices); its home and room are not known there. */
-const USER_DEVICE = S.object({
-  fId: { type: 'integer' }, fNumber: S.string(), fName: S.string(), fStatus: { type: ['integer', 'null'] }, tOnline: { type: ['integer', 'null'] },
-  productName: S.string(), productDeviceType: { type: ['integer', 'null'] }, homeName: { type: 'null' }, roomName: { type: 'null' }, roomType: { type: 'null' },
-});
-answers({ anyOf: [S.pageOf(USER_DEVICE), PERSON_DETAIL] }, devices);
-answers(S.none(), remove);
-answers(S.none(), resetPassword);
-answers(S.none(), status);
-/** A saved user as it is answered: the public columns (PUBLIC_COLUMNS), without roles or password. */
-answers(
-  S.object({
-    fId: { type: 'integer' }, fChineseName: S.string(), fPhone: S.string(), fAdmin: { type: ['integer', 'null'] }, fUserType: { type: ['integer', 'null'] },
-    fStatus: { type: ['integer', 'null'] }, fPic: S.string(), fExpireTime: S.string(), fCreateTime: S.string(), fLastloginDate: S.string(),
-  }),
-  save,
-);
-
-/** A user by fId (or id); the handlers refuse anything but a positive integer with 参数错误. */
-const USER_KEY = { fId: S.id('the user'), id: S.id('the same, as older callers name it') };
-// A user's devices by fId, paged; or (the holographic profile) the person by userId, phone, a phone's handle (node) or idcard.
-takes(INTEL_BODY, devices);
-takes(S.object(USER_KEY), remove);
-takes(S.object({ ...USER_KEY, fPassword: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: `at least 6 characters; empty or absent: ${DEFAULT_PASSWORD}`, 'x-messages': { pattern: 'password.tooShort' } }, password: { type: ['string', 'null'], pattern: '^(|.{6,})$', description: 'the same, as older callers name it', 'x-messages': { pattern: 'password.tooShort' } } }), resetPassword);
-takes(
-  S.object(
-    { ...USER_KEY, fStatus: { enum: [0, 1, '0', '1'], description: '1 enabled, 0 disabled', 'x-message': 'user.statusRequired' }, fUserType: S.number('not read: the stored row\'s type decides the code'), userType: S.number('not read, as fUserType') },
-    ['fStatus'],
-  ),
-  status,
-);

@@ -5,7 +5,6 @@ import type { RouteContext } from '../http/context';
 import { Refusal, reason, refuse } from '../http/envelope';
 import { fieldReason } from '../crud/validate';
 import { entities } from '../generated/entities';
-import { S } from '../http/catalog';
 import { bodyText } from '../http/guard';
 import { checkPassword, hashPassword } from './passwords';
 import { loadUser, menusFor, publicUser } from './users';
@@ -25,12 +24,6 @@ function checkNewPassword(password: string, confirm: string | undefined) {
   }
 }
 
-const INT = { type: ['integer', 'null'] };
-/** The signed-in user as publicUser shows it. */
-const PUBLIC_USER = S.object({ fId: { type: 'integer' }, userId: { type: 'integer' }, fChineseName: S.string(), name: S.string(), fPhone: S.string(), userName: S.string(), phone: S.string(), fAdmin: INT, fUserType: INT });
-/** What a session carries: the user, the menus it may open (a tree), its permission codes and the server's time zone. */
-const SESSION = S.object({ user: PUBLIC_USER, menus: S.tree(S.entity('menu')), permissions: S.array({ type: 'string' }), timeZone: { type: 'string' } }, ['user', 'menus', 'permissions', 'timeZone']);
-
 /** Login attempts a minute from one address for one account. */
 const LOGIN_RATE_LIMIT = Number(process.env.LOGIN_RATE_LIMIT ?? 20);
 /** Login attempts a minute for one account from all addresses together (an attacker rotating addresses). */
@@ -42,8 +35,6 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'session.login',
-    data: { allOf: [SESSION, S.object({ token: { type: 'string' } }, ['token'])] },
-    body: S.object({ userName: S.string(undefined, 'the phone number'), password: S.string() }),
     permission: null,
     write: true,
     perMinute: LOGIN_RATE_LIMIT,
@@ -71,26 +62,19 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
   // to the phone-and-password login.
   registerCall(app, ctx, {
     call: 'session.loginWx',
-    data: { type: 'null', description: 'never answered: sign-in with WeChat is refused, the phone-and-password login stands' },
     permission: null,
     tag: 'session',
     write: true,
     perMinute: LOGIN_RATE_LIMIT,
-    body: S.object(
-      { openId: { type: 'string', minLength: 1, maxLength: 64, 'x-message': 'session.openIdRequired' }, nickName: S.string(100), avatarUrl: S.string(500), gender: S.number(), city: S.string(100), province: S.string(100), country: S.string(100) },
-      ['openId'],
-    ),
     handler: async () => {
       throw refuse('session.wxUnavailable');
     },
   });
 
-  registerCall(app, ctx, { call: 'session.info', body: S.object({}), data: SESSION, handler: async ({ user }) => session(user!) });
+  registerCall(app, ctx, { call: 'session.info', handler: async ({ user }) => session(user!) });
 
   registerCall(app, ctx, {
     call: 'session.logout',
-    data: S.none(),
-    body: S.nothing(),
     write: true,
     handler: async ({ request }) => {
       const token = request.token!;
@@ -106,8 +90,6 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'session.checkPassword',
-    data: { const: true },
-    body: S.object({ password: S.string() }),
     handler: async ({ user, body }) => {
       const password = typeof body.password === 'string' ? body.password : '';
       if (!password) throw refuse('password.currentRequired');
@@ -121,8 +103,6 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'session.register',
-    data: S.object({ fId: { type: 'integer' }, fChineseName: S.string(), fPhone: S.string() }),
-    body: S.object({ fChineseName: S.string(), fPhone: S.string(), fPassword: S.string(), passwordCheck: S.string(), fUserType: S.number(), fAdmin: S.number(), roles: S.any() }),
     permission: null,
     write: true,
     handler: async ({ body }) => {
@@ -153,8 +133,6 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'session.changePassword',
-    data: S.none(),
-    body: S.object({ fPassword: S.string(), passwordCheck: S.string() }),
     write: true,
     handler: async ({ user, body }) => {
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';

@@ -4,7 +4,7 @@ import { modules, routes } from '../generated/routes';
 import { registerHooks } from './hooks';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S, UNDECLARED_BODY, answerOf, bodyOf, type JsonSchema } from '../http/catalog';
+import { S, UNDECLARED_BODY, type JsonSchema } from '../http/catalog';
 import { entity, set, standardActions } from './engine';
 import type { EntityModel, RouteSpec } from './types';
 import { codesOf, decide } from './access';
@@ -26,10 +26,10 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
   const nothing = { type: 'null' };
   if (route.set) return { body: S.object(key), data: nothing };
   // A hand-written handler of a standard action takes the same request; one of another action (or a
-  // delete or status change of its own) declares its body beside it with takes().
+  // delete or status change of its own) declares its body in its endpoint (resources/<entity>.resource.json).
   if (route.handler && !['list', 'all', 'get', 'save'].includes(standard)) {
-    const declared = bodyOf(route.handler);
-    const data = answerOf(route.handler);
+    const declared = route.body;
+    const data = route.data;
     if (declared === 'list' || declared === 'save') {
       const standardCall = documentOf({ ...route, handler: undefined }, model, declared);
       return { body: standardCall.body, data: data ?? standardCall.data };
@@ -40,7 +40,7 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
     case 'list': {
       const body = S.page(Object.fromEntries(model.filters.map((f) => [f.key, S.any()])));
       // A hand-written list may answer the whole tree (departments, areas) instead of a page.
-      return { body, data: route.handler ? { anyOf: [S.pageOf(row), S.array(row, 'the whole tree: each row with its `children`')] } : S.pageOf(row) };
+      return { body, data: route.handler ? (route.data ?? { anyOf: [S.pageOf(row), S.array(row, 'the whole tree: each row with its `children`')] }) : S.pageOf(row) };
     }
     case 'all': {
       if (!route.fields) return { body: S.object({}), data: S.array(row) };
@@ -51,7 +51,7 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
       return { body: S.object(key), data: row };
     case 'save':
       // A hand-written save may answer fewer columns than the entity's row (declared beside it).
-      return { body: model.body as JsonSchema, data: (route.handler && answerOf(route.handler)) || row };
+      return { body: model.body as JsonSchema, data: (route.handler && route.data) || row };
     default:
       return { body: S.object(key), data: nothing };
   }

@@ -142,6 +142,13 @@ export interface RouteSpec {
   summary?: { 'zh-CN': string; 'zh-TW': string; 'en-US': string };
   handler?: Handler;
   /**
+   * The handler's request as its endpoint declares it (JSON Schema, checked before the handler runs), or
+   * the standard action's it takes (`list`, `save`: checked by the CRUD engine with the entity's rules).
+   */
+  body?: Record<string, unknown> | 'list' | 'save';
+  /** The handler's answer (the envelope's `data`) as its endpoint declares it. */
+  data?: Record<string, unknown>;
+  /**
    * Codes by the row's value of a field (list variants with codes of their own, e.g. a type-4 document
    * needs programHelpManual:edit): `key` is the list condition's key, `field` the row's field.
    */

@@ -11,12 +11,11 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { registerCall } from '../http/route';
 import type { DeclaredCallName } from '../../contract/generated/calls';
 import type { RouteContext } from '../http/context';
-import { S, type JsonSchema } from '../http/catalog';
 import { isAdmin, type Query, type User } from '../crud/types';
 import { deviceScope as scope } from '../devices';
 import { alarmScope } from '../security';
 import { SYSTEM_LOAD_CODES } from '../../contract/dashboard';
-import { SYSTEM_LOAD, systemLoad } from '../monitor/load';
+import { systemLoad } from '../monitor/load';
 import { reason, textOf } from '../http/envelope';
 import type { PlainReasonCode } from '../../contract/generated/reasons';
 
@@ -37,12 +36,6 @@ export interface Chart {
   series: { key: string; name: string; data: number[] }[];
 }
 
-/** A chart's answer (Chart). */
-const CHART = S.object({ categories: S.array({ type: 'string' }), series: S.array(S.object({ key: { type: 'string' }, name: { type: 'string' }, data: S.array({ type: 'number' }) })) });
-const TYPE_COUNT = S.object({ type: { type: 'integer' }, name: { type: 'string' }, deviceCount: { type: 'integer' }, deviceOnlineCount: { type: 'integer' } });
-/** The device counters: the totals, and one entry per device type (`device1`, `device2` …). */
-const DEVICE_TOTALS = { ...S.counts(['allCount', 'onlineCount', 'offlineCount']), patternProperties: { '^device[0-9]+$': TYPE_COUNT } };
-
 /** History ranges of the dashboard's radio: last hour, 1 day, 7 days, 30 days. */
 const HISTORY: Record<number, { span: string; unit: 'minute' | 'hour' | 'day'; label: string }> = {
   0: { span: '1 hour', unit: 'minute', label: 'HH24:MI' },
@@ -62,8 +55,8 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   const visibleIds = (user: User) => (isAdmin(user) ? null : scope(db.selectFrom('t_device').select('t_device.fId'), user));
 
   // The dashboard's calls wrap their answer once more: the envelope's data is `{ data: … }`.
-  const home = (call: DeclaredCallName, answer: JsonSchema, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>, body: JsonSchema = S.object({})) =>
-    registerCall(app, ctx, { call, tag: 'home', body, data: S.object({ data: answer }), handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
+  const home = (call: DeclaredCallName, handler: (user: User, body: Record<string, unknown>) => Promise<unknown>) =>
+    registerCall(app, ctx, { call, tag: 'home', handler: async ({ user, body }) => ({ data: await handler(user!, body) }) });
 
   /** The days of this month so far (YYYY-MM-DD), in the server's time zone. */
   async function monthDays(): Promise<string[]> {
@@ -145,7 +138,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return sums;
   }
 
-  home('home.devices', DEVICE_TOTALS, async (user) => {
+  home('home.devices', async (user) => {
     const { rows, products } = await deviceCounts(user);
     const productType = new Map(products.map((p) => [p.fId, Number(p.fDeviceType ?? 0)]));
     const byType = tally(rows, (r) => r.type || (productType.get(r.product) ?? 0));
@@ -158,7 +151,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // Devices and those online per product, for the bar chart beside the six type counters.
-  home('home.devicesOnline', CHART, async (user) => {
+  home('home.devicesOnline', async (user) => {
     const { rows, products } = await deviceCounts(user);
     const byProduct = tally(rows, (r) => r.product);
     const shown = products.filter((p) => (byProduct.get(p.fId)?.deviceCount ?? 0) > 0);
@@ -171,7 +164,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     } satisfies Chart;
   });
 
-  home('home.messages', S.counts(['dayCount', 'monthCount']), async (user) => {
+  home('home.messages', async (user) => {
     const row = await messageCounts(user)
       .select([
         sql<number>`coalesce(sum(f_up + f_down) filter (where f_hour >= ${startOf('day')}), 0)`.as('dayCount'),
@@ -182,7 +175,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { dayCount: Number(row.dayCount), monthCount: Number(row.monthCount) };
   });
 
-  home('home.messagesByMonth', CHART, async (user) => {
+  home('home.messagesByMonth', async (user) => {
     const rows = await messageCounts(user)
       .select([sql<string>`to_char(${local(sql`f_hour`)}, 'YYYY-MM-DD')`.as('day'), sql<number>`sum(f_up)`.as('up'), sql<number>`sum(f_down)`.as('down')])
       .where('fHour', '>=', startOf('month'))
@@ -195,7 +188,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // A warning is an alarm raised (f_active 1); the message that clears it is not another warning.
-  home('home.warnings', S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount']), async (user) => {
+  home('home.warnings', async (user) => {
     const ids = visibleIds(user);
     let q = db
       .selectFrom('t_device_alarm')
@@ -212,13 +205,13 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
 
-  home('home.warningsByMonth', CHART, (user) => monthlyWarnings(user));
+  home('home.warningsByMonth', (user) => monthlyWarnings(user));
 
   // The rental houses' alarms (t_alarm) in the caller's jurisdiction, as the alarm lists show them: the
   // officers' work, counted by when they happened. Anyone without the alarm lists gets no data and the
   // card stays hidden.
   const rentalAlarms = (user: User) => alarmScope(db.selectFrom('t_alarm') as unknown as Query, user).where('t_alarm.fAlarmTime', '>=', startOf('month'));
-  home('home.alarms', S.nullable(S.counts(['dayCount', 'monthCount', 'dayNoDealCount', 'monthNoDealCount'])), async (user) => {
+  home('home.alarms', async (user) => {
     if (!user.permissions.has(ALARM_LIST)) return null;
     const row = await rentalAlarms(user)
       .select([
@@ -230,7 +223,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
       .executeTakeFirstOrThrow();
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   });
-  home('home.alarmsByMonth', S.nullable(CHART), async (user) => {
+  home('home.alarmsByMonth', async (user) => {
     if (!user.permissions.has(ALARM_LIST)) return null;
     const rows = await rentalAlarms(user)
       .select([sql<string>`to_char(${local(sql`t_alarm.f_alarm_time`)}, 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<number>().as('alarm'), sql<number>`count(*) filter (where t_alarm.f_status = 0)`.as('unsigned')])
@@ -243,7 +236,7 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // Users by kind are the administrators' business; anyone else gets no data and the card stays hidden.
-  home('home.users', S.nullable(S.counts(['allCount', 'adminCount', 'agentCount', 'generalCount'])), async (user) => {
+  home('home.users', async (user) => {
     if (!isAdmin(user)) return null;
     const row = await db
       .selectFrom('t_sys_user')
@@ -260,9 +253,9 @@ export function registerHomeRoutes(app: FastifyInstance, ctx: RouteContext) {
   });
 
   // The host's figures need a code (contract/dashboard.ts): the system monitor's or the alarm lists'.
-  registerCall(app, ctx, { call: 'home.load', permission: SYSTEM_LOAD_CODES, tag: 'home', body: S.object({}), data: S.object({ data: SYSTEM_LOAD }), handler: async () => ({ data: await systemLoad() }) });
+  registerCall(app, ctx, { call: 'home.load', permission: SYSTEM_LOAD_CODES, tag: 'home', handler: async () => ({ data: await systemLoad() }) });
 
-  home('home.messagesMore', { allOf: [CHART, S.object({ type: { type: 'integer' } })] }, async (user, body) => {
+  home('home.messagesMore', async (user, body) => {
     const type = [0, 1, 2, 3].includes(Number(body.type)) ? Number(body.type) : 3;
     let { span, unit, label } = HISTORY[type];
     const begin = typeof body.beginTime === 'string' && WALL_TIME.test(body.beginTime.trim()) ? body.beginTime.trim() : null;

@@ -2,7 +2,6 @@
  * Devices: who sees which (scope), what is derived on save (type from the product, the owner), and the
  * calls beyond CRUD (counters, activation).
  */
-import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
 import { Answer } from '../http/route';
 import { refuse } from '../http/envelope';
@@ -126,8 +125,3 @@ export async function activation(ctx: CallContext) {
   // The endpoint's notice (device.activation.done in its resource file).
   return ctx.route.notice ? new Answer(null, { code: ctx.route.notice, params: {} }) : null;
 }
-
-answers(S.none(), activation);
-answers(S.counts(['allCount', 'onlineCount', 'onlineNotCount', 'noCount']), total);
-takes(S.object({ fId: S.ids('the device (the first of a list)') }), activation);
-takes(S.object({ productId: S.id('only devices of this product'), product_id: S.id('the same, as older callers name it') }), total);

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { formatTime } from '../crud/format';
 import type { Services, User } from '../crud/types';
 import { deviceType, visibleDevice, type VisibleDevice } from './deviceAccess';
@@ -51,14 +50,6 @@ async function refresh(ctx: RouteContext, user: User, deviceId: number) {
 
 const round = (v: unknown, digits: number) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
 
-/** The readings table: its columns (READING_COLUMNS) and the latest samples, a value null when not measured. */
-const READINGS = S.object({
-  tableCols: S.array(S.object({ key: { type: 'string' }, title: { type: 'string' }, unit: { type: 'string' } })),
-  table: S.array(S.object({
-    fTime: { type: 'string' }, voltage: { type: ['number', 'null'] }, current: { type: ['number', 'null'] }, power: { type: ['number', 'null'] }, energy: { type: ['number', 'null'] }, temperature: { type: ['number', 'null'] }, leakage: { type: ['number', 'null'] }, switch: { type: ['number', 'null'] },
-  })),
-});
-
 export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext) {
   /** The latest samples of a device; `isSendCmd` first asks the device for fresh ones. */
   async function readings(user: User, device: VisibleDevice, body: Record<string, unknown>) {
@@ -87,16 +78,12 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: RouteContext
 
   registerCall(app, ctx, {
     call: 'device.readings',
-    data: READINGS,
-    body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
     handler: async ({ user, body }) => readings(user!, await visibleDevice(ctx, user!, body.fId ?? body.deviceId), body),
   });
 
   // The type-6 drawer's data display: the same samples, for plastic-case breakers only.
   registerCall(app, ctx, {
     call: 'device.readings6',
-    data: READINGS,
-    body: S.object({ fId: S.id('the device'), deviceId: S.id(), isSendCmd: S.bool('ask the device for fresh readings first') }),
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);
       if ((await deviceType(ctx, device)) !== 6) throw refuse('command.notBreaker');

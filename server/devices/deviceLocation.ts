@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
 import { applyFilters, pageAt, searchesText } from '../crud/query';
 import { formatRow } from '../crud/format';
@@ -93,28 +92,13 @@ export async function deviceAlarms(ctx: RouteContext, user: User, body: Record<s
   );
 }
 
-/** A device on the map (deviceLocations): only devices with a position are listed. */
-const MARKER = S.object({
-  fId: { type: 'integer' }, fNumber: S.string(), fName: S.string(), fTypeId: { type: ['integer', 'null'] }, fGpsLongitude: { type: 'number' }, fGpsLatitude: { type: 'number' },
-  tOnline: { type: ['integer', 'null'] }, fProductId: { type: ['integer', 'null'] }, productName: S.string(),
-});
-/** An active alarm of a device (deviceAlarms), with its field and kind named. */
-const ACTIVE_ALARM = S.object({
-  fId: { type: 'integer' }, fDeviceId: { type: 'integer' }, fNumber: S.string(), fName: S.string(), fKind: { type: 'string' }, fKindName: { type: 'string' },
-  fField: { type: 'string' }, fFieldName: { type: 'string' }, fValue: { type: ['number', 'null'] }, fLimit: { type: ['number', 'null'] }, fLevel: { type: 'string' }, fIntime: S.string(),
-});
-
 export function registerLocationRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     call: 'device.locations',
-    data: S.array(MARKER),
-    body: S.page({ keyword: S.keyword(), productId: S.id() }),
     handler: async ({ user, body }) => deviceLocations(ctx, user!, conditionOf(body)),
   });
   registerCall(app, ctx, {
     call: 'device.alarmLocations',
-    data: S.pageOf(ACTIVE_ALARM),
-    body: S.page({ deviceId: S.id() }),
     handler: async ({ user, body }) => deviceAlarms(ctx, user!, body),
   });
 }

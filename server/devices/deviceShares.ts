@@ -7,7 +7,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { answered, languageOfRequest, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { entity, pageAnswer, pageOf, scoped } from '../crud/engine';
 import { formatRow } from '../crud/format';
@@ -41,20 +40,9 @@ async function findTarget(ctx: Services, text: string) {
   return byName[0];
 }
 
-/** A reason by code, as the envelope carries it: code, parameters and the text in the caller's language. */
-const REASON = S.object({ code: { type: 'string' }, params: { type: 'object', additionalProperties: {} }, text: { type: 'string' } });
-
-/** A share of a device, with the user it is shared with and whether the caller may delete it. */
-const SHARE = S.object({
-  fId: { type: 'integer' }, fUserId: { type: 'integer' }, fDeviceId: { type: 'integer' }, fOwner: { type: ['integer', 'null'] }, fIntime: S.string(),
-  userName: S.string(), userPhone: S.string(), isCanDel: { type: 'integer', enum: [0, 1] },
-});
-
 export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     call: 'device.shares',
-    data: S.pageOf(SHARE),
-    body: S.page({ deviceId: S.id(), fDeviceId: S.id() }),
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const device = await visibleDevice(ctx, user!, condition.deviceId ?? condition.fDeviceId ?? body.deviceId);
@@ -71,8 +59,6 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'device.unshare',
-    data: S.none(),
-    body: S.object({ fId: S.id('the share') }),
     write: true,
     handler: async ({ user, body }) => {
       const id = Number(body.fId);
@@ -87,13 +73,6 @@ export function registerShareRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'device.share',
-    data: S.object({
-      successMsg: { type: 'string', description: 'the devices shared (zh-CN)' },
-      errorMsg: { type: 'string', description: 'the devices refused and why (zh-CN)' },
-      shared: { ...REASON, description: 'successMsg by code, in the caller\'s language' },
-      refused: { ...REASON, description: 'errorMsg by code, in the caller\'s language (absent when every device was shared)' },
-    }),
-    body: S.object({ deviceIds: S.ids('the devices'), user: S.string(50, 'phone of the user to share with') }),
     write: true,
     handler: async ({ user, body, request }) => {
       const ids = idList(body.deviceIds, 'deviceIds');

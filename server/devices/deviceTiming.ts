@@ -3,7 +3,6 @@
  * weekday, every day, or once, optionally switching back after some seconds. A timer is visible and
  * changeable exactly when its device is; the scheduler (server/devices/scheduler.ts) fires them.
  */
-import { S, answers, takes } from '../http/catalog';
 import { Refusal, answered, languageOfRequest, reason, refuse, textOf } from '../http/envelope';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, User } from '../crud/types';
@@ -227,13 +226,3 @@ export async function userList(ctx: CallContext) {
 export async function userSave(ctx: CallContext) {
   return ctx.db.transaction().execute((trx) => saveOne({ ...ctx, db: trx }, ctx.body, true));
 }
-
-answers(S.array(S.entity('deviceTiming')), saves);
-answers(S.object({ successMsg: { type: 'string' }, errorMsg: { type: 'string' }, count: { type: 'integer' }, refused: { type: 'integer' }, summary: S.object({ code: { type: 'string' }, params: { type: 'object', additionalProperties: {} }, text: { type: 'string' } }, [], { description: 'successMsg by code, in the caller\'s language' }) }), shareSaves);
-answers(S.pageOf(S.entity('deviceTiming')), userList);
-answers(S.entity('deviceTiming'), userSave);
-// Each a timer as the form sends it; without fId it is added.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fTime: { type: 'string' }, fValidType: { type: ['integer', 'string'] }, fOpt: { type: ['integer', 'string'] }, fState: { type: ['integer', 'string'] }, fReverse: { type: ['integer', 'string'] }, fReverseSecond: { type: ['integer', 'string', 'null'] } }), { message: 'timer.none' }), saves);
-takes(S.object({ deviceIds: { ...S.ids('the devices to copy the timer to'), 'x-messages': { required: 'timer.noDevicesChosen' } }, deviceTimingId: { ...S.id('the timer to copy'), 'x-messages': { required: 'timer.notFound' } } }, ['deviceIds', 'deviceTimingId']), shareSaves);
-takes('list', userList);
-takes('save', userSave);

@@ -7,7 +7,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { reason, refuse } from '../http/envelope';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
 import { applyFilters, pageAt, searchesText } from '../crud/query';
@@ -36,8 +35,6 @@ export async function afterRead(rows: Record<string, unknown>[], ctx: Services) 
 export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     call: 'device.mine',
-    data: S.pageOf(S.entity('device')),
-    body: S.page({ keyword: S.keyword() }),
     handler: async ({ user, body }) => {
       const model = entity('device');
       const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
@@ -51,8 +48,6 @@ export function registerUseRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   registerCall(app, ctx, {
     call: 'device.use',
-    data: S.object({ isUse: { type: 'integer', enum: [0, 1], description: '1 now in use, 0 removed' } }, ['isUse']),
-    body: S.object({ fId: S.id('the device'), deviceId: S.id() }),
     write: true,
     handler: async ({ user, body }) => {
       const device = await visibleDevice(ctx, user!, body.fId ?? body.deviceId);

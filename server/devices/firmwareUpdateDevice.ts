@@ -3,7 +3,6 @@
  * is visible exactly when its device is, and only devices of the firmware's product can be added. The
  * push itself and the status transitions live in server/devices/upgrades.ts.
  */
-import { S, answers, takes } from '../http/catalog';
 import { Answer } from '../http/route';
 import { reason, refuse } from '../http/envelope';
 import type { CallContext, Query } from '../crud/types';
@@ -112,10 +111,3 @@ async function lockFirmware(ctx: CallContext, firmwareId: number) {
 export async function beforeDelete(row: Row) {
   if (Number(row.fStatus) === UPGRADE.sending) throw refuse('upgrade.busy');
 }
-
-answers(S.object({ count: { type: 'integer' } }), addAll);
-answers(S.object({ count: { type: 'integer' }, skipped: { type: 'integer' } }), addDevices);
-answers(S.pageOf(S.entity('device')), undevices);
-takes(S.rows(S.object({ fDeviceId: S.id(), fFirmwareId: S.id() }), { or: [S.object({ deviceIds: S.array({ type: ['integer', 'string'] }, 'the devices'), fFirmwareId: S.id('the firmware') }, ['deviceIds'])], message: 'upgrade.noneChosen' }), addDevices);
-takes(S.page({ fFirmwareId: S.id('the firmware'), fProductId: S.id('its product (the firmware says which)'), keyword: S.keyword('number or name') }, { fFirmwareId: S.id('the firmware, outside the condition') }), undevices);
-takes(S.object({ fFirmwareId: S.id('the firmware'), fProductId: S.id('its product, checked against the firmware\'s') }), addAll);

@@ -8,7 +8,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { reason, refuse } from '../http/envelope';
 import type { Query, Services, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
@@ -148,12 +147,9 @@ export async function unbindChild(ctx: Services, user: User, body: Row) {
 
 export function registerGatewayRoutes(app: FastifyInstance, ctx: RouteContext) {
   const services = (): Services => ({ db: ctx.db, timeZone: ctx.timeZone });
-  const DEVICE = S.entity('device');
-  // A gateway card: the gateway, how many children it has and the first of them.
-  const CARD = { allOf: [DEVICE, S.object({ gatewayDeviceLength: { type: 'integer' }, tGatewayDevices: S.array(DEVICE) })] };
-  registerCall(app, ctx, { call: 'gateway.cards', body: S.page({ keyword: S.keyword() }), data: S.pageOf(CARD), handler: ({ user, body }) => gatewayCards(services(), user!, body) });
-  registerCall(app, ctx, { call: 'gateway.children', body: S.page({ gateway_id: S.id(), gatewayId: S.id() }), data: S.pageOf(DEVICE), handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
-  registerCall(app, ctx, { call: 'gateway.bindable', body: S.page({ gateway_id: S.id(), keyword: S.keyword() }), data: S.hugePageOf(DEVICE), handler: ({ user, body }) => bindableDevices(services(), user!, body) });
-  registerCall(app, ctx, { call: 'gateway.bind', body: { type: ['object', 'array'], properties: { items: S.array(S.object({ fDeviceId: S.id(), fGatewayId: S.id() })), list: S.array(), records: S.array() }, items: S.object({ fDeviceId: S.id(), fGatewayId: S.id() }) }, data: S.none(), write: true, handler: ({ user, body }) => bindChildren(services(), user!, body) });
-  registerCall(app, ctx, { call: 'gateway.unbind', body: S.object({ gatewayDeviceId: S.id(), fDeviceId: S.id(), fGatewayId: S.id() }), data: S.none(), write: true, handler: ({ user, body }) => unbindChild(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.cards', handler: ({ user, body }) => gatewayCards(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.children', handler: ({ user, body }) => gatewayChildren(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.bindable', handler: ({ user, body }) => bindableDevices(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.bind', write: true, handler: ({ user, body }) => bindChildren(services(), user!, body) });
+  registerCall(app, ctx, { call: 'gateway.unbind', write: true, handler: ({ user, body }) => unbindChild(services(), user!, body) });
 }

@@ -2,7 +2,6 @@
  * Which devices a group holds. A link is visible when its group is; binding needs both the group and
  * the device in the caller's scope, so nobody files a device they cannot see.
  */
-import { S, answers, takes } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
@@ -100,11 +99,3 @@ export async function unbindDevices(ctx: CallContext) {
     return { removed };
   });
 }
-
-answers(S.object({ added: { type: 'integer' } }), bindDevices);
-answers(S.object({ removed: { type: 'integer' } }), unbindDevices);
-answers(S.pageOf(S.entity('device')), devicesNotInGroup);
-takes(S.rows(S.object({ fDeviceId: S.id(), fGroupId: S.id() }), { message: 'group.noneToBind' }), bindDevices);
-takes(S.page({ group_id: S.id('the group'), groupId: S.id(), fGroupId: S.id(), keyword: S.keyword('number or name') }, { fGroupId: S.id('the group, outside the condition') }), devicesNotInGroup);
-// Each a link row as the drawer lists it: its fId, or its group and device.
-takes(S.rows(S.object({ fId: S.id(), fGroupId: S.id(), fDeviceId: S.id() }), { message: 'group.noneToUnbind' }), unbindDevices);

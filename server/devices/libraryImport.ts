@@ -12,7 +12,6 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { authenticate, Answer } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
 import { Forbidden, Refusal, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { entity } from '../crud/engine';
@@ -102,7 +101,7 @@ export async function importFields(ctx: RouteContext, user: User, libraryId: num
 
 export function registerLibraryImportRoutes(app: FastifyInstance, ctx: RouteContext) {
   const codes = declaredCodes('sheet.libraryTemplate') ?? [];
-  const url = describeCall(ctx.catalog, 'sheet.libraryTemplate', { tag: 't-product-json-conf', produces: XLSX_TYPE, body: S.object({}) });
+  const url = describeCall(ctx.catalog, 'sheet.libraryTemplate', { tag: 't-product-json-conf', produces: XLSX_TYPE });
   app.route({
     method: ['GET', 'POST'],
     url,

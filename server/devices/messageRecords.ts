@@ -7,7 +7,6 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import { entity, pageStanding, scoped } from '../crud/engine';
 import { formatRow, formatTime } from '../crud/format';
@@ -147,14 +146,8 @@ export function indexedPart(search: string, shares: Map<string, number>): string
 }
 
 export function registerMessageRecordRoutes(app: FastifyInstance, ctx: RouteContext) {
-  const MESSAGE = S.object({
-    fId: { type: 'integer' }, fDeviceId: { type: ['integer', 'null'] }, fDeviceNumber: S.string(), fProductNumber: S.string(), fDirection: { type: 'string', enum: ['up', 'down'] },
-    fTopic: S.string(), fBid: S.string(), fPayload: { type: 'string' }, fIntime: { type: 'string' },
-  });
   registerCall(app, ctx, {
     call: 'device.messages',
-    data: S.hugePageOf(MESSAGE),
-    body: S.page({ deviceId: S.id(), fDeviceId: S.id(), beginTime: S.string(19), endTime: S.string(19), channel: S.string(20) }),
     handler: async ({ user, body }) => {
       const c = (body.condition ?? {}) as Record<string, unknown>;
       const { current, size } = pageAt(body, 10, 500);

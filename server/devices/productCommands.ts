@@ -7,7 +7,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import type { User } from '../crud/types';
 import type { DB } from '../db';
@@ -258,33 +257,13 @@ export async function sendProductCommand(ctx: RouteContext, user: User, body: Re
   return new Answer({ productJson: { fId: library.fId, fName: library.fName, ...values }, commandId: outcome.commandId }, outcome.reason);
 }
 
-const INT = { type: ['integer', 'null'] };
-const TEXT = S.string();
-/** A value of a command (ConfEntry); a value made of parts lists them as its own entries. */
-const CONF_FIELDS = {
-  fId: { type: 'integer' }, fJsonKey: TEXT, fJsonName: TEXT, fJsonReadKey: TEXT, fJsonDes: TEXT, fDataType: INT, fDefaultValue: TEXT, fFunctionType: TEXT,
-  productJsonConfSwitches: S.array(S.object({ fName: TEXT, fOpenValue: TEXT, fCloseValue: TEXT, fOpenReadValue: TEXT, fCloseReadValue: TEXT, defaultValue: TEXT })),
-};
-const CONF = S.object({ ...CONF_FIELDS, productJsonSub: S.nullable(S.array(S.object(CONF_FIELDS))) });
-/** The commands a device's product may be sent (commandConfig), each with its values. */
-const COMMANDS = S.array(S.object({ fId: { type: 'integer' }, fName: TEXT, fBid: TEXT, fDes: TEXT, fSearchJsonId: INT, productJsonConfs: S.array(CONF) }));
-/** What a sent command answers: the command with the values the device acknowledged (by key), and its record. */
-const SENT = S.object({
-  productJson: { type: 'object', properties: { fId: { type: 'integer' }, fName: TEXT }, additionalProperties: {}, description: 'the values by their keys' },
-  commandId: { type: 'integer' },
-});
-
 export function registerProductCommandRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     call: 'command.panel',
-    data: COMMANDS,
-    body: S.object({ fId: S.id('the device'), fIsApp: S.bool() , productJson: S.any('the command of the product description') }),
     handler: async ({ user, body }) => commandConfig(ctx, user!, body),
   });
   registerCall(app, ctx, {
     call: 'command.raw',
-    data: SENT,
-    body: S.object({ gateWayId: S.id(), deviceId: S.id(), productJson: { type: ['object', 'null'], description: 'the command: bid and its values' }, isSearch: S.bool('a read, not a write') }),
     write: true,
     handler: async ({ user, body }) => sendProductCommand(ctx, user!, body),
   });

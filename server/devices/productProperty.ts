@@ -4,7 +4,6 @@
  * so a row removed in the console is removed here; it takes the legacy array of rows, or
  * `{ fProductId, list }` so an emptied list can still say which product it belongs to.
  */
-import { S, answers, takes } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import { validateBody } from '../crud/validate';
 import type { CallContext } from '../crud/types';
@@ -40,7 +39,3 @@ export async function saveAll(ctx: CallContext) {
   });
   return values.length;
 }
-
-answers({ type: 'integer', description: 'how many properties the product now has' }, saveAll);
-// The product's whole list of properties; a row without fId is added.
-takes(S.rows(S.object({ fId: S.id(), fProductId: S.id(), fName: { type: 'string' }, fValue: { type: ['string', 'null'] } }), { keys: ['items', 'list'], message: 'product.propertiesInvalid', beside: { fProductId: S.id('the product, so an emptied list still names it') } }), saveAll);

@@ -10,7 +10,6 @@ import type { RelayEvents } from '../relay';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { describeCall } from '../http/calls';
 import { LoginExpired, Refusal, answered, languageOfRequest, reason, refuse, textOf, type Reason } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
@@ -69,14 +68,6 @@ const BATCH: Record<number, { name: ParamValue; permission: string; command: Com
   6: { name: words('command.name.unlock'), permission: 'device:batch-unlock', command: { bid: 'lock', value: 0 } },
 };
 
-/** What a command call answers: the state the device acknowledged with (its fields depend on the device), if any. */
-const DEVICE_STATE = S.nullable({ type: 'object', additionalProperties: {}, description: "the device's state as its acknowledgement reports it" });
-const COMMAND_ROW = S.object({
-  fId: { type: 'integer' }, fBid: { type: 'string' }, fName: S.string(), fSource: { type: 'string' }, fState: { type: 'string', description: 'pending, sent, done, failed …' },
-  fMessage: S.string(), fIntime: S.string(), fDoneTime: S.string(),
-  reason: { $ref: '#/components/schemas/Reason', description: 'why the command ended, in the caller\'s language (absent on records older than the code)' },
-});
-
 const bit = (v: unknown, why: 'command.switchInvalid' | 'command.lockInvalid'): 0 | 1 => {
   const n = Number(v);
   if (n !== 0 && n !== 1) throw refuse(why);
@@ -131,8 +122,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.switch',
-    data: DEVICE_STATE,
-    body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 on, 0 off'), switchStatus: S.number() }),
     write: true,
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
@@ -144,8 +133,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.lock',
-    data: DEVICE_STATE,
-    body: S.object({ deviceId: S.id(), fId: S.id(), lock: S.number('1 locked, 0 unlocked') }),
     write: true,
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
@@ -156,8 +143,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.thresholds',
-    data: S.nullable({ type: 'object', additionalProperties: {}, description: 'the thresholds by name: as the device reports them, or the last known over the defaults' }),
-    body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.fId ?? body.deviceId);
       if (!hasThresholds(d.fTypeId ?? 0)) throw refuse('command.noThresholds');
@@ -197,8 +182,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.setThresholds',
-    data: DEVICE_STATE,
-    body: S.object({ deviceId: S.id(), fId: S.id() }, [], { description: 'the thresholds to set, as their names (see docs/mqtt.md)' }),
     write: true,
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
@@ -209,16 +192,12 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.setThresholds6',
-    data: DEVICE_STATE,
-    body: S.object({ deviceId: S.id(), fId: S.id(), cmd: S.number('414, 415 or 416: one threshold command'), data1: S.number(), data2: S.number() }, [], { description: 'the thresholds to set, as their names, or one threshold command (see docs/mqtt.md)' }),
     write: true,
     handler: async ({ user, body }) => setThresholds(user!, await breaker(user!, body.deviceId ?? body.fId), body),
   });
 
   registerCall(app, ctx, {
     call: 'command.setParameters',
-    data: DEVICE_STATE,
-    body: S.object({ deviceId: S.id(), fId: S.id(), parameter: S.string(20, 'calibration, or the protection parameters'), data: { type: ['object', 'null'], description: 'parameter values by name' } }),
     write: true,
     handler: async ({ user, body }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
@@ -238,8 +217,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   ] as const) {
     registerCall(app, ctx, {
       call,
-      data: DEVICE_STATE,
-      body: S.object({ deviceId: S.id('the device'), fId: S.id('the device (older callers)') }),
       handler: async ({ user, body }) => {
         const d = await visible(user!, body.deviceId ?? body.fId);
         return answer(await send(user, d.fId, { bid }, name, { source: 'refresh' }));
@@ -249,8 +226,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.motor6',
-    data: DEVICE_STATE,
-    body: S.object({ deviceId: S.id(), fId: S.id(), onOff: S.number('1 open, 0 close'), password: S.string(100, 'the caller\'s password') }),
     write: true,
     handler: async ({ user, body }) => {
       const d = await breaker(user!, body.deviceId ?? body.fId);
@@ -264,13 +239,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.batch',
-    data: {
-      oneOf: [
-        { type: 'string', description: 'one line per device: its number and the outcome (zh-CN)' },
-        S.array(S.object({ fNumber: { type: 'string' }, ok: { type: 'boolean' }, reason: S.object({ code: { type: 'string' }, params: { type: 'object', additionalProperties: {} }, text: { type: 'string' } }) }), 'with byDevice: each device\'s outcome by code'),
-      ],
-    },
-    body: S.object({ fCmdType: S.number('1 reboot, 2 time sync, 3 open, 4 close, …'), fIds: S.ids('the devices'), byDevice: S.bool('answer each device\'s outcome by code instead of the lines') }),
     permission: (body) => BATCH[Number(body.fCmdType)]?.permission ?? 'device:batch-reboot',
     codes: [...new Set(Object.values(BATCH).map((b) => b.permission))],
     write: true,
@@ -305,8 +273,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.refresh',
-    data: { type: 'integer', description: 'how many of the devices are online and were asked' },
-    body: S.page({ keyword: S.keyword() }),
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const ids = idList(condition.deviceIds, 'deviceIds');
@@ -320,8 +286,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
 
   registerCall(app, ctx, {
     call: 'command.log',
-    data: S.pageOf(COMMAND_ROW),
-    body: S.object({ deviceId: S.id(), fId: S.id(), current: S.number(), size: S.number() }),
     handler: async ({ user, body, request }) => {
       const d = await visible(user!, body.deviceId ?? body.fId);
       const size = Math.min(Math.max(Number(body.size) || 10, 1), 100);
@@ -340,7 +304,7 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
-  registerCall(app, ctx, { call: 'live.state', body: S.object({}), data: S.object({ state: { type: 'string' } }), handler: async () => ({ state: ctx.live.state }) });
+  registerCall(app, ctx, { call: 'live.state', handler: async () => ({ state: ctx.live.state }) });
 
   // Live events for the console: device online/switch/lock changes, new alarms and messages, and the
   // broker state.
@@ -348,8 +312,6 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
   // and opens the stream with it. A ticket is good once, for TICKET_SECONDS.
   registerCall(app, ctx, {
     call: 'live.ticket',
-    data: S.object({ ticket: { type: 'string' } }, ['ticket']),
-    body: S.nothing(),
     handler: async ({ user }) => {
       const ticket = randomBytes(24).toString('hex');
       await ctx.db.deleteFrom('t_event_ticket').where('expiresAt', '<', new Date()).execute();

@@ -8,7 +8,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { Refusal, reason, refuse, textOf } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { User } from '../crud/types';
@@ -148,8 +147,6 @@ export function registerUpgradeRoutes(app: FastifyInstance, ctx: RouteContext) {
    */
   registerCall(app, ctx, {
     call: 'command.upgrade',
-    data: S.counts(['sent', 'failed', 'offline']),
-    body: S.object({ fId: S.id('one upgrade row to push again'), fFirmwareId: S.id('the firmware'), deviceIds: S.ids('the devices'), fDeviceIds: S.ids() }),
     write: true,
     handler: async ({ user, body }) => {
       let q = scoped(ctx, records, user!);

@@ -24,6 +24,52 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备开关",
       "zh-TW": "設備開關",
       "en-US": "Switch device"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "onOff": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "1 on, 0 off"
+        },
+        "switchStatus": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.lock": {
@@ -33,6 +79,45 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备锁定",
       "zh-TW": "設備鎖定",
       "en-US": "Lock device"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "lock": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "1 locked, 0 unlocked"
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.thresholds": {
@@ -41,6 +126,39 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "网关阈值查询",
       "zh-TW": "閘道閾值查詢",
       "en-US": "Gateway thresholds"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device (older callers)"
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the thresholds by name: as the device reports them, or the last known over the defaults"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.setThresholds": {
@@ -50,6 +168,38 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设置网关阈值",
       "zh-TW": "設定閘道閾值",
       "en-US": "Set gateway thresholds"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        }
+      },
+      "description": "the thresholds to set, as their names (see docs/mqtt.md)"
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.setThresholds6": {
@@ -59,6 +209,60 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设置断路器阈值",
       "zh-TW": "設定斷路器閾值",
       "en-US": "Set breaker thresholds"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "cmd": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "414, 415 or 416: one threshold command"
+        },
+        "data1": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        },
+        "data2": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        }
+      },
+      "description": "the thresholds to set, as their names, or one threshold command (see docs/mqtt.md)"
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.setParameters": {
@@ -68,13 +272,125 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设置设备参数",
       "zh-TW": "設定設備參數",
       "en-US": "Set device parameters"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "parameter": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "calibration, or the protection parameters"
+        },
+        "data": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "description": "parameter values by name"
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.readCalibration": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device (older callers)"
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    }
   },
   "command.readParameters": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device (older callers)"
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    }
   },
   "command.motor6": {
     "permission": "device:control",
@@ -83,6 +399,53 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "电机控制",
       "zh-TW": "電機控制",
       "en-US": "Control motor"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "onOff": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "1 open, 0 close"
+        },
+        "password": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100,
+          "description": "the caller's password"
+        }
+      }
+    },
+    "data": {
+      "anyOf": [
+        {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "the device's state as its acknowledgement reports it"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "command.batch": {
@@ -91,6 +454,80 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备命令",
       "zh-TW": "設備命令",
       "en-US": "Device command"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fCmdType": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "1 reboot, 2 time sync, 3 open, 4 close, …"
+        },
+        "fIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the devices"
+        },
+        "byDevice": {
+          "type": [
+            "boolean",
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "answer each device's outcome by code instead of the lines"
+        }
+      }
+    },
+    "data": {
+      "oneOf": [
+        {
+          "type": "string",
+          "description": "one line per device: its number and the outcome (zh-CN)"
+        },
+        {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fNumber": {
+                "type": "string"
+              },
+              "ok": {
+                "type": "boolean"
+              },
+              "reason": {
+                "type": "object",
+                "properties": {
+                  "code": {
+                    "type": "string"
+                  },
+                  "params": {
+                    "type": "object",
+                    "additionalProperties": {}
+                  },
+                  "text": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          },
+          "description": "with byDevice: each device's outcome by code"
+        }
+      ]
     }
   },
   "command.refresh": {
@@ -99,6 +536,78 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "刷新设备状态",
       "zh-TW": "重新整理設備狀態",
       "en-US": "Refresh device states"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "keyword": {
+              "type": [
+                "string",
+                "number",
+                "null"
+              ],
+              "maxLength": 100,
+              "x-messages": {
+                "maxLength": {
+                  "code": "query.tooLong",
+                  "params": {
+                    "max": 100
+                  }
+                }
+              }
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "integer",
+      "description": "how many of the devices are online and were asked"
     }
   },
   "command.log": {
@@ -107,10 +616,369 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备命令记录",
       "zh-TW": "設備命令記錄",
       "en-US": "Command records of a device"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "current": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        },
+        "size": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fId": {
+                "type": "integer"
+              },
+              "fBid": {
+                "type": "string"
+              },
+              "fName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fSource": {
+                "type": "string"
+              },
+              "fState": {
+                "type": "string",
+                "description": "pending, sent, done, failed …"
+              },
+              "fMessage": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fIntime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fDoneTime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reason": {
+                "$ref": "#/components/schemas/Reason",
+                "description": "why the command ended, in the caller's language (absent on records older than the code)"
+              }
+            }
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
     }
   },
   "command.panel": {
-    "permission": "device:command"
+    "permission": "device:command",
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "fIsApp": {
+          "type": [
+            "boolean",
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "productJson": {
+          "description": "the command of the product description"
+        }
+      }
+    },
+    "data": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "fId": {
+            "type": "integer"
+          },
+          "fName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fBid": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fDes": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fSearchJsonId": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "productJsonConfs": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "fId": {
+                  "type": "integer"
+                },
+                "fJsonKey": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fJsonName": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fJsonReadKey": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fJsonDes": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fDataType": {
+                  "type": [
+                    "integer",
+                    "null"
+                  ]
+                },
+                "fDefaultValue": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fFunctionType": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "productJsonConfSwitches": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "fName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fOpenValue": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fCloseValue": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fOpenReadValue": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fCloseReadValue": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "defaultValue": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "productJsonSub": {
+                  "anyOf": [
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "fId": {
+                            "type": "integer"
+                          },
+                          "fJsonKey": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "fJsonName": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "fJsonReadKey": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "fJsonDes": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "fDataType": {
+                            "type": [
+                              "integer",
+                              "null"
+                            ]
+                          },
+                          "fDefaultValue": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "fFunctionType": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "productJsonConfSwitches": {
+                            "type": "array",
+                            "items": {
+                              "type": "object",
+                              "properties": {
+                                "fName": {
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ]
+                                },
+                                "fOpenValue": {
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ]
+                                },
+                                "fCloseValue": {
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ]
+                                },
+                                "fOpenReadValue": {
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ]
+                                },
+                                "fCloseReadValue": {
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ]
+                                },
+                                "defaultValue": {
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ]
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "command.raw": {
     "permission": "device:command",
@@ -119,6 +987,65 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备指令下发",
       "zh-TW": "設備指令下發",
       "en-US": "Send device command"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "gateWayId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "productJson": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "description": "the command: bid and its values"
+        },
+        "isSearch": {
+          "type": [
+            "boolean",
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "a read, not a write"
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "productJson": {
+          "type": "object",
+          "properties": {
+            "fId": {
+              "type": "integer"
+            },
+            "fName": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "additionalProperties": {},
+          "description": "the values by their keys"
+        },
+        "commandId": {
+          "type": "integer"
+        }
+      }
     }
   },
   "command.upgrade": {
@@ -128,22 +1055,574 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "固件升级推送",
       "zh-TW": "韌體升級推送",
       "en-US": "Push firmware upgrade"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "one upgrade row to push again"
+        },
+        "fFirmwareId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the firmware"
+        },
+        "deviceIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the devices"
+        },
+        "fDeviceIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "sent": {
+          "type": "number"
+        },
+        "failed": {
+          "type": "number"
+        },
+        "offline": {
+          "type": "number"
+        }
+      }
     }
   },
   "device.readings": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "isSendCmd": {
+          "type": [
+            "boolean",
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "ask the device for fresh readings first"
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "tableCols": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "key": {
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "unit": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "table": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fTime": {
+                "type": "string"
+              },
+              "voltage": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "power": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "energy": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "temperature": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "leakage": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "switch": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "device.readings6": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "isSendCmd": {
+          "type": [
+            "boolean",
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "ask the device for fresh readings first"
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "tableCols": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "key": {
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "unit": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "table": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fTime": {
+                "type": "string"
+              },
+              "voltage": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "power": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "energy": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "temperature": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "leakage": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "switch": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "device.statistics": {
-    "permission": "statistics:list"
+    "permission": "statistics:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the devices; none: all visible"
+        },
+        "time": {
+          "type": "array",
+          "items": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 19
+          },
+          "description": "[from, to] as YYYY-MM-DD HH:mm:ss"
+        },
+        "stime": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 19
+        },
+        "etime": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 19
+        },
+        "timeType": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "1 by hour, 2 by day"
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "total": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "value": {
+                "type": "number"
+              }
+            }
+          }
+        },
+        "chart": {
+          "type": "object",
+          "properties": {
+            "categories": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "series": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "data": {
+                    "type": "array",
+                    "items": {
+                      "type": "number"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "device.statisticsExport": {
-    "permission": "statistics:list"
+    "permission": "statistics:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the devices; none: all visible"
+        },
+        "time": {
+          "type": "array",
+          "items": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 19
+          },
+          "description": "[from, to] as YYYY-MM-DD HH:mm:ss"
+        },
+        "stime": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 19
+        },
+        "etime": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 19
+        },
+        "timeType": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "1 by hour, 2 by day"
+        }
+      }
+    }
   },
   "device.shares": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "deviceId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "fDeviceId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fId": {
+                "type": "integer"
+              },
+              "fUserId": {
+                "type": "integer"
+              },
+              "fDeviceId": {
+                "type": "integer"
+              },
+              "fOwner": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fIntime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "userName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "userPhone": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "isCanDel": {
+                "type": "integer",
+                "enum": [
+                  0,
+                  1
+                ]
+              }
+            }
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "device.unshare": {
     "permission": "device:share-del",
@@ -152,6 +1631,22 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "删除分享",
       "zh-TW": "刪除分享",
       "en-US": "Delete share"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the share"
+        }
+      }
+    },
+    "data": {
+      "type": "null"
     }
   },
   "device.share": {
@@ -161,19 +1656,618 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备分享",
       "zh-TW": "設備分享",
       "en-US": "Share devices"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "deviceIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the devices"
+        },
+        "user": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50,
+          "description": "phone of the user to share with"
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "successMsg": {
+          "type": "string",
+          "description": "the devices shared (zh-CN)"
+        },
+        "errorMsg": {
+          "type": "string",
+          "description": "the devices refused and why (zh-CN)"
+        },
+        "shared": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string"
+            },
+            "params": {
+              "type": "object",
+              "additionalProperties": {}
+            },
+            "text": {
+              "type": "string"
+            }
+          },
+          "description": "successMsg by code, in the caller's language"
+        },
+        "refused": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string"
+            },
+            "params": {
+              "type": "object",
+              "additionalProperties": {}
+            },
+            "text": {
+              "type": "string"
+            }
+          },
+          "description": "errorMsg by code, in the caller's language (absent when every device was shared)"
+        }
+      }
     }
   },
   "device.locations": {
-    "permission": "location:list"
+    "permission": "location:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "keyword": {
+              "type": [
+                "string",
+                "number",
+                "null"
+              ],
+              "maxLength": 100,
+              "x-messages": {
+                "maxLength": {
+                  "code": "query.tooLong",
+                  "params": {
+                    "max": 100
+                  }
+                }
+              }
+            },
+            "productId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "fId": {
+            "type": "integer"
+          },
+          "fNumber": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fTypeId": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "fGpsLongitude": {
+            "type": "number"
+          },
+          "fGpsLatitude": {
+            "type": "number"
+          },
+          "tOnline": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "fProductId": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "productName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    }
   },
   "device.alarmLocations": {
-    "permission": "location:list"
+    "permission": "location:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "deviceId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fId": {
+                "type": "integer"
+              },
+              "fDeviceId": {
+                "type": "integer"
+              },
+              "fNumber": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fKind": {
+                "type": "string"
+              },
+              "fKindName": {
+                "type": "string"
+              },
+              "fField": {
+                "type": "string"
+              },
+              "fFieldName": {
+                "type": "string"
+              },
+              "fValue": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "fLimit": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "fLevel": {
+                "type": "string"
+              },
+              "fIntime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "device.messages": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "deviceId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "fDeviceId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "beginTime": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 19
+            },
+            "endTime": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 19
+            },
+            "channel": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 20
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "allOf": [
+        {
+          "type": "object",
+          "properties": {
+            "records": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "fId": {
+                    "type": "integer"
+                  },
+                  "fDeviceId": {
+                    "type": [
+                      "integer",
+                      "null"
+                    ]
+                  },
+                  "fDeviceNumber": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "fProductNumber": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "fDirection": {
+                    "type": "string",
+                    "enum": [
+                      "up",
+                      "down"
+                    ]
+                  },
+                  "fTopic": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "fBid": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "fPayload": {
+                    "type": "string"
+                  },
+                  "fIntime": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "total": {
+              "type": "integer"
+            },
+            "current": {
+              "type": "integer"
+            },
+            "size": {
+              "type": "integer"
+            },
+            "pages": {
+              "type": "integer"
+            }
+          }
+        },
+        {
+          "type": "object",
+          "properties": {
+            "estimated": {
+              "const": true
+            },
+            "reachable": {
+              "type": "integer"
+            }
+          }
+        }
+      ]
+    }
   },
   "device.mine": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "keyword": {
+              "type": [
+                "string",
+                "number",
+                "null"
+              ],
+              "maxLength": 100,
+              "x-messages": {
+                "maxLength": {
+                  "code": "query.tooLong",
+                  "params": {
+                    "max": 100
+                  }
+                }
+              }
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/device"
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "device.use": {
     "permission": "device:use",
@@ -182,6 +2276,42 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备使用",
       "zh-TW": "設備使用",
       "en-US": "Use or remove devices"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the device"
+        },
+        "deviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "isUse": {
+          "type": "integer",
+          "enum": [
+            0,
+            1
+          ],
+          "description": "1 now in use, 0 removed"
+        }
+      },
+      "required": [
+        "isUse"
+      ]
     }
   },
   "device.template": {
@@ -208,6 +2338,92 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "上报前端错误",
       "zh-TW": "上報前端錯誤",
       "en-US": "Report a console error"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fType": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "enum": [
+            "script",
+            "promise",
+            "api",
+            "network",
+            null
+          ]
+        },
+        "fCode": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
+        },
+        "fUrl": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "fStack": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 4000
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "fUserName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50
+        },
+        "fUserAgent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 300
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": "integer"
+        }
+      }
     }
   },
   "errorLog.export": {
@@ -216,16 +2432,339 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "导出错误日志（CSV）",
       "zh-TW": "匯出錯誤日誌（CSV）",
       "en-US": "Export the error log (CSV)"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "description": "the filters of the list (type, keyword, time_limit)"
+        }
+      }
     }
   },
   "gateway.cards": {
-    "permission": "gateway:list"
+    "permission": "gateway:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "keyword": {
+              "type": [
+                "string",
+                "number",
+                "null"
+              ],
+              "maxLength": 100,
+              "x-messages": {
+                "maxLength": {
+                  "code": "query.tooLong",
+                  "params": {
+                    "max": 100
+                  }
+                }
+              }
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/device"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "gatewayDeviceLength": {
+                    "type": "integer"
+                  },
+                  "tGatewayDevices": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/device"
+                    }
+                  }
+                }
+              }
+            ]
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "gateway.children": {
-    "permission": "gateway:list"
+    "permission": "gateway:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "gateway_id": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "gatewayId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/device"
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "gateway.bindable": {
-    "permission": "gateway:add"
+    "permission": "gateway:add",
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "gateway_id": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "keyword": {
+              "type": [
+                "string",
+                "number",
+                "null"
+              ],
+              "maxLength": 100,
+              "x-messages": {
+                "maxLength": {
+                  "code": "query.tooLong",
+                  "params": {
+                    "max": 100
+                  }
+                }
+              }
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "allOf": [
+        {
+          "type": "object",
+          "properties": {
+            "records": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/device"
+              }
+            },
+            "total": {
+              "type": "integer"
+            },
+            "current": {
+              "type": "integer"
+            },
+            "size": {
+              "type": "integer"
+            },
+            "pages": {
+              "type": "integer"
+            }
+          }
+        },
+        {
+          "type": "object",
+          "properties": {
+            "estimated": {
+              "const": true
+            },
+            "reachable": {
+              "type": "integer"
+            }
+          }
+        }
+      ]
+    }
   },
   "gateway.bind": {
     "permission": "gateway:add",
@@ -234,6 +2773,66 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "网关添加子设备",
       "zh-TW": "閘道新增子設備",
       "en-US": "Add gateway child devices"
+    },
+    "body": {
+      "type": [
+        "object",
+        "array"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fDeviceId": {
+                "type": [
+                  "integer",
+                  "string",
+                  "null"
+                ]
+              },
+              "fGatewayId": {
+                "type": [
+                  "integer",
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
+        "list": {
+          "type": "array",
+          "items": {}
+        },
+        "records": {
+          "type": "array",
+          "items": {}
+        }
+      },
+      "items": {
+        "type": "object",
+        "properties": {
+          "fDeviceId": {
+            "type": [
+              "integer",
+              "string",
+              "null"
+            ]
+          },
+          "fGatewayId": {
+            "type": [
+              "integer",
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "null"
     }
   },
   "gateway.unbind": {
@@ -243,64 +2842,2388 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "网关移除子设备",
       "zh-TW": "閘道移除子設備",
       "en-US": "Remove gateway child device"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "gatewayDeviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fDeviceId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fGatewayId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "type": "null"
     }
   },
   "home.devices": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "allCount": {
+              "type": "number"
+            },
+            "onlineCount": {
+              "type": "number"
+            },
+            "offlineCount": {
+              "type": "number"
+            }
+          },
+          "patternProperties": {
+            "^device[0-9]+$": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "deviceCount": {
+                  "type": "integer"
+                },
+                "deviceOnlineCount": {
+                  "type": "integer"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "home.devicesOnline": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "categories": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "series": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "key": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "data": {
+                    "type": "array",
+                    "items": {
+                      "type": "number"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "home.messages": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "dayCount": {
+              "type": "number"
+            },
+            "monthCount": {
+              "type": "number"
+            }
+          }
+        }
+      }
+    }
   },
   "home.messagesByMonth": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "categories": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "series": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "key": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "data": {
+                    "type": "array",
+                    "items": {
+                      "type": "number"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "home.messagesMore": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "allOf": [
+            {
+              "type": "object",
+              "properties": {
+                "categories": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "series": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "key": {
+                        "type": "string"
+                      },
+                      "name": {
+                        "type": "string"
+                      },
+                      "data": {
+                        "type": "array",
+                        "items": {
+                          "type": "number"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                }
+              }
+            }
+          ]
+        }
+      }
+    }
   },
   "home.warnings": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "dayCount": {
+              "type": "number"
+            },
+            "monthCount": {
+              "type": "number"
+            },
+            "dayNoDealCount": {
+              "type": "number"
+            },
+            "monthNoDealCount": {
+              "type": "number"
+            }
+          }
+        }
+      }
+    }
   },
   "home.warningsByMonth": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "categories": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "series": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "key": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "data": {
+                    "type": "array",
+                    "items": {
+                      "type": "number"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "home.alarms": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "dayCount": {
+                  "type": "number"
+                },
+                "monthCount": {
+                  "type": "number"
+                },
+                "dayNoDealCount": {
+                  "type": "number"
+                },
+                "monthNoDealCount": {
+                  "type": "number"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    }
   },
   "home.alarmsByMonth": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "categories": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "series": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "key": {
+                        "type": "string"
+                      },
+                      "name": {
+                        "type": "string"
+                      },
+                      "data": {
+                        "type": "array",
+                        "items": {
+                          "type": "number"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    }
   },
   "home.users": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "allCount": {
+                  "type": "number"
+                },
+                "adminCount": {
+                  "type": "number"
+                },
+                "agentCount": {
+                  "type": "number"
+                },
+                "generalCount": {
+                  "type": "number"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    }
+  },
+  "home.load": {
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "data": {
+          "type": "object",
+          "properties": {
+            "cpu": {
+              "type": "number"
+            },
+            "cpuCount": {
+              "type": "number"
+            },
+            "processCpu": {
+              "type": "number"
+            },
+            "ram": {
+              "type": "number"
+            },
+            "ramTotal": {
+              "type": "number"
+            },
+            "ramFree": {
+              "type": "number"
+            },
+            "ramMax": {
+              "type": "number"
+            },
+            "processRam": {
+              "type": "number"
+            },
+            "processHeap": {
+              "type": "number"
+            },
+            "uptime": {
+              "type": "number"
+            },
+            "loadavg": {
+              "type": "array",
+              "items": {
+                "type": "number"
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "intel.search": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": "integer"
+        },
+        "userId": {
+          "type": "integer"
+        },
+        "chineseName": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "pic": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "gender": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "workUnit": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "workAddress": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "lastloginDate": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    }
   },
   "intel.leases": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "shortTenant": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fHouseId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fRoomId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fShortTerm": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fStartTime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fEndTime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fStatus": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "tRentalHouse": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "fHouseName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fStreetName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fAddress": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "tRentalRoom": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "fRoom": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "tenant": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fHouseId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fRoomId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fShortTerm": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fStartTime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fEndTime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fStatus": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "tRentalHouse": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "fHouseName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fStreetName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fAddress": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "tRentalRoom": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "fRoom": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "intel.locks": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "records": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "fId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fUserId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fHouseId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "fLockTime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fLockType": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "tRentalHouse": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "fHouseName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fStreetName": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "fAddress": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "current": {
+          "type": "integer"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "pages": {
+          "type": "integer"
+        }
+      }
+    }
   },
   "intel.locations": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "fId": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "fAddress": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fLongitude": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "fLatitude": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "fCtime": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    }
   },
   "intel.apps": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "fId": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "fAppName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fPackage": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    }
   },
   "intel.related": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "list": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "number": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "node": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "the phone's handle (a graph node's id)"
+              },
+              "userId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "tag": {
+                "type": "string"
+              },
+              "direction": {
+                "type": "string",
+                "enum": [
+                  "out",
+                  "in",
+                  "both"
+                ]
+              }
+            }
+          }
+        },
+        "houses": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "houseId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "areaName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "streetName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "houseName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "roomNum": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        }
+      }
+    }
   },
   "intel.graph": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "nodeList": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "nodetype": {
+                "type": "string",
+                "enum": [
+                  "phone",
+                  "person"
+                ]
+              },
+              "properties": {
+                "type": "object",
+                "additionalProperties": {}
+              }
+            }
+          }
+        },
+        "relationshipList": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "startNodeId": {
+                "type": "string"
+              },
+              "endNodeId": {
+                "type": "string"
+              },
+              "properties": {
+                "type": "object",
+                "additionalProperties": {}
+              }
+            }
+          }
+        },
+        "houses": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "houseId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "areaName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "streetName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "houseName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "roomNum": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
+        "center": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the start phone's handle"
+        },
+        "truncated": {
+          "type": "boolean"
+        }
+      }
+    }
   },
   "intel.expand": {
-    "permission": "hologram:sch"
+    "permission": "hologram:sch",
+    "body": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ],
+          "description": "the person"
+        },
+        "fId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "fUserId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "userId": {
+          "type": [
+            "integer",
+            "string",
+            "null"
+          ]
+        },
+        "phone": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20
+        },
+        "node": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "a phone's handle, as a graph node's id or a related person's `node`"
+        },
+        "idcard": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 18
+        },
+        "keyword": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20,
+          "description": "a phone or ID number"
+        },
+        "relations": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "1 phone book, 2 co-residents, 3 housemates"
+        },
+        "depth": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ],
+          "description": "graph depth"
+        },
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "fUserId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "userId": {
+              "type": [
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "nodeList": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "nodetype": {
+                "type": "string",
+                "enum": [
+                  "phone",
+                  "person"
+                ]
+              },
+              "properties": {
+                "type": "object",
+                "additionalProperties": {}
+              }
+            }
+          }
+        },
+        "relationshipList": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "startNodeId": {
+                "type": "string"
+              },
+              "endNodeId": {
+                "type": "string"
+              },
+              "properties": {
+                "type": "object",
+                "additionalProperties": {}
+              }
+            }
+          }
+        },
+        "houses": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "houseId": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "areaName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "streetName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "houseName": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "roomNum": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
+        "center": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the start phone's handle"
+        },
+        "truncated": {
+          "type": "boolean"
+        }
+      }
+    }
   },
   "live.state": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "state": {
+          "type": "string"
+        }
+      }
+    }
   },
   "live.ticket": {
     "permission": null,
@@ -308,6 +5231,22 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "实时事件票据",
       "zh-TW": "即時事件票據",
       "en-US": "A ticket for the live event stream"
+    },
+    "body": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "ticket": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "ticket"
+      ]
     }
   },
   "live.events": {
@@ -584,6 +5523,205 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "系统监控",
       "zh-TW": "系統監控",
       "en-US": "System monitor"
+    },
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "process": {
+          "type": "object",
+          "properties": {
+            "cpu": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "host CPU %"
+            },
+            "processCpu": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "this process CPU %"
+            },
+            "processRam": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "resident memory, G"
+            },
+            "processHeap": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "heap used, G"
+            },
+            "uptime": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "seconds"
+            }
+          }
+        },
+        "eventLoop": {
+          "type": "object",
+          "properties": {
+            "meanMs": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "p99Ms": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "maxMs": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            }
+          }
+        },
+        "http": {
+          "type": "object",
+          "properties": {
+            "perSecond": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "lastMinute": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "errorsLastMinute": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "latencyMs": {
+              "type": "object",
+              "properties": {
+                "p50": {
+                  "type": [
+                    "number",
+                    "string",
+                    "null"
+                  ]
+                },
+                "p95": {
+                  "type": [
+                    "number",
+                    "string",
+                    "null"
+                  ]
+                },
+                "p99": {
+                  "type": [
+                    "number",
+                    "string",
+                    "null"
+                  ]
+                },
+                "max": {
+                  "type": [
+                    "number",
+                    "string",
+                    "null"
+                  ]
+                }
+              }
+            },
+            "series": {
+              "type": "array",
+              "items": {
+                "type": "integer"
+              },
+              "description": "answers in each of the last 60 seconds"
+            }
+          }
+        },
+        "database": {
+          "type": "object",
+          "properties": {
+            "kind": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "pool": {
+              "description": "total, idle, waiting, max (PostgreSQL); null for PGlite"
+            },
+            "statements": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "distinct statements timed"
+            }
+          }
+        },
+        "mqtt": {
+          "type": "object",
+          "properties": {
+            "state": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "upPerSecond": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "downPerSecond": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "series": {
+              "type": "array",
+              "items": {
+                "type": "integer"
+              }
+            }
+          }
+        }
+      }
     }
   },
   "monitor.database": {
@@ -592,6 +5730,111 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "数据库监控",
       "zh-TW": "資料庫監控",
       "en-US": "Database monitor"
+    },
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "sizeBytes": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        },
+        "tables": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "rows": {
+                "type": [
+                  "number",
+                  "string",
+                  "null"
+                ]
+              },
+              "exact": {
+                "type": [
+                  "boolean",
+                  "integer",
+                  "string",
+                  "null"
+                ]
+              },
+              "totalBytes": {
+                "type": [
+                  "number",
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
+        "connections": {},
+        "statements": {
+          "type": "object",
+          "properties": {
+            "source": {
+              "enum": [
+                "pg_stat_statements",
+                "server"
+              ]
+            },
+            "list": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "query": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "calls": {
+                    "type": [
+                      "number",
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "meanMs": {
+                    "type": [
+                      "number",
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "maxMs": {
+                    "type": [
+                      "number",
+                      "string",
+                      "null"
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "monitor.oplog": {
@@ -600,6 +5843,205 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "操作日志列表",
       "zh-TW": "操作日誌列表",
       "en-US": "Operation log"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "current": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "page, from 1"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page"
+        },
+        "pageSize": {
+          "type": [
+            "integer",
+            "string"
+          ],
+          "description": "rows a page (older callers)"
+        },
+        "condition": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "keyword": {
+              "type": [
+                "string",
+                "number",
+                "null"
+              ],
+              "maxLength": 100,
+              "x-messages": {
+                "maxLength": {
+                  "code": "query.tooLong",
+                  "params": {
+                    "max": 100
+                  }
+                }
+              },
+              "description": "operator name"
+            },
+            "beginTime": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 19
+            },
+            "endTime": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 19
+            },
+            "succeed": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "1 success, 0 failure"
+            }
+          }
+        },
+        "orders": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "properties": {
+              "column": {
+                "type": "string"
+              },
+              "asc": {
+                "type": "boolean"
+              }
+            }
+          }
+        }
+      }
+    },
+    "data": {
+      "allOf": [
+        {
+          "type": "object",
+          "properties": {
+            "records": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "integer"
+                  },
+                  "message": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "logtype": {
+                    "type": "string"
+                  },
+                  "userId": {
+                    "type": [
+                      "integer",
+                      "null"
+                    ]
+                  },
+                  "userName": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "logname": {
+                    "type": "string",
+                    "description": "the stored key (or an older row’s path or words)"
+                  },
+                  "lognames": {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "properties": {
+                          "key": {
+                            "type": "string"
+                          },
+                          "zh-CN": {
+                            "type": "string"
+                          },
+                          "zh-TW": {
+                            "type": "string"
+                          },
+                          "en-US": {
+                            "type": "string"
+                          }
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "ip": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "succeed": {
+                    "type": "integer",
+                    "enum": [
+                      0,
+                      1
+                    ]
+                  },
+                  "createtime": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "total": {
+              "type": "integer"
+            },
+            "current": {
+              "type": "integer"
+            },
+            "size": {
+              "type": "integer"
+            },
+            "pages": {
+              "type": "integer"
+            }
+          }
+        },
+        {
+          "type": "object",
+          "properties": {
+            "estimated": {
+              "const": true
+            },
+            "reachable": {
+              "type": "integer"
+            }
+          }
+        }
+      ]
     }
   },
   "platform.apiDocs": {
@@ -617,6 +6059,133 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "登录",
       "zh-TW": "登入",
       "en-US": "Sign in"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "userName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the phone number"
+        },
+        "password": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "allOf": [
+        {
+          "type": "object",
+          "properties": {
+            "user": {
+              "type": "object",
+              "properties": {
+                "fId": {
+                  "type": "integer"
+                },
+                "userId": {
+                  "type": "integer"
+                },
+                "fChineseName": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fPhone": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "userName": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "phone": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fAdmin": {
+                  "type": [
+                    "integer",
+                    "null"
+                  ]
+                },
+                "fUserType": {
+                  "type": [
+                    "integer",
+                    "null"
+                  ]
+                }
+              }
+            },
+            "menus": {
+              "type": "array",
+              "items": {
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/menu"
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "children": {
+                        "type": "array",
+                        "items": {
+                          "$ref": "#/components/schemas/menu"
+                        }
+                      }
+                    }
+                  }
+                ]
+              }
+            },
+            "permissions": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "timeZone": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "user",
+            "menus",
+            "permissions",
+            "timeZone"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "token": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "token"
+          ]
+        }
+      ]
     }
   },
   "session.loginWx": {
@@ -626,10 +6195,168 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "微信登录",
       "zh-TW": "微信登入",
       "en-US": "Sign in with WeChat"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "openId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 64,
+          "x-message": "session.openIdRequired"
+        },
+        "nickName": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "avatarUrl": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 500
+        },
+        "gender": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        },
+        "city": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "province": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        },
+        "country": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 100
+        }
+      },
+      "required": [
+        "openId"
+      ]
+    },
+    "data": {
+      "type": "null",
+      "description": "never answered: sign-in with WeChat is refused, the phone-and-password login stands"
     }
   },
   "session.info": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "user": {
+          "type": "object",
+          "properties": {
+            "fId": {
+              "type": "integer"
+            },
+            "userId": {
+              "type": "integer"
+            },
+            "fChineseName": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "name": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "fPhone": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "userName": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "phone": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "fAdmin": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            },
+            "fUserType": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            }
+          }
+        },
+        "menus": {
+          "type": "array",
+          "items": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/menu"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "children": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/menu"
+                    }
+                  }
+                }
+              }
+            ]
+          }
+        },
+        "permissions": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "timeZone": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "user",
+        "menus",
+        "permissions",
+        "timeZone"
+      ]
+    }
   },
   "session.logout": {
     "permission": null,
@@ -638,10 +6365,32 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "退出登录",
       "zh-TW": "登出",
       "en-US": "Sign out"
+    },
+    "body": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "data": {
+      "type": "null"
     }
   },
   "session.checkPassword": {
-    "permission": null
+    "permission": null,
+    "body": {
+      "type": "object",
+      "properties": {
+        "password": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "const": true
+    }
   },
   "session.register": {
     "public": true,
@@ -650,6 +6399,70 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "用户注册",
       "zh-TW": "使用者註冊",
       "en-US": "Register"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fChineseName": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fPhone": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fPassword": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "passwordCheck": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fUserType": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        },
+        "fAdmin": {
+          "type": [
+            "number",
+            "string",
+            "null"
+          ]
+        },
+        "roles": {}
+      }
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "fId": {
+          "type": "integer"
+        },
+        "fChineseName": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "fPhone": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
     }
   },
   "session.changePassword": {
@@ -659,13 +6472,59 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "修改密码",
       "zh-TW": "修改密碼",
       "en-US": "Change password"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "fPassword": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "passwordCheck": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "data": {
+      "type": "null"
     }
   },
   "sheet.userTemplate": {
-    "permission": "user:add"
+    "permission": "user:add",
+    "body": {
+      "type": "object",
+      "properties": {
+        "json": {
+          "type": "string",
+          "description": "the search as JSON (a form post)"
+        },
+        "token": {
+          "type": "string",
+          "description": "the session token (a form cannot send a header)"
+        }
+      }
+    }
   },
   "sheet.userExport": {
-    "permission": "user:export"
+    "permission": "user:export",
+    "body": {
+      "type": "object",
+      "properties": {
+        "json": {
+          "type": "string",
+          "description": "the search as JSON (a form post)"
+        },
+        "token": {
+          "type": "string",
+          "description": "the session token (a form cannot send a header)"
+        }
+      }
+    }
   },
   "sheet.userImport": {
     "permission": "user:add",
@@ -674,6 +6533,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "导入用户",
       "zh-TW": "匯入使用者",
       "en-US": "Import users"
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "imported": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "imported"
+      ]
     }
   },
   "sheet.watchTemplate": {
@@ -686,10 +6556,25 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "导入布控人员",
       "zh-TW": "匯入布控人員",
       "en-US": "Import watched persons"
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "imported": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "imported"
+      ]
     }
   },
   "sheet.libraryTemplate": {
-    "permission": "json_conf:look"
+    "permission": "json_conf:look",
+    "body": {
+      "type": "object",
+      "properties": {}
+    }
   },
   "sheet.libraryImport": {
     "permission": "json_conf:add",
@@ -698,6 +6583,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "导入描述库字段",
       "zh-TW": "匯入描述庫欄位",
       "en-US": "Import library fields"
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "imported": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "imported"
+      ]
     }
   },
   "system.dictionary": {
@@ -706,6 +6602,48 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "字典查询",
       "zh-TW": "字典查詢",
       "en-US": "Dictionary entries of a key"
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "key": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 50,
+          "description": "Room_Type, messagetype, file_status, work_type, user_audit_status, …"
+        }
+      }
+    },
+    "data": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "fId": {
+            "type": "integer"
+          },
+          "fKey": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fValue": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "fContent": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
     }
   },
   "system.initialization": {
@@ -714,6 +6652,68 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "初始化数据",
       "zh-TW": "初始化資料",
       "en-US": "Start-up data (public)"
+    },
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "serverTime": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "timeZone": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "languages": {
+          "type": "array",
+          "items": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "dictionaries": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "fId": {
+                  "type": "integer"
+                },
+                "fKey": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fValue": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fContent": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "upload.picture": {
@@ -723,6 +6723,10 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "上传图片",
       "zh-TW": "上傳圖片",
       "en-US": "Upload picture"
+    },
+    "data": {
+      "type": "string",
+      "description": "the stored name, read back at /api/upload/{name}"
     }
   },
   "upload.firmware": {
@@ -732,6 +6736,23 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "上传固件",
       "zh-TW": "上傳韌體",
       "en-US": "Upload firmware"
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "fFileName": {
+          "type": "string"
+        },
+        "fMd5Sign": {
+          "type": "string"
+        },
+        "size": {
+          "type": "integer"
+        },
+        "originalName": {
+          "type": "string"
+        }
+      }
     }
   },
   "upload.pictureFile": {
@@ -757,6 +6778,23 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "上传应用安装包",
       "zh-TW": "上傳應用安裝包",
       "en-US": "Upload app package"
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "fAppFile": {
+          "type": "string"
+        },
+        "originalName": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "size": {
+          "type": "integer"
+        }
+      }
     }
   },
   "upload.appPackageFile": {

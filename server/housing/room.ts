@@ -3,7 +3,6 @@
  * holds devices is not deleted: unbinding them first keeps the deletion from silently moving devices
  * out of the place.
  */
-import { S, answers, takes } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { present } from '../crud/engine';
@@ -68,6 +67,3 @@ export async function userRooms(ctx: CallContext) {
     .execute();
   return present(ctx, ctx.entity, rows);
 }
-
-answers(S.array(S.entity('room')), userRooms);
-takes(S.object({ fUserId: S.id('the place owner'), condition: { type: ['object', 'null'], properties: { fUserId: S.id() } } }), userRooms);

@@ -3,7 +3,6 @@
  * room of the same place moves it. Binding needs the room in the caller's scope and the device among
  * the ones the caller sees, so nobody files a device they cannot see; lists show only such devices.
  */
-import { S, answers, takes } from '../http/catalog';
 import { refuse } from '../http/envelope';
 import type { CallContext, Query, User } from '../crud/types';
 import { entity, pageAnswer, pageOf, present, scoped } from '../crud/engine';
@@ -131,16 +130,3 @@ export async function unbindRoomDevices(ctx: CallContext) {
     return { removed };
   });
 }
-
-answers(S.object({ added: { type: 'integer' }, moved: { type: 'integer' } }), bindDevices);
-answers(S.pageOf({ allOf: [S.entity('roomDevice'), S.object({ device: S.nullable(S.entity('device')) })] }), selectedDevices);
-answers(S.object({ removed: { type: 'integer' } }), unbindRoomDevices);
-answers(S.pageOf(S.entity('device')), unselectedDevices);
-/** The bind and unbind pickers' page: the room (fRoomId or roomId) and a keyword. */
-const ROOM_PAGE = S.page({ fRoomId: S.id('the room'), roomId: S.id(), fHomeId: S.id('its place (the room says which)'), keyword: S.keyword('number or name') });
-takes(ROOM_PAGE, selectedDevices);
-takes(ROOM_PAGE, unselectedDevices);
-// Device rows with the target room: the device's fDeviceId (or its fId), the room and its place.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: 'room.bindNone' }), bindDevices);
-// Link rows sent back with fRoomId null: the link's fId, or the device with its place.
-takes(S.rows(S.object({ fId: S.id(), fDeviceId: S.id(), fHomeId: S.id(), fRoomId: S.id() }), { message: 'room.unbindNone' }), unbindRoomDevices);

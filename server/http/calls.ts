@@ -8,7 +8,7 @@
  */
 import { calls, declaredCalls, type CallName } from '../../contract/generated/calls';
 import { declaredFacts, type DeclaredFacts } from '../generated/calls';
-import { describeRoute, type ApiCatalog, type CatalogEntry } from './catalog';
+import { describeRoute, type ApiCatalog, type CatalogEntry, type JsonSchema } from './catalog';
 import type { CallDef } from './call';
 
 /** A call as a module registers it: its declared name, and what its declaration leaves to the module. */
@@ -68,8 +68,9 @@ export function describeCall(catalog: ApiCatalog, name: CallName, entry: Omit<Pa
   const codes = declared.permission !== undefined ? (declared.permission === null ? null : [declared.permission].flat()) : entry.codes;
   if (declared.permission !== undefined && entry.codes !== undefined) throw new Error(`${name}: its codes are declared in resources/calls/ — remove them here`);
   if (codes === undefined && !declared.public) throw new Error(`${name}: no permission — declare it in resources/calls/`);
+  const body = one(name, 'body', declared, entry.body) as JsonSchema | undefined;
   mark(catalog, name);
-  describeRoute(catalog, { ...entry, path: calls[name].path, methods: [...calls[name].methods], codes: codes ?? null, public: Boolean(declared.public), ...(declared.summary && !entry.summary ? { summary: declared.summary } : {}) } as Parameters<typeof describeRoute>[1]);
+  describeRoute(catalog, { ...entry, ...(body ? { body } : {}), path: calls[name].path, methods: [...calls[name].methods], codes: codes ?? null, public: Boolean(declared.public), ...(declared.summary && !entry.summary ? { summary: declared.summary } : {}) } as Parameters<typeof describeRoute>[1]);
   return routePath(name);
 }
 
@@ -78,6 +79,13 @@ export function declaredCodes(name: CallName): string[] | null {
   const declared: DeclaredFacts = (declaredFacts as Record<string, DeclaredFacts>)[name] ?? {};
   if (declared.permission === undefined) throw new Error(`${name}: no permission declared in resources/calls/`);
   return declared.permission === null ? null : [declared.permission].flat();
+}
+
+/** The body a declared call takes, for a route that checks it itself (a file answered outside the envelope). */
+export function declaredBody(name: CallName): JsonSchema {
+  const declared: DeclaredFacts = (declaredFacts as Record<string, DeclaredFacts>)[name] ?? {};
+  if (!declared.body) throw new Error(`${name}: no body declared in resources/calls/`);
+  return declared.body;
 }
 
 /** The declared calls no module registered (the server refuses to start with any). */

@@ -180,39 +180,6 @@ export const S = {
   counts: (names: string[]): JsonSchema => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'number' }])) }),
 };
 
-const handlerAnswers = new WeakMap<object, JsonSchema>();
-
-/**
- * Declares the `data` a hand-written handler of a generated call answers (the route table names the
- * handler; the document shows what it returns). Returns the handler, so it can wrap the definition.
- */
-export function answers<F extends object>(data: JsonSchema, handler: F): F {
-  handlerAnswers.set(handler, data);
-  return handler;
-}
-
-export const answerOf = (handler: object): JsonSchema | undefined => handlerAnswers.get(handler);
-
-/**
- * The request a standard action takes, for a hand-written handler that takes the same one: `list` the
- * page request with the entity's filters, `save` the entity's writable fields. The CRUD engine checks
- * those with the entity's rules and messages, as it does for the standard action.
- */
-export type StandardBody = 'list' | 'save';
-
-const handlerBodies = new WeakMap<object, JsonSchema | StandardBody>();
-
-/**
- * Declares the body a hand-written handler of a generated call takes (other than its standard action's):
- * the document shows it and every request is checked against it before the handler runs, as a
- * hand-written call's `body` is. Returns the handler, so it can wrap the definition.
- */
-export function takes<F extends object>(body: JsonSchema | StandardBody, handler: F): F {
-  handlerBodies.set(handler, body);
-  return handler;
-}
-
 /** What the document says of the body of a hand-written handler that declares none: tests/api/openapi.test.ts fails on it. */
 export const UNDECLARED_BODY = 'undeclared: the handler of its module takes it';
 
-export const bodyOf = (handler: object): JsonSchema | StandardBody | undefined => handlerBodies.get(handler);

@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { S } from './catalog';
 import { registerCall, type CallServices } from './route';
 import type { NamedCallDef } from './calls';
 
@@ -21,8 +20,8 @@ export function registerUpload(app: FastifyInstance, ctx: CallServices, def: Nam
 
 /**
  * An all-or-nothing spreadsheet import (server/platform/sheetImport.ts reads the file): one .xlsx or
- * .xls of at most `maxBytes`, a write, answering how many rows went in.
+ * .xls of at most `maxBytes`, a write, answering how many rows went in (its declared answer).
  */
 export function registerSheetImport(app: FastifyInstance, ctx: CallServices, { maxBytes, ...def }: Omit<NamedCallDef, 'data' | 'upload' | 'write'> & { maxBytes: number }) {
-  registerUpload(app, ctx, { ...def, data: S.imported(), upload: { field: 'file', accept: 'xlsx, xls', maxBytes }, write: true });
+  registerUpload(app, ctx, { ...def, upload: { field: 'file', accept: 'xlsx, xls', maxBytes }, write: true });
 }

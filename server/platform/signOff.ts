@@ -4,7 +4,6 @@
  * fHandleUserId and fHandleTime; the rows a caller may sign are the rows its list shows (the entity's
  * scope).
  */
-import { S } from '../http/catalog';
 import { Refusal, reason, refuse, type Reason } from '../http/envelope';
 import { entity, scoped } from '../crud/engine';
 import type { CallContext } from '../crud/types';
@@ -63,10 +62,3 @@ export async function signOne(ctx: CallContext, entityName: string, refusals: Si
   if (!done.has(id)) throw new Refusal(await refusalFor(ctx, entityName, id, refusals.alreadySigned));
   return null;
 }
-
-/** The handling note as the API document states it, with the dialog's refusals for a missing or long one. */
-export const NOTE_SCHEMA = { type: ['string', 'null'], maxLength: NOTE_MAX, 'x-messages': { required: 'signOff.noteRequired', maxLength: reason('signOff.noteTooLong', { max: NOTE_MAX }) } };
-
-/** The body of a one-row sign-off: the row's id and the note. */
-export const signOneBody = (what: string, idRequired: PlainReasonCode, more: Record<string, unknown> = {}) =>
-  S.object({ fId: { ...S.id(what), 'x-messages': { required: idRequired } }, fHandleContent: NOTE_SCHEMA, ...more }, ['fId', 'fHandleContent']);

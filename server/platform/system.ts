@@ -5,15 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
-
-const DICTIONARY_ROW = S.object({ fId: { type: 'integer' }, fKey: S.string(), fValue: S.string(), fContent: S.string() });
 
 export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     call: 'system.dictionary',
-    body: S.object({ key: S.string(50, 'Room_Type, messagetype, file_status, work_type, user_audit_status, …') }),
-    data: S.array(DICTIONARY_ROW),
     handler: async ({ body }) => {
       const key = typeof body.key === 'string' ? body.key : '';
       return ctx.db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fValue', 'fContent']).where('fKey', '=', key).orderBy('fSort').orderBy('fId').execute();
@@ -25,8 +20,6 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
   registerCall(app, ctx, {
     call: 'system.initialization',
     permission: null,
-    body: S.object({}),
-    data: S.object({ serverTime: S.string(), timeZone: S.string(), languages: S.array(S.string()), dictionaries: { type: 'object', additionalProperties: S.array(DICTIONARY_ROW) } }),
     handler: async () => {
       const rows = await ctx.db.selectFrom('t_sys_dic').select(['fId', 'fKey', 'fValue', 'fContent']).orderBy('fKey').orderBy('fSort').orderBy('fId').execute();
       const dictionaries: Record<string, unknown[]> = {};

@@ -11,7 +11,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Answer } from '../http/route';
 import { registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
-import { S } from '../http/catalog';
 import { describeCall } from '../http/calls';
 import { Forbidden, NotFound, reason, refuse } from '../http/envelope';
 import type { User } from '../crud/types';
@@ -69,7 +68,6 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
   registerUpload(app, ctx, {
     call: 'upload.picture',
-    data: { type: 'string', description: 'the stored name, read back at /api/upload/{name}' },
     upload: { field: 'file', accept: 'jpg, jpeg, png', maxBytes: UPLOAD_LIMIT_BYTES },
     // Pictures belong to products, groups and users alike: any signed-in user may upload one.
     write: true,
@@ -87,7 +85,6 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: RouteContext, da
 
   registerUpload(app, ctx, {
     call: 'upload.firmware',
-    data: S.object({ fFileName: { type: 'string' }, fMd5Sign: { type: 'string' }, size: { type: 'integer' }, originalName: { type: 'string' } }),
     upload: { field: 'file', accept: 'bin, hex, img, fw, zip, gz, tar', maxBytes: UPLOAD_LIMIT_BYTES },
     write: true,
     handler: async ({ request, user }) => {

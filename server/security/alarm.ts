@@ -7,7 +7,6 @@
  * sees those and the alarms raised by the devices it owns (t_device.fUserId): the locks and access
  * controls it installed. Anyone without a jurisdiction sees none.
  */
-import { S, answers, takes } from '../http/catalog';
 import type { ExpressionBuilder } from 'kysely';
 import { answered, languageOfRequest, reason, refuse, textOf } from '../http/envelope';
 import { Answer } from '../http/route';
@@ -18,7 +17,7 @@ import { entity, scoped } from '../crud/engine';
 import { withinJurisdiction } from '../auth/jurisdiction';
 import { maskPhone } from '../../contract/personal';
 import { isPicture } from '../../contract/picture';
-import { NOTE_SCHEMA, handlingNote, refusalFor, signOne, signOneBody, signRows, type SignRefusals } from '../platform';
+import { handlingNote, refusalFor, signOne, signRows, type SignRefusals } from '../platform';
 import { BATCH_MAX } from '../../contract/signOff';
 
 type Row = Record<string, unknown>;
@@ -118,11 +117,3 @@ export async function alarmTypeCount(ctx: CallContext) {
   const count = new Map(rows.map((r) => [r.fAlarmType, Number(r.n)]));
   return SUMMARY_GROUPS.map((g) => ({ type: g.type, alarmTypes: g.alarmTypes, num: g.alarmTypes.reduce((s, t) => s + (count.get(t) ?? 0), 0) }));
 }
-
-answers(S.array(S.object({ type: { type: 'string' }, alarmTypes: S.array({ type: 'integer' }), num: { type: 'integer' } })), alarmTypeCount);
-answers(S.none(), signing);
-answers(S.object({ results: S.array(S.object({ fId: { type: 'integer' }, success: { type: 'boolean' }, message: { type: 'string' }, reason: { $ref: '#/components/schemas/Reason' } })), signed: { type: 'integer' }, failed: { type: 'integer' } }), signingBatch);
-
-takes(signOneBody('the alarm', ALARM_REFUSALS.idRequired, { fRemark: S.string(undefined, 'sent back by the dialog, not changed'), fPhotoUrl: S.string(undefined, 'stored when it is a picture (an uploaded name or an http(s) address, at most 500 characters); otherwise the stored photo stays') }), signing);
-takes(S.object({ ids: { type: 'array', items: { type: ['integer', 'string'] }, maxItems: BATCH_MAX, 'x-messages': { required: 'alarm.idsRequired', type: 'alarm.idsRequired', maxItems: reason('alarm.tooMany', { max: BATCH_MAX }) } }, fHandleContent: NOTE_SCHEMA }, ['ids', 'fHandleContent']), signingBatch);
-takes(S.object({}), alarmTypeCount);

@@ -1,4 +1,4 @@
 /** What the security domain lets the other domains use; nothing else of it is reached from outside. */
 export { scope as alarmScope } from './alarm';
 export { recordSecurityEvent, type AlarmEvent } from './alarmEvents';
-export { INTEL_BODY, PERSON_DETAIL, personDetail, profileInfo } from './intel';
+export { personDetail, profileInfo } from './intel';

@@ -15,7 +15,7 @@ import { refuse, wordsOf } from '../http/envelope';
 import { registerCall } from '../http/route';
 import type { DeclaredCallName } from '../../contract/generated/calls';
 import type { RouteContext } from '../http/context';
-import { S, type JsonSchema } from '../http/catalog';
+import { S } from '../http/catalog';
 import { formatRow } from '../crud/format';
 import { declareLogName, record, type LogName } from '../oplog';
 import { isAdmin, type Query, type Services, type User } from '../crud/types';
@@ -249,9 +249,6 @@ export const PROFILE = S.object({
   fId: { type: 'integer' }, userId: { type: 'integer' }, chineseName: text, idcard: text, phone: text, pic: text,
   gender: text, workUnit: text, workAddress: text, lastloginDate: text,
 });
-/** A phone's handle, as the graph's phone nodes are named: what the console sends back to name that phone. */
-const NODE = S.string(undefined, "the phone's handle (a graph node's id)");
-export const PERSON_DETAIL = { allOf: [PROFILE, S.object({ phonebook: S.array(S.object({ name: text, number: text, node: NODE })) })] };
 
 /**
  * The profile's phone and ID number leave the server masked (spec 001 §2.12); the console names the
@@ -548,50 +545,13 @@ async function relatedPeople(db: DB, phone: string, handles: PhoneHandles) {
   return { list, houses: g.houses };
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The calls
-
-/** What every lookup takes: its subject (a user, a phone or its handle, or an ID number), paging, and the graph's options. */
-export const INTEL_BODY = S.page(
-  { fUserId: S.id(), userId: S.id() },
-  {
-    id: S.id('the person'), fId: S.id(), fUserId: S.id(), userId: S.id(), phone: S.string(20), node: S.string(200, "a phone's handle, as a graph node's id or a related person's `node`"),
-    idcard: S.string(18), keyword: S.string(20, 'a phone or ID number'),
-    relations: S.ids('1 phone book, 2 co-residents, 3 housemates'), depth: S.number('graph depth'),
-  },
-);
-
-const INT = { type: ['integer', 'null'] };
-const NUM = { type: ['number', 'null'] };
-const HOUSE = S.nullable(S.object({ fHouseName: text, fStreetName: text, fAddress: text }));
-const LEASE = S.object({
-  fId: INT, fHouseId: INT, fRoomId: INT, fShortTerm: INT, fStartTime: text, fEndTime: text, fStatus: INT,
-  tRentalHouse: HOUSE, tRentalRoom: S.nullable(S.object({ fRoom: text })),
-});
-const LOCK = S.object({ fId: INT, fUserId: INT, fHouseId: INT, fLockTime: text, fLockType: INT, tRentalHouse: HOUSE });
-/** The houses the graph's start rents or rented. */
-const HOUSES = S.array(S.object({ houseId: INT, areaName: text, streetName: text, houseName: text, roomNum: text }));
-const GRAPH = S.object({
-  nodeList: S.array(S.object({ id: { type: 'string' }, nodetype: { type: 'string', enum: ['phone', 'person'] }, properties: { type: 'object', additionalProperties: {} } })),
-  relationshipList: S.array(S.object({ startNodeId: { type: 'string' }, endNodeId: { type: 'string' }, properties: { type: 'object', additionalProperties: {} } })),
-  houses: HOUSES,
-  center: S.string(undefined, "the start phone's handle"),
-  truncated: { type: 'boolean' },
-});
-const RELATED = S.object({
-  list: S.array(S.object({ name: text, number: text, node: NODE, userId: INT, tag: { type: 'string' }, direction: { type: 'string', enum: ['out', 'in', 'both'] } })),
-  houses: HOUSES,
-});
-
 export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
   const tz = ctx.timeZone;
   const handles = phoneHandles(ctx.tokens.deriveKey('intel/phone-handle/aes-256-gcm'), ctx.tokens.deriveKey('intel/phone-handle/iv'));
   handlesOfServer.set(app, handles);
-  const lookup = (name: DeclaredCallName, logname: string, data: JsonSchema, subject: (body: Body) => Subject, run: (body: Body, s: Subject, caller: User | null) => Promise<unknown>) =>
+  const lookup = (name: DeclaredCallName, logname: string, subject: (body: Body) => Subject, run: (body: Body, s: Subject, caller: User | null) => Promise<unknown>) =>
     registerCall(app, ctx, {
       call: name,
-      data,
-      body: INTEL_BODY,
       handler: async (call) => {
         let s: Subject = {};
         return logged(ctx, call, logname, () => s, async () => {
@@ -607,9 +567,9 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     });
 
   // The holographic search: one phone or ID number; answers the profile to open.
-  lookup('intel.search', 'intel.search', PROFILE, searchTerm, async (_body, s, caller) => profile(ctx, s, caller));
+  lookup('intel.search', 'intel.search', searchTerm, async (_body, s, caller) => profile(ctx, s, caller));
 
-  lookup('intel.leases', 'intel.leases', S.object({ shortTenant: S.array(LEASE), tenant: S.array(LEASE) }), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+  lookup('intel.leases', 'intel.leases', (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
       .selectFrom('t_tenant_house as t')
       .leftJoin('t_house_info as h', 'h.fHouseId', 't.fHouseId')
@@ -629,7 +589,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return { shortTenant: shaped.filter((l) => l.fShortTerm === 1), tenant: shaped.filter((l) => l.fShortTerm !== 1) };
   });
 
-  lookup('intel.locks', 'intel.locks', S.pageOf(LOCK), (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
+  lookup('intel.locks', 'intel.locks', (b) => ({ userId: requireUserId((b.condition ?? b) as Body, 'fUserId', 'userId') }), async (body, s) => {
     const c = (body.condition ?? {}) as Body;
     let q = ctx.db.selectFrom('t_lock_record as l').where('l.fUserId', '=', s.userId!);
     const since = str(c.startTime);
@@ -648,7 +608,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return pageAnswer(p, records);
   });
 
-  lookup('intel.locations', 'intel.locations', S.array(S.object({ fId: INT, fAddress: text, fLongitude: NUM, fLatitude: NUM, fCtime: text })), (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
+  lookup('intel.locations', 'intel.locations', (b) => ({ userId: requireUserId(b, 'fUserId', 'userId', 'id') }), async (_b, s) => {
     const rows = await ctx.db
       .selectFrom('t_location_record')
       .select(['fId', 'fAddress', 'fLongitude', 'fLatitude', 'fCtime'])
@@ -659,19 +619,19 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
     return rows.map((r) => formatRow(r, tz));
   });
 
-  lookup('intel.apps', 'intel.apps', S.array(S.object({ fId: INT, fAppName: text, fPackage: text })), (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
+  lookup('intel.apps', 'intel.apps', (b) => ({ userId: requireUserId(b, 'id', 'fUserId', 'userId') }), async (_b, s) =>
     ctx.db.selectFrom('t_user_app').select(['fId', 'fAppName', 'fPackage']).where('fUserId', '=', s.userId!).orderBy('fId').execute(),
   );
 
   // The people related to a phone (typed or a node's handle) or to a person (the profile, by user id).
-  lookup('intel.related', 'intel.related', RELATED, (b) => {
+  lookup('intel.related', 'intel.related', (b) => {
     const s = subjectOf(b, handles);
     if (!s.phone && !s.userId) throw refuse('intel.searchEmpty');
     return s;
   }, async (_b, s, caller) => relatedPeople(ctx.db, await startPhone(ctx.db, s, caller), handles));
 
   // The call-relation graph: {phone | idcard | node | userId, relations: [1,2,3], depth?}.
-  lookup('intel.graph', 'intel.graph', GRAPH, (b) => graphTerm(b, handles), async (body, s, caller) => {
+  lookup('intel.graph', 'intel.graph', (b) => graphTerm(b, handles), async (body, s, caller) => {
     const types = relationTypes(body.relations);
     const depth = Math.min(Math.max(Math.trunc(Number(body.depth)) || 1, 1), MAX_DEPTH);
     return sealGraph(await buildGraph(ctx.db, [await startPhone(ctx.db, s, caller)], types, depth), handles);
@@ -679,7 +639,7 @@ export function registerIntelRoutes(app: FastifyInstance, ctx: RouteContext) {
 
   // One phone node's neighbours, for the console to merge into the graph it shows: by the node's handle
   // (any number a phone book holds), or a typed phone.
-  lookup('intel.expand', 'intel.expand', GRAPH, (b) => {
+  lookup('intel.expand', 'intel.expand', (b) => {
     const node = openedNode(b, handles);
     if (node !== undefined) return { phone: node };
     const phone = str(b.phone);

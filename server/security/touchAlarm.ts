@@ -5,14 +5,13 @@
  * The caller's name, ID card and phone are matched on t_sys_user, which is not an entity of its own
  * (it holds password hashes), so the list resolves them to user ids first.
  */
-import { S, answers, takes } from '../http/catalog';
 import { sql } from 'kysely';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
 import { list } from '../crud/engine';
 import { maskPhone } from '../../contract/personal';
 import { rentingIn } from '../auth/jurisdiction';
-import { signOne, signOneBody } from '../platform';
+import { signOne } from '../platform';
 import { ALARM_REFUSALS } from './alarm';
 
 type Row = Record<string, unknown>;
@@ -68,6 +67,3 @@ export async function afterRead(rows: Row[], ctx: Services) {
 
 /** /biz/t-touch-alarm/updateStatus {fId, fHandleContent}: signed (1) by the caller, now, with the note; a signed alert stays signed. */
 export const updateStatus = (ctx: CallContext) => signOne(ctx, 'touchAlarm', ALARM_REFUSALS);
-
-answers(S.none(), updateStatus);
-takes(signOneBody('the alert', ALARM_REFUSALS.idRequired), updateStatus);

@@ -121,7 +121,7 @@ describe.each(backends)('OpenAPI document on %s', (backend) => {
       .filter(({ m, op }) => m === 'post' && !op.requestBody && !op.description.includes('See the description'));
     expect(noBody.map((o) => o.path)).toEqual([]);
     // Every JSON body says what it holds: no hand-written handler of a generated call is left undeclared
-    // (server/crud/routes.ts documents one as UNDECLARED_BODY until it declares its body with takes()).
+    // (server/crud/routes.ts documents one as UNDECLARED_BODY until its endpoint declares its body).
     const vague = Object.entries(all.paths as Record<string, Record<string, any>>)
       .flatMap(([path, item]) => Object.entries(item).map(([m, op]) => ({ path, m, schema: op.requestBody?.content?.['application/json']?.schema })))
       .filter(({ schema }) => schema && (!says(schema) || schema.description === UNDECLARED_BODY));
@@ -238,7 +238,7 @@ describe.each(backends)('OpenAPI document on %s', (backend) => {
     expect(r.body).toMatchObject({ code: 400, message: 'openId不能为空' });
     const wrongType = await s.call('/system/t-sys-dic/getdic', { key: { $ne: 1 } }, admin);
     expect(wrongType.body).toMatchObject({ code: 400, message: '请求格式错误：key' });
-    // A hand-written handler of a generated call is held to the body it declares with takes().
+    // A hand-written handler of a generated call is held to the body its endpoint declares.
     const refused: [string, unknown, string][] = [
       ['/biz/t-alarm/signing', { fHandleContent: '已处理' }, '报警编号不能为空'],
       ['/biz/t-alarm/signingBatch', { ids: Array.from({ length: 101 }, (_, i) => i + 1), fHandleContent: '已处理' }, '一次最多签收100条报警'],

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspace, edit, removeWorkspaces } from './workspace';
 import { loadModel, InvalidInputs, type Problem } from '../../generator/model';
-import { loadCalls, typeOf } from '../../generator/calls';
+import { emitCalls, loadCalls, typeOf } from '../../generator/calls';
 import { calls, declaredCalls } from '../../contract/generated/calls';
 import { resolveCall, describeCall, unregisteredCalls } from '../../server/http/calls';
 import type { ApiCatalog } from '../../server/http/catalog';
@@ -64,6 +64,36 @@ describe('call declarations', () => {
     );
     expect(typeOf({ type: ['string', 'null'] }, entities)).toBe('string | null');
     expect(typeOf({}, entities)).toBe('unknown');
+    // An answer's object is closed: the console reads what the declaration names.
+    expect(typeOf({ type: 'object', properties: { total: { type: 'integer' } } }, entities, false)).toBe('{ total?: number }');
+    expect(typeOf({ $ref: '#/components/schemas/device/properties/fName' }, entities)).toBe('T.Device["fName"]');
+    // Alternatives that only say which property is required are the object itself.
+    expect(typeOf({ type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['a'] }] }, entities, false)).toBe('{ a?: string }');
+  });
+
+  it('types an endpoint handler by its declared body and answer, with the file\'s $defs written in', () => {
+    const dir = workspace();
+    edit(dir, 'resources/alarm.resource.json', (d) => {
+      d.$defs = { ...d.$defs, note: { type: ['string', 'null'], maxLength: 20 } };
+      d.endpoints.signing.body = { type: 'object', properties: { fId: { type: 'integer' }, fHandleContent: { $ref: '#/$defs/note' } }, required: ['fId'] };
+      d.endpoints.signing.answer = { type: 'null' };
+      d.endpoints.alarmTypeCount.body = { $ref: '#/$defs/missing' };
+    });
+    const problems = problemsOf(dir);
+    expect(problems.find((p) => p.file === 'resources/alarm.resource.json')?.message).toMatch(/"#\/\$defs\/missing" is not defined/);
+    edit(dir, 'resources/alarm.resource.json', (d) => delete d.endpoints.alarmTypeCount.body);
+    const model = loadModel(dir);
+    expect(model.entities.find((e) => e.name === 'alarm')!.resource.endpoints.signing.body).toEqual({ type: 'object', properties: { fId: { type: 'integer' }, fHandleContent: { type: ['string', 'null'], maxLength: 20 } }, required: ['fId'] });
+    const types = emitCalls(dir, model)['adapters/generated/callTypes.ts'];
+    expect(types).toContain('"alarm.signing": { body: { fId: number; fHandleContent?: string | null; [key: string]: unknown }; answer: null };');
+    // A file's answer is the file, not unknown.
+    expect(types).toMatch(/"upload\.pictureFile": \{ body: \{ name: string \| number \}; answer: Download \};/);
+  });
+
+  it('refuses a body or answer on a standard action', () => {
+    const dir = workspace();
+    edit(dir, 'resources/alarm.resource.json', (d) => (d.endpoints.get.answer = { type: 'null' }));
+    expect(() => loadModel(dir)).toThrow(InvalidInputs);
   });
 });
 
@@ -75,6 +105,9 @@ describe('registering by name', () => {
     const def = resolveCall(catalog, { call: 'message.lists', handler });
     expect(def).toMatchObject({ path: calls['message.lists'].path, methods: ['GET', 'POST'], permission: null });
     expect(() => resolveCall([], { call: 'gateway.cards', permission: 'gateway:list', handler })).toThrow(/declared in resources\/calls/);
+    // The body and the answer are the declaration's too: the module may not give a second copy.
+    expect(() => resolveCall([], { call: 'gateway.cards', body: { type: 'object' }, handler })).toThrow(/"body" is declared in resources\/calls/);
+    expect(() => resolveCall([], { call: 'gateway.cards', data: { type: 'null' }, handler })).toThrow(/"data" is declared in resources\/calls/);
     expect(() => resolveCall(catalog, { call: 'message.lists', handler })).toThrow(/registered twice/);
     // A code the body decides is the module's, when the declaration gives none.
     expect(() => resolveCall([], { call: 'command.batch', handler })).toThrow(/no permission/);

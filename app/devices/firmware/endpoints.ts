@@ -1,5 +1,5 @@
 /** A firmware version as the list answers it. */
-export type FirmwareRow = Record<string, unknown> & { fId: number };
+export type FirmwareRow = Record<string, unknown> & { fId: number; fProductId?: number | null };
 
 /**
  * The upgrade records' calls (the firmwareUpdateDevice resource), and the push, which is not a resource

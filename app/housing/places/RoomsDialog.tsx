@@ -19,6 +19,8 @@ const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? r
 import { DataTable } from '../../components/DataTable';
 import { IconAction } from '../../components/IconAction';
 
+type Id = number | string | null;
+
 export interface RoomsDialogProps {
   place: Place | null;
   onClose: () => void;
@@ -71,8 +73,9 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
       } else if (!res.announced) notify(failureText(translate, 'places.roomDeleteFailed', res), { type: 'error' });
     });
 
+  // The picker's rows are the picker call's rows, whose ids the bind and unbind bodies take.
   const bind = async (room: Room, picked: Record<string, unknown>[]) => {
-    const res = await request(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })));
+    const res = await request(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId as Id, fDeviceId: d.fId as Id, fHomeId: room.fHomeId, fRoomId: room.fId })));
     if (res.ok) {
       notify(translate('places.bound'), { type: 'success' });
       changed();
@@ -80,7 +83,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
     return res.ok;
   };
   const unbind = async (picked: Record<string, unknown>[]) => {
-    const res = await request(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })));
+    const res = await request(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId as Id, fHomeId: l.fHomeId as Id, fDeviceId: l.fDeviceId as Id, fRoomId: null })));
     if (res.ok) {
       notify(translate('places.unbound'), { type: 'success' });
       changed();
