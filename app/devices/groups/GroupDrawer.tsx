@@ -4,7 +4,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import AddLinkIcon from '@mui/icons-material/AddLink';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCan } from '../../auth/useCan';
+import { useCans } from '../../auth/useCan';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { OnlineChip, type DeviceRow } from '../cells';
 import { DeviceDrawer } from '../DeviceDrawer';
@@ -27,8 +27,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
   const translate = useTranslate();
   const request = useRequest();
   const notify = useNotify();
-  const canBind = useCan(GROUP_CODES.bind);
-  const canUnbind = useCan(GROUP_CODES.unbind);
+  const { bind: canBind, unbind: canUnbind } = useCans(GROUP_CODES);
   const { ask, dialog } = useConfirm();
   const [page, setPage] = useState(0);
   const [data, setData] = useState<{ records: Link[]; total: number }>({ records: [], total: 0 });
