@@ -3,10 +3,7 @@
  * administrator sees the whole tree; there is no per-user scope.
  */
 import { S, answers, takes } from '../http/catalog';
-import type { CallContext } from '../crud/types';
-import { buildTree, checkParent, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
-
-type Row = Record<string, unknown>;
+import { treeCalls, type CodeTree } from './codeTree';
 
 const TREE: CodeTree = {
   table: 't_department_info',
@@ -23,13 +20,7 @@ const TREE: CodeTree = {
   },
 };
 
-export const beforeSave = (values: Row, ctx: CallContext, existing?: Row) => checkParent(values, ctx, TREE, existing);
-
-export const treeList = async (ctx: CallContext) => buildTree(await rowsOf(ctx, TREE), TREE);
-
-export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'department:edit');
-
-export const removeDepartment = (ctx: CallContext) => removeNode(ctx, TREE);
+export const { beforeSave, treeList, addOrEdit, remove: removeDepartment } = treeCalls(TREE, 'department:edit');
 
 answers(S.none(), removeDepartment);
 takes(S.object({ fDepartmentId: S.id('the department number'), fId: S.id('the row, when no number is given') }), removeDepartment);
