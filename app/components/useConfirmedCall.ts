@@ -13,21 +13,30 @@ export interface ConfirmedCallWords {
 }
 
 /**
- * A call the user confirms first (a delete, a status change): asked with `question`, then made, its
- * outcome worded as a success or an error. A failure the shell has announced (an expired login, a missing
- * permission, a server fault) is not worded again. Render `dialog` where the question shows.
+ * An action whose outcome is worded as a success or an error; it answers whether it succeeded. A
+ * failure the shell has announced (an expired login, a missing permission, a server fault) is not
+ * worded again.
  */
-export function useConfirmedCall() {
+export function useWordedCall() {
   const request = useRequest();
   const notify = useNotify();
+  return async <N extends CallName>(name: N, body: CallBody<N>, { done, failed, after }: ConfirmedCallWords) => {
+    const outcome = await request(name, body);
+    if (outcome.ok) {
+      notify(done(outcome), { type: 'success' });
+      after?.();
+    } else if (!outcome.announced) notify(failed(outcome), { type: 'error' });
+    return outcome.ok;
+  };
+}
+
+/**
+ * A worded call the user confirms first (a delete, a status change): asked with `question`, then made.
+ * `call`: the same without the question. Render `dialog` where the question shows.
+ */
+export function useConfirmedCall() {
+  const call = useWordedCall();
   const { ask, dialog } = useConfirm();
-  const confirmCall = <N extends CallName>(question: string, name: N, body: CallBody<N>, { done, failed, after }: ConfirmedCallWords) =>
-    ask(question, async () => {
-      const outcome = await request(name, body);
-      if (outcome.ok) {
-        notify(done(outcome), { type: 'success' });
-        after?.();
-      } else if (!outcome.announced) notify(failed(outcome), { type: 'error' });
-    });
-  return { confirmCall, dialog };
+  const confirmCall = <N extends CallName>(question: string, name: N, body: CallBody<N>, words: ConfirmedCallWords) => ask(question, () => call(name, body, words));
+  return { confirmCall, call, dialog };
 }

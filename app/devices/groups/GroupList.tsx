@@ -74,7 +74,11 @@ export function GroupList(_props: { config: ResourceConfig }) {
 
   return (
     <PageColumn testId="group-page" allowed={canList}>
-      <SearchBar form onQuery={search.query} onReset={search.reset} testIds={{ query: 'group-search', reset: 'group-reset' }} sx={{ gap: 1.5 }}
+      <SearchBar
+        form
+        onQuery={search.query}
+        onReset={search.reset}
+        testIds={{ query: 'group-search', reset: 'group-reset' }}
         actions={
           <>
             <Button size="small" onClick={() => setCollapsed(new Set())}>{translate('groups.expandAll')}</Button>
@@ -82,6 +86,7 @@ export function GroupList(_props: { config: ResourceConfig }) {
             {canAdd && <AddButton onClick={() => setEditing({ fParentId: 0 })} testId="group-add" />}
           </>
         }
+        sx={{ gap: 1.5 }}
       >
         <SearchText label={translate('groups.name')} placeholder={translate('groups.namePlaceholder')} value={draft} onChange={setDraft} testId="group-search-name" />
       </SearchBar>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@mui/material';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
 import { useTranslate } from 'react-admin';
@@ -10,9 +10,9 @@ import { SearchBar, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
 import { FormDialog, type Row } from '../../components/FormDialog';
 import { useIsAdmin } from '../../components/lookups';
-import { useRequest } from '../../components/calls';
+import { usePagedCall } from '../../components/usePagedCall';
 import type { ResourceConfig } from '../../resources/types';
-import { PAGE_SIZE, PLACE_CODES, PLACE_CALLS, failureText, type Page, type Place } from './api';
+import { PAGE_SIZE, PLACE_CODES, PLACE_CALLS, failureText, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
 import { DistrictInput } from './DistrictInput';
 
@@ -25,45 +25,39 @@ import { IconAction } from '../../components/IconAction';
 /** Place page (spec 002 §9): search by name, 10 a page, with rooms, edit and delete per place. */
 export function PlaceList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const request = useRequest();
   const isAdmin = useIsAdmin();
   const { list: canList, add: canAdd, edit: canEdit, del: canDelete } = useCans(PLACE_CODES);
   const { confirmCall, dialog } = useConfirmedCall();
   const { draft, setDraft, applied: name, page, setPage, ...search } = useSearch('', { first: 0 });
-  const [data, setData] = useState<Page<Place>>({ records: [], total: 0 });
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Place | null | undefined>(undefined);
   const [rooms, setRooms] = useState<Place | null>(null);
 
-  const load = useCallback(async () => {
-    if (!canList) return;
-    setLoading(true);
-    const res = await request<Page<Place>>(PLACE_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } });
-    setLoading(false);
-    if (res.ok && res.data) setData(res.data);
-  }, [canList, page, name]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // A failed ask keeps the places shown.
+  const places = usePagedCall<Place>(PLACE_CALLS.list, canList ? { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } } : null, { keep: true });
 
   const remove = (p: Place) =>
     confirmCall(translate('places.confirmDelete'), PLACE_CALLS.delete, { fId: p.fId }, {
       done: () => translate('resources.place.notifications.delete'),
       failed: (res) => failureText(translate, 'places.deleteFailed', res),
-      after: () => void load(),
+      after: places.reload,
     });
 
   return (
     <PageColumn testId="place-page" allowed={canList}>
-      <SearchBar form onQuery={search.query} onReset={search.reset} testIds={{ query: 'place-search', reset: 'place-reset' }} sx={{ gap: 1.5 }}
+      <SearchBar
+        form
+        onQuery={search.query}
+        onReset={search.reset}
+        testIds={{ query: 'place-search', reset: 'place-reset' }}
         actions={canAdd && <AddButton onClick={() => setEditing(null)} testId="place-add" />}
+        sx={{ gap: 1.5 }}
       >
         <SearchText label={translate('places.name')} placeholder={translate('places.namePlaceholder')} value={draft} onChange={setDraft} testId="place-search-name" />
       </SearchBar>
       <DataTable
-        rows={data.records}
-        rowKey={(p) => p.fId}
-        loading={loading} progressBar framed empty={translate('places.empty')}
+        {...places.table}
+        framed
+        empty={translate('places.empty')}
         tableProps={{ 'data-testid': 'place-table' }}
         rowProps={(p) => ({ 'data-testid': 'place-row', 'data-id': p.fId })}
         columns={[
@@ -82,20 +76,20 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
             </>
           )),
         ]}
-        pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
+        pager={{ count: places.data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
       />
       <FormDialog
         config={config}
         open={editing !== undefined}
         record={(editing ?? null) as Row | null}
         onClose={() => setEditing(undefined)}
-        onSaved={() => void load()}
+        onSaved={places.reload}
         failureKey="places.saveFailed"
         maxWidth="sm"
         inputs={DISTRICT_INPUTS}
         extraKeys={DISTRICT_KEYS}
       />
-      <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={() => void load()} />
+      <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={places.reload} />
       {dialog}
     </PageColumn>
   );
