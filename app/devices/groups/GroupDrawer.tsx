@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Drawer, IconButton, Link, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { Box, Button, Link, Typography } from '@mui/material';
 import AddLinkIcon from '@mui/icons-material/AddLink';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { useNotify, useTranslate } from 'react-admin';
@@ -15,6 +14,7 @@ import { resources } from '../../generated/resources';
 import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_CALLS, type Group } from './api';
 import { DataTable } from '../../components/DataTable';
 import { TitleRow } from '../../components/TitledSection';
+import { DetailDrawer } from '../../components/DetailDrawer';
 
 interface Link {
   fId: number;
@@ -70,17 +70,9 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
     });
 
   return (
-    <Drawer anchor="right" open={group !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 760 } } } }}>
-      {group && (
-        <Box data-testid="group-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-            <Typography variant="h6" sx={{ flex: 1 }} noWrap>
-              {translate('groups.viewTitle')} · {group.fName}
-            </Typography>
-            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="group-drawer-close">
-              <CloseIcon />
-            </IconButton>
-          </Box>
+    <DetailDrawer record={group} onClose={onClose} width={760} testId="group-drawer" closeTestId="group-drawer-close" title={(g) => `${translate('groups.viewTitle')} · ${g.fName}`}>
+      {(group) => (
+        <>
           <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5, overflow: 'auto', flex: 1 }}>
             {group.fRemork && (
               <Typography variant="body2" color="text.secondary">
@@ -143,8 +135,8 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
           />
           {deviceConfig && <DeviceDrawer config={deviceConfig} row={device} onClose={() => setDevice(null)} />}
           {dialog}
-        </Box>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }
