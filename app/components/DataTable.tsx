@@ -175,6 +175,9 @@ export function DataTable<R>({ rows, columns, rowKey, rowProps, selection, detai
   return framed ? <Paper variant="outlined">{table}</Paper> : table;
 }
 
+/** The row buttons' column: `header` (操作) over the buttons, kept on one line at the right end. */
+export const actionsColumn = <R,>(header: ReactNode, cell: (row: R) => ReactNode): DataColumn<R> => ({ key: 'actions', header, align: 'right', cellSx: { whiteSpace: 'nowrap' }, cell });
+
 /**
  * The pager of a list whose pages count from 1 (react-admin's, the card grid's): the table's pager counts
  * from 0. A new page size starts again at the first page.

@@ -9,6 +9,7 @@ import { DateTimeInput as SharedDateTimeInput } from './DateTimeInput';
 import { ImageUpload } from './ImageUpload';
 import { JurisdictionPicker, areaPath, idPath } from './JurisdictionPicker';
 import { useAgents, useAllProducts, useDictionary, useEntityOptions, type Option } from './lookups';
+import { optionItems } from './optionItems';
 
 export type { FieldInputProps };
 
@@ -119,11 +120,7 @@ export function OptionSelect({
           <em>{translate('common.pleaseSelect')}</em>
         </MenuItem>
       )}
-      {options.map((o) => (
-        <MenuItem key={String(o.value)} value={String(o.value)}>
-          {o.label}
-        </MenuItem>
-      ))}
+      {optionItems(options)}
     </TextField>
   );
 }
@@ -188,12 +185,7 @@ function RefMultiInput({ field, value, onChange, disabled, error }: FieldInputPr
         },
       }}
     >
-      {options.map((o) => (
-        <MenuItem key={String(o.value)} value={String(o.value)}>
-          <Checkbox size="small" checked={chosen.includes(String(o.value))} sx={{ p: 0.5, mr: 1 }} />
-          {o.label}
-        </MenuItem>
-      ))}
+      {optionItems(options, { chosen, pad: 0.5 })}
     </TextField>
   );
 }

@@ -1,4 +1,4 @@
-import { IconButton, Tooltip } from '@mui/material';
+import { Button, IconButton, Tooltip } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useTranslate } from 'react-admin';
@@ -18,5 +18,15 @@ export function IconAction({ kind, onClick, testId }: { kind: keyof typeof KINDS
         <Icon fontSize="small" />
       </IconButton>
     </Tooltip>
+  );
+}
+
+/** The row's view, edit or delete button in words (the cards, the lists whose buttons are words); delete in red. */
+export function TextAction({ kind, onClick, testId }: { kind: 'view' | 'edit' | 'delete'; onClick: () => void; testId: string }) {
+  const translate = useTranslate();
+  return (
+    <Button size="small" color={kind === 'delete' ? 'error' : 'primary'} onClick={onClick} data-testid={testId}>
+      {translate(`common.${kind}`)}
+    </Button>
   );
 }

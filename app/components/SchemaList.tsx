@@ -1,6 +1,6 @@
 import { DateTimeInput } from './DateTimeInput';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Box, Button, Checkbox, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, MenuItem, Switch, TextField, type SxProps, type Theme } from '@mui/material';
+import { Box, Button, FormControl, FormControlLabel, FormLabel, IconButton, Radio, RadioGroup, MenuItem, Switch, TextField, type SxProps, type Theme } from '@mui/material';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
@@ -17,11 +17,13 @@ import { FormDialog, type FormDialogProps, type Row } from './FormDialog';
 import { DataTable, pagerFromOne } from './DataTable';
 import { useResourcePage } from './useResourcePage';
 import { useToggleSet } from './useToggleSet';
+import { optionItems } from './optionItems';
 import { useSearch } from './useSearch';
 import { SearchBar, SearchText } from './SearchBar';
 import { AddButton } from './AddButton';
 import { useLinkTargets } from './linkTargets';
 import { JurisdictionPicker, type JurisdictionKind, type JurisdictionLevel, type JurisdictionValue } from './JurisdictionPicker';
+import { TextAction } from './IconAction';
 
 
 /** Cells a little narrower than MUI's small ones, so a list of a dozen columns fits beside the menu in any language. */
@@ -96,12 +98,7 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
         slotProps={{ select: { multiple: true, renderValue: (v) => options.filter((o) => (v as string[]).includes(String(o.value))).map((o) => o.label).join(translate('common.listSeparator')) } }}
         data-testid={`filter-${filter.key}`}
       >
-        {options.map((o) => (
-          <MenuItem key={String(o.value)} value={String(o.value)}>
-            <Checkbox size="small" checked={chosen.includes(String(o.value))} sx={{ p: 0, mr: 1 }} />
-            {o.label}
-          </MenuItem>
-        ))}
+        {optionItems(options, { chosen, pad: 0 })}
       </TextField>
     );
   }
@@ -121,11 +118,7 @@ function FilterInput({ entity, filter, field, value, onChange, onEnter, allowed 
     return (
       <TextField select size="small" label={label} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} sx={{ minWidth: 160 }} data-testid={`filter-${filter.key}`}>
         <MenuItem value="">{translate('common.all')}</MenuItem>
-        {options.map((o) => (
-          <MenuItem key={String(o.value)} value={String(o.value)}>
-            {o.label}
-          </MenuItem>
-        ))}
+        {optionItems(options)}
       </TextField>
     );
   }
@@ -286,6 +279,11 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
   const [perPage, setPerPage] = useState(config.list.pageSize);
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const [viewing, setViewing] = useState(false);
+  /** The form for a new row (null) or a row, to edit or only to view. */
+  const openForm = (row: Row | null, view: boolean) => {
+    setViewing(view);
+    setEditing(row);
+  };
   const switches = new Map((config.list.switches ?? []).map((w) => [w.field, w]));
   const [expanded, toggle] = useToggleSet<unknown>();
   const tree = config.list.tree;
@@ -386,15 +384,7 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
           <>
             {selection?.toolbar([...chosen.values()], clearChosen)}
             {typeof toolbar === 'function' ? toolbar(filter) : toolbar}
-            {canAdd && (
-              <AddButton
-                onClick={() => {
-                  setViewing(false);
-                  setEditing(null);
-                }}
-                testId="list-add"
-              />
-            )}
+            {canAdd && <AddButton onClick={() => openForm(null, false)} testId="list-add" />}
           </>
         }
         sx={{ mb: 2 }}
@@ -509,36 +499,10 @@ export function SchemaList({ config, rowActions, toolbar, form, fixedFilter, cel
                   cellSx: { '& .MuiButton-root': { whiteSpace: 'nowrap' }, ...ACTIONS_SX },
                   cell: ({ row }: TreeLine) => (
                     <>
-                      {canView && (
-                        <Button
-                          size="small"
-                          onClick={() => {
-                            setViewing(true);
-                            setEditing(row);
-                          }}
-                          data-testid="list-view"
-                        >
-                          {translate('common.view')}
-                        </Button>
-                      )}
+                      {canView && <TextAction kind="view" onClick={() => openForm(row, true)} testId="list-view" />}
                       {rowActions?.(row)}
-                      {canEdit && (
-                        <Button
-                          size="small"
-                          onClick={() => {
-                            setViewing(false);
-                            setEditing(row);
-                          }}
-                          data-testid="list-edit"
-                        >
-                          {translate('common.edit')}
-                        </Button>
-                      )}
-                      {canDelete && (!deletable || deletable(row)) && (
-                        <Button size="small" color="error" onClick={() => remove(row)} data-testid="list-delete">
-                          {translate('common.delete')}
-                        </Button>
-                      )}
+                      {canEdit && <TextAction kind="edit" onClick={() => openForm(row, false)} testId="list-edit" />}
+                      {canDelete && (!deletable || deletable(row)) && <TextAction kind="delete" onClick={() => remove(row)} testId="list-delete" />}
                     </>
                   ),
                 },

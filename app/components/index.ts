@@ -1,6 +1,8 @@
 export { FormDialog, type FormDialogProps, type Row } from './FormDialog';
 export { FieldInput, OptionSelect, useEnumOptions } from './FieldInput';
 export { ConfirmDialog, useConfirm } from './ConfirmDialog';
+export { useConfirmedCall, useWordedCall, type ConfirmedCallWords } from './useConfirmedCall';
+export { usePagedCall, type RecordsPage } from './usePagedCall';
 export { DialogFooter, type DialogFooterProps } from './DialogFooter';
 export { FormGrid } from './FormGrid';
 export { PromptDialog, type PromptDialogProps } from './PromptDialog';

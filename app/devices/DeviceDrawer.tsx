@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import { Box, Drawer, IconButton, LinearProgress, Tab, Tabs, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { Box, LinearProgress, Tab, Tabs } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { DetailDrawer } from '../components/DetailDrawer';
 import { DetailFields } from '../components/FieldValue';
 import { useCallQuery } from '../components/calls';
 import type { ResourceConfig } from '../resources/types';
@@ -83,19 +83,21 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
 
   if (!opened) return null;
   return (
-    <Drawer anchor="right" open={row !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: DEVICE_DRAWER_WIDTH } } } }}>
-      {device && (
-        <Box data-testid="device-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider', gap: 1 }}>
-            <Typography variant="h6" sx={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-              {translate('device.detail')} · {String(device.fName || device.fNumber || '')}
-            </Typography>
-            <OnlineChip value={device.tOnline} status={device.fStatus} />
-            <DeviceAlarmChip deviceId={device.fId} />
-            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
-              <CloseIcon />
-            </IconButton>
-          </Box>
+    <DetailDrawer
+      record={device}
+      onClose={onClose}
+      width={DEVICE_DRAWER_WIDTH}
+      testId="device-drawer"
+      title={(d) => `${translate('device.detail')} · ${String(d.fName || d.fNumber || '')}`}
+      extra={(d) => (
+        <>
+          <OnlineChip value={d.tOnline} status={d.fStatus} />
+          <DeviceAlarmChip deviceId={d.fId} />
+        </>
+      )}
+    >
+      {(device) => (
+        <>
           <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
           <Tabs value={current?.key ?? false} onChange={(_e, v: string) => setTab(v)} variant="scrollable" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
             {tabs.map((t) => (
@@ -103,9 +105,9 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
             ))}
           </Tabs>
           <Box sx={{ p: 2, overflow: 'auto', flex: 1 }}>{current && <current.component device={device} config={config} reload={reload} />}</Box>
-        </Box>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }
 

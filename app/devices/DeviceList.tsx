@@ -2,19 +2,18 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Checkbox, FormControlLabel, Paper, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
-import { useLocation, useNotify, useParams, usePermissions, useRefresh, useTranslate } from 'react-admin';
-import { ApiError } from '../../adapters/http';
-import { useCan } from '../auth/useCan';
+import { useLocation, useParams, usePermissions, useRefresh, useTranslate } from 'react-admin';
+import { useCans } from '../auth/useCan';
 import { conditionKey, permissionOf } from '../components/api';
 import { CardGrid } from '../components/CardGrid';
-import { useConfirm } from '../components/ConfirmDialog';
+import { useConfirmedCall } from '../components/useConfirmedCall';
 import { FormDialog } from '../components/FormDialog';
 import { useAllProducts } from '../components/lookups';
 import { AddButton } from '../components/AddButton';
 import { SearchBar } from '../components/SearchBar';
 import { useSearch } from '../components/useSearch';
 import { useResourcePage } from '../components/useResourcePage';
-import { useApi, useCallQuery } from '../components/calls';
+import { useApi, useCallQuery, type Outcome } from '../components/calls';
 import type { FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
 import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey, type DeviceTotals } from './DeviceCounters';
@@ -44,18 +43,19 @@ type View = 'table' | 'cards';
  */
 export function DeviceList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const notify = useNotify();
   const refresh = useRefresh();
-  const confirm = useConfirm();
+  const { confirmCall, dialog } = useConfirmedCall();
   const location = useLocation();
   const params = useParams<{ deviceNumber?: string }>();
   const api = useApi();
 
-  const canAdd = useCan(permissionOf(config, 'save', 'device:add', 'create'));
-  const canEdit = useCan(permissionOf(config, 'save', 'device:edit', 'update'));
-  const canStatus = useCan(permissionOf(config, 'able', 'device:status'));
-  const canDelete = useCan(permissionOf(config, 'delete', 'device:del'));
-  const canControl = useCan('device:control');
+  const can = useCans({
+    add: permissionOf(config, 'save', 'device:add', 'create'),
+    edit: permissionOf(config, 'save', 'device:edit', 'update'),
+    status: permissionOf(config, 'able', 'device:status'),
+    del: permissionOf(config, 'delete', 'device:del'),
+    control: 'device:control',
+  });
   const batchCodes = BATCH_COMMANDS.map((b) => b.code);
   const { permissions } = usePermissions<string[]>();
   const canBatch = Array.isArray(permissions) && batchCodes.some((c) => permissions.includes(c));
@@ -157,43 +157,33 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
     setCounter('all');
   };
 
-  const failed = (error: unknown) => {
-    if (error instanceof ApiError && error.status !== 200) return;
-    notify(translate('device.operationFailed', { message: error instanceof Error ? error.message : String(error) }), { type: 'error' });
-  };
+  const failed = ({ message }: Outcome<unknown>) => translate('device.operationFailed', { message });
   const toggle = (row: DeviceRow) => {
     const activate = Number(row.fStatus) !== 1;
-    confirm.ask(translate(activate ? 'device.confirmActivate' : 'device.confirmDeregister'), async () => {
-      try {
-        await api.call(activate ? 'device.able' : 'device.disable', { fId: row.fId });
-        const key = activate ? 'able' : 'disable';
-        const own = activate ? 'device.activateSuccess' : 'device.deregisterSuccess';
-        notify(translate(config.notifications?.[key] ?? own, { _: translate(own) }), { type: 'success' });
-        reloadAll();
-      } catch (error) {
-        failed(error);
-      }
+    const own = activate ? 'device.activateSuccess' : 'device.deregisterSuccess';
+    confirmCall(translate(activate ? 'device.confirmActivate' : 'device.confirmDeregister'), activate ? 'device.able' : 'device.disable', { fId: row.fId }, {
+      done: () => translate(config.notifications?.[activate ? 'able' : 'disable'] ?? own, { _: translate(own) }),
+      failed,
+      after: reloadAll,
     });
   };
-  const remove = (row: DeviceRow) => {
-    confirm.ask(translate('device.confirmDelete'), async () => {
-      try {
-        await api.call('device.delete', { fId: row.fId });
-        notify(translate(config.notifications?.delete ?? 'device.deleteSuccess', { _: translate('device.deleteSuccess') }), { type: 'success' });
+  const remove = (row: DeviceRow) =>
+    confirmCall(translate('device.confirmDelete'), 'device.delete', { fId: row.fId }, {
+      done: () => translate(config.notifications?.delete ?? 'device.deleteSuccess', { _: translate('device.deleteSuccess') }),
+      failed,
+      after: () => {
+        // The last row of a later page is gone: its page goes with it.
         if (rows.length === 1 && page > 1) setPage(page - 1);
         reloadAll();
-      } catch (error) {
-        failed(error);
-      }
+      },
     });
-  };
 
   const toggleUse = useDeviceUse(reloadAll);
   const actions: DeviceActions = {
-    onView: canEdit ? undefined : setViewing,
-    onEdit: canEdit ? setEditing : undefined,
-    onToggle: canStatus ? toggle : undefined,
-    onDelete: canDelete ? remove : undefined,
+    onView: can.edit ? undefined : setViewing,
+    onEdit: can.edit ? setEditing : undefined,
+    onToggle: can.status ? toggle : undefined,
+    onDelete: can.del ? remove : undefined,
     onUse: toggleUse,
   };
 
@@ -247,7 +237,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
               </Tooltip>
             </ToggleButtonGroup>
             <BulkToolbar condition={filter} selected={selected} onImported={reloadAll} />
-            {canAdd && <AddButton onClick={() => setEditing(null)} label={translate('device.add')} testId="device-add" />}
+            {can.add && <AddButton onClick={() => setEditing(null)} label={translate('device.add')} testId="device-add" />}
           </>
         }
         sx={{ mb: 2 }}
@@ -271,7 +261,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
       )}
       {view === 'table' ? (
         <DeviceTable
-          switchCell={canControl ? (row) => <SwitchToggle row={row} onChanged={reloadAll} /> : undefined}
+          switchCell={can.control ? (row) => <SwitchToggle row={row} onChanged={reloadAll} /> : undefined}
           selected={canBatch ? selected : undefined}
           onSelect={canBatch ? setSelected : undefined}
           config={config}
@@ -301,7 +291,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
         failureKey="device.saveFailed"
       />
       <DeviceDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
-      {confirm.dialog}
+      {dialog}
     </Box>
   );
 }

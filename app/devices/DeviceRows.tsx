@@ -6,6 +6,7 @@ import { ActivationChip, DeviceCell, OnlineChip, columnLabel, type DeviceRow } f
 import { DeviceAlarmChip } from './live/DeviceAlarms';
 import { deviceType } from './DeviceDrawer';
 import { DataTable, pagerFromOne } from '../components/DataTable';
+import { TextAction } from '../components/IconAction';
 
 export interface DeviceActions {
   /** Opens the detail drawer; offered only to users who cannot edit. */
@@ -28,16 +29,8 @@ function ActionButtons({ row, actions }: { row: DeviceRow; actions: DeviceAction
   if (!managed(row)) return null;
   return (
     <>
-      {actions.onView && (
-        <Button size="small" onClick={() => actions.onView?.(row)} data-testid="device-view">
-          {translate('common.view')}
-        </Button>
-      )}
-      {actions.onEdit && (
-        <Button size="small" onClick={() => actions.onEdit?.(row)} data-testid="device-edit">
-          {translate('common.edit')}
-        </Button>
-      )}
+      {actions.onView && <TextAction kind="view" onClick={() => actions.onView?.(row)} testId="device-view" />}
+      {actions.onEdit && <TextAction kind="edit" onClick={() => actions.onEdit?.(row)} testId="device-edit" />}
       {actions.onToggle && (
         <Button
           size="small"
@@ -48,11 +41,7 @@ function ActionButtons({ row, actions }: { row: DeviceRow; actions: DeviceAction
           {translate(active ? 'device.deregister' : 'device.activate')}
         </Button>
       )}
-      {actions.onDelete && (
-        <Button size="small" color="error" onClick={() => actions.onDelete?.(row)} data-testid="device-delete">
-          {translate('common.delete')}
-        </Button>
-      )}
+      {actions.onDelete && <TextAction kind="delete" onClick={() => actions.onDelete?.(row)} testId="device-delete" />}
       {actions.onUse && Number(row.canUse) === 1 && (
         <Button size="small" color={Number(row.isUse) === 1 ? 'warning' : 'primary'} onClick={() => actions.onUse?.(row)} data-testid={Number(row.isUse) === 1 ? 'device-remove-use' : 'device-use'}>
           {translate(Number(row.isUse) === 1 ? 'deviceBulk.remove' : 'deviceBulk.use')}

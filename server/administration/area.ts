@@ -5,9 +5,7 @@
 import { refuse } from '../http/envelope';
 import { present } from '../crud/engine';
 import type { CallContext } from '../crud/types';
-import { buildTree, checkParent, codeOf, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
-
-type Row = Record<string, unknown>;
+import { codeOf, treeCalls, type CodeTree } from './codeTree';
 
 const TREE: CodeTree = {
   table: 't_area_info',
@@ -24,9 +22,7 @@ const TREE: CodeTree = {
   },
 };
 
-export const beforeSave = (values: Row, ctx: CallContext, existing?: Row) => checkParent(values, ctx, TREE, existing);
-
-export const treeList = async (ctx: CallContext) => buildTree(await rowsOf(ctx, TREE), TREE);
+export const { beforeSave, treeList, addOrEdit, remove: removeArea } = treeCalls(TREE, 'area:edit');
 
 /** The areas directly below fAreaId (0 or absent: the top level). */
 export async function childrenList(ctx: CallContext) {
@@ -35,7 +31,3 @@ export async function childrenList(ctx: CallContext) {
   const rows = await ctx.db.selectFrom(TREE.table).selectAll().where(TREE.parent, '=', code).orderBy(TREE.code).execute();
   return present(ctx, ctx.entity, rows);
 }
-
-export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'area:edit');
-
-export const removeArea = (ctx: CallContext) => removeNode(ctx, TREE);

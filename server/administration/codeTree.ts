@@ -114,3 +114,17 @@ export async function removeNode(ctx: CallContext, t: CodeTree) {
   await ctx.db.deleteFrom(t.table).where('fId', '=', row.fId as number).execute();
   return null;
 }
+
+/**
+ * The calls of one tree, for its module to export under the names its resource gives them: the parent
+ * check before a save, the whole tree, the upsert by number (`updateCode`: the permission an existing
+ * number's save needs) and the delete. The refusals stay the module's own, in its CodeTree.
+ */
+export function treeCalls(t: CodeTree, updateCode: string) {
+  return {
+    beforeSave: (values: Row, ctx: CallContext, existing?: Row) => checkParent(values, ctx, t, existing),
+    treeList: async (ctx: CallContext) => buildTree(await rowsOf(ctx, t), t),
+    addOrEdit: (ctx: CallContext) => upsert(ctx, t, updateCode),
+    remove: (ctx: CallContext) => removeNode(ctx, t),
+  };
+}

@@ -2,10 +2,7 @@
  * Departments (spec 002 §3, §5, §7): a tree keyed by the department number the user gives. Every
  * administrator sees the whole tree; there is no per-user scope.
  */
-import type { CallContext } from '../crud/types';
-import { buildTree, checkParent, removeNode, rowsOf, upsert, type CodeTree } from './codeTree';
-
-type Row = Record<string, unknown>;
+import { treeCalls, type CodeTree } from './codeTree';
 
 const TREE: CodeTree = {
   table: 't_department_info',
@@ -22,10 +19,4 @@ const TREE: CodeTree = {
   },
 };
 
-export const beforeSave = (values: Row, ctx: CallContext, existing?: Row) => checkParent(values, ctx, TREE, existing);
-
-export const treeList = async (ctx: CallContext) => buildTree(await rowsOf(ctx, TREE), TREE);
-
-export const addOrEdit = (ctx: CallContext) => upsert(ctx, TREE, 'department:edit');
-
-export const removeDepartment = (ctx: CallContext) => removeNode(ctx, TREE);
+export const { beforeSave, treeList, addOrEdit, remove: removeDepartment } = treeCalls(TREE, 'department:edit');

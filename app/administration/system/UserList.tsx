@@ -11,11 +11,10 @@ import CloseIcon from '@mui/icons-material/Close';
 import DownloadIcon from '@mui/icons-material/Download';
 import InfoIcon from '@mui/icons-material/Info';
 import LockResetIcon from '@mui/icons-material/LockReset';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError, envelopeText } from '../../../adapters/http';
+import { useRefresh, useTranslate } from 'react-admin';
 import type { CallName } from '../../../adapters/dataProvider';
-import { useCan } from '../../auth/useCan';
-import { DetailFields, UserAssetsTab, imageUrl, useConfirm } from '../../components';
+import { useCans } from '../../auth/useCan';
+import { DetailFields, UserAssetsTab, imageUrl, useConfirmedCall } from '../../components';
 import { SchemaList } from '../../components/SchemaList';
 import { SheetImport } from '../../components/SheetImport';
 import { useApi } from '../../components/calls';
@@ -39,16 +38,12 @@ function passwordRules(values: FormValues): Record<string, FieldError> {
 
 export function UserList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const notify = useNotify();
   const refresh = useRefresh();
-  const confirm = useConfirm();
+  const { confirmCall, dialog } = useConfirmedCall();
   const api = useApi();
   const tenant = (config.list.actions ?? []).includes('toggle');
   const prefix = tenant ? 'tenant' : 'user';
-  const canAdd = useCan(CODES.userAdd);
-  const canEdit = useCan(CODES.userEdit);
-  const canExport = useCan(CODES.userExport);
-  const canTenantStatus = useCan(TENANT_STATUS);
+  const { add: canAdd, edit: canEdit, export: canExport, tenantStatus: canTenantStatus } = useCans({ add: CODES.userAdd, edit: CODES.userEdit, export: CODES.userExport, tenantStatus: TENANT_STATUS });
   const canToggle = tenant ? canTenantStatus : canEdit;
   const [open, setOpen] = useState<Row | null>(null);
 
@@ -58,17 +53,13 @@ export function UserList({ config }: { config: ResourceConfig }) {
    * server's notice (the password reset to its default) and its refusals read in the console's language.
    */
   const act = (question: string, name: CallName, body: Row, after?: () => void, failed?: string, done?: string) =>
-    confirm.ask(question, async () => {
-      try {
-        const envelope = await api.call(name, body);
-        notify(done ? translate(done) : envelopeText(envelope) || translate('sys.saved'), { type: 'success' });
+    confirmCall(question, name, body, {
+      done: ({ message }) => (done ? translate(done) : message || translate('sys.saved')),
+      failed: ({ message }) => (failed ? translate(failed, { message }) : message),
+      after: () => {
         after?.();
         refresh();
-      } catch (error) {
-        if (error instanceof ApiError && error.status !== 200) return;
-        const message = error instanceof Error ? error.message : String(error);
-        notify(failed ? translate(failed, { message }) : message, { type: 'error' });
-      }
+      },
     });
 
   const toggle = (row: Row) => {
@@ -169,7 +160,7 @@ export function UserList({ config }: { config: ResourceConfig }) {
         }}
       />
       <UserDrawer config={config} row={open} tenant={tenant} onClose={() => setOpen(null)} />
-      {confirm.dialog}
+      {dialog}
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Chip, Drawer, IconButton, LinearProgress, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { Box, Button, Chip, IconButton, LinearProgress, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import SendIcon from '@mui/icons-material/SystemUpdateAlt';
@@ -10,6 +9,7 @@ import { ApiError, envelopeText } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { useCan } from '../../auth/useCan';
 import { useConfirm } from '../../components/ConfirmDialog';
+import { DetailDrawer } from '../../components/DetailDrawer';
 import { DetailFields } from '../../components/FieldValue';
 import type { ResourceConfig } from '../../resources/types';
 import { DevicePicker } from './DevicePicker';
@@ -134,17 +134,9 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
 
   const total = counts['-1'] + counts['0'] + counts['1'] + counts['2'];
   return (
-    <Drawer anchor="right" open={row !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 1024 } } } }}>
-      {row && (
-        <Box data-testid="firmware-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-            <Typography variant="h6" sx={{ flex: 1 }}>
-              {translate('firmware.detail')} · {String(row.fName ?? '')} {String(row.fVersion ?? '')}
-            </Typography>
-            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
-              <CloseIcon />
-            </IconButton>
-          </Box>
+    <DetailDrawer record={row} onClose={onClose} width={1024} testId="firmware-drawer" title={(r) => `${translate('firmware.detail')} · ${String(r.fName ?? '')} ${String(r.fVersion ?? '')}`}>
+      {(row) => (
+        <>
           <Box sx={{ p: 2, overflow: 'auto', flex: 1 }}>
             <DetailFields config={config} row={{ ...row, tProduct: row.product }} sources={INFO} />
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 3, mb: 1, flexWrap: 'wrap' }}>
@@ -256,8 +248,8 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
           </Box>
           <DevicePicker firmware={{ fId: row.fId, fProductId: row.fProductId }} open={picking} onClose={() => setPicking(false)} onAdded={reload} />
           {confirm.dialog}
-        </Box>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

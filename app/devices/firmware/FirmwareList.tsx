@@ -1,11 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Box, Button } from '@mui/material';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError } from '../../../adapters/http';
-import { useApi } from '../../components/calls';
-import { useCan } from '../../auth/useCan';
+import { Box } from '@mui/material';
+import { useRefresh, useTranslate } from 'react-admin';
+import { useCans } from '../../auth/useCan';
 import { conditionKey, permissionOf } from '../../components/api';
-import { useConfirm } from '../../components/ConfirmDialog';
+import { useConfirmedCall } from '../../components/useConfirmedCall';
 import { OptionSelect } from '../../components/FieldInput';
 import { useAllProducts } from '../../components/lookups';
 import type { FieldConfig, ResourceConfig } from '../../resources/types';
@@ -17,6 +15,7 @@ import { AddButton } from '../../components/AddButton';
 import { SearchBar, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
 import type { FirmwareRow } from './endpoints';
+import { TextAction } from '../../components/IconAction';
 
 interface Filters {
   name: string;
@@ -29,13 +28,9 @@ const productName = (row: FirmwareRow) => String((row.product as { fName?: unkno
 /** Firmware page: search by name and product, the versions in a table, add/edit, delete and the upgrade drawer. */
 export function FirmwareList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const api = useApi();
-  const notify = useNotify();
   const refresh = useRefresh();
-  const confirm = useConfirm();
-  const canAdd = useCan(permissionOf(config, 'save', 'firmware:add', 'create'));
-  const canEdit = useCan(permissionOf(config, 'save', 'firmware:edit', 'update'));
-  const canDelete = useCan(permissionOf(config, 'delete', 'firmware:del'));
+  const { confirmCall, dialog } = useConfirmedCall();
+  const can = useCans({ add: permissionOf(config, 'save', 'firmware:add', 'create'), edit: permissionOf(config, 'save', 'firmware:edit', 'update'), del: permissionOf(config, 'delete', 'firmware:del') });
 
   const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [perPage, setPerPage] = useState(config.list.pageSize);
@@ -60,16 +55,14 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
   };
 
   const remove = (row: FirmwareRow) =>
-    confirm.ask(translate('firmware.confirmDelete'), async () => {
-      try {
-        await api.call('firmware.delete', { fId: row.fId });
-        notify(translate('firmware.deleteSuccess'), { type: 'success' });
+    confirmCall(translate('firmware.confirmDelete'), 'firmware.delete', { fId: row.fId }, {
+      done: () => translate('firmware.deleteSuccess'),
+      failed: ({ message }) => `${translate('firmware.deleteFailed')}${message ? `:${message}` : ''}`,
+      after: () => {
+        // The last row of a later page is gone: its page goes with it.
         if (list.rows.length === 1 && page > 1) setPage(page - 1);
         refresh();
-      } catch (error) {
-        if (error instanceof ApiError && error.status !== 200) return;
-        notify(`${translate('firmware.deleteFailed')}${error instanceof Error && error.message ? `:${error.message}` : ''}`, { type: 'error' });
-      }
+      },
     });
 
   const head = ['name', 'version', 'versionCode', 'product', 'created'];
@@ -81,7 +74,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
         onQuery={query}
         onReset={search.reset}
         testIds={{ query: 'firmware-query', reset: 'firmware-reset' }}
-        actions={canAdd && <AddButton onClick={() => setEditing(null)} label={translate('firmware.add')} testId="firmware-add" />}
+        actions={can.add && <AddButton onClick={() => setEditing(null)} label={translate('firmware.add')} testId="firmware-add" />}
         sx={{ mb: 2, alignItems: 'flex-start' }}
       >
         <SearchText label={translate('firmware.filter.name')} value={draft.name} onChange={(name) => patch({ name })} onEnter={query} testId="firmware-filter-name" sx={{ width: 220 }} />
@@ -113,19 +106,9 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
             cellSx: { whiteSpace: 'nowrap' },
             cell: (row) => (
               <>
-                <Button size="small" onClick={() => setViewing(row)} data-testid="firmware-view">
-                  {translate('common.view')}
-                </Button>
-                {canEdit && (
-                  <Button size="small" onClick={() => setEditing(row)} data-testid="firmware-edit">
-                    {translate('common.edit')}
-                  </Button>
-                )}
-                {canDelete && (
-                  <Button size="small" color="error" onClick={() => remove(row)} data-testid="firmware-delete">
-                    {translate('common.delete')}
-                  </Button>
-                )}
+                <TextAction kind="view" onClick={() => setViewing(row)} testId="firmware-view" />
+                {can.edit && <TextAction kind="edit" onClick={() => setEditing(row)} testId="firmware-edit" />}
+                {can.del && <TextAction kind="delete" onClick={() => remove(row)} testId="firmware-delete" />}
               </>
             ),
           },
@@ -134,7 +117,7 @@ export function FirmwareList({ config }: { config: ResourceConfig }) {
       />
       <FirmwareForm config={config} open={editing !== undefined} record={editing ?? null} onClose={() => setEditing(undefined)} />
       <FirmwareDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
-      {confirm.dialog}
+      {dialog}
     </Box>
   );
 }

@@ -4,8 +4,8 @@ import SearchIcon from '@mui/icons-material/Search';
 import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../cells';
 import type { CallName } from '../../../adapters/dataProvider';
-import { useRequest } from '../../components/calls';
-import { PICKER_SIZE, type DeviceRow, type Page } from './api';
+import { usePagedCall } from '../../components/usePagedCall';
+import { PICKER_SIZE, type DeviceRow } from './api';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { DialogFooter } from '../../components/DialogFooter';
 
@@ -73,14 +73,11 @@ export function DevicePickerDialog({
   deviceOf = itself,
 }: DevicePickerDialogProps) {
   const translate = useTranslate();
-  const request = useRequest();
   const ids: PickerTestIds = { search: testId + '-name', number: testId + '-number', query: testId + '-search', row: testId + '-row', error: testId + '-error', confirm: testId + '-confirm', ...testIds };
   const [name, setName] = useState('');
   const [number, setNumber] = useState('');
   const [applied, setApplied] = useState({ name: '', number: '' });
   const [page, setPage] = useState(0);
-  const [data, setData] = useState<Page>({ records: [], total: 0 });
-  const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<Map<number, DeviceRow>>(new Map());
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -95,22 +92,8 @@ export function DevicePickerDialog({
     setError('');
   }, [open]);
 
-  const conditionKey = JSON.stringify(condition);
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    const searchCondition = search === 'keyword' ? { keyword: applied.name } : { name: applied.name, number: applied.number };
-    setLoading(true);
-    void request<Page>(call, { current: page + 1, size: PICKER_SIZE, condition: { ...condition, ...searchCondition } }).then((res) => {
-      if (!live) return;
-      setLoading(false);
-      setData(res.ok && res.data ? res.data : { records: [], total: 0 });
-    });
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, call, conditionKey, search, applied, page]);
+  const searchCondition = search === 'keyword' ? { keyword: applied.name } : { name: applied.name, number: applied.number };
+  const offered = usePagedCall<DeviceRow>(call, open ? { current: page + 1, size: PICKER_SIZE, condition: { ...condition, ...searchCondition } } : null);
 
   const choose = (rows: DeviceRow[], on: boolean) =>
     setPicked((m) => {
@@ -121,7 +104,7 @@ export function DevicePickerDialog({
       }
       return next;
     });
-  const allOnPage = data.records.length > 0 && data.records.every((r) => picked.has(r.fId));
+  const allOnPage = offered.data.records.length > 0 && offered.data.records.every((r) => picked.has(r.fId));
 
   const confirm = async () => {
     if (picked.size === 0 && emptyMessage) {
@@ -166,17 +149,14 @@ export function DevicePickerDialog({
           </Typography>
         </Box>
         <DataTable
-          rows={data.records}
-          rowKey={(r) => r.fId}
-          loading={loading}
-          progressBar
+          {...offered.table}
           empty={empty}
           rowProps={(r) => ({ onClick: () => choose([r], !picked.has(r.fId)), sx: { cursor: 'pointer' }, 'data-testid': ids.row, 'data-id': r.fId })}
           selection={{
             all: {
               checked: allOnPage,
-              indeterminate: !allOnPage && data.records.some((r) => picked.has(r.fId)),
-              onChange: (on) => choose(data.records, on),
+              indeterminate: !allOnPage && offered.data.records.some((r) => picked.has(r.fId)),
+              onChange: (on) => choose(offered.data.records, on),
               props: { slotProps: { input: { 'aria-label': translate('common.all'), 'data-testid': ids.checkPage } as object } },
             },
             row: (r) => ({ checked: picked.has(r.fId), props: { slotProps: { input: { 'aria-label': String(deviceOf(r).fNumber ?? r.fId), 'data-testid': ids.check?.(r.fId) } as object } } }),
@@ -189,7 +169,7 @@ export function DevicePickerDialog({
               { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (r) => <OnlineChip value={deviceOf(r).tOnline} /> },
             ]
           }
-          pager={{ count: data, page, rowsPerPage: PICKER_SIZE, onPage: setPage }}
+          pager={{ count: offered.data, page, rowsPerPage: PICKER_SIZE, onPage: setPage }}
         />
         {error && (
           <Typography color="error" variant="body2" data-testid={ids.error}>

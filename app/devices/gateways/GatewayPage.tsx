@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCan } from '../../auth/useCan';
+import { useCans } from '../../auth/useCan';
 import { CardGrid } from '../../components/CardGrid';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { PageColumn } from '../../components/PageColumn';
@@ -19,8 +19,7 @@ export function GatewayPage() {
   const translate = useTranslate();
   const request = useRequest();
   const notify = useNotify();
-  const canList = useCan(GATEWAY_CODES.list);
-  const canAdd = useCan(GATEWAY_CODES.add);
+  const { list: canList, add: canAdd } = useCans(GATEWAY_CODES);
   const { ask, dialog } = useConfirm();
   const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [data, setData] = useState<Page>({ records: [], total: 0 });

@@ -1,19 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Drawer, IconButton, Link, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { useEffect, useState } from 'react';
+import { Box, Button, Link, Typography } from '@mui/material';
 import AddLinkIcon from '@mui/icons-material/AddLink';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { useNotify, useTranslate } from 'react-admin';
-import { useCan } from '../../auth/useCan';
-import { useConfirm } from '../../components/ConfirmDialog';
+import { useCans } from '../../auth/useCan';
+import { useConfirmedCall } from '../../components/useConfirmedCall';
+import { usePagedCall } from '../../components/usePagedCall';
 import { OnlineChip, type DeviceRow } from '../cells';
 import { DeviceDrawer } from '../DeviceDrawer';
-import { useRequest } from '../../components/calls';
 import { useToggleSet } from '../../components/useToggleSet';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
 import { resources } from '../../generated/resources';
 import { DEVICE_PAGE, GROUP_CODES, GROUP_DEVICE_CALLS, type Group } from './api';
 import { DataTable } from '../../components/DataTable';
+import { TitleRow } from '../../components/TitledSection';
+import { DetailDrawer } from '../../components/DetailDrawer';
 
 interface Link {
   fId: number;
@@ -25,28 +26,25 @@ interface Link {
 /** A group's bound devices: unbind the selected ones, bind more from a picker, open a device's detail drawer. */
 export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null; onClose: () => void; onChanged: () => void }) {
   const translate = useTranslate();
-  const request = useRequest();
   const notify = useNotify();
-  const canBind = useCan(GROUP_CODES.bind);
-  const canUnbind = useCan(GROUP_CODES.unbind);
-  const { ask, dialog } = useConfirm();
+  const { bind: canBind, unbind: canUnbind } = useCans(GROUP_CODES);
+  const { confirmCall, call, dialog } = useConfirmedCall();
   const [page, setPage] = useState(0);
-  const [data, setData] = useState<{ records: Link[]; total: number }>({ records: [], total: 0 });
   const [selected, toggle, setSelected] = useToggleSet<number>();
   const [picking, setPicking] = useState(false);
   const [device, setDevice] = useState<DeviceRow | null>(null);
   const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
 
-  const load = useCallback(async () => {
-    if (!group) return;
-    const res = await request<{ records: Link[]; total: number }>(GROUP_DEVICE_CALLS.list, { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } });
-    setData(res.ok && res.data ? res.data : { records: [], total: 0 });
-  }, [group, page]);
-  useEffect(() => {
-    setSelected(new Set());
-    void load();
-  }, [load]);
+  const links = usePagedCall<Link>(GROUP_DEVICE_CALLS.list, group ? { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } } : null);
+  const data = links.data;
+  // Another group or page: nothing chosen.
+  useEffect(() => setSelected(new Set()), [group, page]);
   useEffect(() => setPage(0), [group?.fId]);
+
+  const changed = () => {
+    links.reload();
+    onChanged();
+  };
 
   const all = data.records.length > 0 && data.records.every((l) => selected.has(l.fId));
 
@@ -56,51 +54,32 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
       notify(translate('groups.unbindNone'), { type: 'warning' });
       return;
     }
-    ask(translate('groups.confirmUnbind'), async () => {
-      const res = await request(GROUP_DEVICE_CALLS.unbind, rows.map(({ fId, fGroupId, fDeviceId }) => ({ fId, fGroupId, fDeviceId })));
-      if (res.ok) {
-        notify(res.message || translate('groups.unbound'), { type: 'success' });
-        void load();
-        onChanged();
-      } else if (!res.announced) notify(res.message, { type: 'error' });
+    confirmCall(translate('groups.confirmUnbind'), GROUP_DEVICE_CALLS.unbind, rows.map(({ fId, fGroupId, fDeviceId }) => ({ fId, fGroupId, fDeviceId })), {
+      done: (res) => res.message || translate('groups.unbound'),
+      failed: (res) => res.message,
+      after: changed,
     });
   };
 
-  const bind = async (picked: DeviceRow[]) => {
-    if (!group) return false;
-    const res = await request(GROUP_DEVICE_CALLS.bind, picked.map((d) => ({ fDeviceId: d.fId, fGroupId: group.fId })));
-    if (res.ok) {
-      notify(res.message || translate('groups.bound'), { type: 'success' });
-      void load();
-      onChanged();
-      return true;
-    }
-    if (!res.announced) notify(res.message, { type: 'error' });
-    return false;
-  };
+  const bind = async (picked: DeviceRow[]) =>
+    group !== null &&
+    call(GROUP_DEVICE_CALLS.bind, picked.map((d) => ({ fDeviceId: d.fId, fGroupId: group.fId })), {
+      done: (res) => res.message || translate('groups.bound'),
+      failed: (res) => res.message,
+      after: changed,
+    });
 
   return (
-    <Drawer anchor="right" open={group !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 760 } } } }}>
-      {group && (
-        <Box data-testid="group-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-            <Typography variant="h6" sx={{ flex: 1 }} noWrap>
-              {translate('groups.viewTitle')} · {group.fName}
-            </Typography>
-            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="group-drawer-close">
-              <CloseIcon />
-            </IconButton>
-          </Box>
+    <DetailDrawer record={group} onClose={onClose} width={760} testId="group-drawer" closeTestId="group-drawer-close" title={(g) => `${translate('groups.viewTitle')} · ${g.fName}`}>
+      {(group) => (
+        <>
           <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5, overflow: 'auto', flex: 1 }}>
             {group.fRemork && (
               <Typography variant="body2" color="text.secondary">
                 {translate('groups.remark')}: {group.fRemork}
               </Typography>
             )}
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-              <Typography variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-                {translate('groups.boundDevices')}
-              </Typography>
+            <TitleRow title={translate('groups.boundDevices')} sx={{ gap: 1 }}>
               {canUnbind && (
                 <Button size="small" color="error" variant="outlined" startIcon={<LinkOffIcon />} onClick={unbind} data-testid="group-unbind-selected">
                   {translate('groups.unbindSelected')}
@@ -111,7 +90,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
                   {translate('groups.bind')}
                 </Button>
               )}
-            </Box>
+            </TitleRow>
             <DataTable
               rows={data.records}
               rowKey={(l) => l.fId}
@@ -156,8 +135,8 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
           />
           {deviceConfig && <DeviceDrawer config={deviceConfig} row={device} onClose={() => setDevice(null)} />}
           {dialog}
-        </Box>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

@@ -4,12 +4,12 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import CreateNewFolderIcon from '@mui/icons-material/CreateNewFolderOutlined';
-import { useNotify, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
-import { useCan } from '../../auth/useCan';
-import { useConfirm } from '../../components/ConfirmDialog';
+import { useCans } from '../../auth/useCan';
+import { useConfirmedCall } from '../../components/useConfirmedCall';
 import { AddButton } from '../../components/AddButton';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, actionsColumn } from '../../components/DataTable';
 import { PageColumn } from '../../components/PageColumn';
 import { SearchBar, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
@@ -26,14 +26,10 @@ import { IconAction } from '../../components/IconAction';
 export function GroupList(_props: { config: ResourceConfig }) {
   const translate = useTranslate();
   const request = useRequest();
-  const notify = useNotify();
   const isAdmin = useIsAdmin();
   const { options: agents } = useAgents(isAdmin);
-  const canList = useCan(GROUP_CODES.list);
-  const canAdd = useCan(GROUP_CODES.add);
-  const canEdit = useCan(GROUP_CODES.edit);
-  const canDelete = useCan(GROUP_CODES.del);
-  const { ask, dialog } = useConfirm();
+  const { list: canList, add: canAdd, edit: canEdit, del: canDelete } = useCans(GROUP_CODES);
+  const { confirmCall, dialog } = useConfirmedCall();
   const [groups, setGroups] = useState<Group[]>([]);
   const [loading, setLoading] = useState(false);
   // The tree is searched here, on the groups loaded.
@@ -66,16 +62,14 @@ export function GroupList(_props: { config: ResourceConfig }) {
 
 
   const remove = (g: Group) =>
-    ask(translate('groups.confirmDelete'), async () => {
-      const res = await request(GROUP_CALLS.delete, { fId: g.fId });
-      if (res.ok) {
-        notify(res.message || translate('groups.deleted'), { type: 'success' });
-        void load();
-      } else if (!res.announced) {
+    confirmCall(translate('groups.confirmDelete'), GROUP_CALLS.delete, { fId: g.fId }, {
+      done: (res) => res.message || translate('groups.deleted'),
+      failed: (res) => {
         // The group's own refusals already say the delete failed (group.hasChildren, group.hasDevices).
         const code = res.error instanceof ApiError ? res.error.code : undefined;
-        notify(code === 'group.hasChildren' || code === 'group.hasDevices' ? res.message : translate('groups.deleteFailed', { message: res.message }), { type: 'error' });
-      }
+        return code === 'group.hasChildren' || code === 'group.hasDevices' ? res.message : translate('groups.deleteFailed', { message: res.message });
+      },
+      after: () => void load(),
     });
 
   return (
@@ -126,30 +120,24 @@ export function GroupList(_props: { config: ResourceConfig }) {
           ...(isAdmin ? [{ key: 'owner', header: translate('groups.owner'), cell: (g: TreeNode) => (g.fUserId ? (agentName.get(Number(g.fUserId)) ?? g.fUserId) : '-') }] : []),
           { key: 'devices', header: translate('groups.devices'), align: 'right', cell: (g) => g.deviceCount ?? 0 },
           { key: 'created', header: translate('groups.created'), cellSx: { whiteSpace: 'nowrap' }, cell: (g) => g.fIntime ?? '' },
-          {
-            key: 'actions',
-            header: translate('common.actions'),
-            align: 'right',
-            cellSx: { whiteSpace: 'nowrap' },
-            cell: (g) => (
-              <>
-                <Tooltip title={translate('common.view')}>
-                  <IconButton size="small" onClick={() => setViewing(g)} data-testid="group-view">
-                    <VisibilityIcon fontSize="small" />
+          actionsColumn(translate('common.actions'), (g: TreeNode) => (
+            <>
+              <Tooltip title={translate('common.view')}>
+                <IconButton size="small" onClick={() => setViewing(g)} data-testid="group-view">
+                  <VisibilityIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              {canAdd && (
+                <Tooltip title={translate('groups.addChild')}>
+                  <IconButton size="small" onClick={() => setEditing({ fParentId: g.fId, fUserId: g.fUserId })} data-testid="group-add-child">
+                    <CreateNewFolderIcon fontSize="small" />
                   </IconButton>
                 </Tooltip>
-                {canAdd && (
-                  <Tooltip title={translate('groups.addChild')}>
-                    <IconButton size="small" onClick={() => setEditing({ fParentId: g.fId, fUserId: g.fUserId })} data-testid="group-add-child">
-                      <CreateNewFolderIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                )}
-                {canEdit && <IconAction kind="edit" onClick={() => setEditing(g)} testId="group-edit" />}
-                {canDelete && <IconAction kind="delete" onClick={() => remove(g)} testId="group-delete" />}
-              </>
-            ),
-          },
+              )}
+              {canEdit && <IconAction kind="edit" onClick={() => setEditing(g)} testId="group-edit" />}
+              {canDelete && <IconAction kind="delete" onClick={() => remove(g)} testId="group-delete" />}
+            </>
+          )),
         ]}
       />
       <GroupDialog open={editing !== null} record={editing} groups={groups} onClose={() => setEditing(null)} onSaved={() => void load()} />

@@ -1,6 +1,7 @@
 import { Box, Button, Card, CardActions, CardContent, Chip, Link as MuiLink, Typography } from '@mui/material';
 import { LinkBase, useTranslate } from 'react-admin';
 import { CardPicture } from '../../components/CardPicture';
+import { TextAction } from '../../components/IconAction';
 
 export type ProductRow = Record<string, unknown> & { fId: number };
 
@@ -56,24 +57,14 @@ export function ProductCard({ row, actions }: { row: ProductRow; actions: Produc
         </Line>
       </CardContent>
       <CardActions sx={{ borderTop: 1, borderColor: 'divider', justifyContent: 'space-around', px: 0.5, flexWrap: 'wrap', '& .MuiButton-root': { minWidth: 0, px: 1 }, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
-        <Button size="small" onClick={() => actions.onView(row)} data-testid="product-view">
-          {translate('common.view')}
-        </Button>
-        {actions.onEdit && (
-          <Button size="small" onClick={() => actions.onEdit?.(row)} data-testid="product-edit">
-            {translate('common.edit')}
-          </Button>
-        )}
+        <TextAction kind="view" onClick={() => actions.onView(row)} testId="product-view" />
+        {actions.onEdit && <TextAction kind="edit" onClick={() => actions.onEdit?.(row)} testId="product-edit" />}
         {actions.onToggle && (
           <Button size="small" color={published ? 'warning' : 'success'} onClick={() => actions.onToggle?.(row)} data-testid="product-toggle">
             {translate(published ? 'product.disable' : 'product.enable')}
           </Button>
         )}
-        {actions.onDelete && (
-          <Button size="small" color="error" onClick={() => actions.onDelete?.(row)} data-testid="product-delete">
-            {translate('common.delete')}
-          </Button>
-        )}
+        {actions.onDelete && <TextAction kind="delete" onClick={() => actions.onDelete?.(row)} testId="product-delete" />}
       </CardActions>
     </Card>
   );

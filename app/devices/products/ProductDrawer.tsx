@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Box, Drawer, IconButton, Tab, Tabs, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { Box, Tab, Tabs } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { DetailDrawer } from '../../components/DetailDrawer';
 import { DetailFields } from '../../components/FieldValue';
 import { MessageLog } from '../tabs/logs';
 import type { ResourceConfig } from '../../resources/types';
@@ -15,17 +15,9 @@ export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig
   const translate = useTranslate();
   const [tab, setTab] = useState('info');
   return (
-    <Drawer anchor="right" open={row !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 800 } } } }}>
-      {row && (
-        <Box data-testid="product-drawer" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-            <Typography variant="h6" sx={{ flex: 1 }}>
-              {translate('product.detail')} · {String(row.fName ?? '')}
-            </Typography>
-            <IconButton onClick={onClose} aria-label={translate('common.close')} data-testid="drawer-close">
-              <CloseIcon />
-            </IconButton>
-          </Box>
+    <DetailDrawer record={row} onClose={onClose} width={800} testId="product-drawer" title={(r) => `${translate('product.detail')} · ${String(r.fName ?? '')}`}>
+      {(row) => (
+        <>
           <Tabs value={tab} onChange={(_e, v: string) => setTab(v)} sx={{ px: 2 }}>
             <Tab value="info" label={translate('product.tabs.info')} data-testid="product-tab-info" />
             <Tab value="log" label={translate('product.tabs.log')} data-testid="product-tab-log" />
@@ -39,8 +31,8 @@ export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig
             )}
             {tab === 'log' && <MessageLog scope={{ productId: Number(row.fId) }} />}
           </Box>
-        </Box>
+        </>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

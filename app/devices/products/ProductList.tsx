@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Box, Paper } from '@mui/material';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { ApiError } from '../../../adapters/http';
-import { useApi } from '../../components/calls';
-import { useCan } from '../../auth/useCan';
+import { useRefresh, useTranslate } from 'react-admin';
+import { useCans } from '../../auth/useCan';
 import { conditionKey, permissionOf } from '../../components/api';
 import { CardGrid } from '../../components/CardGrid';
-import { useConfirm } from '../../components/ConfirmDialog';
+import { useConfirmedCall } from '../../components/useConfirmedCall';
 import { OptionSelect, useEnumOptions } from '../../components/FieldInput';
 import { FormDialog } from '../../components/FormDialog';
 import { invalidateLookups, useDictionary } from '../../components/lookups';
@@ -35,16 +33,16 @@ const fieldOr = (config: ResourceConfig, source: string, fallback: Partial<Field
 /** Product page: filter bar, a card grid of 12 per page, and the add/edit, status, delete and detail actions. */
 export function ProductList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const api = useApi();
-  const notify = useNotify();
   const refresh = useRefresh();
-  const confirm = useConfirm();
+  const { confirmCall, dialog } = useConfirmedCall();
   const perPage = config.list.cardPageSize ?? config.list.pageSize ?? 12;
 
-  const canAdd = useCan(permissionOf(config, 'save', 'product:add', 'create'));
-  const canEdit = useCan(permissionOf(config, 'save', 'product:edit', 'update'));
-  const canStatus = useCan(permissionOf(config, 'status', 'product:status'));
-  const canDelete = useCan(permissionOf(config, 'delete', 'product:del'));
+  const can = useCans({
+    add: permissionOf(config, 'save', 'product:add', 'create'),
+    edit: permissionOf(config, 'save', 'product:edit', 'update'),
+    status: permissionOf(config, 'status', 'product:status'),
+    del: permissionOf(config, 'delete', 'product:del'),
+  });
 
   const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
   const [editing, setEditing] = useState<ProductRow | null | undefined>(undefined);
@@ -82,36 +80,25 @@ export function ProductList({ config }: { config: ResourceConfig }) {
     invalidateLookups('products');
     refresh();
   };
-  /** Status failures read 产品状态修改失败:<reason>; a failed delete shows the server's reason alone (spec 000 §8). */
-  const failed = (error: unknown, key: string, withText = true) => {
-    if (error instanceof ApiError && error.status !== 200) return;
-    notify(withText ? failureText(translate, key, error) : error instanceof Error && error.message ? error.message : translate(key), { type: 'error' });
-  };
-
+  // Status failures read 产品状态修改失败:<reason>; a failed delete shows the server's reason alone (spec 000 §8).
   const toggle = (row: ProductRow) => {
     const next = Number(row.fStatus) === 1 ? 0 : 1;
-    confirm.ask(translate(next === 1 ? 'product.confirmEnable' : 'product.confirmDisable'), async () => {
-      try {
-        await api.call('product.status', { fId: row.fId, fStatus: next });
-        notify(translate(config.notifications?.status ?? 'product.statusSuccess', { _: translate('product.statusSuccess') }), { type: 'success' });
-        afterWrite();
-      } catch (error) {
-        failed(error, 'product.statusFailed');
-      }
+    confirmCall(translate(next === 1 ? 'product.confirmEnable' : 'product.confirmDisable'), 'product.status', { fId: row.fId, fStatus: next }, {
+      done: () => translate(config.notifications?.status ?? 'product.statusSuccess', { _: translate('product.statusSuccess') }),
+      failed: ({ error }) => failureText(translate, 'product.statusFailed', error),
+      after: afterWrite,
     });
   };
-  const remove = (row: ProductRow) => {
-    confirm.ask(translate('product.confirmDelete'), async () => {
-      try {
-        await api.call('product.delete', { fId: row.fId });
-        notify(translate(config.notifications?.delete ?? 'product.deleteSuccess', { _: translate('product.deleteSuccess') }), { type: 'success' });
+  const remove = (row: ProductRow) =>
+    confirmCall(translate('product.confirmDelete'), 'product.delete', { fId: row.fId }, {
+      done: () => translate(config.notifications?.delete ?? 'product.deleteSuccess', { _: translate('product.deleteSuccess') }),
+      failed: ({ message }) => message || translate('product.deleteFailed'),
+      after: () => {
+        // The last card of a later page is gone: its page goes with it.
         if (list.rows.length === 1 && page > 1) setPage(page - 1);
         afterWrite();
-      } catch (error) {
-        failed(error, 'product.deleteFailed', false);
-      }
+      },
     });
-  };
 
   const set = (name: keyof Filters) => (value: unknown) => patch({ [name]: value as string | number });
 
@@ -128,7 +115,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 2 }}>
           <SearchButtons onQuery={query} onReset={search.reset} testIds={{ query: 'product-query', reset: 'product-reset' }} />
           <Box sx={{ flex: 1 }} />
-          {canAdd && <AddButton onClick={() => setEditing(null)} label={translate('product.add')} testId="product-add" />}
+          {can.add && <AddButton onClick={() => setEditing(null)} label={translate('product.add')} testId="product-add" />}
         </Box>
       </Paper>
 
@@ -141,9 +128,9 @@ export function ProductList({ config }: { config: ResourceConfig }) {
             row={row}
             actions={{
               onView: setViewing,
-              onEdit: canEdit ? setEditing : undefined,
-              onToggle: canStatus ? toggle : undefined,
-              onDelete: canDelete ? remove : undefined,
+              onEdit: can.edit ? setEditing : undefined,
+              onToggle: can.status ? toggle : undefined,
+              onDelete: can.del ? remove : undefined,
             }}
           />
         )}
@@ -151,7 +138,7 @@ export function ProductList({ config }: { config: ResourceConfig }) {
 
       <FormDialog config={config} open={editing !== undefined} record={editing} onClose={() => setEditing(undefined)} onSaved={() => invalidateLookups('products')} failureKey="product.saveFailed" />
       <ProductDrawer config={config} row={viewing} onClose={() => setViewing(null)} />
-      {confirm.dialog}
+      {dialog}
     </Box>
   );
 }

@@ -3,13 +3,11 @@ import { Box, Chip, MenuItem, Switch, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
-import { AddButton } from '../../components/AddButton';
 import { EmptyState } from '../../components/EmptyState';
-import { TitledSection } from '../../components/TitledSection';
 import { validateField } from '../../components/validate';
 import { resourceConfig } from '../../resources/config';
-import { DataTable } from '../../components/DataTable';
-import { DraftActions, DraftSelect, useRowDrafts, type Draft } from './shared';
+import { actionsColumn } from '../../components/DataTable';
+import { DraftActions, DraftSelect, DraftsTable, useRowDrafts, type Draft } from './shared';
 
 const CODES = { list: 'deviceAlarmCabinet:list', edit: 'deviceAlarmCabinet:edit' };
 const UNITS = ['ppm', '%vol', '%LEL'];
@@ -61,7 +59,8 @@ function CabinetTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
   const canList = useCan(CODES.list);
   const canEdit = useCan(CODES.edit);
-  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Cabinet>({ canList, deviceId: device.fId, entity: 'deviceAlarmCabinet', fresh: NEW_ROW, texts: 'deviceCabinet' });
+  const drafts = useRowDrafts<Cabinet>({ canList, deviceId: device.fId, entity: 'deviceAlarmCabinet', fresh: NEW_ROW, texts: 'deviceCabinet' });
+  const { change, save, remove } = drafts;
 
   /** The body of a row's save, or the first thing wrong with it. */
   const bodyOf = (row: Row) => {
@@ -105,61 +104,50 @@ function CabinetTab({ device }: DeviceTabProps) {
   const column = (field: keyof typeof LABELS, cellSx: object, cell: (r: Row) => ReactNode) => ({ key: field, header: translate('deviceCabinet.' + LABELS[field]), headerSx: { whiteSpace: 'nowrap' }, cellSx, cell });
 
   return (
-    <TitledSection testId="device-cabinet-tab" title={translate('device.tabs.cabinet')} actions={canEdit && <AddButton size="small" onClick={add} label={translate('deviceCabinet.add')} testId="cabinet-add" />}>
-      <DataTable
-        rows={rows}
-        rowKey={(r) => r.key}
-        loading={loading} empty={translate('deviceCabinet.empty')} emptyAlone bordered
-        containerProps={{ 'data-testid': 'cabinet-table' }}
-        tableProps={{ sx: { '& td, & th': { px: 0.75 } } }}
-        rowProps={(r) => ({ hover: false, 'data-testid': 'cabinet-row', 'data-id': r.fId ?? '', 'data-unsaved': r.fId ? undefined : 'true' })}
-        // A refused row says why under it.
-        detail={(r) => (r.error ? { open: true, content: <Box sx={{ color: 'error.main', typography: 'caption', pb: 0.75 }} data-testid="cabinet-error">{r.error}</Box> } : null)}
-        columns={[
-          column('fSwitch', { minWidth: 64 }, (r) => (
-            <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceCabinet.channel')} testId="cabinet-fSwitch">
-              {CHANNELS.map((c) => (
-                <MenuItem key={c} value={c}>{c}</MenuItem>
-              ))}
-            </DraftSelect>
-          )),
-          ...NUMBERS.map((field) => column(field, { minWidth: 72 }, (r) => numberField(r, field))),
-          column('fUnit', { minWidth: 104 }, (r) => (
-            <DraftSelect value={r.fUnit ?? ''} disabled={locked(r)} onChange={(fUnit) => change(r.key, { fUnit })} label={translate('deviceCabinet.unit')} testId="cabinet-fUnit" displayEmpty>
-              <MenuItem value="" disabled>{translate('common.pleaseSelect')}</MenuItem>
-              {UNITS.map((u) => (
-                <MenuItem key={u} value={u}>{u}</MenuItem>
-              ))}
-            </DraftSelect>
-          )),
-          column('fGasEn', { minWidth: 96 }, (r) => textField(r, 'fGasEn')),
-          column('fGasCh', { minWidth: 96 }, (r) => textField(r, 'fGasCh')),
-          column('fState', { width: 70 }, (r) => (
-            <Switch
-              size="small"
-              checked={Number(r.fState) === 1}
-              disabled={locked(r)}
-              onChange={(e) => change(r.key, { fState: e.target.checked ? 1 : 0 })}
-              slotProps={{ input: { 'aria-label': translate('deviceCabinet.state') } }}
-              data-testid="cabinet-fState"
-            />
-          )),
-          {
-            key: 'actions',
-            header: translate('common.actions'),
-            align: 'right',
-            cellSx: { whiteSpace: 'nowrap' },
-            cell: (r) => (
-              <>
-                {!r.fId && <Chip size="small" color="warning" variant="outlined" label={translate('deviceCabinet.unsaved')} sx={{ mr: 0.5 }} data-testid="cabinet-unsaved" />}
-                {canEdit && <DraftActions row={r} texts="deviceCabinet" prefix="cabinet" onSave={() => void save(r, bodyOf(r))} onDelete={() => remove(r)} />}
-              </>
-            ),
-          },
-        ]}
-      />
-      {dialog}
-    </TitledSection>
+    <DraftsTable
+      drafts={drafts}
+      title={translate('device.tabs.cabinet')}
+      texts="deviceCabinet" prefix="cabinet" testId="device-cabinet-tab" canAdd={canEdit}
+      tableSx={{ '& td, & th': { px: 0.75 } }}
+      // A refused row says why under it.
+      detail={(r) => (r.error ? { open: true, content: <Box sx={{ color: 'error.main', typography: 'caption', pb: 0.75 }} data-testid="cabinet-error">{r.error}</Box> } : null)}
+      columns={[
+        column('fSwitch', { minWidth: 64 }, (r) => (
+          <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceCabinet.channel')} testId="cabinet-fSwitch">
+            {CHANNELS.map((c) => (
+              <MenuItem key={c} value={c}>{c}</MenuItem>
+            ))}
+          </DraftSelect>
+        )),
+        ...NUMBERS.map((field) => column(field, { minWidth: 72 }, (r) => numberField(r, field))),
+        column('fUnit', { minWidth: 104 }, (r) => (
+          <DraftSelect value={r.fUnit ?? ''} disabled={locked(r)} onChange={(fUnit) => change(r.key, { fUnit })} label={translate('deviceCabinet.unit')} testId="cabinet-fUnit" displayEmpty>
+            <MenuItem value="" disabled>{translate('common.pleaseSelect')}</MenuItem>
+            {UNITS.map((u) => (
+              <MenuItem key={u} value={u}>{u}</MenuItem>
+            ))}
+          </DraftSelect>
+        )),
+        column('fGasEn', { minWidth: 96 }, (r) => textField(r, 'fGasEn')),
+        column('fGasCh', { minWidth: 96 }, (r) => textField(r, 'fGasCh')),
+        column('fState', { width: 70 }, (r) => (
+          <Switch
+            size="small"
+            checked={Number(r.fState) === 1}
+            disabled={locked(r)}
+            onChange={(e) => change(r.key, { fState: e.target.checked ? 1 : 0 })}
+            slotProps={{ input: { 'aria-label': translate('deviceCabinet.state') } }}
+            data-testid="cabinet-fState"
+          />
+        )),
+        actionsColumn(translate('common.actions'), (r: Row) => (
+          <>
+            {!r.fId && <Chip size="small" color="warning" variant="outlined" label={translate('deviceCabinet.unsaved')} sx={{ mr: 0.5 }} data-testid="cabinet-unsaved" />}
+            {canEdit && <DraftActions row={r} texts="deviceCabinet" prefix="cabinet" onSave={() => void save(r, bodyOf(r))} onDelete={() => remove(r)} />}
+          </>
+        )),
+      ]}
+    />
   );
 }
 

@@ -5,12 +5,13 @@ import { useNotify, useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { useCan } from '../../auth/useCan';
 import { TitledSection } from '../../components/TitledSection';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, actionsColumn } from '../../components/DataTable';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { PromptDialog } from '../../components/PromptDialog';
 import { CALLS, useSend } from './shared';
 import { reasonText } from '../../../adapters/i18nProvider';
 import type { AnsweredReason } from '../../../contract/reasons';
+import { TextAction } from '../../components/IconAction';
 
 /** What a share answers: the legacy summaries, and the same by code (devices shared, devices refused). */
 export interface ShareAnswer {
@@ -118,19 +119,7 @@ function SharesTab({ device }: DeviceTabProps) {
           { key: 'userName', header: translate('deviceTab.shares.userName'), cell: (r) => r.userName ?? '-' },
           { key: 'userPhone', header: translate('deviceTab.shares.userPhone'), cell: (r) => r.userPhone ?? '-' },
           { key: 'intime', header: translate('deviceTab.shares.intime'), cell: (r) => r.fIntime },
-          {
-            key: 'actions',
-            header: translate('common.actions'),
-            align: 'right',
-            cell: (r) =>
-              canDelete && Number(r.isCanDel) === 1 ? (
-                <Button size="small" color="error" onClick={() => remove(r)} data-testid="share-delete">
-                  {translate('common.delete')}
-                </Button>
-              ) : (
-                '-'
-              ),
-          },
+          actionsColumn(translate('common.actions'), (r: ShareRow) => (canDelete && Number(r.isCanDel) === 1 ? <TextAction kind="delete" onClick={() => remove(r)} testId="share-delete" /> : '-')),
         ]}
       />
       <ShareDialog open={adding} deviceId={device.fId} onClose={() => setAdding(false)} onShared={() => void load()} />

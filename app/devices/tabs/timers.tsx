@@ -3,7 +3,7 @@ import { Alert, Chip, IconButton, Switch, Tooltip } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
 import { useNotify, useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
-import { useCan } from '../../auth/useCan';
+import { useCans } from '../../auth/useCan';
 import { AddButton } from '../../components/AddButton';
 import { EmptyState } from '../../components/EmptyState';
 import { TitledSection } from '../../components/TitledSection';
@@ -12,7 +12,7 @@ import { CODES, hasTimers, type Timer } from './timers/api';
 import { useRequest } from '../../components/calls';
 import { TimerDialog } from './timers/TimerDialog';
 import { SyncDialog } from './timers/SyncDialog';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, actionsColumn } from '../../components/DataTable';
 import { IconAction } from '../../components/IconAction';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -27,9 +27,7 @@ function TimersTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
   const request = useRequest();
   const notify = useNotify();
-  const canList = useCan(CODES.timerList);
-  const canEdit = useCan(CODES.edit);
-  const canDelete = useCan(CODES.del);
+  const { timerList: canList, edit: canEdit, del: canDelete } = useCans(CODES);
   const { ask, dialog } = useConfirm();
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(PAGE_SIZES[0]);
@@ -112,25 +110,19 @@ function TimersTab({ device }: DeviceTabProps) {
           { key: 'runNextTime', header: translate('deviceTimers.runNextTime'), cellSxOf: (r) => ({ whiteSpace: 'nowrap', color: r.fRunNextTime ? 'text.primary' : 'text.disabled' }), cell: (r) => r.fRunNextTime ?? '-' },
           ...(canEdit || canDelete
             ? [
-                {
-                  key: 'actions',
-                  header: translate('common.actions'),
-                  align: 'right' as const,
-                  cellSx: { whiteSpace: 'nowrap' },
-                  cell: (r: Timer) => (
-                    <>
-                      {canEdit && <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />}
-                      {canEdit && (
-                        <Tooltip title={translate('deviceTimers.syncTitle')}>
-                          <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
-                            <SyncIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      )}
-                      {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />}
-                    </>
-                  ),
-                },
+                actionsColumn(translate('common.actions'), (r: Timer) => (
+                  <>
+                    {canEdit && <IconAction kind="edit" onClick={() => setEditing({ record: r })} testId="timer-edit" />}
+                    {canEdit && (
+                      <Tooltip title={translate('deviceTimers.syncTitle')}>
+                        <IconButton size="small" color="primary" onClick={() => setSyncing(r)} data-testid="timer-sync">
+                          <SyncIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                    {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="timer-delete" />}
+                  </>
+                )),
               ]
             : []),
         ]}

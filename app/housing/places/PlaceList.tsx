@@ -1,62 +1,45 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@mui/material';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
-import { useNotify, useTranslate } from 'react-admin';
-import { useCan } from '../../auth/useCan';
-import { useConfirm } from '../../components/ConfirmDialog';
+import { useTranslate } from 'react-admin';
+import { useCans } from '../../auth/useCan';
+import { useConfirmedCall } from '../../components/useConfirmedCall';
 import { AddButton } from '../../components/AddButton';
 import { PageColumn } from '../../components/PageColumn';
 import { SearchBar, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
 import { FormDialog, type Row } from '../../components/FormDialog';
 import { useIsAdmin } from '../../components/lookups';
-import { useRequest } from '../../components/calls';
+import { usePagedCall } from '../../components/usePagedCall';
 import type { ResourceConfig } from '../../resources/types';
-import { PAGE_SIZE, PLACE_CODES, PLACE_CALLS, failureText, type Page, type Place } from './api';
+import { PAGE_SIZE, PLACE_CODES, PLACE_CALLS, failureText, type Place } from './api';
 import { RoomsDialog } from './RoomsDialog';
 import { DistrictInput } from './DistrictInput';
 
 /** The district is picked from the area tree; its code travels with the name the picker fills. */
 const DISTRICT_INPUTS = { fCityName: DistrictInput };
 const DISTRICT_KEYS = ['fCityCode'];
-import { DataTable } from '../../components/DataTable';
+import { DataTable, actionsColumn } from '../../components/DataTable';
 import { IconAction } from '../../components/IconAction';
 
 /** Place page (spec 002 §9): search by name, 10 a page, with rooms, edit and delete per place. */
 export function PlaceList({ config }: { config: ResourceConfig }) {
   const translate = useTranslate();
-  const request = useRequest();
-  const notify = useNotify();
   const isAdmin = useIsAdmin();
-  const canList = useCan(PLACE_CODES.list);
-  const canAdd = useCan(PLACE_CODES.add);
-  const canEdit = useCan(PLACE_CODES.edit);
-  const canDelete = useCan(PLACE_CODES.del);
-  const { ask, dialog } = useConfirm();
+  const { list: canList, add: canAdd, edit: canEdit, del: canDelete } = useCans(PLACE_CODES);
+  const { confirmCall, dialog } = useConfirmedCall();
   const { draft, setDraft, applied: name, page, setPage, ...search } = useSearch('', { first: 0 });
-  const [data, setData] = useState<Page<Place>>({ records: [], total: 0 });
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Place | null | undefined>(undefined);
   const [rooms, setRooms] = useState<Place | null>(null);
 
-  const load = useCallback(async () => {
-    if (!canList) return;
-    setLoading(true);
-    const res = await request<Page<Place>>(PLACE_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } });
-    setLoading(false);
-    if (res.ok && res.data) setData(res.data);
-  }, [canList, page, name]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // A failed ask keeps the places shown.
+  const places = usePagedCall<Place>(PLACE_CALLS.list, canList ? { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } } : null, { keep: true });
 
   const remove = (p: Place) =>
-    ask(translate('places.confirmDelete'), async () => {
-      const res = await request(PLACE_CALLS.delete, { fId: p.fId });
-      if (res.ok) {
-        notify(translate('resources.place.notifications.delete'), { type: 'success' });
-        void load();
-      } else if (!res.announced) notify(failureText(translate, 'places.deleteFailed', res), { type: 'error' });
+    confirmCall(translate('places.confirmDelete'), PLACE_CALLS.delete, { fId: p.fId }, {
+      done: () => translate('resources.place.notifications.delete'),
+      failed: (res) => failureText(translate, 'places.deleteFailed', res),
+      after: places.reload,
     });
 
   return (
@@ -72,9 +55,8 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
         <SearchText label={translate('places.name')} placeholder={translate('places.namePlaceholder')} value={draft} onChange={setDraft} testId="place-search-name" />
       </SearchBar>
       <DataTable
-        rows={data.records}
-        rowKey={(p) => p.fId}
-        loading={loading} progressBar framed
+        {...places.table}
+        framed
         empty={translate('places.empty')}
         tableProps={{ 'data-testid': 'place-table' }}
         rowProps={(p) => ({ 'data-testid': 'place-row', 'data-id': p.fId })}
@@ -84,36 +66,30 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
           ...(isAdmin ? [{ key: 'owner', header: translate('places.owner'), cell: (p: Place) => p.ownerName || '-' }] : []),
           { key: 'rooms', header: translate('places.rooms'), align: 'right', cellProps: () => ({ 'data-testid': 'place-room-count' }), cell: (p) => p.roomCount ?? 0 },
           { key: 'devices', header: translate('places.devices'), align: 'right', cellProps: () => ({ 'data-testid': 'place-device-count' }), cell: (p) => p.deviceCount ?? 0 },
-          {
-            key: 'actions',
-            header: translate('common.actions'),
-            align: 'right',
-            cellSx: { whiteSpace: 'nowrap' },
-            cell: (p) => (
-              <>
-                <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
-                  {translate('places.roomsAction')}
-                </Button>
-                {canEdit && <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />}
-                {canDelete && <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />}
-              </>
-            ),
-          },
+          actionsColumn(translate('common.actions'), (p: Place) => (
+            <>
+              <Button size="small" startIcon={<MeetingRoomIcon fontSize="small" />} onClick={() => setRooms(p)} data-testid="place-rooms">
+                {translate('places.roomsAction')}
+              </Button>
+              {canEdit && <IconAction kind="edit" onClick={() => setEditing(p)} testId="place-edit" />}
+              {canDelete && <IconAction kind="delete" onClick={() => remove(p)} testId="place-delete" />}
+            </>
+          )),
         ]}
-        pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
+        pager={{ count: places.data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
       />
       <FormDialog
         config={config}
         open={editing !== undefined}
         record={(editing ?? null) as Row | null}
         onClose={() => setEditing(undefined)}
-        onSaved={() => void load()}
+        onSaved={places.reload}
         failureKey="places.saveFailed"
         maxWidth="sm"
         inputs={DISTRICT_INPUTS}
         extraKeys={DISTRICT_KEYS}
       />
-      <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={() => void load()} />
+      <RoomsDialog place={rooms} onClose={() => setRooms(null)} onChanged={places.reload} />
       {dialog}
     </PageColumn>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Dialog, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { useDictionary } from '../../components/lookups';
+import { optionItems } from '../../components/optionItems';
 import { useRequest } from '../../components/calls';
 import { DialogFooter } from '../../components/DialogFooter';
 import { ROOM_CALLS, ROOM_TYPE_DICTIONARY, type Room } from './api';
@@ -72,11 +73,7 @@ export function RoomDialog({ room, onClose, onSaved }: RoomDialogProps) {
           <MenuItem value="">
             <em>-</em>
           </MenuItem>
-          {options.map((o) => (
-            <MenuItem key={String(o.value)} value={String(o.value)}>
-              {o.label}
-            </MenuItem>
-          ))}
+          {optionItems(options)}
         </TextField>
       </DialogContent>
       <DialogFooter onCancel={onClose} cancelWhileBusy onSubmit={() => void save()} submitTestId="room-save" busy={busy} />

@@ -1,22 +1,22 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import LinkIcon from '@mui/icons-material/Link';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
-import { useNotify, useTranslate } from 'react-admin';
-import { useCan } from '../../auth/useCan';
-import { useConfirm } from '../../components/ConfirmDialog';
-import { useRequest } from '../../components/calls';
+import { useTranslate } from 'react-admin';
+import { useCans } from '../../auth/useCan';
+import { useConfirmedCall } from '../../components/useConfirmedCall';
+import { usePagedCall } from '../../components/usePagedCall';
 import { SearchButtons, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
-import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Page, type Place, type Room } from './api';
+import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
 import { DevicePickerDialog } from '../../devices';
 import type { DeviceRow } from '../../devices';
 
 /** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
 const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
-import { DataTable } from '../../components/DataTable';
+import { DataTable, actionsColumn } from '../../components/DataTable';
 import { IconAction } from '../../components/IconAction';
 
 type Id = number | string | null;
@@ -31,16 +31,9 @@ export interface RoomsDialogProps {
 /** The rooms of one place: search by name, add, and per room bind/unbind devices, edit, delete. */
 export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
   const translate = useTranslate();
-  const request = useRequest();
-  const notify = useNotify();
-  const canAdd = useCan(ROOM_CODES.add);
-  const canEdit = useCan(ROOM_CODES.edit);
-  const canDelete = useCan(ROOM_CODES.del);
-  const canBind = useCan(ROOM_CODES.bind);
-  const { ask, dialog } = useConfirm();
+  const { add: canAdd, edit: canEdit, del: canDelete, bind: canBind } = useCans(ROOM_CODES);
+  const { confirmCall, call, dialog } = useConfirmedCall();
   const { draft, setDraft, applied: name, page, setPage, ...search } = useSearch('', { first: 0 });
-  const [data, setData] = useState<Page<Room>>({ records: [], total: 0 });
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Partial<Room> | null>(null);
   /** The room whose devices are being bound or unbound; kept after closing, so the closing picker keeps its words. */
   const [linking, setLinking] = useState<{ room: Room; bind: boolean; open: boolean } | null>(null);
@@ -48,48 +41,25 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
   const placeId = place?.fId;
   useEffect(() => search.reset(), [placeId]);
 
-  const load = useCallback(async () => {
-    if (!placeId) return;
-    setLoading(true);
-    const res = await request<Page<Room>>(ROOM_CALLS.list, { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name.trim() } });
-    setLoading(false);
-    setData(res.ok && res.data ? res.data : { records: [], total: 0 });
-  }, [placeId, page, name]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const rooms = usePagedCall<Room>(ROOM_CALLS.list, placeId ? { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name.trim() } } : null);
 
   const changed = () => {
-    void load();
+    rooms.reload();
     onChanged();
   };
 
   const remove = (room: Room) =>
-    ask(translate('places.confirmDeleteRoom'), async () => {
-      const res = await request(ROOM_CALLS.delete, { fId: room.fId });
-      if (res.ok) {
-        notify(translate('places.roomDeleted'), { type: 'success' });
-        changed();
-      } else if (!res.announced) notify(failureText(translate, 'places.roomDeleteFailed', res), { type: 'error' });
+    confirmCall(translate('places.confirmDeleteRoom'), ROOM_CALLS.delete, { fId: room.fId }, {
+      done: () => translate('places.roomDeleted'),
+      failed: (res) => failureText(translate, 'places.roomDeleteFailed', res),
+      after: changed,
     });
 
-  // The picker's rows are the picker call's rows, whose ids the bind and unbind bodies take.
-  const bind = async (room: Room, picked: Record<string, unknown>[]) => {
-    const res = await request(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId as Id, fDeviceId: d.fId as Id, fHomeId: room.fHomeId, fRoomId: room.fId })));
-    if (res.ok) {
-      notify(translate('places.bound'), { type: 'success' });
-      changed();
-    } else if (!res.announced) notify(res.message, { type: 'error' });
-    return res.ok;
-  };
-  const unbind = async (picked: Record<string, unknown>[]) => {
-    const res = await request(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId as Id, fHomeId: l.fHomeId as Id, fDeviceId: l.fDeviceId as Id, fRoomId: null })));
-    if (res.ok) {
-      notify(translate('places.unbound'), { type: 'success' });
-      changed();
-    } else if (!res.announced) notify(res.message, { type: 'error' });
-    return res.ok;
-  };
+  // A refused binding says why in the server's words.
+  const bind = (room: Room, picked: Record<string, unknown>[]) =>
+    call(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId as Id, fDeviceId: d.fId as Id, fHomeId: room.fHomeId, fRoomId: room.fId })), { done: () => translate('places.bound'), failed: (res) => res.message, after: changed });
+  const unbind = (picked: Record<string, unknown>[]) =>
+    call(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId as Id, fHomeId: l.fHomeId as Id, fDeviceId: l.fDeviceId as Id, fRoomId: null })), { done: () => translate('places.unbound'), failed: (res) => res.message, after: changed });
 
   return (
     <Dialog open={place !== null} onClose={onClose} maxWidth="md" fullWidth data-testid="rooms-dialog">
@@ -113,10 +83,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
           )}
         </Box>
         <DataTable
-          rows={data.records}
-          rowKey={(r) => r.fId}
-          loading={loading}
-          progressBar
+          {...rooms.table}
           empty={translate('places.noRooms')}
           tableProps={{ 'data-testid': 'room-table' }}
           rowProps={(r) => ({ 'data-testid': 'room-row', 'data-id': r.fId })}
@@ -124,34 +91,28 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
             { key: 'name', header: translate('places.roomName'), cell: (r) => r.fName },
             { key: 'type', header: translate('places.roomType'), cell: (r) => r.type?.fContent ?? '-' },
             { key: 'devices', header: translate('places.devices'), align: 'right', cell: (r) => r.deviceCount ?? 0 },
-            {
-              key: 'actions',
-              header: translate('common.actions'),
-              align: 'right',
-              cellSx: { whiteSpace: 'nowrap' },
-              cell: (r) => (
-                <>
-                  {canBind && (
-                    <>
-                      <Tooltip title={translate('places.bind')}>
-                        <IconButton size="small" color="primary" onClick={() => setLinking({ room: r, bind: true, open: true })} data-testid="room-bind">
-                          <LinkIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title={translate('places.unbind')}>
-                        <IconButton size="small" onClick={() => setLinking({ room: r, bind: false, open: true })} data-testid="room-unbind">
-                          <LinkOffIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    </>
-                  )}
-                  {canEdit && <IconAction kind="edit" onClick={() => setEditing(r)} testId="room-edit" />}
-                  {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="room-delete" />}
-                </>
-              ),
-            },
+            actionsColumn(translate('common.actions'), (r: Room) => (
+              <>
+                {canBind && (
+                  <>
+                    <Tooltip title={translate('places.bind')}>
+                      <IconButton size="small" color="primary" onClick={() => setLinking({ room: r, bind: true, open: true })} data-testid="room-bind">
+                        <LinkIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={translate('places.unbind')}>
+                      <IconButton size="small" onClick={() => setLinking({ room: r, bind: false, open: true })} data-testid="room-unbind">
+                        <LinkOffIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </>
+                )}
+                {canEdit && <IconAction kind="edit" onClick={() => setEditing(r)} testId="room-edit" />}
+                {canDelete && <IconAction kind="delete" onClick={() => remove(r)} testId="room-delete" />}
+              </>
+            )),
           ]}
-          pager={{ count: data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
+          pager={{ count: rooms.data.total, page, rowsPerPage: PAGE_SIZE, onPage: setPage }}
         />
       </DialogContent>
       <DialogActions>

@@ -57,22 +57,24 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
   async function readOnce() {
     setReading(true);
     const problems: string[] = [];
-    const adjust = await send<Values>(CALLS.readCalibration, { deviceId });
-    if (!alive.current) return;
-    if (adjust.ok) {
-      const c = onlyKnown(calibrationKeys, adjust.data, defaultCalibration());
-      setLoaded((l) => ({ ...l, calibration: c }));
-      setValues((v) => ({ ...v, calibration: c }));
-    } else if (!adjust.announced) problems.push(adjust.message);
-    await new Promise((r) => setTimeout(r, READ_GAP_MS));
-    if (!alive.current) return;
-    const conf = await send<Values>(CALLS.readProtection, { deviceId });
-    if (!alive.current) return;
-    if (conf.ok) {
-      const p = onlyKnown(protectionKeys, conf.data, defaultProtection());
-      setLoaded((l) => ({ ...l, protection: p }));
-      setValues((v) => ({ ...v, protection: p }));
-    } else if (!conf.announced) problems.push(conf.message);
+    // The adjust (calibration) parameters first, the configuration (protection) a second later.
+    const parts = [
+      { part: 'calibration', call: CALLS.readCalibration, keys: calibrationKeys, fallback: defaultCalibration },
+      { part: 'protection', call: CALLS.readProtection, keys: protectionKeys, fallback: defaultProtection },
+    ] as const;
+    for (const [i, { part, call, keys, fallback }] of parts.entries()) {
+      if (i > 0) {
+        await new Promise((r) => setTimeout(r, READ_GAP_MS));
+        if (!alive.current) return;
+      }
+      const answer = await send<Values>(call, { deviceId });
+      if (!alive.current) return;
+      if (answer.ok) {
+        const read = onlyKnown(keys, answer.data, fallback());
+        setLoaded((l) => ({ ...l, [part]: read }));
+        setValues((v) => ({ ...v, [part]: read }));
+      } else if (!answer.announced) problems.push(answer.message);
+    }
     setReading(false);
     const distinct = [...new Set(problems.filter(Boolean))];
     setReadError(distinct.length ? translate('deviceTab.params.readFailed', { message: distinct.join('；') }) : undefined);

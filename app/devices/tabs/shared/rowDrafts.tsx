@@ -5,13 +5,16 @@
  * texts come from the tab's catalogue section: saved, saveFailed, save, confirmDelete, deleted, deleteFailed.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { CircularProgress, IconButton, TextField, Tooltip } from '@mui/material';
+import { CircularProgress, IconButton, TextField, Tooltip, type SxProps, type Theme } from '@mui/material';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import type { CallName } from '../../../../adapters/dataProvider';
 import { useRequest } from '../../../components/calls';
+import { AddButton } from '../../../components/AddButton';
+import { DataTable, type DataColumn, type DataTableProps } from '../../../components/DataTable';
+import { TitledSection } from '../../../components/TitledSection';
 
 interface Flags {
   dirty?: boolean;
@@ -92,6 +95,8 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, en
   return { rows, loading, change, add, save, remove, dialog };
 }
 
+export type Drafts<T extends { fId?: number }> = ReturnType<typeof useRowDrafts<T>>;
+
 /** A row's save and delete buttons; `prefix` names their test ids (`cabinet-save`, `schedule-delete`). */
 export function DraftActions({ row, texts, prefix, onSave, onDelete }: { row: Draft<unknown>; texts: string; prefix: string; onSave?: () => void; onDelete?: () => void }) {
   const translate = useTranslate();
@@ -133,5 +138,42 @@ export function DraftSelect({ value, onChange, disabled, label, testId, displayE
     >
       {children}
     </TextField>
+  );
+}
+
+/**
+ * The tab of the rows: its title with the add button (for a user who may add), the rows' table, or the
+ * empty state alone while there is none. `prefix` names the test ids (`cabinet-add`, `cabinet-table`,
+ * `cabinet-row`); `detail`: what shows under a row.
+ */
+export function DraftsTable<T extends { fId?: number }>({ drafts, title, texts, prefix, testId, canAdd, columns, detail, tableSx }: {
+  drafts: Drafts<T>;
+  title: string;
+  texts: string;
+  prefix: string;
+  testId: string;
+  canAdd: boolean;
+  columns: DataColumn<Draft<T>>[];
+  detail?: DataTableProps<Draft<T>>['detail'];
+  tableSx?: SxProps<Theme>;
+}) {
+  const translate = useTranslate();
+  return (
+    <TitledSection testId={testId} title={title} actions={canAdd && <AddButton size="small" onClick={drafts.add} label={translate(`${texts}.add`)} testId={`${prefix}-add`} />}>
+      <DataTable
+        rows={drafts.rows}
+        rowKey={(r) => r.key}
+        loading={drafts.loading}
+        empty={translate(`${texts}.empty`)}
+        emptyAlone
+        bordered
+        containerProps={{ 'data-testid': `${prefix}-table` }}
+        tableProps={tableSx ? { sx: tableSx } : undefined}
+        rowProps={(r) => ({ hover: false, 'data-testid': `${prefix}-row`, 'data-id': r.fId ?? '', 'data-unsaved': r.fId ? undefined : 'true' })}
+        detail={detail}
+        columns={columns}
+      />
+      {drafts.dialog}
+    </TitledSection>
   );
 }

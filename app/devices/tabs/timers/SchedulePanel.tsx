@@ -2,11 +2,9 @@ import { DateTimeInput } from '../../../components/DateTimeInput';
 import { Chip, MenuItem, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { useCan } from '../../../auth/useCan';
-import { AddButton } from '../../../components/AddButton';
 import { EmptyState } from '../../../components/EmptyState';
-import { TitledSection } from '../../../components/TitledSection';
-import { DataTable } from '../../../components/DataTable';
-import { DraftActions, DraftSelect, useRowDrafts, type Draft } from '../shared';
+import { actionsColumn } from '../../../components/DataTable';
+import { DraftActions, DraftSelect, DraftsTable, useRowDrafts, type Draft } from '../shared';
 import { CHANNELS, CODES, NEW_SCHEDULE, type Schedule } from './api';
 
 /**
@@ -18,7 +16,8 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
   const canList = useCan(CODES.scheduleList);
   const canEdit = useCan(CODES.edit);
   const canDelete = useCan(CODES.del);
-  const { rows, loading, change, add, save, remove, dialog } = useRowDrafts<Schedule>({ canList, deviceId, entity: 'deviceSwitch', fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
+  const drafts = useRowDrafts<Schedule>({ canList, deviceId, entity: 'deviceSwitch', fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
+  const { change, save, remove } = drafts;
 
   /** The body of a row's save, or what is missing from it. */
   const bodyOf = (row: Draft<Schedule>) =>
@@ -29,82 +28,71 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
   const locked = (r: Draft<Schedule>) => !canEdit || Boolean(r.saving);
 
   return (
-    <TitledSection testId="device-schedules-panel" title={translate('device.tabs.schedules')} actions={canEdit && <AddButton size="small" onClick={add} label={translate('deviceSchedules.add')} testId="schedule-add" />}>
-      <DataTable
-        rows={rows}
-        rowKey={(r) => r.key}
-        loading={loading} empty={translate('deviceSchedules.empty')} emptyAlone bordered
-        containerProps={{ 'data-testid': 'schedule-table' }}
-        rowProps={(r) => ({ hover: false, 'data-testid': 'schedule-row', 'data-id': r.fId ?? '', 'data-unsaved': r.fId ? undefined : 'true' })}
-        columns={[
-          {
-            key: 'beginTime',
-            header: translate('deviceSchedules.beginTime'),
-            cellSx: { width: 170 },
-            cell: (r) => <DateTimeInput mode="time" label={translate('deviceSchedules.beginTime')} value={r.fBeginTime} disabled={locked(r)} onChange={(fBeginTime) => change(r.key, { fBeginTime })} error={r.error} testId="schedule-time" />,
-          },
-          {
-            key: 'switch',
-            header: translate('deviceSchedules.switch'),
-            cellSx: { width: 120 },
-            cell: (r) => (
-              <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceSchedules.switch')} testId="schedule-switch">
-                <MenuItem value={1}>{translate('deviceSchedules.switches.1')}</MenuItem>
-                <MenuItem value={0}>{translate('deviceSchedules.switches.0')}</MenuItem>
-              </DraftSelect>
+    <DraftsTable
+      drafts={drafts}
+      title={translate('device.tabs.schedules')}
+      texts="deviceSchedules" prefix="schedule" testId="device-schedules-panel" canAdd={canEdit}
+      columns={[
+        {
+          key: 'beginTime',
+          header: translate('deviceSchedules.beginTime'),
+          cellSx: { width: 170 },
+          cell: (r) => <DateTimeInput mode="time" label={translate('deviceSchedules.beginTime')} value={r.fBeginTime} disabled={locked(r)} onChange={(fBeginTime) => change(r.key, { fBeginTime })} error={r.error} testId="schedule-time" />,
+        },
+        {
+          key: 'switch',
+          header: translate('deviceSchedules.switch'),
+          cellSx: { width: 120 },
+          cell: (r) => (
+            <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceSchedules.switch')} testId="schedule-switch">
+              <MenuItem value={1}>{translate('deviceSchedules.switches.1')}</MenuItem>
+              <MenuItem value={0}>{translate('deviceSchedules.switches.0')}</MenuItem>
+            </DraftSelect>
+          ),
+        },
+        {
+          key: 'which',
+          header: translate('deviceSchedules.which'),
+          cellSx: { width: 140 },
+          cell: (r) => (
+            <DraftSelect value={Number(r.fWhich)} disabled={locked(r)} onChange={(v) => change(r.key, { fWhich: Number(v) })} label={translate('deviceSchedules.which')} testId="schedule-which">
+              {CHANNELS.map((c) => (
+                <MenuItem key={c} value={c}>
+                  {translate('deviceSchedules.channel', { n: c })}
+                </MenuItem>
+              ))}
+            </DraftSelect>
+          ),
+        },
+        {
+          key: 'executed',
+          header: translate('deviceSchedules.executed'),
+          cell: (r) =>
+            !r.fId ? (
+              <Chip size="small" color="warning" variant="outlined" label={translate('deviceSchedules.unsaved')} />
+            ) : Number(r.fIsExecute) === 1 && r.fExecuteTime ? (
+              <Typography variant="body2">{translate('deviceSchedules.executedAt', { time: r.fExecuteTime })}</Typography>
+            ) : (
+              <Typography variant="body2" color="text.disabled">
+                {translate('deviceSchedules.notExecuted')}
+              </Typography>
             ),
-          },
-          {
-            key: 'which',
-            header: translate('deviceSchedules.which'),
-            cellSx: { width: 140 },
-            cell: (r) => (
-              <DraftSelect value={Number(r.fWhich)} disabled={locked(r)} onChange={(v) => change(r.key, { fWhich: Number(v) })} label={translate('deviceSchedules.which')} testId="schedule-which">
-                {CHANNELS.map((c) => (
-                  <MenuItem key={c} value={c}>
-                    {translate('deviceSchedules.channel', { n: c })}
-                  </MenuItem>
-                ))}
-              </DraftSelect>
-            ),
-          },
-          {
-            key: 'executed',
-            header: translate('deviceSchedules.executed'),
-            cell: (r) =>
-              !r.fId ? (
-                <Chip size="small" color="warning" variant="outlined" label={translate('deviceSchedules.unsaved')} />
-              ) : Number(r.fIsExecute) === 1 && r.fExecuteTime ? (
-                <Typography variant="body2">{translate('deviceSchedules.executedAt', { time: r.fExecuteTime })}</Typography>
-              ) : (
-                <Typography variant="body2" color="text.disabled">
-                  {translate('deviceSchedules.notExecuted')}
-                </Typography>
-              ),
-          },
-          ...(canEdit || canDelete
-            ? [
-                {
-                  key: 'actions',
-                  header: translate('common.actions'),
-                  align: 'right' as const,
-                  cellSx: { whiteSpace: 'nowrap' },
-                  cell: (r: Draft<Schedule>) => (
-                    <DraftActions
-                      row={r}
-                      texts="deviceSchedules"
-                      prefix="schedule"
-                      onSave={canEdit ? () => void save(r, bodyOf(r)) : undefined}
-                      onDelete={canDelete || (canEdit && !r.fId) ? () => remove(r) : undefined}
-                    />
-                  ),
-                },
-              ]
-            : []),
-        ]}
-      />
-      {dialog}
-    </TitledSection>
+        },
+        ...(canEdit || canDelete
+          ? [
+              actionsColumn(translate('common.actions'), (r: Draft<Schedule>) => (
+                <DraftActions
+                  row={r}
+                  texts="deviceSchedules"
+                  prefix="schedule"
+                  onSave={canEdit ? () => void save(r, bodyOf(r)) : undefined}
+                  onDelete={canDelete || (canEdit && !r.fId) ? () => remove(r) : undefined}
+                />
+              )),
+            ]
+          : []),
+      ]}
+    />
   );
 }
 
