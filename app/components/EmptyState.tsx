@@ -15,7 +15,7 @@ export function EmptyState({ message, hint, minHeight = 160, loading = false }: 
         <Typography variant="body2">{loading ? translate('common.loading') : (message ?? translate('common.noData'))}</Typography>
       </Box>
       {hint && !loading && (
-        <Typography data-testid="empty-hint" variant="body2" sx={{ color: 'text.secondary', maxWidth: 520, textAlign: 'center', whiteSpace: 'normal' }}>
+        <Typography data-testid="empty-hint" variant="body2" sx={{ color: 'text.secondary', maxWidth: 640, textAlign: 'center', whiteSpace: 'normal' }}>
           {hint}
         </Typography>
       )}

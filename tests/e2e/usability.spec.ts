@@ -17,17 +17,6 @@ function scriptsOf(page: Page): string[] {
   return scripts;
 }
 
-/** A call with the signed-in console's token. */
-async function api(page: Page, path: string, body: object) {
-  return page.evaluate(
-    async ([p, b]) => {
-      const res = await fetch(p as string, { method: 'POST', headers: { 'content-type': 'application/json', authorization: localStorage.getItem('token') ?? '' }, body: JSON.stringify(b) });
-      return res.json();
-    },
-    [path, body] as const,
-  );
-}
-
 /** Another sign-in of the administrator, as a colleague at another desk: its token. */
 async function otherSession(request: APIRequestContext): Promise<string> {
   const answer = await (await request.post('/login', { data: { userName: ADMIN.phone, password: ADMIN.password } })).json();
@@ -88,7 +77,10 @@ test('the statistics chart is nivo, and its tooltip is reachable from the keyboa
   await expect(chart.locator('svg').first()).toBeVisible({ timeout: 20_000 });
   await chart.getByRole('img').focus();
   await page.keyboard.press('Home');
-  await expect(chart.getByRole('status')).toContainText('DEV000009');
+  // The first day, and the device's line (named by the device's name) with its value.
+  const tooltip = chart.getByRole('status');
+  await expect(tooltip).toContainText(/^\d{4}-\d{2}-\d{2}/);
+  await expect(tooltip).toContainText('演示设备9');
   await shot(page, 'usability-statistics-en-US');
 });
 
@@ -100,6 +92,9 @@ test('the unsigned-alarm summary shows after login in the top bar, gives way to 
   const header = (await page.locator('header').first().boundingBox())!;
   const box = (await summary.boundingBox())!;
   expect(box.y + box.height).toBeLessThanOrEqual(header.y + header.height);
+  // Nor over the top bar's own buttons beside it.
+  const button = (await page.getByTestId('alarm-summary-button').boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(button.x + 1);
   await shot(page, 'usability-alarm-summary');
   // It goes away by itself after a while; the count stays in the top bar.
   await expect(summary).toBeHidden({ timeout: 30_000 });
@@ -246,22 +241,30 @@ test("the timer dialog's time field has its own label", async ({ page }) => {
 
 test("the product drawer shows the product's chosen functions", async ({ page }) => {
   await login(page);
-  const functions = ((await api(page, '/biz/t-product-function/functions', {})).data as { fId: number; fName: string }[]).slice(0, 2);
-  expect(functions).toHaveLength(2);
-  const products = (await api(page, '/biz/t-product/products', { current: 1, size: 50 })).data.records as Record<string, unknown>[];
-  const product = products.find((p) => p.fNumber === 'P-RG-MCCB')!;
-  expect((await api(page, '/biz/t-product/addorupdate', { ...product, fFunctionIds: functions.map((f) => f.fId).join(',') })).code).toBe(200);
   await page.goto('/product');
-  await page.getByTestId('product-card').filter({ hasText: 'P-RG-MCCB' }).getByTestId('product-view').click();
+  const card = page.getByTestId('product-card').filter({ hasText: 'P-RG-MCCB' });
+  // Two functions chosen in the product's form.
+  await card.getByTestId('product-edit').click();
+  const dialog = page.getByTestId('form-dialog');
+  await dialog.getByTestId('form-field-fFunctionIds').getByRole('combobox').click();
+  const options = page.getByRole('option');
+  await expect(options.nth(1)).toBeVisible();
+  const chosen = [(await options.nth(0).textContent())!.trim(), (await options.nth(1).textContent())!.trim()];
+  await options.nth(0).click();
+  await options.nth(1).click();
+  await page.keyboard.press('Escape');
+  await dialog.getByTestId('form-save').click();
+  await expect(dialog).toBeHidden();
+  await card.getByTestId('product-view').click();
   const drawer = page.getByTestId('product-drawer');
-  for (const f of functions) await expect(drawer.getByText(f.fName, { exact: false }).first()).toBeVisible();
+  for (const name of chosen) await expect(drawer.getByText(name, { exact: false }).first()).toBeVisible();
   await shot(page, 'usability-product-drawer');
 });
 
 test("the user form's view mode masks the phone; editing shows it whole", async ({ page }) => {
   await login(page);
   await page.goto('/sys-user');
-  const row = page.getByTestId('list-row').filter({ hasText: '13800000001' }).first();
+  const row = page.getByTestId('list-row').filter({ hasText: '138****0001' }).first();
   await row.getByTestId('list-view').click();
   const form = page.getByTestId('form-dialog');
   await expect(form.locator('input[value="138****0001"]')).toHaveCount(1);
@@ -273,30 +276,26 @@ test("the user form's view mode masks the phone; editing shows it whole", async 
 });
 
 for (const locale of ['zh-CN', 'en-US'] as const) {
-  test(`a number that is not a number gets the schema's words in the console and from the server, in ${locale}`, async ({ page }) => {
+  test(`a number that is not a number gets the schema's words in the console and from the server, in ${locale}`, async ({ page, request }) => {
     await login(page, ADMIN, locale);
+    const token = await page.evaluate(() => localStorage.getItem('token') ?? '');
     for (const [path, ns, code, name, call] of [
       ['/area', 'areas', 'fAreaId', 'fAreaName', '/system/t-area-info/addOrEditAreaInfo'],
       ['/department', 'departments', 'fDepartmentId', 'fDepartmentName', '/system/t-department-info/addOrEditDepartmentInfo'],
     ] as const) {
+      // The server's answer to a number with a letter in it, in the console's language.
+      const answer = await (await request.post(call, { headers: { authorization: token, 'accept-language': locale }, data: { [code]: '12a', [name]: 'x', isAdd: true } })).json();
+      expect(answer.success).toBe(false);
+      expect(answer.reason.code).toBe(`${ns === 'areas' ? 'area' : 'department'}.${code}.type`);
+      // The console refuses the same value under its field with the same words, before any call.
       await page.goto(path);
+      const sent: string[] = [];
+      page.on('request', (r) => r.url().endsWith(call) && sent.push(r.url()));
       await page.getByTestId(`${ns}-add-top`).click();
       await page.getByTestId(`${ns}-field-${code}`).fill('12a');
       await page.getByTestId(`${ns}-field-${name}`).fill('x');
-      const sent: string[] = [];
-      page.on('request', (r) => r.url().endsWith(call) && sent.push(r.url()));
       await page.getByTestId(`${ns}-confirm`).click();
-      const detail = page.getByTestId(`${ns}-detail`);
-      // The server's answer to the same value, in the same language.
-      const answer = await page.evaluate(
-        async ([p, b, l]) => {
-          const res = await fetch(p as string, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': l as string, authorization: localStorage.getItem('token') ?? '' }, body: JSON.stringify(b) });
-          return res.json();
-        },
-        [call, { [code]: '12a', [name]: 'x', isAdd: true }, locale] as const,
-      );
-      expect(answer.success).toBe(false);
-      await expect(detail.getByText(answer.reason.text, { exact: true })).toBeVisible();
+      await expect(page.getByTestId(`${ns}-detail`).getByText(answer.reason.text, { exact: true })).toBeVisible();
       expect(sent).toEqual([]);
       await shot(page, `usability-${ns}-number-${locale}`);
     }

@@ -93,17 +93,21 @@ export function ChartFrame({ label, count, height, tooltip, children }: { label:
   const x = active !== null ? placement?.xs[active] : undefined;
   const right = x !== undefined && placement ? x < placement.width / 2 : true;
   return (
-    <Box
-      tabIndex={0}
-      role="img"
-      aria-label={label}
-      aria-describedby={active !== null ? id : undefined}
-      onKeyDown={onKeyDown}
-      onFocus={(e) => e.currentTarget.matches(':focus-visible') && count > 0 && setIndex((a) => a ?? count - 1)}
-      onBlur={() => setIndex(null)}
-      sx={{ position: 'relative', height, outline: 'none', '&:focus-visible': { boxShadow: (t) => `0 0 0 2px ${t.palette.primary.main}`, borderRadius: 0.5 } }}
-    >
-      <ActiveCategory.Provider value={{ index: active, place }}>{children}</ActiveCategory.Provider>
+    // The tooltip is the image's sibling, not its child: a screen reader reads an image's content as one
+    // picture, and would not hear the status change.
+    <Box sx={{ position: 'relative', height }}>
+      <Box
+        tabIndex={0}
+        role="img"
+        aria-label={label}
+        aria-describedby={active !== null ? id : undefined}
+        onKeyDown={onKeyDown}
+        onFocus={(e) => e.currentTarget.matches(':focus-visible') && count > 0 && setIndex((a) => a ?? count - 1)}
+        onBlur={() => setIndex(null)}
+        sx={{ height: '100%', outline: 'none', '&:focus-visible': { boxShadow: (t) => `0 0 0 2px ${t.palette.primary.main}`, borderRadius: 0.5 } }}
+      >
+        <ActiveCategory.Provider value={{ index: active, place }}>{children}</ActiveCategory.Provider>
+      </Box>
       {active !== null && x !== undefined && placement && (
         <Box sx={{ position: 'absolute', top: placement.top, left: right ? x + 12 : undefined, right: right ? undefined : placement.width - x + 12, pointerEvents: 'none', zIndex: 1 }}>
           <ChartTooltip id={id} {...tooltip(active)} />

@@ -7,7 +7,7 @@
  * read again whenever the groups open.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Badge, Box, Chip, Collapse, IconButton, Tooltip, Typography } from '@mui/material';
+import { Badge, Box, Chip, IconButton, Tooltip, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
@@ -105,40 +105,46 @@ export function AlarmSummary() {
   const title = translate('alarms.summary.title', { count: total });
   return (
     <>
-      <Collapse orientation="horizontal" in={open} mountOnEnter unmountOnExit sx={{ minWidth: 0, flexShrink: 1 }}>
-        <Box
-          role="region"
-          aria-label={title}
-          onMouseEnter={() => setHeld(true)}
-          onMouseLeave={() => setHeld(false)}
-          onFocus={() => setHeld(true)}
-          onBlur={() => setHeld(false)}
-          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-          sx={{ display: 'flex', alignItems: 'center', gap: 1, maxWidth: '55vw', overflowX: 'auto', whiteSpace: 'nowrap', pl: 1.5, pr: 0.5, py: 0.25, borderRadius: 4, bgcolor: '#fff7e6', border: 1, borderColor: 'warning.light' }}
-          data-testid="alarm-summary"
-        >
-          <Typography variant="body2" sx={{ fontWeight: 600, color: 'warning.dark' }}>
-            {title}
-          </Typography>
-          {groups.map((g) => (
-            <Chip
-              key={g.type}
-              size="small"
-              color="warning"
-              variant="outlined"
-              label={`${translate(`alarms.summary.groups.${g.type}`)} ${g.num}`}
-              onClick={() => {
-                setOpen(false);
-                navigate(GROUP_LISTS[g.type].path);
-              }}
-              data-testid={`alarm-summary-${g.type}`}
-            />
-          ))}
-          <IconButton size="small" onClick={() => setOpen(false)} aria-label={translate('common.close')} data-testid="alarm-summary-close">
-            <CloseIcon fontSize="small" />
-          </IconButton>
+      {open && (
+        // It takes the top bar's free room only (grown from nothing, so the breadcrumb and the buttons keep
+        // theirs), at the right next to its button; groups past its width scroll into view.
+        <Box sx={{ flex: '100 1 0', minWidth: 0, display: 'flex', justifyContent: 'flex-end' }}>
+          <Box
+            role="region"
+            aria-label={title}
+            onMouseEnter={() => setHeld(true)}
+            onMouseLeave={() => setHeld(false)}
+            onFocus={() => setHeld(true)}
+            onBlur={() => setHeld(false)}
+            onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+            sx={{ minWidth: 0, maxWidth: '100%', display: 'flex', alignItems: 'center', pl: 1.5, pr: 0.5, py: 0.25, borderRadius: 4, bgcolor: '#fff7e6', border: 1, borderColor: 'warning.light' }}
+            data-testid="alarm-summary"
+          >
+            <Box sx={{ minWidth: 0, display: 'flex', alignItems: 'center', gap: 1, overflowX: 'auto', scrollbarWidth: 'thin', whiteSpace: 'nowrap' }}>
+              <Typography variant="body2" sx={{ fontWeight: 600, color: 'warning.dark' }}>
+                {title}
+              </Typography>
+              {groups.map((g) => (
+                <Chip
+                  key={g.type}
+                  size="small"
+                  color="warning"
+                  variant="outlined"
+                  label={`${translate(`alarms.summary.groups.${g.type}`)} ${g.num}`}
+                  onClick={() => {
+                    setOpen(false);
+                    navigate(GROUP_LISTS[g.type].path);
+                  }}
+                  data-testid={`alarm-summary-${g.type}`}
+                />
+              ))}
+            </Box>
+            <IconButton size="small" onClick={() => setOpen(false)} aria-label={translate('common.close')} data-testid="alarm-summary-close" sx={{ ml: 0.5 }}>
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          </Box>
         </Box>
-      </Collapse>
+      )}
       <Tooltip title={title}>
         <IconButton
           aria-label={title}
