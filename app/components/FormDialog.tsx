@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { maskList } from '../../contract/personal';
 import { Box, Dialog, DialogContent, DialogTitle } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiError, envelopeText } from '../../adapters/http';
@@ -190,7 +191,8 @@ export function FormDialog({ config, open, record, onClose, onSaved, isVisible, 
               <Box key={field.source} data-source={field.source} sx={{ gridColumn: (field.maxLength ?? 0) >= 500 || field.multi ? '1 / -1' : undefined }}>
                 <Input
                   field={field}
-                  value={values[field.source]}
+                  // Viewing shows personal numbers masked by the lists' rule (x-mask); editing shows them whole.
+                  value={readOnly && field.mask ? maskList(field.mask, values[field.source]) : values[field.source]}
                   record={{ ...record, ...values }}
                   onChange={(v) => setValue(field.source, v)}
                   setValue={setValue}

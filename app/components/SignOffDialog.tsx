@@ -16,8 +16,11 @@ import { NOTE_MAX } from '../../contract/signOff';
 type Row = Record<string, unknown>;
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-/** An expired login, a missing permission and a server fault read as the shell announces them. */
-const STATUS: Record<number, string> = { 700: 'errors.expired', 401: 'errors.noPermission', 500: 'errors.server' };
+/**
+ * An expired login, a missing permission and a server fault read as the shell announces them; a server
+ * that could not be reached (status 0) as a sentence saying so, not the transport's word.
+ */
+const STATUS: Record<number, string> = { 0: 'errors.network', 700: 'errors.expired', 401: 'errors.noPermission', 500: 'errors.server' };
 
 /** The refusals of a row signed by someone else meanwhile: the list behind the dialog is stale. */
 export const ALREADY_SIGNED: ReadonlySet<ReasonCode> = new Set<ReasonCode>(['alarm.alreadySigned', 'feedback.alreadySigned']);

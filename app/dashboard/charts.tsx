@@ -1,11 +1,9 @@
 /**
- * The dashboard's charts, drawn with the console's small SVG charts (app/components/charts): the same
- * data the cards fetch, axes, legends and tooltips in the page's language.
+ * The dashboard's charts, drawn with the console's nivo charts (app/components/charts, a chunk of their
+ * own): the same data the cards fetch, axes, legends and tooltips in the page's language.
  */
 import { Box, Typography } from '@mui/material';
-import { BarChart } from '../components/charts/BarChart';
-import { Donut } from '../components/charts/Donut';
-import { LineChart } from '../components/charts/LineChart';
+import { BarChart, LineChart, PieChart } from '../components/charts';
 
 export interface Chart {
   categories: string[];
@@ -73,17 +71,19 @@ export function Gauge({ value, max, unit, label, color, testId, caption }: { val
   const shown = Math.min(Math.max(value, 0), max);
   return (
     <Box sx={{ position: 'relative', height: 150, flex: 1, minWidth: 150 }} data-testid={testId}>
-      <Donut
-        sx={{ position: 'absolute', inset: 0 }}
-        parts={[
-          { name: 'value', color, value: shown },
-          { name: 'rest', color: '#eef0f3', value: Math.max(max - shown, 0.0001) },
-        ]}
-        startAngle={-100}
-        endAngle={100}
-        innerRatio={0.74}
-        margin={{ top: 10, right: 10, bottom: 0, left: 10 }}
-      />
+      <Box sx={{ position: 'absolute', inset: 0 }}>
+        <PieChart
+          height="100%"
+          parts={[
+            { name: 'value', color, value: shown },
+            { name: 'rest', color: '#eef0f3', value: Math.max(max - shown, 0.0001) },
+          ]}
+          startAngle={-100}
+          endAngle={100}
+          innerRatio={0.74}
+          margin={{ top: 10, right: 10, bottom: 0, left: 10 }}
+        />
+      </Box>
       <Box sx={{ position: 'absolute', left: 0, right: 0, top: 62, textAlign: 'center' }}>
         <Typography sx={{ fontSize: 22, fontWeight: 700, lineHeight: 1.1 }} data-testid={`${testId}-value`}>
           {value.toFixed(unit === '%' ? 1 : 2)}
@@ -102,8 +102,8 @@ export function Gauge({ value, max, unit, label, color, testId, caption }: { val
 export function UserPie({ parts, title, height = 120 }: { parts: { label: string; value: number }[]; title: string; height?: number }) {
   const colors = [PALETTE[3], PALETTE[2], PALETTE[0]];
   return (
-    <Donut
-      sx={{ height }}
+    <PieChart
+      height={height}
       parts={parts.map((p, i) => ({ name: p.label, value: p.value, color: colors[i % colors.length] }))}
       innerRatio={0.6}
       padAngle={1}

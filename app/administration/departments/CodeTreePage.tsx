@@ -15,6 +15,7 @@ import type { CallName } from '../../../adapters/dataProvider';
 import { useRequest } from '../../components/calls';
 import { useToggleSet } from '../../components/useToggleSet';
 import type { ResourceConfig } from '../../resources/types';
+import { validateField } from '../../components/validate';
 import { ancestorsOf, findNode, type TreeNode } from './api';
 
 export interface TreeField {
@@ -51,8 +52,8 @@ export function codeTreePage({ ns, permission, calls, fields, more = [] }: Pick<
     fields: [{ key: fields.code, label: 'number', code: true }, { key: fields.name, label: 'name', required: true, maxLength: 100 }, ...more],
     codes: { list: `${permission}:list`, addTop: `${permission}:add`, addChild: `${permission}:add`, edit: `${permission}:edit`, del: `${permission}:del` },
   };
-  return function TreePage(_props: { config: ResourceConfig }) {
-    return <CodeTreePage settings={settings} />;
+  return function TreePage({ config }: { config: ResourceConfig }) {
+    return <CodeTreePage settings={settings} config={config} />;
   };
 }
 
@@ -66,7 +67,7 @@ const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
  * node, edit it, add a child under it or a node at the top, delete a leaf. After a save the tree reloads
  * with the saved node selected and its parents expanded; cancel goes back to the node being viewed.
  */
-export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
+export function CodeTreePage({ settings, config }: { settings: CodeTreeSettings; config: ResourceConfig }) {
   const { ns, calls, codeField, parentField, fields, codes } = settings;
   const translate = useTranslate();
   const request = useRequest();
@@ -145,9 +146,11 @@ export function CodeTreePage({ settings }: { settings: CodeTreeSettings }) {
     const found: Record<string, string> = {};
     for (const f of fields) {
       const v = (values[f.key] ?? '').trim();
-      if ((f.required || f.code) && !v) found[f.key] = t(`messages.${f.key}Required`);
-      else if (f.code && !/^\d+$/.test(v)) found[f.key] = t(`messages.${f.key}Numeric`);
-      else if (f.code && Number(v) <= 0) found[f.key] = t(`messages.${f.key}Numeric`);
+      // The number by the schema's own rules and words (required, a whole number, above 0): what the
+      // server would answer, in the console's language.
+      const wrong = f.code ? validateField({ ...config.fields[f.key], required: true }, v) : null;
+      if (wrong) found[f.key] = translate(wrong.key, { ...wrong.args, label: wrong.args?.labelKey ? translate(String(wrong.args.labelKey)) : '' });
+      else if (f.required && !v) found[f.key] = t(`messages.${f.key}Required`);
       // A new node's number may not be one the tree holds: saving it would rename and move that node.
       else if (f.code && mode !== 'edit' && findNode(tree, Number(v))) found[f.key] = t(`messages.${f.key}Taken`);
       else if (f.maxLength && v.length > f.maxLength) found[f.key] = t('messages.tooLong', { max: f.maxLength });

@@ -8,7 +8,7 @@ import type { ResourceConfig } from '../../resources/types';
 import type { ProductRow } from './ProductCard';
 import { ProductProperties } from './ProductProperties';
 
-const INFO_FIELDS = ['fNumber', 'fName', 'fCategoryId', 'fProtocol', 'fDeviceType', 'fCommunicationType', 'fStatKeys', 'fFirmwareVersion', 'fPower', 'fNumberRule', 'fStatus', 'deviceCount', 'fIntime', 'fRemark'];
+const INFO_FIELDS = ['fNumber', 'fName', 'fCategoryId', 'fProtocol', 'fDeviceType', 'fCommunicationType', 'fFunctionIds', 'fStatKeys', 'fFirmwareVersion', 'fPower', 'fNumberRule', 'fStatus', 'deviceCount', 'fIntime', 'fRemark'];
 
 /** Product detail: its fields with its properties, and the message log of the product's devices. */
 export function ProductDrawer({ config, row, onClose }: { config: ResourceConfig; row: ProductRow | null; onClose: () => void }) {

@@ -1,5 +1,5 @@
 /** The consumption chart: one line per device over the days or hours asked for. */
-import { LineChart } from '../../components/charts/LineChart';
+import { LineChart } from '../../components/charts';
 import type { DeviceTotal } from './api';
 
 const COLORS = ['#1677ff', '#36cfc9', '#faad14', '#f5222d', '#722ed1', '#52c41a', '#eb2f96', '#13c2c2', '#fa8c16', '#2f54eb'];

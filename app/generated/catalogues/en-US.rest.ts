@@ -3593,8 +3593,6 @@ export default {
     "deleted": "Area deleted",
     "messages": {
       "fAreaIdTaken": "This area number is already used",
-      "fAreaIdRequired": "Area number is required",
-      "fAreaIdNumeric": "Area number must be a number",
       "fAreaNameRequired": "Area name is required",
       "hasChildren": "Delete the sub-areas first",
       "tooLong": "At most %{max} characters"
@@ -3626,8 +3624,6 @@ export default {
     "deleted": "Department deleted",
     "messages": {
       "fDepartmentIdTaken": "This department number is already used",
-      "fDepartmentIdRequired": "Department number is required",
-      "fDepartmentIdNumeric": "Department number must be a positive whole number",
       "fDepartmentNameRequired": "Department name is required",
       "hasChildren": "Delete the sub-departments first",
       "tooLong": "At most %{max} characters"
@@ -4599,6 +4595,7 @@ export default {
     "sync": "Sync",
     "empty": "No timers",
     "time": "Time",
+    "runAt": "Run at",
     "validType": "Validity",
     "opt": "Action",
     "reverse": "Reverse",
@@ -4770,6 +4767,7 @@ export default {
       "button": "Search",
       "hint": "Enter a mobile or ID number to open the person profile",
       "empty": "Please enter a search term",
+      "example": "For example: the mobile 13912345678, or an 18-character ID number such as 440106199001011235.",
       "phone": "Please enter a valid mobile number",
       "length": "Please enter a valid mobile or ID number",
       "idcard": "Please enter a valid ID number",
@@ -4847,6 +4845,8 @@ export default {
       },
       "legend": "Legend",
       "truncated": "Too many relations; part of them shown",
+      "before": "Enter a mobile or ID number, tick the relation types and press Search to draw the person's call relations.",
+      "none": "No relations found for this number. Try another number, or tick more relation types and search again.",
       "drawer": {
         "title": "Node details",
         "personal": "Personal information",

@@ -480,6 +480,7 @@ export default {
     "reset": "Reset",
     "actions": "Actions",
     "noData": "No data",
+    "emptyHint": "Nothing matches. Loosen or clear the search and search again, for example with only a few letters of a name.",
     "noImage": "No photo",
     "loading": "Loading...",
     "tip": "Notice",
@@ -698,7 +699,8 @@ export default {
   "errors": {
     "expired": "Your login has expired or you have no access to this page",
     "noPermission": "No permission to operate",
-    "server": "Server error, operation failed"
+    "server": "Server error, operation failed",
+    "network": "The server could not be reached, so nothing was done. Check the network connection and try again."
   },
   "pages": {
     "backHome": "Back to home",

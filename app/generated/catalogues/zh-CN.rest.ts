@@ -3593,8 +3593,6 @@ export default {
     "deleted": "地区删除成功",
     "messages": {
       "fAreaIdTaken": "地区编号已存在",
-      "fAreaIdRequired": "地区编号不能为空",
-      "fAreaIdNumeric": "地区编号必须是数字",
       "fAreaNameRequired": "地区名称不能为空",
       "hasChildren": "请先删除子地区",
       "tooLong": "最多%{max}个字符"
@@ -3626,8 +3624,6 @@ export default {
     "deleted": "部门删除成功",
     "messages": {
       "fDepartmentIdTaken": "部门编号已存在",
-      "fDepartmentIdRequired": "部门编号不能为空",
-      "fDepartmentIdNumeric": "部门编号必须是正整数",
       "fDepartmentNameRequired": "部门名称不能为空",
       "hasChildren": "请先删除子部门",
       "tooLong": "最多%{max}个字符"
@@ -4582,6 +4578,7 @@ export default {
     "sync": "同步",
     "empty": "暂无定时",
     "time": "时间",
+    "runAt": "执行时间",
     "validType": "时效",
     "opt": "动作",
     "reverse": "反转",
@@ -4753,6 +4750,7 @@ export default {
       "button": "搜索",
       "hint": "输入手机号或身份证号，查看人员全息档案",
       "empty": "请输入搜索条件",
+      "example": "例如：手机号 13912345678，或 18 位身份证号 440106199001011235。",
       "phone": "请输入正确的手机号",
       "length": "请输入正确的手机号或身份证号",
       "idcard": "请输入正确的身份证号",
@@ -4830,6 +4828,8 @@ export default {
       },
       "legend": "图例",
       "truncated": "关系过多，仅显示部分",
+      "before": "输入手机号或身份证号，勾选关系类型，点「查询」画出此人的通话关系图。",
+      "none": "这个号码没有找到关系。换一个号码，或勾选更多关系类型后再查询。",
       "drawer": {
         "title": "节点详情",
         "personal": "个人信息",

@@ -481,6 +481,7 @@ export default {
     "reset": "重置",
     "actions": "操作",
     "noData": "暂无数据",
+    "emptyHint": "没有符合条件的记录。可以放宽或清空搜索条件后再查询，例如只输入名称中的两三个字。",
     "noImage": "暂无照片",
     "loading": "加载中...",
     "tip": "提示",
@@ -699,7 +700,8 @@ export default {
   "errors": {
     "expired": "您的登录已过期或无权访问该页面",
     "noPermission": "没有操作权限",
-    "server": "服务器错误，操作失败"
+    "server": "服务器错误，操作失败",
+    "network": "无法连接服务器，操作未完成。请检查网络后重试。"
   },
   "pages": {
     "backHome": "返回首页",

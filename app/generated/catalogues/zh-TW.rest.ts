@@ -3593,8 +3593,6 @@ export default {
     "deleted": "地區刪除成功",
     "messages": {
       "fAreaIdTaken": "地區編號已存在",
-      "fAreaIdRequired": "地區編號不能為空",
-      "fAreaIdNumeric": "地區編號必須是數字",
       "fAreaNameRequired": "地區名稱不能為空",
       "hasChildren": "請先刪除子地區",
       "tooLong": "最多%{max}個字元"
@@ -3626,8 +3624,6 @@ export default {
     "deleted": "部門刪除成功",
     "messages": {
       "fDepartmentIdTaken": "部門編號已存在",
-      "fDepartmentIdRequired": "部門編號不能為空",
-      "fDepartmentIdNumeric": "部門編號必須是正整數",
       "fDepartmentNameRequired": "部門名稱不能為空",
       "hasChildren": "請先刪除子部門",
       "tooLong": "最多%{max}個字元"
@@ -4582,6 +4578,7 @@ export default {
     "sync": "同步",
     "empty": "暫無定時",
     "time": "時間",
+    "runAt": "執行時間",
     "validType": "時效",
     "opt": "動作",
     "reverse": "反轉",
@@ -4753,6 +4750,7 @@ export default {
       "button": "搜尋",
       "hint": "輸入手機號或身分證號，查看人員全息檔案",
       "empty": "請輸入搜尋條件",
+      "example": "例如：手機號 13912345678，或 18 位身分證號 440106199001011235。",
       "phone": "請輸入正確的手機號",
       "length": "請輸入正確的手機號或身分證號",
       "idcard": "請輸入正確的身分證號",
@@ -4830,6 +4828,8 @@ export default {
       },
       "legend": "圖例",
       "truncated": "關係過多，僅顯示部分",
+      "before": "輸入手機號或身分證號，勾選關係類型，點「查詢」畫出此人的通話關係圖。",
+      "none": "這個號碼沒有找到關係。換一個號碼，或勾選更多關係類型後再查詢。",
       "drawer": {
         "title": "節點詳情",
         "personal": "個人資訊",

@@ -481,6 +481,7 @@ export default {
     "reset": "重設",
     "actions": "操作",
     "noData": "暫無資料",
+    "emptyHint": "沒有符合條件的資料。可以放寬或清除搜尋條件後再查詢，例如只輸入名稱中的兩三個字。",
     "noImage": "暫無照片",
     "loading": "載入中...",
     "tip": "提示",
@@ -699,7 +700,8 @@ export default {
   "errors": {
     "expired": "您的登入已過期或無權存取該頁面",
     "noPermission": "沒有操作權限",
-    "server": "伺服器錯誤，操作失敗"
+    "server": "伺服器錯誤，操作失敗",
+    "network": "無法連線到伺服器，操作未完成。請檢查網路後重試。"
   },
   "pages": {
     "backHome": "返回首頁",

@@ -1,13 +1,13 @@
 /**
  * How many alarms are still unsigned, by the spec's summary groups, for users who hold an alarm list: a
- * button in the top bar with the count, and a card of the groups that opens right after login (once
- * per session). The card puts itself away after a while unless the pointer or focus is on it, and when
- * the user goes to another page, since it covers a corner of the page (a list's lower action buttons);
- * the button brings it back. A group opens its list. The count follows
- * new alarms and sign-offs, and is read again whenever the card opens.
+ * button in the top bar with the count and, right after login (once per session), the groups beside it
+ * in the top bar's own row, so that it never covers a page's controls. The groups give way to the count
+ * after a while unless the pointer or focus is on them, and when the user goes to another page; the
+ * button brings them back. A group opens its list. The count follows new alarms and sign-offs, and is
+ * read again whenever the groups open.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Badge, Box, Card, CardContent, CardHeader, Chip, IconButton, Slide, Tooltip } from '@mui/material';
+import { Badge, Box, Chip, IconButton, Tooltip, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
@@ -30,8 +30,8 @@ const SHOWN_KEY = 'alarmSummaryShown';
 const SIGNED_EVENT = 'alarms:signed';
 /** Tells the summary that alarms were signed off in this window, so that its count is read again. */
 export const alarmsSigned = () => window.dispatchEvent(new Event(SIGNED_EVENT));
-/** How long the card stays open by itself, unless the pointer or focus is on it. */
-export const SUMMARY_OPEN_MS = 20_000;
+/** How long the groups stay open by themselves, unless the pointer or focus is on them. */
+export const SUMMARY_OPEN_MS = 15_000;
 
 interface Group {
   type: string;
@@ -105,6 +105,46 @@ export function AlarmSummary() {
   const title = translate('alarms.summary.title', { count: total });
   return (
     <>
+      {open && (
+        // It takes the top bar's free room only (grown from nothing, so the breadcrumb and the buttons keep
+        // theirs), at the right next to its button; groups past its width scroll into view.
+        <Box sx={{ flex: '100 1 0', minWidth: 0, display: 'flex', justifyContent: 'flex-end' }}>
+          <Box
+            role="region"
+            aria-label={title}
+            onMouseEnter={() => setHeld(true)}
+            onMouseLeave={() => setHeld(false)}
+            onFocus={() => setHeld(true)}
+            onBlur={() => setHeld(false)}
+            onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+            sx={{ minWidth: 0, maxWidth: '100%', display: 'flex', alignItems: 'center', pl: 1.5, pr: 0.5, py: 0.25, borderRadius: 4, bgcolor: '#fff7e6', border: 1, borderColor: 'warning.light' }}
+            data-testid="alarm-summary"
+          >
+            <Box sx={{ minWidth: 0, display: 'flex', alignItems: 'center', gap: 1, overflowX: 'auto', scrollbarWidth: 'thin', whiteSpace: 'nowrap' }}>
+              <Typography variant="body2" sx={{ fontWeight: 600, color: 'warning.dark' }}>
+                {title}
+              </Typography>
+              {groups.map((g) => (
+                <Chip
+                  key={g.type}
+                  size="small"
+                  color="warning"
+                  variant="outlined"
+                  label={`${translate(`alarms.summary.groups.${g.type}`)} ${g.num}`}
+                  onClick={() => {
+                    setOpen(false);
+                    navigate(GROUP_LISTS[g.type].path);
+                  }}
+                  data-testid={`alarm-summary-${g.type}`}
+                />
+              ))}
+            </Box>
+            <IconButton size="small" onClick={() => setOpen(false)} aria-label={translate('common.close')} data-testid="alarm-summary-close" sx={{ ml: 0.5 }}>
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          </Box>
+        </Box>
+      )}
       <Tooltip title={title}>
         <IconButton
           aria-label={title}
@@ -120,48 +160,6 @@ export function AlarmSummary() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Slide direction="up" in={open} mountOnEnter unmountOnExit>
-        <Card
-          elevation={8}
-          role="region"
-          aria-label={title}
-          onMouseEnter={() => setHeld(true)}
-          onMouseLeave={() => setHeld(false)}
-          onFocus={() => setHeld(true)}
-          onBlur={() => setHeld(false)}
-          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-          sx={{ position: 'fixed', right: 24, bottom: 24, width: 340, zIndex: (t) => t.zIndex.drawer, borderTop: 3, borderColor: 'warning.main' }}
-          data-testid="alarm-summary"
-        >
-          <CardHeader
-            title={title}
-            slotProps={{ title: { variant: 'subtitle1', fontWeight: 600 } }}
-            action={
-              <IconButton size="small" onClick={() => setOpen(false)} aria-label={translate('common.close')} data-testid="alarm-summary-close">
-                <CloseIcon fontSize="small" />
-              </IconButton>
-            }
-            sx={{ pb: 0 }}
-          />
-          <CardContent>
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-              {groups.map((g) => (
-                <Chip
-                  key={g.type}
-                  color="warning"
-                  variant="outlined"
-                  label={`${translate(`alarms.summary.groups.${g.type}`)} ${g.num}`}
-                  onClick={() => {
-                    setOpen(false);
-                    navigate(GROUP_LISTS[g.type].path);
-                  }}
-                  data-testid={`alarm-summary-${g.type}`}
-                />
-              ))}
-            </Box>
-          </CardContent>
-        </Card>
-      </Slide>
     </>
   );
 }

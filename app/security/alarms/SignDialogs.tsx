@@ -36,6 +36,7 @@ interface BatchResult {
   reason?: AnsweredReason;
 }
 
+/** Signs the chosen alarms with one note and lists each one's result; `onDone` runs once the server has answered (reload the list there). */
 export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null; onClose: () => void; onDone: () => void }) {
   const translate = useTranslate();
   const api = useApi();
@@ -44,7 +45,6 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<BatchResult[] | null>(null);
   const close = () => {
-    if (results) onDone();
     setNote('');
     setError(undefined);
     setResults(null);
@@ -57,6 +57,8 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
       const answer = await api.call<{ results: BatchResult[] }>('alarm.signingBatch', { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() });
       setResults(answer.data.results);
       if (answer.data.results.some((r) => r.success)) alarmsSigned();
+      // Signed here or by someone else meanwhile: the list behind the results is stale at once.
+      onDone();
     } catch (e) {
       setError(signOffFailure(translate, e));
     } finally {

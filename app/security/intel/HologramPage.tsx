@@ -68,9 +68,14 @@ export default function HologramPage() {
           {translate('intel.search.button')}
         </Button>
       </Paper>
-      {none && (
+      {none ? (
         <Typography data-testid="hologram-none" color="text.secondary">
           {none}
+        </Typography>
+      ) : (
+        // Before a search: an example of what to type.
+        <Typography data-testid="hologram-example" variant="body2" color="text.secondary" sx={{ maxWidth: 560, textAlign: 'center' }}>
+          {translate('intel.search.example')}
         </Typography>
       )}
       <ProfileModal target={target} onClose={() => setParams({}, { replace: false })} />

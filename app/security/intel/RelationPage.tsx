@@ -227,9 +227,10 @@ export default function RelationPage() {
           )}
           <Box component="span" sx={{ color: 'text.disabled' }}>{translate('intel.relation.expandHint')}</Box>
         </Paper>
-        {empty && (
-          <Box sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: 1, pointerEvents: 'none' }}>
-            <EmptyState />
+        {/* Before a search the page says what to search for, with an example; after one that found nobody, what to try next. */}
+        {(empty || (!searched && !loading && !data.nodes.size)) && (
+          <Box sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: 1, pointerEvents: 'none' }} data-testid={empty ? 'relation-none' : 'relation-before'}>
+            {empty ? <EmptyState hint={translate('intel.relation.none')} /> : <EmptyState message={translate('intel.relation.before')} hint={translate('intel.search.example')} />}
           </Box>
         )}
         {loading && (

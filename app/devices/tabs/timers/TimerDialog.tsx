@@ -153,9 +153,10 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                 data-testid="timer-form-row"
                 sx={{ display: 'grid', gridTemplateColumns: COLUMNS, columnGap: 1.5, alignItems: 'start', px: 1, pt: 1, borderTop: index ? 1 : 0, borderColor: 'divider' }}
               >
+                {/* Its own label, not the column's: the field says what its time is (and a screen reader reads it). */}
                 <DateTimeInput
                   mode="time"
-                  label={translate('deviceTimers.time')}
+                  label={translate('deviceTimers.runAt')}
                   value={r.fTime}
                   onChange={(fTime) => change(r.key, { fTime })}
                   error={e.fTime}
