@@ -55,7 +55,7 @@ export interface CallTypes {
   "department.list": { body: Body; answer: unknown };
   "department.save": { body: Body; answer: unknown };
   "department.delete": { body: Body; answer: unknown };
-  "device.list": { body: PageRequest; answer: Page<T.Device> };
+  "device.list": { body: Body; answer: unknown };
   "device.get": { body: KeyBody; answer: T.Device };
   "device.save": { body: Writable<T.Device> & Body; answer: T.Device | null };
   "device.delete": { body: KeyBody; answer: null };

@@ -1158,6 +1158,13 @@ export const REASONS = {
     "zh-TW": "所屬代理商不存在",
     "en-US": "The agent does not exist"
   },
+  "device.areaMalformed": {
+    "status": 400,
+    "params": [],
+    "zh-CN": "地区编号只能为数字",
+    "zh-TW": "地區編號只能為數字",
+    "en-US": "The area number must be a number"
+  },
   "device.cabinet.gasNameRequired": {
     "status": 400,
     "params": [],
@@ -6066,6 +6073,7 @@ export interface ReasonParams {
   "device.activation.done": Record<string, never>;
   "device.activationMissing": Record<string, never>;
   "device.agentMissing": Record<string, never>;
+  "device.areaMalformed": Record<string, never>;
   "device.cabinet.gasNameRequired": Record<string, never>;
   "device.cabinet.minAboveMax": Record<string, never>;
   "device.cabinet.unitRequired": Record<string, never>;

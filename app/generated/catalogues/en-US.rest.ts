@@ -2392,6 +2392,7 @@ export default {
       "notFound": "The device does not exist or you may not use it",
       "required": "The device is required",
       "productMissing": "The product does not exist",
+      "areaMalformed": "The area number must be a number",
       "agentMissing": "The agent does not exist",
       "activationMissing": "The device could not be changed: it does not exist",
       "tooManyTickets": "Too many live event tickets requested; please try again later",

@@ -2392,6 +2392,7 @@ export default {
       "notFound": "设备不存在或无权操作",
       "required": "设备不能为空",
       "productMissing": "所属产品不存在",
+      "areaMalformed": "地区编号只能为数字",
       "agentMissing": "所属代理商不存在",
       "activationMissing": "设备操作失败:设备不存在",
       "tooManyTickets": "实时事件票据申请过多，请稍后再试",
