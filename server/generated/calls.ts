@@ -203,7 +203,7 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     }
   },
   "errorLog.add": {
-    "permission": null,
+    "public": true,
     "summary": {
       "zh-CN": "上报前端错误",
       "zh-TW": "上報前端錯誤",
