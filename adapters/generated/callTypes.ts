@@ -265,6 +265,7 @@ export interface CallTypes {
   "sheet.libraryTemplate": { body: Body; answer: unknown };
   "sheet.libraryImport": { body: Body; answer: unknown };
   "system.dictionary": { body: Body; answer: unknown };
+  "system.consoleSettings": { body: Body; answer: unknown };
   "system.initialization": { body: Body; answer: unknown };
   "upload.picture": { body: Body; answer: unknown };
   "upload.firmware": { body: Body; answer: unknown };

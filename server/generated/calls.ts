@@ -708,6 +708,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "en-US": "Dictionary entries of a key"
     }
   },
+  "system.consoleSettings": {
+    "public": true,
+    "summary": {
+      "zh-CN": "控制台设置",
+      "zh-TW": "主控台設定",
+      "en-US": "The console's settings (public)"
+    }
+  },
   "system.initialization": {
     "public": true,
     "summary": {
