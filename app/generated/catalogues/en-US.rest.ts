@@ -2191,9 +2191,10 @@ export default {
       "inUse": "Users hold this role: it cannot be deleted",
       "adminPermissions": "The super administrator holds every permission already",
       "granted": "Permissions saved",
-      "adminName": "Super administrator",
+      "adminName": "Administrator",
       "agentName": "Agent",
-      "userName": "Ordinary user",
+      "userName": "User",
+      "officerName": "Officer",
       "name": {
         "required": "Role name is required",
         "maxLength": "Too long"

@@ -2194,6 +2194,7 @@ export default {
       "adminName": "超级管理员",
       "agentName": "代理商",
       "userName": "普通用户",
+      "officerName": "民警",
       "name": {
         "required": "角色名称不能为空",
         "maxLength": "长度超出限制"

@@ -2194,6 +2194,7 @@ export default {
       "adminName": "超級管理員",
       "agentName": "代理商",
       "userName": "一般使用者",
+      "officerName": "民警",
       "name": {
         "required": "角色名稱不能為空",
         "maxLength": "長度超出限制"
