@@ -8,6 +8,15 @@ import { AGENT, expect, login, shot, test } from './helpers';
 import type { Page } from '@playwright/test';
 
 const LANGUAGES = ['zh-CN', 'en-US'] as const;
+
+/** The dashboard's map loads when its place is in view (gone once it has, maybe while scrolling to it). */
+async function showMap(page: Page) {
+  await expect(async () => {
+    await page.getByTestId('dashboard-map-place').scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => undefined);
+    await expect(page.getByTestId('map-marker').first()).toBeAttached({ timeout: 3000 });
+  }).toPass({ timeout: 45_000 });
+  await page.getByTestId('dashboard-map').scrollIntoViewIfNeeded();
+}
 type Language = (typeof LANGUAGES)[number];
 
 /** A 1×1 PNG: what a tile server answers, for a machine that has none. */
@@ -70,7 +79,8 @@ for (const language of LANGUAGES) {
     await login(page, undefined, language);
     await page.goto('/sys-role');
     const names = TITLES[language].roles;
-    for (const name of names) await expect(page.getByTestId('list-row').getByText(name, { exact: true })).toBeVisible();
+    // A name's cell: the name, then the built-in mark.
+    for (const name of names) await expect(page.getByTestId('list-row').getByRole('cell', { name: new RegExp(`^${name}( |$)`) })).toBeVisible();
     if (language === 'en-US') await expect(page.getByTestId('list-row').filter({ hasText: '超级管理员' })).toHaveCount(0);
     await shot(page, `navigation-roles-${language}`);
 
@@ -114,6 +124,7 @@ for (const language of LANGUAGES) {
       return route.fulfill({ status: 200, contentType: 'image/png', body: TILE });
     });
     await login(page, undefined, language);
+    await showMap(page);
     await expect(page.locator('.leaflet-tile-loaded').first()).toBeVisible({ timeout: 20_000 });
     expect(asked.length).toBeGreaterThan(0);
     await expect(page.getByTestId('dashboard-map-tiles-unavailable')).toHaveCount(0);
@@ -123,6 +134,7 @@ for (const language of LANGUAGES) {
     await page.unrouteAll();
     await page.route((url) => url.host.endsWith(host), (route) => route.abort('connectionrefused'));
     await page.reload();
+    await showMap(page);
     await expect(page.getByTestId('dashboard-map-tiles-unavailable')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId('map-marker').first()).toBeVisible();
     await shot(page, `navigation-map-no-tiles-${language}`);
