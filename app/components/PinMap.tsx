@@ -4,7 +4,7 @@
  * (an intranet without internet) the pins stay usable on a drawn grid and a note says why the map is
  * blank. Not in the components' index: Leaflet loads with the pages that draw a map, not before.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { MapContainer, Marker, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';

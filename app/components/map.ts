@@ -33,7 +33,7 @@ export function tileUrl(): string {
  * grid rather than asking a tile server the installation may not reach.
  */
 export function useTileUrl(): string | undefined {
-  const settings = useCallQuery('system.consoleSettings', undefined, { quiet: true, method: 'GET' });
+  const settings = useCallQuery<{ mapTileUrl: string }>('system.consoleSettings', undefined, { quiet: true, method: 'GET' });
   const answered = settings.data?.mapTileUrl;
   useEffect(() => {
     if (typeof answered === 'string') served = answered;

@@ -18,7 +18,7 @@ const ROLE_NAMES = { admin: 'role.adminName', agent: 'role.agentName', user: 'ro
 export const storedRoleName = (alias: keyof typeof ROLE_NAMES) => textOf(reason(ROLE_NAMES[alias]));
 
 /** The built-in roles every installation has, by alias. */
-export const ROLES = (['admin', 'agent', 'user'] as const).map((alias) => ({ alias, name: storedRoleName(alias) }));
+export const ROLES: { alias: string; name: string }[] = (['admin', 'agent', 'user'] as const).map((alias) => ({ alias, name: storedRoleName(alias) }));
 
 const codeOf = (alias: unknown) => (typeof alias === 'string' && Object.hasOwn(ROLE_NAMES, alias) ? ROLE_NAMES[alias as keyof typeof ROLE_NAMES] : undefined);
 
