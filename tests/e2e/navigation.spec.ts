@@ -113,6 +113,8 @@ for (const language of LANGUAGES) {
   });
 
   test(`the maps draw the tiles of the server's address, and keep working without them (${language})`, async ({ page }) => {
+    // Two visits of the dashboard, each waiting for its map.
+    test.setTimeout(180_000);
     const settings = await (await page.request.get('/api/public/console-settings')).json();
     const address: string = settings.data.mapTileUrl;
     // The address's host, as the browser asks it ({s} is a sub-domain letter).
