@@ -55,6 +55,11 @@ const ROOT = join(import.meta.dirname, '..');
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
 /** Hashed build files: cached for a year and never revalidated. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/** A built file's address (the hashed /assets/, or a name with an extension: /favicon.ico), not a page's. */
+function isFileAddress(path: string): boolean {
+  return path.startsWith(`${CONSOLE_BASE}/assets/`) || /\.[A-Za-z0-9]{1,10}$/.test(path.slice(path.lastIndexOf('/') + 1));
+}
 const CONSOLE_ENTRY = CONSOLE_BASE + HOME_PATH;
 
 export interface AppDeps {
@@ -178,7 +183,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   await registerApiDocs(app, catalog);
 
   registerSessionRoutes(app, ctx);
-  registerSystemRoutes(app, ctx);
+  registerSystemRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
   registerUserFileRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
@@ -227,13 +232,15 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       setHeaders: (res, path) => res.setHeader('cache-control', path.includes(`${sep}assets${sep}`) ? ASSET_CACHE : 'no-cache'),
     });
   app.setNotFoundHandler((request, reply) => {
-    // A browser opening a console address (/homeschool/device/…) gets the single-page app; one opening an
-    // address from before the base path (/device/…, a bookmark) is sent to it. API calls are POSTs.
-    const page = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    if (page && hasConsole) {
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (reading && hasConsole) {
       const url = request.url;
-      if (url === CONSOLE_BASE || url.startsWith(`${CONSOLE_BASE}/`) || url.startsWith(`${CONSOLE_BASE}?`)) return reply.type('text/html').sendFile('index.html');
-      return reply.redirect(CONSOLE_BASE + url);
+      const path = url.split('?')[0];
+      // Any console address (/homeschool/device/…) answers the single-page app, whoever asks: a browser,
+      // curl, a link preview or an uptime monitor. A file the build does not have stays missing.
+      if (path === CONSOLE_BASE || (path.startsWith(`${CONSOLE_BASE}/`) && !isFileAddress(path))) return reply.type('text/html').sendFile('index.html');
+      // A browser opening an address from before the base path (/device/…, a bookmark) is sent to it.
+      if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(CONSOLE_BASE + url);
     }
     return reply.code(404).send(fail(reason('server.notFound'), languageOfRequest(request)));
   });

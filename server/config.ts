@@ -48,6 +48,23 @@ export interface Config {
   statementTimeoutMs: number;
   /** Most rows one device import may hold; a file of more is refused before anything is written. */
   deviceImportMaxRows: number;
+  /**
+   * Where the console's maps take their tiles (a Leaflet address with {z}/{x}/{y}, optionally {s}),
+   * handed to the console at run time: an installation without internet names its own tile server.
+   * Empty: the maps draw their grid and markers without tiles.
+   */
+  mapTileUrl: string;
+}
+
+/** The maps' tiles unless MAP_TILE_URL says otherwise. */
+export const DEFAULT_MAP_TILE_URL = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+function tileAddress(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_MAP_TILE_URL;
+  const url = value.trim();
+  if (url && !/^(https?:\/\/|\/)/.test(url)) throw new Error(`MAP_TILE_URL "${value}" is not an http(s) address or a path of this server`);
+  if (url && !['{z}', '{x}', '{y}'].every((p) => url.includes(p))) throw new Error(`MAP_TILE_URL "${value}" does not name {z}, {x} and {y}`);
+  return url;
 }
 
 /** A device import's rows unless DEVICE_IMPORT_MAX_ROWS says otherwise: about what the spec's 100M file holds. */
@@ -102,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestLogWriters: writers(env.INGEST_LOG_WRITERS),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
     deviceImportMaxRows: rowCount(env.DEVICE_IMPORT_MAX_ROWS, DEFAULT_DEVICE_IMPORT_MAX_ROWS),
+    mapTileUrl: tileAddress(env.MAP_TILE_URL),
   };
 }

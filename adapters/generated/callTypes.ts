@@ -273,6 +273,7 @@ export interface CallTypes {
   "sheet.libraryTemplate": { body: { [key: string]: unknown }; answer: Download };
   "sheet.libraryImport": { body: Body; answer: { imported: number } };
   "system.dictionary": { body: { key?: string | null; [key: string]: unknown }; answer: Array<{ fId?: number; fKey?: string | null; fValue?: string | null; fContent?: string | null }> };
+  "system.consoleSettings": { body: { [key: string]: unknown }; answer: { mapTileUrl?: string } };
   "system.initialization": { body: { [key: string]: unknown }; answer: { serverTime?: string | null; timeZone?: string | null; languages?: Array<string | null>; dictionaries?: { [key: string]: Array<{ fId?: number; fKey?: string | null; fValue?: string | null; fContent?: string | null }> } } };
   "upload.picture": { body: Body; answer: string };
   "upload.firmware": { body: Body; answer: { fFileName?: string; fMd5Sign?: string; size?: number; originalName?: string } };

@@ -4,12 +4,12 @@
  * (an intranet without internet) the pins stay usable on a drawn grid and a note says why the map is
  * blank. Not in the components' index: Leaflet loads with the pages that draw a map, not before.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { MapContainer, Marker, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { Box, Chip, Typography, type SxProps, type Theme } from '@mui/material';
-import { tileUrl } from './map';
+import { useTileUrl } from './map';
 
 export interface MapPin {
   id: number;
@@ -96,7 +96,8 @@ function Focus({ chosen, zoom, markers }: { chosen: PinMapProps['chosen']; zoom:
 
 export function PinMap({ pins, center, zoom, follow, chosen = null, focusZoom = 15, onChoose, testIds, tilesUnavailable, overlay, sx }: PinMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
-  const url = useMemo(tileUrl, []);
+  // undefined while the server's tile address is not known yet: no tiles, and no warning about them.
+  const url = useTileUrl();
   const markers = useRef(new Map<number, L.Marker>());
   return (
     <Box
@@ -152,7 +153,7 @@ export function PinMap({ pins, center, zoom, follow, chosen = null, focusZoom = 
         ))}
       </MapContainer>
       {overlay}
-      {(tilesFailed || !url) && <Chip size="small" color="warning" label={tilesUnavailable} sx={{ position: 'absolute', left: 12, bottom: 12, zIndex: 500 }} data-testid={testIds.tiles} />}
+      {(tilesFailed || url === '') && <Chip size="small" color="warning" label={tilesUnavailable} sx={{ position: 'absolute', left: 12, bottom: 12, zIndex: 500 }} data-testid={testIds.tiles} />}
     </Box>
   );
 }

@@ -4,17 +4,45 @@
  * the tiles come from, which positions are real, how a marker is named and how many are drawn.
  */
 
-/** A browser-side override (localStorage) wins over the build's VITE_MAP_TILE_URL; an empty value means no tiles. */
+import { useEffect } from 'react';
+import { useCallQuery } from './calls';
+
+/**
+ * Where the tiles come from: the server's setting (MAP_TILE_URL, asked at run time), unless this browser
+ * overrides it (localStorage); the build's VITE_MAP_TILE_URL only until the server has answered. An empty
+ * value means no tiles: the maps draw their grid and markers.
+ */
 export const TILE_URL_KEY = 'mapTileUrl';
 const DEFAULT_TILES = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
 /** The legacy map drew at most this many markers. */
 export const MARKER_CAP = 9999;
 const NAME_MAX = 20;
 
+/** The server's tile address, once this visit has asked for it. */
+let served: string | undefined;
+
+const override = () => (typeof localStorage !== 'undefined' ? localStorage.getItem(TILE_URL_KEY) : null);
+
 export function tileUrl(): string {
-  const stored = typeof localStorage !== 'undefined' ? localStorage.getItem(TILE_URL_KEY) : null;
-  if (stored !== null) return stored;
-  return (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? DEFAULT_TILES;
+  return override() ?? served ?? (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? DEFAULT_TILES;
+}
+
+/**
+ * The server's tile address, asked once a visit (the frame asks at sign-in, so a map opened later has it
+ * at once). Answers undefined while it is not known and no override says it: a map then waits with its
+ * grid rather than asking a tile server the installation may not reach.
+ */
+export function useTileUrl(): string | undefined {
+  const settings = useCallQuery<{ mapTileUrl: string }>('system.consoleSettings', undefined, { quiet: true, method: 'GET' });
+  const answered = settings.data?.mapTileUrl;
+  useEffect(() => {
+    if (typeof answered === 'string') served = answered;
+  }, [answered]);
+  const own = override();
+  if (own !== null) return own;
+  if (typeof answered === 'string') return answered;
+  // The server could not be asked: the address the console was built with.
+  return settings.error ? tileUrl() : served;
 }
 
 /** Spec 000 §9: within range, not zero, and more than 5 in magnitude (a 0/0 or 1/1 placeholder is no position). */

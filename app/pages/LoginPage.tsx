@@ -12,6 +12,7 @@ import Hub from '@mui/icons-material/Hub';
 import { getRememberedLogin, getStoredMenus } from '../../adapters/authProvider';
 import { LanguageSwitch } from '../shell/LanguageSwitch';
 import { useApiErrors } from '../shell/useApiErrors';
+import { useErrorCapture } from '../administration/errorLog/capture';
 import { PHONE_MAX_LENGTH } from '../shell/rules';
 import { RuleField } from '../components/RuleField';
 
@@ -30,6 +31,8 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [registering, setRegistering] = useState(false);
   useApiErrors();
+  // A script error or a failed call before anyone signs in reaches the error log too.
+  useErrorCapture();
 
   const appTitle = translate('app.title');
   useEffect(() => {

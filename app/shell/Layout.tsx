@@ -12,11 +12,11 @@ import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { TabBar } from './TabBar';
-import { findTrail, useMenus, usePageTitle } from './menus';
-import { customPages } from './pages';
-import { HOME_PATH, openTab } from './tabs';
+import { isUsersPage, useMenus, usePageTitle } from './menus';
+import { openTab } from './tabs';
 import { withoutPersonalQuery } from '../../contract/personal';
 import { useApiErrors } from './useApiErrors';
+import { useTileUrl } from '../components/map';
 import { useErrorCapture } from '../administration/errorLog/capture';
 import { DeviceAlarmNotifier } from '../devices/live/DeviceAlarms';
 import { isChunkFailure } from './chunks';
@@ -36,9 +36,11 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const menus = useMenus();
   useApiErrors();
   useErrorCapture();
+  // The maps' tile address, known before a map or a map dialog opens.
+  useTileUrl();
 
   // Only real pages become tabs; an unknown address shows the 404 page without leaving a tab behind.
-  const known = pathname === HOME_PATH || !!findTrail(menus, pathname) || Object.values(customPages).some((p) => p.path === pathname);
+  const known = isUsersPage(menus, pathname);
   useEffect(() => {
     // A profile or graph link carries a phone or ID number; the remembered tab does not.
     if (known) openTab(pathname, pathname + withoutPersonalQuery(search));

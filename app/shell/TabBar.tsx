@@ -12,14 +12,16 @@ import CloseIcon from '@mui/icons-material/Close';
 import MoreHoriz from '@mui/icons-material/MoreHoriz';
 import HomeIcon from '@mui/icons-material/Home';
 import { closeAllTabs, closeOtherTabs, closeTab, HOME_PATH, useTabs } from './tabs';
-import { usePageTitle } from './menus';
+import { isUsersPage, useMenus, usePageTitle } from './menus';
 import { TABBAR_HEIGHT } from './theme';
 
 export function TabBar() {
   const translate = useTranslate();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const tabs = useTabs();
+  const menus = useMenus();
+  // A tab kept from before the menus changed (a role lost a page) is not offered again.
+  const tabs = useTabs().filter((tab) => isUsersPage(menus, tab.path));
   const title = usePageTitle();
   const [context, setContext] = useState<{ x: number; y: number; path: string } | null>(null);
   const [actions, setActions] = useState<HTMLElement | null>(null);

@@ -9,6 +9,7 @@ import { getStoredMenus, MENUS_KEY } from '../../adapters/authProvider';
 import { resourceIndex } from '../generated/resourceIndex';
 import type { ResourceEntry } from '../resources/types';
 import { customPages, type CustomPage } from './pages';
+import { HOME_PATH } from '../../contract/consoleBase';
 
 export const SECTION_COMPONENT = 'Main';
 /** The legacy router's nested-layout marker: a section too. */
@@ -99,6 +100,15 @@ export function findTrail(nodes: MenuNode[], pathname: string): Trail | undefine
   return best && { section: best.section, page: best.page };
 }
 
+/**
+ * Whether a path is a page of this user: home, a page of its menus (or under one: `/device/ABC`), or a
+ * hand-written page routed for it. Only such a page becomes a tab or names the document; any other
+ * address (a page of someone else's menus among them) shows the 404 page.
+ */
+export function isUsersPage(nodes: MenuNode[], pathname: string): boolean {
+  return pathname === HOME_PATH || !!findTrail(nodes, pathname) || allowedPages(nodes).some((p) => p.path === pathname);
+}
+
 // Menus change only at login, logout and session refresh; other tabs of the browser change them too.
 const listeners = new Set<() => void>();
 let snapshot: MenuNode[] = sortMenus(getStoredMenus());
@@ -174,7 +184,7 @@ export function usePageTitle(): (pathname: string) => string {
         const rest = decodeURIComponent(pathname.slice(pathOf(trail.page).length + 1));
         return rest ? `${base} · ${rest}` : base;
       }
-      const page = Object.values(customPages).find((p) => p.path === pathname);
+      const page = allowedPages(menus).find((p) => p.path === pathname);
       if (page) return translate(page.title);
       return translate('pages.e404.title');
     },

@@ -1158,6 +1158,13 @@ export const REASONS = {
     "zh-TW": "所屬代理商不存在",
     "en-US": "The agent does not exist"
   },
+  "device.areaMalformed": {
+    "status": 400,
+    "params": [],
+    "zh-CN": "地区编号只能为数字",
+    "zh-TW": "地區編號只能為數字",
+    "en-US": "The area number must be a number"
+  },
   "device.cabinet.gasNameRequired": {
     "status": 400,
     "params": [],
@@ -4486,7 +4493,7 @@ export const REASONS = {
     "params": [],
     "zh-CN": "超级管理员",
     "zh-TW": "超級管理員",
-    "en-US": "Super administrator"
+    "en-US": "Administrator"
   },
   "role.adminPermissions": {
     "status": 400,
@@ -4579,6 +4586,13 @@ export const REASONS = {
     "zh-TW": "角色不存在",
     "en-US": "The role does not exist"
   },
+  "role.officerName": {
+    "status": 200,
+    "params": [],
+    "zh-CN": "民警",
+    "zh-TW": "民警",
+    "en-US": "Officer"
+  },
   "role.permissions.done": {
     "status": 200,
     "params": [],
@@ -4598,7 +4612,7 @@ export const REASONS = {
     "params": [],
     "zh-CN": "普通用户",
     "zh-TW": "一般使用者",
-    "en-US": "Ordinary user"
+    "en-US": "User"
   },
   "room.bindNone": {
     "status": 400,
@@ -6066,6 +6080,7 @@ export interface ReasonParams {
   "device.activation.done": Record<string, never>;
   "device.activationMissing": Record<string, never>;
   "device.agentMissing": Record<string, never>;
+  "device.areaMalformed": Record<string, never>;
   "device.cabinet.gasNameRequired": Record<string, never>;
   "device.cabinet.minAboveMax": Record<string, never>;
   "device.cabinet.unitRequired": Record<string, never>;
@@ -6544,6 +6559,7 @@ export interface ReasonParams {
   "role.name.maxLength": Record<string, never>;
   "role.name.required": Record<string, never>;
   "role.notFound": Record<string, never>;
+  "role.officerName": Record<string, never>;
   "role.permissions.done": Record<string, never>;
   "role.save.done": Record<string, never>;
   "role.userName": Record<string, never>;

@@ -1,11 +1,11 @@
 /**
  * The error logger (spec 002 §2.17, §8): the console's global handler sends each script error,
  * unhandled rejection and failed call here; the list is the declared errorLog resource, and its CSV
- * export answers the same filters. Any signed-in user's console may report, so a report is small and a
- * console may send only so many a minute.
+ * export answers the same filters. Any console may report, the login page's before anyone signs in, so
+ * a report is small and an address may send only so many a minute.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerCall } from '../http/route';
+import { authenticate, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { entity, list } from '../crud/engine';
 import { validateBody } from '../crud/validate';
@@ -46,11 +46,14 @@ export function registerErrorLogRoutes(app: FastifyInstance, ctx: RouteContext) 
     bodyCheckedByHandler: true,
     bodyLimit: ERROR_REPORT_MAX_BYTES,
     perMinute: ERROR_REPORTS_PER_MINUTE,
-    handler: async ({ user, body, request }) => {
-      const values = validateBody(model, body, 'create', user!);
+    handler: async ({ body, request, reply }) => {
+      // The login page reports too, before anyone is signed in: a report is the signed-in user's when its
+      // token is good, and nobody's otherwise (an expired token does not lose the report).
+      const user = request.headers.authorization ? await authenticate(ctx, request, reply).catch(() => null) : null;
+      const values = validateBody(model, body, 'create', user);
       const row = await ctx.db
         .insertInto('t_sys_error_log')
-        .values({ ...values, fUserId: user!.fId, fUserName: user!.fChineseName?.slice(0, 50) ?? null, fUserAgent: String(request.headers['user-agent'] ?? '').slice(0, 300) || null })
+        .values({ ...values, fUserId: user?.fId ?? null, fUserName: user?.fChineseName?.slice(0, 50) ?? null, fUserAgent: String(request.headers['user-agent'] ?? '').slice(0, 300) || null })
         .returning('fId')
         .executeTakeFirstOrThrow();
       return { fId: row.fId };

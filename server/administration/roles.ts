@@ -6,9 +6,9 @@
 import { Answer } from '../http/route';
 import type { CallContext, Query } from '../crud/types';
 import { pageAnswer, pageOf } from '../crud/engine';
-import { NotFound, Refusal, reason, refuse } from '../http/envelope';
+import { NotFound, Refusal, languageOfRequest, reason, refuse } from '../http/envelope';
 import { fieldReason } from '../crud/validate';
-import { ROLES } from '../db/menus';
+import { ROLES, roleName, roleNameToStore } from '../db/menus';
 import { buildTree, menuRows } from './menus';
 import { pageAt, containing } from '../crud/query';
 import { bodyText, isId } from '../http/guard';
@@ -41,13 +41,18 @@ export async function list(ctx: CallContext) {
     .select((eb) => eb.selectFrom('t_sys_user_role').whereRef('t_sys_user_role.roleId', '=', 't_sys_role.id').select((e) => e.fn.countAll<number>().as('n')).as('userCount'));
   const p = await pageOf(ctx, query as Query, pageAt(body, 10, 999), [{ column: 'id', asc: true }], { searching: !!name });
   // fId as well: the generic list and form key every row by it.
-  return pageAnswer(p, p.rows.map((r) => ({ ...r, fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(String(r.alias)) })));
+  const language = ctx.request ? languageOfRequest(ctx.request) : 'zh-CN';
+  return pageAnswer(p, p.rows.map((r) => ({ ...r, name: roleName(r as { alias: string; name: string }, language), fId: r.id, userCount: Number(r.userCount ?? 0), builtIn: BUILT_IN.has(String(r.alias)) })));
 }
 
 /** Every role, for the user form's role choice (fId and fName as the declared form's pickers read them). */
-export async function all({ db }: CallContext) {
+export async function all({ db, request }: CallContext) {
   const rows = await db.selectFrom('t_sys_role').select(['id', 'name', 'alias']).orderBy('id').execute();
-  return rows.map((r) => ({ ...r, fId: r.id, fName: r.name }));
+  const language = request ? languageOfRequest(request) : 'zh-CN';
+  return rows.map((r) => {
+    const name = roleName(r, language);
+    return { ...r, name, fId: r.id, fName: name };
+  });
 }
 
 /** A rule of a role's field refused, in its schema's words (`role.<field>.<rule>`). */
@@ -56,8 +61,9 @@ const fieldRefused = (ctx: CallContext, field: string, rule: string) => new Refu
 export async function save(ctx: CallContext) {
   const { db, body } = ctx;
   const id = Number(body.id ?? body.fId) || 0;
-  const name = bodyText(body, 'name');
   const alias = bodyText(body, 'alias');
+  // A built-in role saved under its name as the console showed it keeps the name the catalogue words.
+  const name = roleNameToStore(alias, bodyText(body, 'name'));
   if (!name) throw fieldRefused(ctx, 'name', 'required');
   if (!alias) throw fieldRefused(ctx, 'alias', 'required');
   if (name.length > 50) throw fieldRefused(ctx, 'name', 'maxLength');

@@ -15,9 +15,10 @@ import { Answer, authenticate } from '../http/route';
 import type { RouteContext } from '../http/context';
 import { declaredCodes, describeCall } from '../http/calls';
 import type { DeclaredCallName } from '../../contract/generated/calls';
-import { Forbidden, NotFound, Refusal, reason, refuse, textOf } from '../http/envelope';
+import { Forbidden, NotFound, Refusal, languageOfRequest, reason, refuse, textOf } from '../http/envelope';
 import { REASONS, type PlainReasonCode, type ReasonCode } from '../../contract/generated/reasons';
-import { LANGUAGES } from '../../contract/reasons';
+import { LANGUAGES, type Language } from '../../contract/reasons';
+import { roleName } from '../db/menus';
 import { bodyText, isId, storedIdList } from '../http/guard';
 import { checkJurisdiction, jurisdictionNames } from '../auth/jurisdiction';
 import { maskRows, scopeQuery } from '../crud/scope';
@@ -98,19 +99,19 @@ function filtered(db: DB, c: Condition, caller: User) {
   return q;
 }
 
-async function rolesOf(db: DB, userIds: number[]): Promise<Map<number, { id: number; name: string }[]>> {
+async function rolesOf(db: DB, userIds: number[], language: Language): Promise<Map<number, { id: number; name: string }[]>> {
   const out = new Map<number, { id: number; name: string }[]>();
   if (!userIds.length) return out;
   const rows = await db
     .selectFrom('t_sys_user_role as ur')
     .innerJoin('t_sys_role as r', 'r.id', 'ur.roleId')
-    .select(['ur.userId', 'r.id', 'r.name'])
+    .select(['ur.userId', 'r.id', 'r.name', 'r.alias'])
     .where('ur.userId', 'in', userIds)
     .orderBy('r.id')
     .execute();
   for (const r of rows) {
     const list = out.get(r.userId) ?? [];
-    list.push({ id: r.id, name: r.name });
+    list.push({ id: r.id, name: roleName(r, language) });
     out.set(r.userId, list);
   }
   return out;
@@ -124,8 +125,9 @@ function jurisdictionOf(r: Record<string, unknown>, names: Awaited<ReturnType<ty
   };
 }
 
-async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promise<(Record<string, unknown> & { roles: number[]; roleids: { id: number; name: string }[]; roleNames: string })[]> {
-  const [roles, names] = await Promise.all([rolesOf(ctx.db, rows.map((r) => Number(r.fId))), jurisdictionNames(ctx.db, rows)]);
+/** The users with their roles and regions; the roles' names in the caller's language (a built-in role's). */
+async function withRoles(ctx: Services, rows: Record<string, unknown>[], language: Language = 'zh-CN'): Promise<(Record<string, unknown> & { roles: number[]; roleids: { id: number; name: string }[]; roleNames: string })[]> {
+  const [roles, names] = await Promise.all([rolesOf(ctx.db, rows.map((r) => Number(r.fId)), language), jurisdictionNames(ctx.db, rows)]);
   return rows.map((r) => {
     const held = roles.get(Number(r.fId)) ?? [];
     // roles / roleids as the legacy screens read them; fRoleIds and roleNames for the declared form and list.
@@ -134,16 +136,16 @@ async function withRoles(ctx: Services, rows: Record<string, unknown>[]): Promis
       roles: held.map((x) => x.id),
       roleids: held,
       fRoleIds: held.map((x) => x.id).join(','),
-      roleNames: held.map((x) => x.name).join('、'),
+      roleNames: held.map((x) => x.name).join(language === 'en-US' ? ', ' : '、'),
       ...jurisdictionOf(r, names),
     };
   });
 }
 
-export async function userPage(ctx: Services, body: Record<string, unknown>, tenants: boolean, caller: User) {
+export async function userPage(ctx: Services, body: Record<string, unknown>, tenants: boolean, caller: User, language: Language = 'zh-CN') {
   const c = conditionOf(body, tenants);
   const p = await pageOf(ctx, filtered(ctx.db, c, caller).select([...PUBLIC_COLUMNS]) as Query, pageAt(body, 10, 999), [{ column: 'fId', asc: true }], { searching: !!c.keyword });
-  const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows);
+  const records = c.userType === TENANT ? await tenantRows(ctx, p.rows.map((r) => Number(r.fId))) : await withRoles(ctx, p.rows, language);
   maskRows(entity('user'), records, caller);
   return pageAnswer<Record<string, unknown>>(p, records);
 }
@@ -313,7 +315,9 @@ async function userDevices(ctx: Services, userId: number, body: Record<string, u
 // ---------------------------------------------------------------------------------------------------
 // Handlers of resources/user.resource.json
 
-export const list = (ctx: CallContext) => userPage(ctx, ctx.body, ctx.variant === TENANT_VARIANT, ctx.user);
+const languageOfCall = (ctx: CallContext): Language => (ctx.request ? languageOfRequest(ctx.request) : 'zh-CN');
+
+export const list = (ctx: CallContext) => userPage(ctx, ctx.body, ctx.variant === TENANT_VARIANT, ctx.user, languageOfCall(ctx));
 
 /** The holographic profile (spec 001) shares getUserInfo and getUserData: variantBy names it `profile`. */
 const PROFILE_VARIANT = 'profile';
@@ -322,7 +326,7 @@ export async function info(ctx: CallContext) {
   if (ctx.variant === PROFILE_VARIANT) return profileInfo(ctx, callOf(ctx));
   const row = await usersSeenBy(ctx.db, ctx.user).select([...PUBLIC_COLUMNS]).where('fId', '=', idOf(ctx.body)).executeTakeFirst();
   if (!row) throw new NotFound(reason('user.notFound'));
-  const [user] = await withRoles(ctx, [row]);
+  const [user] = await withRoles(ctx, [row], languageOfCall(ctx));
   maskRows(entity('user'), [user], ctx.user);
   return user;
 }
@@ -409,7 +413,8 @@ export async function importUsers(ctx: Services, file: Buffer): Promise<{ import
   const kinds = Object.fromEntries(Object.entries(KINDS).flatMap(([k, code]) => LANGUAGES.map((l) => [REASONS[code][l], k])));
   const seen = new Set<string>();
   const result = await checkRows(await openSheet(file), importColumns(), async (raw) => {
-    const picked = raw.roles.split(/[,，、;；\s]+/).filter(Boolean).map((r) => roles.find((x) => x.alias === r || x.name === r)?.id ?? -1);
+    // A role by its alias or its name, a built-in role's in any of the console's languages.
+    const picked = raw.roles.split(/[,，、;；\s]+/).filter(Boolean).map((r) => roles.find((x) => x.alias === r || x.name === r || LANGUAGES.some((l) => roleName(x, l) === r))?.id ?? -1);
     if (picked.includes(-1)) throw refuse('user.roleMissing');
     const checked = await checkUser(ctx.db, { ...raw, fAdmin: kinds[raw.fAdmin] ?? raw.fAdmin, roles: picked }, true);
     if (seen.has(checked.phone)) throw refuse('user.phoneRepeated');

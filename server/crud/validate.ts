@@ -63,14 +63,14 @@ export function checkOrder(entity: EntityModel, values: Record<string, unknown>,
  * The values to store. On create every required field must be given; on update a field that is absent
  * keeps its stored value, and the fields the resource makes read-only on edit are never changed.
  */
-export function validateBody(entity: EntityModel, body: Record<string, unknown>, mode: 'create' | 'update', user: User): Record<string, unknown> {
+export function validateBody(entity: EntityModel, body: Record<string, unknown>, mode: 'create' | 'update', user: User | null): Record<string, unknown> {
   const writable = (validator(entity).schema as { properties: Record<string, unknown> }).properties;
   const values: Record<string, unknown> = {};
   for (const field of Object.keys(writable)) {
     if (field === entity.primaryKey) continue;
     if (!(field in body)) continue;
     if (mode === 'update' && entity.readOnlyOnEdit.includes(field)) continue;
-    if (entity.adminOnly.includes(field) && !isAdmin(user)) continue;
+    if (entity.adminOnly.includes(field) && !(user && isAdmin(user))) continue;
     const raw = body[field];
     const text = typeof raw === 'string' ? raw.trim() : raw;
     values[field] = empty(raw) ? null : typeof text === 'string' && entity.fields[field]?.transform === 'upper' ? text.toUpperCase() : text;

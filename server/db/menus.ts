@@ -6,13 +6,36 @@ import { sql } from 'kysely';
 import type { DB } from './index';
 import { menus, buttons } from '../generated/menus';
 import { reason, textOf } from '../http/envelope';
+import { LANGUAGES, type Language } from '../../contract/reasons';
 
-/** The built-in roles, by alias; their names are the catalogue's (zh-CN, as stored). */
-export const ROLES = [
-  { alias: 'admin', name: textOf(reason('role.adminName')) },
-  { alias: 'agent', name: textOf(reason('role.agentName')) },
-  { alias: 'user', name: textOf(reason('role.userName')) },
-];
+/**
+ * The names of the roles the product brings, by alias: catalogue codes with a text in each language
+ * (schemas/reasons/administration.json). The demo's officer role is one of them.
+ */
+const ROLE_NAMES = { admin: 'role.adminName', agent: 'role.agentName', user: 'role.userName', officer: 'role.officerName' } as const;
+
+/** A role's name as stored (zh-CN, the catalogue's). */
+export const storedRoleName = (alias: keyof typeof ROLE_NAMES) => textOf(reason(ROLE_NAMES[alias]));
+
+/** The built-in roles every installation has, by alias. */
+export const ROLES: { alias: string; name: string }[] = (['admin', 'agent', 'user'] as const).map((alias) => ({ alias, name: storedRoleName(alias) }));
+
+const codeOf = (alias: unknown) => (typeof alias === 'string' && Object.hasOwn(ROLE_NAMES, alias) ? ROLE_NAMES[alias as keyof typeof ROLE_NAMES] : undefined);
+
+/**
+ * A role's name in a language: a role the product brings, still under the name it came with, reads in
+ * the caller's language; a role's own or renamed name reads as its administrator wrote it.
+ */
+export function roleName(role: { alias?: unknown; name: string }, language: Language): string {
+  const code = codeOf(role.alias);
+  return code && role.name === textOf(reason(code)) ? textOf(reason(code), language) : role.name;
+}
+
+/** The name to store for a role saved under a name of its own in some language (the console shows it so): the stored one. */
+export function roleNameToStore(alias: unknown, name: string): string {
+  const code = codeOf(alias);
+  return code && LANGUAGES.some((language) => textOf(reason(code), language) === name) ? textOf(reason(code)) : name;
+}
 
 type MenuRow = { parentId: number; menuName: string; fPermissionType: number; menuUri: string | null; icon: string | null; component: string | null; sort: number; permissions: string };
 

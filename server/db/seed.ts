@@ -1,7 +1,7 @@
 /** Demo data for an empty database: the three demo accounts, products and devices to look at. */
 import type { DB } from './index';
 import { hashPassword } from '../auth/passwords';
-import { grant } from './menus';
+import { grant, storedRoleName } from './menus';
 import { linkDemoLibraries } from '../devices/productJson';
 import { seedOrg } from '../administration/orgSeed';
 import { seedDistrict } from './demo/district';
@@ -23,7 +23,7 @@ export const DEMO_ACCOUNTS = [
 ];
 
 /** The demo officer's role: the security side's pages, not the devices. */
-const OFFICER_ROLE = { alias: 'officer', name: '民警' };
+const OFFICER_ROLE = { alias: 'officer', name: storedRoleName('officer') };
 /** The demo officer's jurisdiction: one street of the demo district (server/auth/jurisdiction.ts). */
 const OFFICER_STREETS = '44010601';
 

@@ -8,15 +8,57 @@ import { refuse } from '../http/envelope';
 import { idList } from '../http/guard';
 import { isAdmin } from '../crud/types';
 import type { CallContext, Query, Services, User } from '../crud/types';
-import { scoped } from '../crud/engine';
+import { list as listRows, scoped } from '../crud/engine';
 import { amongValues, blank } from '../crud/query';
 import { positioned } from './deviceLocation';
 
 /** List rows carry canUse and isUse (spec 000 §3). */
 export { afterRead } from './deviceUse';
 
-/** `is_gps: 1` (spec 000 §7): only the devices with a position a map can draw, as the dashboard's map asks. */
-export const conditions = { is_gps: (query: Query, value: unknown) => (Number(value) === 1 ? positioned(query) : query) };
+/**
+ * The device list's conditions beyond its declared filters (spec 000 §7):
+ * - `is_gps: 1`: only the devices with a position a map can draw, as the dashboard's map asks;
+ * - `area`: an area number — the devices installed in a place (its rooms' devices) whose district is
+ *   that area or lies under it. An area no place is in lists no device.
+ */
+export const conditions = {
+  is_gps: (query: Query, value: unknown) => (Number(value) === 1 ? positioned(query) : query),
+  area: (query: Query, value: unknown) => {
+    const area = Number(value);
+    if (!Number.isSafeInteger(area)) throw refuse('device.areaMalformed');
+    return query.where(
+      sql<boolean>`t_device.f_id IN (WITH RECURSIVE under(id) AS (
+             SELECT f_area_id FROM t_area_info WHERE f_area_id = ${area}
+             UNION SELECT a.f_area_id FROM t_area_info a JOIN under ON a.f_high_area_id = under.id)
+           SELECT d.f_device_id FROM t_sys_user_room_device d JOIN t_sys_user_home h ON h.f_id = d.f_home_id
+           WHERE h.f_city_code IN (SELECT id::text FROM under))`,
+    );
+  },
+};
+
+/** The fields of a device a picker shows (`isList: 0`): the sharing dialog lists up to 10,000 of them. */
+const PICKER_FIELDS = ['fId', 'fNumber', 'fName', 'fProductId', 'fTypeId', 'tOnline', 'fStatus'] as const;
+
+const said = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
+const saidNo = (value: unknown) => value === false || value === 0 || value === '0' || value === 'false';
+
+/**
+ * The device list as the legacy console asks for it (spec 000 §7). `isList: 0` is a picker's call: each
+ * device's picker fields only, without its product, sharing state or the like (the list page sends
+ * `isList: 1`, and a call saying neither gets the full rows too). `isRefresh: 1` is the list's automatic
+ * refresh: the page's online devices are also asked for fresh values, which arrive as telemetry and show
+ * on the next reload (as `/devices-refresh` does for the devices it names).
+ */
+export async function list(ctx: CallContext) {
+  const page = await listRows(ctx);
+  const condition = (ctx.body.condition ?? {}) as Record<string, unknown>;
+  if (said(condition.isRefresh)) {
+    const online = page.records.filter((r) => Number(r.tOnline) === 1).map((r) => Number(r.fId));
+    if (online.length) void ctx.request?.server.askDevicesForFresh(ctx.user, online).catch(() => undefined);
+  }
+  if (!saidNo(condition.isList)) return page;
+  return { ...page, records: page.records.map((r) => Object.fromEntries(PICKER_FIELDS.filter((f) => f in r).map((f) => [f, r[f]]))) };
+}
 
 /** Administrators see every device, agents the ones they own, ordinary users their own and shared ones. */
 export function scope(query: Query, user: User): Query {

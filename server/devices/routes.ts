@@ -31,6 +31,13 @@ import { loadUser } from '../auth/users';
 import { deviceType } from './deviceAccess';
 import { seesAlarm } from '../auth/jurisdiction';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Asks the online ones of these devices (those the user sees) for fresh values; answers how many. */
+    askDevicesForFresh(user: User, ids: number[]): Promise<number>;
+  }
+}
+
 /** How long a stream ticket is good for: just long enough for the browser to open the stream. */
 const TICKET_SECONDS = 30;
 
@@ -271,16 +278,23 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     },
   });
 
+  /** Asks the online ones of these devices (those the user sees) for fresh values; answers how many. */
+  async function askForFresh(user: User, ids: number[]): Promise<number> {
+    const rows = (await scoped(ctx, device, user).where('t_device.fId', 'in', ids).where('t_device.tOnline', '=', 1).execute()) as { fId: number }[];
+    // Answers at once: the fresh readings arrive as telemetry, and the list reloads a few seconds later.
+    for (const r of rows) void send(user, r.fId, { bid: 'refresh' }, words('command.name.refresh'), { source: 'refresh' }).catch(() => undefined);
+    return rows.length;
+  }
+  // The device list asks too, when the console's automatic refresh says so (server/devices/device.ts).
+  app.decorate('askDevicesForFresh', askForFresh);
+
   registerCall(app, ctx, {
     call: 'command.refresh',
     handler: async ({ user, body }) => {
       const condition = (body.condition ?? {}) as Record<string, unknown>;
       const ids = idList(condition.deviceIds, 'deviceIds');
       if (!ids.length) return 0;
-      const rows = (await scoped(ctx, device, user!).where('t_device.fId', 'in', ids).where('t_device.tOnline', '=', 1).execute()) as { fId: number }[];
-      // Answers at once: the fresh readings arrive as telemetry, and the list reloads a few seconds later.
-      for (const r of rows) void send(user, r.fId, { bid: 'refresh' }, words('command.name.refresh'), { source: 'refresh' }).catch(() => undefined);
-      return rows.length;
+      return askForFresh(user!, ids);
     },
   });
 

@@ -2333,7 +2333,7 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     }
   },
   "errorLog.add": {
-    "permission": null,
+    "public": true,
     "summary": {
       "zh-CN": "上报前端错误",
       "zh-TW": "上報前端錯誤",
@@ -6642,6 +6642,28 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "null"
             ]
           }
+        }
+      }
+    }
+  },
+  "system.consoleSettings": {
+    "public": true,
+    "summary": {
+      "zh-CN": "控制台设置",
+      "zh-TW": "主控台設定",
+      "en-US": "The console's settings (public)"
+    },
+    "body": {
+      "type": "object",
+      "properties": {}
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "mapTileUrl": {
+          "type": "string",
+          "maxLength": 2000,
+          "description": "the maps' tile address, {z}/{x}/{y}; empty: no tiles"
         }
       }
     }

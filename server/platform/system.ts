@@ -1,12 +1,23 @@
 /**
- * System lookups the device screens need: the dictionary, and the start-up data an app asks for before
- * it signs in. The agent list of the device form's owner selector is the user list (resources/user.resource.json).
+ * System lookups the device screens need: the dictionary, the start-up data an app asks for before
+ * it signs in, and the settings the console takes from the server at run time (the maps' tiles). The agent list of the device form's owner selector is the user list (resources/user.resource.json).
  */
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
 
-export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext) {
+/** What the console takes from the server's settings at run time rather than from its build. */
+export interface ConsoleSettings {
+  /** The maps' tile address (MAP_TILE_URL); empty: no tiles. */
+  mapTileUrl: string;
+}
+
+export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, settings: ConsoleSettings) {
+  registerCall(app, ctx, {
+    call: 'system.consoleSettings',
+    handler: async () => settings,
+  });
+
   registerCall(app, ctx, {
     call: 'system.dictionary',
     handler: async ({ body }) => {

@@ -123,6 +123,8 @@ export interface ServerOptions {
    * Offered when MQTT_URL says the machine has Mosquitto.
    */
   broker?: Broker;
+  /** Settings of the server's environment (server/config.ts), as an installation sets them. */
+  env?: Record<string, string>;
 }
 
 export async function startServer(backend: Backend, options: ServerOptions = {}): Promise<TestServer> {
@@ -133,7 +135,7 @@ export async function startServer(backend: Backend, options: ServerOptions = {})
   const pgdb = backend === 'postgres' ? await freshPostgres(templates?.postgres) : undefined;
   const brokerPort = options.broker === 'external' ? await freePort() : undefined;
   const broker = brokerPort ? await startMosquitto(dataDir, brokerPort) : undefined;
-  const config = { ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: brokerPort ? `mqtt://127.0.0.1:${brokerPort}` : undefined };
+  const config = { ...loadConfig({ ...options.env, DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'warn', SERVE_CONSOLE: '0' }), port: 0, host: '127.0.0.1', mqttPort: 0, mqttUrl: brokerPort ? `mqtt://127.0.0.1:${brokerPort}` : undefined };
   const database = await openDatabase(config);
   await migrate(database);
   // As at start: every test server's database matches the schemas.

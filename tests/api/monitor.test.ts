@@ -85,7 +85,6 @@ describe.each(backends)('monitors and the error log on %s', (backend) => {
     // Over the call's 16 KB body limit: refused before it is read.
     const big = await s.call(ADD, { fType: 'api', fMessage: 'x', padding: 'y'.repeat(20_000) }, user);
     expect(big.body).toMatchObject({ code: 413, success: false });
-    expect((await s.call(ADD, { fType: 'script', fMessage: 'x' })).status).toBe(700);
   });
 
   it('lists the reports with filters and exports them as CSV', async () => {

@@ -2,10 +2,11 @@
  * The console's global error handler (spec 002 §8): script errors, unhandled promise rejections and
  * calls that failed on the server's side (HTTP 500, no answer) are sent to the error log. Refusals with a
  * reason (code 400, 401, 700) are the product working and are not errors. A page stuck in an error loop
- * sends the same error once and no more than a few a minute.
+ * sends the same error once and no more than a few a minute. The login page reports too: before anyone
+ * signs in, a report is nobody's.
  */
 import { useEffect } from 'react';
-import { getToken, onApiError } from '../../../adapters/http';
+import { onApiError } from '../../../adapters/http';
 import { dataProvider } from '../../../adapters/dataProvider';
 
 /** Reports a minute from one page (the server limits each address too). */
@@ -21,8 +22,6 @@ let inWindow = 0;
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max - 1) + '…' : text);
 
 export function reportError(report: Report): void {
-  // Before login there is no one to attribute it to, and the call would be refused.
-  if (!getToken()) return;
   const key = `${report.fType}|${report.fCode}|${report.fMessage}|${report.fUrl}`;
   if (sent.has(key)) return;
   const now = Date.now();
@@ -52,7 +51,7 @@ function describe(reason: unknown): { message: string; stack?: string } {
   }
 }
 
-/** Installs the handlers while the signed-in console is shown. */
+/** Installs the handlers while the console is shown: the login page and the signed-in frame. */
 export function useErrorCapture(): void {
   useEffect(() => {
     const onError = (event: ErrorEvent) => {

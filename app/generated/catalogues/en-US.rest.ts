@@ -2191,9 +2191,10 @@ export default {
       "inUse": "Users hold this role: it cannot be deleted",
       "adminPermissions": "The super administrator holds every permission already",
       "granted": "Permissions saved",
-      "adminName": "Super administrator",
+      "adminName": "Administrator",
       "agentName": "Agent",
-      "userName": "Ordinary user",
+      "userName": "User",
+      "officerName": "Officer",
       "name": {
         "required": "Role name is required",
         "maxLength": "Too long"
@@ -2392,6 +2393,7 @@ export default {
       "notFound": "The device does not exist or you may not use it",
       "required": "The device is required",
       "productMissing": "The product does not exist",
+      "areaMalformed": "The area number must be a number",
       "agentMissing": "The agent does not exist",
       "activationMissing": "The device could not be changed: it does not exist",
       "tooManyTickets": "Too many live event tickets requested; please try again later",

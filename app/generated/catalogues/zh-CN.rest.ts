@@ -2194,6 +2194,7 @@ export default {
       "adminName": "超级管理员",
       "agentName": "代理商",
       "userName": "普通用户",
+      "officerName": "民警",
       "name": {
         "required": "角色名称不能为空",
         "maxLength": "长度超出限制"
@@ -2392,6 +2393,7 @@ export default {
       "notFound": "设备不存在或无权操作",
       "required": "设备不能为空",
       "productMissing": "所属产品不存在",
+      "areaMalformed": "地区编号只能为数字",
       "agentMissing": "所属代理商不存在",
       "activationMissing": "设备操作失败:设备不存在",
       "tooManyTickets": "实时事件票据申请过多，请稍后再试",

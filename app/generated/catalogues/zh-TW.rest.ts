@@ -2194,6 +2194,7 @@ export default {
       "adminName": "超級管理員",
       "agentName": "代理商",
       "userName": "一般使用者",
+      "officerName": "民警",
       "name": {
         "required": "角色名稱不能為空",
         "maxLength": "長度超出限制"
@@ -2392,6 +2393,7 @@ export default {
       "notFound": "設備不存在或無權操作",
       "required": "設備不能為空",
       "productMissing": "所屬產品不存在",
+      "areaMalformed": "地區編號只能為數字",
       "agentMissing": "所屬代理商不存在",
       "activationMissing": "設備操作失敗:設備不存在",
       "tooManyTickets": "即時事件票據申請過多，請稍後再試",
