@@ -1,0 +1,53 @@
+/**
+ * A TCP relay on a replica's link with a latency that can be set while it runs (this kernel has no netem):
+ * every chunk is passed on `delayMs` after it arrived, in order, both ways. With no delay it passes bytes on
+ * at once; the protocol's own keepalives (MQTT's PINGREQ) still cross it end to end, so a replica cut off
+ * behind it is noticed by the broker as one cut off in production would be.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export interface DelayRelay {
+  port: number;
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+/** Passes what `from` sends on to `to`, each chunk `relay.delayMs` later, keeping their order. */
+function pipeDelayed(from: Socket, to: Socket, relay: { delayMs: number }) {
+  let last = 0;
+  from.on('data', (chunk) => {
+    if (!relay.delayMs) return void to.write(chunk);
+    // A chunk never overtakes the one before it, whatever the delay was when that one came.
+    const at = Math.max(Date.now() + relay.delayMs, last);
+    last = at;
+    setTimeout(() => to.writable && to.write(chunk), at - Date.now());
+  });
+  from.on('end', () => setTimeout(() => to.end(), relay.delayMs));
+}
+
+export function startDelayRelay(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<DelayRelay> {
+  const sockets = new Set<Socket>();
+  const relay: DelayRelay = { port: listen.port, delayMs: 0, close: async () => undefined };
+  const server: Server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    }
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    pipeDelayed(client, upstream, relay);
+    pipeDelayed(upstream, client, relay);
+  });
+  relay.close = () =>
+    new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve(relay));
+  });
+}
