@@ -210,7 +210,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerIntelRoutes(app, ctx);
   // What the broker says of itself and how this replica's intake keeps up; administrators told of drops and lag.
   const intake = watchIntake({
-    brokerUrl: config.mqttUrl ?? `mqtt://127.0.0.1:${config.mqttPort}`, clientId: config.mqttClientId, counts: () => live.ingest.counts(),
+    brokerUrl: live.transport.options.url, clientId: config.mqttClientId, counts: () => live.ingest.counts(),
     lagAlarmMs: config.intakeLagAlarmMs, raise: (alarm) => tellAdministrators(database.db, alarm),
   });
   app.addHook('onClose', () => intake.stop());

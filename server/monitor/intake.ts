@@ -77,6 +77,8 @@ export function watchIntake(options: {
   });
   client.on('close', () => (figures.connected = false));
   client.on('error', () => undefined);
+  // The first dropped count the broker gives is its count since it started: the rises after it are this watch's.
+  let droppedSeen: number | null = null;
   client.on('message', (topic, payload) => {
     const value = Number(String(payload));
     if (!Number.isFinite(value)) return;
@@ -84,22 +86,24 @@ export function watchIntake(options: {
       if (!pattern.test(topic)) continue;
       figures[name] = value;
       figures.reported = true;
+      if (name === 'dropped') droppedSeen ??= value;
     }
   });
 
   let last = { at: Date.now(), counts: options.counts() };
   let rates = { offeredPerSecond: 0, storedPerSecond: 0 };
-  let droppedSeen: number | null = null;
   let lagging = false;
   const check = async () => {
     const now = { at: Date.now(), counts: options.counts() };
     const seconds = (now.at - last.at) / 1000;
     rates = { offeredPerSecond: round((now.counts.offered - last.counts.offered) / seconds), storedPerSecond: round((now.counts.stored - last.counts.stored) / seconds) };
     last = now;
-    // The first figure the broker gives is its count since it started: the rises after it are this watch's.
-    if (figures.dropped !== null) {
-      if (droppedSeen !== null && figures.dropped > droppedSeen) await options.raise({ kind: 'dropped', count: figures.dropped - droppedSeen });
-      droppedSeen = figures.dropped;
+    const dropped = figures.dropped;
+    if (dropped !== null && droppedSeen !== null && dropped !== droppedSeen) {
+      // Lower: the broker restarted and counts afresh.
+      const rise = dropped > droppedSeen ? dropped - droppedSeen : 0;
+      droppedSeen = dropped;
+      if (rise) await options.raise({ kind: 'dropped', count: rise });
     }
     // Told once when the lag passes the limit, again only after it came back under.
     const over = now.counts.lagMs > options.lagAlarmMs;

@@ -4,8 +4,8 @@
  * fresh PostgreSQL database (`chaos_<time>`) and a Mosquitto of the run's own configured as production
  * configures it (deploy/mosquitto.conf), both reached only over the replicas' links (./network.ts).
  *
- * Every write of the ingest to the message log is recorded by a trigger in the database
- * (`chaos_ingest_write`: when, by which replica — each replica's connections carry its name as their
+ * Every write of the ingest (the devices' `up` messages) to the message log is recorded by a trigger in
+ * the database (`chaos_ingest_write`: when, by which replica — each replica's connections carry its name as their
  * application_name), so which replica ingested when is read from the database, not from a log; so is
  * every command created (`chaos_command_write`), by the database's clock whatever the replica's says.
  */
@@ -62,7 +62,9 @@ const INGEST_RECORD = `
   create table chaos_ingest_write (f_id bigserial primary key, f_at timestamptz not null default clock_timestamp(), f_replica text not null, f_rows int not null);
   create function chaos_record_ingest() returns trigger language plpgsql as $$
     begin
-      insert into chaos_ingest_write (f_replica, f_rows) select current_setting('application_name'), count(*) from written;
+      -- The devices' up channel only: every replica logs the statuses and acknowledgements it hears itself.
+      insert into chaos_ingest_write (f_replica, f_rows)
+        select current_setting('application_name'), count(*) from written where f_topic like '%/up' having count(*) > 0;
       return null;
     end $$;
   create trigger chaos_record_ingest after insert on t_emq_message_publish referencing new table as written for each statement execute function chaos_record_ingest();

@@ -81,8 +81,11 @@ export interface FaultResult {
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Latency a healthy replica must keep under during a fault (p99 of its answers). */
-export const HEALTHY_P99_MS = 2000;
+/**
+ * Latency a healthy replica must keep under during a fault (p99 of its answers), on a two-core machine
+ * shared with other work: it takes the ingest over and catches up with what the broker kept meanwhile.
+ */
+export const HEALTHY_P99_MS = 3000;
 /** A replica cut from its database may take this long to notice before it must answer 503. */
 const NOTICE_MS = 8000;
 const CONVERGE_MS = 90_000;
