@@ -4862,6 +4862,13 @@ export const REASONS = {
     "zh-TW": "服務暫時無法連線資料庫，請稍後重試",
     "en-US": "This server cannot reach its database right now; please try again shortly"
   },
+  "server.diskFull": {
+    "status": 507,
+    "params": [],
+    "zh-CN": "服务器存储空间已满，本次未保存，请联系管理员",
+    "zh-TW": "伺服器儲存空間已滿，本次未儲存，請聯絡管理員",
+    "en-US": "The server's disk is full: nothing was saved. Please tell the administrator"
+  },
   "server.error": {
     "status": 500,
     "params": [],
@@ -6625,6 +6632,7 @@ export interface ReasonParams {
   "school.fAreaId.required": Record<string, never>;
   "school.fSchoolName.required": Record<string, never>;
   "server.databaseUnreachable": Record<string, never>;
+  "server.diskFull": Record<string, never>;
   "server.error": Record<string, never>;
   "server.notFound": Record<string, never>;
   "server.ok": Record<string, never>;

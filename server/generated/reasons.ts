@@ -42,6 +42,7 @@ export const commonReasons: readonly ReasonCode[] = [
   "row.labelledLine",
   "row.line",
   "row.more",
+  "server.diskFull",
   "server.notFound",
   "server.ok",
   "server.queryTimeout"

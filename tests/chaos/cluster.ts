@@ -78,7 +78,8 @@ const INGEST_RECORD = `
 `;
 
 /** `template`: a migrated and seeded database to copy (the test runs' own), so no replica has to migrate. */
-export async function startCluster({ replicas: count = 2, env = {}, template, log = () => undefined }: { replicas?: number; env?: NodeJS.ProcessEnv; template?: string; log?: (line: string) => void } = {}): Promise<Cluster> {
+/** `wraps[i]`: a command replica i+1 runs through (faketime …). */
+export async function startCluster({ replicas: count = 2, env = {}, template, wraps = [], log = () => undefined }: { replicas?: number; env?: NodeJS.ProcessEnv; template?: string; wraps?: string[][]; log?: (line: string) => void } = {}): Promise<Cluster> {
   const name = `chaos_${Date.now()}`;
   const tag = `${process.pid}-${Date.now()}`;
   const dir = mkdtempSync(join(tmpdir(), 'chaos-'));
@@ -142,7 +143,7 @@ export async function startCluster({ replicas: count = 2, env = {}, template, lo
     for (const link of network.links) {
       const relay = await startDelayRelay({ host: link.hostAddress, port: PORTS.relay }, { host: '127.0.0.1', port: PORTS.broker });
       relays.push(relay);
-      replicas.push({ name: `r${link.index}`, link, relay, wrap: [], url: `http://${link.replicaAddress}:${PORTS.replica}` });
+      replicas.push({ name: `r${link.index}`, link, relay, wrap: wraps[link.index - 1] ?? [], url: `http://${link.replicaAddress}:${PORTS.replica}` });
     }
     // The first replica alone migrates and seeds (unless the template did); then the recording trigger; then the others.
     if (!template) await start(replicas[0]);

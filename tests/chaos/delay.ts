@@ -16,13 +16,14 @@ export interface DelayRelay {
 function pipeDelayed(from: Socket, to: Socket, relay: { delayMs: number }) {
   let last = 0;
   from.on('data', (chunk) => {
-    if (!relay.delayMs) return void to.write(chunk);
-    // A chunk never overtakes the one before it, whatever the delay was when that one came.
+    // A chunk never overtakes the one before it, whatever the delay was when that one came (the delay
+    // taken off while chunks still wait must not let the next one past them).
     const at = Math.max(Date.now() + relay.delayMs, last);
+    if (at <= Date.now()) return void to.write(chunk);
     last = at;
     setTimeout(() => to.writable && to.write(chunk), at - Date.now());
   });
-  from.on('end', () => setTimeout(() => to.end(), relay.delayMs));
+  from.on('end', () => setTimeout(() => to.end(), Math.max(0, last - Date.now())));
 }
 
 export function startDelayRelay(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<DelayRelay> {

@@ -10,7 +10,7 @@ import { cpus, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from './cluster';
 import { runDiskFull, type DiskResult } from './disk';
-import { fault, FAULTS, runFault, type FaultResult } from './faults';
+import { clockWrap, fault, FAULTS, runFault, type FaultResult } from './faults';
 import { unavailable } from './network';
 
 const why = unavailable();
@@ -25,10 +25,14 @@ const verbose = process.env.CHAOS_VERBOSE === '1';
 const started = new Date();
 const results: FaultResult[] = [];
 let diskResult: DiskResult | undefined;
-if (chosen.length) {
-  const cluster = await startCluster({ env: { COMMAND_TIMEOUT_MS: '5000' }, log: (l) => verbose && console.log(l) });
+// The network faults one after another on one installation; each clock fault on one of its own, whose
+// first replica starts with its clock off.
+const groups = [chosen.filter((f) => !f.clock), ...chosen.filter((f) => f.clock).map((f) => [f])].filter((g) => g.length);
+for (const group of groups) {
+  const offset = group[0].clock;
+  const cluster = await startCluster({ env: { COMMAND_TIMEOUT_MS: '5000' }, wraps: offset ? [clockWrap(offset)] : [], log: (l) => verbose && console.log(l) });
   try {
-    for (const f of chosen) results.push(await runFault(cluster, f, { timer: true }));
+    for (const f of group) results.push(await runFault(cluster, f, { timer: true }));
   } finally {
     await cluster.close();
   }
