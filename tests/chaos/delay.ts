@@ -12,18 +12,28 @@ export interface DelayRelay {
   close(): Promise<void>;
 }
 
-/** Passes what `from` sends on to `to`, each chunk `relay.delayMs` later, keeping their order. */
+/**
+ * Passes what `from` sends on to `to`, each chunk `relay.delayMs` after it came, in the order they came: one
+ * queue per direction, drained by one timer (timers of different lengths may fire out of order).
+ */
 function pipeDelayed(from: Socket, to: Socket, relay: { delayMs: number }) {
-  let last = 0;
-  from.on('data', (chunk) => {
-    // A chunk never overtakes the one before it, whatever the delay was when that one came (the delay
-    // taken off while chunks still wait must not let the next one past them).
-    const at = Math.max(Date.now() + relay.delayMs, last);
-    if (at <= Date.now()) return void to.write(chunk);
-    last = at;
-    setTimeout(() => to.writable && to.write(chunk), at - Date.now());
-  });
-  from.on('end', () => setTimeout(() => to.end(), Math.max(0, last - Date.now())));
+  const queue: { at: number; chunk: Buffer | null }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const pump = () => {
+    timer = undefined;
+    while (queue.length && queue[0].at <= Date.now()) {
+      const { chunk } = queue.shift()!;
+      if (chunk === null) to.end();
+      else if (to.writable) to.write(chunk);
+    }
+    if (queue.length) timer = setTimeout(pump, queue[0].at - Date.now());
+  };
+  const push = (chunk: Buffer | null) => {
+    queue.push({ at: Date.now() + relay.delayMs, chunk });
+    if (!timer) pump();
+  };
+  from.on('data', (chunk: Buffer) => push(chunk));
+  from.on('end', () => push(null));
 }
 
 export function startDelayRelay(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<DelayRelay> {
