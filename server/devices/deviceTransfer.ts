@@ -18,22 +18,20 @@
  * spreadsheet writer as they are read, so its memory does not grow with the number of devices.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import multipart from '@fastify/multipart';
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import QRCode from 'qrcode';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type InsertQueryBuilder, type Transaction } from 'kysely';
-import { cellText, isTooLarge, newWorkbook } from '../platform';
-import { Answer, authenticate, registerCall } from '../http/route';
-import { attachment } from '../http/files';
+import { cellText, newWorkbook, SHEET_REASONS, XLSX_TYPE } from '../platform';
+import { Answer, authenticate } from '../http/route';
+import { sendFile } from '../http/files';
+import { receiveToFolder, registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
 import { checkBody, S, type JsonSchema } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
@@ -107,8 +105,6 @@ const PROGRESS_MS = 250;
 export const tooManyRows = (max: number) => reasonText(reason('deviceImport.tooManyRows', { max }));
 /** The last line of a refusal's legacy message with more bad rows than it lists. */
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 /** The template's columns; the export starts with the same ones, so an export can be imported again. */
 /** A field's label (zh-CN), the header of its column: schemas/device.schema.json, product.schema.json. */
 const label = (entityName: string, field: string) => entity(entityName).fields[field].labels['zh-CN'];
@@ -130,10 +126,6 @@ const EXTRA_EXPORT_COLUMNS = [
   { key: 'fIntime', header: label('device', 'fIntime'), width: 20 },
 ];
 
-function sendFile(reply: FastifyReply, data: Buffer, type: string, fileName: string, fallback: string) {
-  return reply.header('content-disposition', attachment(fileName, fallback)).header('access-control-expose-headers', 'content-disposition').type(type).send(data);
-}
-
 function jsonBody(request: FastifyRequest): Record<string, unknown> {
   return request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
 }
@@ -141,7 +133,7 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 /** A file answer still refuses with the envelope, so the console can show the message. */
 function fileRoute(app: FastifyInstance, ctx: RouteContext, call: DeclaredCallName, body: JsonSchema, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
   const codes = declaredCodes(call) ?? [];
-  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body });
+  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : XLSX_TYPE, body });
   app.route({
     method: 'POST',
     url: path,
@@ -210,7 +202,7 @@ async function exportDevices(ctx: RouteContext, user: User, condition: Record<st
   head.font = { bold: true };
   head.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8F0FE' } };
   head.commit();
-  void reply.header('content-disposition', attachment(`${zh('deviceImport.exportFile')}.xlsx`, 'devices.xlsx')).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(out);
+  void sendFile(reply, out, XLSX_TYPE, `${zh('deviceImport.exportFile')}.xlsx`, 'devices.xlsx');
 
   void (async () => {
     let written = 0;
@@ -883,58 +875,6 @@ function progressReporter(db: DB, relay: Relay, userId: number, id: string | nul
   };
 }
 
-/**
- * The upload's one file, streamed to a temporary folder of its own (never whole in memory), with the
- * import's id from the field before it; a name other than .xlsx/.xls is refused unread.
- */
-/**
- * Copies an upload to a file. Read by iterating, not with pipeline(): a part the parser ended before this
- * reads it (a body cut short while the caller was authenticated) is a destroyed stream, which pipeline()
- * waits on for ever and iteration refuses at once (premature close: the upload is incomplete).
- */
-async function copyTo(source: NodeJS.ReadableStream, path: string): Promise<void> {
-  const out = createWriteStream(path);
-  try {
-    for await (const chunk of source) if (!out.write(chunk)) await once(out, 'drain');
-  } finally {
-    out.end();
-    await once(out, 'close').catch(() => undefined);
-  }
-}
-
-async function receiveUpload(request: FastifyRequest): Promise<{ dir: string; file: string; id: string | null }> {
-  if (!request.isMultipart()) throw refuse('import.noFile');
-  let dir: string | undefined;
-  try {
-    const part = await request.file();
-    if (!part) throw refuse('import.noFile');
-    if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
-      part.file.resume();
-      throw refuse('import.badFormat');
-    }
-    const field = part.fields[IMPORT_PROGRESS_FIELD] as { value?: unknown } | undefined;
-    const id = typeof field?.value === 'string' && IMPORT_ID.test(field.value) ? field.value : null;
-    dir = await mkdtemp(join(tmpdir(), 'device-import-'));
-    const file = join(dir, 'upload.xlsx');
-    // A client gone half-way must not leave the copy waiting for the rest of its file.
-    const socket = request.raw.socket;
-    const gone = () => part.file.destroy(new Error('the upload connection closed'));
-    socket.once('close', gone);
-    try {
-      await copyTo(part.file, file);
-    } finally {
-      socket.off('close', gone);
-    }
-    if (part.file.truncated) throw refuse('import.tooLarge', {}, { status: 413 });
-    return { dir, file, id };
-  } catch (error) {
-    if (dir) await rm(dir, { recursive: true, force: true });
-    if (error instanceof Refusal) throw error;
-    if (isTooLarge(error)) throw refuse('import.tooLarge', {}, { status: 413 });
-    throw error;
-  }
-}
-
 /** A device number as a file name: the characters file systems refuse become underscores. */
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\x00-\x1f]/g, '_') || 'device';
 
@@ -979,28 +919,27 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, 
   // Imports of this server run one after the other: each is bounded in memory, so several together would not be.
   let previous: Promise<unknown> = Promise.resolve();
 
-  // Multipart only where it is needed: every other call keeps the JSON body parser alone.
-  app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 } });
-    registerCall(scope, ctx, {
-      call: 'device.import',
-      data: IMPORT_RESULT,
-      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES },
-      write: true,
-      handler: async ({ user, request }) => {
-        const upload = await receiveUpload(request);
-        try {
-          const report = progressReporter(ctx.db, ctx.relay, user!.fId, upload.id);
-          const turn = previous.catch(() => undefined);
-          const run = turn.then(() => importDevices(ctx, user!, upload.file, { maxRows: options.importMaxRows, onProgress: report }));
-          previous = run;
-          report({ phase: 'wait', read: 0, checked: 0, written: 0, total: 0 }, true);
-          const result = await run;
-          return new Answer(result, importNotice(result));
-        } finally {
-          await rm(upload.dir, { recursive: true, force: true });
-        }
-      },
-    });
+  const upload = { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES };
+  registerUpload(app, ctx, {
+    call: 'device.import',
+    data: IMPORT_RESULT,
+    upload,
+    write: true,
+    handler: async ({ user, request }) => {
+      const received = await receiveToFolder(request, upload, SHEET_REASONS);
+      const progressId = received.fields[IMPORT_PROGRESS_FIELD];
+      const id = progressId && IMPORT_ID.test(progressId) ? progressId : null;
+      try {
+        const report = progressReporter(ctx.db, ctx.relay, user!.fId, id);
+        const turn = previous.catch(() => undefined);
+        const run = turn.then(() => importDevices(ctx, user!, received.file, { maxRows: options.importMaxRows, onProgress: report }));
+        previous = run;
+        report({ phase: 'wait', read: 0, checked: 0, written: 0, total: 0 }, true);
+        const result = await run;
+        return new Answer(result, importNotice(result));
+      } finally {
+        await rm(received.dir, { recursive: true, force: true });
+      }
+    },
   });
 }
