@@ -156,7 +156,8 @@ async function start(dataDir: string, databaseUrl: string) {
     ...process.env,
     PORT: String(await freePort()), MQTT_PORT: String(await freePort()), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, MQTT_URL: '',
     SIMULATOR: 'off', SERVE_CONSOLE: '0', LOG_LEVEL: 'error', DEVICE_IMPORT_MAX_ROWS: String(Math.max(ROWS, 1_000_000)),
-  });
+    // A busy machine takes minutes to migrate and seed a fresh database.
+  }, 600_000);
   const login = await (await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(AGENT) })).json();
   const token = login.data.token as string;
   await fetch(`${server.url}/biz/t-device/devices`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: '{"current":1,"size":10}' });

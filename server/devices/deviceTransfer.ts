@@ -65,11 +65,12 @@ const QR_CAP = 10_000;
 /**
  * Rows one INSERT writes: a statement of a fraction of a second. The embedded database runs each in the
  * server's own thread, so it takes smaller ones there, the event loop turning and other calls' reads
- * running between them: a call waits for the batch being written, 250 rows about 25 ms (500 rows wrote
- * no faster and made them wait twice as long, 1,000 four times; docs/performance.md, "Device import and
- * export").
+ * running between them: a call waits for the batch being written, 500 rows about 30–40 ms (1,000 rows
+ * wrote no faster and made them wait twice as long; 250 made the write about twice as long; the longest
+ * batches, 150–220 ms of CPU every few thousand rows, are the trigram indexes' whatever the size;
+ * docs/performance.md, "Device import and export").
  */
-const writeBatch = (db: DB) => (runsOneAtATime(db) ? 250 : 2_000);
+const writeBatch = (db: DB) => (runsOneAtATime(db) ? 500 : 2_000);
 /** The columns of a checked row that hold whole numbers (the others are text). */
 const INTEGER_COLUMNS = new Set(['fProductId', 'fTypeId', 'fUserId']);
 /**

@@ -43,6 +43,9 @@ async function sheetFile(name: string, count: number, row: (i: number) => (strin
   return path;
 }
 
+/** The tests that import tens of thousands of rows: minutes on a busy machine. */
+const IMPORT_TEST_MS = 300_000;
+
 describe.each(backends)('device import, export, use and location on %s', (backend) => {
   let s: TestServer;
   let admin: string;
@@ -276,7 +279,7 @@ describe.each(backends)('device import, export, use and location on %s', (backen
     expect(mine.at(-1)).toMatchObject({ read: count, checked: count, written: count, total: count });
     const written = mine.filter((e) => e.phase === 'write').map((e) => e.written);
     expect(written).toEqual([...written].sort((a, b) => a - b));
-  });
+  }, IMPORT_TEST_MS);
   it('answers other calls while an import writes, showing the devices as they were until it commits', async () => {
     const count = 40_000;
     const path = await sheetFile(`beside-${backend}.xlsx`, count, (i) => ['P-GW-WIFI', `BESIDE-${String(i).padStart(6, '0')}`, `旁路设备${i}`, '', '', '']);
@@ -337,7 +340,7 @@ describe.each(backends)('device import, export, use and location on %s', (backen
     expect(await s.sql(`select relname from pg_class where relname in ('t_device', 't_user_device') and relrowsecurity`)).toEqual([]);
     expect(await s.sql(`select tgname from pg_trigger where tgrelid = 't_device'::regclass and not tgisinternal and tgenabled = 'D'`)).toEqual([]);
     expect((await s.sql(`select proleakproof from pg_proc where oid = 'texticlike(text, text)'::regprocedure`))[0].proleakproof).toBe(false);
-  });
+  }, IMPORT_TEST_MS);
   it('leaves nothing of an import that fails part-way through its writes', async () => {
     const count = 40_000;
     const number = (i: number) => `ROLL-${String(i).padStart(6, '0')}`;
@@ -371,5 +374,5 @@ describe.each(backends)('device import, export, use and location on %s', (backen
     expect(await s.sql(`select tgname from pg_trigger where tgrelid = 't_device'::regclass and not tgisinternal and tgenabled = 'D'`)).toEqual([]);
     expect((await s.sql(`select proleakproof from pg_proc where oid = 'texticlike(text, text)'::regprocedure`))[0].proleakproof).toBe(false);
     await s.sql(`delete from t_device where f_number like 'ROLL-%'`);
-  });
+  }, IMPORT_TEST_MS);
 });
