@@ -132,6 +132,16 @@ function watch(server: ServerProcess, listAs?: string): Watch {
   return w;
 }
 
+/**
+ * fetch's own connection pool with no time limit on the answer: fetch gives up on an answer that has not
+ * begun within 300 s, as a million-row import on a busy machine may take. (Node bundles the client
+ * without exporting it: its class is that of the pool fetch has made by now.)
+ */
+const patient = () => {
+  const pool = (globalThis as Record<symbol, unknown>)[Symbol.for('undici.globalDispatcher.1')] as { constructor: new (options: object) => unknown } | undefined;
+  return pool ? new pool.constructor({ headersTimeout: 0, bodyTimeout: 0 }) : undefined;
+};
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function report(label: string, ms: number, idle: number, w: Watch) {
@@ -146,7 +156,8 @@ async function start(dataDir: string, databaseUrl: string) {
     ...process.env,
     PORT: String(await freePort()), MQTT_PORT: String(await freePort()), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, MQTT_URL: '',
     SIMULATOR: 'off', SERVE_CONSOLE: '0', LOG_LEVEL: 'error', DEVICE_IMPORT_MAX_ROWS: String(Math.max(ROWS, 1_000_000)),
-  });
+    // A busy machine takes minutes to migrate and seed a fresh database.
+  }, 600_000);
   const login = await (await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(AGENT) })).json();
   const token = login.data.token as string;
   await fetch(`${server.url}/biz/t-device/devices`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: '{"current":1,"size":10}' });
@@ -178,7 +189,7 @@ async function run(kind: 'PGlite' | 'PostgreSQL', databaseUrl: string, file: str
     form.append('file', await openAsBlob(file), 'devices.xlsx');
     const imported = watch(server, token);
     let started = performance.now();
-    const answer = await (await fetch(`${server.url}/biz/t-device/import`, { method: 'POST', headers: { authorization: token }, body: form })).json();
+    const answer = await (await fetch(`${server.url}/biz/t-device/import`, { method: 'POST', headers: { authorization: token }, body: form, dispatcher: patient() } as RequestInit)).json();
     const answered = performance.now();
     imported.stopLists();
     const importMs = answered - started;
@@ -204,6 +215,14 @@ async function run(kind: 'PGlite' | 'PostgreSQL', databaseUrl: string, file: str
       const [health, lists] = [during(imported.probes), during(imported.listed)];
       const figures = (ms: number[]) => (ms.length ? `max ${Math.max(...ms).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms, median ${percentile(ms, 50).toFixed(0)} ms (${ms.length})` : 'none');
       console.log(`           during write and commit: /healthz ${figures(health)}; device list ${figures(lists)}`);
+      if (read) {
+        // Where the longest waits fell: the longest /healthz probe sent in each phase.
+        const longest = (from: number, to: number) => {
+          const ms = imported.probes.filter(([at]) => at >= from && at < to).map(([, wait]) => wait);
+          return ms.length ? `${Math.max(...ms).toFixed(0)} ms` : 'none';
+        };
+        console.log(`           /healthz max by phase: upload and wait ${longest(started, read)}, read and check ${longest(read, write)}, write and commit ${longest(write, done)}, answer ${longest(done, answered)}, after it ${longest(answered, Infinity)}`);
+      }
     }
     console.log(`           ${answer.message}`);
     const importIdle = idle;

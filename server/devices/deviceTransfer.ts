@@ -18,22 +18,20 @@
  * spreadsheet writer as they are read, so its memory does not grow with the number of devices.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import multipart from '@fastify/multipart';
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import QRCode from 'qrcode';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type InsertQueryBuilder, type Transaction } from 'kysely';
-import { cellText, isTooLarge, newWorkbook } from '../platform';
-import { Answer, authenticate, registerCall } from '../http/route';
-import { attachment } from '../http/files';
+import { cellText, newWorkbook, SHEET_REASONS, XLSX_TYPE } from '../platform';
+import { Answer, authenticate } from '../http/route';
+import { sendFile } from '../http/files';
+import { receiveToFolder, registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
 import { checkBody, S, type JsonSchema } from '../http/catalog';
 import { declaredCodes, describeCall } from '../http/calls';
@@ -51,7 +49,7 @@ import { publish, type Relay } from '../relay';
 import { IMPORT_ID, IMPORT_PROGRESS_FIELD, type DeviceImportPhase, type DeviceImportProgress } from '../../contract/deviceImport';
 import { DEFAULT_DEVICE_IMPORT_MAX_ROWS } from '../config';
 
-/** Spec §5: 100M (102400 KB). */
+/** Spec 000 §5: 100M (102400 KB). */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 /**
  * The most devices one export holds: what the list shows under its condition, newest first, up to this
@@ -68,7 +66,9 @@ const QR_CAP = 10_000;
  * Rows one INSERT writes: a statement of a fraction of a second. The embedded database runs each in the
  * server's own thread, so it takes smaller ones there, the event loop turning and other calls' reads
  * running between them: a call waits for the batch being written, 500 rows about 30–40 ms (1,000 rows
- * wrote no faster and made them wait twice as long; docs/performance.md, "Device import and export").
+ * wrote no faster and made them wait twice as long; 250 made the write about twice as long; the longest
+ * batches, 150–220 ms of CPU every few thousand rows, are the trigram indexes' whatever the size;
+ * docs/performance.md, "Device import and export").
  */
 const writeBatch = (db: DB) => (runsOneAtATime(db) ? 500 : 2_000);
 /** The columns of a checked row that hold whole numbers (the others are text). */
@@ -82,6 +82,21 @@ const READERS_MS = 50;
 const CHECK_BATCH = 5_000;
 /** An import of this many rows or more has the device table's statistics taken again once it is in. */
 const ANALYZE_AFTER = 10_000;
+/**
+ * On the embedded database, while other calls' reads are let in: the device ids' statistics are taken
+ * again inside the import's transaction each time the table has grown by as many rows as it had at the
+ * last count (and at least this many), so that the planner sees the import's rows above the readers' id
+ * bound (see letReadersIn).
+ */
+const RESTATS_ROWS = 1_000;
+/**
+ * The statistics target of the ANALYZE statements inside the import's transaction on the embedded
+ * database: a sample of 3,000 rows instead of 30,000 (the whole table after a million rows: 0.1 s
+ * instead of 0.4 s holding the session). The embedded database's upkeep takes them again with the usual
+ * target within a minute of the commit (server/db/pgliteUpkeep.ts: the rows inserted put the table past
+ * its threshold).
+ */
+const IMPORT_STATISTICS_TARGET = 10;
 /** Bad rows a refusal lists one by one; past them it says how many more there are. */
 const LISTED_ERRORS = 1_000;
 /** Progress goes to the console at most this often (and at every change of phase). */
@@ -90,8 +105,6 @@ const PROGRESS_MS = 250;
 /** A file of more rows than DEVICE_IMPORT_MAX_ROWS, refused before anything is written (its zh-CN words). */
 export const tooManyRows = (max: number) => reasonText(reason('deviceImport.tooManyRows', { max }));
 /** The last line of a refusal's legacy message with more bad rows than it lists. */
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The template's columns; the export starts with the same ones, so an export can be imported again. */
 /** A field's label (zh-CN), the header of its column: schemas/device.schema.json, product.schema.json. */
@@ -114,10 +127,6 @@ const EXTRA_EXPORT_COLUMNS = [
   { key: 'fIntime', header: label('device', 'fIntime'), width: 20 },
 ];
 
-function sendFile(reply: FastifyReply, data: Buffer, type: string, fileName: string, fallback: string) {
-  return reply.header('content-disposition', attachment(fileName, fallback)).header('access-control-expose-headers', 'content-disposition').type(type).send(data);
-}
-
 function jsonBody(request: FastifyRequest): Record<string, unknown> {
   return request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
 }
@@ -125,7 +134,7 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 /** A file answer still refuses with the envelope, so the console can show the message. */
 function fileRoute(app: FastifyInstance, ctx: RouteContext, call: DeclaredCallName, body: JsonSchema, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
   const codes = declaredCodes(call) ?? [];
-  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body });
+  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : XLSX_TYPE, body });
   app.route({
     method: 'POST',
     url: path,
@@ -194,7 +203,7 @@ async function exportDevices(ctx: RouteContext, user: User, condition: Record<st
   head.font = { bold: true };
   head.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8F0FE' } };
   head.commit();
-  void reply.header('content-disposition', attachment(`${zh('deviceImport.exportFile')}.xlsx`, 'devices.xlsx')).header('access-control-expose-headers', 'content-disposition').type(XLSX_TYPE).send(out);
+  void sendFile(reply, out, XLSX_TYPE, `${zh('deviceImport.exportFile')}.xlsx`, 'devices.xlsx');
 
   void (async () => {
     let written = 0;
@@ -524,12 +533,13 @@ export async function importDevices(ctx: ImportContext, user: User, file: string
     await checkFile(ctx, user, file, spool, options.maxRows, tracker);
     progress.total = progress.read;
     tracker.report('write', true);
-    await writeRows(ctx, user, spool.path, tracker);
+    const analyzed = await writeRows(ctx, user, spool.path, tracker);
     tracker.report('done', true);
     // The planner's figures of a table that has just grown by many rows are those of a small one: the
     // next export or list would take a plan fit for a few rows (a sort of all of them on every page).
-    // Taken afresh at once rather than when autovacuum comes by; the answer does not wait for it.
-    if (progress.written >= ANALYZE_AFTER) void sql`analyze t_device`.execute(ctx.db).catch(() => undefined);
+    // Taken afresh at once rather than when autovacuum comes by; the answer does not wait for it. (On
+    // the embedded database, while it lets other calls in, the import has taken them before its commit.)
+    if (progress.written >= ANALYZE_AFTER && !analyzed) void sql`analyze t_device`.execute(ctx.db).catch(() => undefined);
     return { total: progress.total, imported: progress.written, failed: 0, errors: [] };
   } catch (error) {
     tracker.report('failed', true);
@@ -615,11 +625,12 @@ async function checkFile(ctx: ImportContext, user: User, file: string, spool: Sp
  * The second pass: the spooled rows written in batches, all in one transaction. On the embedded
  * database that transaction holds the one session for its whole length (most of a minute for a million
  * rows), so there other calls' reads are let in between the batches (`letReadersIn`); their writes wait
- * for the commit, as before.
+ * for the commit, as before. Answers whether the device table's statistics were taken afresh in it.
  */
-async function writeRows(ctx: ImportContext, user: User, spool: string, { progress, report }: Tracker): Promise<void> {
+async function writeRows(ctx: ImportContext, user: User, spool: string, { progress, report }: Tracker): Promise<boolean> {
   const shared = user.fAdmin === 0 && !isAdmin(user);
   const lend = lender(ctx.db);
+  let analyzed = false;
   await ctx.db.transaction().execute(async (trx) => {
     const readers = lend ? await letReadersIn(trx) : null;
     const lent = readers ? lend!({ role: IMPORT_READER }) : null;
@@ -643,6 +654,8 @@ async function writeRows(ctx: ImportContext, user: User, spool: string, { progre
         // embedded database their reads run in it, see letReadersIn, a call's reads one after the other).
         if (lent) await lent.pause(READERS_MS);
         else await nextTurn();
+        // The ids' statistics, when due, in a turn of their own (see letReadersIn).
+        if (readers && (await readers.analyze('ids'))) await lent!.pause(READERS_MS);
       };
       const size = writeBatch(ctx.db);
       let batch: Record<string, unknown>[] = [];
@@ -654,11 +667,18 @@ async function writeRows(ctx: ImportContext, user: User, spool: string, { progre
         }
       }
       if (batch.length) await write(batch);
+      // Before the commit, with a small sample, rather than in a statement after it that holds the
+      // session for the whole table (0.4 s for a million rows on a busy machine).
+      if (readers && progress.written >= ANALYZE_AFTER) {
+        analyzed = await readers.analyze('all');
+        await lent!.pause(READERS_MS);
+      }
     } finally {
       lent?.end();
     }
     await readers?.close();
   });
+  return analyzed;
 }
 
 /** The role other calls' reads run as while an import writes on the embedded database; it lives only inside the import's transaction. */
@@ -670,6 +690,11 @@ const IMPORT_POLICY = 'iot_import_committed';
 interface Readers {
   /** Writes a batch (and its shares, for `sharer`), counting its devices for the device counters. */
   insert(insert: InsertQueryBuilder<any, any, any>, sharer: number | null): Promise<void>;
+  /**
+   * Takes the device table's statistics afresh inside the transaction, the import's rows among them:
+   * the ids' when the table has doubled since they were last taken, or all of them; answers whether it did.
+   */
+  analyze(which: 'ids' | 'all'): Promise<boolean>;
   /** Brings the device counters up to date, and takes everything letReadersIn set up away again. */
   close(): Promise<void>;
 }
@@ -713,8 +738,9 @@ async function letReadersIn(trx: Transaction<any>): Promise<Readers | null> {
     console.warn(`device import: other calls wait for the import's commit (${unsafe})`);
     return null;
   }
-  const { committed, leakproof } = await one<{ committed: number; leakproof: boolean }>(
-    sql`select coalesce(max(f_id), 0) as committed, (select proleakproof from pg_proc where oid = 'pg_catalog.texticlike(text, text)'::regprocedure) as leakproof from t_device`,
+  const { committed, leakproof, counted } = await one<{ committed: number; leakproof: boolean; counted: number }>(
+    sql`select coalesce(max(f_id), 0) as committed, (select proleakproof from pg_proc where oid = 'pg_catalog.texticlike(text, text)'::regprocedure) as leakproof,
+      (select greatest(reltuples, 0)::float8 from pg_class where oid = 't_device'::regclass) as counted from t_device`,
   );
   const run = (text: string) => sql.raw(text).execute(trx);
   await run(`CREATE ROLE ${IMPORT_READER} NOLOGIN`);
@@ -733,6 +759,16 @@ async function letReadersIn(trx: Transaction<any>): Promise<Readers | null> {
 
   // The devices written, by the device counters' keys (migration 028's t_device_count_apply).
   const counts = new Map<string, number>();
+  // The planner prices a read by the statistics of before the import, in which no id is above the
+  // policy's bound: it takes `f_id <= committed` for no bound at all, and the cheapest way to a user's
+  // devices or a count of them becomes a walk of the whole table — the import's rows too, each one
+  // passed over by the policy (an agent's device count 0.1–0.9 s with 300,000–1,000,000 rows written,
+  // the event loop held throughout). With the ids' statistics taken again each time the table has
+  // doubled (ANALYZE sees this transaction's rows), the bound is seen for what it is and the reads take
+  // the indexes on (…, f_id) within it: they cost about what they cost before the import, not more
+  // with every batch written.
+  let analyzedRows = Number(counted);
+  let unanalyzed = 0;
   return {
     async insert(insert, sharer) {
       const added = insert.returning(['fId', 'fProductId', 'fTypeId', 'tOnline', 'fStatus']);
@@ -742,6 +778,19 @@ async function letReadersIn(trx: Transaction<any>): Promise<Readers | null> {
         select concat_ws(',', coalesce(f_product_id, 0), coalesce(f_type_id, 0), coalesce(t_online, -1), coalesce(f_status, -1)) as key, count(*)::int as n
         from added group by 1`.execute(trx);
       for (const r of rows) counts.set(r.key, (counts.get(r.key) ?? 0) + r.n);
+      unanalyzed += rows.reduce((n, r) => n + r.n, 0);
+    },
+    async analyze(which) {
+      if (which === 'ids' && unanalyzed < Math.max(analyzedRows, RESTATS_ROWS)) return false;
+      // All of them: what the commit makes true, so that nothing is left to take after it while the
+      // session is the server's again; a rollback takes them back with the rows (all but pg_class's row
+      // count, which ANALYZE writes in place, as on PostgreSQL).
+      await run(`SET LOCAL default_statistics_target = ${IMPORT_STATISTICS_TARGET}`);
+      await run(which === 'ids' ? 'ANALYZE t_device (f_id)' : 'ANALYZE t_device');
+      await run(`RESET default_statistics_target`);
+      analyzedRows += unanalyzed;
+      unanalyzed = 0;
+      return true;
     },
     async close() {
       const keys = [...counts.keys()].map((k) => k.split(',').map(Number));
@@ -827,58 +876,6 @@ function progressReporter(db: DB, relay: Relay, userId: number, id: string | nul
   };
 }
 
-/**
- * The upload's one file, streamed to a temporary folder of its own (never whole in memory), with the
- * import's id from the field before it; a name other than .xlsx/.xls is refused unread.
- */
-/**
- * Copies an upload to a file. Read by iterating, not with pipeline(): a part the parser ended before this
- * reads it (a body cut short while the caller was authenticated) is a destroyed stream, which pipeline()
- * waits on for ever and iteration refuses at once (premature close: the upload is incomplete).
- */
-async function copyTo(source: NodeJS.ReadableStream, path: string): Promise<void> {
-  const out = createWriteStream(path);
-  try {
-    for await (const chunk of source) if (!out.write(chunk)) await once(out, 'drain');
-  } finally {
-    out.end();
-    await once(out, 'close').catch(() => undefined);
-  }
-}
-
-async function receiveUpload(request: FastifyRequest): Promise<{ dir: string; file: string; id: string | null }> {
-  if (!request.isMultipart()) throw refuse('import.noFile');
-  let dir: string | undefined;
-  try {
-    const part = await request.file();
-    if (!part) throw refuse('import.noFile');
-    if (!/\.(xlsx|xls)$/i.test(part.filename ?? '')) {
-      part.file.resume();
-      throw refuse('import.badFormat');
-    }
-    const field = part.fields[IMPORT_PROGRESS_FIELD] as { value?: unknown } | undefined;
-    const id = typeof field?.value === 'string' && IMPORT_ID.test(field.value) ? field.value : null;
-    dir = await mkdtemp(join(tmpdir(), 'device-import-'));
-    const file = join(dir, 'upload.xlsx');
-    // A client gone half-way must not leave the copy waiting for the rest of its file.
-    const socket = request.raw.socket;
-    const gone = () => part.file.destroy(new Error('the upload connection closed'));
-    socket.once('close', gone);
-    try {
-      await copyTo(part.file, file);
-    } finally {
-      socket.off('close', gone);
-    }
-    if (part.file.truncated) throw refuse('import.tooLarge', {}, { status: 413 });
-    return { dir, file, id };
-  } catch (error) {
-    if (dir) await rm(dir, { recursive: true, force: true });
-    if (error instanceof Refusal) throw error;
-    if (isTooLarge(error)) throw refuse('import.tooLarge', {}, { status: 413 });
-    throw error;
-  }
-}
-
 /** A device number as a file name: the characters file systems refuse become underscores. */
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\x00-\x1f]/g, '_') || 'device';
 
@@ -923,28 +920,27 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, 
   // Imports of this server run one after the other: each is bounded in memory, so several together would not be.
   let previous: Promise<unknown> = Promise.resolve();
 
-  // Multipart only where it is needed: every other call keeps the JSON body parser alone.
-  app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 } });
-    registerCall(scope, ctx, {
-      call: 'device.import',
-      data: IMPORT_RESULT,
-      upload: { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES },
-      write: true,
-      handler: async ({ user, request }) => {
-        const upload = await receiveUpload(request);
-        try {
-          const report = progressReporter(ctx.db, ctx.relay, user!.fId, upload.id);
-          const turn = previous.catch(() => undefined);
-          const run = turn.then(() => importDevices(ctx, user!, upload.file, { maxRows: options.importMaxRows, onProgress: report }));
-          previous = run;
-          report({ phase: 'wait', read: 0, checked: 0, written: 0, total: 0 }, true);
-          const result = await run;
-          return new Answer(result, importNotice(result));
-        } finally {
-          await rm(upload.dir, { recursive: true, force: true });
-        }
-      },
-    });
+  const upload = { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES };
+  registerUpload(app, ctx, {
+    call: 'device.import',
+    data: IMPORT_RESULT,
+    upload,
+    write: true,
+    handler: async ({ user, request }) => {
+      const received = await receiveToFolder(request, upload, SHEET_REASONS);
+      const progressId = received.fields[IMPORT_PROGRESS_FIELD];
+      const id = progressId && IMPORT_ID.test(progressId) ? progressId : null;
+      try {
+        const report = progressReporter(ctx.db, ctx.relay, user!.fId, id);
+        const turn = previous.catch(() => undefined);
+        const run = turn.then(() => importDevices(ctx, user!, received.file, { maxRows: options.importMaxRows, onProgress: report }));
+        previous = run;
+        report({ phase: 'wait', read: 0, checked: 0, written: 0, total: 0 }, true);
+        const result = await run;
+        return new Answer(result, importNotice(result));
+      } finally {
+        await rm(received.dir, { recursive: true, force: true });
+      }
+    },
   });
 }

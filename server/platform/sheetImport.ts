@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type ExcelJS from 'exceljs';
 import type { PlainReasonCode } from '../../contract/generated/reasons';
 import { Refusal, refuse, type Reason } from '../http/envelope';
+import { isTooLarge } from '../http/upload';
 import type { DB } from '../db';
 
 /**
@@ -96,10 +97,8 @@ export async function receiveSheet(request: FastifyRequest, reasons: { missing: 
   }
 }
 
-export function isTooLarge(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || (error as { statusCode?: number }).statusCode === 413;
-}
+/** Whether the multipart parser stopped the file at the scope's size limit (the imports' own check is the uploads'). */
+export { isTooLarge };
 
 /** The first sheet of a workbook given as bytes or as a file path; anything that is not one is `badType`. */
 export async function openSheet(source: Buffer | string, badType: PlainReasonCode = SHEET_REASONS.format): Promise<ExcelJS.Worksheet | undefined> {
