@@ -6,7 +6,7 @@
  * server.
  */
 import { Refusal, refuse, reason, type Reason } from './envelope';
-import { REASONS, type ReasonCode } from '../../contract/generated/reasons';
+import type { ReasonCode } from '../../contract/generated/reasons';
 import type { CallDef, JsonSchema } from './call';
 import { MAX_PATTERN } from '../crud/query';
 import { bodyLimitOf } from './bodyLimit';
@@ -78,10 +78,8 @@ const validator = schemaChecker({ allErrors: false, strict: false, verbose: true
 export type Words = ReasonCode | Reason;
 
 /** The reason a schema's words name. */
-function reasonOf(words: Words | string): Reason | string {
-  if (typeof words !== 'string') return words;
-  // A text still worded inline is answered as it is, until it moves to the catalogue.
-  return words in REASONS ? { code: words as ReasonCode, params: {} } : words;
+function reasonOf(words: Words): Reason {
+  return typeof words === 'string' ? { code: words, params: {} } : words;
 }
 
 /** Refuses a body its declared schema does not accept, with the failing property's `x-message` when it has one. */
@@ -96,8 +94,7 @@ export function checkBody(def: Pick<CallDef, 'body'>, body: unknown) {
   const schema = missing ? (parent?.properties as Record<string, JsonSchema> | undefined)?.[missing] : parent;
   const words = (schema?.['x-messages'] as Record<string, Words> | undefined)?.[error.keyword] ?? (schema?.['x-message'] as Words | undefined);
   if (words) {
-    const why = reasonOf(words);
-    throw typeof why === 'string' ? new Refusal(why) : new Refusal(why);
+    throw new Refusal(reasonOf(words));
   }
   // A property the call does not take is named, as a missing one is.
   const extra = error.keyword === 'additionalProperties' ? String((error.params as { additionalProperty: string }).additionalProperty) : null;
