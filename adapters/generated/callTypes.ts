@@ -60,7 +60,7 @@ export interface CallTypes {
   "controlPerson.save": { body: Writable<T.ControlPerson> & Body; answer: T.ControlPerson | null };
   "controlPerson.delete": { body: KeyBody; answer: null };
   "controlPerson.status": { body: KeyBody; answer: null };
-  "department.list": { body: PageRequest; answer: Page<T.Department> };
+  "department.list": { body: PageRequest; answer: Array<T.Department> };
   "department.save": { body: Writable<T.Department> & Body; answer: T.Department | null };
   "department.delete": { body: { fDepartmentId?: number | string | null; fId?: number | string | null; [key: string]: unknown }; answer: null };
   "device.list": { body: PageRequest; answer: Page<T.Device> };
@@ -71,10 +71,10 @@ export interface CallTypes {
   "device.disable": { body: KeyBody; answer: null };
   "device.activation": { body: { fId?: Array<number | string> | string | number; [key: string]: unknown }; answer: null };
   "device.total": { body: { productId?: number | string | null; product_id?: number | string | null; [key: string]: unknown }; answer: { allCount?: number; onlineCount?: number; onlineNotCount?: number; noCount?: number } };
-  "deviceAlarmCabinet.list": { body: PageRequest; answer: Page<T.DeviceAlarmCabinet> };
+  "deviceAlarmCabinet.list": { body: PageRequest; answer: Array<T.DeviceAlarmCabinet> };
   "deviceAlarmCabinet.save": { body: Writable<T.DeviceAlarmCabinet> & Body; answer: T.DeviceAlarmCabinet | null };
   "deviceAlarmCabinet.delete": { body: KeyBody; answer: null };
-  "deviceSwitch.list": { body: PageRequest; answer: Page<T.DeviceSwitch> };
+  "deviceSwitch.list": { body: PageRequest; answer: Array<T.DeviceSwitch> };
   "deviceSwitch.save": { body: Writable<T.DeviceSwitch> & Body; answer: T.DeviceSwitch | null };
   "deviceSwitch.delete": { body: KeyBody; answer: null };
   "deviceTiming.list": { body: PageRequest; answer: Page<T.DeviceTiming> };
@@ -117,7 +117,7 @@ export interface CallTypes {
   "houseDevice.list": { body: PageRequest; answer: Page<T.HouseDevice> };
   "locationRecord.list": { body: PageRequest; answer: Page<T.LocationRecord> };
   "lockRecord.list": { body: PageRequest; answer: Page<T.LockRecord> };
-  "menu.list": { body: PageRequest; answer: Page<T.Menu> };
+  "menu.list": { body: PageRequest; answer: Array<T.Menu> };
   "menu.get": { body: KeyBody; answer: T.Menu };
   "menu.save": { body: Writable<T.Menu> & Body; answer: T.Menu | null };
   "menu.delete": { body: { id?: number | string | null; fId?: number | string | null; [key: string]: unknown }; answer: null };
