@@ -64,6 +64,8 @@ const TICKET_LOCK_CLASS = 4246;
  * (app/platform/events.ts), so tabs do not take the streams from each other in turn.
  */
 export const MAX_STREAMS_PER_USER = 10;
+/** Device ids one read of an event stream's visible set takes (see loadVisible). */
+const VISIBLE_PAGE = 5_000;
 
 /** Batch command types of the device list (spec 000 §4) and who may send them. */
 const BATCH: Record<number, { name: ParamValue; permission: string; command: Command; types?: number[] }> = {
@@ -348,7 +350,18 @@ export function registerDeviceCommandRoutes(app: FastifyInstance, ctx: RouteCont
     let visibleIds: Set<number> | null = null;
     const loadVisible = async () => {
       if (isAdmin(user)) return;
-      visibleIds = new Set(((await scoped(ctx, device, user).clearSelect().select('t_device.fId').execute()) as { fId: number }[]).map((r) => r.fId));
+      // Read in pages by id with a turn of the event loop between them: an agent may see a million devices,
+      // and one statement answering all their ids would hold the embedded database, which runs in this
+      // thread, for seconds (every 25 s while the stream is open).
+      const ids = new Set<number>();
+      for (let after = 0; ; ) {
+        const page = (await scoped(ctx, device, user).clearSelect().clearOrderBy().select('t_device.fId').where('t_device.fId', '>', after).orderBy('t_device.fId').limit(VISIBLE_PAGE).execute()) as { fId: number }[];
+        for (const r of page) ids.add(r.fId);
+        if (page.length < VISIBLE_PAGE) break;
+        after = page[page.length - 1].fId;
+        await new Promise((turn) => setImmediate(turn));
+      }
+      visibleIds = ids;
     };
     await loadVisible();
     // The newest stream stays; the user's oldest ones on this replica make room for it (MAX_STREAMS_PER_USER).
