@@ -34,7 +34,7 @@ import { sendFile } from '../http/files';
 import { receiveToFolder, registerUpload } from '../http/upload';
 import type { RouteContext } from '../http/context';
 import { checkBody, S, type JsonSchema } from '../http/catalog';
-import { declaredCodes, describeCall } from '../http/calls';
+import { declaredBody, declaredCodes, describeCall } from '../http/calls';
 import type { DeclaredCallName } from '../../contract/generated/calls';
 import { Forbidden, Refusal, reason, refuse, textOf as reasonText, type Reason } from '../http/envelope';
 import { zh } from './words';
@@ -131,10 +131,15 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
   return request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
 }
 
-/** A file answer still refuses with the envelope, so the console can show the message. */
-function fileRoute(app: FastifyInstance, ctx: RouteContext, call: DeclaredCallName, body: JsonSchema, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
+/**
+ * A file answer still refuses with the envelope, so the console can show the message. Its body is the
+ * one declared in resources/calls/device.json, or the one given here when it derives from the device
+ * list's filters.
+ */
+function fileRoute(app: FastifyInstance, ctx: RouteContext, call: DeclaredCallName, derivedBody: JsonSchema | undefined, handler: (user: User, body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>) {
   const codes = declaredCodes(call) ?? [];
-  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : XLSX_TYPE, body });
+  const path = describeCall(ctx.catalog, call, { tag: 't-device', produces: call === 'device.qrcodes' ? 'application/zip' : XLSX_TYPE, ...(derivedBody ? { body: derivedBody } : {}) });
+  const body = derivedBody ?? declaredBody(call);
   app.route({
     method: 'POST',
     url: path,
@@ -275,12 +280,6 @@ function columnMap(header: ExcelJS.Row | undefined, strings: StringTable): Map<C
   });
   return map.size ? map : new Map(COLUMNS.map((c, i) => [c.key, i + 1] as [ColumnKey, number]));
 }
-
-/** ImportResult as the document shows it. */
-const IMPORT_RESULT = S.object({
-  total: { type: 'integer' }, imported: { type: 'integer' }, failed: { type: 'integer' },
-  errors: S.array(S.object({ row: { type: 'integer' }, fNumber: S.string(), message: { type: 'string' } })),
-});
 
 /** What a finished import answers: how many rows, how many written. */
 export const importNotice = (result: ImportResult): Reason => reason('deviceImport.done', { total: result.total, imported: result.imported });
@@ -901,7 +900,7 @@ export interface TransferOptions {
 }
 
 export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, options: TransferOptions = { importMaxRows: DEFAULT_DEVICE_IMPORT_MAX_ROWS }) {
-  fileRoute(app, ctx, 'device.template', S.object({}), async (_user, _body, reply) =>
+  fileRoute(app, ctx, 'device.template', undefined, async (_user, _body, reply) =>
     sendFile(reply, await templateWorkbook(), XLSX_TYPE, `${zh('deviceImport.templateFile')}.xlsx`, 'device-template.xlsx'),
   );
   // The device list's search: its filters' condition keys.
@@ -910,7 +909,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, 
     const condition = body.condition && typeof body.condition === 'object' ? (body.condition as Record<string, unknown>) : {};
     return exportDevices(ctx, user, condition, reply);
   });
-  fileRoute(app, ctx, 'device.qrcodes', S.object({ fIds: S.ids('the chosen devices'), deviceIds: S.ids('the same, as older callers name it'), ids: S.ids('the same') }), async (user, body, reply) => {
+  fileRoute(app, ctx, 'device.qrcodes', undefined, async (user, body, reply) => {
     // Callers name the selection fIds, deviceIds or ids (the contract's pages differ).
     const field = (['fIds', 'deviceIds', 'ids'] as const).find((k) => body[k] !== undefined && body[k] !== null) ?? 'fIds';
     const { zip } = await qrcodeZip(ctx, user, idList(body[field], field));
@@ -923,7 +922,6 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: RouteContext, 
   const upload = { field: 'file', accept: 'xlsx, xls', maxBytes: IMPORT_MAX_BYTES };
   registerUpload(app, ctx, {
     call: 'device.import',
-    data: IMPORT_RESULT,
     upload,
     write: true,
     handler: async ({ user, request }) => {

@@ -2315,13 +2315,64 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     }
   },
   "device.template": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {}
+    }
   },
   "device.export": {
     "permission": "device:list"
   },
   "device.qrcodes": {
-    "permission": "device:list"
+    "permission": "device:list",
+    "body": {
+      "type": "object",
+      "properties": {
+        "fIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the chosen devices"
+        },
+        "deviceIds": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the same, as older callers name it"
+        },
+        "ids": {
+          "type": [
+            "array",
+            "string",
+            "integer"
+          ],
+          "items": {
+            "type": [
+              "integer",
+              "string"
+            ]
+          },
+          "description": "the same"
+        }
+      }
+    }
   },
   "device.import": {
     "permission": "device:upload",
@@ -2330,6 +2381,40 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "zh-CN": "设备导入",
       "zh-TW": "設備匯入",
       "en-US": "Import devices"
+    },
+    "data": {
+      "type": "object",
+      "properties": {
+        "total": {
+          "type": "integer"
+        },
+        "imported": {
+          "type": "integer"
+        },
+        "failed": {
+          "type": "integer"
+        },
+        "errors": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "row": {
+                "type": "integer"
+              },
+              "fNumber": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "message": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      }
     }
   },
   "errorLog.add": {

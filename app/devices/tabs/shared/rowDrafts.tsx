@@ -71,7 +71,7 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, en
     if (res.ok && res.data) {
       notify(translate(`${texts}.saved`), { type: 'success' });
       // Only this row takes the server's copy; other unsaved rows stay as they are.
-      patch(row.key, { ...res.data, dirty: false, saving: false });
+      patch(row.key, { ...(res.data as Partial<T>), dirty: false, saving: false });
     } else {
       patch(row.key, { saving: false, error: res.message });
       if (!res.announced) notify(translate(`${texts}.saveFailed`, { message: res.message }), { type: 'error' });
