@@ -9,7 +9,6 @@
  * the relay when the reverse is due, and each wakes then: the reverse keeps its seconds even when the
  * replica that fired the timer has stopped since (a restart picks it up at the next minute otherwise).
  */
-import { sql } from 'kysely';
 import { Refusal } from '../http/envelope';
 import type { Query } from '../crud/types';
 import type { DB } from '../db';
@@ -83,16 +82,7 @@ const claim = (due: Query, earliest: string) => due.orderBy(earliest).limit(BATC
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { db, live } = options;
   const timeZone = options.timeZone ?? 'Asia/Shanghai';
-  // The database's clock is the installation's: a replica whose own clock runs ahead or behind still fires
-  // timers on the database's minute. Its offset is measured before every tick (PGlite: this process's own).
-  let offset = 0;
-  const clock = options.now ?? (() => new Date(Date.now() + offset));
-  async function syncClock() {
-    if (options.now) return;
-    const before = Date.now();
-    const { rows } = await sql<{ now: Date }>`select now() as now`.execute(db);
-    offset = new Date(rows[0].now).getTime() - (before + Date.now()) / 2;
-  }
+  const clock = options.now ?? (() => new Date());
   const log = options.log ?? ((m: string) => console.warn(`scheduler: ${m}`));
   let minuteTimer: ReturnType<typeof setTimeout> | undefined;
   const reverseTimers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -240,10 +230,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   }
 
   function guarded(at?: Date) {
-    const p = syncClock()
-      .catch((error) => log(`clock: ${(error as Error).message}`))
-      .then(() => tick(at))
-      .catch((error) => log(`tick failed: ${(error as Error).message}`));
+    const p = tick(at).catch((error) => log(`tick failed: ${(error as Error).message}`));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   }
@@ -275,9 +262,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (running) return;
       running = true;
       stopListening = options.relay?.on('reverse', (r) => running && wakeAt(new Date(r.at)));
-      void syncClock()
-        .catch((error) => log(`clock: ${(error as Error).message}`))
-        .finally(() => running && scheduleMinute());
+      scheduleMinute();
     },
     async stop() {
       running = false;

@@ -68,8 +68,6 @@ export interface Network {
 
 /** Removes whatever earlier runs left: namespaces, links and the machine's chains of this prefix. */
 export function sweep(): void {
-  // The machine's ends first: a namespace's deletion takes its links with it only some time later.
-  for (const name of run('ip', ['-o', 'link', 'show'], true).matchAll(new RegExp(`^\\d+: (${PREFIX}h\\d+)@`, 'gm'))) run('ip', ['link', 'del', name[1]], true);
   for (const line of run('ip', ['netns', 'list'], true).split('\n')) {
     const name = line.split(' ')[0];
     if (name.startsWith(`${PREFIX}-`)) run('ip', ['netns', 'del', name], true);
