@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
 import { QueryStats } from './queryStats';
-import { watchReachability } from './reachability';
 import type { Lending, Lent, PGliteDialect } from './pglite';
 
 // The tables are declared by the schemas and hand-written migrations; queries are built from the
@@ -39,8 +38,6 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   kind: 'pglite' | 'postgres';
-  /** Whether the database answers now (server/db/reachability.ts); the embedded one always does. */
-  reachable(): boolean;
   /** Every statement's count and time since start (the database monitor's slowest statements). */
   queries: QueryStats;
   /** The connection pool's figures (PostgreSQL); PGlite is one connection inside this process. */
@@ -49,34 +46,18 @@ export interface Database {
 
 const plugins = [new CamelCasePlugin()];
 
-/** The server notices a silent client after 10 s + 3 × 5 s instead of the system's default two hours. */
-export const SERVER_KEEPALIVE = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3';
-
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     const pg = await import('pg');
     // Dates come back as Date objects; bigint counts (count(*)) as numbers rather than strings.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
-    // A statement that gets no answer at all (the server cut off) ends a little after the server's own
-    // statement_timeout would have ended it, and a connection that cannot be opened fails in a few seconds.
-    const pool = new pg.default.Pool({
-      connectionString: config.databaseUrl, max: 10,
-      // The server's side ends a connection whose replica went silent (a partition) in about 25 s, aborting
-      // what it had open, so nothing it sent before being cut off is applied when the network heals.
-      options: `-c TimeZone=${config.timeZone} -c statement_timeout=${config.statementTimeoutMs} ${SERVER_KEEPALIVE}`,
-      keepAlive: true, connectionTimeoutMillis: 5000, query_timeout: config.statementTimeoutMs + 5000,
-    });
+    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10, options: `-c TimeZone=${config.timeZone} -c statement_timeout=${config.statementTimeoutMs}` });
     // An idle connection that the server drops (a restart, a terminated backend) must not end the
     // process: the pool replaces it on the next query.
     pool.on('error', (error) => console.warn(`postgres: ${error.message}`));
-    // Nor one that breaks while a call holds it (the server ended it after a partition, seen when the
-    // network heals): the pool listens only to idle connections, and an unheard 'error' ends the process.
-    // The call's own query fails with the error and the connection is not reused.
-    pool.on('connect', (client) => client.on('error', (error) => console.warn(`postgres: ${error.message}`)));
     await pool.query('select 1');
     const queries = new QueryStats();
     const db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins, log: queries.log });
-    const reachability = watchReachability(config.databaseUrl);
     return {
       db,
       kind: 'postgres',
@@ -84,11 +65,7 @@ export async function openDatabase(config: Config): Promise<Database> {
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
       exec: async (sql) => void (await pool.query(sql)),
       listen: (channel, onPayload) => listenPostgres(pg.default, config.databaseUrl!, channel, onPayload),
-      reachable: reachability.reachable,
-      close: async () => {
-        await reachability.stop();
-        await db.destroy();
-      },
+      close: () => db.destroy(),
     };
   }
   const { PGliteDialect, openPGlite } = await import('./pglite');
@@ -115,7 +92,6 @@ export async function openDatabase(config: Config): Promise<Database> {
     kind: 'pglite',
     queries,
     pool: () => null,
-    reachable: () => true,
     exec: async (sql) => void (await client.exec(sql)),
     listen: async (channel, onPayload) => {
       const stop = await client.listen(channel, onPayload);

@@ -14,7 +14,7 @@ import type { Query } from '../crud/types';
 import type { DB } from '../db';
 import type { LiveDevices } from './live';
 import { publish, type Relay } from '../relay';
-import { COMMAND_DEADLINE_MS, sendCommand, type CommandOutcome } from './commands';
+import { sendCommand, type CommandOutcome } from './commands';
 import { words } from './words';
 import type { Language } from '../../contract/reasons';
 import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from './deviceTiming';
@@ -24,8 +24,6 @@ import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from '
  * device switched hours after its time would surprise whoever set it.
  */
 export const GRACE_MS = 5 * 60_000;
-/** How often a firing waiting for the device's command in flight asks again. */
-const IN_FLIGHT_RETRY_MS = 1000;
 /** Rows claimed per table and tick; the rest wait for the next tick rather than one long transaction. */
 const BATCH = 500;
 
@@ -166,29 +164,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   const NAMES: Record<FiringKind, Record<Language, string>> = { timer: words('command.name.timer'), reverse: words('command.name.reverse'), schedule: words('command.name.schedule') };
 
-  /**
-   * A firing was claimed and will not come again: while another command to the device is still in flight
-   * (a console user's, or one a replica cut off from the broker left `sent`), it waits for that one to
-   * end — at the latest its deadline — instead of being refused and lost.
-   */
   async function send(f: Firing) {
-    const giveUpAt = Date.now() + COMMAND_DEADLINE_MS + IN_FLIGHT_RETRY_MS;
-    for (;;) {
-      try {
-        await sendOnce(f);
-        return;
-      } catch (error) {
-        // Only the in-flight refusal comes here (sendOnce keeps the others).
-        if (Date.now() > giveUpAt) {
-          f.refused = (error as Error).message;
-          return;
-        }
-        await new Promise((r) => setTimeout(r, IN_FLIGHT_RETRY_MS));
-      }
-    }
-  }
-
-  async function sendOnce(f: Firing) {
     try {
       f.outcome = await sendCommand(
         { db, live, now: clock },
@@ -202,7 +178,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       );
       if (!f.outcome.ok) log(`${f.kind} ${f.id} on device ${f.deviceId}: ${f.outcome.message}`);
     } catch (error) {
-      if (error instanceof Refusal && error.reason?.code === 'command.inFlight') throw error;
       f.refused = (error as Error).message;
       if (!(error instanceof Refusal)) log(`${f.kind} ${f.id} on device ${f.deviceId}: ${f.refused}`);
     }
