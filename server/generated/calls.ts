@@ -5805,6 +5805,88 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               }
             }
           }
+        },
+        "broker": {
+          "type": "object",
+          "properties": {
+            "connected": {
+              "type": [
+                "boolean",
+                "integer",
+                "string",
+                "null"
+              ]
+            },
+            "reported": {
+              "type": [
+                "boolean",
+                "integer",
+                "string",
+                "null"
+              ],
+              "description": "whether the broker publishes $SYS figures"
+            },
+            "clients": {
+              "description": "clients connected, or null"
+            },
+            "dropped": {
+              "description": "messages the broker dropped since it started, or null"
+            },
+            "stored": {
+              "description": "messages it holds, or null"
+            }
+          }
+        },
+        "intake": {
+          "type": "object",
+          "properties": {
+            "offeredPerSecond": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "device messages received per second"
+            },
+            "storedPerSecond": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "stored per second"
+            },
+            "waiting": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "lagMs": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ],
+              "description": "how long the oldest waiting message has waited"
+            },
+            "lagAlarmMs": {
+              "type": [
+                "number",
+                "string",
+                "null"
+              ]
+            },
+            "ingesting": {
+              "type": [
+                "boolean",
+                "integer",
+                "string",
+                "null"
+              ]
+            }
+          }
         }
       }
     }
