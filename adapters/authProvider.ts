@@ -5,7 +5,7 @@
  */
 import type { AuthProvider } from 'ra-core';
 import { ApiError, envelopeText, getToken, setToken } from './http';
-import { dataProvider, wasAnnounced } from './dataProvider';
+import { dataProvider, wasAnnounced, type CallAnswer } from './dataProvider';
 
 export const USER_KEY = 'userInfo';
 export const MENUS_KEY = 'menus';
@@ -53,13 +53,8 @@ export interface LoginParams {
   remember?: boolean;
 }
 
-interface LoginAnswer {
-  token?: string;
-  user?: SessionUser;
-  menus?: MenuNode[];
-  permissions?: string[];
-  timeZone?: string;
-}
+/** What a sign-in answers, or a session read (without the token): what is kept of the session. */
+type SessionAnswer = Partial<CallAnswer<'session.login'>>;
 
 function readJson<T>(key: string, fallback: T): T {
   try {
@@ -84,7 +79,7 @@ export function getStoredPermissions(): string[] {
   return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === 'string') : [];
 }
 
-function storeSession(answer: LoginAnswer): void {
+function storeSession(answer: SessionAnswer): void {
   if (answer.token) setToken(answer.token);
   if (answer.user) localStorage.setItem(USER_KEY, JSON.stringify(answer.user));
   if (answer.menus) localStorage.setItem(MENUS_KEY, JSON.stringify(answer.menus));
@@ -129,7 +124,7 @@ function rememberLogin(params: LoginParams, account: string): void {
 /** Re-reads user, menus and permissions for a stored token (a role may have changed since the login). */
 export async function refreshSession(): Promise<void> {
   if (!getToken()) return;
-  const answer = await dataProvider.call<LoginAnswer>('session.info', undefined, { method: 'GET' });
+  const answer = await dataProvider.call('session.info', undefined, { method: 'GET' });
   if (answer.data) storeSession(answer.data);
 }
 
@@ -146,8 +141,8 @@ export const authProvider: AuthProvider = {
   async login(params: LoginParams) {
     const account = String(params.username ?? '').trim();
     clearSession();
-    const answer = await dataProvider.call<LoginAnswer>('session.login', { userName: account, password: params.password });
-    const data = answer.data ?? {};
+    const answer = await dataProvider.call('session.login', { userName: account, password: params.password });
+    const data: SessionAnswer = answer.data ?? {};
     if (!data.token && !getToken()) throw new Error(envelopeText(answer) || 'login failed');
     storeSession(data);
     rememberLogin(params, account);

@@ -17,9 +17,19 @@ import { download, postForm, upload, type UploadOptions } from './transfer';
 
 export type { CallName, UploadOptions };
 export type CallBody<N extends CallName> = CallTypes[N]['body'];
+/** What a call answers (the envelope's `data`), as its declaration says: the one type its callers read. */
 export type CallAnswer<N extends CallName> = CallTypes[N]['answer'];
-/** What `call<T>(name)` answers: `T` when the caller names it, else the declared answer. */
-export type Answered<T, N extends CallName> = [T] extends [never] ? CallAnswer<N> : T;
+/** The rows in an answer: an item of a list, or of a page's `records`. */
+export type RowOf<A> = A extends readonly (infer R)[] ? R : A extends { records?: readonly (infer R)[] | null } ? R : never;
+/** A row of a call answering rows (a list, or a page of `records`). */
+export type CallRow<N extends CallName> = RowOf<CallAnswer<N>>;
+/**
+ * A node of a tree: the node a declaration describes, with the nodes under it of the same kind all the
+ * way down (a declaration describes the first level of `children`).
+ */
+export type TreeNodeOf<R> = Omit<R, 'children'> & { children?: TreeNodeOf<R>[] };
+/** A node of the tree a call answers (a list of its top nodes). */
+export type CallTreeNode<N extends CallName> = TreeNodeOf<CallRow<N>>;
 
 /**
  * The address of a call, its `{name}` segments filled and the query appended: for what the browser
@@ -71,9 +81,9 @@ export interface LegacyDataProvider extends DataProvider {
    * the envelope, rejects with the ApiError of adapters/http.ts (the shell announces an expired login, a
    * missing permission and a server fault unless `quiet`). A GET sends the body as the query.
    */
-  call<T = never, N extends CallName = CallName>(name: N, body?: CallBody<N>, options?: CallOptions): Promise<Envelope<Answered<T, N>>>;
+  call<N extends CallName>(name: N, body?: CallBody<N>, options?: CallOptions): Promise<Envelope<CallAnswer<N>>>;
   /** A file to an upload call by name (multipart, with its progress; `query` beside the form); answers the envelope. */
-  upload<T = never, N extends CallName = CallName>(name: N, file: File, options?: UploadOptions & { query?: Record<string, string | number> }): Promise<Envelope<Answered<T, N>>>;
+  upload<N extends CallName>(name: N, file: File, options?: UploadOptions & { query?: Record<string, string | number> }): Promise<Envelope<CallAnswer<N>>>;
   /** Saves the file a call answers (under the server's name, else `fileName`); a refusal rejects with ApiError. */
   download(name: CallName, body: unknown, fileName: string): Promise<void>;
   /** A browser form post of a call (the legacy export), its answer saved as a download. */
@@ -257,16 +267,16 @@ export const dataProvider: LegacyDataProvider = {
     return { data: params.ids };
   },
 
-  async call<T = never, N extends CallName = CallName>(name: N, body?: CallBody<N>, options: CallOptions = {}): Promise<Envelope<Answered<T, N>>> {
+  async call<N extends CallName>(name: N, body?: CallBody<N>, options: CallOptions = {}): Promise<Envelope<CallAnswer<N>>> {
     const route = calls[name];
     if (!route) throw new ApiError(`no call "${name}"`, 0);
     const method = options.method ?? ((route.methods as readonly string[]).includes('POST') ? 'POST' : 'GET');
-    if (method === 'GET') return announcing(call<Answered<T, N>>(callUrl(name, {}, getQuery(body)), undefined, { ...options, method }), options.quiet);
-    return announcing(call<Answered<T, N>>(route.path, body ?? {}, { ...options, method }), options.quiet);
+    if (method === 'GET') return announcing(call<CallAnswer<N>>(callUrl(name, {}, getQuery(body)), undefined, { ...options, method }), options.quiet);
+    return announcing(call<CallAnswer<N>>(route.path, body ?? {}, { ...options, method }), options.quiet);
   },
 
-  async upload<T = never, N extends CallName = CallName>(name: N, file: File, options?: UploadOptions & { query?: Record<string, string | number> }): Promise<Envelope<Answered<T, N>>> {
-    return upload<Answered<T, N>>(callUrl(name, {}, options?.query), file, options);
+  async upload<N extends CallName>(name: N, file: File, options?: UploadOptions & { query?: Record<string, string | number> }): Promise<Envelope<CallAnswer<N>>> {
+    return upload<CallAnswer<N>>(callUrl(name, {}, options?.query), file, options);
   },
 
   async download(name: CallName, body: unknown, fileName: string) {

@@ -256,7 +256,8 @@ function entityTypes(call: NamedCall, model: Model, entities: Set<string>): { bo
     case 'get':
       return { body: 'KeyBody', answer: declared ?? row };
     case 'all':
-      return { body: 'Body', answer: declared ?? `${row}[]` };
+      // An `all` naming its fields answers each row with those, every one present (the document's `required`).
+      return { body: 'Body', answer: declared ?? (ep.fields ? `Array<Required<Pick<${row}, ${ep.fields.map((f) => JSON.stringify(f)).join(' | ')}>>>` : `${row}[]`) };
     case 'save':
       return { body: `Writable<${row}> & Body`, answer: declared ?? `${row} | null` };
     default:
@@ -331,11 +332,12 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = $
  * the file (\`Download\`), the event stream's the stream.
  */
 import type * as T from './types';
+import type { AnsweredReason } from '../../contract/reasons';
 
 /** What a call answering a file (a download, an address the browser opens) gives: the file. */
 export type Download = Blob;
 /** Why, by a code of the catalogue: its parameters and its text in the caller's language (the document's \`Reason\`). */
-export interface Reason { code: string; params: Record<string, unknown>; text: string }
+export type Reason = AnsweredReason;
 /** What the event stream answers: server-sent events, read with EventSource (app/platform/events.ts). */
 export interface EventStream { readonly stream: 'text/event-stream' }
 

@@ -26,7 +26,7 @@ export function ImageUpload({ field, value, onChange, disabled, error }: FieldIn
     const problem = imageProblem(file);
     if (problem) return notify(translate(problem), { type: 'warning' });
     try {
-      const envelope = await api.upload<string>('upload.picture', file);
+      const envelope = await api.upload('upload.picture', file);
       onChange(envelope.data);
       setBroken(null);
       notify(translate('upload.imageSuccess'), { type: 'success' });

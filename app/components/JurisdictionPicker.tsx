@@ -92,7 +92,7 @@ export function loadLevel(level: JurisdictionLevel, parent: JurisdictionId | und
   let hit = cache.get(key);
   if (!hit) {
     const l = LOADERS[level];
-    hit = dataProvider.call<unknown>(l.call, l.body(parent ?? 0), { quiet: true })
+    hit = dataProvider.call(l.call, l.body(parent ?? 0), { quiet: true })
       .then((e) => records(e.data).map((r) => ({ id: r[l.id] as JurisdictionId, label: String(r[l.label] ?? r[l.id]) })))
       .catch((error) => {
         cache.delete(key);

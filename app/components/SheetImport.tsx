@@ -23,8 +23,8 @@ export interface SheetImportProps {
   ns: string;
   /** The template's call: a plain link when it is public, else fetched with the token. */
   template: { call: CallName; fileName: string; public?: boolean };
-  /** The upload call of the import. */
-  importCall: CallName;
+  /** The upload call of the import (a sheet import answers how many rows it imported). */
+  importCall: Extract<CallName, `sheet.${string}Import`>;
   /** data-testid prefix: <prefix>-template, -import, -import-file, -import-result. */
   testId: string;
 }
@@ -40,7 +40,7 @@ export function SheetImport({ ns, template, importCall, testId }: SheetImportPro
     if (!isSheet(file.name)) return notify(translate(`${ns}.badFormat`), { type: 'warning' });
     if (file.size > SHEET_LIMIT_BYTES) return notify(translate(`${ns}.tooLarge`), { type: 'warning' });
     try {
-      const envelope = await api.upload<{ imported: number }>(importCall, file);
+      const envelope = await api.upload(importCall, file);
       notify(translate(`${ns}.imported`, { count: envelope.data.imported }), { type: 'success' });
       refresh();
     } catch (error) {

@@ -11,8 +11,11 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslate } from 'react-admin';
 import { DataTable } from './DataTable';
 import { useCallQuery } from './calls';
+import type { CallRow } from '../../adapters/dataProvider';
 
-type Row = Record<string, unknown>;
+/** A device filed in a room of the user's places, with the device and its product. */
+type AssetRow = CallRow<'roomDevice.list'>;
+type AssetDevice = NonNullable<AssetRow['device']>;
 interface Filters {
   roomId: string;
   deviceId: string;
@@ -27,17 +30,17 @@ export function UserAssetsTab({ userId }: { userId: number }) {
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(10);
-  const { data: rooms } = useCallQuery<Row[]>('room.userrooms', { fUserId: userId });
+  const { data: rooms } = useCallQuery('room.userrooms', { fUserId: userId });
   const condition = { userId, ...Object.fromEntries(Object.entries(applied).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v !== '')) };
-  const { data, loading } = useCallQuery<{ records: Row[]; total: number }>('roomDevice.list', { current: page + 1, size, condition });
+  const { data, loading } = useCallQuery('roomDevice.list', { current: page + 1, size, condition });
   const roomOf = useMemo(() => new Map((rooms ?? []).map((r) => [Number(r.fId), r])), [rooms]);
   const records = data?.records ?? [];
   const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
   /** A cell of the asset table: the room's, the device's or its product's. */
-  const assetCell = (key: (typeof ASSET_COLUMNS)[number], r: Row) => {
+  const assetCell = (key: (typeof ASSET_COLUMNS)[number], r: AssetRow) => {
     const room = roomOf.get(Number(r.fRoomId));
-    const device = (r.device ?? {}) as Row;
-    const product = (device.tProduct ?? {}) as Row;
+    const device: Partial<AssetDevice> = r.device ?? {};
+    const product: Partial<NonNullable<AssetDevice['tProduct']>> = device.tProduct ?? {};
     const online = Number(device.tOnline) === 1;
     const active = Number(device.fStatus) === 1;
     switch (key) {
@@ -46,7 +49,7 @@ export function UserAssetsTab({ userId }: { userId: number }) {
       case 'room':
         return dash(room?.fName);
       case 'roomType':
-        return dash((room?.type as Row | null)?.fContent);
+        return dash(room?.type?.fContent);
       case 'deviceName':
         return dash(device.fName);
       case 'number':
@@ -93,7 +96,7 @@ export function UserAssetsTab({ userId }: { userId: number }) {
         progressBar
         bordered
         rowProps={() => ({ 'data-testid': 'asset-row' })}
-        columns={ASSET_COLUMNS.map((k) => ({ key: k, header: translate(`assets.columns.${k}`), headerSx: { fontWeight: 600, whiteSpace: 'nowrap' }, cell: (r: Row) => assetCell(k, r) }))}
+        columns={ASSET_COLUMNS.map((k) => ({ key: k, header: translate(`assets.columns.${k}`), headerSx: { fontWeight: 600, whiteSpace: 'nowrap' }, cell: (r: AssetRow) => assetCell(k, r) }))}
         pager={{ count: data?.total ?? 0, page, rowsPerPage: size, sizes: [10, 20, 50], onPage: setPage, onSize: (n) => (setSize(n), setPage(0)) }}
       />
     </Box>

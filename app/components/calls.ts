@@ -14,7 +14,7 @@ import { useCallback, useMemo } from 'react';
 import { useDataProvider } from 'react-admin';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, envelopeText, type CallOptions, type Envelope } from '../../adapters/http';
-import type { Answered, CallBody, CallName, LegacyDataProvider } from '../../adapters/dataProvider';
+import type { CallAnswer, CallBody, CallName, LegacyDataProvider } from '../../adapters/dataProvider';
 
 /** The name of an entity endpoint's call for a resource's config (a list variant calls its entity's). */
 export const entityCall = (config: { name: string; entity?: string }, action: string): CallName => `${config.entity ?? config.name}.${action}` as CallName;
@@ -68,7 +68,8 @@ export async function settle<T>(pending: Promise<Envelope<T>>): Promise<Outcome<
   }
 }
 
-export type RequestCall = <T = never, N extends CallName = CallName>(name: N, body?: CallBody<N>, options?: CallOptions) => Promise<Outcome<Answered<T, N>>>;
+/** A named call whose outcome carries the answer its declaration gives (adapters/generated/callTypes.ts). */
+export type RequestCall = <N extends CallName>(name: N, body?: CallBody<N>, options?: CallOptions) => Promise<Outcome<CallAnswer<N>>>;
 
 /** A named call on demand that never throws (an action, a lookup a click asks for). */
 export function useRequest(): RequestCall {
@@ -97,14 +98,14 @@ export interface CallQuery<T> {
 }
 
 /** A named read whose answer a page shows; `name` null: nothing to ask yet. */
-export function useCallQuery<T = never, N extends CallName = CallName>(name: N | null, body?: CallBody<N>, options: CallQueryOptions = {}): CallQuery<Answered<T, N>> {
+export function useCallQuery<N extends CallName>(name: N | null, body?: CallBody<N>, options: CallQueryOptions = {}): CallQuery<CallAnswer<N>> {
   const api = useApi();
   const { enabled = true, refetchInterval = false, quiet, method } = options;
   const query = useQuery({
     queryKey: ['call', name, body ?? null],
     queryFn: async () => {
-      const envelope = await api.call<T, N>(name!, body, { quiet, method });
-      return (envelope?.data ?? null) as Answered<T, N>;
+      const envelope = await api.call(name!, body, { quiet, method });
+      return (envelope?.data ?? null) as CallAnswer<N>;
     },
     enabled: name !== null && enabled,
     placeholderData: keepPreviousData,

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useGetIdentity, useTranslate } from 'react-admin';
 import { endpoints } from '../../adapters/generated/endpoints';
-import type { CallName, LegacyDataProvider } from '../../adapters/dataProvider';
+import { readPage, type CallName, type CallRow, type LegacyDataProvider } from '../../adapters/dataProvider';
 import { AGENT_QUERY } from './api';
 import { useApi } from './calls';
 
@@ -10,24 +10,14 @@ export interface Option {
   label: string;
 }
 
-export interface DictionaryEntry {
-  fId: number;
-  fValue?: string;
-  fContent: string;
-}
+/** An entry of a dictionary, as the dictionary call answers it. */
+export type DictionaryEntry = CallRow<'system.dictionary'>;
 
-export interface ProductOption {
-  fId: number;
-  fName: string;
-  fNumber?: string;
-  fDeviceType?: number;
-}
+/** A product for the product selects, as the call of every product answers it. */
+export type ProductOption = CallRow<'product.all'>;
 
-interface AgentRow {
-  fId: number;
-  fChineseName?: string;
-  fPhone?: string;
-}
+/** An agent for the owner selector, a row of the user list. */
+type AgentRow = CallRow<'user.list'>;
 
 /*
  * Lookups are shared by every select on a page and change rarely, so one request serves all of them;
@@ -83,7 +73,7 @@ export function useDictionary(dictionaryKey: string | undefined, byValue = false
   const { data, loading } = useLookup(
     dictionaryKey ? 'dic:' + dictionaryKey : null,
     async (api) => {
-      const envelope = await api.call<DictionaryEntry[]>('system.dictionary', { key: dictionaryKey });
+      const envelope = await api.call('system.dictionary', { key: dictionaryKey });
       return Array.isArray(envelope.data) ? envelope.data : [];
     },
     NO_ENTRIES,
@@ -106,9 +96,8 @@ export function useAllProducts(enabled = true): { products: ProductOption[]; opt
   const { data, loading } = useLookup(
     enabled ? 'products' : null,
     async (api) => {
-      const envelope = await api.call<ProductOption[] | { records: ProductOption[] }>('product.all', {});
-      const rows = envelope.data;
-      return Array.isArray(rows) ? rows : (rows?.records ?? []);
+      const envelope = await api.call('product.all', {});
+      return Array.isArray(envelope.data) ? envelope.data : [];
     },
     NO_PRODUCTS,
   );
@@ -130,9 +119,9 @@ export function useEntityOptions(entity: string | undefined, where?: Record<stri
     action ? `ref:${entity}` : null,
     async (api) => {
       const body = action === 'all' ? {} : { current: 1, size: REF_LIST_SIZE, condition: {} };
-      const envelope = await api.call<Record<string, unknown>[] | { records: Record<string, unknown>[] }>(`${entity}.${action}` as CallName, body);
-      const rows = envelope.data;
-      return Array.isArray(rows) ? rows : (rows?.records ?? []);
+      // The entity is named at run time (the field's configuration): its answer, a list or a page, is read for its rows.
+      const envelope = await api.call(`${entity}.${action}` as CallName, body);
+      return readPage(envelope.data).records;
     },
     NO_ROWS,
   );
@@ -146,8 +135,8 @@ export function useAgents(enabled: boolean): { options: Option[]; loading: boole
   const { data, loading } = useLookup(
     enabled ? 'agents' : null,
     async (api) => {
-      const envelope = await api.call<{ records?: AgentRow[]; data?: { records?: AgentRow[] } }>('user.list', AGENT_QUERY);
-      return envelope.data?.records ?? envelope.data?.data?.records ?? [];
+      const envelope = await api.call('user.list', AGENT_QUERY);
+      return envelope.data?.records ?? [];
     },
     NO_AGENTS,
   );

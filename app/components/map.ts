@@ -33,7 +33,7 @@ export function tileUrl(): string {
  * grid rather than asking a tile server the installation may not reach.
  */
 export function useTileUrl(): string | undefined {
-  const settings = useCallQuery<{ mapTileUrl: string }>('system.consoleSettings', undefined, { quiet: true, method: 'GET' });
+  const settings = useCallQuery('system.consoleSettings', undefined, { quiet: true, method: 'GET' });
   const answered = settings.data?.mapTileUrl;
   useEffect(() => {
     if (typeof answered === 'string') served = answered;
@@ -55,7 +55,7 @@ export function validPosition(lng: unknown, lat: unknown): boolean {
 }
 
 /** A marker's name: the device's name, else its number, cut at 20 characters. */
-export const shortName = (d: { fName?: string | null; fNumber: string }) => {
-  const n = d.fName || d.fNumber;
+export const shortName = (d: { fName?: string | null; fNumber?: string | null }) => {
+  const n = d.fName || d.fNumber || '';
   return n.length > NAME_MAX ? n.slice(0, NAME_MAX) + '…' : n;
 };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { CallBody, CallName } from '../../adapters/dataProvider';
+import type { CallAnswer, CallBody, CallName, CallRow } from '../../adapters/dataProvider';
 import { useRequest } from './calls';
 import type { Counted } from './Pager';
 
@@ -10,6 +10,9 @@ export interface RecordsPage<R> extends Counted {
 
 const NONE = { records: [], total: 0 };
 
+/** The calls answering a page of rows keyed by their fId (the lists a page asks page by page). */
+export type PagedCallName = { [N in CallName]: CallAnswer<N> extends { records?: readonly { fId: number }[] } ? N : never }[CallName];
+
 /**
  * One page of a paged list call (a place's rooms, the devices a picker offers), asked again whenever
  * `body` changes and on `reload()`; a null `body`: nothing to ask (no permission, nothing open). An
@@ -17,7 +20,9 @@ const NONE = { records: [], total: 0 };
  * the rows shown with `keep` (the shell announces what it must). `table`: the rows for the DataTable,
  * keyed by their fId, with the progress bar while asking.
  */
-export function usePagedCall<R extends { fId: number }, N extends CallName = CallName>(name: N, body: CallBody<N> | null, { keep = false }: { keep?: boolean } = {}) {
+export function usePagedCall<N extends PagedCallName>(name: N, body: CallBody<N> | null, { keep = false }: { keep?: boolean } = {}) {
+  /** A row of the call's page, as its declaration says. */
+  type R = CallRow<N> & { fId: number };
   const request = useRequest();
   const [data, setData] = useState<RecordsPage<R>>(NONE);
   const [loading, setLoading] = useState(false);
@@ -27,7 +32,7 @@ export function usePagedCall<R extends { fId: number }, N extends CallName = Cal
     if (question === null) return;
     let live = true;
     setLoading(true);
-    void request<RecordsPage<R>, N>(name, JSON.parse(question) as CallBody<N>).then((res) => {
+    void request(name, JSON.parse(question) as CallBody<N>).then((res) => {
       if (!live) return;
       setLoading(false);
       if (res.ok && res.data) setData(res.data as RecordsPage<R>);

@@ -23,7 +23,7 @@ import {
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useGetIdentity, useTranslate } from 'react-admin';
 import { useCallQuery } from '../components/calls';
-import type { CallName } from '../../adapters/dataProvider';
+import type { CallAnswer, CallBody, CallName } from '../../adapters/dataProvider';
 import { WhenVisible } from '../components/WhenVisible';
 import { getStoredPermissions, getStoredUser } from '../../adapters/authProvider';
 import { SYSTEM_LOAD_CODES } from '../../contract/dashboard';
@@ -50,37 +50,11 @@ const TYPE_KEYS = [1, 2, 3, 4, 5, 6] as const;
 /** Who may list devices sees the dashboard's device figures, history and map. */
 const DEVICE_LIST = 'device:list';
 
-interface TypeCount {
-  type: number;
-  name: string;
-  deviceCount: number;
-  deviceOnlineCount: number;
-}
-type DeviceTotals = { allCount: number; onlineCount: number; offlineCount: number } & Record<`device${number}`, TypeCount>;
-interface RecordTotals {
-  dayCount: number;
-  monthCount: number;
-}
-interface WarnTotals extends RecordTotals {
-  dayNoDealCount: number;
-  monthNoDealCount: number;
-}
-interface UserTotals {
-  allCount: number;
-  adminCount: number;
-  agentCount: number;
-  generalCount: number;
-}
-interface SystemLoad {
-  cpu: number;
-  cpuCount: number;
-  loadavg: number[];
-  processCpu: number;
-  ram: number;
-  ramTotal: number;
-  ramMax: number;
-  processRam: number;
-}
+/** The dashboard's calls; each answers its figures in `data.data`. */
+type HomeCall = Extract<CallName, `home.${string}`>;
+/** What a dashboard call answers (its `data.data`; null: nothing for this user). */
+type HomeData<N extends HomeCall> = NonNullable<CallAnswer<N>['data']>;
+type WarnTotals = HomeData<'home.warnings'>;
 
 /** A dashboard call's answer, and a reload for the card's refresh icon. */
 interface Home<T> {
@@ -90,8 +64,8 @@ interface Home<T> {
 }
 
 /** A dashboard call (none when `name` is null): its `data.data`. */
-function useHome<T>(name: CallName | null, body: Record<string, unknown> = {}): Home<T> {
-  const remote = useCallQuery<{ data: T | null }>(name, body);
+function useHome<N extends HomeCall>(name: N | null, body: CallBody<N> = {}): Home<HomeData<N>> {
+  const remote = useCallQuery(name, body);
   return { data: remote.data ? remote.data.data : undefined, loading: remote.loading, reload: remote.reload };
 }
 
@@ -192,21 +166,21 @@ function Welcome() {
 export function Dashboard() {
   const translate = useTranslate();
   const seesDevices = getStoredPermissions().includes(DEVICE_LIST);
-  const ifDevices = (name: CallName) => (seesDevices ? name : null);
-  const devices = useHome<DeviceTotals>(ifDevices('home.devices'));
-  const perProduct = useHome<Chart>(ifDevices('home.devicesOnline'));
-  const records = useHome<RecordTotals>(ifDevices('home.messages'));
-  const recordMonth = useHome<Chart>(ifDevices('home.messagesByMonth'));
-  const warns = useHome<WarnTotals>(ifDevices('home.warnings'));
-  const warnMonth = useHome<Chart>(ifDevices('home.warningsByMonth'));
-  const alarms = useHome<WarnTotals>('home.alarms');
-  const alarmMonth = useHome<Chart>('home.alarmsByMonth');
-  const users = useHome<UserTotals>('home.users');
+  const ifDevices = <N extends HomeCall>(name: N) => (seesDevices ? name : null);
+  const devices = useHome(ifDevices('home.devices'));
+  const perProduct = useHome(ifDevices('home.devicesOnline'));
+  const records = useHome(ifDevices('home.messages'));
+  const recordMonth = useHome(ifDevices('home.messagesByMonth'));
+  const warns = useHome(ifDevices('home.warnings'));
+  const warnMonth = useHome(ifDevices('home.warningsByMonth'));
+  const alarms = useHome('home.alarms');
+  const alarmMonth = useHome('home.alarmsByMonth');
+  const users = useHome('home.users');
   const [historyType, setHistoryType] = useState<number>(DEFAULT_HISTORY);
-  const history = useHome<Chart>(ifDevices('home.messagesMore'), { type: historyType });
+  const history = useHome(ifDevices('home.messagesMore'), { type: historyType });
   // The server's card is for those holding one of its codes; the others are not asked for it.
   const seesSystem = getStoredPermissions().some((c) => SYSTEM_LOAD_CODES.includes(c));
-  const system = useHome<SystemLoad>(seesSystem ? 'home.load' : null);
+  const system = useHome(seesSystem ? 'home.load' : null);
 
   const reloadSystem = system.reload;
   useEffect(() => {

@@ -10,20 +10,13 @@ import { useTranslate } from 'react-admin';
 import { useApi } from '../components/calls';
 import { MARKER_CAP, shortName, validPosition } from '../components/map';
 import { PinMap, type MapPin } from '../components/PinMap';
+import type { CallRow } from '../../adapters/dataProvider';
 
 const BEIJING: [number, number] = [39.9042, 116.4074];
 const ZOOM = 10;
 
-interface DeviceRow {
-  fId: number;
-  fNumber: string;
-  fName?: string | null;
-  fGpsLongitude?: number | string | null;
-  fGpsLatitude?: number | string | null;
-  tOnline?: number | null;
-  fLastOnlineTime?: string | null;
-  tProduct?: { fName?: string } | null;
-}
+/** A device of the list, with its product. */
+type DeviceRow = CallRow<'device.list'>;
 
 export function DeviceMap() {
   const translate = useTranslate();
@@ -33,7 +26,7 @@ export function DeviceMap() {
   useEffect(() => {
     let alive = true;
     // Only positioned devices: the newest 9,999 of them, not the newest 9,999 devices of which some have a position.
-    api.call<{ records: DeviceRow[] }>('device.list', { current: 1, size: MARKER_CAP, condition: { is_gps: 1 } })
+    api.call('device.list', { current: 1, size: MARKER_CAP, condition: { is_gps: 1 } })
       .then((e) => {
         if (!alive) return;
         setDevices((e.data?.records ?? []).filter((d) => validPosition(d.fGpsLongitude, d.fGpsLatitude)).slice(0, MARKER_CAP));

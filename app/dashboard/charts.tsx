@@ -4,11 +4,10 @@
  */
 import { Box, Typography } from '@mui/material';
 import { BarChart, LineChart, PieChart } from '../components/charts';
+import type { CallAnswer } from '../../adapters/dataProvider';
 
-export interface Chart {
-  categories: string[];
-  series: { key: string; name: string; data: number[] }[];
-}
+/** A chart of the dashboard's calls: the categories along its axis, each series' value at each (the devices per product's, the month's by day). */
+export type Chart = CallAnswer<'home.devicesOnline'>['data'];
 
 export const PALETTE = ['#1677ff', '#36cfc9', '#faad14', '#f5222d', '#722ed1', '#52c41a'];
 

@@ -1,14 +1,11 @@
 import { Box, ButtonBase, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import type { CallAnswer } from '../../adapters/dataProvider';
 
 export type CounterKey = 'all' | 'online' | 'offline' | 'inactive';
 
-export interface DeviceTotals {
-  allCount?: number;
-  onlineCount?: number;
-  onlineNotCount?: number;
-  noCount?: number;
-}
+/** The counters' figures, as the device total call answers them. */
+export type DeviceTotals = CallAnswer<'device.total'>;
 
 /** The list condition each counter stands for. */
 export const COUNTER_CONDITIONS: Record<CounterKey, Record<string, number>> = {

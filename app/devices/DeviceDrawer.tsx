@@ -71,7 +71,7 @@ export function DeviceDrawer({ config, row, onClose }: { config: ResourceConfig;
   const opened = useOpenedOnce(row !== null);
   const translate = useTranslate();
   const [tab, setTab] = useState(deviceTabs[0].key);
-  const { data, loading, reload } = useCallQuery<DeviceRow>(row && config.endpoints.get ? 'device.get' : null, { fId: row?.fId });
+  const { data, loading, reload } = useCallQuery(row && config.endpoints.get ? 'device.get' : null, { fId: row?.fId });
   useEffect(() => {
     if (row) setTab(deviceTabs[0].key);
   }, [row]);

@@ -16,7 +16,7 @@ import { useResourcePage } from '../components/useResourcePage';
 import { useApi, useCallQuery, type Outcome } from '../components/calls';
 import type { FormValues } from '../components/validate';
 import type { ResourceConfig } from '../resources/types';
-import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey, type DeviceTotals } from './DeviceCounters';
+import { DeviceCounters, COUNTER_CONDITIONS, type CounterKey } from './DeviceCounters';
 import { DeviceDrawer } from './DeviceDrawer';
 import { DeviceCard, DeviceTable, type DeviceActions } from './DeviceRows';
 import type { DeviceRow } from './cells';
@@ -104,7 +104,7 @@ export function DeviceList({ config }: { config: ResourceConfig }) {
   const data = list.rows;
   const rows = useMemo(() => data.map((r) => (live[r.fId] ? { ...r, ...live[r.fId] } : r)), [data, live]);
 
-  const totals = useCallQuery<DeviceTotals>('device.total', { productId: productId ? Number(productId) : '' });
+  const totals = useCallQuery('device.total', { productId: productId ? Number(productId) : '' });
 
   const { products } = useAllProducts();
 

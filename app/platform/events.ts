@@ -50,7 +50,7 @@ async function connect() {
   opening = true;
   let ticket: string;
   try {
-    ticket = ((await dataProvider.call('live.ticket', {}, { quiet: true })).data as { ticket: string }).ticket;
+    ticket = (await dataProvider.call('live.ticket', {}, { quiet: true })).data.ticket;
   } catch {
     opening = false;
     return;

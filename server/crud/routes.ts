@@ -48,7 +48,8 @@ function documentOf(route: RouteSpec, model: EntityModel, standard: string): { b
       return { body: S.object({}), data: S.array({ type: 'object', properties: fields, required: route.fields }) };
     }
     case 'get':
-      return { body: S.object(key), data: row };
+      // A hand-written get may answer otherwise by its body (the user's, a person's profile), declared beside it.
+      return { body: S.object(key), data: (route.handler && route.data) || row };
     case 'save':
       // A hand-written save may answer fewer columns than the entity's row (declared beside it).
       return { body: model.body as JsonSchema, data: (route.handler && route.data) || row };

@@ -509,21 +509,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "type": "boolean"
               },
               "reason": {
-                "type": "object",
-                "properties": {
-                  "code": {
-                    "type": "string"
-                  },
-                  "params": {
-                    "type": "object",
-                    "additionalProperties": {}
-                  },
-                  "text": {
-                    "type": "string"
-                  }
-                }
+                "$ref": "#/components/schemas/Reason"
               }
-            }
+            },
+            "required": [
+              "fNumber",
+              "ok",
+              "reason"
+            ]
           },
           "description": "with byDevice: each device's outcome by code"
         }
@@ -674,8 +667,13 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "type": "string"
               },
               "fState": {
-                "type": "string",
-                "description": "pending, sent, done, failed …"
+                "enum": [
+                  "pending",
+                  "sent",
+                  "acknowledged",
+                  "failed",
+                  "timed_out"
+                ]
               },
               "fMessage": {
                 "type": [
@@ -699,7 +697,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "$ref": "#/components/schemas/Reason",
                 "description": "why the command ended, in the caller's language (absent on records older than the code)"
               }
-            }
+            },
+            "required": [
+              "fId",
+              "fBid",
+              "fName",
+              "fSource",
+              "fState",
+              "fMessage",
+              "fIntime",
+              "fDoneTime"
+            ]
           }
         },
         "total": {
@@ -714,7 +722,13 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "pages": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "records",
+        "total",
+        "current",
+        "size"
+      ]
     }
   },
   "command.panel": {
@@ -752,16 +766,10 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "integer"
           },
           "fName": {
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           },
           "fBid": {
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           },
           "fDes": {
             "type": [
@@ -773,210 +781,233 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "description": "its query library"
           },
           "productJsonConfs": {
             "type": "array",
             "items": {
-              "type": "object",
-              "properties": {
-                "fId": {
-                  "type": "integer"
-                },
-                "fJsonKey": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "fJsonName": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "fJsonReadKey": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "fJsonDes": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "fDataType": {
-                  "type": [
-                    "integer",
-                    "null"
-                  ]
-                },
-                "fDefaultValue": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "fFunctionType": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "productJsonConfSwitches": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "properties": {
-                      "fName": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      },
-                      "fOpenValue": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      },
-                      "fCloseValue": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      },
-                      "fOpenReadValue": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      },
-                      "fCloseReadValue": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      },
-                      "defaultValue": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      }
-                    }
-                  }
-                },
-                "productJsonSub": {
-                  "anyOf": [
-                    {
+              "allOf": [
+                {
+                  "type": "object",
+                  "description": "a value of a library (t_product_json_conf), its switch options resolved",
+                  "properties": {
+                    "fId": {
+                      "type": "integer"
+                    },
+                    "fJsonKey": {
+                      "type": "string"
+                    },
+                    "fJsonName": {
+                      "type": "string"
+                    },
+                    "fJsonReadKey": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "fJsonDes": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "fDataType": {
+                      "type": "integer"
+                    },
+                    "fDefaultValue": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "fFunctionType": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "productJsonConfSwitches": {
                       "type": "array",
                       "items": {
                         "type": "object",
                         "properties": {
-                          "fId": {
-                            "type": "integer"
+                          "fName": {
+                            "type": "string"
                           },
-                          "fJsonKey": {
+                          "fOpenValue": {
+                            "type": "string"
+                          },
+                          "fCloseValue": {
+                            "type": "string"
+                          },
+                          "fOpenReadValue": {
                             "type": [
                               "string",
                               "null"
                             ]
                           },
-                          "fJsonName": {
+                          "fCloseReadValue": {
                             "type": [
                               "string",
                               "null"
                             ]
                           },
-                          "fJsonReadKey": {
+                          "defaultValue": {
                             "type": [
                               "string",
                               "null"
                             ]
-                          },
-                          "fJsonDes": {
-                            "type": [
-                              "string",
-                              "null"
-                            ]
-                          },
-                          "fDataType": {
-                            "type": [
-                              "integer",
-                              "null"
-                            ]
-                          },
-                          "fDefaultValue": {
-                            "type": [
-                              "string",
-                              "null"
-                            ]
-                          },
-                          "fFunctionType": {
-                            "type": [
-                              "string",
-                              "null"
-                            ]
-                          },
-                          "productJsonConfSwitches": {
-                            "type": "array",
-                            "items": {
-                              "type": "object",
-                              "properties": {
-                                "fName": {
-                                  "type": [
-                                    "string",
-                                    "null"
-                                  ]
-                                },
-                                "fOpenValue": {
-                                  "type": [
-                                    "string",
-                                    "null"
-                                  ]
-                                },
-                                "fCloseValue": {
-                                  "type": [
-                                    "string",
-                                    "null"
-                                  ]
-                                },
-                                "fOpenReadValue": {
-                                  "type": [
-                                    "string",
-                                    "null"
-                                  ]
-                                },
-                                "fCloseReadValue": {
-                                  "type": [
-                                    "string",
-                                    "null"
-                                  ]
-                                },
-                                "defaultValue": {
-                                  "type": [
-                                    "string",
-                                    "null"
+                          }
+                        },
+                        "required": [
+                          "fName",
+                          "fOpenValue",
+                          "fCloseValue",
+                          "defaultValue"
+                        ]
+                      }
+                    }
+                  },
+                  "required": [
+                    "fId",
+                    "fJsonKey",
+                    "fJsonName",
+                    "fJsonReadKey",
+                    "fJsonDes",
+                    "fDataType",
+                    "fDefaultValue",
+                    "fFunctionType",
+                    "productJsonConfSwitches"
+                  ]
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "productJsonSub": {
+                      "anyOf": [
+                        {
+                          "type": "array",
+                          "items": {
+                            "type": "object",
+                            "description": "a value of a library (t_product_json_conf), its switch options resolved",
+                            "properties": {
+                              "fId": {
+                                "type": "integer"
+                              },
+                              "fJsonKey": {
+                                "type": "string"
+                              },
+                              "fJsonName": {
+                                "type": "string"
+                              },
+                              "fJsonReadKey": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ]
+                              },
+                              "fJsonDes": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ]
+                              },
+                              "fDataType": {
+                                "type": "integer"
+                              },
+                              "fDefaultValue": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ]
+                              },
+                              "fFunctionType": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ]
+                              },
+                              "productJsonConfSwitches": {
+                                "type": "array",
+                                "items": {
+                                  "type": "object",
+                                  "properties": {
+                                    "fName": {
+                                      "type": "string"
+                                    },
+                                    "fOpenValue": {
+                                      "type": "string"
+                                    },
+                                    "fCloseValue": {
+                                      "type": "string"
+                                    },
+                                    "fOpenReadValue": {
+                                      "type": [
+                                        "string",
+                                        "null"
+                                      ]
+                                    },
+                                    "fCloseReadValue": {
+                                      "type": [
+                                        "string",
+                                        "null"
+                                      ]
+                                    },
+                                    "defaultValue": {
+                                      "type": [
+                                        "string",
+                                        "null"
+                                      ]
+                                    }
+                                  },
+                                  "required": [
+                                    "fName",
+                                    "fOpenValue",
+                                    "fCloseValue",
+                                    "defaultValue"
                                   ]
                                 }
                               }
-                            }
+                            },
+                            "required": [
+                              "fId",
+                              "fJsonKey",
+                              "fJsonName",
+                              "fJsonReadKey",
+                              "fJsonDes",
+                              "fDataType",
+                              "fDefaultValue",
+                              "fFunctionType",
+                              "productJsonConfSwitches"
+                            ]
                           }
+                        },
+                        {
+                          "type": "null"
                         }
-                      }
-                    },
-                    {
-                      "type": "null"
+                      ],
+                      "description": "the values of its sub-library, each with its own (up to 3 deep)"
                     }
+                  },
+                  "required": [
+                    "productJsonSub"
                   ]
                 }
-              }
-            }
+              ]
+            },
+            "description": "the library's values"
           }
-        }
+        },
+        "required": [
+          "fId",
+          "fName",
+          "fBid",
+          "fDes",
+          "fSearchJsonId",
+          "productJsonConfs"
+        ]
       }
     }
   },
@@ -1159,7 +1190,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "key": {
-                "type": "string"
+                "enum": [
+                  "fTime",
+                  "voltage",
+                  "current",
+                  "power",
+                  "energy",
+                  "temperature",
+                  "leakage",
+                  "switch"
+                ],
+                "description": "the column of `table` it heads"
               },
               "title": {
                 "type": "string"
@@ -1167,7 +1208,12 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "unit": {
                 "type": "string"
               }
-            }
+            },
+            "required": [
+              "key",
+              "title",
+              "unit"
+            ]
           }
         },
         "table": {
@@ -1220,10 +1266,25 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "null"
                 ]
               }
-            }
-          }
+            },
+            "required": [
+              "fTime",
+              "voltage",
+              "current",
+              "power",
+              "energy",
+              "temperature",
+              "leakage",
+              "switch"
+            ]
+          },
+          "description": "the latest samples, newest first"
         }
-      }
+      },
+      "required": [
+        "tableCols",
+        "table"
+      ]
     }
   },
   "device.readings6": {
@@ -1266,7 +1327,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "key": {
-                "type": "string"
+                "enum": [
+                  "fTime",
+                  "voltage",
+                  "current",
+                  "power",
+                  "energy",
+                  "temperature",
+                  "leakage",
+                  "switch"
+                ],
+                "description": "the column of `table` it heads"
               },
               "title": {
                 "type": "string"
@@ -1274,7 +1345,12 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "unit": {
                 "type": "string"
               }
-            }
+            },
+            "required": [
+              "key",
+              "title",
+              "unit"
+            ]
           }
         },
         "table": {
@@ -1327,10 +1403,25 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "null"
                 ]
               }
-            }
-          }
+            },
+            "required": [
+              "fTime",
+              "voltage",
+              "current",
+              "power",
+              "energy",
+              "temperature",
+              "leakage",
+              "switch"
+            ]
+          },
+          "description": "the latest samples, newest first"
         }
-      }
+      },
+      "required": [
+        "tableCols",
+        "table"
+      ]
     }
   },
   "device.statistics": {
@@ -1401,7 +1492,11 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "value": {
                 "type": "number"
               }
-            }
+            },
+            "required": [
+              "name",
+              "value"
+            ]
           }
         },
         "chart": {
@@ -1427,12 +1522,24 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                       "type": "number"
                     }
                   }
-                }
+                },
+                "required": [
+                  "name",
+                  "data"
+                ]
               }
             }
-          }
+          },
+          "required": [
+            "categories",
+            "series"
+          ]
         }
-      }
+      },
+      "required": [
+        "total",
+        "chart"
+      ]
     }
   },
   "device.statisticsExport": {
@@ -1606,7 +1713,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   1
                 ]
               }
-            }
+            },
+            "required": [
+              "fId",
+              "fUserId",
+              "fDeviceId",
+              "fOwner",
+              "fIntime",
+              "userName",
+              "userPhone",
+              "isCanDel"
+            ]
           }
         },
         "total": {
@@ -1621,7 +1738,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "pages": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "records",
+        "total",
+        "current",
+        "size",
+        "pages"
+      ]
     }
   },
   "device.unshare": {
@@ -1696,35 +1820,11 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
           "description": "the devices refused and why (zh-CN)"
         },
         "shared": {
-          "type": "object",
-          "properties": {
-            "code": {
-              "type": "string"
-            },
-            "params": {
-              "type": "object",
-              "additionalProperties": {}
-            },
-            "text": {
-              "type": "string"
-            }
-          },
+          "$ref": "#/components/schemas/Reason",
           "description": "successMsg by code, in the caller's language"
         },
         "refused": {
-          "type": "object",
-          "properties": {
-            "code": {
-              "type": "string"
-            },
-            "params": {
-              "type": "object",
-              "additionalProperties": {}
-            },
-            "text": {
-              "type": "string"
-            }
-          },
+          "$ref": "#/components/schemas/Reason",
           "description": "errorMsg by code, in the caller's language (absent when every device was shared)"
         }
       }
@@ -1857,7 +1957,18 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "null"
             ]
           }
-        }
+        },
+        "required": [
+          "fId",
+          "fNumber",
+          "fName",
+          "fTypeId",
+          "fGpsLongitude",
+          "fGpsLatitude",
+          "tOnline",
+          "fProductId",
+          "productName"
+        ]
       }
     }
   },
@@ -1981,7 +2092,21 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "null"
                 ]
               }
-            }
+            },
+            "required": [
+              "fId",
+              "fDeviceId",
+              "fNumber",
+              "fName",
+              "fKind",
+              "fKindName",
+              "fField",
+              "fFieldName",
+              "fValue",
+              "fLimit",
+              "fLevel",
+              "fIntime"
+            ]
           }
         },
         "total": {
@@ -1996,7 +2121,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "pages": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "records",
+        "total",
+        "current",
+        "size",
+        "pages"
+      ]
     }
   },
   "device.messages": {
@@ -2144,7 +2276,18 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "fIntime": {
                     "type": "string"
                   }
-                }
+                },
+                "required": [
+                  "fId",
+                  "fDeviceId",
+                  "fDeviceNumber",
+                  "fProductNumber",
+                  "fDirection",
+                  "fTopic",
+                  "fBid",
+                  "fPayload",
+                  "fIntime"
+                ]
               }
             },
             "total": {
@@ -2159,7 +2302,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "pages": {
               "type": "integer"
             }
-          }
+          },
+          "required": [
+            "records",
+            "total",
+            "current",
+            "size",
+            "pages"
+          ]
         },
         {
           "type": "object",
@@ -2414,7 +2564,13 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             }
           }
         }
-      }
+      },
+      "required": [
+        "total",
+        "imported",
+        "failed",
+        "errors"
+      ]
     }
   },
   "errorLog.add": {
@@ -2615,15 +2771,21 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "type": "object",
                 "properties": {
                   "gatewayDeviceLength": {
-                    "type": "integer"
+                    "type": "integer",
+                    "description": "how many children it has"
                   },
                   "tGatewayDevices": {
                     "type": "array",
                     "items": {
                       "$ref": "#/components/schemas/device"
-                    }
+                    },
+                    "description": "its first children"
                   }
-                }
+                },
+                "required": [
+                  "gatewayDeviceLength",
+                  "tGatewayDevices"
+                ]
               }
             ]
           }
@@ -2640,7 +2802,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "pages": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "records",
+        "total",
+        "current",
+        "size",
+        "pages"
+      ]
     }
   },
   "gateway.children": {
@@ -2732,7 +2901,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "pages": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "records",
+        "total",
+        "current",
+        "size",
+        "pages"
+      ]
     }
   },
   "gateway.bindable": {
@@ -2835,7 +3011,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "pages": {
               "type": "integer"
             }
-          }
+          },
+          "required": [
+            "records",
+            "total",
+            "current",
+            "size",
+            "pages"
+          ]
         },
         {
           "type": "object",
@@ -2978,10 +3161,8 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             },
             "offlineCount": {
               "type": "number"
-            }
-          },
-          "patternProperties": {
-            "^device[0-9]+$": {
+            },
+            "device1": {
               "type": "object",
               "properties": {
                 "type": {
@@ -2996,11 +3177,147 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "deviceOnlineCount": {
                   "type": "integer"
                 }
-              }
+              },
+              "required": [
+                "type",
+                "name",
+                "deviceCount",
+                "deviceOnlineCount"
+              ]
+            },
+            "device2": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "deviceCount": {
+                  "type": "integer"
+                },
+                "deviceOnlineCount": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "type",
+                "name",
+                "deviceCount",
+                "deviceOnlineCount"
+              ]
+            },
+            "device3": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "deviceCount": {
+                  "type": "integer"
+                },
+                "deviceOnlineCount": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "type",
+                "name",
+                "deviceCount",
+                "deviceOnlineCount"
+              ]
+            },
+            "device4": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "deviceCount": {
+                  "type": "integer"
+                },
+                "deviceOnlineCount": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "type",
+                "name",
+                "deviceCount",
+                "deviceOnlineCount"
+              ]
+            },
+            "device5": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "deviceCount": {
+                  "type": "integer"
+                },
+                "deviceOnlineCount": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "type",
+                "name",
+                "deviceCount",
+                "deviceOnlineCount"
+              ]
+            },
+            "device6": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "integer"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "deviceCount": {
+                  "type": "integer"
+                },
+                "deviceOnlineCount": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "type",
+                "name",
+                "deviceCount",
+                "deviceOnlineCount"
+              ]
             }
-          }
+          },
+          "required": [
+            "allCount",
+            "onlineCount",
+            "offlineCount",
+            "device1",
+            "device2",
+            "device3",
+            "device4",
+            "device5",
+            "device6"
+          ],
+          "description": "deviceN: the devices of type N (1 to 6)"
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.devicesOnline": {
@@ -3038,12 +3355,24 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                       "type": "number"
                     }
                   }
-                }
+                },
+                "required": [
+                  "key",
+                  "name",
+                  "data"
+                ]
               }
             }
-          }
+          },
+          "required": [
+            "categories",
+            "series"
+          ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.messages": {
@@ -3064,9 +3393,16 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "monthCount": {
               "type": "number"
             }
-          }
+          },
+          "required": [
+            "dayCount",
+            "monthCount"
+          ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.messagesByMonth": {
@@ -3104,12 +3440,24 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                       "type": "number"
                     }
                   }
-                }
+                },
+                "required": [
+                  "key",
+                  "name",
+                  "data"
+                ]
               }
             }
-          }
+          },
+          "required": [
+            "categories",
+            "series"
+          ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.messagesMore": {
@@ -3149,10 +3497,19 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                           "type": "number"
                         }
                       }
-                    }
+                    },
+                    "required": [
+                      "key",
+                      "name",
+                      "data"
+                    ]
                   }
                 }
-              }
+              },
+              "required": [
+                "categories",
+                "series"
+              ]
             },
             {
               "type": "object",
@@ -3160,11 +3517,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "type": {
                   "type": "integer"
                 }
-              }
+              },
+              "required": [
+                "type"
+              ]
             }
           ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.warnings": {
@@ -3191,9 +3554,18 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "monthNoDealCount": {
               "type": "number"
             }
-          }
+          },
+          "required": [
+            "dayCount",
+            "monthCount",
+            "dayNoDealCount",
+            "monthNoDealCount"
+          ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.warningsByMonth": {
@@ -3231,12 +3603,24 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                       "type": "number"
                     }
                   }
-                }
+                },
+                "required": [
+                  "key",
+                  "name",
+                  "data"
+                ]
               }
             }
-          }
+          },
+          "required": [
+            "categories",
+            "series"
+          ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.alarms": {
@@ -3265,14 +3649,23 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "monthNoDealCount": {
                   "type": "number"
                 }
-              }
+              },
+              "required": [
+                "dayCount",
+                "monthCount",
+                "dayNoDealCount",
+                "monthNoDealCount"
+              ]
             },
             {
               "type": "null"
             }
           ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.alarmsByMonth": {
@@ -3312,17 +3705,29 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                           "type": "number"
                         }
                       }
-                    }
+                    },
+                    "required": [
+                      "key",
+                      "name",
+                      "data"
+                    ]
                   }
                 }
-              }
+              },
+              "required": [
+                "categories",
+                "series"
+              ]
             },
             {
               "type": "null"
             }
           ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.users": {
@@ -3351,14 +3756,23 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "generalCount": {
                   "type": "number"
                 }
-              }
+              },
+              "required": [
+                "allCount",
+                "adminCount",
+                "agentCount",
+                "generalCount"
+              ]
             },
             {
               "type": "null"
             }
           ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "home.load": {
@@ -3408,9 +3822,25 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "type": "number"
               }
             }
-          }
+          },
+          "required": [
+            "cpu",
+            "cpuCount",
+            "processCpu",
+            "ram",
+            "ramTotal",
+            "ramFree",
+            "ramMax",
+            "processRam",
+            "processHeap",
+            "uptime",
+            "loadavg"
+          ]
         }
-      }
+      },
+      "required": [
+        "data"
+      ]
     }
   },
   "intel.search": {
@@ -3564,6 +3994,7 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     },
     "data": {
       "type": "object",
+      "description": "a person's profile; the phone and ID number masked",
       "properties": {
         "fId": {
           "type": "integer"
@@ -3619,7 +4050,19 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "null"
           ]
         }
-      }
+      },
+      "required": [
+        "fId",
+        "userId",
+        "chineseName",
+        "idcard",
+        "phone",
+        "pic",
+        "gender",
+        "workUnit",
+        "workAddress",
+        "lastloginDate"
+      ]
     }
   },
   "intel.leases": {
@@ -3869,7 +4312,18 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   }
                 ]
               }
-            }
+            },
+            "required": [
+              "fId",
+              "fHouseId",
+              "fRoomId",
+              "fShortTerm",
+              "fStartTime",
+              "fEndTime",
+              "fStatus",
+              "tRentalHouse",
+              "tRentalRoom"
+            ]
           }
         },
         "tenant": {
@@ -3967,10 +4421,25 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   }
                 ]
               }
-            }
+            },
+            "required": [
+              "fId",
+              "fHouseId",
+              "fRoomId",
+              "fShortTerm",
+              "fStartTime",
+              "fEndTime",
+              "fStatus",
+              "tRentalHouse",
+              "tRentalRoom"
+            ]
           }
         }
-      }
+      },
+      "required": [
+        "shortTenant",
+        "tenant"
+      ]
     }
   },
   "intel.locks": {
@@ -4190,7 +4659,15 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   }
                 ]
               }
-            }
+            },
+            "required": [
+              "fId",
+              "fUserId",
+              "fHouseId",
+              "fLockTime",
+              "fLockType",
+              "tRentalHouse"
+            ]
           }
         },
         "total": {
@@ -4205,7 +4682,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "pages": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "records",
+        "total",
+        "current",
+        "size",
+        "pages"
+      ]
     }
   },
   "intel.locations": {
@@ -4392,7 +4876,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "null"
             ]
           }
-        }
+        },
+        "required": [
+          "fId",
+          "fAddress",
+          "fLongitude",
+          "fLatitude",
+          "fCtime"
+        ]
       }
     }
   },
@@ -4568,7 +5059,12 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               "null"
             ]
           }
-        }
+        },
+        "required": [
+          "fId",
+          "fAppName",
+          "fPackage"
+        ]
       }
     }
   },
@@ -4730,22 +5226,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "name": {
-                "type": [
-                  "string",
-                  "null"
-                ]
+                "type": "string"
               },
               "number": {
-                "type": [
-                  "string",
-                  "null"
-                ]
+                "type": "string",
+                "description": "masked"
               },
               "node": {
-                "type": [
-                  "string",
-                  "null"
-                ],
+                "type": "string",
                 "description": "the phone's handle (a graph node's id)"
               },
               "userId": {
@@ -4755,7 +5243,13 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 ]
               },
               "tag": {
-                "type": "string"
+                "type": "string",
+                "enum": [
+                  "address",
+                  "tother",
+                  "totherHouse"
+                ],
+                "description": "a phone book's, co-residents', housemates'"
               },
               "direction": {
                 "type": "string",
@@ -4763,9 +5257,17 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "out",
                   "in",
                   "both"
-                ]
+                ],
+                "description": "a phone book's: whose book holds whom"
               }
-            }
+            },
+            "required": [
+              "name",
+              "number",
+              "node",
+              "userId",
+              "tag"
+            ]
           }
         },
         "houses": {
@@ -4774,10 +5276,7 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "houseId": {
-                "type": [
-                  "integer",
-                  "null"
-                ]
+                "type": "integer"
               },
               "areaName": {
                 "type": [
@@ -4803,10 +5302,21 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "null"
                 ]
               }
-            }
+            },
+            "required": [
+              "houseId",
+              "areaName",
+              "streetName",
+              "houseName",
+              "roomNum"
+            ]
           }
         }
-      }
+      },
+      "required": [
+        "list",
+        "houses"
+      ]
     }
   },
   "intel.graph": {
@@ -4967,7 +5477,8 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "id": {
-                "type": "string"
+                "type": "string",
+                "description": "a phone's handle, or `u<userId>` for a person"
               },
               "nodetype": {
                 "type": "string",
@@ -4978,9 +5489,33 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               },
               "properties": {
                 "type": "object",
-                "additionalProperties": {}
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "number": {
+                    "type": "string",
+                    "description": "masked"
+                  },
+                  "userId": {
+                    "type": "integer"
+                  },
+                  "owner": {
+                    "type": "string",
+                    "description": "the person node of the phone's owner"
+                  }
+                },
+                "required": [
+                  "name",
+                  "number"
+                ]
               }
-            }
+            },
+            "required": [
+              "id",
+              "nodetype",
+              "properties"
+            ]
           }
         },
         "relationshipList": {
@@ -4996,9 +5531,27 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               },
               "properties": {
                 "type": "object",
-                "additionalProperties": {}
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "address",
+                      "tother",
+                      "totherHouse"
+                    ],
+                    "description": "a phone book's, co-residents', housemates'"
+                  }
+                },
+                "required": [
+                  "type"
+                ]
               }
-            }
+            },
+            "required": [
+              "startNodeId",
+              "endNodeId",
+              "properties"
+            ]
           }
         },
         "houses": {
@@ -5007,10 +5560,7 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "houseId": {
-                "type": [
-                  "integer",
-                  "null"
-                ]
+                "type": "integer"
               },
               "areaName": {
                 "type": [
@@ -5036,7 +5586,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "null"
                 ]
               }
-            }
+            },
+            "required": [
+              "houseId",
+              "areaName",
+              "streetName",
+              "houseName",
+              "roomNum"
+            ]
           }
         },
         "center": {
@@ -5049,7 +5606,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "truncated": {
           "type": "boolean"
         }
-      }
+      },
+      "required": [
+        "nodeList",
+        "relationshipList",
+        "houses",
+        "center",
+        "truncated"
+      ]
     }
   },
   "intel.expand": {
@@ -5210,7 +5774,8 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "id": {
-                "type": "string"
+                "type": "string",
+                "description": "a phone's handle, or `u<userId>` for a person"
               },
               "nodetype": {
                 "type": "string",
@@ -5221,9 +5786,33 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               },
               "properties": {
                 "type": "object",
-                "additionalProperties": {}
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "number": {
+                    "type": "string",
+                    "description": "masked"
+                  },
+                  "userId": {
+                    "type": "integer"
+                  },
+                  "owner": {
+                    "type": "string",
+                    "description": "the person node of the phone's owner"
+                  }
+                },
+                "required": [
+                  "name",
+                  "number"
+                ]
               }
-            }
+            },
+            "required": [
+              "id",
+              "nodetype",
+              "properties"
+            ]
           }
         },
         "relationshipList": {
@@ -5239,9 +5828,27 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               },
               "properties": {
                 "type": "object",
-                "additionalProperties": {}
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "address",
+                      "tother",
+                      "totherHouse"
+                    ],
+                    "description": "a phone book's, co-residents', housemates'"
+                  }
+                },
+                "required": [
+                  "type"
+                ]
               }
-            }
+            },
+            "required": [
+              "startNodeId",
+              "endNodeId",
+              "properties"
+            ]
           }
         },
         "houses": {
@@ -5250,10 +5857,7 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "houseId": {
-                "type": [
-                  "integer",
-                  "null"
-                ]
+                "type": "integer"
               },
               "areaName": {
                 "type": [
@@ -5279,7 +5883,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "null"
                 ]
               }
-            }
+            },
+            "required": [
+              "houseId",
+              "areaName",
+              "streetName",
+              "houseName",
+              "roomNum"
+            ]
           }
         },
         "center": {
@@ -5292,7 +5903,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "truncated": {
           "type": "boolean"
         }
-      }
+      },
+      "required": [
+        "nodeList",
+        "relationshipList",
+        "houses",
+        "center",
+        "truncated"
+      ]
     }
   },
   "live.state": {
@@ -5616,133 +6234,174 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
     "data": {
       "type": "object",
       "properties": {
+        "at": {
+          "type": "string",
+          "description": "when the figures were read (ISO 8601)"
+        },
         "process": {
           "type": "object",
           "properties": {
             "cpu": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "host CPU %"
             },
+            "cpuCount": {
+              "type": "integer"
+            },
+            "loadavg": {
+              "type": "array",
+              "items": {
+                "type": "number"
+              }
+            },
             "processCpu": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "this process CPU %"
             },
+            "ram": {
+              "type": "number",
+              "description": "host memory used, G"
+            },
+            "ramTotal": {
+              "type": "number",
+              "description": "G"
+            },
+            "ramFree": {
+              "type": "number",
+              "description": "G"
+            },
+            "ramMax": {
+              "type": "number",
+              "description": "the gauge's top, G"
+            },
             "processRam": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "resident memory, G"
             },
             "processHeap": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "heap used, G"
             },
             "uptime": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "seconds"
+            },
+            "memory": {
+              "type": "object",
+              "properties": {
+                "rss": {
+                  "type": "number"
+                },
+                "heapTotal": {
+                  "type": "number"
+                },
+                "heapUsed": {
+                  "type": "number"
+                },
+                "external": {
+                  "type": "number"
+                },
+                "arrayBuffers": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "rss",
+                "heapTotal",
+                "heapUsed",
+                "external",
+                "arrayBuffers"
+              ],
+              "description": "bytes"
+            },
+            "node": {
+              "type": "string",
+              "description": "Node.js version"
+            },
+            "pid": {
+              "type": "integer"
             }
-          }
+          },
+          "required": [
+            "cpu",
+            "cpuCount",
+            "loadavg",
+            "processCpu",
+            "ram",
+            "ramTotal",
+            "ramFree",
+            "ramMax",
+            "processRam",
+            "processHeap",
+            "uptime",
+            "memory",
+            "node",
+            "pid"
+          ]
         },
         "eventLoop": {
           "type": "object",
           "properties": {
             "meanMs": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "number"
             },
             "p99Ms": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "number"
             },
             "maxMs": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "number"
             }
-          }
+          },
+          "required": [
+            "meanMs",
+            "p99Ms",
+            "maxMs"
+          ],
+          "description": "the event loop's delay since the last reading"
         },
         "http": {
           "type": "object",
           "properties": {
-            "perSecond": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+            "total": {
+              "type": "integer",
+              "description": "calls since the start"
             },
             "lastMinute": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "integer"
+            },
+            "perSecond": {
+              "type": "number",
+              "description": "over the last 10 seconds"
             },
             "errorsLastMinute": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "integer"
+            },
+            "refusedLastMinute": {
+              "type": "integer",
+              "description": "answered 401 or 700"
             },
             "latencyMs": {
               "type": "object",
               "properties": {
                 "p50": {
-                  "type": [
-                    "number",
-                    "string",
-                    "null"
-                  ]
+                  "type": "number"
                 },
                 "p95": {
-                  "type": [
-                    "number",
-                    "string",
-                    "null"
-                  ]
+                  "type": "number"
                 },
                 "p99": {
-                  "type": [
-                    "number",
-                    "string",
-                    "null"
-                  ]
+                  "type": "number"
                 },
                 "max": {
-                  "type": [
-                    "number",
-                    "string",
-                    "null"
-                  ]
+                  "type": "number"
                 }
-              }
+              },
+              "required": [
+                "p50",
+                "p95",
+                "p99",
+                "max"
+              ]
             },
             "series": {
               "type": "array",
@@ -5751,144 +6410,202 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
               },
               "description": "answers in each of the last 60 seconds"
             }
-          }
+          },
+          "required": [
+            "total",
+            "lastMinute",
+            "perSecond",
+            "errorsLastMinute",
+            "refusedLastMinute",
+            "latencyMs",
+            "series"
+          ]
         },
         "database": {
           "type": "object",
           "properties": {
             "kind": {
-              "type": [
-                "string",
-                "null"
+              "enum": [
+                "pglite",
+                "postgres"
               ]
             },
             "pool": {
-              "description": "total, idle, waiting, max (PostgreSQL); null for PGlite"
+              "anyOf": [
+                {
+                  "type": "object",
+                  "properties": {
+                    "total": {
+                      "type": "integer"
+                    },
+                    "idle": {
+                      "type": "integer"
+                    },
+                    "waiting": {
+                      "type": "integer"
+                    },
+                    "max": {
+                      "type": "integer"
+                    }
+                  },
+                  "required": [
+                    "total",
+                    "idle",
+                    "waiting",
+                    "max"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "the pool's connections (PostgreSQL); null for PGlite"
             },
             "statements": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "integer",
               "description": "distinct statements timed"
             }
-          }
+          },
+          "required": [
+            "kind",
+            "pool",
+            "statements"
+          ]
         },
         "mqtt": {
           "type": "object",
           "properties": {
             "state": {
-              "type": [
-                "string",
-                "null"
-              ]
+              "type": "string"
+            },
+            "upLastMinute": {
+              "type": "integer"
+            },
+            "downLastMinute": {
+              "type": "integer"
             },
             "upPerSecond": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "number"
             },
             "downPerSecond": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "number"
             },
             "series": {
               "type": "array",
               "items": {
                 "type": "integer"
-              }
+              },
+              "description": "messages up in each of the last 60 seconds"
             }
-          }
+          },
+          "required": [
+            "state",
+            "upLastMinute",
+            "downLastMinute",
+            "upPerSecond",
+            "downPerSecond",
+            "series"
+          ]
         },
         "broker": {
           "type": "object",
           "properties": {
             "connected": {
-              "type": [
-                "boolean",
-                "integer",
-                "string",
-                "null"
-              ]
+              "type": "boolean"
             },
             "reported": {
-              "type": [
-                "boolean",
-                "integer",
-                "string",
-                "null"
-              ],
+              "type": "boolean",
               "description": "whether the broker publishes $SYS figures"
             },
             "clients": {
+              "type": [
+                "integer",
+                "null"
+              ],
               "description": "clients connected, or null"
             },
             "dropped": {
+              "type": [
+                "integer",
+                "null"
+              ],
               "description": "messages the broker dropped since it started, or null"
             },
             "stored": {
+              "type": [
+                "integer",
+                "null"
+              ],
               "description": "messages it holds, or null"
+            },
+            "received": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "messages it received since it started, or null"
+            },
+            "sent": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "messages it sent since it started, or null"
             }
-          }
+          },
+          "required": [
+            "connected",
+            "reported",
+            "clients",
+            "dropped",
+            "stored"
+          ]
         },
         "intake": {
           "type": "object",
           "properties": {
             "offeredPerSecond": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "device messages received per second"
             },
             "storedPerSecond": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "stored per second"
             },
             "waiting": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "integer"
             },
             "lagMs": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ],
+              "type": "number",
               "description": "how long the oldest waiting message has waited"
             },
             "lagAlarmMs": {
-              "type": [
-                "number",
-                "string",
-                "null"
-              ]
+              "type": "number"
             },
             "ingesting": {
-              "type": [
-                "boolean",
-                "integer",
-                "string",
-                "null"
-              ]
+              "type": "boolean"
             }
-          }
+          },
+          "required": [
+            "offeredPerSecond",
+            "storedPerSecond",
+            "waiting",
+            "lagMs",
+            "lagAlarmMs",
+            "ingesting"
+          ]
         }
-      }
+      },
+      "required": [
+        "at",
+        "process",
+        "eventLoop",
+        "http",
+        "database",
+        "mqtt",
+        "broker",
+        "intake"
+      ]
     }
   },
   "monitor.database": {
@@ -5906,17 +6623,32 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
       "type": "object",
       "properties": {
         "kind": {
-          "type": [
-            "string",
-            "null"
+          "enum": [
+            "pglite",
+            "postgres"
           ]
         },
+        "name": {
+          "type": "string"
+        },
+        "version": {
+          "type": "string"
+        },
         "sizeBytes": {
+          "type": "number"
+        },
+        "cacheHitRatio": {
           "type": [
             "number",
-            "string",
             "null"
-          ]
+          ],
+          "description": "%; null before any block was read"
+        },
+        "commits": {
+          "type": "number"
+        },
+        "rollbacks": {
+          "type": "number"
         },
         "tables": {
           "type": "array",
@@ -5924,37 +6656,117 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "object",
             "properties": {
               "name": {
-                "type": [
-                  "string",
-                  "null"
-                ]
+                "type": "string"
               },
               "rows": {
-                "type": [
-                  "number",
-                  "string",
-                  "null"
-                ]
+                "type": "number"
               },
               "exact": {
-                "type": [
-                  "boolean",
-                  "integer",
-                  "string",
-                  "null"
-                ]
+                "type": "boolean",
+                "description": "counted, not the planner's estimate"
               },
               "totalBytes": {
-                "type": [
-                  "number",
-                  "string",
-                  "null"
-                ]
+                "type": "number"
+              },
+              "dataBytes": {
+                "type": "number"
+              },
+              "indexBytes": {
+                "type": "number"
+              },
+              "seqScans": {
+                "type": "number"
+              },
+              "indexScans": {
+                "type": "number"
+              },
+              "inserted": {
+                "type": "number"
+              },
+              "updated": {
+                "type": "number"
+              },
+              "deleted": {
+                "type": "number"
               }
-            }
+            },
+            "required": [
+              "name",
+              "rows",
+              "exact",
+              "totalBytes",
+              "dataBytes",
+              "indexBytes",
+              "seqScans",
+              "indexScans",
+              "inserted",
+              "updated",
+              "deleted"
+            ]
           }
         },
-        "connections": {},
+        "connections": {
+          "type": "object",
+          "properties": {
+            "max": {
+              "type": "number"
+            },
+            "byState": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "state": {
+                    "type": "string"
+                  },
+                  "count": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "state",
+                  "count"
+                ]
+              }
+            },
+            "pool": {
+              "anyOf": [
+                {
+                  "type": "object",
+                  "properties": {
+                    "total": {
+                      "type": "integer"
+                    },
+                    "idle": {
+                      "type": "integer"
+                    },
+                    "waiting": {
+                      "type": "integer"
+                    },
+                    "max": {
+                      "type": "integer"
+                    }
+                  },
+                  "required": [
+                    "total",
+                    "idle",
+                    "waiting",
+                    "max"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "the pool's connections (PostgreSQL); null for PGlite"
+            }
+          },
+          "required": [
+            "max",
+            "byState",
+            "pool"
+          ]
+        },
         "statements": {
           "type": "object",
           "properties": {
@@ -5970,38 +6782,58 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                 "type": "object",
                 "properties": {
                   "query": {
-                    "type": [
-                      "string",
-                      "null"
-                    ]
+                    "type": "string"
                   },
                   "calls": {
-                    "type": [
-                      "number",
-                      "string",
-                      "null"
-                    ]
+                    "type": "number"
+                  },
+                  "totalMs": {
+                    "type": "number"
                   },
                   "meanMs": {
-                    "type": [
-                      "number",
-                      "string",
-                      "null"
-                    ]
+                    "type": "number"
                   },
                   "maxMs": {
-                    "type": [
-                      "number",
-                      "string",
-                      "null"
-                    ]
+                    "type": "number"
+                  },
+                  "rows": {
+                    "type": "number",
+                    "description": "pg_stat_statements"
+                  },
+                  "errors": {
+                    "type": "number",
+                    "description": "the server's own timings"
                   }
-                }
-              }
+                },
+                "required": [
+                  "query",
+                  "calls",
+                  "totalMs",
+                  "meanMs",
+                  "maxMs"
+                ]
+              },
+              "description": "the slowest by mean time"
             }
-          }
+          },
+          "required": [
+            "source",
+            "list"
+          ]
         }
-      }
+      },
+      "required": [
+        "kind",
+        "name",
+        "version",
+        "sizeBytes",
+        "cacheHitRatio",
+        "commits",
+        "rollbacks",
+        "tables",
+        "connections",
+        "statements"
+      ]
     }
   },
   "monitor.oplog": {
@@ -6180,7 +7012,19 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "createtime": {
                     "type": "string"
                   }
-                }
+                },
+                "required": [
+                  "id",
+                  "message",
+                  "logtype",
+                  "userId",
+                  "userName",
+                  "logname",
+                  "lognames",
+                  "ip",
+                  "succeed",
+                  "createtime"
+                ]
               }
             },
             "total": {
@@ -6195,7 +7039,14 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "pages": {
               "type": "integer"
             }
-          }
+          },
+          "required": [
+            "records",
+            "total",
+            "current",
+            "size",
+            "pages"
+          ]
         },
         {
           "type": "object",
@@ -6792,24 +7643,21 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "type": "integer"
           },
           "fKey": {
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           },
           "fValue": {
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           },
           "fContent": {
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           }
-        }
+        },
+        "required": [
+          "fId",
+          "fKey",
+          "fValue",
+          "fContent"
+        ]
       }
     }
   },
@@ -6832,7 +7680,10 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
           "maxLength": 2000,
           "description": "the maps' tile address, {z}/{x}/{y}; empty: no tiles"
         }
-      }
+      },
+      "required": [
+        "mapTileUrl"
+      ]
     }
   },
   "system.initialization": {
@@ -6881,24 +7732,21 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
                   "type": "integer"
                 },
                 "fKey": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
+                  "type": "string"
                 },
                 "fValue": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
+                  "type": "string"
                 },
                 "fContent": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
+                  "type": "string"
                 }
-              }
+              },
+              "required": [
+                "fId",
+                "fKey",
+                "fValue",
+                "fContent"
+              ]
             }
           }
         }
@@ -6941,7 +7789,13 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "originalName": {
           "type": "string"
         }
-      }
+      },
+      "required": [
+        "fFileName",
+        "fMd5Sign",
+        "size",
+        "originalName"
+      ]
     }
   },
   "upload.pictureFile": {
@@ -6983,7 +7837,12 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "size": {
           "type": "integer"
         }
-      }
+      },
+      "required": [
+        "fAppFile",
+        "originalName",
+        "size"
+      ]
     }
   },
   "upload.appPackageFile": {

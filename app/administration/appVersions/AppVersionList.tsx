@@ -34,7 +34,7 @@ function AppFileField({ field, value, onChange, disabled, error }: FieldInputPro
     if (file.size > LIMIT_BYTES) return notify(translate('appVersion.tooLarge'), { type: 'warning' });
     setProgress(0);
     try {
-      const envelope = await api.upload<{ fAppFile: string }>('upload.appPackage', file, { onProgress: (sent, total) => setProgress(Math.min(100, Math.round((sent / total) * 100))) });
+      const envelope = await api.upload('upload.appPackage', file, { onProgress: (sent, total) => setProgress(Math.min(100, Math.round((sent / total) * 100))) });
       onChange(envelope.data.fAppFile);
       setPicked(file.name);
       notify(translate('appVersion.uploaded'), { type: 'success' });

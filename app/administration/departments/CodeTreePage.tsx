@@ -11,12 +11,11 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useCans } from '../../auth/useCan';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import type { CallName } from '../../../adapters/dataProvider';
 import { useRequest } from '../../components/calls';
 import { useToggleSet } from '../../components/useToggleSet';
 import type { ResourceConfig } from '../../resources/types';
 import { validateField } from '../../components/validate';
-import { ancestorsOf, findNode, type TreeNode } from './api';
+import { ancestorsOf, fieldOf, findNode, type CodeTreeCalls, type TreeNode } from './api';
 
 export interface TreeField {
   key: string;
@@ -31,7 +30,7 @@ export interface TreeField {
 export interface CodeTreeSettings {
   /** i18n namespace of the page texts, also the prefix of its data-testids. */
   ns: string;
-  calls: { tree: CallName; save: CallName; delete: CallName };
+  calls: CodeTreeCalls;
   codeField: string;
   parentField: string;
   fields: TreeField[];
@@ -95,7 +94,7 @@ export function CodeTreePage({ settings, config }: { settings: CodeTreeSettings;
         return;
       }
       setMode('view');
-      setValues(Object.fromEntries([...fields.map((f) => [f.key, text(n[f.key])]), [parentField, text(n.parentId)]]));
+      setValues(Object.fromEntries([...fields.map((f) => [f.key, text(fieldOf(n, f.key))]), [parentField, text(n.parentId)]]));
     },
     [fields, parentField],
   );
@@ -104,7 +103,7 @@ export function CodeTreePage({ settings, config }: { settings: CodeTreeSettings;
     async (select?: number) => {
       if (!canList) return;
       setLoading(true);
-      const res = await request<TreeNode[]>(calls.tree, {});
+      const res = await request(calls.tree, {});
       setLoading(false);
       if (!res.ok || !res.data) return;
       const nodes = res.data;
@@ -167,17 +166,18 @@ export function CodeTreePage({ settings, config }: { settings: CodeTreeSettings;
     // Marked as an add, so the server refuses a number that is taken instead of updating its node.
     else body.isAdd = true;
     setSaving(true);
-    const res = await request<Record<string, unknown>>(calls.save, body);
+    const res = await request(calls.save, body);
     setSaving(false);
     if (res.ok) {
       notify(t('saved'), { type: 'success' });
-      await load(Number(res.data?.[codeField] ?? body[codeField]));
+      const saved: Record<string, unknown> = { ...res.data };
+      await load(Number(saved[codeField] ?? body[codeField]));
     } else if (!res.announced) notify(res.message || t('saveFailed'), { type: 'error' });
   };
 
   const remove = () => {
     if (!node) return;
-    if (node.children.length) {
+    if (node.children?.length) {
       notify(t('messages.hasChildren'), { type: 'warning' });
       return;
     }
@@ -207,7 +207,7 @@ export function CodeTreePage({ settings, config }: { settings: CodeTreeSettings;
               bgcolor: active ? 'action.selected' : undefined, '&:hover': { bgcolor: active ? 'action.selected' : 'action.hover' },
             }}
           >
-            {n.children.length ? (
+            {n.children?.length ? (
               <IconButton
                 size="small"
                 onClick={(e) => {
@@ -226,7 +226,7 @@ export function CodeTreePage({ settings, config }: { settings: CodeTreeSettings;
               {n.title}
             </Typography>
           </Box>
-          {open && n.children.length > 0 && renderNodes(n.children, depth + 1)}
+          {open && !!n.children?.length && renderNodes(n.children, depth + 1)}
         </Box>
       );
     });

@@ -11,20 +11,11 @@ import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { Card, Figure, Figures, bytes, useFigures } from './figures';
+import type { CallAnswer } from '../../../adapters/dataProvider';
 
 
-interface DatabaseFigures {
-  kind: string;
-  name: string;
-  version: string;
-  sizeBytes: number;
-  cacheHitRatio: number | null;
-  commits: number;
-  rollbacks: number;
-  tables: { name: string; rows: number; exact: boolean; totalBytes: number; dataBytes: number; indexBytes: number; seqScans: number; indexScans: number }[];
-  connections: { max: number; byState: { state: string; count: number }[]; pool: { total: number; idle: number; waiting: number; max: number } | null };
-  statements: { source: 'pg_stat_statements' | 'server'; list: { query: string; calls: number; meanMs: number; maxMs: number; totalMs: number }[] };
-}
+/** What the database monitor reads: sizes, tables, connections and the slowest statements. */
+type DatabaseFigures = CallAnswer<'monitor.database'>;
 
 type Statement = DatabaseFigures['statements']['list'][number];
 type TableFigures = DatabaseFigures['tables'][number];
@@ -32,7 +23,7 @@ type TableFigures = DatabaseFigures['tables'][number];
 export function DruidPage() {
   const translate = useTranslate();
   const can = useCan('monitor:druid');
-  const { data, error, loading, load } = useFigures<DatabaseFigures>('monitor.database', translate('monitor.failed'));
+  const { data, error, loading, load } = useFigures('monitor.database', translate('monitor.failed'));
   useEffect(() => {
     if (can) void load();
   }, [can, load]);

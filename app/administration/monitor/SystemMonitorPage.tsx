@@ -15,21 +15,10 @@ import { Card, Figure, Figures, Sparkline, bytes, useFigures } from './figures';
 
 export const POLL_MS = 2000;
 
-interface SystemFigures {
-  at: string;
-  process: { cpu: number; processCpu: number; cpuCount: number; memory: { rss: number; heapUsed: number; heapTotal: number }; uptime: number; node: string; pid: number };
-  eventLoop: { meanMs: number; p99Ms: number; maxMs: number };
-  http: { perSecond: number; lastMinute: number; errorsLastMinute: number; refusedLastMinute: number; latencyMs: { p50: number; p95: number; p99: number; max: number }; series: number[] };
-  database: { kind: string; pool: { total: number; idle: number; waiting: number; max: number } | null; statements: number };
-  mqtt: { state: string; upPerSecond: number; downPerSecond: number; series: number[] };
-  broker: { connected: boolean; reported: boolean; clients: number | null; dropped: number | null; stored: number | null };
-  intake: { offeredPerSecond: number; storedPerSecond: number; waiting: number; lagMs: number; lagAlarmMs: number; ingesting: boolean };
-}
-
 export function SystemMonitorPage() {
   const translate = useTranslate();
   const can = useCan('monitor:system');
-  const { data, error, load } = useFigures<SystemFigures>('monitor.system');
+  const { data, error, load } = useFigures('monitor.system');
   const [live, setLive] = useState(true);
   useEffect(() => {
     if (!can) return;

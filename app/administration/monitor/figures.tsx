@@ -2,22 +2,23 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { Box, Paper, Typography } from '@mui/material';
 import { useRequest } from '../../components/calls';
+import type { CallAnswer } from '../../../adapters/dataProvider';
 
 /**
  * A monitor call's figures: the last answer, what went wrong (the server's words, else `failed`) while
  * the last figures stay shown, and whether it is being asked; `load` asks.
  */
-export function useFigures<T>(call: 'monitor.database' | 'monitor.system', failed = '') {
+export function useFigures<N extends 'monitor.database' | 'monitor.system'>(call: N, failed = '') {
   const request = useRequest();
-  const [data, setData] = useState<T | null>(null);
+  const [data, setData] = useState<CallAnswer<N> | null>(null);
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
   const load = useCallback(async () => {
     setLoading(true);
-    const res = await request<T>(call, {});
+    const res = await request(call, {});
     setLoading(false);
     if (res.ok && res.data) {
-      setData(res.data as T);
+      setData(res.data);
       setError('');
     } else setError(res.message || failed);
   }, [call, failed]);

@@ -10,30 +10,22 @@ import { useSearch } from '../../components/useSearch';
 import { DataTable } from '../../components/DataTable';
 import { useRequest } from '../../components/calls';
 import { useToggleSet } from '../../components/useToggleSet';
-import type { Counted } from '../../components/Pager';
+import type { RecordsPage } from '../../components/usePagedCall';
 import { DateTimeInput } from '../../components/DateTimeInput';
+import type { CallRow } from '../../../adapters/dataProvider';
+import { LANGUAGES } from '../../../contract/reasons';
 
 const LOG_CODE = 'log:list';
 const PAGE_SIZES = [10, 20, 50, 100];
 
-interface LogRow {
-  id: number;
-  message: string | null;
-  logtype: string;
-  userName: string | null;
-  /** The stored key (older rows: the path or the zh-CN words). */
-  logname: string;
-  /** Its name in every language, when the server knows the call. */
-  lognames: Record<string, string> | null;
-  ip: string | null;
-  succeed: number;
-  createtime: string;
-}
+/**
+ * An entry of the log: `logname` the stored key (older rows: the path or the zh-CN words), `lognames` its
+ * name in every language when the server knows the call.
+ */
+type LogRow = CallRow<'monitor.oplog'>;
 
 /** A page of the log; past 10,000 rows the total is an estimate and only the newest `reachable` rows can be paged. */
-interface LogPage extends Counted {
-  records: LogRow[];
-}
+type LogPage = RecordsPage<LogRow>;
 const EMPTY: LogPage = { records: [], total: 0 };
 
 interface Filters {
@@ -52,6 +44,7 @@ export function OplogPage() {
   const translate = useTranslate();
   const request = useRequest();
   const [locale] = useLocaleState();
+  const language = LANGUAGES.find((l) => l === locale);
   const canList = useCan(LOG_CODE);
   const { draft, patch, applied: filters, page, setPage, ...search } = useSearch(NO_FILTERS, { first: 0 });
   const [size, setSize] = useState(PAGE_SIZES[0]);
@@ -68,7 +61,7 @@ export function OplogPage() {
       endTime: wallTime(filters.end, ':59'),
       succeed: filters.succeed === '' ? undefined : Number(filters.succeed),
     };
-    const res = await request<LogPage>('monitor.oplog', { current: page + 1, size, condition });
+    const res = await request('monitor.oplog', { current: page + 1, size, condition });
     setLoading(false);
     setData(res.ok && res.data ? res.data : EMPTY);
   }, [canList, filters, page, size]);
@@ -115,7 +108,7 @@ export function OplogPage() {
               </IconButton>
             ),
           },
-          { key: 'logname', header: translate('oplog.logname'), cellSx: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.logname }), cell: (r) => r.lognames?.[locale] ?? r.logname },
+          { key: 'logname', header: translate('oplog.logname'), cellSx: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.logname }), cell: (r) => (language ? r.lognames?.[language] : undefined) ?? r.logname },
           { key: 'operator', header: translate('oplog.operator'), cell: (r) => r.userName || '-' },
           { key: 'logtype', header: translate('oplog.logtype'), cell: (r) => r.logtype },
           { key: 'ip', header: translate('oplog.ip'), cell: (r) => r.ip || '-' },

@@ -16,7 +16,7 @@ interface Draft {
   id?: number;
   parentId: number;
   menuName: string;
-  fPermissionType: number;
+  fPermissionType: MenuNode['fPermissionType'];
   permissions: string;
   menuUri: string;
   icon: string;
@@ -47,8 +47,8 @@ export function MenuPage() {
   const canEdit = useCan(CODES.menuEdit);
   const canDel = useCan(CODES.menuDel);
   const request = useRequest();
-  const { data, reload } = useCallQuery<MenuNode[]>('menu.list', {}, { enabled: canList });
-  const tree = data ?? NO_NODES;
+  const { data, reload } = useCallQuery('menu.list', {}, { enabled: canList });
+  const tree: MenuNode[] = data ?? NO_NODES;
   const all = flatten(tree);
   const [selected, setSelected] = useState<number | null>(null);
   const [mode, setMode] = useState<Mode>('view');
@@ -76,7 +76,7 @@ export function MenuPage() {
     setErrors(e);
     if (Object.keys(e).length) return;
     setBusy(true);
-    const res = await request<MenuNode>('menu.save', { ...draft, sort: Number(draft.sort) });
+    const res = await request('menu.save', { ...draft, sort: Number(draft.sort) });
     setBusy(false);
     if (res.ok) {
       notify(translate('sys.saved'), { type: 'success' });
@@ -88,7 +88,7 @@ export function MenuPage() {
 
   const remove = () => {
     if (!node) return;
-    if (node.children.length) return notify(translate('sys.menu.hasChildren'), { type: 'warning' });
+    if (node.children?.length) return notify(translate('sys.menu.hasChildren'), { type: 'warning' });
     ask(translate('sys.menu.confirmDelete'), async () => {
       const res = await request('menu.delete', { id: node.id });
       if (res.ok) {

@@ -5,7 +5,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useTranslate } from 'react-admin';
 import type { MenuNode } from './api';
 
-export const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+export const flatten = <N extends { children?: N[] }>(nodes: N[]): N[] => nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
 
 /**
  * Spec 002 §4: checking a node checks its ancestors and descendants; unchecking clears its descendants
@@ -13,7 +13,7 @@ export const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [
  */
 export function toggleNode(all: MenuNode[], checked: Set<number>, node: MenuNode): Set<number> {
   const next = new Set(checked);
-  const below = flatten(node.children).map((n) => n.id);
+  const below = flatten(node.children ?? []).map((n) => n.id);
   if (checked.has(node.id)) {
     next.delete(node.id);
     below.forEach((id) => next.delete(id));
@@ -48,7 +48,7 @@ export function MenuTree({ nodes, checked, onCheck, selected, onSelect, testId }
           onClick={() => onSelect?.(n)}
           sx={{ display: 'flex', alignItems: 'center', gap: 0.5, pl: depth * 2.5, pr: 1, minHeight: 34, borderRadius: 1, cursor: onSelect ? 'pointer' : 'default', bgcolor: selected === n.id ? 'action.selected' : undefined, '&:hover': { bgcolor: 'action.hover' } }}
         >
-          {n.children.length ? (
+          {n.children?.length ? (
             <IconButton size="small" onClick={(e) => (e.stopPropagation(), setClosed((c) => (c.has(n.id) ? new Set([...c].filter((x) => x !== n.id)) : new Set([...c, n.id]))))}>
               {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
             </IconButton>
@@ -66,7 +66,7 @@ export function MenuTree({ nodes, checked, onCheck, selected, onSelect, testId }
             {n.permissions}
           </Typography>
         </Box>
-        {open && n.children.map((c) => row(c, depth + 1))}
+        {open && n.children?.map((c) => row(c, depth + 1))}
       </Box>
     );
   };

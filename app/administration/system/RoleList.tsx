@@ -10,10 +10,10 @@ import { useCan } from '../../auth/useCan';
 import { SchemaList } from '../../components/SchemaList';
 import { useCallQuery, useRequest } from '../../components/calls';
 import type { ResourceConfig } from '../../resources/types';
-import { CODES, type MenuNode, type RoleRow } from './api';
+import { CODES, type RoleMenuNode, type RoleRow } from './api';
 import { flatten, MenuTree, toggleNode } from './MenuTree';
 
-const NO_NODES: MenuNode[] = [];
+const NO_NODES: RoleMenuNode[] = [];
 
 type Row = Record<string, unknown>;
 
@@ -44,8 +44,8 @@ function PermissionDialog({ role, onClose }: { role: RoleRow | null; onClose: ()
   const translate = useTranslate();
   const notify = useNotify();
   const request = useRequest();
-  const { data } = useCallQuery<MenuNode[]>('role.tree', { id: role?.id }, { enabled: !!role });
-  const tree = data ?? NO_NODES;
+  const { data } = useCallQuery('role.tree', { id: role?.id }, { enabled: !!role });
+  const tree: RoleMenuNode[] = data ?? NO_NODES;
   const [checked, setChecked] = useState<Set<number>>(new Set());
   const [busy, setBusy] = useState(false);
   const all = flatten(tree);

@@ -1,5 +1,5 @@
 /** Codes and shapes of the user, role and menu pages (their calls: the user, role and menu resources). */
-import type { MenuRow, MenuTree } from '../../../contract/menus';
+import type { CallTreeNode } from '../../../adapters/dataProvider';
 
 /** Spec 002 §6, plus the read codes that open the pages. */
 export const CODES = {
@@ -35,5 +35,7 @@ export interface RoleRow {
   userCount?: number;
   builtIn?: boolean;
 }
-/** A menu or button of the menu page and the role form's tree. */
-export type MenuNode = MenuTree<MenuRow & { checked?: boolean }>;
+/** A menu or button of the menu page's tree, as the menu list answers it. */
+export type MenuNode = CallTreeNode<'menu.list'>;
+/** The same in the role form's tree, checked when the role holds it. */
+export type RoleMenuNode = CallTreeNode<'role.tree'>;

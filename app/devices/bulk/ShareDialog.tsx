@@ -5,17 +5,14 @@ import { useTranslate } from 'react-admin';
 import { ApiError, envelopeText } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { reasonText } from '../../../adapters/i18nProvider';
-import type { ShareAnswer } from '../tabs/shares';
+import type { CallRow } from '../../../adapters/dataProvider';
 import { SHARE_LIST_SIZE } from './api';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
 
-interface DeviceOption {
-  fId: number;
-  fNumber: string;
-  fName?: string | null;
-}
+/** A device the picker offers, as the device list answers it. */
+type DeviceOption = CallRow<'device.list'>;
 
-const label = (d: DeviceOption) => (d.fName ? `${d.fNumber}（${d.fName}）` : d.fNumber);
+const label = (d: DeviceOption) => (d.fName ? `${d.fNumber}（${d.fName}）` : (d.fNumber ?? ''));
 
 export function ShareDialog({ open, selected, onClose }: { open: boolean; selected: number[]; onClose: () => void }) {
   const opened = useOpenedOnce(open);
@@ -36,7 +33,7 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
     setOutcome(null);
     setErrors({});
     setUser('');
-    api.call<{ records: DeviceOption[] }>('device.list', { current: 1, size: SHARE_LIST_SIZE })
+    api.call('device.list', { current: 1, size: SHARE_LIST_SIZE })
       .then((e) => {
         if (!alive) return;
         const rows = e.data?.records ?? [];
@@ -62,7 +59,7 @@ export function ShareDialog({ open, selected, onClose }: { open: boolean; select
     setBusy(true);
     setOutcome(null);
     try {
-      const answer = await api.call<ShareAnswer>('device.share', { deviceIds: devices.map((d) => d.fId), user: user.trim() });
+      const answer = await api.call('device.share', { deviceIds: devices.map((d) => d.fId), user: user.trim() });
       setOutcome({ success: answer.data?.shared ? reasonText(answer.data.shared) : envelopeText(answer), error: answer.data?.refused ? reasonText(answer.data.refused) : undefined });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 200) setOutcome({ error: error instanceof Error ? error.message : String(error) });

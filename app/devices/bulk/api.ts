@@ -4,20 +4,13 @@
  * device.share, device.use and device.list.
  */
 import type { Envelope } from '../../../adapters/http';
-import type { LegacyDataProvider } from '../../../adapters/dataProvider';
+import type { CallAnswer, LegacyDataProvider } from '../../../adapters/dataProvider';
 import { IMPORT_PROGRESS_FIELD } from '../../../contract/deviceImport';
 
 /** Spec 000 §5: 100M (102400 KB). */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 /** Spec 000 §9: the sharing picker lists up to 10000 devices. */
 export const SHARE_LIST_SIZE = 10000;
-
-export interface ImportAnswer {
-  total: number;
-  imported: number;
-  failed: number;
-  errors: { row: number; fNumber: string; message: string }[];
-}
 
 export interface UploadProgress {
   /** The import's name in the server's progress events (contract/deviceImport.ts). */
@@ -34,10 +27,10 @@ export const importId = () => `imp-${Date.now().toString(36)}-${Math.random().to
 /**
  * Uploads the workbook (device.import, with its progress); answers the envelope whether it succeeded or
  * not, so its text can be shown. The import's id goes first, as a form field before the file, so the
- * server knows it before it reads the file.
+ * server knows it before it reads the file. A refused file's envelope carries no answer.
  */
-export function uploadImport(api: LegacyDataProvider, file: File, progress?: UploadProgress): Promise<Envelope<ImportAnswer | null>> {
-  return api.upload<ImportAnswer | null>('device.import', file, {
+export function uploadImport(api: LegacyDataProvider, file: File, progress?: UploadProgress): Promise<Envelope<CallAnswer<'device.import'> | null>> {
+  return api.upload('device.import', file, {
     raw: true,
     ...(progress ? { fields: { [IMPORT_PROGRESS_FIELD]: progress.id }, onProgress: progress.onUpload, onUploaded: progress.onUploaded } : {}),
   });

@@ -15,7 +15,7 @@ export function useDeviceUse(onDone: () => void): ((row: DeviceRow) => void) | u
     api
       .call('device.use', { fId: row.fId })
       .then((answer) => {
-        const added = Number((answer.data as { isUse?: number } | null)?.isUse) === 1;
+        const added = Number(answer.data?.isUse) === 1;
         notify(translate(added ? 'deviceBulk.useAdded' : 'deviceBulk.useRemoved'), { type: 'success' });
         onDone();
       })

@@ -3,7 +3,6 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError, envelopeText } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { DevicePickerDialog } from '../gateways/DevicePickerDialog';
-import type { DeviceRow } from '../gateways/api';
 import { UPGRADE_CALLS } from './endpoints';
 
 const HEAD = { fontWeight: 600 } as const;
@@ -26,7 +25,7 @@ export function DevicePicker({ firmware, open, onClose, onAdded }: { firmware: {
   const api = useApi();
   const notify = useNotify();
 
-  const add = async (picked: DeviceRow[]) => {
+  const add = async (picked: { fId: number }[]) => {
     if (!picked.length) {
       notify(translate('firmware.upgrade.noneSelected'), { type: 'warning' });
       return false;

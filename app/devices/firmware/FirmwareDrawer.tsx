@@ -16,23 +16,14 @@ import { DevicePicker } from './DevicePicker';
 import { STATUS_COLORS, UPGRADE_CALLS } from './endpoints';
 import type { FirmwareRow } from './endpoints';
 import { DataTable } from '../../components/DataTable';
+import type { CallAnswer, CallRow } from '../../../adapters/dataProvider';
 
 /** The upgrade table's headers. */
 const HEAD = { fontWeight: 600, whiteSpace: 'nowrap' } as const;
 
-type UpgradeRow = {
-  fId: number;
-  fDeviceId: number;
-  fStatus: number;
-  fProgress?: number | null;
-  fMessage?: string | null;
-  fIntime?: string;
-  device?: { fNumber?: string; fName?: string | null; tOnline?: number | null } | null;
-};
-interface Page {
-  records: UpgradeRow[];
-  total: number;
-}
+/** A device of the version's upgrade, with the device. */
+type UpgradeRow = CallRow<typeof UPGRADE_CALLS.list>;
+type Page = CallAnswer<typeof UPGRADE_CALLS.list>;
 type Counts = Record<'-1' | '0' | '1' | '2', number>;
 
 const INFO = ['fName', 'fProductId', 'fVersion', 'fVersionCode', 'fMd5Sign', 'fFileName', 'fIntime', 'fRemark'];
@@ -71,8 +62,8 @@ export function FirmwareDrawer({ config, row, onClose }: { config: ResourceConfi
     const list = UPGRADE_CALLS.list;
     const condition = { fFirmwareId: firmwareId };
     Promise.all([
-      api.call<Page>(list, { current: page, size: perPage, condition }),
-      ...(['-1', '0', '1', '2'] as const).map((s) => api.call<Page>(list, { current: 1, size: 1, condition: { ...condition, fStatus: Number(s) } })),
+      api.call(list, { current: page, size: perPage, condition }),
+      ...(['-1', '0', '1', '2'] as const).map((s) => api.call(list, { current: 1, size: 1, condition: { ...condition, fStatus: Number(s) } })),
     ])
       .then(([records, ...byStatus]) => {
         if (!alive) return;

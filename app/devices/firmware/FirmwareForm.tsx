@@ -15,13 +15,6 @@ import type { FirmwareRow } from './endpoints';
 
 const VALIDATION_RESET_MS = 300;
 
-interface UploadAnswer {
-  fFileName: string;
-  fMd5Sign: string;
-  size: number;
-  originalName: string;
-}
-
 function initial(fields: FieldConfig[], record: FirmwareRow | null): FormValues {
   const values: FormValues = {};
   for (const f of fields) {
@@ -68,7 +61,7 @@ export function FirmwareForm({ config, open, record, onClose }: { config: Resour
   const upload = async (file: File) => {
     if (file.size > UPLOAD_LIMIT_KB * 1024) return notify(translate('upload.tooLarge'), { type: 'warning' });
     try {
-      const { data } = await api.upload<UploadAnswer>('upload.firmware', file);
+      const { data } = await api.upload('upload.firmware', file);
       setFileName(data.fFileName);
       setOriginal(data.originalName);
       set('fMd5Sign', data.fMd5Sign);

@@ -3,9 +3,9 @@ import { Box, Button, Dialog, DialogContent, DialogTitle, TextField, Typography 
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslate } from 'react-admin';
 import { OnlineChip } from '../cells';
-import type { CallName } from '../../../adapters/dataProvider';
-import { usePagedCall } from '../../components/usePagedCall';
-import { PICKER_SIZE, type DeviceRow } from './api';
+import type { CallRow } from '../../../adapters/dataProvider';
+import { usePagedCall, type PagedCallName } from '../../components/usePagedCall';
+import { PICKER_SIZE } from './api';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { DialogFooter } from '../../components/DialogFooter';
 
@@ -23,11 +23,16 @@ export interface PickerTestIds {
   confirm: string;
 }
 
-export interface DevicePickerDialogProps {
+/** A row a picker offers, as its paged call answers it: a device, or a row carrying its device (`deviceOf`). */
+export type PickerRow<N extends PagedCallName> = CallRow<N> & { fId: number };
+/** What the default columns show of a row's device. */
+type ShownDevice = Partial<CallRow<'device.list'>>;
+
+export interface DevicePickerDialogProps<N extends PagedCallName> {
   open: boolean;
   title: string;
   /** The paged call that lists the devices that may be picked. */
-  call: CallName;
+  call: N;
   /** Fixed condition keys (gateway: type_id; group: group_id; firmware: its id and product). */
   condition: Record<string, unknown>;
   /** How the search box is sent: one keyword, or separate name and number. */
@@ -41,21 +46,22 @@ export interface DevicePickerDialogProps {
   /** Shown under the table when confirming with nothing picked; without it the confirm answers that itself. */
   emptyMessage?: string;
   /** The table's columns (default number, name, product, connection). */
-  columns?: DataColumn<DeviceRow>[];
+  columns?: DataColumn<PickerRow<N>>[];
   onClose: () => void;
   /** Answers whether the dialog may close. */
-  onConfirm: (picked: DeviceRow[]) => Promise<boolean>;
+  onConfirm: (picked: PickerRow<N>[]) => Promise<boolean>;
   testId?: string;
   /** Test ids of a screen whose tests named them otherwise. */
   testIds?: Partial<PickerTestIds>;
   /** The device a listed row shows, when rows are links that carry their device (a room's bindings). */
-  deviceOf?: (row: DeviceRow) => DeviceRow;
+  deviceOf?: (row: PickerRow<N>) => ShownDevice;
 }
 
-const itself = (row: DeviceRow) => row;
+/** A row that is a device shows itself. */
+const itself = (row: { fId: number }): ShownDevice => row;
 
 /** Multi-select of devices, 10 a page; the choice survives paging and searching. */
-export function DevicePickerDialog({
+export function DevicePickerDialog<N extends PagedCallName>({
   open,
   title,
   call,
@@ -71,14 +77,14 @@ export function DevicePickerDialog({
   testId = 'device-picker',
   testIds,
   deviceOf = itself,
-}: DevicePickerDialogProps) {
+}: DevicePickerDialogProps<N>) {
   const translate = useTranslate();
   const ids: PickerTestIds = { search: testId + '-name', number: testId + '-number', query: testId + '-search', row: testId + '-row', error: testId + '-error', confirm: testId + '-confirm', ...testIds };
   const [name, setName] = useState('');
   const [number, setNumber] = useState('');
   const [applied, setApplied] = useState({ name: '', number: '' });
   const [page, setPage] = useState(0);
-  const [picked, setPicked] = useState<Map<number, DeviceRow>>(new Map());
+  const [picked, setPicked] = useState<Map<number, PickerRow<N>>>(new Map());
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -93,9 +99,9 @@ export function DevicePickerDialog({
   }, [open]);
 
   const searchCondition = search === 'keyword' ? { keyword: applied.name } : { name: applied.name, number: applied.number };
-  const offered = usePagedCall<DeviceRow>(call, open ? { current: page + 1, size: PICKER_SIZE, condition: { ...condition, ...searchCondition } } : null);
+  const offered = usePagedCall(call, open ? { current: page + 1, size: PICKER_SIZE, condition: { ...condition, ...searchCondition } } : null);
 
-  const choose = (rows: DeviceRow[], on: boolean) =>
+  const choose = (rows: PickerRow<N>[], on: boolean) =>
     setPicked((m) => {
       const next = new Map(m);
       for (const r of rows) {
@@ -165,7 +171,7 @@ export function DevicePickerDialog({
             columns ?? [
               { key: 'number', header: translate('gateways.deviceNumber'), cell: (r) => String(deviceOf(r).fNumber ?? '') },
               { key: 'name', header: translate('gateways.deviceName'), cell: (r) => String(deviceOf(r).fName ?? '') },
-              { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (r) => String((deviceOf(r).tProduct as Record<string, unknown> | null | undefined)?.fName ?? '') },
+              { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (r) => String(deviceOf(r).tProduct?.fName ?? '') },
               { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (r) => <OnlineChip value={deviceOf(r).tOnline} /> },
             ]
           }

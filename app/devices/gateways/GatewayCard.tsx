@@ -6,13 +6,13 @@ import { useTranslate } from 'react-admin';
 import { CardPicture } from '../../components/CardPicture';
 import { OnlineChip } from '../cells';
 import { useRequest } from '../../components/calls';
-import { CHILD_SIZE, type DeviceRow, type Page } from './api';
+import { CHILD_SIZE, type ChildRow, type GatewayRow } from './api';
 
 export interface GatewayCardProps {
-  gateway: DeviceRow;
+  gateway: GatewayRow;
   canAdd: boolean;
-  onAdd: (gateway: DeviceRow) => void;
-  onUnbind: (gateway: DeviceRow, child: DeviceRow) => void;
+  onAdd: (gateway: GatewayRow) => void;
+  onUnbind: (gateway: GatewayRow, child: ChildRow) => void;
   /** Bumped by the page after a change, so the card's own child page reloads. */
   version: number;
 }
@@ -23,19 +23,19 @@ export function GatewayCard({ gateway, canAdd, onAdd, onUnbind, version }: Gatew
   const request = useRequest();
   const total = Number(gateway.gatewayDeviceLength ?? 0);
   const [page, setPage] = useState(1);
-  const [children, setChildren] = useState<DeviceRow[]>((gateway.tGatewayDevices as DeviceRow[]) ?? []);
+  const [children, setChildren] = useState<ChildRow[]>(gateway.tGatewayDevices ?? []);
   useEffect(() => {
     setPage(1);
-    setChildren((gateway.tGatewayDevices as DeviceRow[]) ?? []);
+    setChildren(gateway.tGatewayDevices ?? []);
   }, [gateway]);
   useEffect(() => {
     if (page === 1) return;
-    void request<Page>('gateway.children', { current: page, size: CHILD_SIZE, condition: { gateway_id: gateway.fId } }).then((res) => {
+    void request('gateway.children', { current: page, size: CHILD_SIZE, condition: { gateway_id: gateway.fId } }).then((res) => {
       if (res.ok && res.data) setChildren(res.data.records);
     });
   }, [page, gateway.fId, version]);
   const pages = Math.ceil(total / CHILD_SIZE);
-  const product = (gateway.tProduct ?? {}) as Record<string, unknown>;
+  const product: Partial<NonNullable<GatewayRow['tProduct']>> = gateway.tProduct ?? {};
 
   return (
     <Card variant="outlined" data-testid="gateway-card" data-id={gateway.fId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>

@@ -8,7 +8,7 @@ import { PageColumn } from '../../components/PageColumn';
 import { SearchBar, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
 import { useRequest } from '../../components/calls';
-import { CARD_SIZE, GATEWAY_CODES, type DeviceRow, type Page } from './api';
+import { CARD_SIZE, GATEWAY_CODES, type CardsPage, type ChildRow, type GatewayRow } from './api';
 import { GatewayCard } from './GatewayCard';
 import { DevicePickerDialog } from './DevicePickerDialog';
 
@@ -22,15 +22,15 @@ export function GatewayPage() {
   const { list: canList, add: canAdd } = useCans(GATEWAY_CODES);
   const { ask, dialog } = useConfirm();
   const { draft, patch, applied, page, setPage, ...search } = useSearch(EMPTY);
-  const [data, setData] = useState<Page>({ records: [], total: 0 });
+  const [data, setData] = useState<Pick<CardsPage, 'records' | 'total'>>({ records: [], total: 0 });
   const [loading, setLoading] = useState(false);
   const [version, setVersion] = useState(0);
-  const [adding, setAdding] = useState<DeviceRow | null>(null);
+  const [adding, setAdding] = useState<GatewayRow | null>(null);
 
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page>('gateway.cards', { current: page, size: CARD_SIZE, condition: { keyword: applied.keyword.trim(), select_type: applied.selectType, type_id: 2 } });
+    const res = await request('gateway.cards', { current: page, size: CARD_SIZE, condition: { keyword: applied.keyword.trim(), select_type: applied.selectType, type_id: 2 } });
     setLoading(false);
     setData(res.ok && res.data ? res.data : { records: [], total: 0 });
     // Every Query asks again, even for the same filters.
@@ -41,7 +41,7 @@ export function GatewayPage() {
 
   const changed = () => setVersion((v) => v + 1);
 
-  const unbind = (gateway: DeviceRow, child: DeviceRow) =>
+  const unbind = (gateway: GatewayRow, child: ChildRow) =>
     ask(translate('gateways.confirmUnbind'), async () => {
       const res = await request('gateway.unbind', { fGatewayId: gateway.fId, fDeviceId: child.fId });
       if (res.ok) {
@@ -50,7 +50,7 @@ export function GatewayPage() {
       } else if (!res.announced) notify(res.message || translate('gateways.unbindFailed'), { type: 'error' });
     });
 
-  const bind = async (picked: DeviceRow[]) => {
+  const bind = async (picked: { fId: number }[]) => {
     if (!adding) return false;
     const res = await request('gateway.bind', picked.map((d) => ({ fGatewayId: adding.fId, fDeviceId: d.fId })));
     if (res.ok) {

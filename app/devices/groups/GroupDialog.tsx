@@ -59,7 +59,7 @@ export function GroupDialog({ open, record, groups, onClose, onSaved }: GroupDia
     const body: Record<string, unknown> = { fParentId: values.fParentId, fName: values.fName.trim(), fRemork: values.fRemork, fLogo: record?.fLogo ?? undefined };
     if (record?.fId) body.fId = record.fId;
     if (isAdmin) body.fUserId = values.fUserId === '' ? null : values.fUserId;
-    const res = await request<Group>(GROUP_CALLS.save, body);
+    const res = await request(GROUP_CALLS.save, body);
     setBusy(false);
     if (res.ok) {
       notify(res.message || translate('groups.saved'), { type: 'success' });

@@ -16,13 +16,6 @@ import { DataTable } from '../../components/DataTable';
 import { TitleRow } from '../../components/TitledSection';
 import { DetailDrawer } from '../../components/DetailDrawer';
 
-interface Link {
-  fId: number;
-  fGroupId: number;
-  fDeviceId: number;
-  tDevice: DeviceRow | null;
-}
-
 /** A group's bound devices: unbind the selected ones, bind more from a picker, open a device's detail drawer. */
 export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null; onClose: () => void; onChanged: () => void }) {
   const translate = useTranslate();
@@ -35,7 +28,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
   const [device, setDevice] = useState<DeviceRow | null>(null);
   const deviceConfig = resources.find((r) => r.config.name === 'device')?.config;
 
-  const links = usePagedCall<Link>(GROUP_DEVICE_CALLS.list, group ? { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } } : null);
+  const links = usePagedCall(GROUP_DEVICE_CALLS.list, group ? { current: page + 1, size: DEVICE_PAGE, condition: { group_id: group.fId } } : null);
   const data = links.data;
   // Another group or page: nothing chosen.
   useEffect(() => setSelected(new Set()), [group, page]);
@@ -61,7 +54,7 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
     });
   };
 
-  const bind = async (picked: DeviceRow[]) =>
+  const bind = async (picked: { fId: number }[]) =>
     group !== null &&
     call(GROUP_DEVICE_CALLS.bind, picked.map((d) => ({ fDeviceId: d.fId, fGroupId: group.fId })), {
       done: (res) => res.message || translate('groups.bound'),
@@ -109,14 +102,15 @@ export function GroupDrawer({ group, onClose, onChanged }: { group: Group | null
                 {
                   key: 'number',
                   header: translate('gateways.deviceNumber'),
+                  // The drawer takes a row of the device list (its fields by name): the link's device as one.
                   cell: (l) => (
-                    <Link component="button" onClick={() => l.tDevice && setDevice(l.tDevice)} data-testid="group-device-open">
+                    <Link component="button" onClick={() => l.tDevice && setDevice({ ...l.tDevice })} data-testid="group-device-open">
                       {String(l.tDevice?.fNumber ?? '')}
                     </Link>
                   ),
                 },
                 { key: 'name', header: translate('gateways.deviceName'), cell: (l) => String(l.tDevice?.fName ?? '') },
-                { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (l) => String((l.tDevice?.tProduct as Record<string, unknown> | null)?.fName ?? '') },
+                { key: 'product', header: translate('resources.device.fields.fProductId'), cell: (l) => String(l.tDevice?.tProduct?.fName ?? '') },
                 { key: 'online', header: translate('resources.device.fields.tOnline'), cell: (l) => <OnlineChip value={l.tDevice?.tOnline} /> },
               ]}
               pager={{ count: data.total, page, rowsPerPage: DEVICE_PAGE, onPage: setPage }}

@@ -41,7 +41,7 @@ export function GroupList(_props: { config: ResourceConfig }) {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<{ records: Group[] }>(GROUP_CALLS.list, { current: 1, size: TREE_SIZE, condition: {} });
+    const res = await request(GROUP_CALLS.list, { current: 1, size: TREE_SIZE, condition: {} });
     setLoading(false);
     if (res.ok && res.data) setGroups(res.data.records);
   }, [canList]);

@@ -1,4 +1,6 @@
 /** The group page's calls (by name: the group and groupDevice resources) and codes. */
+import type { CallRow } from '../../../adapters/dataProvider';
+
 export const GROUP_CALLS = { list: 'group.list', save: 'group.save', delete: 'group.delete' } as const;
 export const GROUP_DEVICE_CALLS = { list: 'groupDevice.list', unbound: 'groupDevice.unbound', bind: 'groupDevice.bind', unbind: 'groupDevice.unbind' } as const;
 export const GROUP_CODES = { list: 'group:list', add: 'group:add', edit: 'group:edit', del: 'group:del', bind: 'group:bind', unbind: 'group:unbind' };
@@ -6,16 +8,8 @@ export const GROUP_CODES = { list: 'group:list', add: 'group:add', edit: 'group:
 export const TREE_SIZE = 10000;
 export const DEVICE_PAGE = 10;
 
-export interface Group {
-  fId: number;
-  fParentId: number;
-  fName: string;
-  fLogo?: string | null;
-  fRemork?: string | null;
-  fUserId?: number | null;
-  deviceCount?: number;
-  fIntime?: string;
-}
+/** A device group, as the group list answers it. */
+export type Group = CallRow<'group.list'>;
 
 export interface TreeNode extends Group {
   children: TreeNode[];
@@ -47,7 +41,7 @@ export function subtreeIds(groups: Group[], id: number): Set<number> {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const g of groups) if (out.has(g.fParentId) && !out.has(g.fId)) (out.add(g.fId), (grew = true));
+    for (const g of groups) if (g.fParentId !== undefined && out.has(g.fParentId) && !out.has(g.fId)) (out.add(g.fId), (grew = true));
   }
   return out;
 }
@@ -58,6 +52,6 @@ export function filterTree(nodes: TreeNode[], name: string): TreeNode[] {
   const q = name.toLowerCase();
   return nodes.flatMap((n) => {
     const children = filterTree(n.children, name);
-    return n.fName.toLowerCase().includes(q) || children.length ? [{ ...n, children }] : [];
+    return (n.fName ?? '').toLowerCase().includes(q) || children.length ? [{ ...n, children }] : [];
   });
 }

@@ -4,7 +4,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { ApiError } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { reasonText } from '../../../adapters/i18nProvider';
-import type { AnsweredReason } from '../../../contract/reasons';
+import type { CallAnswer } from '../../../adapters/dataProvider';
 import { useCan } from '../../auth/useCan';
 import { useOpenedOnce } from '../../components/useOpenedOnce';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -19,12 +19,8 @@ export const BATCH_COMMANDS = [
   { type: 6, code: 'device:batch-unlock', label: 'device.batch.unlock' },
 ] as const;
 
-/** How one device answered a batch command: its number, and why by code. */
-export interface BatchOutcome {
-  fNumber: string;
-  ok: boolean;
-  reason: AnsweredReason;
-}
+/** How one device answered a batch command (asked by device): its number, and why by code. */
+export type BatchOutcome = Exclude<CallAnswer<'command.batch'>, string>[number];
 
 function BatchButton({ type, code, label, selected, onDone }: { type: number; code: string; label: string; selected: number[]; onDone: (outcomes: BatchOutcome[]) => void }) {
   const translate = useTranslate();
@@ -37,7 +33,7 @@ function BatchButton({ type, code, label, selected, onDone }: { type: number; co
   const run = async () => {
     setBusy(true);
     try {
-      const answer = await api.call<BatchOutcome[]>('command.batch', { fIds: selected, fCmdType: type, byDevice: true });
+      const answer = await api.call('command.batch', { fIds: selected, fCmdType: type, byDevice: true });
       onDone(Array.isArray(answer.data) ? answer.data : []);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 200) notify(error instanceof Error ? error.message : String(error), { type: 'warning' });

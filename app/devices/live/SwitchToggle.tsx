@@ -26,7 +26,7 @@ export function SwitchToggle({ row, onChanged }: { row: DeviceRow; onChanged: ()
     setOn(next);
     setBusy(true);
     try {
-      const answer = await api.call<unknown>('command.switch', { deviceId: row.fId, onOff: next ? 1 : 0 });
+      const answer = await api.call('command.switch', { deviceId: row.fId, onOff: next ? 1 : 0 });
       notify(envelopeText(answer), { type: 'success' });
       onChanged();
     } catch (error) {

@@ -60,7 +60,7 @@ export function LocationPage() {
   useEffect(() => {
     let alive = true;
     setLoading(true);
-    api.call<LocatedDevice[]>('device.locations', { condition })
+    api.call('device.locations', { condition })
       .then((e) => alive && setDevices(Array.isArray(e.data) ? e.data : []))
       .catch(() => alive && setDevices([]))
       .finally(() => alive && setLoading(false));
@@ -73,7 +73,7 @@ export function LocationPage() {
   useEffect(() => {
     let alive = true;
     setAlarmLoading(true);
-    api.call<{ records: AlarmRow[]; total: number }>('device.alarmLocations', { condition, current: alarmPage, size: alarmSize })
+    api.call('device.alarmLocations', { condition, current: alarmPage, size: alarmSize })
       .then((e) => alive && setAlarms({ records: e.data?.records ?? [], total: Number(e.data?.total ?? 0) }))
       .catch(() => alive && setAlarms({ records: [], total: 0 }))
       .finally(() => alive && setAlarmLoading(false));

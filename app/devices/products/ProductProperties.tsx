@@ -47,7 +47,7 @@ export function ProductProperties({ productId }: { productId: number }) {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const answer = await api.call<{ records?: { fName: string; fValue: string }[] }>('productProperty.list', { fProductId: productId, current: 1, size: config.list.pageSize });
+      const answer = await api.call('productProperty.list', { fProductId: productId, current: 1, size: config.list.pageSize });
       setRows((answer.data?.records ?? []).map((r) => ({ key: nextKey++, fName: r.fName ?? '', fValue: r.fValue ?? '' })));
       setErrors({});
     } catch {

@@ -24,6 +24,7 @@ import { ApiError } from '../../../adapters/http';
 import { useApi } from '../../components/calls';
 import { EnergyChart } from './EnergyChart';
 import { DateTimeInput } from '../../components/DateTimeInput';
+import type { CallRow } from '../../../adapters/dataProvider';
 import {
   DEVICE_PICKER_SIZE,
   TIME_TYPE_DAY,
@@ -36,11 +37,8 @@ import {
   type DeviceTotalQuery,
 } from './api';
 
-interface DeviceOption {
-  fId: number;
-  fNumber: string;
-  fName?: string | null;
-}
+/** A device the picker offers, as the device list answers it. */
+type DeviceOption = CallRow<'device.list'>;
 
 export function StatisticsPage() {
   const translate = useTranslate();
@@ -54,7 +52,7 @@ export function StatisticsPage() {
   const [busy, setBusy] = useState<'query' | 'export' | null>(null);
 
   useEffect(() => {
-    api.call<{ records: DeviceOption[] }>('device.list', { current: 1, size: DEVICE_PICKER_SIZE })
+    api.call('device.list', { current: 1, size: DEVICE_PICKER_SIZE })
       .then((e) => setDevices(e.data?.records ?? []))
       .catch(() => undefined);
   }, []);
@@ -112,7 +110,7 @@ export function StatisticsPage() {
     setRange((r) => ({ ...r, etime: defaultEnd(value) }));
   };
 
-  const label = (d: DeviceOption) => (d.fName ? `${d.fName} (${d.fNumber})` : d.fNumber);
+  const label = (d: DeviceOption) => (d.fName ? `${d.fName} (${d.fNumber})` : (d.fNumber ?? ''));
   const hasData = !!result && result.chart.series.some((s) => s.data.some((v) => v > 0));
 
   return (

@@ -3,7 +3,7 @@
  * spec 000 §9, shared by the statistics page and the device drawer's tab.
  */
 import type { Dayjs } from 'dayjs';
-import type { LegacyDataProvider } from '../../../adapters/dataProvider';
+import type { CallAnswer, LegacyDataProvider } from '../../../adapters/dataProvider';
 import { serverNow } from '../../components/DateTimeInput';
 
 export const EXPORT_FILE_NAME = '数据统计.xlsx';
@@ -20,10 +20,8 @@ export interface DeviceTotalQuery {
   timeType: number;
 }
 
-export interface DeviceTotal {
-  total: { name: string; value: number }[];
-  chart: { categories: string[]; series: { name: string; data: number[] }[] };
-}
+/** The devices' figures over the range: each device's sum, and its values by day or hour. */
+export type DeviceTotal = CallAnswer<'device.statistics'>;
 
 /**
  * Last 7 days: the first at 00:00:00; the end today 23:59:59, or the current hour's :59:59 when by hour.
@@ -40,7 +38,7 @@ export function defaultEnd(timeType: number, now: Dayjs = serverNow()): string {
 
 
 export async function fetchDeviceTotal(api: LegacyDataProvider, query: DeviceTotalQuery): Promise<DeviceTotal> {
-  return (await api.call<DeviceTotal>('device.statistics', { ...query })).data;
+  return (await api.call('device.statistics', { ...query })).data;
 }
 
 /** Downloads the spreadsheet; a refusal comes back as the JSON envelope and is thrown with its message. */

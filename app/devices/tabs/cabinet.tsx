@@ -7,25 +7,14 @@ import { EmptyState } from '../../components/EmptyState';
 import { validateField } from '../../components/validate';
 import { resourceConfig } from '../../resources/config';
 import { actionsColumn } from '../../components/DataTable';
-import { DraftActions, DraftSelect, DraftsTable, useRowDrafts, type Draft } from './shared';
+import { DraftActions, DraftSelect, DraftsTable, useRowDrafts, type Draft, type EditedRow } from './shared';
 
 const CODES = { list: 'deviceAlarmCabinet:list', edit: 'deviceAlarmCabinet:edit' };
 const UNITS = ['ppm', '%vol', '%LEL'];
 const CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-interface Cabinet {
-  fId?: number;
-  fSwitch: number;
-  fMin: number | string;
-  fMax: number | string;
-  fAlarmOne: number | string;
-  fAlarmTwo: number | string;
-  fUnit: string;
-  fGasEn: string;
-  fGasCh: string;
-  fState: number;
-  fBeginTime?: string | null;
-}
+/** A threshold row of the alarm cabinet while it is edited (its numbers as typed until saved). */
+type Cabinet = EditedRow<'deviceAlarmCabinet'>;
 
 /** Spec 000 §9: switch 1, min 0, max 100, levels 100 and 100, not enabled. */
 const NEW_ROW: Cabinet = { fSwitch: 1, fMin: 0, fMax: 100, fAlarmOne: 100, fAlarmTwo: 100, fUnit: '', fGasEn: '', fGasCh: '', fState: 0 };
@@ -59,7 +48,7 @@ function CabinetTab({ device }: DeviceTabProps) {
   const translate = useTranslate();
   const canList = useCan(CODES.list);
   const canEdit = useCan(CODES.edit);
-  const drafts = useRowDrafts<Cabinet>({ canList, deviceId: device.fId, entity: 'deviceAlarmCabinet', fresh: NEW_ROW, texts: 'deviceCabinet' });
+  const drafts = useRowDrafts({ canList, deviceId: device.fId, entity: 'deviceAlarmCabinet', fresh: NEW_ROW, texts: 'deviceCabinet' });
   const { change, save, remove } = drafts;
 
   /** The body of a row's save, or the first thing wrong with it. */

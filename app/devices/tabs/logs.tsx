@@ -8,14 +8,10 @@ import { useSearch } from '../../components/useSearch';
 import { useTranslate } from 'react-admin';
 import type { DeviceTab, DeviceTabProps } from '../DeviceDrawer';
 import { CALLS, useSend } from './shared';
+import type { CallRow } from '../../../adapters/dataProvider';
 
-interface MessageRow {
-  fId: number;
-  fTopic: string;
-  fIntime: string;
-  fPayload: string;
-  fDirection: 'up' | 'down';
-}
+/** A message of the log, as the message records call answers it. */
+type MessageRow = CallRow<typeof CALLS.records>;
 
 /** Log payloads are cut at 50 characters (spec 000 §9); the whole text opens on demand. */
 const PAYLOAD_CUT = 50;
@@ -56,7 +52,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
   const [full, setFull] = useState<MessageRow | null>(null);
 
   const load = useCallback(async () => {
-    const res = await send<{ records: MessageRow[] } & Counted>(CALLS.records, {
+    const res = await send(CALLS.records, {
       current: page + 1,
       size,
       condition: {
@@ -112,7 +108,7 @@ export function MessageLog({ scope }: { scope: { deviceId: number } | { productI
         columns={[
           { key: 'intime', header: translate('deviceTab.logs.intime'), headerSx: { width: 170 }, cellSx: { whiteSpace: 'nowrap' }, cell: (r) => r.fIntime },
           { key: 'direction', header: translate('deviceTab.logs.direction'), headerSx: { width: 80 }, cell: (r) => <Chip size="small" variant="outlined" color={r.fDirection === 'up' ? 'primary' : 'secondary'} label={translate(`deviceTab.logs.directions.${r.fDirection}`, { _: r.fDirection })} /> },
-          { key: 'topic', header: translate('deviceTab.logs.topic'), headerSx: { width: 230 }, cellSx: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.fTopic }), cell: (r) => r.fTopic },
+          { key: 'topic', header: translate('deviceTab.logs.topic'), headerSx: { width: 230 }, cellSx: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, cellProps: (r) => ({ title: r.fTopic ?? undefined }), cell: (r) => r.fTopic },
           {
             key: 'payload',
             header: translate('deviceTab.logs.payload'),

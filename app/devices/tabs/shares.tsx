@@ -10,25 +10,11 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { PromptDialog } from '../../components/PromptDialog';
 import { CALLS, useSend } from './shared';
 import { reasonText } from '../../../adapters/i18nProvider';
-import type { AnsweredReason } from '../../../contract/reasons';
+import type { CallRow } from '../../../adapters/dataProvider';
 import { TextAction } from '../../components/IconAction';
 
-/** What a share answers: the legacy summaries, and the same by code (devices shared, devices refused). */
-export interface ShareAnswer {
-  successMsg?: string;
-  errorMsg?: string;
-  shared?: AnsweredReason;
-  refused?: AnsweredReason;
-}
-
-interface ShareRow {
-  fId: number;
-  userName: string | null;
-  userPhone: string | null;
-  fIntime: string;
-  fOwner: number;
-  isCanDel: number;
-}
+/** Who the device is shared with (or its holder, fOwner 1), as the shares call answers it. */
+type ShareRow = CallRow<typeof CALLS.shares>;
 
 /** The legacy screen fetched every share at once. */
 const ALL = 10000;
@@ -40,7 +26,7 @@ function ShareDialog({ open, deviceId, onClose, onShared }: { open: boolean; dev
   const notify = useNotify();
 
   const share = async (user: string) => {
-    const res = await send<ShareAnswer>(CALLS.shareMore, { deviceIds: [deviceId], user: user.trim() });
+    const res = await send(CALLS.shareMore, { deviceIds: [deviceId], user: user.trim() });
     if (res.ok) {
       notify(res.data?.shared ? reasonText(res.data.shared) : res.message, { type: 'success' });
       if (res.data?.refused) notify(reasonText(res.data.refused), { type: 'warning' });
@@ -81,7 +67,7 @@ function SharesTab({ device }: DeviceTabProps) {
 
   const load = useCallback(async () => {
     setLoading(true);
-    const res = await send<{ records: ShareRow[] }>(CALLS.shares, { condition: { deviceId: device.fId }, current: 1, size: ALL });
+    const res = await send(CALLS.shares, { condition: { deviceId: device.fId }, current: 1, size: ALL });
     setLoading(false);
     setRows((res.data?.records ?? []).filter((r) => Number(r.fOwner) === 0));
   }, [device.fId]);

@@ -12,21 +12,17 @@ import { EmptyState } from '../../components/EmptyState';
 import { DataTable } from '../../components/DataTable';
 import { TitleRow } from '../../components/TitledSection';
 import { LatestReadings, CALLS, callsFor, useSend, useReadings } from './shared';
+import type { CallRow } from '../../../adapters/dataProvider';
 
 /** The spec's pause before a failed toggle's command state is read again. */
 const RELOAD_AFTER_FAILURE_MS = 1500;
 const COMMAND_ROWS = 10;
 
-interface CommandRecord {
-  fId: number;
-  fBid: string;
-  fName: string | null;
-  fState: 'pending' | 'sent' | 'acknowledged' | 'failed' | 'timed_out';
-  fMessage: string | null;
-  /** Why it ended, in the console's language (records written before reasons were kept have only fMessage). */
-  reason?: { text: string };
-  fIntime: string;
-}
+/**
+ * A command sent to the device, as the command log answers it; `reason` says why it ended, in the
+ * console's language (records written before reasons were kept have only fMessage).
+ */
+type CommandRecord = CallRow<typeof CALLS.commands>;
 
 const STATE_COLOR: Record<string, 'default' | 'info' | 'success' | 'error' | 'warning'> = {
   pending: 'default',
@@ -40,7 +36,7 @@ function useCommands(deviceId: number) {
   const send = useSend();
   const [rows, setRows] = useState<CommandRecord[]>([]);
   const load = useCallback(async () => {
-    const res = await send<{ records: CommandRecord[] }>(CALLS.commands, { deviceId, current: 1, size: COMMAND_ROWS });
+    const res = await send(CALLS.commands, { deviceId, current: 1, size: COMMAND_ROWS });
     if (res.data?.records) setRows(res.data.records);
   }, [deviceId, send]);
   useEffect(() => {

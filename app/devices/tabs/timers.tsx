@@ -41,7 +41,7 @@ function TimersTab({ device }: DeviceTabProps) {
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<Page>('deviceTiming.list', { condition: { fDeviceId: device.fId }, current: page + 1, size });
+    const res = await request('deviceTiming.list', { condition: { fDeviceId: device.fId }, current: page + 1, size });
     setLoading(false);
     if (res.ok && res.data) setData({ records: res.data.records ?? [], total: Number(res.data.total ?? 0) });
   }, [canList, device.fId, page, size]);
@@ -55,7 +55,7 @@ function TimersTab({ device }: DeviceTabProps) {
     setToggling(row.fId);
     // Shown at once; a refusal puts the server's state back.
     setData((d) => ({ ...d, records: d.records.map((r) => (r.fId === row.fId ? { ...r, fState: on ? 1 : 0 } : r)) }));
-    const res = await request<Timer>('deviceTiming.save', { fId: row.fId, fState: on ? 1 : 0 });
+    const res = await request('deviceTiming.save', { fId: row.fId, fState: on ? 1 : 0 });
     setToggling(null);
     if (res.ok) notify(translate('deviceTimers.saved'), { type: 'success' });
     else if (!res.announced) notify(translate('deviceTimers.saveFailed', { message: res.message }), { type: 'error' });

@@ -33,7 +33,7 @@ export function PlaceList({ config }: { config: ResourceConfig }) {
   const [rooms, setRooms] = useState<Place | null>(null);
 
   // A failed ask keeps the places shown.
-  const places = usePagedCall<Place>(PLACE_CALLS.list, canList ? { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } } : null, { keep: true });
+  const places = usePagedCall(PLACE_CALLS.list, canList ? { current: page + 1, size: PAGE_SIZE, condition: { name: name.trim() } } : null, { keep: true });
 
   const remove = (p: Place) =>
     confirmCall(translate('places.confirmDelete'), PLACE_CALLS.delete, { fId: p.fId }, {

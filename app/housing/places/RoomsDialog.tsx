@@ -11,15 +11,14 @@ import { SearchButtons, SearchText } from '../../components/SearchBar';
 import { useSearch } from '../../components/useSearch';
 import { PAGE_SIZE, ROOM_CODES, ROOM_DEVICE_CALLS, ROOM_CALLS, failureText, type Place, type Room } from './api';
 import { RoomDialog } from './RoomDialog';
-import { DevicePickerDialog } from '../../devices';
-import type { DeviceRow } from '../../devices';
-
-/** A room's bindings carry their device under `device`; the devices offered for binding are plain rows. */
-const deviceOf = (row: DeviceRow) => ((row.device as DeviceRow | undefined) ?? row);
+import { DevicePickerDialog, type PickerRow } from '../../devices';
 import { DataTable, actionsColumn } from '../../components/DataTable';
 import { IconAction } from '../../components/IconAction';
 
-type Id = number | string | null;
+/** A room's binding: the link, with its device under `device`. */
+type Binding = PickerRow<typeof ROOM_DEVICE_CALLS.selected>;
+/** A binding shows its device; the devices offered for binding are plain rows. */
+const deviceOf = (row: Binding) => row.device ?? row;
 
 export interface RoomsDialogProps {
   place: Place | null;
@@ -41,7 +40,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
   const placeId = place?.fId;
   useEffect(() => search.reset(), [placeId]);
 
-  const rooms = usePagedCall<Room>(ROOM_CALLS.list, placeId ? { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name.trim() } } : null);
+  const rooms = usePagedCall(ROOM_CALLS.list, placeId ? { current: page + 1, size: PAGE_SIZE, condition: { fHomeId: placeId, fName: name.trim() } } : null);
 
   const changed = () => {
     rooms.reload();
@@ -56,10 +55,10 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
     });
 
   // A refused binding says why in the server's words.
-  const bind = (room: Room, picked: Record<string, unknown>[]) =>
-    call(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId as Id, fDeviceId: d.fId as Id, fHomeId: room.fHomeId, fRoomId: room.fId })), { done: () => translate('places.bound'), failed: (res) => res.message, after: changed });
-  const unbind = (picked: Record<string, unknown>[]) =>
-    call(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId as Id, fHomeId: l.fHomeId as Id, fDeviceId: l.fDeviceId as Id, fRoomId: null })), { done: () => translate('places.unbound'), failed: (res) => res.message, after: changed });
+  const bind = (room: Room, picked: { fId: number }[]) =>
+    call(ROOM_DEVICE_CALLS.bind, picked.map((d) => ({ fId: d.fId, fDeviceId: d.fId, fHomeId: room.fHomeId, fRoomId: room.fId })), { done: () => translate('places.bound'), failed: (res) => res.message, after: changed });
+  const unbind = (picked: Binding[]) =>
+    call(ROOM_DEVICE_CALLS.unbind, picked.map((l) => ({ fId: l.fId, fHomeId: l.fHomeId, fDeviceId: l.fDeviceId, fRoomId: null })), { done: () => translate('places.unbound'), failed: (res) => res.message, after: changed });
 
   return (
     <Dialog open={place !== null} onClose={onClose} maxWidth="md" fullWidth data-testid="rooms-dialog">
@@ -89,7 +88,7 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
           rowProps={(r) => ({ 'data-testid': 'room-row', 'data-id': r.fId })}
           columns={[
             { key: 'name', header: translate('places.roomName'), cell: (r) => r.fName },
-            { key: 'type', header: translate('places.roomType'), cell: (r) => r.type?.fContent ?? '-' },
+            { key: 'type', header: translate('places.roomType'), cell: (r: Room) => r.type?.fContent ?? '-' },
             { key: 'devices', header: translate('places.devices'), align: 'right', cell: (r) => r.deviceCount ?? 0 },
             actionsColumn(translate('common.actions'), (r: Room) => (
               <>
@@ -119,20 +118,34 @@ export function RoomsDialog({ place, onClose, onChanged }: RoomsDialogProps) {
         <Button onClick={onClose} data-testid="rooms-close">{translate('places.close')}</Button>
       </DialogActions>
       <RoomDialog room={editing} onClose={() => setEditing(null)} onSaved={changed} />
-      {linking && (
-        <DevicePickerDialog
-          search="keyword"
-          deviceOf={deviceOf}
-          open={linking.open}
-          title={translate(linking.bind ? 'places.bindTitle' : 'places.unbindTitle', { name: linking.room.fName ?? '' })}
-          call={linking.bind ? ROOM_DEVICE_CALLS.unselected : ROOM_DEVICE_CALLS.selected}
-          condition={{ fHomeId: linking.room.fHomeId, fRoomId: linking.room.fId }}
-          emptyMessage={translate(linking.bind ? 'places.bindNone' : 'places.unbindNone')}
-          onClose={() => setLinking({ ...linking, open: false })}
-          onConfirm={(picked) => (linking.bind ? bind(linking.room, picked) : unbind(picked))}
-          testId={linking.bind ? 'room-bind-picker' : 'room-unbind-picker'}
-        />
-      )}
+      {linking &&
+        // Binding offers the devices the room's place has not filed yet; unbinding, the room's bindings.
+        (linking.bind ? (
+          <DevicePickerDialog
+            search="keyword"
+            open={linking.open}
+            title={translate('places.bindTitle', { name: linking.room.fName ?? '' })}
+            call={ROOM_DEVICE_CALLS.unselected}
+            condition={{ fHomeId: linking.room.fHomeId, fRoomId: linking.room.fId }}
+            emptyMessage={translate('places.bindNone')}
+            onClose={() => setLinking({ ...linking, open: false })}
+            onConfirm={(picked) => bind(linking.room, picked)}
+            testId="room-bind-picker"
+          />
+        ) : (
+          <DevicePickerDialog
+            search="keyword"
+            deviceOf={deviceOf}
+            open={linking.open}
+            title={translate('places.unbindTitle', { name: linking.room.fName ?? '' })}
+            call={ROOM_DEVICE_CALLS.selected}
+            condition={{ fHomeId: linking.room.fHomeId, fRoomId: linking.room.fId }}
+            emptyMessage={translate('places.unbindNone')}
+            onClose={() => setLinking({ ...linking, open: false })}
+            onConfirm={unbind}
+            testId="room-unbind-picker"
+          />
+        ))}
       {dialog}
     </Dialog>
   );

@@ -1,5 +1,6 @@
 /** The place page's calls (by name: the place, room and roomDevice resources) and codes. */
 import { ApiError } from '../../../adapters/http';
+import type { CallRow } from '../../../adapters/dataProvider';
 
 export const PLACE_CALLS = { list: 'place.list', save: 'place.save', delete: 'place.delete' } as const;
 export const ROOM_CALLS = { list: 'room.list', save: 'room.save', delete: 'room.delete' } as const;
@@ -24,28 +25,12 @@ export function failureText(translate: Translate, key: string, failed: { message
   return code && SAYS_WHAT_FAILED.has(code) ? failed.message : translate(key, { message: failed.message });
 }
 
-export interface Place {
-  fId: number;
-  fName: string;
-  fUserId?: number | null;
-  ownerName?: string | null;
-  fCityCode?: string | null;
-  fCityName?: string | null;
-  roomCount?: number;
-  deviceCount?: number;
-}
+/** A place, as the place list answers it (with its owner's name and its rooms' and devices' counts). */
+export type Place = CallRow<'place.list'>;
 
-export interface Room {
-  fId: number;
-  fName: string;
-  fHomeId: number;
-  fUserId?: number | null;
-  fType?: number | null;
-  type?: { fContent?: string } | null;
-  deviceCount?: number;
-}
+/**
+ * A room, as the room list answers it. The list also gives each its room type's dictionary entry (`type`,
+ * server/housing/room.ts), which the call of a user's rooms declares.
+ */
+export type Room = CallRow<'room.list'> & { type?: CallRow<'room.userrooms'>['type'] };
 
-export interface Page<T> {
-  records: T[];
-  total: number;
-}

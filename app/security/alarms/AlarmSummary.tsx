@@ -13,6 +13,7 @@ import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getToken } from '../../../adapters/http';
+import type { CallRow } from '../../../adapters/dataProvider';
 import { useApi } from '../../components/calls';
 import { useAlarmEvents } from '../../platform';
 
@@ -33,10 +34,8 @@ export const alarmsSigned = () => window.dispatchEvent(new Event(SIGNED_EVENT));
 /** How long the groups stay open by themselves, unless the pointer or focus is on them. */
 export const SUMMARY_OPEN_MS = 15_000;
 
-interface Group {
-  type: string;
-  num: number;
-}
+/** A summary group and how many of its alarms are unsigned. */
+type Group = CallRow<'alarm.alarmTypeCount'>;
 
 export function AlarmSummary() {
   const translate = useTranslate();
@@ -55,7 +54,7 @@ export function AlarmSummary() {
 
   const load = useCallback(
     () =>
-      api.call<Group[]>('alarm.alarmTypeCount', {}, { quiet: true }).then(
+      api.call('alarm.alarmTypeCount', {}, { quiet: true }).then(
         (a) => {
           const shown = (a.data ?? []).filter((g) => g.num > 0 && GROUP_LISTS[g.type] && codes.includes(GROUP_LISTS[g.type].code));
           if (live.current) setGroups(shown);

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { reasonText } from '../../../adapters/i18nProvider';
-import type { AnsweredReason } from '../../../contract/reasons';
+import type { CallAnswer } from '../../../adapters/dataProvider';
 import { imageUrl } from '../../components/api';
 import { NoteField, signOffFailure, useSignOff } from '../../components/SignOffDialog';
 import { useApi } from '../../components/calls';
@@ -28,13 +28,8 @@ export const useAlarmSignOff = (onSigned: () => void) =>
     },
   });
 
-interface BatchResult {
-  fId: number;
-  success: boolean;
-  /** The legacy words; `reason` says the same by code. */
-  message: string;
-  reason?: AnsweredReason;
-}
+/** Each alarm's outcome: `message` in the legacy words, `reason` the same by code. */
+type BatchResult = CallAnswer<'alarm.signingBatch'>['results'][number];
 
 /** Signs the chosen alarms with one note and lists each one's result; `onDone` runs once the server has answered (reload the list there). */
 export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null; onClose: () => void; onDone: () => void }) {
@@ -54,7 +49,7 @@ export function BatchSignDialog({ rows, onClose, onDone }: { rows: Row[] | null;
     if (!note.trim()) return setError(translate('common.signOff.noteRequired'));
     setBusy(true);
     try {
-      const answer = await api.call<{ results: BatchResult[] }>('alarm.signingBatch', { ids: rows!.map((r) => r.fId), fHandleContent: note.trim() });
+      const answer = await api.call('alarm.signingBatch', { ids: rows!.map((r) => Number(r.fId)), fHandleContent: note.trim() });
       setResults(answer.data.results);
       if (answer.data.results.some((r) => r.success)) alarmsSigned();
       // Signed here or by someone else meanwhile: the list behind the results is stale at once.

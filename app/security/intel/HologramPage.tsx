@@ -10,7 +10,7 @@ import { useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCan } from '../../auth/useCan';
 import { EmptyState } from '../../components/EmptyState';
-import { useAsk, HOLOGRAM_CODE, INTEL_CALLS, type Profile } from './api';
+import { useAsk, HOLOGRAM_CODE, INTEL_CALLS } from './api';
 import { ProfileModal, type ProfileTarget } from './ProfileModal';
 import { checkSearch, SearchField } from './SearchField';
 
@@ -38,7 +38,7 @@ export default function HologramPage() {
     if ('error' in term) return setError(translate(`intel.search.${term.error}`));
     setError(null);
     setBusy(true);
-    const res = await ask<Profile>(INTEL_CALLS.search, term);
+    const res = await ask(INTEL_CALLS.search, term);
     setBusy(false);
     if (!res.ok) return setNone(res.message);
     // The answer's phone is masked: the address names the person by user id.

@@ -89,20 +89,22 @@ export function ProfileModal({ target, onClose }: { target: ProfileTarget | null
     setFailure(null);
     setLoading(true);
     (async () => {
-      const who = await ask<Profile>(INTEL_CALLS.info, { userId: target.userId ?? undefined, phone: target.phone ?? undefined, idcard: target.idcard ?? undefined });
+      const who = await ask(INTEL_CALLS.info, { userId: target.userId ?? undefined, phone: target.phone ?? undefined, idcard: target.idcard ?? undefined });
       if (!live) return;
       if (!who.ok) {
         setLoading(false);
         setFailure(who.message);
         return;
       }
+      // A body naming a person (user id, phone, ID number) is answered with the person's profile.
       const p = who.data;
+      if (!('chineseName' in p)) return setLoading(false);
       const [apps, trail, leases, locks, related] = await Promise.all([
-        ask<AppRow[]>(INTEL_CALLS.apps, { id: p.userId }),
-        ask<LocationRow[]>(INTEL_CALLS.locations, { fUserId: p.userId }),
-        ask<{ shortTenant: Lease[]; tenant: Lease[] }>(INTEL_CALLS.leases, { fUserId: p.userId }),
-        ask<{ records: LockRow[] }>(INTEL_CALLS.locks, { current: 1, size: LOCK_PAGE_SIZE, condition: { fUserId: p.userId, startTime: yearAgo(), fType: 1 } }),
-        ask<{ list: Related[] }>(INTEL_CALLS.related, { userId: p.userId }),
+        ask(INTEL_CALLS.apps, { id: p.userId }),
+        ask(INTEL_CALLS.locations, { fUserId: p.userId }),
+        ask(INTEL_CALLS.leases, { fUserId: p.userId }),
+        ask(INTEL_CALLS.locks, { current: 1, size: LOCK_PAGE_SIZE, condition: { fUserId: p.userId, startTime: yearAgo(), fType: 1 } }),
+        ask(INTEL_CALLS.related, { userId: p.userId }),
       ]);
       if (!live) return;
       setLoading(false);

@@ -7,11 +7,11 @@ import { Box, Button, Chip, Divider, Drawer, IconButton, LinearProgress, Typogra
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
 import { EmptyState } from '../../components/EmptyState';
-import { useAsk, INTEL_CALLS, type BookEntry, type GraphNode, type House, type Profile, type Related } from './api';
+import { useAsk, INTEL_CALLS, type GraphNode, type House, type PersonDetail, type Related } from './api';
 import { useOpenProfile } from './ProfileOverlay';
 
 interface Detail {
-  person: (Profile & { phonebook: BookEntry[] }) | null;
+  person: PersonDetail | null;
   related: Related[];
   houses: House[];
 }
@@ -46,14 +46,14 @@ export function RelationDrawer({ node, onClose }: { node: GraphNode | null; onCl
 
   useEffect(() => {
     if (!key) return;
-    const who = JSON.parse(key) as object;
+    const who = JSON.parse(key) as NonNullable<typeof subject>;
     let live = true;
     setDetail(null);
     setLoading(true);
-    void Promise.all([ask<Detail['person']>(INTEL_CALLS.detail, who), ask<{ list: Related[]; houses: House[] }>(INTEL_CALLS.related, who)]).then(([person, related]) => {
+    void Promise.all([ask(INTEL_CALLS.detail, who), ask(INTEL_CALLS.related, who)]).then(([person, related]) => {
       if (!live) return;
       setLoading(false);
-      setDetail({ person: person.ok ? person.data : null, related: related.ok ? related.data.list : [], houses: related.ok ? related.data.houses : [] });
+      setDetail({ person: person.ok && 'phonebook' in person.data ? person.data : null, related: related.ok ? related.data.list : [], houses: related.ok ? related.data.houses : [] });
     });
     return () => {
       live = false;

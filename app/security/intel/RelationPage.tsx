@@ -73,7 +73,7 @@ export default function RelationPage() {
       performance.mark('relation:query');
       // depth is a hidden option (the benchmark draws the whole population with it).
       const depth = Number(params.get('depth')) || undefined;
-      const res = await ask<GraphAnswer>(INTEL_CALLS.graph, { ...term, relations, depth });
+      const res = await ask(INTEL_CALLS.graph, { ...term, relations, depth });
       performance.mark('relation:answer');
       setLoading(false);
       setSearched(true);
@@ -107,7 +107,7 @@ export default function RelationPage() {
   const expand = useCallback(
     async (node: GraphNode) => {
       setLoading(true);
-      const res = await ask<GraphAnswer>(INTEL_CALLS.expand, { node: node.id, relations: types.length ? types : [1, 2, 3] });
+      const res = await ask(INTEL_CALLS.expand, { node: node.id, relations: types.length ? types : [1, 2, 3] });
       setLoading(false);
       if (!res.ok) return;
       setData((d) => {

@@ -5,7 +5,7 @@
  */
 import { useCallback } from 'react';
 import { ApiError } from '../../../adapters/http';
-import type { CallName } from '../../../adapters/dataProvider';
+import type { CallAnswer, CallBody, CallName, CallRow } from '../../../adapters/dataProvider';
 import { useRequest } from '../../components/calls';
 import type { ReasonCode } from '../../../contract/reasons';
 
@@ -26,97 +26,40 @@ export const HOLOGRAM_CODE = 'hologram:sch';
 /** Lock list page (spec 001 §9). */
 export const LOCK_PAGE_SIZE = 50;
 
-export interface Profile {
-  userId: number;
-  chineseName: string;
-  /** Masked. */
-  idcard: string | null;
-  /** Masked. */
-  phone: string | null;
-  pic: string | null;
-  workUnit: string | null;
-  workAddress: string | null;
-  lastloginDate: string | null;
-}
-export interface Lease {
-  fId: number;
-  fStartTime: string | null;
-  fEndTime: string | null;
-  fStatus: number;
-  tRentalHouse: { fStreetName: string | null; fHouseName: string | null } | null;
-}
-export interface LockRow {
-  fId: number;
-  fLockTime: string;
-  fLockType: number;
-  tRentalHouse: { fHouseName: string | null; fAddress: string | null } | null;
-}
-export interface LocationRow {
-  fId: number;
-  fAddress: string | null;
-  fCtime: string;
-}
-export interface AppRow {
-  fId: number;
-  fAppName: string | null;
-  fPackage: string | null;
-}
-export type EdgeType = 'address' | 'tother' | 'totherHouse';
-export interface Related {
-  name: string;
-  /** Masked. */
-  number: string;
-  /** The number's handle, for the lookups that name it. */
-  node: string;
-  userId: number | null;
-  tag: EdgeType;
-}
-export interface House {
-  houseId: number;
-  areaName: string | null;
-  streetName: string | null;
-  houseName: string | null;
-  roomNum: string | null;
-}
-export interface GraphNode {
-  /** A phone's handle, or `u<userId>` for a person. */
-  id: string;
-  nodetype: 'person' | 'phone';
-  /** number masked; owner: the person node of the phone's owner. */
-  properties: { name: string; number: string; userId?: number; owner?: string };
-}
+/** A person's profile: the phone and ID number masked. */
+export type Profile = CallAnswer<typeof INTEL_CALLS.search>;
+/** A lease of the person (short-term or not), with its rental house. */
+export type Lease = CallAnswer<typeof INTEL_CALLS.leases>['tenant'][number];
+/** An unlock of the person's, with its rental house. */
+export type LockRow = CallRow<typeof INTEL_CALLS.locks>;
+export type LocationRow = CallRow<typeof INTEL_CALLS.locations>;
+export type AppRow = CallRow<typeof INTEL_CALLS.apps>;
+/** A person related to a phone: `number` masked, `node` the number's handle for the lookups that name it. */
+export type Related = CallAnswer<typeof INTEL_CALLS.related>['list'][number];
+export type EdgeType = Related['tag'];
+export type GraphAnswer = CallAnswer<typeof INTEL_CALLS.graph>;
+export type House = GraphAnswer['houses'][number];
+/** A node of the graph: `id` a phone's handle, or `u<userId>` for a person; its number masked. */
+export type GraphNode = GraphAnswer['nodeList'][number];
+export type GraphEdge = GraphAnswer['relationshipList'][number];
+/** The person detail of the relation drawer: the profile and its phone book (numbers masked, each with its handle). */
+export type PersonDetail = Extract<CallAnswer<typeof INTEL_CALLS.detail>, { phonebook: unknown }>;
 /** A phone-book row of the person detail. */
-export interface BookEntry {
-  name: string;
-  /** Masked. */
-  number: string;
-  node: string;
-}
-export interface GraphEdge {
-  startNodeId: string;
-  endNodeId: string;
-  properties: { type: EdgeType };
-}
-export interface GraphAnswer {
-  nodeList: GraphNode[];
-  relationshipList: GraphEdge[];
-  houses: House[];
-  /** The start phone's node id. */
-  center: string | null;
-  truncated?: boolean;
-}
+export type BookEntry = PersonDetail['phonebook'][number];
 
 /** A refusal: its words in the console's language, and its code for a page that acts on one. */
 export type Result<T> = { ok: true; data: T } | { ok: false; message: string; code?: ReasonCode };
 
-export type Ask = <T>(name: CallName, body: object) => Promise<Result<T>>;
+/** A lookup by name, answering what its declaration says. */
+export type Ask = <N extends IntelCall>(name: N, body: CallBody<N>) => Promise<Result<CallAnswer<N>>>;
+type IntelCall = (typeof INTEL_CALLS)[keyof typeof INTEL_CALLS];
 
 /** One call through the data provider; a refusal comes back in the console's language, with its code. */
 export function useAsk(): Ask {
   const request = useRequest();
-  return useCallback<Ask>(async <T,>(name: CallName, body: object) => {
-    const res = await request<T>(name, body as Record<string, unknown>);
-    if (res.ok) return { ok: true, data: res.data as T };
+  return useCallback<Ask>(async (name, body) => {
+    const res = await request(name, body);
+    if (res.ok) return { ok: true, data: res.data! };
     return { ok: false, message: res.message, code: res.error instanceof ApiError ? res.error.code : undefined };
   }, [request]);
 }

@@ -46,10 +46,6 @@ function SwitchWidget({ id, value, disabled, readonly, label, onChange, options 
 
 const widgets: RegistryWidgetsType = { switch: SwitchWidget };
 
-interface SendAnswer {
-  productJson?: Record<string, unknown>;
-}
-
 type Outcome = { ok: boolean; text: string } | null;
 
 function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId: number }) {
@@ -69,7 +65,7 @@ function LibraryPanel({ library, deviceId }: { library: CommandLibrary; deviceId
     if (busy) return;
     setBusy(isSearch ? 'query' : 'send');
     try {
-      const answer = await api.call<SendAnswer>('command.raw', { productJson: toProductJson(library, formValues), gateWayId: deviceId, isSearch }, { raw: true });
+      const answer = await api.call('command.raw', { productJson: toProductJson(library, formValues), gateWayId: deviceId, isSearch }, { raw: true });
       if (answer.success) {
         setValues((current) => withReported(library, current, answer.data?.productJson));
         // The server's notice (command.sent) in the console's language; a backend without one gets the console's own.
@@ -176,7 +172,7 @@ export default function CommandPanels({ device }: DeviceTabProps) {
     setFailure(null);
     setCurrent(0);
     api
-      .call<CommandLibrary[]>('command.panel', { fId: device.fId, fIsApp: 0, fReload: 0 })
+      .call('command.panel', { fId: device.fId, fIsApp: 0, fReload: 0 })
       .then((answer) => alive && setLibraries(answer.data ?? []))
       .catch((error: unknown) => {
         if (!alive) return;

@@ -4,33 +4,14 @@
  * between their open and close values, and the envelope keys the server fills are not shown.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { CallRow } from '../../../../adapters/dataProvider';
 
-export interface SwitchOption {
-  fName: string;
-  fOpenValue: string;
-  fCloseValue: string;
-  defaultValue?: string | null;
-}
-
-export interface CommandField {
-  fId: number;
-  fJsonKey: string;
-  fJsonName: string;
-  fJsonDes: string | null;
-  fDataType: number;
-  fDefaultValue: string | null;
-  productJsonSub: CommandField[] | null;
-  productJsonConfSwitches: SwitchOption[];
-}
-
-export interface CommandLibrary {
-  fId: number;
-  fName: string;
-  fBid: string;
-  fDes: string | null;
-  fSearchJsonId: number | null;
-  productJsonConfs: CommandField[];
-}
+/** A send library of the device's product, as the command panel call answers it. */
+export type CommandLibrary = CallRow<'command.panel'>;
+/** A value of a library: a field of its form. */
+export type CommandField = CommandLibrary['productJsonConfs'][number];
+/** A switch between a field's open and close values. */
+export type SwitchOption = CommandField['productJsonConfSwitches'][number];
 
 export type FormValues = Record<string, unknown>;
 

@@ -67,7 +67,7 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
         await new Promise((r) => setTimeout(r, READ_GAP_MS));
         if (!alive.current) return;
       }
-      const answer = await send<Values>(call, { deviceId });
+      const answer = await send(call, { deviceId });
       if (!alive.current) return;
       if (answer.ok) {
         const read = onlyKnown(keys, answer.data, fallback());
@@ -94,7 +94,7 @@ export function BreakerSection({ deviceId, canControl, start = true }: { deviceI
       () =>
         void (async () => {
           setBusy(parameter);
-          const res = await send<Values>(CALLS.setParameter, { deviceId, parameter, data: payload });
+          const res = await send(CALLS.setParameter, { deviceId, parameter, data: payload });
           setBusy(null);
           if (res.ok) {
             notify(res.message || translate('deviceTab.saved'), { type: 'success' });

@@ -4,8 +4,8 @@ import SendIcon from '@mui/icons-material/Send';
 import { useNotify, useTranslate } from 'react-admin';
 import { THRESHOLD_DEFAULTS, DEVICE_PASSWORD_MAX } from '../../../../contract/deviceParams';
 import { useConfirm } from '../../../components/ConfirmDialog';
-import type { CallName } from '../../../../adapters/dataProvider';
-import { CALLS, useSend, useLoginPassword, type SendResult } from '../shared';
+import type { CallAnswer } from '../../../../adapters/dataProvider';
+import { CALLS, useSend, useLoginPassword, type DeviceCalls, type SendResult } from '../shared';
 import { ParamForm } from './ParamForm';
 import { changedKeys, thresholdSchema } from './schemas';
 
@@ -18,7 +18,7 @@ const ABILITY_CMD: Record<number, number> = { 2: 414, 3: 415, 4: 416 };
  * Gateway thresholds (types 2, 4 and 6) and the gateway abilities: push thresholds, change password,
  * clear data, time sync. Each sends only after the login password has been checked.
  */
-export function ThresholdSection({ deviceId, setCall = CALLS.setThreshold, canControl, onRead }: { deviceId: number; setCall?: CallName; canControl: boolean; onRead?: () => void }) {
+export function ThresholdSection({ deviceId, setCall = CALLS.setThreshold, canControl, onRead }: { deviceId: number; setCall?: DeviceCalls['setThreshold']; canControl: boolean; onRead?: () => void }) {
   const translate = useTranslate();
   const send = useSend();
   const notify = useNotify();
@@ -39,7 +39,7 @@ export function ThresholdSection({ deviceId, setCall = CALLS.setThreshold, canCo
     () =>
       (inFlight.current ??= (async () => {
         setLoading(true);
-        const res = await send<Values>(CALLS.threshold, { fId: deviceId });
+        const res = await send(CALLS.threshold, { fId: deviceId });
         setLoading(false);
         applyRead(res);
         onRead?.();
@@ -47,9 +47,10 @@ export function ThresholdSection({ deviceId, setCall = CALLS.setThreshold, canCo
     [deviceId], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
-  function applyRead(res: SendResult<Values>) {
-    if (res.ok && res.data && typeof res.data === 'object') {
-      const read = Object.fromEntries(Object.keys(THRESHOLD_DEFAULTS).map((k) => [k, (res.data as Values)[k] ?? THRESHOLD_DEFAULTS[k as keyof typeof THRESHOLD_DEFAULTS]]));
+  function applyRead(res: SendResult<CallAnswer<typeof CALLS.threshold>>) {
+    const data = res.data;
+    if (res.ok && data && typeof data === 'object') {
+      const read = Object.fromEntries(Object.keys(THRESHOLD_DEFAULTS).map((k) => [k, data[k] ?? THRESHOLD_DEFAULTS[k as keyof typeof THRESHOLD_DEFAULTS]]));
       setLoaded(read);
       setValues(read);
       setReadError(undefined);

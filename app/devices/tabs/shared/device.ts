@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { envelopeText, ApiError, type Envelope } from '../../../../adapters/http';
-import type { CallName, LegacyDataProvider } from '../../../../adapters/dataProvider';
+import { envelopeText, ApiError } from '../../../../adapters/http';
+import type { CallAnswer, CallBody, CallName, LegacyDataProvider } from '../../../../adapters/dataProvider';
 import { useApi } from '../../../components/calls';
 import type { ReasonCode } from '../../../../contract/reasons';
 import type { DeviceRow } from '../../cells';
@@ -33,13 +33,14 @@ export const CALLS = {
   records: 'device.messages',
 } satisfies Record<string, CallName>;
 
-export type DeviceCalls = Record<keyof typeof CALLS, CallName>;
-
 /** The type-6 breaker's own calls (spec 000 §7, the device6 family), which the server answers only for type 6. */
-const BREAKER_CALLS: Partial<DeviceCalls> = {
+const BREAKER_CALLS = {
   elec: 'device.readings6',
   setThreshold: 'command.setThresholds6',
-};
+} as const satisfies Partial<Record<keyof typeof CALLS, CallName>>;
+
+/** The drawer's calls: each the ordinary device's, or the breaker's own where it has one. */
+export type DeviceCalls = { [K in keyof typeof CALLS]: (typeof CALLS)[K] | (K extends keyof typeof BREAKER_CALLS ? (typeof BREAKER_CALLS)[K] : never) };
 
 /** The drawer's calls for this device: the breaker's own where it has them. */
 export const callsFor = (device: DeviceRow): DeviceCalls => (isBreaker(device) ? { ...CALLS, ...BREAKER_CALLS } : CALLS);
@@ -55,7 +56,8 @@ export interface SendResult<T = unknown> {
   announced?: boolean;
 }
 
-export type Send = <T = unknown>(name: CallName, body: Record<string, unknown>) => Promise<SendResult<T>>;
+/** A set-call by name, answering what its declaration says. */
+export type Send = <N extends CallName>(name: N, body: CallBody<N>) => Promise<SendResult<CallAnswer<N>>>;
 
 /** `send` through the console's data provider (react-admin's). */
 export function useSend(): Send {
@@ -64,9 +66,9 @@ export function useSend(): Send {
 }
 
 /** A set-call: how the device answered, worded by the answer's reason in the console's language. Never throws. */
-export async function send<T = unknown>(api: LegacyDataProvider, name: CallName, body: Record<string, unknown>): Promise<SendResult<T>> {
+export async function send<N extends CallName>(api: LegacyDataProvider, name: N, body: CallBody<N>): Promise<SendResult<CallAnswer<N>>> {
   try {
-    const envelope = (await api.call(name, body as never, { raw: true })) as Envelope<T>;
+    const envelope = await api.call(name, body, { raw: true });
     // react-admin answers without the envelope when the failure logged the user out (announced).
     if (typeof envelope?.code !== 'number') return { ok: false, message: '', announced: true };
     const ok = envelope.success !== false && envelope.code === 200;

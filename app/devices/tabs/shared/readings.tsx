@@ -2,22 +2,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { EmptyState } from '../../../components/EmptyState';
-import type { CallName } from '../../../../adapters/dataProvider';
-import { CALLS, useSend } from './device';
+import type { CallAnswer } from '../../../../adapters/dataProvider';
+import { CALLS, useSend, type DeviceCalls } from './device';
 
-export interface ReadingColumn {
-  key: string;
-  title: string;
-  unit?: string;
-}
-
-export interface Readings {
-  tableCols: ReadingColumn[];
-  table: Record<string, unknown>[];
-}
+/** The device's latest samples with their columns, as the readings call answers them. */
+export type Readings = CallAnswer<DeviceCalls['elec']>;
+export type ReadingColumn = Readings['tableCols'][number];
 
 /** The device's latest samples (device.readings); `load(true)` first asks the device for fresh ones. */
-export function useReadings(deviceId: number, name: CallName = CALLS.elec) {
+export function useReadings(deviceId: number, name: DeviceCalls['elec'] = CALLS.elec) {
   const send = useSend();
   const [data, setData] = useState<Readings | undefined>();
   const [loading, setLoading] = useState(false);
@@ -32,7 +25,7 @@ export function useReadings(deviceId: number, name: CallName = CALLS.elec) {
   const load = useCallback(
     async (isSendCmd = false) => {
       setLoading(true);
-      const res = await send<Readings>(name, { fId: deviceId, isSendCmd });
+      const res = await send(name, { fId: deviceId, isSendCmd });
       if (!alive.current) return;
       setLoading(false);
       if (res.ok && res.data) {

@@ -10,7 +10,7 @@ import SaveIcon from '@mui/icons-material/SaveOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useNotify, useTranslate } from 'react-admin';
 import { useConfirm } from '../../../components/ConfirmDialog';
-import type { CallName } from '../../../../adapters/dataProvider';
+import type { CallRow } from '../../../../adapters/dataProvider';
 import { useRequest } from '../../../components/calls';
 import { AddButton } from '../../../components/AddButton';
 import { DataTable, type DataColumn, type DataTableProps } from '../../../components/DataTable';
@@ -23,21 +23,29 @@ interface Flags {
 }
 export type Draft<T> = T & Flags & { key: number };
 
-interface Options<T> {
+/** The entities whose rows a tab edits in place. */
+export type DraftEntity = 'deviceSwitch' | 'deviceAlarmCabinet';
+/** A row as its entity's list answers it. */
+type StoredRow<E extends DraftEntity> = CallRow<`${E}.list`>;
+/** A row while it is edited: the stored row, a field possibly holding the text typed into it until it is saved. */
+export type EditedRow<E extends DraftEntity> = { [K in keyof StoredRow<E>]?: K extends 'fId' ? StoredRow<E>[K] : StoredRow<E>[K] | string };
+
+interface Options<E extends DraftEntity> {
   canList: boolean;
   deviceId: number;
   /** The entity whose list, save and delete calls serve the rows. */
-  entity: 'deviceSwitch' | 'deviceAlarmCabinet';
+  entity: E;
   /** The values of a new row. */
-  fresh: T;
+  fresh: EditedRow<E>;
   /** The catalogue section of the texts. */
   texts: string;
 }
 
-export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, entity, fresh, texts }: Options<T>) {
+export function useRowDrafts<E extends DraftEntity>({ canList, deviceId, entity, fresh, texts }: Options<E>) {
+  type T = EditedRow<E>;
   const translate = useTranslate();
   const request = useRequest();
-  const calls = { list: `${entity}.list`, save: `${entity}.save`, delete: `${entity}.delete` } as Record<'list' | 'save' | 'delete', CallName>;
+  const calls = { list: `${entity}.list`, save: `${entity}.save`, delete: `${entity}.delete` } as const;
   const notify = useNotify();
   const { ask, dialog } = useConfirm();
   const nextKey = useRef(1);
@@ -47,9 +55,12 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, en
   const load = useCallback(async () => {
     if (!canList) return;
     setLoading(true);
-    const res = await request<T[]>(calls.list, { fDeviceId: deviceId });
+    const res = await request(calls.list, { fDeviceId: deviceId });
     setLoading(false);
-    setRows(res.ok ? (res.data ?? []).map((r) => ({ ...r, key: nextKey.current++ })) : []);
+    // The entity's list answers its stored rows (StoredRow<E>), each a draft with nothing typed into it yet:
+    // what the compiler cannot follow through the entity's generic name.
+    const stored = (res.ok ? (res.data ?? []) : []) as T[];
+    setRows(stored.map((r) => ({ ...r, key: nextKey.current++ })));
   }, [canList, deviceId, calls.list, request]);
   useEffect(() => {
     void load();
@@ -67,7 +78,7 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, en
       return;
     }
     patch(row.key, { saving: true, error: undefined });
-    const res = await request<T>(calls.save, { ...(row.fId ? { fId: row.fId } : {}), ...body, fDeviceId: deviceId });
+    const res = await request(calls.save, { ...(row.fId ? { fId: row.fId } : {}), ...body, fDeviceId: deviceId });
     if (res.ok && res.data) {
       notify(translate(`${texts}.saved`), { type: 'success' });
       // Only this row takes the server's copy; other unsaved rows stay as they are.
@@ -95,7 +106,7 @@ export function useRowDrafts<T extends { fId?: number }>({ canList, deviceId, en
   return { rows, loading, change, add, save, remove, dialog };
 }
 
-export type Drafts<T extends { fId?: number }> = ReturnType<typeof useRowDrafts<T>>;
+export type Drafts<E extends DraftEntity> = ReturnType<typeof useRowDrafts<E>>;
 
 /** A row's save and delete buttons; `prefix` names their test ids (`cabinet-save`, `schedule-delete`). */
 export function DraftActions({ row, texts, prefix, onSave, onDelete }: { row: Draft<unknown>; texts: string; prefix: string; onSave?: () => void; onDelete?: () => void }) {
@@ -146,15 +157,15 @@ export function DraftSelect({ value, onChange, disabled, label, testId, displayE
  * empty state alone while there is none. `prefix` names the test ids (`cabinet-add`, `cabinet-table`,
  * `cabinet-row`); `detail`: what shows under a row.
  */
-export function DraftsTable<T extends { fId?: number }>({ drafts, title, texts, prefix, testId, canAdd, columns, detail, tableSx }: {
-  drafts: Drafts<T>;
+export function DraftsTable<E extends DraftEntity>({ drafts, title, texts, prefix, testId, canAdd, columns, detail, tableSx }: {
+  drafts: Drafts<E>;
   title: string;
   texts: string;
   prefix: string;
   testId: string;
   canAdd: boolean;
-  columns: DataColumn<Draft<T>>[];
-  detail?: DataTableProps<Draft<T>>['detail'];
+  columns: DataColumn<Draft<EditedRow<E>>>[];
+  detail?: DataTableProps<Draft<EditedRow<E>>>['detail'];
   tableSx?: SxProps<Theme>;
 }) {
   const translate = useTranslate();

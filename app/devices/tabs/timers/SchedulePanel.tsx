@@ -16,7 +16,7 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
   const canList = useCan(CODES.scheduleList);
   const canEdit = useCan(CODES.edit);
   const canDelete = useCan(CODES.del);
-  const drafts = useRowDrafts<Schedule>({ canList, deviceId, entity: 'deviceSwitch', fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
+  const drafts = useRowDrafts({ canList, deviceId, entity: 'deviceSwitch', fresh: NEW_SCHEDULE, texts: 'deviceSchedules' });
   const { change, save, remove } = drafts;
 
   /** The body of a row's save, or what is missing from it. */
@@ -37,14 +37,14 @@ export function SchedulePanel({ deviceId }: { deviceId: number }) {
           key: 'beginTime',
           header: translate('deviceSchedules.beginTime'),
           cellSx: { width: 170 },
-          cell: (r) => <DateTimeInput mode="time" label={translate('deviceSchedules.beginTime')} value={r.fBeginTime} disabled={locked(r)} onChange={(fBeginTime) => change(r.key, { fBeginTime })} error={r.error} testId="schedule-time" />,
+          cell: (r) => <DateTimeInput mode="time" label={translate('deviceSchedules.beginTime')} value={r.fBeginTime ?? ''} disabled={locked(r)} onChange={(fBeginTime) => change(r.key, { fBeginTime })} error={r.error} testId="schedule-time" />,
         },
         {
           key: 'switch',
           header: translate('deviceSchedules.switch'),
           cellSx: { width: 120 },
           cell: (r) => (
-            <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) })} label={translate('deviceSchedules.switch')} testId="schedule-switch">
+            <DraftSelect value={Number(r.fSwitch)} disabled={locked(r)} onChange={(v) => change(r.key, { fSwitch: Number(v) === 1 ? 1 : 0 })} label={translate('deviceSchedules.switch')} testId="schedule-switch">
               <MenuItem value={1}>{translate('deviceSchedules.switches.1')}</MenuItem>
               <MenuItem value={0}>{translate('deviceSchedules.switches.0')}</MenuItem>
             </DraftSelect>

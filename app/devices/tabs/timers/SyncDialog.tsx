@@ -2,8 +2,6 @@ import { useEffect, useState } from 'react';
 import { Autocomplete, Box, Chip, Dialog, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { reasonText } from '../../../../adapters/i18nProvider';
-import type { AnsweredReason } from '../../../../contract/reasons';
-import type { DeviceRow } from '../../cells';
 import { hasTimers, type Timer } from './api';
 import { useRequest } from '../../../components/calls';
 import { DialogFooter } from '../../../components/DialogFooter';
@@ -36,7 +34,7 @@ export function SyncDialog({ open, deviceId, timer, onClose, onSynced }: { open:
     setError(undefined);
     let alive = true;
     setLoading(true);
-    void request<{ records: DeviceRow[] }>('device.list', { current: 1, size: ALL }).then((res) => {
+    void request('device.list', { current: 1, size: ALL }).then((res) => {
       if (!alive) return;
       setLoading(false);
       const rows = res.data?.records ?? [];
@@ -58,7 +56,7 @@ export function SyncDialog({ open, deviceId, timer, onClose, onSynced }: { open:
       return;
     }
     setBusy(true);
-    const res = await request<{ successMsg?: string; errorMsg?: string; count?: number; refused?: number; summary?: AnsweredReason }>('deviceTiming.shareSaves', { deviceIds: chosen.map((c) => c.fId), deviceTimingId: timer.fId });
+    const res = await request('deviceTiming.shareSaves', { deviceIds: chosen.map((c) => c.fId), deviceTimingId: timer.fId });
     setBusy(false);
     if (res.ok) {
       onClose();

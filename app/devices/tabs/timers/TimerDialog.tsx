@@ -157,7 +157,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                 <DateTimeInput
                   mode="time"
                   label={translate('deviceTimers.runAt')}
-                  value={r.fTime}
+                  value={r.fTime ?? ''}
                   onChange={(fTime) => change(r.key, { fTime })}
                   error={e.fTime}
                   disabled={saving}
@@ -183,7 +183,7 @@ export function TimerDialog({ open, deviceId, record, onClose, onSaved }: { open
                   select
                   size="small"
                   value={r.fOpt}
-                  onChange={(ev) => change(r.key, { fOpt: Number(ev.target.value) })}
+                  onChange={(ev) => change(r.key, { fOpt: Number(ev.target.value) === 2 ? 2 : 1 })}
                   helperText=" "
                   disabled={saving}
                   slotProps={{ htmlInput: { 'data-testid': 'timer-opt' }, select: { inputProps: { 'aria-label': translate('deviceTimers.opt') } } }}
