@@ -1179,7 +1179,7 @@ export interface MessageModel {
   /**
    * Used for (消息用途)
    */
-  fCode?: "alarm" | "import" | "firmware" | "feedback" | "intake";
+  fCode?: "alarm" | "import" | "firmware" | "feedback";
   /**
    * Status (状态)
    */

@@ -5226,8 +5226,7 @@ export const resources: ResourceDefinition[] = [
             "alarm",
             "import",
             "firmware",
-            "feedback",
-            "intake"
+            "feedback"
           ],
           "messages": {
             "enum": "resources.messageModel.messages.fCode.enum"

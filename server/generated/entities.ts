@@ -6314,7 +6314,6 @@ export const entities: Record<string, EntityModel> = {
             "import",
             "firmware",
             "feedback",
-            "intake",
             null
           ]
         },
