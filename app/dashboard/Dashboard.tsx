@@ -27,6 +27,7 @@ import type { CallAnswer, CallBody, CallName } from '../../adapters/dataProvider
 import { WhenVisible } from '../components/WhenVisible';
 import { getStoredPermissions, getStoredUser } from '../../adapters/authProvider';
 import { SYSTEM_LOAD_CODES } from '../../contract/dashboard';
+import { ChartsAfter, LEGEND_HEIGHT } from '../components/charts';
 import { Gauge, GroupedBars, HistoryChart, MiniLine, PALETTE, UserPie, type Chart } from './charts';
 
 // Leaflet is the heaviest part and the map sits below the fold: it loads when scrolled to.
@@ -40,8 +41,8 @@ const MAP_CARD_HEIGHT = 500;
 const BARS_HEIGHT = 130;
 const RECORD_HEIGHT = 150;
 const WARN_HEIGHT = 110;
+const USERS_HEIGHT = 120;
 const HISTORY_HEIGHT = 256;
-const LEGEND_HEIGHT = 18;
 
 const HISTORY_TYPES = [0, 1, 2, 3] as const;
 const DEFAULT_HISTORY = 3;
@@ -49,12 +50,25 @@ const SYSTEM_REFRESH_MS = 15_000;
 const TYPE_KEYS = [1, 2, 3, 4, 5, 6] as const;
 /** Who may list devices sees the dashboard's device figures, history and map. */
 const DEVICE_LIST = 'device:list';
+/** Who may list the rental alarms gets their figures (server/dashboard/home.ts); the administrators get the users'. */
+const ALARM_LIST = 'alarm:list';
+const ADMINISTRATOR = 1;
+
+/**
+ * Whether a card whose figures the server may refuse (null: not this user's business) is shown: as the
+ * answer says once it is there, and meanwhile as the stored session foretells, so that the first row
+ * has its final cards from the start and nothing under it moves when the answers arrive.
+ */
+const shown = (answer: unknown, foretold: boolean) => (answer === undefined ? foretold : answer !== null);
 
 /** The dashboard's calls; each answers its figures in `data.data`. */
 type HomeCall = Extract<CallName, `home.${string}`>;
 /** What a dashboard call answers (its `data.data`; null: nothing for this user). */
 type HomeData<N extends HomeCall> = NonNullable<CallAnswer<N>['data']>;
 type WarnTotals = HomeData<'home.warnings'>;
+
+/** A card's refresh icon while its calls are out: in the icon's 20 px, so the card's header keeps its height. */
+const SPINNER = <CircularProgress size={16} sx={{ m: 0.25 }} />;
 
 /** A dashboard call's answer, and a reload for the card's refresh icon. */
 interface Home<T> {
@@ -84,7 +98,7 @@ function StatCard({ id, title, value, calls, children, accent }: { id: string; t
           </Typography>
           <Tooltip title={translate('dashboard.refresh')}>
             <IconButton size="small" onClick={onRefresh} aria-label={translate('dashboard.refresh')} data-testid={`dashboard-refresh-${id}`}>
-              {loading ? <CircularProgress size={16} /> : <RefreshIcon fontSize="small" />}
+              {loading ? SPINNER : <RefreshIcon fontSize="small" />}
             </IconButton>
           </Tooltip>
         </Stack>
@@ -188,13 +202,19 @@ export function Dashboard() {
     return () => clearInterval(timer);
   }, [reloadSystem]);
 
+  // The first screen is the figures: the charts' code (nivo) is fetched once every call has answered and
+  // the page is painted, and their places hold their size meanwhile (ChartsAfter).
+  const answered = ![devices, perProduct, records, recordMonth, warns, warnMonth, alarms, alarmMonth, users, history, system].some((c) => c.loading);
+
   const recordLabel = (key: string) => translate(`dashboard.record.${key}`);
   const d = devices.data;
   const r = records.data;
   const a = alarms.data;
   const u = users.data;
   const s = system.data;
-  const cardCount = (seesDevices ? 3 : 0) + (a ? 1 : 0) + (u ? 1 : 0);
+  const showsAlarms = shown(a, getStoredPermissions().includes(ALARM_LIST));
+  const showsUsers = shown(u, getStoredUser()?.fAdmin === ADMINISTRATOR);
+  const cardCount = (seesDevices ? 3 : 0) + (showsAlarms ? 1 : 0) + (showsUsers ? 1 : 0);
 
   const systemCard = seesSystem && (
     <Card data-testid="dashboard-system">
@@ -204,7 +224,7 @@ export function Dashboard() {
             {translate('dashboard.system.title')}
           </Typography>
           <IconButton size="small" onClick={system.reload} aria-label={translate('dashboard.refresh')} data-testid="dashboard-refresh-system">
-            {system.loading ? <CircularProgress size={16} /> : <RefreshIcon fontSize="small" />}
+            {system.loading ? SPINNER : <RefreshIcon fontSize="small" />}
           </IconButton>
         </Stack>
         <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap' }}>
@@ -236,118 +256,127 @@ export function Dashboard() {
     </Card>
   );
 
-  const alarmCard = a && <TallyCard id="alarm" accent="#fa541c" colors={['#fa541c', '#faad14']} totals={alarms} month={alarmMonth} />;
+  const alarmCard = showsAlarms && <TallyCard id="alarm" accent="#fa541c" colors={['#fa541c', '#faad14']} totals={alarms} month={alarmMonth} />;
 
   // Without the device figures the alarms sit beside the server's card: there is no history or map.
   if (!seesDevices)
     return (
-      <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-        <Welcome />
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: alarmCard && systemCard ? '2fr 1fr' : alarmCard ? '1fr' : '1fr 2fr' } }}>
-          {alarmCard}
-          {systemCard}
+      <ChartsAfter ready={answered}>
+        <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+          <Welcome />
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: alarmCard && systemCard ? '2fr 1fr' : alarmCard ? '1fr' : '1fr 2fr' } }}>
+            {alarmCard}
+            {systemCard}
+          </Box>
         </Box>
-      </Box>
+      </ChartsAfter>
     );
 
   return (
-    <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Welcome />
-      <Box sx={cardRow(cardCount)}>
-        <StatCard
-          id="device"
-          accent="#1677ff"
-          title={translate('dashboard.device.title')}
-          calls={[devices, perProduct]}
-          value={
-            <>
-              <span data-testid="dashboard-device-online">{fmt(d?.onlineCount)}</span>
-              <Typography component="span" sx={{ fontSize: 18, color: 'text.secondary' }}>
-                {' / '}
-                <span data-testid="dashboard-device-all">{fmt(d?.allCount)}</span>
-              </Typography>
-            </>
-          }
-        >
-          <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 2 }}>
-            {TYPE_KEYS.map((t) => {
-              const c = d?.[`device${t}`];
-              return <Figure key={t} label={translate(`dashboard.types.${t}`)} value={c ? `${c.deviceOnlineCount}/${c.deviceCount}` : '—'} testId={`dashboard-device-type-${t}`} />;
-            })}
-          </Box>
-          {perProduct.data ? <GroupedBars chart={perProduct.data} title={translate('dashboard.device.chart')} label={(k) => translate(k === 'deviceOnlineCount' ? 'dashboard.device.online' : 'dashboard.device.total')} height={BARS_HEIGHT} /> : <Box sx={{ height: BARS_HEIGHT }} />}
-        </StatCard>
-
-        <StatCard
-          id="record"
-          accent="#36cfc9"
-          title={translate('dashboard.record.title')}
-          calls={[records, recordMonth]}
-          value={<span data-testid="dashboard-record-day">{fmt(r?.dayCount)}</span>}
-        >
-          <Figure label={translate('dashboard.record.month')} value={fmt(r?.monthCount)} testId="dashboard-record-month" />
-          <Box sx={{ flex: 1 }} />
-          {recordMonth.data ? <MiniLine chart={recordMonth.data} title={translate('dashboard.record.month')} label={recordLabel} colors={['#36cfc9', '#1677ff']} height={RECORD_HEIGHT} /> : <Box sx={{ height: RECORD_HEIGHT }} />}
-        </StatCard>
-
-        <TallyCard id="warn" accent="#f5222d" colors={['#f5222d', '#faad14']} totals={warns} month={warnMonth} />
-
-        {alarmCard}
-
-        {u && (
-          <StatCard id="user" accent="#722ed1" title={translate('dashboard.user.title')} calls={[users]} value={<span data-testid="dashboard-user-all">{fmt(u.allCount)}</span>}>
-            <Figure label={translate('dashboard.user.admin')} value={fmt(u.adminCount)} testId="dashboard-user-admin" dot={PALETTE[3]} />
-            <Figure label={translate('dashboard.user.agent')} value={fmt(u.agentCount)} testId="dashboard-user-agent" dot={PALETTE[2]} />
-            <Figure label={translate('dashboard.user.general')} value={fmt(u.generalCount)} testId="dashboard-user-general" dot={PALETTE[0]} />
-            <UserPie
-              title={translate('dashboard.user.title')}
-              parts={[
-                { label: translate('dashboard.user.admin'), value: u.adminCount },
-                { label: translate('dashboard.user.agent'), value: u.agentCount },
-                { label: translate('dashboard.user.general'), value: u.generalCount },
-              ]}
-            />
+    <ChartsAfter ready={answered}>
+      <Box data-testid="home-page" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        <Welcome />
+        <Box sx={cardRow(cardCount)}>
+          <StatCard
+            id="device"
+            accent="#1677ff"
+            title={translate('dashboard.device.title')}
+            calls={[devices, perProduct]}
+            value={
+              <>
+                <span data-testid="dashboard-device-online">{fmt(d?.onlineCount)}</span>
+                <Typography component="span" sx={{ fontSize: 18, color: 'text.secondary' }}>
+                  {' / '}
+                  <span data-testid="dashboard-device-all">{fmt(d?.allCount)}</span>
+                </Typography>
+              </>
+            }
+          >
+            <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 2 }}>
+              {TYPE_KEYS.map((t) => {
+                const c = d?.[`device${t}`];
+                return <Figure key={t} label={translate(`dashboard.types.${t}`)} value={c ? `${c.deviceOnlineCount}/${c.deviceCount}` : '—'} testId={`dashboard-device-type-${t}`} />;
+              })}
+            </Box>
+            {perProduct.data ? <GroupedBars chart={perProduct.data} title={translate('dashboard.device.chart')} label={(k) => translate(k === 'deviceOnlineCount' ? 'dashboard.device.online' : 'dashboard.device.total')} height={BARS_HEIGHT} /> : <Box sx={{ height: BARS_HEIGHT }} />}
           </StatCard>
-        )}
-      </Box>
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: systemCard ? '2fr 1fr' : '1fr' } }}>
-        <Card data-testid="dashboard-history">
-          <CardContent>
-            <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' }, gap: 1 }}>
-              <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
-                {translate('dashboard.history.title')}
-              </Typography>
-              {/* Four short choices as chips: a radio group, and lighter than MUI's radios on the first screen. */}
-              <Stack direction="row" role="radiogroup" aria-label={translate('dashboard.history.title')} data-testid="dashboard-history-type" sx={{ gap: 1, flexWrap: 'wrap' }}>
-                {HISTORY_TYPES.map((t) => (
-                  <Chip
-                    key={t}
-                    size="small"
-                    role="radio"
-                    aria-checked={historyType === t}
-                    label={translate(`dashboard.history.${t}`)}
-                    color={historyType === t ? 'primary' : 'default'}
-                    variant={historyType === t ? 'filled' : 'outlined'}
-                    onClick={() => setHistoryType(t)}
-                    data-testid={`dashboard-history-${t}`}
-                  />
-                ))}
+          <StatCard
+            id="record"
+            accent="#36cfc9"
+            title={translate('dashboard.record.title')}
+            calls={[records, recordMonth]}
+            value={<span data-testid="dashboard-record-day">{fmt(r?.dayCount)}</span>}
+          >
+            <Figure label={translate('dashboard.record.month')} value={fmt(r?.monthCount)} testId="dashboard-record-month" />
+            <Box sx={{ flex: 1 }} />
+            {recordMonth.data ? <MiniLine chart={recordMonth.data} title={translate('dashboard.record.month')} label={recordLabel} colors={['#36cfc9', '#1677ff']} height={RECORD_HEIGHT} /> : <Box sx={{ height: RECORD_HEIGHT }} />}
+          </StatCard>
+
+          <TallyCard id="warn" accent="#f5222d" colors={['#f5222d', '#faad14']} totals={warns} month={warnMonth} />
+
+          {alarmCard}
+
+          {showsUsers && (
+            <StatCard id="user" accent="#722ed1" title={translate('dashboard.user.title')} calls={[users]} value={<span data-testid="dashboard-user-all">{fmt(u?.allCount)}</span>}>
+              <Figure label={translate('dashboard.user.admin')} value={fmt(u?.adminCount)} testId="dashboard-user-admin" dot={PALETTE[3]} />
+              <Figure label={translate('dashboard.user.agent')} value={fmt(u?.agentCount)} testId="dashboard-user-agent" dot={PALETTE[2]} />
+              <Figure label={translate('dashboard.user.general')} value={fmt(u?.generalCount)} testId="dashboard-user-general" dot={PALETTE[0]} />
+              {u ? (
+                <UserPie
+                  title={translate('dashboard.user.title')}
+                  parts={[
+                    { label: translate('dashboard.user.admin'), value: u.adminCount },
+                    { label: translate('dashboard.user.agent'), value: u.agentCount },
+                    { label: translate('dashboard.user.general'), value: u.generalCount },
+                  ]}
+                  height={USERS_HEIGHT}
+                />
+              ) : (
+                <Box sx={{ height: USERS_HEIGHT }} />
+              )}
+            </StatCard>
+          )}
+        </Box>
+
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: systemCard ? '2fr 1fr' : '1fr' } }}>
+          <Card data-testid="dashboard-history">
+            <CardContent>
+              <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' }, gap: 1 }}>
+                <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
+                  {translate('dashboard.history.title')}
+                </Typography>
+                {/* Four short choices as chips: a radio group, and lighter than MUI's radios on the first screen. */}
+                <Stack direction="row" role="radiogroup" aria-label={translate('dashboard.history.title')} data-testid="dashboard-history-type" sx={{ gap: 1, flexWrap: 'wrap' }}>
+                  {HISTORY_TYPES.map((t) => (
+                    <Chip
+                      key={t}
+                      size="small"
+                      role="radio"
+                      aria-checked={historyType === t}
+                      label={translate(`dashboard.history.${t}`)}
+                      color={historyType === t ? 'primary' : 'default'}
+                      variant={historyType === t ? 'filled' : 'outlined'}
+                      onClick={() => setHistoryType(t)}
+                      data-testid={`dashboard-history-${t}`}
+                    />
+                  ))}
+                </Stack>
               </Stack>
-            </Stack>
-            <Box sx={{ height: 4 }}>{history.loading && <LinearProgress />}</Box>
-            {history.data ? <HistoryChart chart={history.data} title={translate('dashboard.history.title')} label={(k) => translate(k === 'warn' ? 'dashboard.warn.warn' : `dashboard.record.${k}`)} height={HISTORY_HEIGHT} /> : <Box sx={{ height: HISTORY_HEIGHT + LEGEND_HEIGHT }} />}
-          </CardContent>
-        </Card>
-        {systemCard}
-      </Box>
+              <Box sx={{ height: 4 }}>{history.loading && <LinearProgress />}</Box>
+              {history.data ? <HistoryChart chart={history.data} title={translate('dashboard.history.title')} label={(k) => translate(k === 'warn' ? 'dashboard.warn.warn' : `dashboard.record.${k}`)} height={HISTORY_HEIGHT} /> : <Box sx={{ height: HISTORY_HEIGHT + LEGEND_HEIGHT }} />}
+            </CardContent>
+          </Card>
+          {systemCard}
+        </Box>
 
-      <WhenVisible height={MAP_CARD_HEIGHT} testId="dashboard-map-place">
-        <Suspense fallback={<LinearProgress />}>
-          <DeviceMap />
-        </Suspense>
-      </WhenVisible>
-    </Box>
+        <WhenVisible height={MAP_CARD_HEIGHT} testId="dashboard-map-place">
+          <Suspense fallback={<LinearProgress />}>
+            <DeviceMap />
+          </Suspense>
+        </WhenVisible>
+      </Box>
+    </ChartsAfter>
   );
 }
 

@@ -46,13 +46,17 @@ export function ResourcePage({ name }: { name: string }) {
 /** The legacy addresses of two resources' menus (app/shell/pages.tsx). */
 const LEGACY_PATHS: Record<string, string> = { 'sys-user': 'user', 'sys-role': 'role' };
 const FIRST_SCREEN = new Set(['', 'login', HOME_PATH.slice(1), '401', '404', '500']);
+/** The addresses that show the home page to a logged-in user. */
+const HOME = new Set(['', HOME_PATH.slice(1)]);
 
 /**
  * Called before the first render when a page is opened by its address with a session: the page's code
- * and texts start downloading alongside the console's start instead of after its first render.
+ * and texts start downloading alongside the console's start instead of after its first render. The
+ * home page needs no texts beyond the first screen's; its dashboard's code is fetched meanwhile too.
  */
 export function preloadPage(pathname: string): void {
   const first = pathname.split('/')[1] ?? '';
+  if (HOME.has(first)) void import('../dashboard/Dashboard').catch(() => undefined);
   if (FIRST_SCREEN.has(first)) return;
   void loadAllTexts().catch(() => undefined);
   const name = LEGACY_PATHS[first] ?? resourceIndex.find((e) => e.name === first || e.menu?.path === `/${first}`)?.name;

@@ -65,6 +65,56 @@ for (const locale of ['zh-CN', 'zh-TW', 'en-US'] as const) {
   });
 }
 
+test('the home page shows its figures without waiting for the charts, whose places hold their size until they are drawn', async ({ page }) => {
+  // The charts' code held back on its way: the figures show meanwhile, the charts' places empty.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const fetched: string[] = [];
+  await page.route(CHART_CHUNK, async (route) => {
+    fetched.push(route.request().url());
+    await held;
+    await route.continue();
+  });
+  await login(page);
+  const home = page.getByTestId('home-page');
+  await expect(page.getByTestId('dashboard-user-all')).toHaveText(/^\d+$/);
+  await expect(page.getByTestId('dashboard-device-all')).toHaveText(/^\d[\d,]*$/);
+  await expect(page.getByTestId('dashboard-record-day')).toHaveText(/^\d[\d,]*$/);
+  await expect(home.getByRole('progressbar')).toHaveCount(0);
+  // Asked for once the figures are painted; no chart is drawn while it is on its way.
+  await expect.poll(() => fetched.length).toBe(1);
+  await expect(home.getByRole('img')).toHaveCount(0);
+  const place = page.getByTestId('dashboard-map-place');
+  const before = (await place.boundingBox())!;
+  const history = (await page.getByTestId('dashboard-history').boundingBox())!;
+
+  release();
+  await expect(page.getByTestId('dashboard-history-chart').locator('svg').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('dashboard-card-user').getByRole('img')).toBeVisible();
+  // Drawn in the places they held: nothing under them moved.
+  expect((await place.boundingBox())!.y).toBeCloseTo(before.y, 0);
+  expect((await page.getByTestId('dashboard-history').boundingBox())!.height).toBeCloseTo(history.height, 0);
+});
+
+test("the home page's first row has its cards before their figures arrive: nothing under them moves when they do", async ({ page }) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/home\/total-(alarm|user)$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await login(page);
+  // The administrator's alarm and user cards, foretold by the session, wait for their figures in place.
+  await expect(page.getByTestId('dashboard-user-all')).toHaveText('—');
+  await expect(page.getByTestId('dashboard-alarm-day')).toHaveText('—');
+  const history = page.getByTestId('dashboard-history');
+  const before = (await history.boundingBox())!;
+  release();
+  await expect(page.getByTestId('dashboard-user-all')).toHaveText(/^\d+$/);
+  await expect(page.getByTestId('dashboard-alarm-day')).toHaveText(/^\d[\d,]*$/);
+  expect((await history.boundingBox())!.y).toBeCloseTo(before.y, 0);
+});
+
 test('the statistics chart is nivo, and its tooltip is reachable from the keyboard', async ({ page }) => {
   await login(page, ADMIN, 'en-US');
   await page.goto('/statistics');

@@ -6,7 +6,7 @@
  */
 import { createContext, useCallback, useContext, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { formatValue, type Series } from './theme';
+import { formatValue, LEGEND_HEIGHT, type Series } from './theme';
 
 export interface TooltipRow {
   name: string;
@@ -40,7 +40,7 @@ export function ChartTooltip({ id, title, rows }: { id?: string; title: string; 
 /** The series' names and colours under a chart; wraps when the names do not fit on one line. */
 export function Legend({ series }: { series: Pick<Series, 'name' | 'color'>[] }) {
   return (
-    <Box component="ul" sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: '2px 16px', m: 0, p: 0, listStyle: 'none', fontSize: 11, color: '#4b5563' }}>
+    <Box component="ul" sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', alignItems: 'center', gap: '2px 16px', minHeight: LEGEND_HEIGHT, m: 0, p: 0, listStyle: 'none', fontSize: 11, color: '#4b5563' }}>
       {series.map((s) => (
         <Box component="li" key={s.name} sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
           <Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: s.color }} />

@@ -17,6 +17,9 @@ export interface Margin {
   left: number;
 }
 
+/** The height of the legend's line under a chart that shows one (the chart's place holds it before the chart is drawn). */
+export const LEGEND_HEIGHT = 18;
+
 export const formatValue = (n: number) => n.toLocaleString();
 
 /** An axis value: counts never get fractional labels (their grid line stays, unlabelled). */
