@@ -54,8 +54,13 @@ describe.each(backends)('device messages stored in batches on %s', (backend) => 
     }, 20_000);
     expect(rows.map((r) => r.voltage)).toEqual(Array.from({ length: N + 1 }, (_, i) => i));
 
-    const logged = await s.sql<{ payload: string }>(`select f_payload as payload from t_emq_message_publish where f_device_id = ${a.fId} and f_bid = 'telemetry' order by f_id`);
-    const marks = logged.map((l) => JSON.parse(l.payload)).filter((p) => p.ts >= base - 5000 && p.ts < base + N * 1000).map((p) => p.voltage);
+    // The message log is a lane of its own, written beside the readings: a batch's log rows may commit
+    // just after its readings.
+    const marks = await until(async () => {
+      const logged = await s.sql<{ payload: string }>(`select f_payload as payload from t_emq_message_publish where f_device_id = ${a.fId} and f_bid = 'telemetry' order by f_id`);
+      const m = logged.map((l) => JSON.parse(l.payload)).filter((p) => p.ts >= base - 5000 && p.ts < base + N * 1000).map((p) => p.voltage as number);
+      return m.length >= N + 1 && m;
+    }, 20_000);
     expect(marks).toEqual(Array.from({ length: N + 1 }, (_, i) => i));
     // One transaction stamps its rows with one time: far fewer times than messages means batches.
     const [{ batches }] = await s.sql<{ batches: number }>(`select count(distinct f_intime)::int as batches from t_emq_message_publish where f_device_id = ${a.fId} and f_bid = 'telemetry'`);
