@@ -1,0 +1,72 @@
+/**
+ * Whether this replica reaches its PostgreSQL server now. A replica cut off from it (a network partition)
+ * gets no error, only silence: each call would wait on the pool until the TCP stack gave up, minutes
+ * later, while the other replicas could have answered. A connection of its own asks the server every
+ * second. Two answers in a row that take longer than TIMEOUT_MS (the second asked at once) mark the
+ * database unreachable until one comes back; one alone may be this process's own pause (a long computation
+ * holding its event loop), not the network. Meanwhile every call is refused with 503 before anything of
+ * it runs (server/app.ts), which a reverse proxy may send to another replica without applying a write
+ * twice. Its own connection, because a busy pool (a large ingest batch) is no sign of a lost server.
+ */
+import pg from 'pg';
+
+const EVERY_MS = 1000;
+/** Longer than a busy machine's answer, short enough that few calls wait on a lost server. */
+const TIMEOUT_MS = 2500;
+/** Failed probes in a row that make the verdict. */
+const CONFIRM = 2;
+
+export interface Reachability {
+  reachable(): boolean;
+  stop(): Promise<void>;
+}
+
+export function watchReachability(connectionString: string, log: (line: string) => void = console.warn): Reachability {
+  let reachable = true;
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let probing: Promise<void> = Promise.resolve();
+  let failures = 0;
+
+  const verdict = (ok: boolean, why?: string) => {
+    if (ok !== reachable) log(ok ? 'database: reachable again' : `database: unreachable (${why}); calls are refused with 503 until it answers`);
+    reachable = ok;
+  };
+  const probe = async () => {
+    try {
+      if (!client) {
+        const c = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: TIMEOUT_MS, query_timeout: TIMEOUT_MS, application_name: 'iot-console reachability' });
+        c.on('error', () => undefined);
+        client = c;
+        await c.connect();
+      }
+      await client.query('select 1');
+      failures = 0;
+      verdict(true);
+    } catch (error) {
+      if (++failures >= CONFIRM) verdict(false, (error as Error).message);
+      const c = client;
+      client = undefined;
+      // A silent connection may never end by itself: not waited for.
+      void c?.end().catch(() => undefined);
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    probing = probe().finally(() => {
+      // A failure is confirmed (or not) at once.
+      if (!stopped) timer = setTimeout(schedule, failures && failures < CONFIRM ? 0 : EVERY_MS);
+    });
+  };
+  timer = setTimeout(schedule, EVERY_MS);
+  return {
+    reachable: () => reachable,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await probing;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
