@@ -3,8 +3,9 @@
  * gets no error, only silence: each call would wait on the pool until the TCP stack gave up, minutes
  * later, while the other replicas could have answered. A connection of its own asks the server every
  * second. Two answers in a row that take longer than TIMEOUT_MS (the second asked at once) mark the
- * database unreachable until one comes back; one alone may be this process's own pause (a long computation
- * holding its event loop), not the network. Meanwhile every call is refused with 503 before anything of
+ * database unreachable until one comes back. Only the time this process was running counts towards the
+ * wait (`silence`): a pause of its own (a long computation holding its event loop, a machine too busy to
+ * run it) is not the network's silence, and the answer that came in meanwhile is read when it runs again. Meanwhile every call is refused with 503 before anything of
  * it runs (server/app.ts), which a reverse proxy may send to another replica without applying a write
  * twice. Its own connection, because a busy pool (a large ingest batch) is no sign of a lost server.
  */
@@ -15,6 +16,32 @@ const EVERY_MS = 1000;
 const TIMEOUT_MS = 2500;
 /** Failed probes in a row that make the verdict. */
 const CONFIRM = 2;
+
+/** The steps in which the wait is counted; a step that took longer (the process paused) counts as this much. */
+const STEP_MS = 100;
+
+/**
+ * Rejects once `ms` of this process's running time have passed: a step of the timer counts for at most
+ * twice STEP_MS however late it fires. `done()` stops it.
+ */
+function silence(ms: number): { heard: Promise<never>; done: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const heard = new Promise<never>((_, reject) => {
+    let waited = 0;
+    let last = performance.now();
+    const step = () => {
+      const now = performance.now();
+      waited += Math.min(now - last, 2 * STEP_MS);
+      last = now;
+      if (waited >= ms) reject(new Error(`no answer in ${ms} ms`));
+      // setImmediate first: an answer already read in this turn of the loop settles the race before the check.
+      else timer = setTimeout(() => setImmediate(step), STEP_MS);
+    };
+    timer = setTimeout(() => setImmediate(step), STEP_MS);
+  });
+  heard.catch(() => undefined);
+  return { heard, done: () => clearTimeout(timer) };
+}
 
 export interface Reachability {
   reachable(): boolean;
@@ -33,15 +60,23 @@ export function watchReachability(connectionString: string, log: (line: string) 
     if (ok !== reachable) log(ok ? 'database: reachable again' : `database: unreachable (${why}); calls are refused with 503 until it answers`);
     reachable = ok;
   };
+  const answered = async <T>(asked: Promise<T>): Promise<T> => {
+    const wait = silence(TIMEOUT_MS);
+    try {
+      return await Promise.race([asked, wait.heard]);
+    } finally {
+      wait.done();
+    }
+  };
   const probe = async () => {
     try {
       if (!client) {
-        const c = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: TIMEOUT_MS, query_timeout: TIMEOUT_MS, application_name: 'iot-console reachability' });
+        const c = new pg.Client({ connectionString, keepAlive: true, application_name: 'iot-console reachability' });
         c.on('error', () => undefined);
         client = c;
-        await c.connect();
+        await answered(c.connect());
       }
-      await client.query('select 1');
+      await answered(client.query('select 1'));
       failures = 0;
       verdict(true);
     } catch (error) {
