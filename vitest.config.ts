@@ -3,7 +3,7 @@ import SlowestFirst from './tests/sequencer.ts';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/mqtt/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/mqtt/**/*.test.ts', 'tests/chaos/**/*.test.ts'],
     // Time-outs catch a test that hangs; they are set for a machine several times slower than usual
     // (a shared CI machine), where a sound test must not fail for taking long.
     testTimeout: 60000,

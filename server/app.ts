@@ -22,7 +22,8 @@ import { describeRoute, type ApiCatalog } from './http/catalog';
 import { checkEveryCallRegistered } from './http/calls';
 import { openApiDocument } from './http/openapi';
 import { registerApiDocs } from './http/apiDocs';
-import { registerMonitorRoutes } from './administration/monitor';
+import { registerMonitorRoutes, tellAdministrators } from './administration/monitor';
+import { watchIntake } from './monitor/intake';
 import { registerErrorLogRoutes } from './administration/errorLog';
 import { ServerMetrics } from './monitor/metrics';
 import { registerSessionRoutes } from './auth/routes';
@@ -52,6 +53,9 @@ import { startRelay, type Relay } from './relay';
 import { CONSOLE_BASE, HOME_PATH } from '../contract/consoleBase';
 
 const ROOT = join(import.meta.dirname, '..');
+/** pg-pool's words when no connection to the server could be opened in time. */
+const UNREACHABLE = /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout)$/;
+
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
 /** Hashed build files: cached for a year and never revalidated. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -144,9 +148,11 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   // Refused before anything of the call runs: the only 503 this server answers, so a reverse proxy may
   // send it to another replica (deploy/proxy.ts does) without applying a write twice.
   // Hooks that do not wait for anything take the callback form: an async one costs every call a promise.
+  // A replica cut off from its database refuses the same way: another replica may answer.
   app.addHook('onRequest', (request, reply, done) => {
-    if (!closing) return done();
-    reply.code(503).header('connection', 'close').header('retry-after', '1').send(fail(reason('server.restarting'), languageOfRequest(request)));
+    if (closing) return void reply.code(503).header('connection', 'close').header('retry-after', '1').send(fail(reason('server.restarting'), languageOfRequest(request)));
+    if (!database.reachable()) return void reply.code(503).header('retry-after', '1').send(fail(reason('server.databaseUnreachable'), languageOfRequest(request)));
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -160,6 +166,10 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
       return reply.send(failOf(error, language, 700));
     }
     if (error instanceof NotFound) return reply.code(404).send(failOf(error, language, 404));
+    // No connection to the database could be had (nothing of the call ran): another replica may answer it.
+    if (UNREACHABLE.test(String((error as Error).message))) {
+      return reply.code(503).header('retry-after', '1').send(fail(reason('server.databaseUnreachable'), language));
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 429) return reply.code(200).send(fail(reason('request.tooMany'), language));
     if (status && status >= 400 && status < 500) return reply.code(200).send(fail(reason('request.malformed'), language));
@@ -203,7 +213,13 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   registerAppVersionRoutes(app, ctx, config.dataDir);
   ensureDemoPhotos(config.dataDir);
   registerIntelRoutes(app, ctx);
-  registerMonitorRoutes(app, ctx, database, metrics);
+  // What the broker says of itself and how this replica's intake keeps up; administrators told of drops and lag.
+  const intake = watchIntake({
+    brokerUrl: live.transport.options.url, clientId: config.mqttClientId, counts: () => live.ingest.counts(),
+    lagAlarmMs: config.intakeLagAlarmMs, raise: (alarm) => tellAdministrators(database.db, alarm),
+  });
+  app.addHook('onClose', () => intake.stop());
+  registerMonitorRoutes(app, ctx, database, metrics, intake);
   registerErrorLogRoutes(app, ctx);
   registerMessageCentreRoutes(app, ctx);
   // Every call resources/calls/ declares is served: a declaration no module registers stops the start

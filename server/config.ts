@@ -46,6 +46,16 @@ export interface Config {
   ingestLogWriters: number;
   /** No single PostgreSQL statement may hold a connection longer (a runaway search, a huge batch); migrations excepted. */
   statementTimeoutMs: number;
+  /**
+   * INTAKE_LAG_ALARM_S: administrators are told when the oldest device message not yet stored has waited
+   * longer than this (default 30 s) — the intake falling behind what devices send.
+   */
+  intakeLagAlarmMs: number;
+  /**
+   * DISK_RESERVE_MB (default 64): with the embedded database, free space on the data folder's disk below
+   * which writes are refused ("the server's disk is full") and reads go on (server/db/diskSpace.ts).
+   */
+  diskReserveBytes: number;
   /** Most rows one device import may hold; a file of more is refused before anything is written. */
   deviceImportMaxRows: number;
   /**
@@ -98,6 +108,18 @@ function days(value: string | undefined, fallback: number): number {
   return Number(value.trim());
 }
 
+function megabytes(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+$/.test(value.trim())) throw new Error(`DISK_RESERVE_MB "${value}" is not a whole number of megabytes`);
+  return Number(value.trim());
+}
+
+function seconds(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`INTAKE_LAG_ALARM_S "${value}" is not a whole number of seconds (1 or more)`);
+  return Number(value.trim());
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 8080),
@@ -118,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 0),
     ingestLogWriters: writers(env.INGEST_LOG_WRITERS),
     statementTimeoutMs: Number(env.STATEMENT_TIMEOUT_MS ?? 15000),
+    intakeLagAlarmMs: seconds(env.INTAKE_LAG_ALARM_S, 30) * 1000,
+    diskReserveBytes: megabytes(env.DISK_RESERVE_MB, 64) * 2 ** 20,
     deviceImportMaxRows: rowCount(env.DEVICE_IMPORT_MAX_ROWS, DEFAULT_DEVICE_IMPORT_MAX_ROWS),
     mapTileUrl: tileAddress(env.MAP_TILE_URL),
   };

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
+import { clockOf } from './db/clock';
 import { migrate } from './db/migrate';
 import { assertNoDrift, DriftError } from './db/snapshot';
 import { validatePendingConstraints } from './db/constraints';
@@ -54,7 +55,10 @@ export async function start() {
     console.warn(`constraint ${c.name} of ${c.table} is not validated: rows written before it break it (they are kept; correct or delete them and restart)`);
   await syncMenus(database.db);
   const seeded = config.seed ? await seedDemo(database.db) : false;
-  const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl);
+  // Sign-ins expire on the database's clock, whatever this host's own says.
+  const clock = clockOf(database.db);
+  await clock.sync();
+  const tokens = createTokens(loadSecret(config.dataDir, process.env.TOKEN_SECRET), config.tokenTtl, clock.now);
   // The days ahead exist before the first message is stored.
   const messageLog = startMessageLogUpkeep(database.db, { retentionDays: config.messageRetentionDays });
   await messageLog.first;

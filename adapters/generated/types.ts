@@ -1179,7 +1179,7 @@ export interface MessageModel {
   /**
    * Used for (消息用途)
    */
-  fCode?: "alarm" | "import" | "firmware" | "feedback";
+  fCode?: "alarm" | "import" | "firmware" | "feedback" | "intake";
   /**
    * Status (状态)
    */

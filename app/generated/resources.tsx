@@ -5226,7 +5226,8 @@ export const resources: ResourceDefinition[] = [
             "alarm",
             "import",
             "firmware",
-            "feedback"
+            "feedback",
+            "intake"
           ],
           "messages": {
             "enum": "resources.messageModel.messages.fCode.enum"

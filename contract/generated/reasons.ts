@@ -2780,6 +2780,25 @@ export const REASONS = {
     "zh-TW": "超出檔案大小限制",
     "en-US": "The file is too large"
   },
+  "intake.dropped": {
+    "status": 400,
+    "params": [
+      "count"
+    ],
+    "zh-CN": "消息代理丢弃了 {count} 条消息",
+    "zh-TW": "訊息代理丟棄了 {count} 則訊息",
+    "en-US": "The broker dropped {count} messages"
+  },
+  "intake.lagging": {
+    "status": 400,
+    "params": [
+      "limit",
+      "seconds"
+    ],
+    "zh-CN": "设备消息入库滞后 {seconds} 秒（告警阈值 {limit} 秒）",
+    "zh-TW": "設備訊息入庫落後 {seconds} 秒（告警門檻 {limit} 秒）",
+    "en-US": "Storing device messages is {seconds} s behind (the alarm is set at {limit} s)"
+  },
   "intel.badRequest": {
     "status": 400,
     "params": [],
@@ -3468,6 +3487,23 @@ export const REASONS = {
     "zh-CN": "导入完成通知",
     "zh-TW": "匯入完成通知",
     "en-US": "Import finished"
+  },
+  "messageCentre.intake.text": {
+    "status": 400,
+    "params": [
+      "time",
+      "what"
+    ],
+    "zh-CN": "{what}（{time}）。请查看系统监控中的消息代理与接收情况。",
+    "zh-TW": "{what}（{time}）。請查看系統監控中的訊息代理與接收情況。",
+    "en-US": "{what} ({time}). See the broker and intake figures on the system monitor."
+  },
+  "messageCentre.intake.title": {
+    "status": 400,
+    "params": [],
+    "zh-CN": "设备消息接收告警",
+    "zh-TW": "設備訊息接收告警",
+    "en-US": "Device messages at risk"
   },
   "messageCentre.missing": {
     "status": 400,
@@ -4832,6 +4868,20 @@ export const REASONS = {
     "zh-CN": "学校名称不能为空",
     "zh-TW": "學校名稱不能為空",
     "en-US": "School name is required"
+  },
+  "server.databaseUnreachable": {
+    "status": 503,
+    "params": [],
+    "zh-CN": "服务暂时无法连接数据库，请稍后重试",
+    "zh-TW": "服務暫時無法連線資料庫，請稍後重試",
+    "en-US": "This server cannot reach its database right now; please try again shortly"
+  },
+  "server.diskFull": {
+    "status": 507,
+    "params": [],
+    "zh-CN": "服务器存储空间已满，本次未保存，请联系管理员",
+    "zh-TW": "伺服器儲存空間已滿，本次未儲存，請聯絡管理員",
+    "en-US": "The server's disk is full: nothing was saved. Please tell the administrator"
   },
   "server.error": {
     "status": 500,
@@ -6309,6 +6359,8 @@ export interface ReasonParams {
   "import.failed": Record<string, never>;
   "import.noFile": Record<string, never>;
   "import.tooLarge": Record<string, never>;
+  "intake.dropped": { count: string | number };
+  "intake.lagging": { limit: string | number; seconds: string | number };
   "intel.badRequest": Record<string, never>;
   "intel.idcardInvalid": Record<string, never>;
   "intel.lookup.apps": Record<string, never>;
@@ -6403,6 +6455,8 @@ export interface ReasonParams {
   "messageCentre.idRequired": Record<string, never>;
   "messageCentre.import.text": { count: string | number; time: string | number; what: string | number };
   "messageCentre.import.title": Record<string, never>;
+  "messageCentre.intake.text": { time: string | number; what: string | number };
+  "messageCentre.intake.title": Record<string, never>;
   "messageCentre.missing": Record<string, never>;
   "messageCentre.notRead": Record<string, never>;
   "messageCentre.notTrash": Record<string, never>;
@@ -6593,6 +6647,8 @@ export interface ReasonParams {
   "row.more": { count: string | number };
   "school.fAreaId.required": Record<string, never>;
   "school.fSchoolName.required": Record<string, never>;
+  "server.databaseUnreachable": Record<string, never>;
+  "server.diskFull": Record<string, never>;
   "server.error": Record<string, never>;
   "server.notFound": Record<string, never>;
   "server.ok": Record<string, never>;

@@ -12,6 +12,33 @@ import { isAdmin, type User } from '../crud/types';
 import type { Database } from '../db';
 import type { ServerMetrics } from '../monitor/metrics';
 import { systemLoad } from '../monitor/load';
+import type { IntakeAlarm, IntakeWatch } from '../monitor/intake';
+import type { DB } from '../db';
+import { reason, textOf } from '../http/envelope';
+import { sendMessage } from '../platform';
+
+/** Distinct from the other advisory locks (server/devices/leader.ts and the ones it names). */
+const INTAKE_ALARM_LOCK = 4247;
+/** An installation's administrators hear of the intake at most this often, however many replicas watch it. */
+const INTAKE_ALARM_QUIET_MINUTES = 5;
+
+/**
+ * Tells every active administrator, in the message centre, that device messages were dropped or that storing
+ * them falls behind — once for the installation: each replica sees the same broker, so the first to take
+ * the lock writes the message and the others find it written.
+ */
+export async function tellAdministrators(db: DB, alarm: IntakeAlarm): Promise<void> {
+  const what = alarm.kind === 'dropped' ? textOf(reason('intake.dropped', { count: alarm.count })) : textOf(reason('intake.lagging', { seconds: alarm.seconds, limit: alarm.limit }));
+  console.warn(`device messages: ${what}`);
+  await db.transaction().execute(async (trx) => {
+    const { rows: [lock] } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${INTAKE_ALARM_LOCK}) as ok`.execute(trx);
+    if (!lock.ok) return;
+    const recent = await trx.selectFrom('t_message').select('fId').where('fKind', '=', 'intake').where(sql<boolean>`f_create_time > now() - make_interval(mins => ${INTAKE_ALARM_QUIET_MINUTES})`).limit(1).execute();
+    if (recent.length) return;
+    const users = await trx.selectFrom('t_sys_user').select('fId').where('fAdmin', '=', 1).where('fStatus', '=', 1).execute();
+    await sendMessage(trx, { userIds: users.map((u) => u.fId as number), kind: 'intake', params: { what, time: new Date() } });
+  });
+}
 
 /** Tables up to this size are counted exactly; larger ones show the planner's estimate. */
 const EXACT_COUNT_BYTES = 64 * 1024 * 1024;
@@ -99,7 +126,7 @@ export async function databaseFigures(database: Database) {
   };
 }
 
-export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, database: Database, metrics: ServerMetrics) {
+export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, database: Database, metrics: ServerMetrics, intake: IntakeWatch) {
   registerCall(app, ctx, {
     call: 'monitor.system',
     tag: 'monitor',
@@ -112,6 +139,8 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext, d
         http: metrics.http(),
         database: { kind: database.kind, pool: database.pool(), statements: database.queries.statements },
         mqtt: { state: ctx.live.state, ...metrics.mqtt() },
+        broker: intake.broker(),
+        intake: intake.intake(),
       };
     },
   });

@@ -1,4 +1,5 @@
 /** Login and session calls: /login, /get_info, /logout, /check-password, /register, password change. */
+import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { Answer, registerCall } from '../http/route';
 import type { RouteContext } from '../http/context';
@@ -78,7 +79,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
     write: true,
     handler: async ({ request }) => {
       const token = request.token!;
-      await ctx.db.deleteFrom('t_sys_token_revoked').where('fExpiresAt', '<', new Date()).execute();
+      await ctx.db.deleteFrom('t_sys_token_revoked').where('fExpiresAt', '<', sql<Date>`now()`).execute();
       await ctx.db
         .insertInto('t_sys_token_revoked')
         .values({ jti: token.jti, fExpiresAt: new Date(token.expiresAt * 1000) })
@@ -138,7 +139,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: RouteContext) {
       const password = typeof body.fPassword === 'string' ? body.fPassword : '';
       checkNewPassword(password, typeof body.passwordCheck === 'string' ? body.passwordCheck : undefined);
       // Every session of the user ends with the old password, this one included.
-      await ctx.db.updateTable('t_sys_user').set({ fPassword: await hashPassword(password), fTokensValidAfter: new Date() }).where('fId', '=', user!.fId).execute();
+      await ctx.db.updateTable('t_sys_user').set({ fPassword: await hashPassword(password), fTokensValidAfter: sql<Date>`now()` }).where('fId', '=', user!.fId).execute();
       return new Answer(null, reason('password.changed'));
     },
   });

@@ -44,32 +44,38 @@ export function loadSecret(dataDir: string, given?: string): Uint8Array {
 /** Tokens whose signature was checked, kept so a caller's next call does not check it again; the oldest go first. */
 const MAX_VERIFIED = 50_000;
 
-export function createTokens(secret: Uint8Array, ttlSeconds: number): Tokens {
+/**
+ * `now`: the installation's clock (server/db/clock.ts, the database's), so that a token issued by a
+ * replica whose own clock runs ahead or behind lives as long as any other.
+ */
+export function createTokens(secret: Uint8Array, ttlSeconds: number, now: () => number = Date.now): Tokens {
   // A signature check is an HMAC on the crypto thread pool, the largest fixed cost of a call: a token
   // checked once stays good until it expires (revocation is the session cache's, server/auth/sessions.ts).
   const verified = new Map<string, Omit<VerifiedToken, 'renew'>>();
   const fresh = (claims: Omit<VerifiedToken, 'renew'>): VerifiedToken | null => {
-    const now = Date.now() / 1000;
-    if (claims.expiresAt <= now) return null;
+    const seconds = now() / 1000;
+    if (claims.expiresAt <= seconds) return null;
     // Past half its life a token is replaced by a fresh one on the next call (sliding session).
-    return { ...claims, renew: claims.expiresAt - now < ttlSeconds / 2 };
+    return { ...claims, renew: claims.expiresAt - seconds < ttlSeconds / 2 };
   };
   return {
     deriveKey: (purpose, length = 32) => Buffer.from(hkdfSync('sha256', secret, DERIVE_SALT, purpose, length)),
-    issue: (userId) =>
-      new SignJWT({})
+    issue: (userId) => {
+      const issuedAt = Math.floor(now() / 1000);
+      return new SignJWT({})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(userId))
         .setJti(randomBytes(12).toString('base64url'))
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
-        .sign(secret),
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
+        .sign(secret);
+    },
     async verify(token) {
       const raw = token.replace(/^Bearer\s+/i, '');
       const known = verified.get(raw);
       if (known) return fresh(known) ?? (verified.delete(raw), null);
       try {
-        const { payload } = await jwtVerify(raw, secret, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(raw, secret, { algorithms: ['HS256'], currentDate: new Date(now()) });
         const userId = Number(payload.sub);
         if (!Number.isInteger(userId) || !payload.jti) return null;
         const claims = { userId, jti: payload.jti, issuedAt: payload.iat ?? 0, expiresAt: payload.exp ?? 0 };

@@ -1,5 +1,6 @@
 /** Users as the session sees them: who they are, what they may do, which menus they get. */
 import type { DB } from '../db';
+import { clockOf } from '../db/clock';
 import type { User } from '../crud/types';
 import type { MenuRow, MenuTree } from '../../contract/menus';
 import { loadJurisdiction } from './jurisdiction';
@@ -11,7 +12,7 @@ export async function loadUser(db: DB, userId: number): Promise<User | null> {
     .where('fId', '=', userId)
     .executeTakeFirst();
   if (!row || row.fStatus !== 1) return null;
-  if (row.fExpireTime && new Date(row.fExpireTime as Date) < new Date()) return null;
+  if (row.fExpireTime && new Date(row.fExpireTime as Date).getTime() < clockOf(db).now()) return null;
   const permissions = db
     .selectFrom('t_sys_user_role as ur')
     .innerJoin('t_sys_role_menu as rm', 'rm.roleId', 'ur.roleId')

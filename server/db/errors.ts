@@ -46,6 +46,8 @@ export function refusalFor(error: unknown): Refusal | null {
   if (code.startsWith('22')) return refuse('request.numberInvalid');
   // A statement that ran past STATEMENT_TIMEOUT_MS (config.statementTimeoutMs).
   if (code === '57014') return refuse('server.queryTimeout');
+  // The database's disk is full (disk_full): the write was not made, and what was stored is intact.
+  if (code === '53100') return refuse('server.diskFull');
   if (code === '23502') return refuse('request.valueMissing');
   if (code === '23514') return refuse('data.constraint', { constraint: e.constraint ?? e.table ?? '' });
   // PostgreSQL reports ON DELETE RESTRICT as 23001 where PGlite's build does.

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config';
 import { QueryStats } from './queryStats';
+import { watchReachability } from './reachability';
+import { onlyReads, watchDiskSpace } from './diskSpace';
 import type { Lending, Lent, PGliteDialect } from './pglite';
 
 // The tables are declared by the schemas and hand-written migrations; queries are built from the
@@ -38,6 +40,8 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   kind: 'pglite' | 'postgres';
+  /** Whether the database answers now (server/db/reachability.ts); the embedded one always does. */
+  reachable(): boolean;
   /** Every statement's count and time since start (the database monitor's slowest statements). */
   queries: QueryStats;
   /** The connection pool's figures (PostgreSQL); PGlite is one connection inside this process. */
@@ -46,18 +50,68 @@ export interface Database {
 
 const plugins = [new CamelCasePlugin()];
 
+/** The server notices a silent client after 10 s + 3 × 5 s instead of the system's default two hours. */
+export const SERVER_KEEPALIVE = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3';
+
+interface Bounded {
+  unbounded: boolean;
+}
+
+/**
+ * The pool's client: each statement is given up `deadlineMs` after it was sent when no answer came (the
+ * server unreachable), except on a session that lifted its statement_timeout (a migration, the message
+ * log's upkeep), whose statements may run for as long as they need until the connection is handed back.
+ */
+function boundedClient(pg: typeof import('pg').default, deadlineMs: number): typeof import('pg').default.Client {
+  const UNBOUND = /^\s*set\s+(local\s+)?statement_timeout\s*(=|to)\s*0\b/i;
+  const REBOUND = /^\s*(reset\s+statement_timeout|set\s+(local\s+)?statement_timeout\s*(=|to)\s*'?[1-9])/i;
+  return class extends pg.Client implements Bounded {
+    unbounded = false;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(...args: any[]): any {
+      const [config, ...rest] = args;
+      const text = typeof config === 'string' ? config : config?.text;
+      if (typeof text === 'string') {
+        if (UNBOUND.test(text)) this.unbounded = true;
+        else if (REBOUND.test(text)) this.unbounded = false;
+      }
+      const send = super.query.bind(this) as (...a: unknown[]) => unknown;
+      const deadline = { query_timeout: this.unbounded ? 0 : deadlineMs };
+      // A prepared Query object (pg's own, `submit`) or a config naming its own deadline passes as it is.
+      if (typeof config === 'string') return send({ text: config, ...deadline }, ...rest);
+      if (config && typeof config === 'object' && typeof config.submit !== 'function' && config.query_timeout === undefined) return send({ ...config, ...deadline }, ...rest);
+      return send(...args);
+    }
+  } as typeof pg.Client;
+}
+
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     const pg = await import('pg');
     // Dates come back as Date objects; bigint counts (count(*)) as numbers rather than strings.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
-    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10, options: `-c TimeZone=${config.timeZone} -c statement_timeout=${config.statementTimeoutMs}` });
+    // A statement that gets no answer at all (the server cut off) ends a little after the server's own
+    // statement_timeout would have ended it (see boundedClient), and a connection that cannot be opened —
+    // or a call that waits that long for one of the ten — fails in seconds rather than minutes.
+    const pool = new pg.default.Pool({
+      connectionString: config.databaseUrl, max: 10, Client: boundedClient(pg.default, config.statementTimeoutMs + 5000),
+      // The server's side ends a connection whose replica went silent (a partition) in about 25 s, aborting
+      // what it had open, so nothing it sent before being cut off is applied when the network heals.
+      options: `-c TimeZone=${config.timeZone} -c statement_timeout=${config.statementTimeoutMs} ${SERVER_KEEPALIVE}`,
+      keepAlive: true, connectionTimeoutMillis: 10_000,
+    });
+    pool.on('release', (_error, client) => ((client as unknown as Bounded).unbounded = false));
     // An idle connection that the server drops (a restart, a terminated backend) must not end the
     // process: the pool replaces it on the next query.
     pool.on('error', (error) => console.warn(`postgres: ${error.message}`));
+    // Nor one that breaks while a call holds it (the server ended it after a partition, seen when the
+    // network heals): the pool listens only to idle connections, and an unheard 'error' ends the process.
+    // The call's own query fails with the error and the connection is not reused.
+    pool.on('connect', (client) => client.on('error', (error) => console.warn(`postgres: ${error.message}`)));
     await pool.query('select 1');
     const queries = new QueryStats();
     const db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins, log: queries.log });
+    const reachability = watchReachability(config.databaseUrl);
     return {
       db,
       kind: 'postgres',
@@ -65,7 +119,11 @@ export async function openDatabase(config: Config): Promise<Database> {
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
       exec: async (sql) => void (await pool.query(sql)),
       listen: (channel, onPayload) => listenPostgres(pg.default, config.databaseUrl!, channel, onPayload),
-      close: () => db.destroy(),
+      reachable: reachability.reachable,
+      close: async () => {
+        await reachability.stop();
+        await db.destroy();
+      },
     };
   }
   const { PGliteDialect, openPGlite } = await import('./pglite');
@@ -84,7 +142,8 @@ export async function openDatabase(config: Config): Promise<Database> {
   });
   await client.exec(`SET TIME ZONE '${config.timeZone.replace(/'/g, '')}'`);
   const queries = new QueryStats();
-  const dialect = new PGliteDialect(client);
+  const space = watchDiskSpace(dir, config.diskReserveBytes);
+  const dialect = new PGliteDialect(client, space);
   const db = new Kysely({ dialect, plugins, log: queries.log });
   oneAtATime.set(db, dialect);
   return {
@@ -92,7 +151,11 @@ export async function openDatabase(config: Config): Promise<Database> {
     kind: 'pglite',
     queries,
     pool: () => null,
-    exec: async (sql) => void (await client.exec(sql)),
+    reachable: () => true,
+    exec: async (sql) => {
+      if (!onlyReads(sql)) space.checkWrite();
+      await client.exec(sql);
+    },
     listen: async (channel, onPayload) => {
       const stop = await client.listen(channel, onPayload);
       return async () => void (await stop());

@@ -9,6 +9,7 @@ import {
   CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
+import { onlyReads, type DiskSpace } from './diskSpace';
 
 /**
  * Every embedded database opens here, with the extensions the migrations may create (pg_trgm for the
@@ -174,7 +175,10 @@ class PGliteDriver implements Driver {
   #served = 0;
   /** A lent read whose savepoint could not be rolled back: the holder's transaction must not commit. */
   #broken: Error | null = null;
-  constructor(private readonly client: PGlite) {}
+  constructor(
+    private readonly client: PGlite,
+    private readonly space?: DiskSpace,
+  ) {}
   async init() {}
   async acquireConnection() {
     const connection = new Connection(this);
@@ -206,6 +210,7 @@ class PGliteDriver implements Driver {
   run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.#wire.run(async () => {
       if (this.#broken) throw this.#broken;
+      if (this.space && !onlyReads(query.sql)) this.space.checkWrite();
       return answer(await this.client.query<R>(query.sql, [...query.parameters]));
     });
   }
@@ -265,8 +270,9 @@ class PGliteDriver implements Driver {
 
 export class PGliteDialect implements Dialect {
   readonly #driver: PGliteDriver;
-  constructor(client: PGlite) {
-    this.#driver = new PGliteDriver(client);
+  /** `space`: the data folder's disk, whose reserve writes are held to (./diskSpace.ts). */
+  constructor(client: PGlite, space?: DiskSpace) {
+    this.#driver = new PGliteDriver(client, space);
   }
   /** See Lending: lets others' reads in beside the caller's transaction until it ends the lending. */
   lend(lending: Lending): Lent {

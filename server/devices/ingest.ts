@@ -24,6 +24,7 @@ import { businessId, type Readings, type SecurityMessage } from '../mqtt/protoco
 import type { IngestSink } from '../mqtt/transport';
 import { publish, type DeviceChange } from '../relay';
 import type { DeviceAlarmEvent } from '../../contract/deviceAlarm';
+import { FENCE_KEY, LOCK_KEY } from './leader';
 
 /**
  * Where messages come from: a broker connection. Once `abandoned`, what it delivered and is not yet stored
@@ -32,6 +33,31 @@ import type { DeviceAlarmEvent } from '../../contract/deviceAlarm';
  */
 export interface IngestSource {
   abandoned: boolean;
+  /**
+   * The backend pid of the ingest lock's session (server/devices/leader.ts) when this is the ingest
+   * connection on PostgreSQL: its messages are written only while that session holds the lock.
+   */
+  fence?: number;
+}
+
+/**
+ * The write was refused because this replica's ingest lock session no longer holds the lock: another
+ * replica may be storing the same messages. They are not acknowledged; the broker gives them to the
+ * session's next holder.
+ */
+class FencedOut extends Error {}
+
+/**
+ * In the write's own transaction: the fence taken shared (a new leader waits for it), then the lock
+ * sessions the items were read under still hold the ingest lock — or nothing is written.
+ */
+async function checkFence(trx: DB, items: IngestItem[]): Promise<void> {
+  const fences = [...new Set(items.map((i) => i.source?.fence).filter((f): f is number => f !== undefined))];
+  if (!fences.length) return;
+  const { rows } = await sql<{ held: number }>`
+    select count(distinct l.pid)::int as held from (select pg_advisory_xact_lock_shared(${FENCE_KEY})) f, pg_locks l
+    where l.locktype = 'advisory' and l.classid = 0 and l.objid = ${LOCK_KEY} and l.objsubid = 1 and l.granted and l.pid = any(${fences}::int[])`.execute(trx);
+  if (rows[0].held !== fences.length) throw new FencedOut('this replica no longer holds the ingest lock');
 }
 
 export type IngestItem = { source?: IngestSource } & (
@@ -90,6 +116,17 @@ function deferred(): Deferred {
 interface Batch {
   items: IngestItem[];
   done: Deferred;
+  /** When its first item arrived (Date.now()). */
+  since?: number;
+}
+
+/** What the intake has taken and stored since it started, in messages, and how far behind it is now. */
+export interface IntakeCounts {
+  offered: number;
+  stored: number;
+  waiting: number;
+  /** How long the oldest message not yet stored has waited, in milliseconds (0 when none waits). */
+  lagMs: number;
 }
 
 /**
@@ -112,6 +149,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Refusals that say nothing of what is written, only that another writer held the rows meanwhile. */
 const TRANSIENT = new Set(['40P01', '40001']);
+/** SQLSTATE disk_full (server/db/diskSpace.ts). */
+const DISK_FULL = '53100';
 const TRANSIENT_TRIES = 5;
 
 /** Runs a write, again (a few times, a little later each time) while it fails for another writer's locks. */
@@ -135,6 +174,8 @@ export class Ingest implements IngestSink {
   #running?: Promise<void>;
   #room?: Deferred;
   #closed = false;
+  #offered = 0;
+  #stored = 0;
   readonly #highWater: number;
   readonly #logWriters: number;
 
@@ -152,7 +193,15 @@ export class Ingest implements IngestSink {
     return this.#next.items.length + (this.#writing?.items.length ?? 0);
   }
 
+  /** The intake's figures (server/monitor/intake.ts): messages are counted by their log items, one each. */
+  counts(): IntakeCounts {
+    const since = this.#writing?.since ?? this.#next.since;
+    return { offered: this.#offered, stored: this.#stored, waiting: this.waiting, lagMs: since === undefined ? 0 : Date.now() - since };
+  }
+
   push(item: IngestItem): void {
+    if (item.kind === 'log') this.#offered++;
+    this.#next.since ??= Date.now();
     this.#next.items.push(item);
     this.#running ??= this.#loop();
   }
@@ -196,6 +245,7 @@ export class Ingest implements IngestSink {
       }
       await Promise.all([...logs.map((l) => this.#write(l, (items) => this.#storeLog(items))), this.#write(devices, (items) => this.#storeDevices(items))]);
       this.#writing = undefined;
+      this.#stored += batch.items.filter((i) => i.kind === 'log' && !i.source?.abandoned).length;
       batch.done.resolve();
     }
     this.#running = undefined;
@@ -216,6 +266,14 @@ export class Ingest implements IngestSink {
         await retryingTransient(() => store(items));
         return;
       } catch (error) {
+        // Another replica ingests now, or the embedded database's disk is full: these wait, unacknowledged
+        // (the broker keeps them), until this connection is abandoned or space has come back.
+        if (error instanceof FencedOut || (error as { code?: string }).code === DISK_FULL) {
+          if (attempt === 0) this.handlers.warn(new Error(`storing ${items.length} device messages: ${(error as Error).message}; ${error instanceof FencedOut ? 'left to the replica that holds it' : 'waiting for space'}`));
+          if (this.#closed) return;
+          await sleep(500);
+          continue;
+        }
         if (items.length > 1 && (await this.#reachable())) {
           for (const item of items) await retryingTransient(() => store([item])).catch((e: Error) => this.handlers.warn(e));
           return;
@@ -251,12 +309,15 @@ export class Ingest implements IngestSink {
         : [],
     );
     // Its trigger updates the dashboard's counters (migration 021), whose rows every batch of every
-    // replica shares, so they stay locked only for this one statement.
-    await sql`
-      insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
-      select d, n, p, dir, t, b, pl from rows from (json_to_recordset(${JSON.stringify(rows)}::json)
-        as (d int, n text, p text, dir text, t text, b text, pl text)
-      ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(this.db);
+    // replica shares, so they stay locked only for this one statement (and the fence's check before it).
+    await this.db.transaction().execute(async (trx) => {
+      await checkFence(trx, items);
+      await sql`
+        insert into t_emq_message_publish (f_device_id, f_device_number, f_product_number, f_direction, f_topic, f_bid, f_payload)
+        select d, n, p, dir, t, b, pl from rows from (json_to_recordset(${JSON.stringify(rows)}::json)
+          as (d int, n text, p text, dir text, t text, b text, pl text)
+        ) with ordinality as v(d, n, p, dir, t, b, pl, o) order by o`.execute(trx);
+    });
   }
 
   /** The devices' lane: telemetry, alarms and state in one transaction, then security events. */
@@ -301,6 +362,7 @@ export class Ingest implements IngestSink {
     const numbers = this.#numbers;
     if (readings.length || alarms.length || folds.size) {
       await this.db.transaction().execute(async (trx) => {
+        await checkFence(trx, items);
         if (readings.length) {
           const rows = readings.map((x) => ({
             d: x.deviceId, t: x.time.toISOString(), v: num(x.r.voltage), c: num(x.r.current), p: num(x.r.power), e: num(x.r.energy),

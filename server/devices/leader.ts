@@ -12,9 +12,17 @@
  * On PGlite the one process always leads, and so does a server with its own embedded broker.
  */
 import pg from 'pg';
+import { SERVER_KEEPALIVE } from '../db';
 
 /** Distinct from the other advisory locks (migrations 4242, energy 4243, message log 4244). */
-const LOCK_KEY = 4245;
+export const LOCK_KEY = 4245;
+/**
+ * The ingest's writes fence: each write transaction of the leader takes it shared and checks, in the
+ * same transaction, that its lock session still holds LOCK_KEY (server/devices/ingest.ts). A new leader
+ * takes it exclusively once before it starts, so it waits for any write of the previous leader still
+ * open — one sent just before that leader was cut off — and no such write can land after its own.
+ */
+export const FENCE_KEY = 4246;
 const POLL_MS = 2000;
 /**
  * A check of the lock's connection that takes longer than this counts as a broken connection. Shorter than
@@ -28,7 +36,7 @@ const CHECK_TIMEOUT_MS = 15_000;
  * keeps the lock until the server notices, which its TCP keepalive does in about 25 s with these
  * settings instead of the system's default two hours. Named so that it shows in pg_stat_activity.
  */
-const LOCK_SESSION = { application_name: 'iot-console ingest lock', options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3' };
+const LOCK_SESSION = { application_name: 'iot-console ingest lock', options: SERVER_KEEPALIVE };
 
 /** Ends ingesting: `drain` finishes the batch under way first (a clean stop), otherwise it stops at once. */
 export type StopIngest = (options: { drain: boolean }) => Promise<void>;
@@ -46,8 +54,11 @@ export interface Leadership {
   stop(): Promise<void>;
 }
 
-/** Calls `lead` whenever this replica becomes the leader, and what it answers when it stops being one. */
-export function startLeadership(databaseUrl: string | undefined, lead: () => Ingesting, log: (line: string) => void = console.log): Leadership {
+/**
+ * Calls `lead` whenever this replica becomes the leader — with the lock session's backend pid, the fence
+ * its writes check (none on PGlite) — and what it answers when it stops being one.
+ */
+export function startLeadership(databaseUrl: string | undefined, lead: (fence?: number) => Ingesting, log: (line: string) => void = console.log): Leadership {
   if (!databaseUrl) {
     const { stop, ready } = lead();
     return { first: ready.then(() => undefined, () => undefined), stop: () => stop({ drain: true }) };
@@ -83,8 +94,10 @@ export function startLeadership(databaseUrl: string | undefined, lead: () => Ing
       }
       if (stopIngest) await client.query('select 1');
       else if ((await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [LOCK_KEY])).rows[0].ok && !stopped) {
+        // Whatever the previous leader still has open ends (commits or is aborted) before this one writes.
+        const { pid } = (await client.query<{ pid: number }>('select pg_backend_pid() as pid, pg_advisory_lock($1), pg_advisory_unlock($1)', [FENCE_KEY])).rows[0];
         log('device messages: this replica ingests');
-        const ingesting = lead();
+        const ingesting = lead(pid);
         stopIngest = ingesting.stop;
         await ingesting.ready.catch(() => undefined);
       }

@@ -60,10 +60,11 @@ export class LiveDevices extends EventEmitter<LiveEvents> {
   /**
    * Stores what the transport receives (this replica's own connection, and the ingest connection while it
    * holds it); answers the source, to abandon when the connection is given up without its messages stored.
+   * `fence`: the ingest lock session's backend pid, which the writes of what this connection delivers check.
    */
-  read(transport: DeviceTransport): IngestSource {
+  read(transport: DeviceTransport, fence?: number): IngestSource {
     transport.attach(this.ingest);
-    const source: IngestSource = { abandoned: false };
+    const source: IngestSource = { abandoned: false, fence };
     const push = (item: IngestItem) => this.ingest.push(Object.assign(item, { source }));
     transport.on('status', (e) => push({ kind: 'status', deviceNumber: e.deviceNumber, online: e.online, version: e.version, at: new Date() }));
     transport.on('telemetry', (e) => push({ kind: 'telemetry', deviceNumber: e.deviceNumber, readings: e.readings, time: new Date(e.ts), redelivered: e.redelivered }));

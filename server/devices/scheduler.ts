@@ -9,12 +9,13 @@
  * the relay when the reverse is due, and each wakes then: the reverse keeps its seconds even when the
  * replica that fired the timer has stopped since (a restart picks it up at the next minute otherwise).
  */
+import { clockOf } from '../db/clock';
 import { Refusal } from '../http/envelope';
 import type { Query } from '../crud/types';
 import type { DB } from '../db';
 import type { LiveDevices } from './live';
 import { publish, type Relay } from '../relay';
-import { sendCommand, type CommandOutcome } from './commands';
+import { COMMAND_DEADLINE_MS, sendCommand, type CommandOutcome } from './commands';
 import { words } from './words';
 import type { Language } from '../../contract/reasons';
 import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from './deviceTiming';
@@ -24,6 +25,8 @@ import { hhmm, localTime, nextRunTime, zonedInstant, OPT_ON, VALID_ONCE } from '
  * device switched hours after its time would surprise whoever set it.
  */
 export const GRACE_MS = 5 * 60_000;
+/** How often a firing waiting for the device's command in flight asks again. */
+const IN_FLIGHT_RETRY_MS = 1000;
 /** Rows claimed per table and tick; the rest wait for the next tick rather than one long transaction. */
 const BATCH = 500;
 
@@ -80,7 +83,13 @@ const claim = (due: Query, earliest: string) => due.orderBy(earliest).limit(BATC
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { db, live } = options;
   const timeZone = options.timeZone ?? 'Asia/Shanghai';
-  const clock = options.now ?? (() => new Date());
+  // The database's clock is the installation's (server/db/clock.ts): a replica whose own clock runs ahead
+  // or behind still fires timers on the database's minute. Measured again before every tick.
+  const databaseClock = clockOf(db);
+  const clock = options.now ?? (() => new Date(databaseClock.now()));
+  const syncClock = async () => {
+    if (!options.now) await databaseClock.sync();
+  };
   const log = options.log ?? ((m: string) => console.warn(`scheduler: ${m}`));
   let minuteTimer: ReturnType<typeof setTimeout> | undefined;
   const reverseTimers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -164,7 +173,29 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   const NAMES: Record<FiringKind, Record<Language, string>> = { timer: words('command.name.timer'), reverse: words('command.name.reverse'), schedule: words('command.name.schedule') };
 
+  /**
+   * A firing was claimed and will not come again: while another command to the device is still in flight
+   * (a console user's, or one a replica cut off from the broker left `sent`), it waits for that one to
+   * end — at the latest its deadline — instead of being refused and lost.
+   */
   async function send(f: Firing) {
+    const giveUpAt = Date.now() + COMMAND_DEADLINE_MS + IN_FLIGHT_RETRY_MS;
+    for (;;) {
+      try {
+        await sendOnce(f);
+        return;
+      } catch (error) {
+        // Only the in-flight refusal comes here (sendOnce keeps the others).
+        if (Date.now() > giveUpAt) {
+          f.refused = (error as Error).message;
+          return;
+        }
+        await new Promise((r) => setTimeout(r, IN_FLIGHT_RETRY_MS));
+      }
+    }
+  }
+
+  async function sendOnce(f: Firing) {
     try {
       f.outcome = await sendCommand(
         { db, live, now: clock },
@@ -178,6 +209,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       );
       if (!f.outcome.ok) log(`${f.kind} ${f.id} on device ${f.deviceId}: ${f.outcome.message}`);
     } catch (error) {
+      if (error instanceof Refusal && error.reason?.code === 'command.inFlight') throw error;
       f.refused = (error as Error).message;
       if (!(error instanceof Refusal)) log(`${f.kind} ${f.id} on device ${f.deviceId}: ${f.refused}`);
     }
@@ -205,7 +237,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   }
 
   function guarded(at?: Date) {
-    const p = tick(at).catch((error) => log(`tick failed: ${(error as Error).message}`));
+    const p = syncClock()
+      .catch((error) => log(`clock: ${(error as Error).message}`))
+      .then(() => tick(at))
+      .catch((error) => log(`tick failed: ${(error as Error).message}`));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   }
@@ -237,7 +272,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (running) return;
       running = true;
       stopListening = options.relay?.on('reverse', (r) => running && wakeAt(new Date(r.at)));
-      scheduleMinute();
+      void syncClock()
+        .catch((error) => log(`clock: ${(error as Error).message}`))
+        .finally(() => running && scheduleMinute());
     },
     async stop() {
       running = false;

@@ -72,7 +72,7 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
   const live = new LiveDevices(db, transport, async (deviceNumber, event) => void (await recordSecurityEvent(db, deviceNumber, event)), { logWriters: config.databaseUrl ? config.ingestLogWriters : 1 });
   // The `up` channel is read by one replica at a time, on the installation's ingest session. Replicas share
   // a broker only through MQTT_URL: an embedded broker's devices are its own process's to store.
-  const leadership = startLeadership(config.mqttUrl ? config.databaseUrl : undefined, () => {
+  const leadership = startLeadership(config.mqttUrl ? config.databaseUrl : undefined, (fence) => {
     const ingest = new DeviceTransport({
       url,
       protocolVersion,
@@ -80,7 +80,7 @@ export async function startDevices(config: Config, db: DB, options: { simulate?:
       // The broker keeps this session a week for whichever replica leads next (a takeover, a broker outage).
       ...(config.mqttIngestClientId ? { clientId: config.mqttIngestClientId, persistentSession: true, sessionExpirySeconds: 7 * 86_400 } : {}),
     });
-    const source = live.read(ingest);
+    const source = live.read(ingest, fence);
     const ready = ingest.connect({ waitMs: 5000 }).catch((e) => console.warn(`mqtt ingest: ${(e as Error).message}; retrying`));
     return {
       ready,

@@ -6506,6 +6506,94 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
             "downPerSecond",
             "series"
           ]
+        },
+        "broker": {
+          "type": "object",
+          "properties": {
+            "connected": {
+              "type": "boolean"
+            },
+            "reported": {
+              "type": "boolean",
+              "description": "whether the broker publishes $SYS figures"
+            },
+            "clients": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "clients connected, or null"
+            },
+            "dropped": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "messages the broker dropped since it started, or null"
+            },
+            "stored": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "messages it holds, or null"
+            },
+            "received": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "messages it received since it started, or null"
+            },
+            "sent": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "messages it sent since it started, or null"
+            }
+          },
+          "required": [
+            "connected",
+            "reported",
+            "clients",
+            "dropped",
+            "stored"
+          ]
+        },
+        "intake": {
+          "type": "object",
+          "properties": {
+            "offeredPerSecond": {
+              "type": "number",
+              "description": "device messages received per second"
+            },
+            "storedPerSecond": {
+              "type": "number",
+              "description": "stored per second"
+            },
+            "waiting": {
+              "type": "integer"
+            },
+            "lagMs": {
+              "type": "number",
+              "description": "how long the oldest waiting message has waited"
+            },
+            "lagAlarmMs": {
+              "type": "number"
+            },
+            "ingesting": {
+              "type": "boolean"
+            }
+          },
+          "required": [
+            "offeredPerSecond",
+            "storedPerSecond",
+            "waiting",
+            "lagMs",
+            "lagAlarmMs",
+            "ingesting"
+          ]
         }
       },
       "required": [
@@ -6514,7 +6602,9 @@ export const declaredFacts: Partial<Record<DeclaredCallName, DeclaredFacts>> = {
         "eventLoop",
         "http",
         "database",
-        "mqtt"
+        "mqtt",
+        "broker",
+        "intake"
       ]
     }
   },

@@ -6314,6 +6314,7 @@ export const entities: Record<string, EntityModel> = {
             "import",
             "firmware",
             "feedback",
+            "intake",
             null
           ]
         },

@@ -43,7 +43,7 @@ export function databaseRateLimitStore(db: DB) {
         (result) => callback(null, result),
         (error: Error) => callback(error),
       );
-      if (++calls % PRUNE_EVERY === 0) void db.deleteFrom('t_rate_limit').where('fResetAt', '<', new Date(Date.now() - 60_000)).execute().catch(() => undefined);
+      if (++calls % PRUNE_EVERY === 0) void db.deleteFrom('t_rate_limit').where('fResetAt', '<', sql<Date>`now() - interval '1 minute'`).execute().catch(() => undefined);
     }
   };
 }

@@ -156,6 +156,8 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   private version?: ProtocolVersion;
   private starting?: Promise<void>;
   private closed = false;
+  /** Closed without draining: no PUBACK is sent any more. */
+  private abandoned = false;
   private readonly pending = new Map<string, Pending>();
   /** Mids this instance sent, so acks for other replicas' commands are ignored. */
   private readonly sent = new Set<string>();
@@ -316,7 +318,9 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
 
   private puback(client: MqttClient, stream: MqttClient['stream'], messageIds: number[]): void {
     // A packet id of an earlier connection means nothing on this one: the broker sends that message again.
-    if (client.stream !== stream || !client.connected) return;
+    // Nor is anything acknowledged once the connection is given up without draining (its messages were
+    // abandoned, not stored): the socket may not be closed yet.
+    if (client.stream !== stream || !client.connected || this.abandoned) return;
     const send = client as unknown as { _sendPacket(packet: object, cb: () => void): void };
     stream.cork();
     for (const messageId of messageIds) send._sendPacket({ cmd: 'puback', messageId }, () => undefined);
@@ -506,6 +510,7 @@ export class DeviceTransport extends EventEmitter<TransportEvents> {
   async close({ drain = false, drainMs = 10_000 }: { drain?: boolean; drainMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.abandoned = !drain;
     this.failAll('closed', 'transport closed');
     await this.starting;
     const client = this.client;

@@ -14,7 +14,7 @@ import { registerCall, type CallServices } from '../http/route';
 import { formatTime } from '../crud/format';
 import type { User } from '../crud/types';
 
-export type MessageKind = 'alarm' | 'import' | 'firmware' | 'feedback';
+export type MessageKind = 'alarm' | 'import' | 'firmware' | 'feedback' | 'intake';
 
 export const MESSAGE_STATUS = { unread: 0, read: 1, trash: 2 } as const;
 
@@ -32,6 +32,7 @@ export const DEFAULT_TEMPLATES: Record<MessageKind, { fName: string; fMessage: s
   import: template('messageCentre.import.title', 'messageCentre.import.text'),
   firmware: template('messageCentre.firmware.title', 'messageCentre.firmware.text'),
   feedback: template('messageCentre.feedback.title', 'messageCentre.feedback.text'),
+  intake: template('messageCentre.intake.title', 'messageCentre.intake.text'),
 };
 
 /** Lists longer than this show their newest rows; the counts stay exact. */

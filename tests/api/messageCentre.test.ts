@@ -71,7 +71,7 @@ describe.each(backends)('message centre on %s', (backend) => {
 
   it('seeds one enabled template for each kind of message', async () => {
     const rows = await s.sql(`select f_code, f_status, f_type_id from t_message_model where f_code is not null order by f_code`);
-    expect(rows.map((r) => r.fCode)).toEqual(['alarm', 'feedback', 'firmware', 'import']);
+    expect(rows.map((r) => r.fCode)).toEqual(['alarm', 'feedback', 'firmware', 'import', 'intake']);
     expect(rows.every((r) => r.fStatus === 1 && r.fTypeId === 2)).toBe(true);
   });
 

@@ -42,6 +42,10 @@ describe.each(backends)('monitors and the error log on %s', (backend) => {
     else expect(d.database.pool).toBeNull();
     expect(d.mqtt.state).toBe('connected');
     expect(d.mqtt.series).toHaveLength(60);
+    // The intake: nothing received, nothing waiting, the alarm's limit from INTAKE_LAG_ALARM_S (30 s).
+    expect(d.intake).toEqual({ offeredPerSecond: 0, storedPerSecond: 0, waiting: 0, lagMs: 0, lagAlarmMs: 30_000, ingesting: false });
+    // The embedded broker says nothing of itself ($SYS figures come from Mosquitto and EMQX).
+    expect(d.broker).toMatchObject({ reported: false, dropped: null, clients: null });
 
     for (const token of [agent, user]) expect((await s.call(SYSTEM, {}, token)).status).toBe(401);
     expect((await s.call(SYSTEM, {})).status).toBe(700);

@@ -28,9 +28,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the server and answers once it listens and has reached its MQTT broker. */
-export function startProcess(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the server and answers once it listens and has reached its MQTT broker. `wrap` runs it through
+ * another command first (`ip netns exec <namespace>`, `faketime <offset>`); `host` is the address it
+ * answers on when that is not 127.0.0.1 (a network namespace's); `spawned` is told of the process at once,
+ * so a caller interrupted while it starts can still stop it.
+ */
+export function startProcess(env: NodeJS.ProcessEnv, timeoutMs = 90_000, { wrap = [], host = '127.0.0.1', spawned }: { wrap?: string[]; host?: string; spawned?: (child: ChildProcess) => void } = {}): Promise<ServerProcess> {
+  const command = [...wrap, process.execPath, '--import', 'tsx', 'server/main.ts'];
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  spawned?.(child);
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
@@ -44,7 +51,7 @@ export function startProcess(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promis
       const m = /console and API: http:\/\/localhost:(\d+)/.exec(out);
       if (m && out.includes('MQTT broker:')) {
         clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}`, output: () => out, exited });
+        resolve({ child, url: `http://${host}:${m[1]}`, output: () => out, exited });
       }
     });
     child.once('exit', (code) => {

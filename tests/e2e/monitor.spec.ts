@@ -37,12 +37,28 @@ test('the system monitor shows live figures', async ({ page }) => {
   const first = await updated.textContent();
   await expect(updated).not.toHaveText(first!, { timeout: 8000 });
   await expect.poll(async () => Number(await page.getByTestId('monitor-last-minute').textContent())).toBeGreaterThan(2);
-  await shot(page, 'monitor-system');
+  // The broker and the intake: the embedded broker publishes no figures of itself, and says so.
+  const intake = page.getByTestId('monitor-intake');
+  await expect(intake).toContainText('消息代理与设备消息接收');
+  await expect(page.getByTestId('monitor-dropped')).toHaveText('代理未报告');
+  await expect(intake).toContainText('滞后超过 30 秒时告警');
+  await shot(page, 'monitor-system', true);
 
   await page.goto('/druid/');
   await expect(page.getByTestId('druid-table-row').first()).toBeVisible();
   await expect(page.getByTestId('druid-statement').first()).toBeVisible();
   await shot(page, 'monitor-druid');
+});
+
+test('the system monitor speaks English to an English console', async ({ page }) => {
+  await signIn(page, undefined, 'en-US');
+  await page.getByTestId('alarm-summary-close').click({ timeout: 5000 }).catch(() => undefined);
+  await openMenu(page, 'sys-monitor', 'system-manage');
+  const intake = page.getByTestId('monitor-intake');
+  await expect(intake).toContainText('Broker and device message intake');
+  await expect(page.getByTestId('monitor-dropped')).toHaveText('not reported by the broker');
+  await expect(intake).toContainText('Alarm when more than 30 s behind');
+  await shot(page, 'monitor-system-en', true);
 });
 
 test('a script error thrown in the page shows up in the error log', async ({ page }) => {

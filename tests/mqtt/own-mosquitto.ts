@@ -12,12 +12,16 @@ export const MOSQUITTO = '/usr/sbin/mosquitto';
 
 const DEPLOY_CONF = join(import.meta.dirname, '..', '..', 'deploy', 'mosquitto.conf');
 
-/** Starts it (persistent in `dir`, listening on 127.0.0.1:`port`) and resolves once it takes connections. */
-export async function startMosquitto(dir: string, port: number): Promise<ChildProcess> {
+/**
+ * Starts it (persistent in `dir`, listening on 127.0.0.1:`port`) and resolves once it takes connections.
+ * `settings` replace deploy/mosquitto.conf's of the same name, or are added (`{ max_queued_messages: 50 }`).
+ */
+export async function startMosquitto(dir: string, port: number, overrides: Record<string, string | number> = {}): Promise<ChildProcess> {
   const conf = join(dir, 'mosquitto.conf');
   const settings = readFileSync(DEPLOY_CONF, 'utf8')
     .split('\n')
-    .filter((line) => !/^\s*(#|$|listener\b|persistence_location\b)/.test(line));
+    .filter((line) => !/^\s*(#|$|listener\b|persistence_location\b)/.test(line) && !(line.trim().split(/\s+/)[0] in overrides))
+    .concat(Object.entries(overrides).map(([name, value]) => `${name} ${value}`));
   writeFileSync(conf, [`listener ${port} 127.0.0.1`, `persistence_location ${dir}/`, ...settings, ...(process.getuid?.() === 0 ? ['user root'] : [])].join('\n') + '\n');
   const child = spawn(MOSQUITTO, ['-c', conf], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {

@@ -1,6 +1,7 @@
 /**
  * System monitor (spec 002 §2.17): this server's CPU and memory, event-loop delay, HTTP call rate and
- * latency, database pool and MQTT connection with its message rate, polled every two seconds.
+ * latency, database pool and MQTT connection with its message rate, what the broker says of itself
+ * (dropped and held messages) and how the device message intake keeps up, polled every two seconds.
  * Administrators only; the server refuses anyone else.
  */
 import { useEffect, useState } from 'react';
@@ -97,6 +98,21 @@ export function SystemMonitorPage() {
               <Figure label={translate('monitor.down')} value={data.mqtt.downPerSecond} />
             </Figures>
             <Sparkline values={data.mqtt.series} label={translate('monitor.upSeries')} color="#2e7d32" />
+          </Card>
+          <Card title={translate('monitor.intake')} testId="monitor-intake" wide>
+            <Figures>
+              <Figure label={translate('monitor.offered')} value={data.intake.offeredPerSecond} testId="monitor-offered" />
+              <Figure label={translate('monitor.stored')} value={data.intake.storedPerSecond} />
+              <Figure label={translate('monitor.waiting')} value={data.intake.waiting} />
+              <Figure label={translate('monitor.lag')} value={<Chip size="small" color={data.intake.lagMs > data.intake.lagAlarmMs ? 'error' : 'default'} label={ms(data.intake.lagMs)} />} testId="monitor-lag" />
+              <Figure label={translate('monitor.brokerClients')} value={data.broker.clients ?? translate('monitor.notReported')} />
+              <Figure label={translate('monitor.brokerDropped')} value={data.broker.dropped === null ? translate('monitor.notReported') : <Chip size="small" color={data.broker.dropped > 0 ? 'error' : 'success'} label={data.broker.dropped} />} testId="monitor-dropped" />
+              <Figure label={translate('monitor.brokerStored')} value={data.broker.stored ?? translate('monitor.notReported')} />
+            </Figures>
+            <Typography variant="body2" color="text.secondary">
+              {translate('monitor.lagAlarm', { n: Math.round(data.intake.lagAlarmMs / 1000) })}
+              {data.intake.ingesting ? ` · ${translate('monitor.ingesting')}` : ''}
+            </Typography>
           </Card>
         </Box>
       )}

@@ -1648,7 +1648,8 @@ export default {
       "alarm": "New alarm",
       "import": "Import finished",
       "firmware": "Firmware upgrade result",
-      "feedback": "Feedback reply"
+      "feedback": "Feedback reply",
+      "intake": "Device messages at risk"
     },
     "yesNo": {
       "0": "No",
@@ -2989,10 +2990,18 @@ export default {
         "title": "Firmware upgrade result",
         "text": "Device %{device}, firmware %{version}: %{result} (%{time}). %{reason}"
       },
+      "intake": {
+        "title": "Device messages at risk",
+        "text": "%{what} (%{time}). See the broker and intake figures on the system monitor."
+      },
       "feedback": {
         "title": "Reply to your feedback",
         "text": "Your feedback of %{time}, “%{feedback}”, has a reply: %{answer}"
       }
+    },
+    "intake": {
+      "dropped": "The broker dropped %{count} messages",
+      "lagging": "Storing device messages is %{seconds} s behind (the alarm is set at %{limit} s)"
     },
     "message": {
       "timeInvalid": "The time is not valid"
@@ -3694,7 +3703,18 @@ export default {
       "offline": "Offline",
       "closed": "Closed"
     },
-    "seconds": "%{n} s"
+    "seconds": "%{n} s",
+    "intake": "Broker and device message intake",
+    "offered": "Received/s",
+    "stored": "Stored/s",
+    "waiting": "Waiting",
+    "lag": "Lag",
+    "lagAlarm": "Alarm when more than %{n} s behind",
+    "ingesting": "This server stores device messages",
+    "brokerClients": "Broker clients",
+    "brokerDropped": "Dropped by the broker",
+    "brokerStored": "Held by the broker",
+    "notReported": "not reported by the broker"
   },
   "druid": {
     "overview": "Overview",

@@ -456,6 +456,8 @@ export default {
     "server": {
       "error": "Server error",
       "restarting": "The server is restarting; please try again shortly",
+      "databaseUnreachable": "This server cannot reach its database right now; please try again shortly",
+      "diskFull": "The server's disk is full: nothing was saved. Please tell the administrator",
       "notFound": "Not found",
       "queryTimeout": "The query took too long; narrow it down and try again",
       "ok": "Done"

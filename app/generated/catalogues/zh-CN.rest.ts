@@ -1648,7 +1648,8 @@ export default {
       "alarm": "新报警",
       "import": "导入完成",
       "firmware": "固件升级结果",
-      "feedback": "反馈答复"
+      "feedback": "反馈答复",
+      "intake": "设备消息接收告警"
     },
     "yesNo": {
       "0": "否",
@@ -2989,10 +2990,18 @@ export default {
         "title": "固件升级结果",
         "text": "设备%{device}升级固件%{version}%{result}（%{time}）。%{reason}"
       },
+      "intake": {
+        "title": "设备消息接收告警",
+        "text": "%{what}（%{time}）。请查看系统监控中的消息代理与接收情况。"
+      },
       "feedback": {
         "title": "反馈答复通知",
         "text": "您于%{time}提交的反馈“%{feedback}”已答复：%{answer}"
       }
+    },
+    "intake": {
+      "dropped": "消息代理丢弃了 %{count} 条消息",
+      "lagging": "设备消息入库滞后 %{seconds} 秒（告警阈值 %{limit} 秒）"
     },
     "message": {
       "timeInvalid": "时间格式不正确"
@@ -3694,7 +3703,18 @@ export default {
       "offline": "离线",
       "closed": "已关闭"
     },
-    "seconds": "%{n} 秒"
+    "seconds": "%{n} 秒",
+    "intake": "消息代理与设备消息接收",
+    "offered": "接收/秒",
+    "stored": "入库/秒",
+    "waiting": "待入库",
+    "lag": "滞后",
+    "lagAlarm": "滞后超过 %{n} 秒时告警",
+    "ingesting": "本服务负责入库",
+    "brokerClients": "代理客户端",
+    "brokerDropped": "代理丢弃消息",
+    "brokerStored": "代理暂存消息",
+    "notReported": "代理未报告"
   },
   "druid": {
     "overview": "概览",

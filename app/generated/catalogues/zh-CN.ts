@@ -457,6 +457,8 @@ export default {
     "server": {
       "error": "服务器错误",
       "restarting": "服务正在重启，请稍后重试",
+      "databaseUnreachable": "服务暂时无法连接数据库，请稍后重试",
+      "diskFull": "服务器存储空间已满，本次未保存，请联系管理员",
       "notFound": "资源不存在",
       "queryTimeout": "查询超时，请缩小查询范围后重试",
       "ok": "操作成功"

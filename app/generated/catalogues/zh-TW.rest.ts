@@ -1648,7 +1648,8 @@ export default {
       "alarm": "新報警",
       "import": "匯入完成",
       "firmware": "韌體升級結果",
-      "feedback": "回饋答覆"
+      "feedback": "回饋答覆",
+      "intake": "設備訊息接收告警"
     },
     "yesNo": {
       "0": "否",
@@ -2989,10 +2990,18 @@ export default {
         "title": "韌體升級結果",
         "text": "設備%{device}升級韌體%{version}%{result}（%{time}）。%{reason}"
       },
+      "intake": {
+        "title": "設備訊息接收告警",
+        "text": "%{what}（%{time}）。請查看系統監控中的訊息代理與接收情況。"
+      },
       "feedback": {
         "title": "回饋答覆通知",
         "text": "您於%{time}提交的回饋「%{feedback}」已答覆：%{answer}"
       }
+    },
+    "intake": {
+      "dropped": "訊息代理丟棄了 %{count} 則訊息",
+      "lagging": "設備訊息入庫落後 %{seconds} 秒（告警門檻 %{limit} 秒）"
     },
     "message": {
       "timeInvalid": "時間格式不正確"
@@ -3694,7 +3703,18 @@ export default {
       "offline": "離線",
       "closed": "已關閉"
     },
-    "seconds": "%{n} 秒"
+    "seconds": "%{n} 秒",
+    "intake": "訊息代理與設備訊息接收",
+    "offered": "接收/秒",
+    "stored": "入庫/秒",
+    "waiting": "待入庫",
+    "lag": "落後",
+    "lagAlarm": "落後超過 %{n} 秒時告警",
+    "ingesting": "本服務負責入庫",
+    "brokerClients": "代理用戶端",
+    "brokerDropped": "代理丟棄訊息",
+    "brokerStored": "代理暫存訊息",
+    "notReported": "代理未回報"
   },
   "druid": {
     "overview": "概覽",

@@ -457,6 +457,8 @@ export default {
     "server": {
       "error": "服務器錯誤",
       "restarting": "服務正在重啟，請稍後重試",
+      "databaseUnreachable": "服務暫時無法連線資料庫，請稍後重試",
+      "diskFull": "伺服器儲存空間已滿，本次未儲存，請聯絡管理員",
       "notFound": "資源不存在",
       "queryTimeout": "查詢超時，請縮小查詢範圍後重試",
       "ok": "操作成功"
