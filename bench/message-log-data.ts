@@ -6,19 +6,23 @@
  *
  * As any bulk load does, the log's secondary indexes are dropped while it fills and built again from
  * their own definitions afterwards (one sort per index instead of millions of index insertions); the
- * day partitions are created first by the product's upkeep, so rows land in their days directly.
+ * day partitions are created first by the product's upkeep, so rows land in their days directly — or,
+ * with `throughDefault`, none is: every row lands in the default partition, as a bulk load of old
+ * messages or a log from before partitioning does, and the product's upkeep then moves them into their
+ * days (and vacuums and analyzes what it touched) as it would on its next round.
  */
 import { sql } from 'kysely';
 import type { Database } from '../server/db';
 import { migrate } from '../server/db/migrate';
 import { syncMenus } from '../server/db/menus';
 import { seedDemo } from '../server/db/seed';
-import { createMessageLogDay, MESSAGE_LOG } from '../server/devices/messageLogUpkeep';
+import { createMessageLogDay, keepMessageLog, MESSAGE_LOG } from '../server/devices/messageLogUpkeep';
 
 export interface MessageLogSize {
   devices: number;
   messages: number;
   days: number;
+  throughDefault?: boolean;
 }
 
 /** Payload kinds by share: most messages are telemetry, a few are alarms and acknowledgements. */
@@ -48,7 +52,7 @@ export async function buildMessageLog(database: Database, size: MessageLogSize, 
   step(`${size.devices} devices`);
 
   const today = (await sql<{ d: string }>`select to_char(now(), 'YYYY-MM-DD') as d`.execute(db)).rows[0].d;
-  for (let i = size.days; i >= 0; i--) {
+  for (let i = size.days; i >= 0 && !size.throughDefault; i--) {
     const d = new Date(`${today}T00:00:00Z`);
     d.setUTCDate(d.getUTCDate() - i);
     await createMessageLogDay(db, d.toISOString().slice(0, 10));
@@ -90,6 +94,10 @@ export async function buildMessageLog(database: Database, size: MessageLogSize, 
   step('dashboard roll-ups');
   await unbounded(db, (trx) => sql`analyze`.execute(trx));
   step('analyzed');
+  if (size.throughDefault) {
+    const moved = await keepMessageLog(db, { retentionDays: 180 });
+    step(`upkeep: ${moved.moved} rows moved out of the default partition into ${moved.created.length} days`);
+  }
 }
 
 /** A bulk statement runs past the server's statement timeout, which guards requests, not loads. */

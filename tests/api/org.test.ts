@@ -143,13 +143,13 @@ describe.each(backends)('departments, areas and message templates on %s', (backe
 
     const list = async (condition: object) => (await call(`${TPL}/list`, { current: 1, size: 10, condition })).body.data;
     // Two demo templates and one per message-centre kind are seeded; the newest come first.
-    expect((await list({})).total).toBe(8);
+    expect((await list({})).total).toBe(9);
     expect((await list({ name: '告警短信' })).records.map((r: any) => r.fName)).toEqual(['告警短信']);
-    expect((await list({ type: 2 })).records.map((r: any) => r.fName)).toEqual(['到期提醒', '反馈答复通知', '固件升级结果', '导入完成通知', '新报警提醒', '设备到期提醒']);
-    expect((await list({ type: 2 })).records[1]).toMatchObject({ fCode: 'feedback', fStatus: 1 });
+    expect((await list({ type: 2 })).records.map((r: any) => r.fName)).toEqual(['到期提醒', '设备消息接收告警', '反馈答复通知', '固件升级结果', '导入完成通知', '新报警提醒', '设备到期提醒']);
+    expect((await list({ type: 2 })).records[2]).toMatchObject({ fCode: 'feedback', fStatus: 1 });
     expect((await save({ fName: 'x', fCode: 'sms' })).body.message).toBe('消息用途不正确');
     expect((await call(`${TPL}/delete`, { fId: sms.body.data.fId })).body).toMatchObject({ success: true, message: '消息模板删除成功' });
-    expect((await list({})).total).toBe(7);
+    expect((await list({})).total).toBe(8);
   });
 
   it('answers HTTP 401 to an ordinary user on every call', async () => {
