@@ -5,8 +5,8 @@
  * second. Two answers in a row that take longer than TIMEOUT_MS (the second asked at once) mark the
  * database unreachable until one comes back. Only the time this process was running counts towards the
  * wait (`silence`): a pause of its own (a long computation holding its event loop, a machine too busy to
- * run it) is not the network's silence, and the answer that came in meanwhile is read when it runs again. Meanwhile every call is refused with 503 before anything of
- * it runs (server/app.ts), which a reverse proxy may send to another replica without applying a write
+ * run it) is not the network's silence, and the answer that came in meanwhile is read when it runs again.
+ * Meanwhile every call is refused with 503 before anything of it runs (server/app.ts), which a reverse proxy may send to another replica without applying a write
  * twice. Its own connection, because a busy pool (a large ingest batch) is no sign of a lost server.
  */
 import pg from 'pg';
@@ -26,10 +26,13 @@ const STEP_MS = 100;
  */
 function silence(ms: number): { heard: Promise<never>; done: () => void } {
   let timer: NodeJS.Timeout | undefined;
+  let done = false;
   const heard = new Promise<never>((_, reject) => {
     let waited = 0;
     let last = performance.now();
     const step = () => {
+      // Answered between the timer and its setImmediate: nothing more to count.
+      if (done) return;
       const now = performance.now();
       waited += Math.min(now - last, 2 * STEP_MS);
       last = now;
@@ -40,7 +43,13 @@ function silence(ms: number): { heard: Promise<never>; done: () => void } {
     timer = setTimeout(() => setImmediate(step), STEP_MS);
   });
   heard.catch(() => undefined);
-  return { heard, done: () => clearTimeout(timer) };
+  return {
+    heard,
+    done: () => {
+      done = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 export interface Reachability {
