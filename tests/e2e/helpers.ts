@@ -1,5 +1,5 @@
 /** What every end-to-end test does the same way: sign in, open a page from the sidebar, pick options. */
-import { expect, test as base, type Locator, type Page } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
 import { apiDocument, watchContract } from './contract';
 
 export { expect };
@@ -79,10 +79,37 @@ export async function shot(page: Page, name: string, fullPage = false) {
 }
 
 /**
- * `test` for every spec: the page's calls to the server are checked against /openapi.json (contract.ts),
- * and a call the document does not describe, or a body or answer it does not accept, fails the test.
+ * `test` for every spec.
+ *
+ * A worker's tests share one browser context, as one person's browser keeps its cache from one visit to
+ * the next: the console's files stay cached and compiled. A fresh context per test fetched and compiled
+ * the whole console again in every test, about 2 s of this two-core machine's time each. What a test
+ * leaves behind goes when it ends: its pages (and with them their session storage and routes), the
+ * cookies, and the local storage and databases of the console's origin. A spec aimed at another server
+ * (`test.use({ baseURL })`) gets a context of its own.
+ *
+ * And the page's calls to the server are checked against /openapi.json (contract.ts): a call the
+ * document does not describe, or a body or answer it does not accept, fails the test.
  */
-export const test = base.extend<{ apiContract: void }>({
+export const test = base.extend<{ apiContract: void }, { workerContext: BrowserContext }>({
+  workerContext: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext(contextOptions(workerInfo.project.use));
+      await use(context);
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+  context: async ({ workerContext, browser, baseURL }, use, testInfo) => {
+    if (baseURL !== testInfo.project.use.baseURL) {
+      const own = await browser.newContext({ ...contextOptions(testInfo.project.use), baseURL });
+      await use(own);
+      await own.close();
+      return;
+    }
+    await use(workerContext);
+    await forget(workerContext, new URL(baseURL!).origin);
+  },
   apiContract: [
     async ({ context, baseURL }, use) => {
       const watch = watchContract(context, baseURL!, () => apiDocument(baseURL!, ADMIN));
@@ -92,3 +119,19 @@ export const test = base.extend<{ apiContract: void }>({
     { auto: true },
   ],
 });
+
+/** The options of the configuration a context is made with. */
+function contextOptions(use: BrowserContextOptions): BrowserContextOptions {
+  const { baseURL, locale, viewport, reducedMotion } = use;
+  return { baseURL, locale, viewport, reducedMotion };
+}
+
+/** Closes a test's pages and clears what it stored, keeping the cache. */
+async function forget(context: BrowserContext, origin: string) {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'cookies,local_storage,session_storage,indexeddb,cache_storage,service_workers' });
+  await cdp.detach();
+  await context.clearCookies();
+  for (const p of context.pages()) await p.close();
+}
