@@ -59,6 +59,8 @@ const UNREACHABLE = /^(timeout exceeded when trying to connect|Connection termin
 export const CONSOLE_DIR = join(ROOT, 'dist', 'app');
 /** Hashed build files: cached for a year and never revalidated. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
+/** A shutdown's refusals end this long after it began at the latest, however busy its clients keep it. */
+const DRAIN_MAX_MS = 30_000;
 
 /** A built file's address (the hashed /assets/, or a name with an extension: /favicon.ico), not a page's. */
 function isFileAddress(path: string): boolean {
@@ -78,8 +80,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route Fastify registered (method and path), as the OpenAPI test walks them. */
     registeredRoutes: { method: string; url: string }[];
-    /** From now on every call, /healthz too, is answered 503 "restarting" (the start of a shutdown). */
-    refuseCalls(): void;
+    /**
+     * The start of a shutdown: from now on every call, /healthz too, is answered 503 "restarting", and the
+     * promise settles once no call has been answered for `quietMs` (at most DRAIN_MAX_MS).
+     */
+    refuseCalls(quietMs: number): Promise<void>;
     /** This replica's ear for every replica's events (server/relay.ts); stopped when the app closes. */
     relay: Relay;
     /** The cached callers (server/auth/sessions.ts); `settled()` waits for notices of writes made so far. */
@@ -139,8 +144,23 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
   let closing = false;
-  app.decorate('refuseCalls', () => {
+  /** When the last call not refused for the shutdown was answered. */
+  let lastAnswered = 0;
+  // The refusals go on until the clients have had quietMs to meet one since their last answer: a call
+  // still under way when the shutdown began (a slow one on a busy machine) is followed by its client's
+  // next, which must find the refusal, not a connection closed under it as the server stops listening.
+  app.decorate('refuseCalls', async (quietMs: number) => {
     closing = true;
+    const since = Date.now();
+    for (;;) {
+      const quiet = Date.now() - Math.max(since, lastAnswered);
+      if (quiet >= quietMs || Date.now() - since >= DRAIN_MAX_MS) return;
+      await new Promise((r) => setTimeout(r, quietMs - quiet));
+    }
+  });
+  app.addHook('onResponse', (_request, reply, done) => {
+    if (!closing || reply.statusCode !== 503) lastAnswered = Date.now();
+    done();
   });
   app.addHook('preClose', async () => {
     closing = true;

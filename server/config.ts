@@ -35,7 +35,8 @@ export interface Config {
   trustProxy: string[] | false;
   /**
    * After SIGTERM, how long the server keeps answering "restarting" (503 envelope, /healthz too) before it
-   * stops listening: the time a reverse proxy needs to notice and send calls elsewhere. 0 by default.
+   * stops listening: the time a reverse proxy needs to notice and send calls elsewhere, counted from the
+   * last call answered otherwise (a call under way at SIGTERM extends it; 30 s at most). 0 by default.
    */
   shutdownDrainMs: number;
   /**

@@ -83,8 +83,7 @@ export async function start() {
     console.log(`${signal}: shutting down`);
     // Calls still arriving are told the server is restarting while the proxy takes it out of rotation;
     // the calls under way finish before the database closes.
-    app.refuseCalls();
-    if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
+    await app.refuseCalls(config.shutdownDrainMs);
     await app.close();
     await energy.stop();
     await statistics?.stop();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
@@ -8,6 +9,11 @@ import { defineConfig } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 const OUTPUT = join(import.meta.dirname, '..', '..', 'test-results');
 process.env.E2E_DATA_DIR ??= join(OUTPUT, 'server-data');
+// Chromium's headless shell (Debian's chromium-headless-shell; what Playwright itself runs headless) when
+// the machine has it: the same engine without the browser's own interface to drive, a fifth less time a
+// test on two cores than the full browser in its headless mode. CHROMIUM_PATH names another.
+const SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync(SHELL) ? SHELL : '/usr/bin/chromium');
 
 export default defineConfig({
   testDir: '.',
@@ -29,7 +35,7 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
