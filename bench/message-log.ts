@@ -91,8 +91,8 @@ try {
     { label: 'device + content + range', condition: (i) => ({ deviceId: deviceIds[i % 50], content: 'voltage', beginTime: day(30), endTime: day(0) }), where: (i) => sql`f_device_id = ${deviceIds[i % 50]} and f_payload ilike '%voltage%' and f_intime >= ${day(30)}::timestamp` },
   ];
   // The unfiltered page's total is the planner's estimate past 10,000 rows: it must read close to the
-  // rows there are, also after the upkeep moved a bulk load out of the default partition (issue of
-  // dead rows counted twice).
+  // rows there are, also after the upkeep moved a bulk load out of the default partition (whose dead
+  // rows were once counted as well).
   const first = (await app.inject({ method: 'POST', url: '/biz/t-emq-message-publish/records', headers: { authorization: token }, payload: { current: 1, size: 10, condition: {} } })).json().data;
   const counted = Number((await sql<{ n: string }>`select count(*) as n from t_emq_message_publish`.execute(db)).rows[0].n);
   const off = (Number(first.total) / counted - 1) * 100;

@@ -144,7 +144,7 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
   let closing = false;
-  /** When the last call not refused for the shutdown was answered. */
+  /** When the last call under way at the shutdown was answered (refusals do not count). */
   let lastAnswered = 0;
   // The refusals go on until the clients have had quietMs to meet one since their last answer: a call
   // still under way when the shutdown began (a slow one on a busy machine) is followed by its client's
@@ -159,7 +159,8 @@ export async function buildApp({ config, database, tokens, live }: AppDeps): Pro
     }
   });
   app.addHook('onResponse', (_request, reply, done) => {
-    if (!closing || reply.statusCode !== 503) lastAnswered = Date.now();
+    // Only a shutdown reads it: the other calls pay a comparison, not a clock read.
+    if (closing && reply.statusCode !== 503) lastAnswered = Date.now();
     done();
   });
   app.addHook('preClose', async () => {

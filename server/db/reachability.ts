@@ -6,8 +6,9 @@
  * database unreachable until one comes back. Only the time this process was running counts towards the
  * wait (`silence`): a pause of its own (a long computation holding its event loop, a machine too busy to
  * run it) is not the network's silence, and the answer that came in meanwhile is read when it runs again.
- * Meanwhile every call is refused with 503 before anything of it runs (server/app.ts), which a reverse proxy may send to another replica without applying a write
- * twice. Its own connection, because a busy pool (a large ingest batch) is no sign of a lost server.
+ * While unreachable, every call is refused with 503 before anything of it runs (server/app.ts), which a
+ * reverse proxy may send to another replica without applying a write twice. Its own connection, because
+ * a busy pool (a large ingest batch) is no sign of a lost server.
  */
 import pg from 'pg';
 

@@ -130,8 +130,9 @@ function contextOptions(use: BrowserContextOptions): BrowserContextOptions {
 async function forget(context: BrowserContext, origin: string) {
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'cookies,local_storage,session_storage,indexeddb,cache_storage,service_workers' });
+  await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage,session_storage,indexeddb,cache_storage,service_workers' });
   await cdp.detach();
+  // Every origin's cookies, not only the console's.
   await context.clearCookies();
   for (const p of context.pages()) await p.close();
 }
